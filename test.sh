@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Run the whole test suite (lint, types, tests), installing what it needs first.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+source "$here/scripts/bootstrap.sh"
+cd "$here"
+py=.venv/bin/python
+echo "== ruff"
+$py -m ruff check .
+echo "== mypy --strict rules/ vision/"
+$py -m mypy --strict rules vision
+echo "== pytest"
+# Whole-app tests start a Kivy App, which closes Kivy's event loop for the rest of its process,
+# so they run one file per process after the main suite.
+$py -m pytest -q -m "not app" "$@"
+if [ -d tests/app ]; then
+    for f in tests/app/test_*.py; do
+        [ -e "$f" ] || continue
+        echo "== pytest $f (own process)"
+        $py -m pytest -q -m app -p no:cacheprovider "$f"
+    done
+fi
