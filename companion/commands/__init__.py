@@ -1,0 +1,1 @@
+"""Subcommands of `companion`: one module each (see companion.cli)."""
