@@ -1,0 +1,154 @@
+"""The table session with a fake clock: taps, buttons, parry windows, clock end, undo, resume."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import arena_standin
+import pytest
+
+import rules
+from companion.journal import Journal
+from companion.session import ButtonPress, RoundClock, TableSession
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    arena_standin.register()
+    with Journal(tmp_path / "j.sqlite3") as j:
+        yield j
+
+
+def _session(journal: Journal, clock: FakeClock, **options: object) -> TableSession:
+    setup = rules.Setup("arena-standin", ("Ana", "Ben", "Cy"),
+                        {"round_seconds": 60.0, **options}, 1)
+    s = TableSession.new(journal, setup, "test", clock=clock, parry_seconds=3.0)
+    s.start_round()
+    return s
+
+
+def test_round_clock_pauses_and_caps() -> None:
+    clock = FakeClock()
+    rc = RoundClock(10, clock, paused=False)
+    clock.now += 4
+    rc.pause()
+    clock.now += 100
+    assert rc.elapsed() == 4
+    rc.start()
+    clock.now += 3
+    assert rc.elapsed() == 7 and rc.remaining() == 3
+    clock.now += 30
+    assert rc.elapsed() == 10
+
+
+def test_attack_in_three_taps_then_parry_window_lands_hits(journal: Journal) -> None:
+    clock = FakeClock()
+    s = _session(journal, clock)
+    clock.now += 5
+    assert s.tap_action("Ana", "attack") is None
+    assert s.tap_count(2) is None
+    events = s.tap_target("Ben")
+    assert events is not None and [e.kind for e in events] == ["attack-pending"]
+    assert s.log[-1] == rules.Entry("Grubic: Attack 2 on Riparian", 5.0)
+    assert s.parry_left("Ben") == 3.0
+    clock.now += 2.5
+    assert s.tick() == []
+    clock.now += 0.5
+    landed = s.tick()
+    assert [e.kind for e in landed] == ["hit"]
+    assert s.log[-1] == rules.Entry("Hits land on Riparian", 8.0)
+    assert s.seat_of("Ben").health == 3
+    assert journal.load(s.game_id).entries == tuple(s.log)
+
+
+def test_parry_inside_window_and_pause_freezes_it(journal: Journal) -> None:
+    clock = FakeClock()
+    s = _session(journal, clock)
+    s.call("Grubic: Attack 2 on Riparian")
+    clock.now += 2
+    s.pause()
+    clock.now += 50
+    assert s.tick() == [] and s.parry_left("Ben") == 1.0
+    s.start_round()
+    s.tap_action("Ben", "defence")
+    events = s.tap_count(2)
+    assert events is not None and [e.kind for e in events] == ["parry", "hit"]
+    assert s.seat_of("Ben").health == 5 and s.parry_deadlines == {}
+
+
+def test_knockout_and_last_standing_ends_round(journal: Journal) -> None:
+    clock = FakeClock()
+    s = _session(journal, clock)
+    s.call("Grubic: Unblockable 5 on Riparian")
+    assert s.seat_of("Ben").knocked_out and s.seat_of("Ana").cup == 1
+    s.call("Grubic: Unblockable 5 on Banksia")
+    assert s.phase == "between-rounds" and s.clock.paused
+    assert s.game.round_results()[0].rows[0][0] == "Ana"
+    clock.now += 10
+    assert s.next_round() is not None
+    assert s.round_number == 2 and s.clock.elapsed() == 0 and s.clock.paused
+
+
+def test_clock_running_out_says_yarra_bung(journal: Journal) -> None:
+    clock = FakeClock()
+    s = _session(journal, clock)
+    heard: list[str] = []
+    s.subscribe(lambda what, events: heard.append(what))
+    clock.now += 61
+    events = s.tick()
+    assert [e.kind for e in events] == ["round-over"]
+    assert s.log[-1] == rules.Entry("Yarra Bung!", 60.0)
+    assert "yarra-bung" in heard and s.phase == "between-rounds"
+
+
+def test_refused_call_is_not_journaled(journal: Journal) -> None:
+    clock = FakeClock()
+    s = _session(journal, clock)
+    s.tap_action("Ben", "defence")
+    assert s.tap_count(1) is None
+    assert "no attack on Ben is pending" in s.message
+    assert journal.load(s.game_id).entries == ()
+
+
+def test_undo_redo_journaled_and_resume_equals(journal: Journal) -> None:
+    clock = FakeClock()
+    s = _session(journal, clock)
+    clock.now += 1
+    s.call("Grubic: Attack 2 on Riparian")
+    clock.now += 1
+    s.call("Riparian: Parry 1")
+    clock.now += 1.5
+    s.call("Banksia: Movement 2")
+    s.undo()
+    back = TableSession.resume(journal, s.game_id, clock=clock)
+    assert back.game.snapshot() == s.game.snapshot()
+    assert back.log == s.log and back.game.can_redo
+    assert back.clock.paused and back.clock.elapsed() == pytest.approx(3.5)
+    s.redo()
+    assert TableSession.resume(journal, s.game_id).log == s.log
+
+
+def test_buttons_build_the_same_calls(journal: Journal) -> None:
+    clock = FakeClock()
+    s = _session(journal, clock)
+    s.press(ButtonPress(0, "attack", count=3))
+    events = s.press(ButtonPress(2, "target"))
+    assert events is not None and s.log[-1].call == "Grubic: Attack 3 on Banksia"
+    s.press(ButtonPress(1, "movement"))
+    s.press(ButtonPress(1, "movement", hold=True))
+    assert not s.builder.active
+    s.press(ButtonPress(0, "undo"))
+    assert s.log == []
+    s.press(ButtonPress(0, "pause"))
+    assert s.clock.paused
+    with pytest.raises(rules.InvalidCall, match="button seat 7"):
+        s.press(ButtonPress(7, "attack"))
