@@ -300,3 +300,8 @@ def register() -> None:
     """Make the stand-in available as ``rules.new_game("arena-standin", ...)``."""
     if Arena.name not in _EXTRA:
         rules.register(Arena)
+
+
+def characters() -> dict[str, Char]:
+    """Character id -> character, as the real engine's module offers."""
+    return dict(CHARS)

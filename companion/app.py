@@ -1,0 +1,883 @@
+"""The Kivy app: start, arena, between-rounds, settings and live dice screens.
+
+The screens hold no game rule. Every tap goes to the :class:`~companion.session.TableSession`,
+which asks the engine; the screens then redraw from the engine's views (``seats()``,
+``pending()``, ``round_results()``...). Only the main thread touches widgets: the camera
+worker and the buttons hand their results over with ``Clock.schedule_once``.
+
+Import this module only after Kivy's environment is set (see ``companion.commands.start``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.factory import Factory
+from kivy.graphics.texture import Texture
+from kivy.lang import Builder
+from kivy.metrics import sp
+from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.image import Image
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+import rules
+from companion import settings as settings_mod
+from companion import theme
+from companion.journal import Journal
+from companion.paths import journal_path
+from companion.session import ButtonPress, MonotonicClock, TableSession
+from rules import Event, Setup
+
+FrameProvider = Callable[[], Any]  # returns an RGB uint8 array (H, W, 3) or None
+
+KV = Path(__file__).with_name("app.kv")
+MAX_PLAYERS = 6
+DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
+ACTION_LABELS = (("movement", "Move"), ("attack", "Attack"), ("defence", "Parry"),
+                 ("heal", "Heal"), ("innate", "Innate"), ("unblockable", "Unblock."))
+
+
+def _w(kind: str, **kwargs: Any) -> Any:
+    """A widget of one of the styled classes in app.kv."""
+    return Factory.get(kind)(**kwargs)
+
+
+def fmt_clock(seconds: float) -> str:
+    s = max(0, int(seconds + 0.999))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def arena_games() -> list[str]:
+    """Installed games that have an arena screen (the engine offers ``seats()``)."""
+    return [n for n in rules.game_names() if hasattr(rules.game_class(n), "seats")]
+
+
+def character_choices(game: str) -> dict[str, str]:
+    """Character id -> display name, from the game's module when it has ``characters()``."""
+    cls = rules.game_class(game)
+    module_name = cls.__module__
+    for name in (module_name, module_name.rpartition(".")[0]):
+        if not name:
+            continue
+        module = importlib.import_module(name)
+        found = getattr(module, "characters", None)
+        if callable(found):
+            chars = found()
+            return {cid: getattr(c, "short", cid) for cid, c in chars.items()}
+    return {}
+
+
+class Panel(BoxLayout):
+    """A box with a flat background colour (drawn by its rule in app.kv)."""
+
+    bg = ListProperty(list(theme.PANEL))
+
+
+class Bar(Widget):
+    """A flat progress bar, 0..1 (drawn by its rule in app.kv)."""
+
+    value = NumericProperty(0.0)
+    fill = ListProperty(list(theme.ACCENT))
+
+
+# -- screens ---------------------------------------------------------------------------------
+
+
+class StartScreen(Screen):
+    """Choose the game, players and characters or teams, mode, rounds, soundtrack and timer."""
+
+    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+        super().__init__(name="start", **kwargs)
+        self.app = app
+        root = _w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.BACKGROUND)
+        top = BoxLayout(size_hint_y=None, height=56, spacing=6)
+        top.add_widget(_w("THeading", text="Table Companion: new game"))
+        self.resume_box = BoxLayout(size_hint_x=None, width=0, spacing=6)
+        top.add_widget(self.resume_box)
+        top.add_widget(_w("TButton", text="Settings", size_hint_x=None, width=120,
+                          on_release=lambda *_: app.show("settings")))
+        root.add_widget(top)
+        body = BoxLayout(spacing=10)
+        left = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.58)
+        head = BoxLayout(size_hint_y=None, height=48, spacing=6)
+        head.add_widget(_w("THeading", text="Players"))
+        head.add_widget(_w("TButton", text="-", size_hint_x=None, width=56,
+                           on_release=lambda *_: self.set_count(self.count - 1)))
+        head.add_widget(_w("TButton", text="+", size_hint_x=None, width=56,
+                           on_release=lambda *_: self.set_count(self.count + 1)))
+        left.add_widget(head)
+        self.rows_box = GridLayout(cols=1, spacing=4)
+        left.add_widget(self.rows_box)
+        body.add_widget(left)
+        right = GridLayout(cols=2, spacing=4, size_hint_x=0.42, row_default_height=52,
+                           row_force_default=True)
+        self.game_spin = _w("TSpinner", text="", values=[])
+        self.mode_spin = _w("TSpinner", text="every-eye", values=["every-eye", "alliances"])
+        self.rounds_spin = _w("TSpinner", text="auto",
+                              values=["auto", "1", "2", "3", "4", "5", "6", "7"])
+        self.timer_spin = _w("TSpinner", text="3:00",
+                             values=["1:00", "2:00", "3:00", "4:00", "5:00"])
+        self.sound_spin = _w("TSpinner", text="none", values=["none"])
+        for label, widget in (("Game", self.game_spin), ("Mode", self.mode_spin),
+                              ("Rounds", self.rounds_spin), ("Timer", self.timer_spin),
+                              ("Soundtrack", self.sound_spin)):
+            right.add_widget(_w("TLabel", text=label, halign="right", size_hint_x=0.4))
+            right.add_widget(widget)
+        self.message = _w("TLabel", text="", color=theme.DANGER, font_size=app.fs(15))
+        right.add_widget(Widget())
+        right.add_widget(self.message)
+        body.add_widget(right)
+        root.add_widget(body)
+        bottom = BoxLayout(size_hint_y=None, height=64, spacing=6)
+        bottom.add_widget(Widget())
+        self.start_button = _w("TBigButton", text="Start the game", size_hint_x=0.42,
+                               on_release=lambda *_: self.start())
+        bottom.add_widget(self.start_button)
+        root.add_widget(bottom)
+        self.add_widget(root)
+        self.count = 3
+        self.names: list[Any] = []
+        self.char_spins: list[Any] = []
+        self.team_spins: list[Any] = []
+        self.game_spin.bind(text=lambda *_: self.set_count(self.count))
+        self.mode_spin.bind(text=lambda *_: self.set_count(self.count))
+
+    def on_pre_enter(self, *args: Any) -> None:
+        games = arena_games()
+        self.game_spin.values = games
+        if self.game_spin.text not in games:
+            self.game_spin.text = games[0] if games else ""
+        self.sound_spin.values = ["none", *self.app.soundtracks()]
+        self.timer_spin.text = fmt_clock(self.app.settings.round_seconds)
+        self.refresh_resume()
+        self.set_count(self.count)
+
+    def refresh_resume(self) -> None:
+        self.resume_box.clear_widgets()
+        offers = self.app.journal.unfinished()[:1]
+        for record in offers:
+            self.resume_box.add_widget(_w(
+                "TButton", text=f"Resume {', '.join(record.setup.players)} "
+                f"({record.calls} calls)", background_color=theme.ACCENT, color=(0, 0, 0, 1),
+                on_release=lambda *_, gid=record.id: self.app.resume_game(gid)))
+        self.resume_box.width = 330 if offers else 0
+
+    def set_count(self, count: int) -> None:
+        game = self.game_spin.text
+        if not game:
+            return
+        cls = rules.game_class(game)
+        count = max(cls.min_players, min(cls.max_players, MAX_PLAYERS, count))
+        old = [n.text for n in self.names]
+        old_chars = [s.text for s in self.char_spins]
+        self.count = count
+        chars = character_choices(game)
+        alliances = self.mode_spin.text == "alliances" and self._has_option("teams")
+        self.rows_box.clear_widgets()
+        self.names, self.char_spins, self.team_spins = [], [], []
+        short = list(chars.values())
+        for i in range(count):
+            row = BoxLayout(spacing=4, size_hint_y=None, height=52)
+            row.add_widget(_w("Panel", size_hint_x=None, width=12,
+                              bg=theme.player_colour(self.app.settings.palette, i)))
+            name = _w("TInput", text=old[i] if i < len(old) else DEFAULT_NAMES[i])
+            self.names.append(name)
+            row.add_widget(name)
+            if chars:
+                spin = _w("TSpinner", values=short,
+                          text=old_chars[i] if i < len(old_chars) else short[i % len(short)])
+                self.char_spins.append(spin)
+                row.add_widget(spin)
+            if alliances:
+                team = _w("TSpinner", values=["Team 1", "Team 2", "Team 3"],
+                          text=f"Team {i % 2 + 1}", size_hint_x=0.6)
+                self.team_spins.append(team)
+                row.add_widget(team)
+            self.rows_box.add_widget(row)
+        self.mode_spin.disabled = not self._has_option("mode")
+
+    def _has_option(self, name: str) -> bool:
+        cls = rules.game_class(self.game_spin.text)
+        return name in {f.name for f in fields(cls.Options)}
+
+    def build_setup(self) -> Setup:
+        """The Setup these choices describe (the engine checks it when the game starts)."""
+        game = self.game_spin.text
+        players = tuple(n.text.strip() for n in self.names)
+        options: dict[str, Any] = {}
+        chars = {v: k for k, v in character_choices(game).items()}
+        if self.char_spins and self._has_option("characters"):
+            options["characters"] = [chars[s.text] for s in self.char_spins]
+        if self._has_option("mode"):
+            options["mode"] = self.mode_spin.text
+        if self.team_spins and self._has_option("teams"):
+            teams: dict[str, list[str]] = {}
+            for player, spin in zip(players, self.team_spins, strict=True):
+                teams.setdefault(spin.text, []).append(player)
+            options["teams"] = [teams[k] for k in sorted(teams)]
+        if self.rounds_spin.text != "auto" and self._has_option("rounds"):
+            options["rounds"] = int(self.rounds_spin.text)
+        if self._has_option("round_seconds"):
+            seconds = self.app.soundtrack_length(self.sound_spin.text)
+            if seconds is None:
+                minutes, _, secs = self.timer_spin.text.partition(":")
+                seconds = int(minutes) * 60 + int(secs)
+            options["round_seconds"] = float(seconds)
+        return Setup(game, players, options, int(time.time()) % 100_000)
+
+    def start(self) -> None:
+        try:
+            self.app.start_game(self.build_setup(), soundtrack=self.sound_spin.text)
+            self.message.text = ""
+        except rules.RulesError as e:
+            self.message.text = str(e)
+
+
+class PlayerPanel(BoxLayout):
+    """One seat: colour, character, health, cup, knocked-out state, parry countdown, actions."""
+
+    def __init__(self, app: CompanionApp, seat: int, player: str, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", spacing=3, padding=3, **kwargs)
+        self.app = app
+        self.player = player
+        self.colour = theme.player_colour(app.settings.palette, seat)
+        self.bg = _w("Panel", bg=theme.PANEL)
+        self.header = _w("TButton", background_color=self.colour,
+                         color=theme.text_on(self.colour), size_hint_y=None, height=58,
+                         font_size=app.fs(19), bold=True, halign="center",
+                         on_release=lambda *_: app.tap_target(self.player))
+        self.header.text_size = (None, None)
+        self.add_widget(self.header)
+        self.health = _w("TLabel", text="", size_hint_y=None, height=26, font_size=app.fs(18))
+        self.add_widget(self.health)
+        self.bar = _w("Bar", size_hint_y=None, height=12, fill=self.colour)
+        self.add_widget(self.bar)
+        self.cup = _w("TLabel", text="", size_hint_y=None, height=26, font_size=app.fs(16))
+        self.add_widget(self.cup)
+        self.parry = _w("TLabel", text="", size_hint_y=None, height=0, bold=True,
+                        font_size=app.fs(22), color=theme.ACCENT, opacity=0)
+        self.add_widget(self.parry)
+        self.actions = GridLayout(cols=2, spacing=3)
+        self.buttons: dict[str, Any] = {}
+        for key, label in ACTION_LABELS:
+            b = _w("TButton", text=label, font_size=app.fs(16),
+                   on_release=lambda *_, k=key: app.tap_action(self.player, k))
+            self.buttons[key] = b
+            self.actions.add_widget(b)
+        self.add_widget(self.actions)
+
+    def show(self, seat: Any, parry_left: float | None, building: Any) -> None:
+        name = seat.short if seat.short == seat.player else f"{seat.short}  ({seat.player})"
+        targeting = building.needs_target and building.actor != seat.player
+        if seat.knocked_out:
+            self.header.text = f"{name}\nKNOCKED OUT"
+            self.header.background_color = (0.35, 0.35, 0.38, 1)
+            self.header.color = theme.TEXT
+        elif targeting:
+            self.header.text = f"{name}\n> TARGET <"
+            self.header.background_color = theme.ACCENT
+            self.header.color = (0, 0, 0, 1)
+        else:
+            self.header.text = name + (f"\n{seat.team}" if seat.team else "")
+            self.header.background_color = self.colour
+            self.header.color = theme.text_on(self.colour)
+        if seat.health is not None:
+            self.health.text = f"Health {seat.health}/{seat.max_health}"
+            self.bar.value = seat.health / max(1, seat.max_health or 1)
+        cup = f"Cup {seat.cup}" if seat.cup is not None else ""
+        if seat.trophies:
+            cup += "  [" + ", ".join(seat.trophies) + "]"
+        self.cup.text = cup
+        if parry_left is not None:
+            self.parry.text = f"PARRY?  {parry_left:0.1f}s"
+            self.parry.height, self.parry.opacity = 30, 1
+        else:
+            self.parry.text, self.parry.height, self.parry.opacity = "", 0, 0
+        for key, b in self.buttons.items():
+            label = dict(ACTION_LABELS)[key]
+            if key in ("attack", "innate") and seat.actions.get(key):
+                label = seat.actions[key]
+            b.text = label
+            chosen = building.actor == seat.player and building.action == key
+            b.background_color = theme.ACCENT if chosen else theme.BUTTON
+            b.color = (0, 0, 0, 1) if chosen else theme.TEXT
+            b.disabled = seat.knocked_out
+        self.opacity = 0.55 if seat.knocked_out else 1.0
+
+
+class ArenaScreen(Screen):
+    """The round clock, one panel per seat, the count bar, the call log, undo and redo."""
+
+    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+        super().__init__(name="arena", **kwargs)
+        self.app = app
+        self.root_box = _w("Panel", orientation="vertical", padding=4, spacing=4,
+                           bg=theme.BACKGROUND)
+        top = BoxLayout(size_hint_y=None, height=64, spacing=4)
+        self.round_label = _w("TLabel", text="", size_hint_x=0.16, font_size=app.fs(17))
+        self.clock_label = _w("TLabel", text="0:00", size_hint_x=0.22, bold=True,
+                              font_size=app.fs(46))
+        self.go = _w("TBigButton", text="Yarra Mark!", size_hint_x=0.2,
+                     on_release=lambda *_: app.toggle_clock())
+        top.add_widget(self.round_label)
+        top.add_widget(self.clock_label)
+        top.add_widget(self.go)
+        self.undo_b = _w("TButton", text="Undo", size_hint_x=0.105,
+                         on_release=lambda *_: app.undo())
+        self.redo_b = _w("TButton", text="Redo", size_hint_x=0.105,
+                         on_release=lambda *_: app.redo())
+        top.add_widget(self.undo_b)
+        top.add_widget(self.redo_b)
+        top.add_widget(_w("TButton", text="Dice", size_hint_x=0.105,
+                          on_release=lambda *_: app.show("dice")))
+        top.add_widget(_w("TButton", text="Menu", size_hint_x=0.105,
+                          on_release=lambda *_: app.show("settings")))
+        self.root_box.add_widget(top)
+        middle = BoxLayout(spacing=4)
+        self.panels_box = BoxLayout(spacing=4)
+        middle.add_widget(self.panels_box)
+        log_col = _w("Panel", orientation="vertical", size_hint_x=0.24, padding=4)
+        log_col.add_widget(_w("TLabel", text="Calls", size_hint_y=None, height=24,
+                              font_size=app.fs(15), color=theme.MUTED))
+        scroll = ScrollView(do_scroll_x=False)
+        self.log_label = _w("TLabel", text="", halign="left", valign="top",
+                            font_size=app.fs(14), size_hint_y=None, shorten=False)
+        self.log_label.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
+                            texture_size=lambda w, v: setattr(w, "height", v[1]))
+        scroll.add_widget(self.log_label)
+        log_col.add_widget(scroll)
+        middle.add_widget(log_col)
+        self.root_box.add_widget(middle)
+        bottom = BoxLayout(size_hint_y=None, height=60, spacing=4)
+        self.prompt = _w("TLabel", text="", size_hint_x=0.3, font_size=app.fs(15),
+                         halign="left", shorten=False)
+        self.prompt.bind(size=lambda w, v: setattr(w, "text_size", v))
+        bottom.add_widget(self.prompt)
+        self.count_buttons = []
+        for n in range(1, 7):
+            b = _w("TButton", text=str(n), font_size=app.fs(24), bold=True, size_hint_x=0.09,
+                   on_release=lambda *_, n=n: app.tap_count(n))
+            self.count_buttons.append(b)
+            bottom.add_widget(b)
+        bottom.add_widget(_w("TButton", text="Cancel", size_hint_x=0.14,
+                             on_release=lambda *_: app.cancel()))
+        self.root_box.add_widget(bottom)
+        self.add_widget(self.root_box)
+        self.panels: dict[str, PlayerPanel] = {}
+
+    def build_panels(self, session: TableSession) -> None:
+        self.panels_box.clear_widgets()
+        self.panels = {}
+        for i, seat in enumerate(session.seats()):
+            panel = PlayerPanel(self.app, i, seat.player)
+            self.panels[seat.player] = panel
+            self.panels_box.add_widget(panel)
+
+    def refresh(self, session: TableSession) -> None:
+        b = session.builder
+        for seat in session.seats():
+            panel = self.panels.get(seat.player)
+            if panel is not None:
+                panel.show(seat, session.parry_left(seat.player), b)
+        self.refresh_clock(session)
+        total = session.rounds_total
+        self.round_label.text = f"Round {session.round_number}" + (f"/{total}" if total else "")
+        self.undo_b.disabled = not session.game.can_undo
+        self.redo_b.disabled = not session.game.can_redo
+        for btn in self.count_buttons:
+            btn.background_color = theme.ACCENT if b.needs_count else theme.BUTTON
+            btn.color = (0, 0, 0, 1) if b.needs_count else theme.TEXT
+        if session.message:
+            self.prompt.text = session.message
+            self.prompt.color = theme.DANGER
+        else:
+            self.prompt.color = theme.TEXT
+            if b.needs_count:
+                self.prompt.text = f"{b.actor}: {b.action}: how many?"
+            elif b.needs_target:
+                self.prompt.text = f"{b.actor}: {b.action} {b.count}: tap the target"
+            else:
+                self.prompt.text = "Tap an action on a player's panel"
+        lines = [e.line() for e in session.log[-40:]]
+        self.log_label.text = "\n".join(reversed(lines))
+
+    def refresh_clock(self, session: TableSession) -> None:
+        clock = session.clock
+        text = fmt_clock(clock.remaining())
+        if self.clock_label.text != text:
+            self.clock_label.text = text
+        self.clock_label.color = theme.DANGER if clock.remaining() <= 10 else theme.TEXT
+        go = ("Yarra Mark!" if clock.elapsed() == 0 else "Resume") if clock.paused else "Pause"
+        if self.go.text != go:
+            self.go.text = go
+        for player, panel in self.panels.items():
+            left = session.parry_left(player)
+            if left is not None:
+                panel.parry.text = f"PARRY?  {left:0.1f}s"
+
+
+class BetweenScreen(Screen):
+    """Round ranking and points, match standings, next round, final winner, tie-break."""
+
+    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+        super().__init__(name="between", **kwargs)
+        self.app = app
+        root = _w("Panel", orientation="vertical", padding=10, spacing=6, bg=theme.BACKGROUND)
+        self.title = _w("THeading", text="", size_hint_y=None, height=50, font_size=app.fs(28))
+        root.add_widget(self.title)
+        body = BoxLayout(spacing=12)
+        self.table = GridLayout(cols=6, spacing=2, size_hint_x=0.62, row_default_height=40,
+                                row_force_default=True)
+        body.add_widget(self.table)
+        right = BoxLayout(orientation="vertical", spacing=2, size_hint_x=0.38)
+        right.add_widget(_w("THeading", text="Match points", size_hint_y=None, height=40))
+        self.match = GridLayout(cols=2, spacing=2, row_default_height=38, row_force_default=True)
+        right.add_widget(self.match)
+        body.add_widget(right)
+        root.add_widget(body)
+        self.note = _w("TLabel", text="", size_hint_y=None, height=36, color=theme.ACCENT)
+        root.add_widget(self.note)
+        bottom = BoxLayout(size_hint_y=None, height=64, spacing=6)
+        bottom.add_widget(_w("TButton", text="Arena", size_hint_x=0.25,
+                             on_release=lambda *_: app.show("arena")))
+        bottom.add_widget(Widget())
+        self.next_b = _w("TBigButton", text="Next round", size_hint_x=0.4,
+                         on_release=lambda *_: app.next_round())
+        bottom.add_widget(self.next_b)
+        root.add_widget(bottom)
+        self.add_widget(root)
+
+    def refresh(self, session: TableSession, events: Sequence[Event] = ()) -> None:
+        game: Any = session.game
+        results = game.round_results() if hasattr(game, "round_results") else []
+        self.table.clear_widgets()
+        for h in ("Rank", "Side", "Cup", "Bonus", "Score", "Points"):
+            self.table.add_widget(_w("TLabel", text=h, color=theme.MUTED,
+                                     font_size=self.app.fs(16)))
+        last = results[-1] if results else None
+        if last is not None:
+            for side, cup, bonus, score, rank, points in last.rows:
+                for v in (rank, side, cup, bonus, score, f"+{points}"):
+                    self.table.add_widget(_w("TLabel", text=str(v)))
+        self.match.clear_widgets()
+        points = game.match_points() if hasattr(game, "match_points") else {}
+        for side, p in sorted(points.items(), key=lambda kv: -kv[1]):
+            self.match.add_widget(_w("TLabel", text=str(side), halign="left"))
+            self.match.add_widget(_w("TLabel", text=str(p)))
+        winner = getattr(game, "winner", None)
+        number = last.round_number if last is not None else session.round_number
+        if game.is_over:
+            self.title.text = f"Winner: {winner}" if winner else "The match is over"
+            self.next_b.text = "New game"
+        else:
+            self.title.text = f"Round {number} results"
+            self.next_b.text = "Next round"
+        tie = [e.text for e in events if e.kind == "tie-break"]
+        self.note.text = tie[0] if tie else self.note.text if game.phase != "playing" else ""
+        if not tie and not game.is_over:
+            total = session.rounds_total
+            self.note.text = (f"{total - number} round(s) to play" if total else "")
+
+
+class SettingsScreen(Screen):
+    """Camera, calibration profile, button map, volume, soundtrack folder, colours, text size."""
+
+    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+        super().__init__(name="settings", **kwargs)
+        self.app = app
+        root = _w("Panel", orientation="vertical", padding=8, spacing=4, bg=theme.BACKGROUND)
+        root.add_widget(_w("THeading", text="Settings", size_hint_y=None, height=44))
+        grid = GridLayout(cols=4, spacing=4, row_default_height=52, row_force_default=True)
+        s = app.settings
+        self.camera = _w("TSpinner", text=s.camera,
+                         values=["synthetic", "picamera2", "opencv:0", "none"])
+        self.profile = _w("TInput", text=s.calibration_profile)
+        self.buttons = _w("TSpinner", text=s.button_map, values=["default", "none"])
+        self.volume = _w("TSpinner", text=f"{round(s.volume * 100)}%",
+                         values=[f"{v}%" for v in range(0, 101, 10)])
+        self.folder = _w("TInput", text=s.soundtrack_folder, hint_text="folder of .ogg/.wav")
+        self.palette = _w("TSpinner", text=s.palette, values=list(settings_mod.PALETTES))
+        self.text_size_spin = _w("TSpinner", text=s.text_size,
+                                 values=list(settings_mod.TEXT_SIZES))
+        self.parry = _w("TSpinner", text=f"{s.parry_seconds:g} s",
+                        values=[f"{v} s" for v in (2, 3, 4, 5, 6, 8)])
+        for label, widget in (("Camera", self.camera), ("Calibration", self.profile),
+                              ("Buttons", self.buttons), ("Volume", self.volume),
+                              ("Soundtracks", self.folder), ("Colours", self.palette),
+                              ("Text size", self.text_size_spin), ("Parry window", self.parry)):
+            grid.add_widget(_w("TLabel", text=label, halign="right", size_hint_x=0.5))
+            grid.add_widget(widget)
+        root.add_widget(grid)
+        swatches = BoxLayout(size_hint_y=None, height=40, spacing=4)
+        self.swatches = swatches
+        root.add_widget(swatches)
+        self.message = _w("TLabel", text="", size_hint_y=None, height=30, color=theme.DANGER)
+        root.add_widget(self.message)
+        bottom = BoxLayout(size_hint_y=None, height=60, spacing=6)
+        bottom.add_widget(_w("TButton", text="Back", on_release=lambda *_: app.back()))
+        bottom.add_widget(_w("TButton", text="End game", on_release=lambda *_: app.end_game()))
+        bottom.add_widget(_w("TBigButton", text="Save", on_release=lambda *_: self.save()))
+        root.add_widget(bottom)
+        self.add_widget(root)
+        self.palette.bind(text=lambda *_: self.show_swatches())
+        self.show_swatches()
+
+    def show_swatches(self) -> None:
+        self.swatches.clear_widgets()
+        for i in range(MAX_PLAYERS):
+            colour = theme.player_colour(self.palette.text, i)
+            self.swatches.add_widget(_w("TButton", text=f"Seat {i + 1}",
+                                        background_color=colour, color=theme.text_on(colour)))
+
+    def save(self) -> None:
+        s = settings_mod.Settings(
+            camera=self.camera.text, calibration_profile=self.profile.text.strip() or "default",
+            button_map=self.buttons.text, volume=int(self.volume.text.rstrip("%")) / 100,
+            soundtrack_folder=self.folder.text.strip(), palette=self.palette.text,
+            text_size=self.text_size_spin.text,
+            parry_seconds=float(self.parry.text.split()[0]),
+            round_seconds=self.app.settings.round_seconds)
+        try:
+            self.app.apply_settings(s)
+            self.message.text = "Saved."
+            self.message.color = theme.ACCENT
+        except settings_mod.SettingsError as e:
+            self.message.text = str(e)
+            self.message.color = theme.DANGER
+
+
+class DiceScreen(Screen):
+    """The camera picture with vision's dice overlay, from a frame provider, off the UI thread."""
+
+    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+        super().__init__(name="dice", **kwargs)
+        self.app = app
+        root = _w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
+        top = BoxLayout(size_hint_y=None, height=56, spacing=6)
+        top.add_widget(_w("THeading", text="Live dice"))
+        self.status = _w("TLabel", text="", color=theme.MUTED)
+        top.add_widget(self.status)
+        top.add_widget(_w("TButton", text="Back", size_hint_x=None, width=140,
+                          on_release=lambda *_: app.back()))
+        root.add_widget(top)
+        self.image = Image(fit_mode="contain")
+        self.placeholder = _w("TLabel", text="no camera", font_size=app.fs(30),
+                              color=theme.MUTED, size_hint_y=None, height=0, opacity=0)
+        root.add_widget(self.placeholder)
+        root.add_widget(self.image)
+        self.add_widget(root)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.frames = 0
+
+    def on_enter(self, *args: Any) -> None:
+        provider = self.app.frame_provider
+        if provider is None:
+            self.placeholder.height, self.placeholder.opacity = 200, 1
+            self.image.opacity = 0
+            self.status.text = f"camera: {self.app.settings.camera}"
+            return
+        self.placeholder.height, self.placeholder.opacity = 0, 0
+        self.image.opacity = 1
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._work, args=(provider,), daemon=True,
+                                        name="dice-view")
+        self._thread.start()
+
+    def on_leave(self, *args: Any) -> None:
+        self._stop.set()
+
+    def _work(self, provider: FrameProvider) -> None:
+        """Worker thread: fetch frames; hand each to the main thread through the Clock."""
+        while not self._stop.is_set():
+            try:
+                frame = provider()
+            except Exception as e:  # a camera failing must not kill the app
+                message = f"camera error: {e}"
+                Clock.schedule_once(lambda dt, m=message: setattr(self.status, "text", m))
+                return
+            if frame is not None:
+                Clock.schedule_once(lambda dt, f=frame: self._show(f))
+            self._stop.wait(0.1)
+
+    def _show(self, frame: Any) -> None:
+        h, w = frame.shape[:2]
+        texture = self.image.texture
+        if texture is None or tuple(texture.size) != (w, h):
+            texture = Texture.create(size=(w, h), colorfmt="rgb")
+            texture.flip_vertical()
+        texture.blit_buffer(frame.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+        self.image.texture = texture
+        self.image.canvas.ask_update()
+        self.frames += 1
+        self.status.text = f"camera: {self.app.settings.camera}  frame {self.frames}"
+
+
+# -- the app ---------------------------------------------------------------------------------
+
+
+class CompanionApp(App):
+    """The table companion. Everything game-related goes through ``self.session``."""
+
+    font_scale = NumericProperty(1.0)
+    title_text = StringProperty("Table Companion")
+
+    def __init__(self, *, journal_file: Path | None = None,
+                 clock: MonotonicClock = time.monotonic,
+                 frame_provider: FrameProvider | None = None,
+                 settings: settings_mod.Settings | None = None,
+                 settings_file: Path | None = None,
+                 tick_seconds: float = 0.1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.title = "Table Companion"
+        self.settings_file = settings_file
+        self.settings = settings or settings_mod.load(settings_file)
+        self.font_scale = self.settings.font_scale
+        self.journal = Journal(journal_file or journal_path())
+        self.clock = clock
+        self.frame_provider = frame_provider
+        self.tick_seconds = tick_seconds
+        self.session: TableSession | None = None
+        self.sm: ScreenManager | None = None
+        self.previous = "start"
+        self.heard: list[str] = []  # announcer cues, for the log and tests
+        self._sounds: dict[str, Any] = {}
+        self._music: Any = None
+        self._ticker: Any = None
+        self.last_events: Sequence[Event] = ()
+
+    # -- building ---------------------------------------------------------------------------
+
+    def fs(self, size: float) -> float:
+        """A font size scaled by the text-size setting."""
+        return float(sp(size)) * float(self.font_scale)
+
+    def build(self) -> ScreenManager:
+        if KV.name not in str(Builder.files):
+            Builder.load_file(str(KV))
+        Window.clearcolor = theme.BACKGROUND
+        sm = ScreenManager(transition=NoTransition())
+        self.screens: dict[str, Any] = {
+            "start": StartScreen(self), "arena": ArenaScreen(self),
+            "between": BetweenScreen(self), "settings": SettingsScreen(self),
+            "dice": DiceScreen(self),
+        }
+        for screen in self.screens.values():
+            sm.add_widget(screen)
+        self.sm = sm
+        sm.current = "start"
+        self.screens["start"].on_pre_enter()
+        return sm
+
+    def on_stop(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+        if self.session is not None:
+            self.session.pause()
+        self.screens["dice"].on_leave()
+        self.journal.close()
+
+    def show(self, name: str) -> None:
+        assert self.sm is not None
+        if self.sm.current != name:
+            self.previous = self.sm.current
+            self.sm.current = name
+
+    def back(self) -> None:
+        if self.session is None:
+            self.show("start")
+        elif self.session.phase == "playing":
+            self.show("arena")
+        else:
+            self.show("between")
+
+    # -- games ------------------------------------------------------------------------------
+
+    def start_game(self, setup: Setup, soundtrack: str = "none") -> TableSession:
+        session = TableSession.new(self.journal, setup, title=", ".join(setup.players),
+                                   clock=self.clock,
+                                   parry_seconds=self.settings.parry_seconds)
+        self.soundtrack = soundtrack
+        self._attach(session)
+        return session
+
+    def resume_game(self, game_id: int) -> TableSession:
+        session = TableSession.resume(self.journal, game_id, clock=self.clock,
+                                      parry_seconds=self.settings.parry_seconds)
+        self.soundtrack = "none"
+        self._attach(session)
+        if session.phase != "playing":
+            self.screens["between"].refresh(session)
+            self.show("between")
+        return session
+
+    def _attach(self, session: TableSession) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+        self.session = session
+        session.subscribe(self.on_session)
+        arena: ArenaScreen = self.screens["arena"]
+        arena.build_panels(session)
+        arena.refresh(session)
+        self.show("arena")
+        self._ticker = Clock.schedule_interval(self._tick, self.tick_seconds)
+
+    def end_game(self) -> None:
+        """Leave the game: it stays in the journal and is offered for resume."""
+        if self.session is not None:
+            self.session.pause()
+        if self._ticker is not None:
+            self._ticker.cancel()
+        self.session = None
+        self.show("start")
+        self.screens["start"].on_pre_enter()
+
+    def _tick(self, dt: float) -> None:
+        if self.session is not None:
+            self.session.tick()
+            if self.sm is not None and self.sm.current == "arena":
+                self.screens["arena"].refresh_clock(self.session)
+
+    def on_session(self, what: str, events: Sequence[Event]) -> None:
+        """Listener of the session: redraw, announce, and go between rounds when one ends."""
+        session = self.session
+        if session is None or what == "tick":
+            return
+        if what in ("yarra-mark", "yarra-bung"):
+            self.announce(what)
+        for e in events:
+            if e.kind in ("knockout", "round-over", "match-over"):
+                self.announce(e.kind)
+        self.last_events = events
+        if what in ("call", "undo", "redo") and session.phase != "playing":
+            self.screens["between"].refresh(session, events)
+            self.show("between")
+            return
+        if what in ("call", "undo", "redo") and self.sm is not None \
+                and self.sm.current == "between":
+            self.show("arena")
+        self.screens["arena"].refresh(session)
+
+    # -- taps (all of them end in the session) ----------------------------------------------
+
+    def tap_action(self, player: str, action: str) -> None:
+        if self.session is not None:
+            self.session.tap_action(player, action)
+
+    def tap_count(self, n: int) -> None:
+        if self.session is not None:
+            self.session.tap_count(n)
+
+    def tap_target(self, player: str) -> None:
+        if self.session is not None and self.session.builder.needs_target:
+            self.session.tap_target(player)
+
+    def cancel(self) -> None:
+        if self.session is not None:
+            self.session.message = ""
+            self.session.cancel()
+
+    def undo(self) -> None:
+        if self.session is not None:
+            self.session.undo()
+
+    def redo(self) -> None:
+        if self.session is not None:
+            self.session.redo()
+
+    def toggle_clock(self) -> None:
+        if self.session is None:
+            return
+        if self.session.clock.paused:
+            self.session.start_round()
+        else:
+            self.session.pause()
+        self.screens["arena"].refresh(self.session)
+
+    def next_round(self) -> None:
+        if self.session is None:
+            return
+        if self.session.game.is_over:
+            self.end_game()
+            return
+        self.session.next_round()
+
+    def submit_press(self, press: ButtonPress) -> None:
+        """Thread-safe: a hardware button press, handed to the main thread."""
+        Clock.schedule_once(lambda dt: self._press(press))
+
+    def _press(self, press: ButtonPress) -> None:
+        if self.session is not None:
+            try:
+                self.session.press(press)
+            except rules.RulesError as e:
+                self.session.message = str(e)
+                self.screens["arena"].refresh(self.session)
+
+    # -- settings and sound -------------------------------------------------------------------
+
+    def apply_settings(self, s: settings_mod.Settings) -> None:
+        settings_mod.save(s.check(), self.settings_file)
+        self.settings = s
+        self.font_scale = s.font_scale
+        if self.session is not None:
+            self.session.parry_seconds = s.parry_seconds
+            self.screens["arena"].build_panels(self.session)
+            self.screens["arena"].refresh(self.session)
+
+    def soundtracks(self) -> list[str]:
+        folder = Path(self.settings.soundtrack_folder).expanduser()
+        if not self.settings.soundtrack_folder or not folder.is_dir():
+            return []
+        return sorted(p.name for p in folder.iterdir()
+                      if p.suffix.lower() in (".ogg", ".wav", ".mp3"))
+
+    def soundtrack_length(self, name: str) -> float | None:
+        if name in ("", "none"):
+            return None
+        from kivy.core.audio import SoundLoader
+
+        sound = SoundLoader.load(str(Path(self.settings.soundtrack_folder).expanduser() / name))
+        if sound is None or not sound.length:
+            return None
+        self._music = sound
+        return float(sound.length)
+
+    def announce(self, cue: str) -> None:
+        """Play a cue ("yarra-mark", "yarra-bung", "knockout"...) from the soundtrack folder,
+        if a file of that name is there; always remember it was heard."""
+        self.heard.append(cue)
+        if cue == "yarra-mark" and self._music is not None:
+            self._music.volume = self.settings.volume
+            self._music.play()
+        if cue in ("yarra-bung", "round-over") and self._music is not None:
+            self._music.stop()
+        folder = Path(self.settings.soundtrack_folder).expanduser()
+        if not self.settings.soundtrack_folder:
+            return
+        if cue not in self._sounds:
+            from kivy.core.audio import SoundLoader
+
+            found = [p for p in folder.glob(f"{cue}.*")] if folder.is_dir() else []
+            self._sounds[cue] = SoundLoader.load(str(found[0])) if found else None
+        sound = self._sounds[cue]
+        if sound is not None:
+            sound.volume = self.settings.volume
+            sound.play()
+
+
+__all__ = ["ArenaScreen", "BetweenScreen", "CompanionApp", "DiceScreen", "SettingsScreen",
+           "StartScreen", "arena_games", "fmt_clock"]

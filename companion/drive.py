@@ -1,0 +1,119 @@
+"""Drive the real app by touch, from a script: for `companion demo` and the whole-app tests.
+
+A script is a generator function taking a :class:`Driver`. Each ``yield`` lets Kivy draw
+frames (``yield 3`` waits three frames) before the script goes on, so layout and redraws
+happen exactly as they do at the table. Touches go through Kivy's own touch dispatch.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.tests.common import UnitTestTouch
+
+Script = Callable[["Driver"], Generator[int | None, None, None]]
+
+
+class ManualClock:
+    """A monotonic clock that moves only when told: the demo's and tests' accelerated time."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Driver:
+    """Taps widgets and takes screenshots of a running app."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def tap(self, widget: Any) -> None:
+        """Touch down and up at the widget's centre, in window coordinates."""
+        if widget.disabled:
+            raise AssertionError(f"tapping a disabled widget: {widget!r} {getattr(widget, 'text', '')!r}")
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+
+    def screenshot(self, path: Path) -> Path:
+        """Save the window as it is on screen to ``path`` (PNG)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            saved = Window.screenshot(name=str(Path(tmp) / "shot.png"))
+            if not saved or not os.path.exists(saved):
+                raise RuntimeError(f"the window gave no screenshot for {path}")
+            os.replace(saved, path)
+        return path
+
+    # Shortcuts to the arena's widgets.
+    @property
+    def arena(self) -> Any:
+        return self.app.screens["arena"]
+
+    def action(self, player: str, action: str) -> None:
+        self.tap(self.arena.panels[player].buttons[action])
+
+    def count(self, n: int) -> None:
+        self.tap(self.arena.count_buttons[n - 1])
+
+    def target(self, player: str) -> None:
+        self.tap(self.arena.panels[player].header)
+
+    def call(self, actor: str, action: str, count: int | None = None,
+             target: str | None = None) -> Iterator[int]:
+        """Up to three taps, a frame between each, as a player would."""
+        self.action(actor, action)
+        yield 1
+        if count is not None:
+            self.count(count)
+            yield 1
+        if target is not None:
+            self.target(target)
+            yield 1
+
+
+def run_app(app: App, script: Script, size: tuple[int, int] = (800, 480),
+            timeout: float = 120.0) -> None:
+    """Run ``app`` with ``script`` driving it; stop when the script ends; re-raise its errors."""
+    Window.size = size
+    state: dict[str, Any] = {"gen": None, "wait": 2, "error": None}
+    started = time.monotonic()
+
+    def step(dt: float) -> None:
+        if state["wait"] > 0:
+            state["wait"] -= 1
+            return
+        try:
+            if state["gen"] is None:
+                state["gen"] = script(Driver(app))
+            if time.monotonic() - started > timeout:
+                raise TimeoutError(f"app script still running after {timeout} s")
+            wait = next(state["gen"])
+            state["wait"] = 1 if wait is None else int(wait)
+        except StopIteration:
+            event.cancel()
+            app.stop()
+        except BaseException as e:  # hand the failure to the caller of run_app
+            state["error"] = e
+            event.cancel()
+            app.stop()
+
+    event = Clock.schedule_interval(step, 0)
+    app.run()
+    if state["error"] is not None:
+        raise state["error"]

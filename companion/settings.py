@@ -1,0 +1,113 @@
+"""The table's settings: a small TOML file in the user's config folder, read strictly.
+
+Unknown keys and wrong types are refused with a message naming the key, so a typo in a
+hand-edited file is found at once instead of silently ignored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from companion import paths
+
+PALETTES = ("okabe-ito", "classic")
+TEXT_SIZES = {"normal": 1.0, "large": 1.2, "huge": 1.45}
+
+
+class SettingsError(ValueError):
+    """Raised for a settings file that cannot be used; names the key and what was wrong."""
+
+
+@dataclass
+class Settings:
+    """Everything the settings screen changes."""
+
+    camera: str = "synthetic"          # picamera2 | opencv:0 | replay:PATH | synthetic | none
+    calibration_profile: str = "default"
+    button_map: str = "default"
+    volume: float = 0.8
+    soundtrack_folder: str = ""
+    palette: str = "okabe-ito"
+    text_size: str = "normal"
+    parry_seconds: float = 3.0
+    round_seconds: float = 180.0
+
+    def check(self) -> Settings:
+        if not 0.0 <= self.volume <= 1.0:
+            raise SettingsError(f"volume={self.volume!r}: must be between 0 and 1")
+        if self.palette not in PALETTES:
+            raise SettingsError(f"palette={self.palette!r}: choose one of {', '.join(PALETTES)}")
+        if self.text_size not in TEXT_SIZES:
+            raise SettingsError(f"text_size={self.text_size!r}: choose one of "
+                                f"{', '.join(TEXT_SIZES)}")
+        if not 0.5 <= self.parry_seconds <= 30:
+            raise SettingsError(f"parry_seconds={self.parry_seconds!r}: must be 0.5 to 30")
+        if not 10 <= self.round_seconds <= 3600:
+            raise SettingsError(f"round_seconds={self.round_seconds!r}: must be 10 to 3600")
+        return self
+
+    @property
+    def font_scale(self) -> float:
+        return TEXT_SIZES[self.text_size]
+
+    @classmethod
+    def from_mapping(cls, data: dict[str, Any], source: str = "settings") -> Settings:
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            name = key.replace("-", "_")
+            if name not in known:
+                raise SettingsError(f"{source}: unknown key {key!r}; known: "
+                                    + ", ".join(known))
+            default = getattr(cls(), name)
+            if isinstance(default, float):
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise SettingsError(f"{source}: {key}={value!r} must be a number")
+                value = float(value)
+            elif not isinstance(value, type(default)):
+                raise SettingsError(f"{source}: {key}={value!r} must be "
+                                    f"{type(default).__name__}")
+            values[name] = value
+        try:
+            return cls(**values).check()
+        except SettingsError as e:
+            raise SettingsError(f"{source}: {e}") from None
+
+    def to_toml(self) -> str:
+        lines = []
+        for key, value in dataclasses.asdict(self).items():
+            if isinstance(value, str):
+                escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+                lines.append(f'{key} = "{escaped}"')
+            else:
+                lines.append(f"{key} = {value!r}")
+        return "\n".join(lines) + "\n"
+
+
+def settings_path() -> Path:
+    return paths.config_dir() / "settings.toml"
+
+
+def load(path: Path | None = None) -> Settings:
+    """The saved settings, or the defaults when there is no file yet."""
+    path = path or settings_path()
+    if not path.exists():
+        return Settings()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise SettingsError(f"{path}: not valid TOML: {e}") from e
+    return Settings.from_mapping(data, str(path))
+
+
+def save(settings: Settings, path: Path | None = None) -> Path:
+    """Write the settings (atomically: a temporary file renamed over the old one)."""
+    path = path or settings_path()
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(settings.check().to_toml(), encoding="utf-8")
+    tmp.replace(path)
+    return path
