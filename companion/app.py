@@ -29,6 +29,7 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
@@ -257,9 +258,8 @@ class PlayerPanel(BoxLayout):
         self.bg = _w("Panel", bg=theme.PANEL)
         self.header = _w("TButton", background_color=self.colour,
                          color=theme.text_on(self.colour), size_hint_y=None, height=58,
-                         font_size=app.fs(19), bold=True, halign="center",
+                         font_size=app.fs(19), bold=True, halign="center", shorten=False,
                          on_release=lambda *_: app.tap_target(self.player))
-        self.header.text_size = (None, None)
         self.add_widget(self.header)
         self.health = _w("TLabel", text="", size_hint_y=None, height=26, font_size=app.fs(18))
         self.add_widget(self.health)
@@ -353,8 +353,8 @@ class ArenaScreen(Screen):
         log_col.add_widget(_w("TLabel", text="Calls", size_hint_y=None, height=24,
                               font_size=app.fs(15), color=theme.MUTED))
         scroll = ScrollView(do_scroll_x=False)
-        self.log_label = _w("TLabel", text="", halign="left", valign="top",
-                            font_size=app.fs(14), size_hint_y=None, shorten=False)
+        self.log_label = Label(text="", halign="left", valign="top", color=theme.TEXT,
+                               font_size=app.fs(14), size_hint_y=None)
         self.log_label.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
                             texture_size=lambda w, v: setattr(w, "height", v[1]))
         scroll.add_widget(self.log_label)
@@ -405,12 +405,15 @@ class ArenaScreen(Screen):
             self.prompt.color = theme.DANGER
         else:
             self.prompt.color = theme.TEXT
+            if b.actor is not None and b.action is not None:
+                seat = session.seat_of(b.actor)
+                what = f"{seat.short}: {seat.actions.get(b.action) or b.action.title()}"
             if b.needs_count:
-                self.prompt.text = f"{b.actor}: {b.action}: how many?"
+                self.prompt.text = f"{what}\nhow many?"
             elif b.needs_target:
-                self.prompt.text = f"{b.actor}: {b.action} {b.count}: tap the target"
+                self.prompt.text = f"{what} {b.count}\ntap the target"
             else:
-                self.prompt.text = "Tap an action on a player's panel"
+                self.prompt.text = "Tap an action on a panel"
         lines = [e.line() for e in session.log[-40:]]
         self.log_label.text = "\n".join(reversed(lines))
 
@@ -648,6 +651,10 @@ class CompanionApp(App):
         self.font_scale = self.settings.font_scale
         self.journal = Journal(journal_file or journal_path())
         self.clock = clock
+        if frame_provider is None:
+            from companion.preview import frame_provider_for
+
+            frame_provider = frame_provider_for(self.settings.camera)
         self.frame_provider = frame_provider
         self.tick_seconds = tick_seconds
         self.session: TableSession | None = None
@@ -831,6 +838,10 @@ class CompanionApp(App):
 
     def apply_settings(self, s: settings_mod.Settings) -> None:
         settings_mod.save(s.check(), self.settings_file)
+        if s.camera != self.settings.camera:
+            from companion.preview import frame_provider_for
+
+            self.frame_provider = frame_provider_for(s.camera)
         self.settings = s
         self.font_scale = s.font_scale
         if self.session is not None:

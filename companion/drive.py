@@ -44,7 +44,8 @@ class Driver:
     def tap(self, widget: Any) -> None:
         """Touch down and up at the widget's centre, in window coordinates."""
         if widget.disabled:
-            raise AssertionError(f"tapping a disabled widget: {widget!r} {getattr(widget, 'text', '')!r}")
+            text = getattr(widget, "text", "")
+            raise AssertionError(f"tapping a disabled widget: {widget!r} {text!r}")
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()

@@ -1,0 +1,134 @@
+"""`companion demo`: a scripted 3-player round played through the real app, offscreen.
+
+The clock is a :class:`~companion.drive.ManualClock` moved on by the script, so a three-minute
+round takes a few seconds. Every call is made by touching the screen's widgets, as a player
+would. Screenshots of each screen, the final standings and the game file go into the output
+folder.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+PLAYERS = ("Ana", "Ben", "Cy")
+GAME = "eye-for-an-eye"
+
+
+def prepare_environment(offscreen: bool = True) -> None:
+    """Kivy's environment for a run with no display, sound card or user files touched."""
+    if offscreen:
+        os.environ["SDL_VIDEODRIVER"] = "offscreen"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="companion-kivy-"))
+    os.environ.setdefault("KIVY_CLIPBOARD", "dummy")
+
+
+def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
+             rounds: int = 2) -> dict[str, Path]:
+    """Play the scripted round; returns the files written, by name."""
+    prepare_environment()
+    scratch = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+    os.environ.setdefault("COMPANION_DATA_DIR", str(scratch / "data"))
+    os.environ.setdefault("COMPANION_CONFIG_DIR", str(scratch / "config"))
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    output.mkdir(parents=True, exist_ok=True)
+    clock = ManualClock()
+    app = CompanionApp(clock=clock, journal_file=scratch / "journal.sqlite3")
+    written: dict[str, Path] = {}
+
+    def advance(seconds: float) -> None:
+        """Move the round clock on, then let the app tick as it does 10 times a second."""
+        clock.advance(seconds)
+        app._tick(0.0)
+
+    def shot(d: Driver, name: str) -> None:
+        written[name] = d.screenshot(output / f"{name}.png")
+
+    def seat_short(player: str) -> Any:
+        assert app.session is not None
+        return app.session.seat_of(player)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = game
+        yield 2
+        start.rounds_spin.text = str(rounds)
+        start.timer_spin.text = "3:00"
+        yield 2
+        shot(d, "01-start")
+        d.tap(start.start_button)
+        yield 3
+        arena = app.screens["arena"]
+        shot(d, "02-arena-ready")
+        d.tap(arena.go)  # Yarra Mark!
+        yield 2
+        advance(4.2)
+        yield from d.call("Ana", "attack", 3, "Ben")
+        advance(1.1)
+        yield 3
+        shot(d, "03-arena-parry-window")
+        yield from d.call("Ben", "defence", 2)
+        advance(2.0)
+        yield from d.call("Cy", "movement", 2)
+        advance(1.5)
+        yield from d.call("Cy", "attack", 2, "Ana")
+        advance(3.5)  # Ana does not parry: the window closes and the hits land
+        yield 3
+        yield from d.call("Ana", "heal")
+        d.tap(arena.undo_b)
+        yield 2
+        d.tap(arena.redo_b)
+        yield 2
+        d.tap(arena.go)  # pause for a dispute
+        yield 2
+        shot(d, "04-arena-paused")
+        d.tap(arena.go)
+        yield 2
+        for _ in range(12):  # Ana hits Ben with unblockable hits until Ben is knocked out
+            advance(2.0)
+            if seat_short("Ben").knocked_out:
+                break
+            yield from d.call("Ana", "unblockable", 3, "Ben")
+            yield 2
+        yield 3
+        shot(d, "05-arena-knockout")
+        advance(200.0)  # the clock runs out: Yarra Bung!
+        yield 4
+        shot(d, "06-between-rounds")
+        app.show("settings")
+        yield 3
+        shot(d, "07-settings")
+        app.show("dice")
+        yield 6
+        shot(d, "08-live-dice")
+        app.back()
+        yield 2
+
+    run_app(app, script, size=size)
+    session = app.session
+    if session is None:
+        raise RuntimeError("the demo did not start a game")
+    standings = output / "standings.txt"
+    lines = [session.game.standings().format(), ""]
+    for result in getattr(session.game, "round_results", list)():
+        lines.append(f"Round {result.round_number}: rank side cup bonus score points")
+        lines.extend("  " + " ".join(str(v) for v in row) for row in result.rows)
+    standings.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    written["standings"] = standings
+    game_file = output / "game.txt"
+    from companion.journal import Journal
+
+    with Journal(scratch / "journal.sqlite3") as journal:
+        game_file.write_text(journal.export(session.game_id), encoding="utf-8")
+    written["game"] = game_file
+    return written
