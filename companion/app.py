@@ -472,7 +472,7 @@ class BetweenScreen(Screen):
                                      font_size=self.app.fs(16)))
         last = results[-1] if results else None
         if last is not None:
-            for side, cup, bonus, score, rank, points in last.rows:
+            for side, cup, bonus, score, rank, points in (_result_row(r) for r in last.rows):
                 for v in (rank, side, cup, bonus, score, f"+{points}"):
                     self.table.add_widget(_w("TLabel", text=str(v)))
         self.match.clear_widgets()
@@ -481,18 +481,32 @@ class BetweenScreen(Screen):
             self.match.add_widget(_w("TLabel", text=str(side), halign="left"))
             self.match.add_widget(_w("TLabel", text=str(p)))
         winner = getattr(game, "winner", None)
-        number = last.round_number if last is not None else session.round_number
+        number = session.round_number
+        if last is not None:
+            number = getattr(last, "round_number", None) or getattr(last, "number", number)
         if game.is_over:
             self.title.text = f"Winner: {winner}" if winner else "The match is over"
             self.next_b.text = "New game"
         else:
             self.title.text = f"Round {number} results"
             self.next_b.text = "Next round"
-        tie = [e.text for e in events if e.kind == "tie-break"]
-        self.note.text = tie[0] if tie else self.note.text if game.phase != "playing" else ""
-        if not tie and not game.is_over:
-            total = session.rounds_total
-            self.note.text = (f"{total - number} round(s) to play" if total else "")
+        notes = [e.text for e in events if e.kind in ("tie-break", "match-over")]
+        ended_by = getattr(last, "ended_by", "") if last is not None else ""
+        if ended_by:
+            notes.insert(0, f"Round ended by {ended_by}")
+        if getattr(last, "tiebreak", False):
+            notes.insert(0, "Tie-break round")
+        total = session.rounds_total
+        if not game.is_over and total:
+            notes.append(f"{max(0, total - number)} round(s) to play")
+        self.note.text = ".  ".join(notes)
+
+
+def _result_row(row: Any) -> tuple[Any, ...]:
+    """(side, cup, standing bonus, score, rank, points) from an engine's result row."""
+    if isinstance(row, tuple | list):
+        return tuple(row)
+    return (row.side, row.cup, row.standing_bonus, row.score, row.rank, row.points)
 
 
 class SettingsScreen(Screen):

@@ -109,15 +109,16 @@ class CallBuilder:
     actor: str | None = None
     action: str | None = None
     count: int | None = None
+    want_count: bool = False
+    want_target: bool = False
 
     @property
     def needs_count(self) -> bool:
-        return self.action is not None and _GRAMMAR[self.action][0] and self.count is None
+        return self.action is not None and self.want_count and self.count is None
 
     @property
     def needs_target(self) -> bool:
-        return (self.action is not None and _GRAMMAR[self.action][1]
-                and not self.needs_count)
+        return self.action is not None and self.want_target and not self.needs_count
 
     @property
     def active(self) -> bool:
@@ -125,6 +126,7 @@ class CallBuilder:
 
     def clear(self) -> None:
         self.actor = self.action = self.count = None
+        self.want_count = self.want_target = False
 
 
 @dataclass
@@ -169,7 +171,8 @@ class TableSession:
         self.clock = RoundClock(length, clock, elapsed, paused)
         self.builder = CallBuilder()
         self.listeners: list[Listener] = []
-        self.parry_deadlines: dict[str, float] = {}
+        self.parry_deadlines: dict[str, float] = {}  # player -> round time the window shuts
+        self._parry_names: dict[str, str] = {}  # player -> the name the engine gave the target
         self.message = ""
         self._round = self.round_number
         self._saved_at = -CLOCK_SAVE_EVERY
@@ -329,10 +332,14 @@ class TableSession:
         """Open a window for each new parryable attack; close windows no longer pending."""
         now = self.clock.elapsed()
         open_now: dict[str, float] = {}
+        names: dict[str, str] = {}
         for p in self.pending():
             if getattr(p, "can_parry", True):
-                open_now[p.target] = self.parry_deadlines.get(p.target, now + self.parry_seconds)
+                player = self.player_of(p.target)
+                open_now[player] = self.parry_deadlines.get(player, now + self.parry_seconds)
+                names[player] = p.target
         self.parry_deadlines = open_now
+        self._parry_names = names
 
     # -- the clock -----------------------------------------------------------------------
 
@@ -365,9 +372,10 @@ class TableSession:
         for p in self.pending():
             if not getattr(p, "can_parry", True):
                 events += self._auto(f"Hits land on {p.target}")
-        for target, deadline in sorted(self.parry_deadlines.items(), key=lambda kv: kv[1]):
-            if now >= deadline and target in self.parry_deadlines:
-                events += self._auto(f"Hits land on {target}")
+        for player, deadline in sorted(self.parry_deadlines.items(), key=lambda kv: kv[1]):
+            if now >= deadline and player in self.parry_deadlines:
+                events += self._auto(f"Hits land on {self._parry_names.get(player, player)}",
+                                     player)
         if self.phase == "playing" and now >= self.clock.length:
             events += self._auto("Yarra Bung!")
             self._tell("yarra-bung", events)
@@ -376,21 +384,27 @@ class TableSession:
         self._tell("tick", events)
         return events
 
-    def _auto(self, text: str) -> list[Event]:
+    def _auto(self, text: str, player: str | None = None) -> list[Event]:
         try:
             return self.call(text)
         except RulesError as e:
             # The engine says no (e.g. the attack was parried meanwhile): forget the window.
             self.message = str(e)
-            for target in list(self.parry_deadlines):
-                if text.endswith(f" on {target}"):
-                    del self.parry_deadlines[target]
+            if player is not None:
+                self.parry_deadlines.pop(player, None)
             return []
 
     def next_round(self) -> list[Event] | None:
         return self.try_call("Next round")
 
     # -- taps and presses ----------------------------------------------------------------
+
+    def player_of(self, name: str) -> str:
+        """The player a name (player, character or figure) belongs to; the name if unknown."""
+        try:
+            return self.seat_of(name).player
+        except InvalidCall:
+            return name
 
     def seat_of(self, player: str) -> Seat:
         for s in self.seats():
@@ -403,8 +417,11 @@ class TableSession:
         if action not in _GRAMMAR:
             raise InvalidCall(f"action {action!r}: choose one of {', '.join(_GRAMMAR)}")
         self.builder.clear()
+        want_count, want_target = self.call_shape(player, action)
         self.builder.actor = player
         self.builder.action = action
+        self.builder.want_count = want_count
+        self.builder.want_target = want_target
         self._tell("building")
         return self._maybe_finish()
 
@@ -453,13 +470,37 @@ class TableSession:
         self._tell("refused")
         return None
 
+    def call_shape(self, actor: str, action: str) -> tuple[bool, bool]:
+        """Does this action take a count, a target? Asked of the engine's legal calls first
+        (an innate action may or may not take dice); the call grammar when none is listed."""
+        needs_count, needs_target, generic = _GRAMMAR[action]
+        seat = self.seat_of(actor)
+        names = [n for n in (seat.actions.get(action), generic) if n]
+        try:
+            legal = [str(c) for c in self.game.legal_calls()]
+        except NotImplementedError:
+            legal = []
+        for name in names:
+            prefix = f"{seat.short}: {name}"
+            shapes = set()
+            for text in legal:
+                if text == prefix:
+                    shapes.add((False, False))
+                elif text.startswith(prefix + " "):
+                    rest = text[len(prefix) + 1:].split()
+                    shapes.add((bool(rest) and rest[0].isdigit(), " on " in f" {text} "))
+            if len(shapes) == 1:
+                return shapes.pop()
+        return needs_count, needs_target
+
     def call_texts(self, actor: str, action: str, count: int | None,
                    target: str | None) -> list[str]:
         """The words for a call built by taps: by the board's own action name first, then by
         the generic word (both are canonical in the Eye for an Eye contract)."""
         seat = self.seat_of(actor)
         who = seat.short
-        needs_count, needs_target, generic = _GRAMMAR[action]
+        generic = _GRAMMAR[action][2]
+        needs_count, needs_target = count is not None, target is not None
         names = [n for n in (seat.actions.get(action), generic) if n]
         names = list(dict.fromkeys(names))
         if not names:

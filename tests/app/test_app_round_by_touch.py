@@ -112,7 +112,7 @@ def test_round_by_touch(app_dirs: Path) -> None:
         seen["id"] = s.game_id
 
     run_app(app, script)
-    assert seen["results"][0][0] == "Ana"  # the one left standing ranks first
+    assert seen["results"][0].side == "Ana"  # the one left standing ranks first
     with Journal(app_dirs / "j.sqlite3") as journal:
         record = journal.load(seen["id"])
         assert list(record.entries) == seen["log"]

@@ -80,9 +80,21 @@ class PendingView:
 
 
 @dataclass(frozen=True)
+class RoundRow:
+    side: str
+    cup: int
+    standing_bonus: int
+    score: int
+    rank: int
+    points: int
+
+
+@dataclass(frozen=True)
 class RoundResult:
-    round_number: int
-    rows: list[tuple[str, int, int, int, int, int]]
+    number: int
+    tiebreak: bool
+    rows: list[RoundRow]
+    ended_by: str
 
 
 @dataclass
@@ -93,7 +105,7 @@ class ArenaState:
     pending: list[dict[str, Any]] = field(default_factory=list)
     phase: str = "playing"
     round_number: int = 1
-    results: list[list[tuple[str, int, int, int, int, int]]] = field(default_factory=list)
+    results: list[list[Any]] = field(default_factory=list)
     points: dict[str, int] = field(default_factory=dict)
 
 
@@ -159,12 +171,12 @@ class Arena(Game[ArenaState]):
             events.append(Event("knockout", f"{target} is knocked out", {"player": target}))
             standing = [q for q in self.setup.players if state.health[q] > 0]
             if len(standing) <= 1:
-                self._end_round(state, events)
+                self._end_round(state, events, "last standing")
 
-    def _end_round(self, state: ArenaState, events: list[Event]) -> None:
+    def _end_round(self, state: ArenaState, events: list[Event], ended_by: str) -> None:
         state.pending.clear()
         order = sorted(self.setup.players, key=lambda q: (-state.cup[q], -state.health[q]))
-        rows = []
+        rows: list[Any] = [ended_by]
         for rank, q in enumerate(order, start=1):
             bonus = 1 if state.health[q] > 0 else 0
             pts = len(order) - rank + 1
@@ -198,7 +210,7 @@ class Arena(Game[ArenaState]):
         if state.phase != "playing":
             raise IllegalCall(f"{t}: the round is over")
         if t == "Yarra Bung!":
-            self._end_round(state, events)
+            self._end_round(state, events, "clock")
             return events
         if t.startswith("Hits land on "):
             target = self._who(t.removeprefix("Hits land on "))
@@ -269,11 +281,13 @@ class Arena(Game[ArenaState]):
                          s.health[p] == 0, list(s.trophies[p])) for p in self.setup.players]
 
     def pending(self) -> list[PendingView]:
-        return [PendingView(p["attacker"], p["target"], p["hits"], p["unblockable"],
+        return [PendingView(self.character_of(p["attacker"]).short,
+                            self.character_of(p["target"]).short, p["hits"], p["unblockable"],
                             not p["unblockable"]) for p in self.state.pending]
 
     def round_results(self) -> list[RoundResult]:
-        return [RoundResult(i + 1, rows) for i, rows in enumerate(self.state.results)]
+        return [RoundResult(i + 1, False, [RoundRow(*r) for r in rows[1:]], str(rows[0]))
+                for i, rows in enumerate(self.state.results)]
 
     def match_points(self) -> dict[str, int]:
         return dict(self.state.points)

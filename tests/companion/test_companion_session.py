@@ -92,7 +92,7 @@ def test_knockout_and_last_standing_ends_round(journal: Journal) -> None:
     assert s.seat_of("Ben").knocked_out and s.seat_of("Ana").cup == 1
     s.call("Grubic: Unblockable 5 on Banksia")
     assert s.phase == "between-rounds" and s.clock.paused
-    assert s.game.round_results()[0].rows[0][0] == "Ana"
+    assert s.game.round_results()[0].rows[0].side == "Ana"
     clock.now += 10
     assert s.next_round() is not None
     assert s.round_number == 2 and s.clock.elapsed() == 0 and s.clock.paused
