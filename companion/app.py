@@ -61,6 +61,14 @@ def fmt_clock(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+def fmt_clock_at(at: float | None) -> str:
+    """A call's time in the log: m:ss into the round."""
+    if at is None:
+        return ""
+    s = int(at)
+    return f"{s // 60}:{s % 60:02d}"
+
+
 def arena_games() -> list[str]:
     """Installed games that have an arena screen (the engine offers ``seats()``)."""
     return [n for n in rules.game_names() if hasattr(rules.game_class(n), "seats")]
@@ -308,8 +316,9 @@ class PlayerPanel(BoxLayout):
             self.parry.text, self.parry.height, self.parry.opacity = "", 0, 0
         for key, b in self.buttons.items():
             label = dict(ACTION_LABELS)[key]
-            if key in ("attack", "innate") and seat.actions.get(key):
-                label = seat.actions[key]
+            name = seat.actions.get(key)
+            if key in ("attack", "innate") and name and not name.startswith(f"{seat.short}'s "):
+                label = name
             b.text = label
             chosen = building.actor == seat.player and building.action == key
             b.background_color = theme.ACCENT if chosen else theme.BUTTON
@@ -414,7 +423,7 @@ class ArenaScreen(Screen):
                 self.prompt.text = f"{what} {b.count}\ntap the target"
             else:
                 self.prompt.text = "Tap an action on a panel"
-        lines = [e.line() for e in session.log[-40:]]
+        lines = [f"{fmt_clock_at(e.at)} {e.call}" for e in session.log[-40:]]
         self.log_label.text = "\n".join(reversed(lines))
 
     def refresh_clock(self, session: TableSession) -> None:

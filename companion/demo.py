@@ -28,6 +28,7 @@ def prepare_environment(offscreen: bool = True) -> None:
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="companion-kivy-"))
     os.environ.setdefault("KIVY_CLIPBOARD", "dummy")
+    os.environ.setdefault("KIVY_LOG_MODE", "MIXED")  # keep Python's stderr for our errors
 
 
 def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
@@ -120,9 +121,18 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
         raise RuntimeError("the demo did not start a game")
     standings = output / "standings.txt"
     lines = [session.game.standings().format(), ""]
+    from companion.app import _result_row
+
     for result in getattr(session.game, "round_results", list)():
-        lines.append(f"Round {result.round_number}: rank side cup bonus score points")
-        lines.extend("  " + " ".join(str(v) for v in row) for row in result.rows)
+        number = getattr(result, "round_number", None) or getattr(result, "number", "?")
+        ended = getattr(result, "ended_by", "")
+        lines.append(f"Round {number}" + (f" (ended by {ended})" if ended else ""))
+        table = [("side", "cup", "bonus", "score", "rank", "points"),
+                 *(tuple(str(v) for v in _result_row(r)) for r in result.rows)]
+        widths = [max(len(row[i]) for row in table) for i in range(6)]
+        for row in table:
+            cells = (c.ljust(w) for c, w in zip(row, widths, strict=True))
+            lines.append(("  " + "  ".join(cells)).rstrip())
     standings.write_text("\n".join(lines) + "\n", encoding="utf-8")
     written["standings"] = standings
     game_file = output / "game.txt"
