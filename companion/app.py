@@ -112,27 +112,23 @@ class StartScreen(Screen):
         super().__init__(name="start", **kwargs)
         self.app = app
         root = _w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.BACKGROUND)
-        top = BoxLayout(size_hint_y=None, height=56, spacing=6)
-        top.add_widget(_w("THeading", text="Table Companion: new game"))
+        top = BoxLayout(size_hint_y=None, height=52, spacing=6)
+        top.add_widget(_w("THeading", text="New game: players"))
+        top.add_widget(_w("TButton", text="-", size_hint_x=None, width=56, font_size=app.fs(24),
+                          on_release=lambda *_: self.set_count(self.count - 1)))
+        top.add_widget(_w("TButton", text="+", size_hint_x=None, width=56, font_size=app.fs(24),
+                          on_release=lambda *_: self.set_count(self.count + 1)))
         self.resume_box = BoxLayout(size_hint_x=None, width=0, spacing=6)
         top.add_widget(self.resume_box)
         top.add_widget(_w("TButton", text="Settings", size_hint_x=None, width=120,
                           on_release=lambda *_: app.show("settings")))
         root.add_widget(top)
         body = BoxLayout(spacing=10)
-        left = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.58)
-        head = BoxLayout(size_hint_y=None, height=48, spacing=6)
-        head.add_widget(_w("THeading", text="Players"))
-        head.add_widget(_w("TButton", text="-", size_hint_x=None, width=56,
-                           on_release=lambda *_: self.set_count(self.count - 1)))
-        head.add_widget(_w("TButton", text="+", size_hint_x=None, width=56,
-                           on_release=lambda *_: self.set_count(self.count + 1)))
-        left.add_widget(head)
-        self.rows_box = GridLayout(cols=1, spacing=4)
-        left.add_widget(self.rows_box)
-        body.add_widget(left)
-        right = GridLayout(cols=2, spacing=4, size_hint_x=0.42, row_default_height=52,
-                           row_force_default=True)
+        self.rows_box = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.58)
+        body.add_widget(self.rows_box)
+        right = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.42)
+        grid = GridLayout(cols=2, spacing=4, row_default_height=52, row_force_default=True,
+                          size_hint_y=None, height=5 * 52 + 4 * 4)
         self.game_spin = _w("TSpinner", text="", values=[])
         self.mode_spin = _w("TSpinner", text="every-eye", values=["every-eye", "alliances"])
         self.rounds_spin = _w("TSpinner", text="auto",
@@ -143,19 +139,18 @@ class StartScreen(Screen):
         for label, widget in (("Game", self.game_spin), ("Mode", self.mode_spin),
                               ("Rounds", self.rounds_spin), ("Timer", self.timer_spin),
                               ("Soundtrack", self.sound_spin)):
-            right.add_widget(_w("TLabel", text=label, halign="right", size_hint_x=0.4))
-            right.add_widget(widget)
-        self.message = _w("TLabel", text="", color=theme.DANGER, font_size=app.fs(15))
-        right.add_widget(Widget())
+            grid.add_widget(_w("TLabel", text=label, halign="right", size_hint_x=0.4))
+            grid.add_widget(widget)
+        right.add_widget(grid)
+        self.message = Label(text="", color=theme.DANGER, font_size=app.fs(15),
+                             halign="center", valign="middle")
+        self.message.bind(size=lambda w, v: setattr(w, "text_size", v))
         right.add_widget(self.message)
+        self.start_button = _w("TBigButton", text="Start the game", size_hint_y=None,
+                               height=64, on_release=lambda *_: self.start())
+        right.add_widget(self.start_button)
         body.add_widget(right)
         root.add_widget(body)
-        bottom = BoxLayout(size_hint_y=None, height=64, spacing=6)
-        bottom.add_widget(Widget())
-        self.start_button = _w("TBigButton", text="Start the game", size_hint_x=0.42,
-                               on_release=lambda *_: self.start())
-        bottom.add_widget(self.start_button)
-        root.add_widget(bottom)
         self.add_widget(root)
         self.count = 3
         self.names: list[Any] = []
@@ -182,7 +177,7 @@ class StartScreen(Screen):
                 "TButton", text=f"Resume {', '.join(record.setup.players)} "
                 f"({record.calls} calls)", background_color=theme.ACCENT, color=(0, 0, 0, 1),
                 on_release=lambda *_, gid=record.id: self.app.resume_game(gid)))
-        self.resume_box.width = 330 if offers else 0
+        self.resume_box.width = 290 if offers else 0
 
     def set_count(self, count: int) -> None:
         game = self.game_spin.text
@@ -216,6 +211,7 @@ class StartScreen(Screen):
                 self.team_spins.append(team)
                 row.add_widget(team)
             self.rows_box.add_widget(row)
+        self.rows_box.add_widget(Widget())  # rows stay at the top
         self.mode_spin.disabled = not self._has_option("mode")
 
     def _has_option(self, name: str) -> bool:
@@ -359,6 +355,7 @@ class ArenaScreen(Screen):
         self.panels_box = BoxLayout(spacing=4)
         middle.add_widget(self.panels_box)
         log_col = _w("Panel", orientation="vertical", size_hint_x=0.24, padding=4)
+        self.log_col = log_col
         log_col.add_widget(_w("TLabel", text="Calls", size_hint_y=None, height=24,
                               font_size=app.fs(15), color=theme.MUTED))
         scroll = ScrollView(do_scroll_x=False)
@@ -390,6 +387,8 @@ class ArenaScreen(Screen):
     def build_panels(self, session: TableSession) -> None:
         self.panels_box.clear_widgets()
         self.panels = {}
+        # Five or six panels need the room of the call log (touch targets stay >= 48 px).
+        self.log_col.size_hint_x = 0.24 if len(session.game.setup.players) <= 4 else 0.14
         for i, seat in enumerate(session.seats()):
             panel = PlayerPanel(self.app, i, seat.player)
             self.panels[seat.player] = panel
@@ -565,8 +564,9 @@ class SettingsScreen(Screen):
         self.swatches.clear_widgets()
         for i in range(MAX_PLAYERS):
             colour = theme.player_colour(self.palette.text, i)
-            self.swatches.add_widget(_w("TButton", text=f"Seat {i + 1}",
-                                        background_color=colour, color=theme.text_on(colour)))
+            swatch = _w("Panel", bg=colour)
+            swatch.add_widget(_w("TLabel", text=f"Seat {i + 1}", color=theme.text_on(colour)))
+            self.swatches.add_widget(swatch)
 
     def save(self) -> None:
         s = settings_mod.Settings(

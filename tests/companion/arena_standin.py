@@ -47,7 +47,10 @@ def _char(cid: str, short: str, attack: str) -> Char:
 
 CHARS = {c.id: c for c in (_char("grubic", "Grubic", "Spear Thrust"),
                            _char("riparian", "Riparian", "Tail Lash"),
-                           _char("banksia", "Banksia", "Thorn Whip"))}
+                           _char("banksia", "Banksia", "Thorn Whip"),
+                           _char("pluma", "Pluma", "Peck"),
+                           _char("incendiary", "Incendiary", "Flame"),
+                           _char("echo", "Echo", "Strike"))}
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,7 @@ class Arena(Game[ArenaState]):
     name = "arena-standin"
     title = "Arena (test stand-in)"
     min_players = 2
-    max_players = 3
+    max_players = 6
     Options = ArenaOptions
 
     def character_of(self, player: str) -> Char:
