@@ -590,6 +590,34 @@ class OcculitesGame(Game[OcculitesState]):
         return EffectContext(CARDS[cid], self.setup.players, state.points, state.dice,
                              state.round)
 
+    def _lineup_problems(self, state: OcculitesState, player: str,
+                         dice: Sequence[Die]) -> list[str]:
+        if len(dice) != CARDS_PER_ROUND:
+            return [f"a line-up has {CARDS_PER_ROUND} dice, not {len(dice)}"]
+        problems = []
+        held = state.dice[player]
+        used = _count([d.colour for d in dice])
+        if used != held:
+            problems.append(f"{player} holds {_dice_text(held)}, but the line-up uses "
+                            f"{_dice_text(used)}")
+        for i, die in enumerate(dice):
+            if not 1 <= die.pips <= 6:
+                problems.append(f"card {i + 1}: a die shows 1 to 6 pips, not {die.pips}")
+            cid = state.cards[i] if state.cards else None
+            effect = effect_of(cid, self.options) if cid else None
+            if cid and effect is not None and effect.check_allocation is not None:
+                reason = effect.check_allocation(CARDS[cid], die)
+                if reason:
+                    problems.append(f"card {i + 1}: {reason}")
+        return problems
+
+    def lineup_problems(self, player: str, dice: Sequence[Die]) -> list[str]:
+        """Why these dice (as read by the camera) would not be a legal line-up now; [] if fine.
+
+        A screen calls this before sending the call, to highlight what players should check.
+        """
+        return self._lineup_problems(self.state, player, dice)
+
     def _lineup(self, state: OcculitesState, call: LineUp, at: float | None) -> list[Event]:
         self._need_phase(state, call, "allocate", "line-ups are given before the reveal")
         opts = self.options
@@ -597,18 +625,9 @@ class OcculitesGame(Game[OcculitesState]):
                 and at > opts.deadline):
             raise IllegalCall(f"{call}: too late at {at:g} s; the allocation timer ran out at "
                               f"{opts.deadline:g} s (late-lineups = forfeit)")
-        held = state.dice[call.player]
-        used = _count([d.colour for d in call.dice])
-        if used != held:
-            raise IllegalCall(f"{call}: {call.player} holds {_dice_text(held)}, but the "
-                              f"line-up uses {_dice_text(used)}")
-        for i, die in enumerate(call.dice):
-            cid = state.cards[i]
-            effect = effect_of(cid, opts)
-            if effect is not None and effect.check_allocation is not None:
-                reason = effect.check_allocation(CARDS[cid], die)
-                if reason:
-                    raise IllegalCall(f"{call}: card {i + 1}: {reason}")
+        problems = self._lineup_problems(state, call.player, call.dice)
+        if problems:
+            raise IllegalCall(f"{call}: " + "; ".join(problems))
         again = call.player in state.lineups
         state.lineups[call.player] = call.dice
         return [Event("lineup", f"{call.player} {'changes their' if again else 'is'} lined up",

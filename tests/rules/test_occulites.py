@@ -557,3 +557,59 @@ def test_invariant_catches_lost_dice() -> None:
     game.state.pool["pink"] -= 1  # tamper, only to see the law fire
     with pytest.raises(AssertionError, match=r"pink dice: 3 in play\+pool\+box, supply 4"):
         game.check_invariants()
+
+
+GOLDEN = """\
+# Two rounds, computed by hand from the rulebook: sharing in card order, costs 1-2-3, locks.
+game = "occulites"
+players = ["Ana", "Ben"]
+seed = 3
+
+[options]
+rounds = 2
+tribes = ["Palaudis", "Hydris"]
+---
+Ana: Tribe Palaudis
+Ben: Tribe Hydris
+[0:20.000] Ana: Line-up green 6, green 1, green 6, green 1, green 6, green 2
+[0:25.500] Ben: Line-up blue 5, blue 2, blue 5, blue 2, blue 5, blue 1
+Reveal
+# Ana won 1, 3, 5, 6 (15 points), Ben 2 and 4 (6 points).
+Ana: Share green for pink from pool
+Ben: Share blue for black from pool
+Ana: Pass
+Ben: Share blue for green from Ana
+Ana: Share green for blue from Ben
+Ana: Share green for black from pool
+# Ana 15-1-2-3 = 9, Ben 6-1-2 = 3. Last round: no sharing.
+Ana: Line-up pink 6, black 6, green 1, green 1, blue 1, blue 1
+Ben: Line-up blue 1, green 1, black 5, blue 5, green 5, blue 5
+Reveal
+"""
+
+
+def test_golden_game_file() -> None:
+    game = rules.parse_game_file(GOLDEN, "golden.game").play("golden.game")
+    assert game.is_over
+    assert game.state.points == {"Ana": 9 + 1 + 2, "Ben": 3 + 3 + 4 + 5 + 6}
+    st = game.standings()
+    assert st.winner == "Ben"
+    assert st.rows == (("Ana", "Palaudis", "12", "6", "2 green, 2 blue, 1 pink, 1 black"),
+                       ("Ben", "Hydris", "21", "6", "2 green, 3 blue, 1 black"))
+    game.check_invariants()
+    assert game.history[2].at == 20.0
+    bad = GOLDEN.replace("Ana: Pass", "Ana: Share blue for green from Ben")
+    with pytest.raises(rules.GameFileError, match="golden.game, line 18: 'Ana: Share blue for "
+                       "green from Ben': .*Ana has no blue die to give"):
+        rules.parse_game_file(bad, "golden.game").play("golden.game")
+
+
+def test_lineup_problems_for_a_screen() -> None:
+    game = start({"Ana": "Palaudis", "Ben": "Hydris"})
+    good = [Die("green", p) for p in (1, 2, 3, 4, 5, 6)]
+    assert game.lineup_problems("Ana", good) == []
+    wrong = [Die("blue", 9), *good[1:]]
+    assert game.lineup_problems("Ana", wrong) == [
+        "Ana holds 6 green, but the line-up uses 5 green, 1 blue",
+        "card 1: a die shows 1 to 6 pips, not 9"]
+    assert game.lineup_problems("Ana", good[:5]) == ["a line-up has 6 dice, not 5"]
