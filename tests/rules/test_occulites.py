@@ -613,3 +613,18 @@ def test_lineup_problems_for_a_screen() -> None:
         "Ana holds 6 green, but the line-up uses 5 green, 1 blue",
         "card 1: a die shows 1 to 6 pips, not 9"]
     assert game.lineup_problems("Ana", good[:5]) == ["a line-up has 6 dice, not 5"]
+
+
+def test_calls_out_of_phase_name_the_phase() -> None:
+    game = start({"Ana": "Palaudis", "Ben": "Hydris"}, timer=True, late_lineups="forfeit")
+    with pytest.raises(IllegalCall, match=r"^Reveal: nobody has lined up$"):
+        game.apply("Reveal", at=50)
+    with pytest.raises(IllegalCall, match="Ana: Take pink: dice are drafted only in Lots of "
+                       "Interests, but round 1 is being allocated"):
+        game.apply("Ana: Take pink")
+    sweep(game, "Ana", ["Ben"])
+    with pytest.raises(IllegalCall, match=r"^Reveal: cards are revealed after allocation, but it "
+                       "is Ana's turn to Share Knowledge for card 1$"):
+        game.apply("Reveal")
+    assert game.whose_turn() == "Ana"
+    assert Share("Ana", "green", "pink", "pool") in game.share_choices()
