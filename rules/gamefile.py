@@ -55,8 +55,10 @@ class GameFile:
         try:
             return replay(self.setup, self.entries)
         except ReplayError as e:
-            raise GameFileError(self.lines[e.index - 1], f"{e.entry.call!r}: {e.cause}",
-                                source) from e
+            message = str(e.cause)
+            if not message.startswith((e.entry.call, repr(e.entry.call))):
+                message = f"{e.entry.call!r}: {message}"
+            raise GameFileError(self.lines[e.index - 1], message, source) from e
         except SetupError as e:
             raise GameFileError(None, f"setup: {e}", source) from e
 
