@@ -138,7 +138,7 @@ class StartScreen(Screen):
         self.sound_spin = _w("TSpinner", text="none", values=["none"])
         for label, widget in (("Game", self.game_spin), ("Mode", self.mode_spin),
                               ("Rounds", self.rounds_spin), ("Timer", self.timer_spin),
-                              ("Soundtrack", self.sound_spin)):
+                              ("Music", self.sound_spin)):
             grid.add_widget(_w("TLabel", text=label, halign="right", size_hint_x=0.4))
             grid.add_widget(widget)
         right.add_widget(grid)
@@ -265,7 +265,8 @@ class PlayerPanel(BoxLayout):
                          font_size=app.fs(19), bold=True, halign="center", shorten=False,
                          on_release=lambda *_: app.tap_target(self.player))
         self.add_widget(self.header)
-        self.health = _w("TLabel", text="", size_hint_y=None, height=26, font_size=app.fs(18))
+        self.health = _w("TLabel", text="", size_hint_y=None, height=28, font_size=app.fs(21),
+                         bold=True)
         self.add_widget(self.health)
         self.bar = _w("Bar", size_hint_y=None, height=12, fill=self.colour)
         self.add_widget(self.bar)
@@ -317,6 +318,8 @@ class PlayerPanel(BoxLayout):
                 label = name
             b.text = label
             chosen = building.actor == seat.player and building.action == key
+            chosen = chosen or (key == "defence" and parry_left is not None
+                                and not building.active)
             b.background_color = theme.ACCENT if chosen else theme.BUTTON
             b.color = (0, 0, 0, 1) if chosen else theme.TEXT
             b.disabled = seat.knocked_out
@@ -430,7 +433,10 @@ class ArenaScreen(Screen):
         text = fmt_clock(clock.remaining())
         if self.clock_label.text != text:
             self.clock_label.text = text
-        self.clock_label.color = theme.DANGER if clock.remaining() <= 10 else theme.TEXT
+        if clock.paused:
+            self.clock_label.color = theme.MUTED
+        else:
+            self.clock_label.color = theme.DANGER if clock.remaining() <= 10 else theme.TEXT
         go = ("Yarra Mark!" if clock.elapsed() == 0 else "Resume") if clock.paused else "Pause"
         if self.go.text != go:
             self.go.text = go
