@@ -320,8 +320,7 @@ class PlayerPanel(BoxLayout):
             chosen = building.actor == seat.player and building.action == key
             chosen = chosen or (key == "defence" and parry_left is not None
                                 and not building.active)
-            b.background_color = theme.ACCENT if chosen else theme.BUTTON
-            b.color = (0, 0, 0, 1) if chosen else theme.TEXT
+            b.background_color = theme.SELECT if chosen else theme.BUTTON
             b.disabled = seat.knocked_out
         self.opacity = 0.55 if seat.knocked_out else 1.0
 
@@ -378,6 +377,7 @@ class ArenaScreen(Screen):
         self.count_buttons = []
         for n in range(1, 7):
             b = _w("TButton", text=str(n), font_size=app.fs(24), bold=True, size_hint_x=0.09,
+                   color=(0, 0, 0, 1), background_color=theme.COUNT,
                    on_release=lambda *_, n=n: app.tap_count(n))
             self.count_buttons.append(b)
             bottom.add_widget(b)
@@ -409,8 +409,7 @@ class ArenaScreen(Screen):
         self.undo_b.disabled = not session.game.can_undo
         self.redo_b.disabled = not session.game.can_redo
         for btn in self.count_buttons:
-            btn.background_color = theme.ACCENT if b.needs_count else theme.BUTTON
-            btn.color = (0, 0, 0, 1) if b.needs_count else theme.TEXT
+            btn.background_color = theme.ACCENT if b.needs_count else theme.COUNT
         if session.message:
             self.prompt.text = session.message
             self.prompt.color = theme.DANGER
@@ -425,7 +424,7 @@ class ArenaScreen(Screen):
                 self.prompt.text = f"{what} {b.count}\ntap the target"
             else:
                 self.prompt.text = "Tap an action on a panel"
-        lines = [f"{fmt_clock_at(e.at)} {e.call}" for e in session.log[-40:]]
+        lines = [f"{fmt_clock_at(e.at)} {e.call}" for e in session.log[-14:]]
         self.log_label.text = "\n".join(reversed(lines))
 
     def refresh_clock(self, session: TableSession) -> None:

@@ -30,6 +30,11 @@ BUTTON: RGBA = (0.25, 0.27, 0.32, 1)
 ACCENT: RGBA = (0.94, 0.89, 0.26, 1)
 DANGER: RGBA = (0.84, 0.37, 0.0, 1)
 TEXT: RGBA = (0.96, 0.96, 0.96, 1)
+#: Background of a chosen action: white text stays readable on it, so choosing an action
+#: changes no text colour (a text colour change costs a texture render in Kivy).
+SELECT: RGBA = (0.0, 0.45, 0.70, 1)
+#: Count buttons: dark text on light grey, or on the accent when a count is wanted.
+COUNT: RGBA = (0.72, 0.73, 0.76, 1)
 MUTED: RGBA = (0.65, 0.67, 0.72, 1)
 
 #: Smallest touch target, in pixels at density 1 (the 7" display).

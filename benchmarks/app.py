@@ -1,0 +1,177 @@
+"""App benchmarks: start-up, idle CPU, tap response and memory, on this machine, offscreen.
+
+Run: .venv/bin/python benchmarks/app.py   (about 40 s). Prints each figure against its target.
+
+- start-up: from launching a Python process to the start screen drawn and taking touches
+  (a fresh process each time; best and median of 3).
+- idle CPU: the arena with a running round clock, frame rate capped at 30, for 10 s; CPU
+  seconds used by the process / wall seconds.
+- tap response: from a touch on a count button that completes a call (engine, journal fsync,
+  redraw of the widgets) to the next frame drawn; 30 taps, median and worst.
+- memory: peak resident set size after the live dice view has shown camera frames for 4 s.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "KIVY_NO_ARGS": "1",
+                "KIVY_NO_CONSOLELOG": "1", "KIVY_NO_FILELOG": "1", "KIVY_CLIPBOARD": "dummy",
+                "KIVY_HOME": tempfile.mkdtemp(prefix="bench-kivy-"),
+                "COMPANION_DATA_DIR": tempfile.mkdtemp(prefix="bench-data-"),
+                "COMPANION_CONFIG_DIR": tempfile.mkdtemp(prefix="bench-config-")})
+    return env
+
+
+def child_startup() -> None:
+    """Child: build the app; print seconds since launch once the start screen is drawn."""
+    launched = float(sys.argv[3])
+    from kivy.config import Config
+
+    Config.set("graphics", "maxfps", "30")
+    from kivy.clock import Clock
+
+    from companion.app import CompanionApp
+
+    app = CompanionApp()
+
+    def ready(dt: float) -> None:
+        assert app.sm is not None and app.sm.current == "start"
+        assert app.screens["start"].start_button.width > 0
+        print(f"ready {time.time() - launched:.3f}", flush=True)
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"rss_start {rss:.0f}", flush=True)
+        app.stop()
+
+    app.bind(on_start=lambda *_: Clock.schedule_once(ready, 0))
+    app.run()
+
+
+def child_running() -> None:
+    """Child: idle CPU, tap response and memory in one running app."""
+    from kivy.config import Config
+
+    Config.set("graphics", "maxfps", "30")
+    from companion.app import CompanionApp
+    from companion.drive import Driver, run_app
+
+    app = CompanionApp()
+    out: dict[str, Any] = {}
+
+    def idle(seconds: float) -> Generator[int | None, None, float]:
+        cpu0, wall0 = time.process_time(), time.monotonic()
+        while time.monotonic() - wall0 < seconds:
+            yield 1
+        return (time.process_time() - cpu0) / (time.monotonic() - wall0)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        yield 2
+        out["idle_start"] = yield from idle(5)  # the start screen, nothing moving
+        d.tap(start.start_button)
+        yield 2
+        d.tap(app.screens["arena"].go)
+        yield 2
+        # The arena with the round clock running, nobody touching anything.
+        out["idle_cpu"] = yield from idle(10)
+        # Taps: an action, then the count that completes the call; time the completing tap.
+        from kivy.core.window import Window
+
+        handler: list[float] = []
+        frame: list[float] = []
+        flips: list[float] = []
+        touches: list[float] = []
+        calls: list[float] = []
+
+        def on_flip(*_: Any) -> None:
+            flips.append(time.perf_counter())
+
+        def on_touch_up(*_: Any) -> None:  # bound handlers run before the widgets get it
+            touches.append(time.perf_counter())
+
+        Window.bind(on_flip=on_flip, on_touch_up=on_touch_up)
+        assert app.session is not None
+        app.session.subscribe(lambda what, ev: calls.append(time.perf_counter())
+                              if what == "call" else None)
+        for i in range(30):
+            d.action("Ana", "movement")
+            yield 2
+            d.count(1 + i % 3)
+            yield 3
+            assert app.session.log[-1].call.endswith(f"Movement {1 + i % 3}")
+            t_in = touches[-1]
+            done = [t for t in calls if t > t_in][0]  # engine + journal fsync done
+            shown = [t for t in flips if t > done][0]  # first frame flipped after that
+            handler.append(done - t_in)
+            frame.append(shown - t_in)
+        Window.unbind(on_flip=on_flip, on_touch_up=on_touch_up)
+        out["tap_handler"] = handler
+        out["tap_frame"] = frame
+        # Memory with the camera running.
+        app.show("dice")
+        t = time.monotonic()
+        while time.monotonic() - t < 4:
+            yield 1
+        out["frames"] = app.screens["dice"].frames
+        with open("/proc/self/statm") as f:
+            out["rss_now"] = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+    run_app(app, script, timeout=120)
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    h, f = out["tap_handler"], out["tap_frame"]
+    print(f"idle_cpu {out['idle_cpu']:.4f} {out['idle_start']:.4f}", flush=True)
+    print(f"tap_handler {statistics.median(h) * 1000:.1f} {max(h) * 1000:.1f}", flush=True)
+    print(f"tap_frame {statistics.median(f) * 1000:.1f} {max(f) * 1000:.1f}", flush=True)
+    print(f"rss_mb {rss_mb:.0f} {out['frames']} {out['rss_now']:.0f}", flush=True)
+
+
+def _run(mode: str) -> dict[str, list[str]]:
+    args = [sys.executable, str(Path(__file__).resolve()), "--child", mode, f"{time.time()}"]
+    proc = subprocess.run(args, env=_env(), cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError(f"benchmark child {mode} failed:\n{proc.stderr[-3000:]}")
+    return {line.split()[0]: line.split()[1:] for line in proc.stdout.splitlines() if line}
+
+
+def main() -> None:
+    runs = [_run("startup") for _ in range(3)]
+    starts = [float(r["ready"][0]) for r in runs]
+    print(f"start-up to interactive start screen: best {min(starts):.2f} s, "
+          f"median {statistics.median(starts):.2f} s  (target <= 3 s)")
+    r = _run("running")
+    print(f"idle CPU, maxfps 30: start screen {float(r['idle_cpu'][1]) * 100:.1f}%, arena with "
+          f"the round clock running {float(r['idle_cpu'][0]) * 100:.1f}% of one core  "
+          "(target <= 5%)")
+    print(f"tap response, touch to call applied and journaled (fsync): median "
+          f"{r['tap_handler'][0]} ms, worst {r['tap_handler'][1]} ms")
+    print(f"tap response, touch to the frame showing it: median {r['tap_frame'][0]} ms, worst "
+          f"{r['tap_frame'][1]} ms  (target <= 50 ms)")
+    print(f"memory with the live dice view running ({r['rss_mb'][1]} frames shown): RSS "
+          f"{r['rss_mb'][2]} MB, peak {r['rss_mb'][0]} MB  (target <= 250 MB); "
+          f"peak at the start screen {runs[0]['rss_start'][0]} MB")
+    with open("/proc/loadavg") as f:
+        print(f"machine load average while measuring: {f.read().split()[0]} "
+              f"on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--child":
+        sys.path.insert(0, str(ROOT))
+        {"startup": child_startup, "running": child_running}[sys.argv[2]]()
+    else:
+        main()
