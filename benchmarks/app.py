@@ -114,8 +114,8 @@ def child_running() -> None:
             yield 3
             assert app.session.log[-1].call.endswith(f"Movement {1 + i % 3}")
             t_in = touches[-1]
-            done = [t for t in calls if t > t_in][0]  # engine + journal fsync done
-            shown = [t for t in flips if t > done][0]  # first frame flipped after that
+            done = next(t for t in calls if t > t_in)  # engine + journal fsync done
+            shown = next(t for t in flips if t > done)  # first frame flipped after that
             handler.append(done - t_in)
             frame.append(shown - t_in)
         Window.unbind(on_flip=on_flip, on_touch_up=on_touch_up)
