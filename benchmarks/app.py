@@ -97,7 +97,10 @@ def child_running() -> None:
         touches: list[float] = []
         calls: list[float] = []
 
+        from kivy.graphics.opengl import glFinish
+
         def on_flip(*_: Any) -> None:
+            glFinish()  # the frame is shown when the (software) GL has finished drawing it
             flips.append(time.perf_counter())
 
         def on_touch_up(*_: Any) -> None:  # bound handlers run before the widgets get it

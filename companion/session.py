@@ -301,6 +301,7 @@ class TableSession:
         entry = self.game.undo()
         self.journal.record_undo(self.game_id)
         self._after_change(())
+        self.save_clock()  # the live calls no longer carry the latest time
         self._tell("undo")
         return entry
 
@@ -312,6 +313,7 @@ class TableSession:
         entry = self.game.redo()
         self.journal.record_redo(self.game_id)
         self._after_change(())
+        self.save_clock()
         self._tell("redo")
         return entry
 
@@ -326,7 +328,9 @@ class TableSession:
         if self.game.is_over:
             self.journal.finish(self.game_id)
         self._sync_parry()
-        self.save_clock()
+        # No clock save here: the call just journaled carries its time, which resume uses
+        # (one fsync per call keeps a tap quick); the clock is saved on pause and every
+        # CLOCK_SAVE_EVERY seconds of play.
 
     def _sync_parry(self) -> None:
         """Open a window for each new parryable attack; close windows no longer pending."""
