@@ -82,7 +82,13 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
         advance(2.0)
         yield from d.call("Cy", "movement", 2)
         advance(1.5)
-        yield from d.call("Cy", "attack", 2, "Ana")
+        d.action("Cy", "attack")
+        yield 1
+        d.count(2)
+        yield 3
+        shot(d, "03b-arena-choose-target")
+        d.target("Ana")
+        yield 1
         advance(3.5)  # Ana does not parry: the window closes and the hits land
         yield 3
         yield from d.call("Ana", "heal")
