@@ -1,0 +1,48 @@
+"""Settings are read strictly; `companion` with no display points to `companion demo`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import settings
+
+
+def test_settings_round_trip_and_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    assert settings.load(path) == settings.Settings()
+    s = settings.Settings(camera="opencv:0", volume=0.5, palette="classic", text_size="huge",
+                          soundtrack_folder='C:\\music "loud"')
+    settings.save(s, path)
+    assert settings.load(path) == s
+    assert s.font_scale > 1
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("volumes = 0.5", "unknown key 'volumes'"),
+    ("volume = 2", "volume=2.0: must be between 0 and 1"),
+    ('palette = "rainbow"', "palette='rainbow': choose one of okabe-ito, classic"),
+    ("camera = 3", "camera=3 must be str"),
+    ("volume = true", "volume=True must be a number"),
+    ("volume = ", "not valid TOML"),
+])
+def test_settings_errors_name_the_key(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(settings.SettingsError, match=message.replace("(", r"\(")):
+        settings.load(path)
+
+
+def test_no_display_points_to_demo() -> None:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    if Path("/proc/device-tree/model").exists():
+        pytest.skip("on a Raspberry Pi the app would start")
+    proc = subprocess.run([sys.executable, "-m", "companion"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "no display" in proc.stdout and "companion demo" in proc.stdout
