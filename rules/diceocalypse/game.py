@@ -338,10 +338,18 @@ class Diceocalypse(Game[DiceocalypseState]):
             "player": p, "dice": call.values,
             "scoring": scoring_dice(call.values, self.key)}))
 
+    def _check_turn(self, s: DiceocalypseState, call: Call, p: str) -> None:
+        t = s.turn
+        if t is None and p == s.current:
+            raise IllegalCall(f"{call}: {p} has no roll to keep dice from; roll first")
+        if t is None or t.player != p:
+            raise IllegalCall(f"{call}: it is not {p}'s turn; it is "
+                              f"{t.player if t else s.current}'s")
+
     def _keep(self, s: DiceocalypseState, call: Keep, events: list[Event]) -> None:
         p, t = call.player, s.turn
-        if t is None or p != t.player:
-            raise IllegalCall(f"{call}: it is not {p}'s turn")
+        self._check_turn(s, call, p)
+        assert t is not None
         if t.roll is None:
             raise IllegalCall(f"{call}: {p} has no roll to keep dice from; roll or bank")
         if not _sub_multiset(call.values, t.roll):
@@ -363,8 +371,8 @@ class Diceocalypse(Game[DiceocalypseState]):
 
     def _bank(self, s: DiceocalypseState, call: Bank, events: list[Event]) -> None:
         p, t = call.player, s.turn
-        if t is None or p != t.player:
-            raise IllegalCall(f"{call}: it is not {p}'s turn")
+        self._check_turn(s, call, p)
+        assert t is not None
         if t.roll is not None:
             raise IllegalCall(f"{call}: {p} must first keep scoring dice from {_dice(t.roll)}")
         if not s.on_board[p] and t.points < self.options.opening_minimum:
