@@ -972,13 +972,13 @@ class Diceocalypse(Game[DiceocalypseState]):
 
     @classmethod
     def random_setup(cls, rng: random.Random) -> Setup:
-        """A short test game: 2-6 players, a target of 1,500 to 3,000 and random house rules.
+        """A short test game: 2-6 players, a target of 1,500 to 2,500 and random house rules.
 
         The low target (and Battle Zone at half of it) exists only so random play finishes
         within a few hundred calls; real games use the defaults.
         """
         n = rng.randint(cls.min_players, cls.max_players)
-        target = rng.choice((1500, 2000, 3000))
+        target = rng.choice((1500, 2000, 2500))
         options = {
             "scoring-key": rng.choice(key_names()),
             "target": target,
