@@ -779,3 +779,110 @@ def test_game_scores_with_the_chosen_key(key_name: str) -> None:
         return
     play(game, "Ana: Roll 2 2 3 3 4 4", "Ana: Keep 2 2 3 3 4 4", "Ana: Bank")
     assert game.state.scores["Ana"] == {TT: 1000, FK: 1500, AD: 1000}[key_name]
+
+
+# -- more rulings -------------------------------------------------------------------------------
+
+
+def test_collateral_gain_can_start_a_battle_zone() -> None:
+    game = cards_ready(battle_zone="once-per-player", battle_zone_at=2000, target=2500)
+    play(game, "Ana: Roll 5 2 3 4 6 6", "Ana: Keep 5", "Ana: Bank")
+    # Right after Ana's turn Ben (1,000) wins Collateral Damage: 2,000, a Battle Zone that is
+    # not his own turn, so his doubles give him a double-next card.
+    events = play(game, "Ben: Play Collateral Damage on Ana", "Ana: Roll 1 1 1",
+                  "Ben: Roll 2 2 2")
+    assert "battle-zone" in kinds(events) and game.state.scores == {"Ana": 50, "Ben": 2000}
+    play(game, "Ana: Roll 2 3", "Ben: Roll 6 6")
+    assert game.state.double_next["Ben"] and game.state.current == "Ben"
+    play(game, "Ben: Roll 5 2 3 4 6 6", "Ben: Keep 5")
+    events = play(game, "Ben: Bank")  # 50 doubled: 2,100; no end yet
+    assert game.state.scores["Ben"] == 2100 and game.state.phase == "play"
+    # Ana, cut to 50, may not play a card.
+    with pytest.raises(IllegalCall, match="Ana has 50 points and needs at least 1000"):
+        game.apply("Ana: Play Collateral Damage on Ben")
+
+
+def test_battle_zone_doubles_void_after_a_card_took_effect() -> None:
+    game = battle_ready("Ana Ben")
+    bank_1000(game, "Ana")  # 5,000 and a Battle Zone; nobody gets a card
+    play(game, "Ana: Roll 2 3", "Ben: Roll 2 3")
+    bank_1000(game, "Ben")
+    bust(game, "Ana")
+    play(game, "Ben: Roll 1 1 1 1 2 3", "Ben: Play Double or Nothing", "Ben: Keep 1 1 1 1",
+         "Ben: Roll 5 2", "Ben: Keep 5")
+    # Ben: 1,000 + 2,050; Double or Nothing doubles it to 5,100: a Battle Zone.
+    play(game, "Ben: Bank", "Ben: Roll 6")
+    assert game.state.scores["Ben"] == 5100
+    events = play(game, "Ana: Roll 3 4", "Ben: Roll 3 3")
+    assert any("already took effect" in e.text for e in events)
+    assert game.state.scores["Ben"] == 5100 and not game.state.double_next["Ben"]
+
+
+def test_immunity_against_collateral_damage_and_no_second_card() -> None:
+    game = cards_ready("Ana Ben Cy")
+    play(game, "Ana: Roll 1 5 2 3 4 6", "Ben: Play Collateral Damage on Ana", "Ana: Immunity")
+    with pytest.raises(IllegalCall, match="Ben's Collateral Damage on Ana was played first"):
+        game.apply("Cy: Play Do or Die on Ana")
+    play(game, "Ana: Keep 1", "Ana: Bank")
+    assert game.state.stage is None and game.state.scores["Ana"] == 1100
+
+
+def test_specials_and_cards_are_off_in_the_final_round() -> None:
+    game = new("Ana Ben Cy", target=2000, battle_zone="off")
+    bank_1000(game, "Ana")
+    bust(game, "Ben")  # Ben: the Zombie die
+    bank_1000(game, "Cy")  # Ben: the Left Behind die too
+    play(game, "Ana: Play Bloodshed", "Ana: Roll 1 1 1 5 2 3", "Ana: Keep 1 1 1 5", "Ana: Bank")
+    assert game.state.phase == "final" and game.state.scores["Cy"] == 1000  # Bloodshed void
+    with pytest.raises(IllegalCall, match="Ben: Zombie 2: no special die now; the dice-ocalypse "
+                                          "has begun"):
+        game.apply("Ben: Zombie 2")
+    with pytest.raises(IllegalCall, match="Ben: Left Behind 2: no special die now"):
+        game.apply("Ben: Left Behind 2")
+    with pytest.raises(IllegalCall, match="Cy: Immunity: no Act of War card is being played"):
+        game.apply("Cy: Immunity")
+
+
+def test_infected_hot_dice_six_option_and_left_behind_earned_once() -> None:
+    game = new("Ana Ben Cy", battle_zone="off", infected_hot_dice="six")
+    bank_1000(game, "Ana")
+    bust(game, "Ben")
+    play(game, "Ben: Zombie 3", "Cy: Roll 1 1 1", "Cy: Keep 1 1 1")
+    assert game.state.turn is not None and game.state.turn.available == 6
+    play(game, "Cy: Bank")
+    assert game.state.left_behind == "Ben"
+    bank_1000(game, "Ana")
+    bank_1000(game, "Ben")
+    assert game.state.left_behind == "Ben"  # nobody has zero points now; it stays
+
+
+def test_scores_below_zero_option() -> None:
+    game = cards_ready("Ana Ben", scores_below_zero=True)
+    play(game, "Ana: Play Bloodshed", "Ana: Roll 1 1 1 5 5 5", "Ana: Keep 1 1 1 5 5 5",
+         "Ana: Roll 2 3 4 6 6 5", "Ana: Keep 5", "Ana: Bank")
+    assert game.state.scores == {"Ana": 2550, "Ben": -550}
+    floor = cards_ready("Ana Ben")
+    play(floor, "Ana: Play Bloodshed", "Ana: Roll 1 1 1 5 5 5", "Ana: Keep 1 1 1 5 5 5",
+         "Ana: Roll 2 3 4 6 6 5", "Ana: Keep 5", "Ana: Bank")
+    assert floor.state.scores == {"Ana": 2550, "Ben": 0}
+
+
+def test_standings_show_cards_dice_and_the_end() -> None:
+    game = new("Ana Ben Cy", battle_zone="off")
+    bank_1000(game, "Ana")
+    bust(game, "Ben")
+    rows = {r[0]: r for r in game.standings().rows}
+    assert rows["Ana"][1:4] == ("1000", "5", "yes") and "Zombie die" in rows["Ben"][4]
+    assert game.standings().winner is None and not game.standings().is_over
+
+
+def test_collateral_gain_past_the_target_starts_the_end() -> None:
+    game = cards_ready(target=1900)
+    play(game, "Ana: Roll 5 2 3 4 6 6", "Ana: Keep 5", "Ana: Bank")
+    events = play(game, "Ben: Play Collateral Damage on Ana", "Ana: Roll 1 1 1",
+                  "Ben: Roll 2 2 2")
+    assert "dice-ocalypse" in kinds(events)
+    # Ben was to play next, but he set the mark: Ana, who just played, has the final turn.
+    assert game.state.final_mark == 2000 and game.state.current == "Ana"
+    play(game, "Ana: Roll 1 1 1 1 5 5", "Ana: Keep 1 1 1 1 5 5", "Ana: Bank")
+    assert game.is_over and game.standings().winner == "Ana" and game.state.diced == []
