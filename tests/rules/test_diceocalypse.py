@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -886,3 +887,15 @@ def test_collateral_gain_past_the_target_starts_the_end() -> None:
     assert game.state.final_mark == 2000 and game.state.current == "Ana"
     play(game, "Ana: Roll 1 1 1 1 5 5", "Ana: Keep 1 1 1 1 5 5", "Ana: Bank")
     assert game.is_over and game.standings().winner == "Ana" and game.state.diced == []
+
+
+def test_golden_transcript_replays_to_its_standings() -> None:
+    path = Path(__file__).with_name("diceocalypse_golden.game")
+    game = rules.parse_game_file(path.read_text(encoding="utf-8"), path.name).play(path.name)
+    assert game.is_over
+    standings = game.standings()
+    assert standings.winner == "Ben"
+    assert [r[:2] for r in standings.rows] == [("Ana", "0"), ("Ben", "4100"), ("Cy", "4050")]
+    assert game.state.diced == ["Ana"] and game.state.final_mark == 4050
+    assert game.state.zombie == "Ben" and game.state.left_behind == "Ana"
+    assert "Prove It" not in game.state.cards["Cy"]
