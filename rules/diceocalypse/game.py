@@ -915,9 +915,10 @@ class Diceocalypse(Game[DiceocalypseState]):
             roll_needs = {s.current: 6 - s.infection}
         elif s.turn.roll is None:
             roll_needs = {s.turn.player: s.turn.available}
-        if rolls:
+        if rolls:  # any values are as legal as any others: check one roll per roller
             for q, n in roll_needs.items():
-                out += [Roll(q, v) for v in _multisets(n)]
+                if self._is_legal(Roll(q, (2,) * n)):
+                    out += [Roll(q, v) for v in _multisets(n)]
         if s.turn is not None and s.turn.roll is not None:
             out += [Keep(s.turn.player, o.dice) for o in keep_options(s.turn.roll, self.key)]
         if s.turn is not None and s.turn.roll is None:
@@ -939,7 +940,8 @@ class Diceocalypse(Game[DiceocalypseState]):
 
     def legal_calls(self) -> list[Call]:
         """Every legal call now; rolls are listed once per set of values, in sorted order."""
-        return [c for c in self._candidate_calls(rolls=True) if self._is_legal(c)]
+        calls = self._candidate_calls(rolls=True)
+        return [c for c in calls if isinstance(c, Roll) or self._is_legal(c)]
 
     def random_call(self, rng: random.Random) -> Call:
         """A plausible call with real random dice; keeps well and banks early so games end."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -899,3 +900,29 @@ def test_golden_transcript_replays_to_its_standings() -> None:
     assert game.state.diced == ["Ana"] and game.state.final_mark == 4050
     assert game.state.zombie == "Ben" and game.state.left_behind == "Ana"
     assert "Prove It" not in game.state.cards["Cy"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_legal_calls_agree_with_apply(seed: int) -> None:
+    rng = random.Random(seed)
+    game = rules.from_setup(Diceocalypse.random_setup(rng))
+    assert isinstance(game, Diceocalypse)
+    for step in range(120):
+        if game.is_over:
+            break
+        if step % 6 == 0:
+            legal = game.legal_calls()
+            assert legal
+            before = game.snapshot()
+            for call in [c for c in legal if not isinstance(c, Roll)] + rng.sample(
+                    [c for c in legal if isinstance(c, Roll)],
+                    min(5, sum(isinstance(c, Roll) for c in legal))):
+                game.apply(call)
+                game.undo()
+                assert game.snapshot() == before
+        call = game.random_call(rng)
+        if isinstance(call, Roll):
+            assert Roll(call.player, tuple(sorted(call.values))) in game.legal_calls()
+        else:
+            assert call in game.legal_calls()
+        game.apply(call)
