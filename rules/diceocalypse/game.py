@@ -442,7 +442,8 @@ class Diceocalypse(Game[DiceocalypseState]):
                 last = s.last
                 own = (last is not None and last.player == q and s.advance_pending
                        and not last.busted)
-                took_effect = last is not None and last.card is not None and not last.card.cancelled
+                took_effect = last is not None and (last.blocked or (
+                    last.card is not None and not last.card.cancelled))
                 s.stage = Stage("battle", dict.fromkeys(self.players, 2), initiator=q,
                                 points=last.points if own and last else 0,
                                 blocked=bool(own and took_effect))
@@ -749,8 +750,8 @@ class Diceocalypse(Game[DiceocalypseState]):
                 events.append(Event("bz-double", f"{q} rolls {a} {b}: this turn's "
                                     f"{st.points} are doubled"))
             elif doubles and q == st.initiator and st.blocked:
-                events.append(Event("bz-double", f"{q} rolls {a} {b}: an Act of War card "
-                                    "already took effect this turn; no double"))
+                events.append(Event("bz-double", f"{q} rolls {a} {b}: an Act of War card or "
+                                    "a double score already took effect this turn; no double"))
             elif doubles:
                 s.double_next[q] = True
                 events.append(Event("bz-double", f"{q} rolls {a} {b}: next turn doubled"))

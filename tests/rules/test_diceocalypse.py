@@ -926,3 +926,17 @@ def test_legal_calls_agree_with_apply(seed: int) -> None:
         else:
             assert call in game.legal_calls()
         game.apply(call)
+
+
+def test_battle_zone_doubles_do_not_stack_on_a_doubled_turn() -> None:
+    game = new("Ana Ben", battle_zone_at=2000, special_dice=False)
+    bank_1000(game, "Ana")
+    bank_1000(game, "Ben")
+    play(game, "Ana: Roll 1 1 1 2 3 4", "Ana: Keep 1 1 1", "Ana: Bank")  # Ana 2,000
+    play(game, "Ana: Roll 2 3", "Ben: Roll 5 5")
+    assert game.state.double_next["Ben"]
+    play(game, "Ben: Roll 1 1 1 2 3 4", "Ben: Keep 1 1 1")
+    events = play(game, "Ben: Bank")  # 2,000 doubled: 3,000 and Ben's own Battle Zone
+    assert game.state.scores["Ben"] == 3000 and "battle-zone" in kinds(events)
+    events = play(game, "Ana: Roll 2 3", "Ben: Roll 6 6")
+    assert any("no double" in e.text for e in events) and game.state.scores["Ben"] == 3000
