@@ -12,7 +12,7 @@ class ConfigError(HardwareError, ValueError):
 
 
 class UnknownSource(ConfigError):
-    """Raised when a camera source name is not one of picamera2, opencv:N, replay:PATH, synthetic."""
+    """Raised when a camera source name is none of picamera2, opencv:N, replay:PATH, synthetic."""
 
 
 class SourceClosed(HardwareError):
@@ -28,7 +28,7 @@ class EndOfStream(HardwareError):
 
 
 class ButtonConfigError(ConfigError):
-    """Raised when the button map names a pin twice, an unknown action, or a value of the wrong type."""
+    """Raised when the button map uses a pin twice, names an unknown action, or mistypes a value."""
 
 
 class SoundMissing(HardwareError, FileNotFoundError):

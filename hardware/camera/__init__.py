@@ -90,10 +90,7 @@ def camera_options(config: Mapping[str, Any] | None) -> dict[str, Any]:
                 f"[camera] {key}: unknown setting; known: {', '.join(sorted(CAMERA_KEYS))}"
             )
         types = CAMERA_KEYS[key]
-        if isinstance(value, bool) and bool not in types:
-            ok = False
-        else:
-            ok = isinstance(value, types)
+        ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
         if not ok:
             want = " or ".join(t.__name__ for t in types)
             raise ConfigError(f"[camera] {key}: expected {want}, got {value!r}")
@@ -115,7 +112,9 @@ def choose_spec(source: str | None = None, config: Mapping[str, Any] | None = No
     return "auto"
 
 
-def make_source(spec: str, config: Mapping[str, Any] | None = None, **overrides: Any) -> FrameSource:
+def make_source(
+    spec: str, config: Mapping[str, Any] | None = None, **overrides: Any
+) -> FrameSource:
     """Build (but do not open) the source named by ``spec``.
 
     Raised when ...: UnknownSource for a name that is none of the known sources; ConfigError for
@@ -150,7 +149,9 @@ def make_source(spec: str, config: Mapping[str, Any] | None = None, **overrides:
         return OpenCVSource(device, **kw, **common)
     if name == "replay":
         if not arg:
-            raise ConfigError(f"camera source {spec!r}: replay needs a path, e.g. replay:clips/roll1")
+            raise ConfigError(
+                f"camera source {spec!r}: replay needs a path, e.g. replay:clips/roll1"
+            )
         kw = {k: opts[k] for k in ("fps", "loop", "realtime") if k in opts}
         return ReplaySource(arg, **kw, **common)
     if name == "synthetic":

@@ -1,4 +1,4 @@
-"""The camera interface every source implements: timestamped frames, explicit lifecycle, reconnection.
+"""The camera interface of every source: timestamped frames, explicit lifecycle, reconnection.
 
 A source is a context manager. ``read()`` returns the next :class:`Frame`; iteration yields frames
 until the stream ends or the source is closed, riding out unplugged cameras. Subclasses implement
@@ -90,7 +90,7 @@ class FrameSource(ABC):
     # -- hooks for backends -------------------------------------------------------------------
     @abstractmethod
     def _connect(self) -> None:
-        """Acquire the device; raise DeviceLost (or CameraUnavailable) saying why if it is absent."""
+        """Acquire the device; raise DeviceLost saying why if it is absent."""
 
     @abstractmethod
     def _grab(self) -> tuple[np.ndarray, float | None]:

@@ -92,7 +92,9 @@ class Picamera2Source(FrameSource):
         try:
             cam = Picamera2(self.camera_num)
         except Exception as exc:  # IndexError / RuntimeError when no camera is attached
-            raise DeviceLost(f"no Pi camera {self.camera_num} ({type(exc).__name__}: {exc})") from exc
+            raise DeviceLost(
+                f"no Pi camera {self.camera_num} ({type(exc).__name__}: {exc})"
+            ) from exc
         self._cam = cam
         controls: dict[str, Any] = {"FrameRate": float(self.fps)}
         if self.fixed_controls:
@@ -124,16 +126,22 @@ class Picamera2Source(FrameSource):
 
     def _disconnect(self) -> None:
         self._stop.set()
+        cam, self._cam = self._cam, None
         thread, self._thread = self._thread, None
+        # Stop the camera first so a capture_request the worker is blocked in returns.
+        self._call(cam, "stop")
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=max(self.frame_timeout, 1.0))
-        cam, self._cam = self._cam, None
-        if cam is not None:
-            for step in ("stop", "close"):
-                try:
-                    getattr(cam, step)()
-                except Exception:  # the camera may already be gone
-                    log.debug("picamera2 %s failed", step, exc_info=True)
+        self._call(cam, "close")
+
+    @staticmethod
+    def _call(cam: Any, step: str) -> None:
+        if cam is None:
+            return
+        try:
+            getattr(cam, step)()
+        except Exception:  # the camera may already be gone
+            log.debug("picamera2 %s failed", step, exc_info=True)
 
     # -- the worker thread --------------------------------------------------------------------
     def _run(self, cam: Any, stop: threading.Event) -> None:

@@ -1,4 +1,4 @@
-"""Replay a folder of images or a video as if a camera were filming it (demos, tests, bug reports)."""
+"""Replay a folder of images or a video as if a camera were filming it (demos, tests, bugs)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,8 @@ class ReplaySource(FrameSource):
         if self.path.is_dir():
             files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not files:
-                raise DeviceLost(f"replay folder {self.path} holds no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
+                kinds = ", ".join(sorted(IMAGE_SUFFIXES))
+                raise DeviceLost(f"replay folder {self.path} holds no images ({kinds})")
             self._files = files
         elif self.path.is_file():
             cap = cv2.VideoCapture(str(self.path))
@@ -102,10 +103,7 @@ class ReplaySource(FrameSource):
 
     def _grab(self) -> tuple[np.ndarray, float | None]:
         pos, t = self._next_position()
-        if self._files:
-            image = self._image_at(pos)
-        else:
-            image = self._video_at(pos)
+        image = self._image_at(pos) if self._files else self._video_at(pos)
         self._pos = pos
         return image, t
 

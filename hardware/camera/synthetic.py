@@ -1,4 +1,4 @@
-"""A camera that films rendered dice being rolled, settling and resting: the stand-in for a Pi camera.
+"""A camera filming rendered dice being rolled, settling and resting: the Pi camera's stand-in.
 
 Each roll: the tray is empty for a moment (dice picked up), the dice slide in from one side while
 spinning and decelerate to their resting places, then rest for a few seconds, and the next roll
@@ -103,7 +103,8 @@ class SyntheticSource(FrameSource):
             except ImportError as exc:
                 raise DeviceLost(f"vision.synthetic renderer is not importable: {exc}") from exc
             if self._scene_factory is None:
-                w, h, n, c, icons = self.width, self.height, self.n_dice, self.colours, self.icon_set
+                w, h, n = self.width, self.height, self.n_dice
+                c, icons = self.colours, self.icon_set
 
                 def factory(rng: np.random.Generator) -> Any:
                     return vs.random_scene(
