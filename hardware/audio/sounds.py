@@ -122,17 +122,17 @@ def _ogg_length(data: bytes) -> float:
     vorbis = data.find(b"\x01vorbis")
     opus = data.find(b"OpusHead")
     if vorbis >= 0 and (opus < 0 or vorbis < opus):
-        rate = struct.unpack_from("<I", data, vorbis + 12)[0]
+        rate = int(struct.unpack_from("<I", data, vorbis + 12)[0])
         pre_skip = 0
     elif opus >= 0:
         rate = 48000  # Opus granule positions always count 48 kHz samples
-        pre_skip = struct.unpack_from("<H", data, opus + 10)[0]
+        pre_skip = int(struct.unpack_from("<H", data, opus + 10)[0])
     else:
         raise ValueError("Ogg stream is neither Vorbis nor Opus")
     last = data.rfind(b"OggS")
     if last < 0 or rate <= 0:
         raise ValueError("no Ogg page found")
-    granule = struct.unpack_from("<q", data, last + 6)[0]
+    granule = int(struct.unpack_from("<q", data, last + 6)[0])
     if granule < 0:
         raise ValueError("last Ogg page has no granule position")
     return max(granule - pre_skip, 0) / float(rate)

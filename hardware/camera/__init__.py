@@ -145,19 +145,21 @@ def make_source(
             device = int(arg)
         else:
             device = arg
-        kw = {k: opts[k] for k in ("width", "height", "fps", "loop") if k in opts}
-        return OpenCVSource(device, **kw, **common)
+        cv_keys = ("width", "height", "fps", "loop")
+        cv_kw: dict[str, Any] = {k: opts[k] for k in cv_keys if k in opts}
+        return OpenCVSource(device, **cv_kw, **common)
     if name == "replay":
         if not arg:
             raise ConfigError(
                 f"camera source {spec!r}: replay needs a path, e.g. replay:clips/roll1"
             )
-        kw = {k: opts[k] for k in ("fps", "loop", "realtime") if k in opts}
-        return ReplaySource(arg, **kw, **common)
+        rp_kw: dict[str, Any] = {k: opts[k] for k in ("fps", "loop", "realtime") if k in opts}
+        return ReplaySource(arg, **rp_kw, **common)
     if name == "synthetic":
-        kw = {k: opts[k] for k in ("width", "height", "fps", "seed", "speed", "realtime")
-              if k in opts}
-        return SyntheticSource(**kw)
+        syn_kw: dict[str, Any] = {
+            k: opts[k] for k in ("width", "height", "fps", "seed", "speed", "realtime") if k in opts
+        }
+        return SyntheticSource(**syn_kw)
     raise UnknownSource(f"unknown camera source {spec!r}: choose {CHOICES}")
 
 
@@ -200,7 +202,7 @@ def open_source(
             CameraFallback,
             stacklevel=2,
         )
-        return make_source("synthetic", config, **overrides).open()
+        return _open_stand_in("no camera found: " + "; ".join(tried), config, overrides)
     src = make_source(spec, config, **overrides)
     try:
         return src.open()
@@ -213,4 +215,14 @@ def open_source(
             CameraFallback,
             stacklevel=2,
         )
-        return make_source("synthetic", config, **overrides).open()
+        return _open_stand_in(f"camera source {spec!r} could not open ({exc})", config, overrides)
+
+
+def _open_stand_in(
+    why: str, config: Mapping[str, Any] | None, overrides: Mapping[str, Any]
+) -> FrameSource:
+    stand_in = make_source("synthetic", config, **overrides)
+    try:
+        return stand_in.open()
+    except CameraUnavailable as exc:
+        raise CameraUnavailable(f"{why}, and the synthetic stand-in failed too ({exc})") from exc

@@ -16,6 +16,10 @@ from hardware.errors import EndOfStream
 CaptureFactory = Callable[[int | str], Any]
 
 
+def _video_capture(device: int | str) -> Any:
+    return cv2.VideoCapture(device)
+
+
 class OpenCVSource(FrameSource):
     """A webcam (``device=0``) or a video file (``device="clip.mp4"``) read with cv2.VideoCapture.
 
@@ -46,7 +50,7 @@ class OpenCVSource(FrameSource):
         self.height = height
         self.fps = fps
         self.loop = loop
-        self._factory: CaptureFactory = capture_factory or cv2.VideoCapture
+        self._factory: CaptureFactory = capture_factory or _video_capture
         self._cap: Any = None
 
     def _connect(self) -> None:
