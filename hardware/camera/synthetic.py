@@ -155,6 +155,7 @@ class SyntheticSource(FrameSource):
         face_rng = np.random.default_rng([self.seed, k, 1_000_000 + frame_no])
         dice = []
         for die, (dx, dy, spin) in zip(target.dice, launch, strict=True):
+            names = {f.name for f in dataclasses.fields(die)}
             cx, cy = die.center
             x = min(max(cx - dx * left, margin), self.width - margin)
             y = min(max(cy - dy * left, margin), self.height - margin)
@@ -162,6 +163,8 @@ class SyntheticSource(FrameSource):
                 "center": (float(x), float(y)),
                 "angle": float(die.angle + spin * (1.0 - u) ** 2),
             }
+            if "lift" in names:  # hopping: the shadow falls further while the die is in the air
+                changes["lift"] = float(0.3 * (1.0 - u) ** 2)
             if (
                 self.tumble_faces
                 and u < 0.7
