@@ -9,6 +9,7 @@ the source opens, so the ground truth of every frame is known and exposed as :at
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import math
 import time
 from collections.abc import Callable
@@ -99,7 +100,7 @@ class SyntheticSource(FrameSource):
     def _connect(self) -> None:
         if self._scene_factory is None or self._renderer is None:
             try:
-                from vision import synthetic as vs
+                vs: Any = importlib.import_module("vision.synthetic")
             except ImportError as exc:
                 raise DeviceLost(f"vision.synthetic renderer is not importable: {exc}") from exc
             if self._scene_factory is None:
