@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from hardware.audio.clock import Cue, RoundClock, cue_schedule
 from hardware.audio.player import (
+    AUDIO_KEYS,
     CUE_SOUNDS,
     AudioBackend,
     AudioFallback,
@@ -16,7 +17,9 @@ from hardware.audio.player import (
     RoundPlayer,
     SilentAudio,
     Track,
+    audio_options,
     open_audio,
+    round_from_config,
 )
 from hardware.audio.sounds import (
     BUILTIN_SOUNDS,
@@ -30,6 +33,7 @@ from hardware.audio.sounds import (
 )
 
 __all__ = [
+    "AUDIO_KEYS",
     "BUILTIN_SOUNDS",
     "CUE_SOUNDS",
     "SOUNDS_DIR",
@@ -43,10 +47,12 @@ __all__ = [
     "Soundtrack",
     "Track",
     "audio_length",
+    "audio_options",
     "builtin_sound",
     "cue_schedule",
     "default_soundtrack",
     "find_soundtrack",
     "list_soundtracks",
     "open_audio",
+    "round_from_config",
 ]

@@ -225,6 +225,62 @@ class KivyAudio:
         self._tracks.clear()
 
 
+#: Keys allowed in the ``[audio]`` table, with their types.
+AUDIO_KEYS: dict[str, tuple[type, ...]] = {
+    "backend": (str,),
+    "volume": (int, float),
+    "soundtracks": (str,),
+    "soundtrack": (str,),
+    "round_length": (int, float),
+}
+
+
+def audio_options(config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The ``[audio]`` table, checked. Raised when ...: ConfigError naming a bad key or value."""
+    table = (config or {}).get("audio", {})
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"[audio] must be a table, got {type(table).__name__}")
+    for key, value in table.items():
+        if key not in AUDIO_KEYS:
+            raise ConfigError(f"[audio] {key}: unknown setting; known: {', '.join(AUDIO_KEYS)}")
+        types = AUDIO_KEYS[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            want = " or ".join(t.__name__ for t in types)
+            raise ConfigError(f"[audio] {key}: expected {want}, got {value!r}")
+    if "volume" in table and not 0 <= table["volume"] <= 1:
+        raise ConfigError(f"[audio] volume: must be between 0 and 1, got {table['volume']!r}")
+    if "round_length" in table and table["round_length"] <= 0:
+        raise ConfigError(f"[audio] round_length: must be > 0 s, got {table['round_length']!r}")
+    return dict(table)
+
+
+def round_from_config(
+    backend: AudioBackend,
+    config: Mapping[str, Any] | None = None,
+    *,
+    clock: Clock = time.monotonic,
+    on_cue: Callable[[Cue], None] | None = None,
+) -> RoundPlayer:
+    """A RoundPlayer for ``[audio] soundtrack`` (from the soundtracks folder) or the drum loop.
+
+    A chosen soundtrack sets the round length; the looping drum loop uses ``round_length``
+    (default 180 s). Raised when ...: SoundMissing naming a soundtrack that is not there.
+    """
+    from hardware.audio.sounds import default_soundtrack, find_soundtrack
+    from hardware.config import soundtracks_dir
+
+    opts = audio_options(config)
+    folder = Path(opts.get("soundtracks") or soundtracks_dir())
+    if "soundtrack" in opts:
+        track = find_soundtrack(folder, opts["soundtrack"])
+        duration = None
+    else:
+        track = default_soundtrack()
+        duration = float(opts.get("round_length", 180.0))
+    return RoundPlayer(backend, track, duration=duration, clock=clock,
+                       volume=float(opts.get("volume", 0.8)), on_cue=on_cue)
+
+
 def open_audio(
     backend: str | None = None,
     config: Mapping[str, Any] | None = None,
@@ -236,7 +292,7 @@ def open_audio(
     Raised when ...: ConfigError for an unknown backend name; HardwareError when Kivy audio
     cannot start and ``fallback`` is False.
     """
-    section = (config or {}).get("audio", {})
+    section = audio_options(config)
     name = backend or os.environ.get(ENV_VAR) or section.get("backend") or "kivy"
     name = str(name).strip().lower()
     if name == "silent":

@@ -24,6 +24,7 @@ from hardware.audio import (
     find_soundtrack,
     list_soundtracks,
     open_audio,
+    round_from_config,
 )
 from hardware.errors import ConfigError, HardwareError, SoundMissing
 
@@ -221,3 +222,30 @@ def test_kivy_backend_plays_pauses_and_resumes_with_the_dummy_driver() -> None:
     finally:
         player.stop()
         audio.close()
+
+
+def test_round_from_config_picks_the_soundtrack_or_the_loop(tmp_path: Path) -> None:
+    write_wav(tmp_path / "battle.wav", 95.0)
+    audio = SilentAudio()
+    chosen = round_from_config(audio, {"audio": {"soundtracks": str(tmp_path),
+                                                 "soundtrack": "battle", "volume": 0.4}})
+    assert chosen.clock.duration == pytest.approx(95.0) and chosen.volume == 0.4
+    loop = round_from_config(audio, {"audio": {"round_length": 150}})
+    assert loop.clock.duration == 150 and loop.soundtrack.loop
+    with pytest.raises(SoundMissing, match=r"soundtrack 'nope' not found"):
+        round_from_config(audio, {"audio": {"soundtracks": str(tmp_path), "soundtrack": "nope"}})
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"volum": 1}, r"\[audio\] volum: unknown setting"),
+        ({"volume": "loud"}, r"\[audio\] volume: expected int or float, got 'loud'"),
+        ({"volume": 3}, r"\[audio\] volume: must be between 0 and 1"),
+        ({"round_length": 0}, r"round_length: must be > 0"),
+        ({"backend": True}, r"\[audio\] backend: expected str"),
+    ],
+)
+def test_bad_audio_config_names_the_key(table: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        open_audio("silent", {"audio": table})
