@@ -365,7 +365,7 @@ class CallInterpreter:
         out: list[ButtonEvent] = []
         m = self.bmap
         for s in self._states.values():
-            if s.raw != s.stable and t - s.last_edge >= m.debounce:
+            if s.raw != s.stable and t >= s.last_edge + m.debounce:
                 self._accept(s, s.raw, t, out)
             if s.stable and s.spec.hold != "none":
                 due = s.press_t + m.hold_time + s.holds * m.hold_repeat

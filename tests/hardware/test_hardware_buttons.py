@@ -282,3 +282,22 @@ def test_pad_reports_pins_it_cannot_claim_and_releases_the_others(factory: MockF
     finally:
         other.close()
     DigitalInputDevice(5).close()  # the pad let go of the pins it had claimed
+
+
+def test_pad_timer_thread_reports_a_hold_while_the_button_is_down(factory: MockFactory) -> None:
+    held = threading.Event()
+    events: list[ButtonEvent] = []
+
+    def on_event(e: ButtonEvent) -> None:
+        events.append(e)
+        if isinstance(e, ButtonHold):
+            held.set()
+
+    bmap = ButtonMap.from_toml(DEFAULT_BUTTONS_TOML.replace("hold_time = 0.8", "hold_time = 0.05"))
+    with ButtonPad(bmap, on_event):
+        pin = factory.pin(13)
+        pin.drive_low()
+        assert held.wait(timeout=5.0)
+        pin.drive_high()
+    assert [type(e).__name__ for e in events] == ["ButtonPress", "ButtonHold"]
+    assert events[1] == ButtonHold("P1", "defend", "undo", 1, 0, pytest.approx(events[0].t + 0.05))

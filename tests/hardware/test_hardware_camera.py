@@ -416,9 +416,8 @@ def test_picamera2_returns_only_the_freshest_frame(monkeypatch: pytest.MonkeyPat
     with Picamera2Source(lores_size=(64, 48), lock_exposure=False) as src:
         for _ in range(5):
             state.gate.release()
-        while state.captured < 5:
+        while src._seq < 5:  # the worker has stored all five captures
             threading.Event().wait(0.01)
-        threading.Event().wait(0.05)
         frame = src.read()
         # Y plane encodes the capture number: the newest (5th) frame, not the oldest buffered one
         assert capture_number(frame) == 5
