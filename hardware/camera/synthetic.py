@@ -91,6 +91,7 @@ class SyntheticSource(FrameSource):
         self._count = 0
         self._roll_cache: tuple[int, Any, list[tuple[float, float, float]]] | None = None
         self.truth: SyntheticTruth | None = None
+        self._icon_sets: dict[str, tuple[str, ...]] = {}
 
     @property
     def cycle_s(self) -> float:
@@ -115,6 +116,7 @@ class SyntheticSource(FrameSource):
                 self._scene_factory = factory
             if self._renderer is None:
                 self._renderer = vs.render
+            self._icon_sets = dict(getattr(vs, "ICON_SETS", {}))
         if self._t0 is None:
             self._t0 = self._clock()
 
@@ -174,6 +176,10 @@ class SyntheticSource(FrameSource):
                 and 1 <= die.value <= 6
             ):
                 changes["value"] = int(face_rng.integers(1, 7))
+            elif self.tumble_faces and u < 0.7 and isinstance(getattr(die, "face", None), str):
+                faces = next((f for f in self._icon_sets.values() if die.face in f), ())
+                if faces:
+                    changes["face"] = str(faces[int(face_rng.integers(len(faces)))])
             dice.append(dataclasses.replace(die, **changes))
         return SyntheticTruth(k, "rolling", dataclasses.replace(target, dice=tuple(dice)), target)
 

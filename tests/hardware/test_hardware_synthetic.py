@@ -129,3 +129,24 @@ def test_with_the_vision_renderer() -> None:
     assert truth is not None and isinstance(truth.target, vs.Scene)
     assert all(isinstance(d, vs.SynthDie) for d in truth.target.dice)
     assert not np.array_equal(frames[len(frames) // 4].image, frames[-1].image)
+
+
+def test_icon_dice_tumble_through_their_own_icon_set() -> None:
+    vs = pytest.importorskip(
+        "vision.synthetic", reason="vision.synthetic (branch vision) not merged yet"
+    )
+    if not hasattr(vs, "ICON_SETS"):
+        pytest.skip("vision.synthetic has no ICON_SETS")
+    name, faces = next(iter(vs.ICON_SETS.items()))
+
+    def icon_scene(rng: np.random.Generator) -> object:
+        return vs.random_scene(rng, width=320, height=240, n_dice=(3, 3), icon_set=name)
+
+    with SyntheticSource(seed=4, realtime=False, fps=10, width=320, height=240, empty_s=0,
+                         scene_factory=icon_scene) as src:
+        seen: set[str] = set()
+        for _ in range(8):
+            src.read()
+            assert src.truth is not None
+            seen.update(d.face for d in src.truth.scene.dice)
+    assert len(seen) > 3 and seen <= set(faces)
