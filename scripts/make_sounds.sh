@@ -2,8 +2,8 @@
 # Make the companion's built-in sounds (hardware/sounds/*.ogg) from nothing but espeak-ng and sox.
 # Everything here is synthesised, so the files are the project's own work.
 # Needs: apt-get install -y espeak-ng sox libsox-fmt-all
-# Run from anywhere: scripts/make_sounds.sh   (rewrites the committed files; output is deterministic
-# except for sox's noise generator, which is seeded with -R where sox supports it)
+# Run from anywhere: scripts/make_sounds.sh (rewrites the committed files; the output is
+# byte-for-byte repeatable: sox -R fixes its noise seed)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="$here/hardware/sounds"
@@ -41,9 +41,10 @@ layer() {  # layer VOICE PATTERN -> $tmp/VOICE_track.wav: the voice placed at ev
         sx "$tmp/$voice.wav" "$tmp/${voice}_$i.wav" pad "$at" 0
         files+=("$tmp/${voice}_$i.wav")
     done
-    sx -m "${files[@]}" "$tmp/${voice}_mix.wav"
-    sx "$tmp/${voice}_mix.wav" "$tmp/${voice}_track.wav" pad 0 1 trim 0 "$length"
+    # mixed over exactly one pattern of silence, so every track has the loop's length
+    sx -m "$tmp/silence.wav" "${files[@]}" "$tmp/${voice}_track.wav" trim 0 "$length"
 }
+sx -n -r $rate -c 1 "$tmp/silence.wav" trim 0 "$length"
 layer kick "$kick"; layer snare "$snr"; layer hat "$hat"; layer tom "$tom"
 sx -m -v 1 "$tmp/kick_track.wav" -v 0.8 "$tmp/snare_track.wav" -v 0.7 "$tmp/hat_track.wav" \
     -v 0.9 "$tmp/tom_track.wav" "$tmp/loop.wav" norm -1
