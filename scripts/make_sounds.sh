@@ -3,7 +3,7 @@
 # Everything here is synthesised, so the files are the project's own work.
 # Needs: apt-get install -y espeak-ng sox libsox-fmt-all
 # Run from anywhere: scripts/make_sounds.sh (rewrites the committed files; the output is
-# byte-for-byte repeatable: sox -R fixes its noise seed)
+# repeatable with the same sox and espeak-ng versions: sox -R fixes its noise seed)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="$here/hardware/sounds"
