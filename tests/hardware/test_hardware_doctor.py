@@ -19,8 +19,10 @@ def run_doctor(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str
     return rc, capsys.readouterr().out
 
 
-def test_doctor_lists_every_area_with_a_verdict(tmp_path: Path,
+def test_doctor_lists_every_area_with_a_verdict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COMPANION_CAMERA", "synthetic")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     cfg = tmp_path / "config.toml"
     cfg.write_text("[buttons.seats.Red]\nattack = 4\nled = 'BOARD8'\n")
     rc, out = run_doctor(capsys, "--config", str(cfg))
