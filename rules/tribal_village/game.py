@@ -290,6 +290,8 @@ class TribalVillage(Game[TribalVillageState]):
         return count
 
     def _where(self, s: TribalVillageState, card: str) -> str:
+        if card == GRETIN:
+            return f"all {self._copies(card)} Lucky Gretins are already accounted for"
         for p, village in s.villages.items():
             if any(card in pile for pile in village):
                 return f"{card} is already in {p}'s Village"
@@ -300,8 +302,6 @@ class TribalVillage(Game[TribalVillageState]):
                 return f"{card} is known to be in {p}'s hand"
         if card in s.out:
             return f"{card} was discarded this hand"
-        if card == GRETIN:
-            return f"all {self._copies(card)} Lucky Gretins are already accounted for"
         return f"{card} is already set aside in the Floris chaos"
 
     def _in_game(self, s: TribalVillageState, card: str) -> str | None:
