@@ -1,4 +1,4 @@
-"""Tribal Village: scenarios from the rulebook for every tie rule and ability, objectives, errors."""
+"""Tribal Village: rulebook scenarios for every tie rule and ability, objectives, errors."""
 
 from __future__ import annotations
 
@@ -522,3 +522,15 @@ def test_secret_village_counts_tricks() -> None:
     secret = OBJECTIVES["Secret Village"]
     assert [score_objective(secret, VILLAGE[:k], LAYOUT) for k in range(4)] == [0, 7, 5, 3]
     assert len(OBJECTIVES) == 14 and all(o.provisional for o in OBJECTIVES.values())
+
+
+def test_random_games_finish_within_250_calls() -> None:
+    cls = rules.game_class("tribal-village")
+    for seed in range(25):
+        rng = random.Random(seed)
+        game = rules.from_setup(cls.random_setup(rng))
+        calls = 0
+        while not game.is_over and calls < 250:
+            game.apply(game.random_call(rng))
+            calls += 1
+        assert game.is_over, f"seed {seed}: {game.setup} not over after 250 calls"
