@@ -779,9 +779,7 @@ class TribalVillage(Game[TribalVillageState]):
 
     def _answer_discard(self, s: TribalVillageState, call: Discard) -> list[Event]:
         pend = s.pending[0]
-        if call.card == pend.card:
-            raise IllegalCall(f"{call}: discard a card other than the returned {pend.card}")
-        problem = self._hold_problem(s, call.player, call.card)
+        problem = self._discard_problem(s, pend, call.card)
         if problem:
             raise IllegalCall(f"{call}: {problem}")
         s.pending.pop(0)
@@ -795,6 +793,20 @@ class TribalVillage(Game[TribalVillageState]):
             where = "out of the hand"
         return [Event("discard", f"{call.player} discards {call.card} {where}",
                       {"player": call.player})]
+
+    def _discard_problem(self, s: TribalVillageState, pend: Pending, card: str) -> str | None:
+        """Why the Tachydus victim cannot discard ``card``, or None. Gretins are identical, so a
+        returned Gretin allows discarding another Gretin the player holds."""
+        p = pend.player
+        if card == pend.card:
+            unknown = s.hand_count[p] - len(s.known[p])
+            another = card == GRETIN and (
+                s.known[p].count(GRETIN) >= 2
+                or (unknown >= 1 and self._located(s, GRETIN) < self._copies(GRETIN)))
+            if not another:
+                return f"discard a card other than the returned {pend.card}"
+            return None
+        return self._hold_problem(s, p, card)
 
     def _answer_gretin(self, s: TribalVillageState, call: KeepObjective) -> list[Event]:
         s.pending.pop(0)
@@ -1055,7 +1067,8 @@ class TribalVillage(Game[TribalVillageState]):
         if pend.kind == "manipulate":
             return [Manipulate(who), *(Manipulate(who, c, o) for c, o in self._manipulable(s))]
         if pend.kind == "discard":
-            return [Discard(who, c) for c in self._cards_for(s, who) if c != pend.card]
+            return [Discard(who, c) for c in self._cards_for(s, who)
+                    if self._discard_problem(s, pend, c) is None]
         return [KeepObjective(who), *(PickObjective(who, o) for o in s.revealed
                                       if o != s.objective[who])]
 

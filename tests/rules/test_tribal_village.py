@@ -534,3 +534,16 @@ def test_random_games_finish_within_250_calls() -> None:
             game.apply(game.random_call(rng))
             calls += 1
         assert game.is_over, f"seed {seed}: {game.setup} not over after 250 calls"
+
+
+def test_tachydus_returned_gretin_may_be_swapped_for_another_gretin() -> None:
+    game = start("Palaudis+Floris, Tachydus+Tundris, Luftles", lucky_gretin=True)
+    play(game, "Maya: Palaudis 5", "Leo: Lucky Gretin", "Shae: Floris 2", "Maya: Keep objective")
+    play(game, "Maya: Tundris 3", "Leo: Tachydus 8", "Shae: Tundris 4",
+         "Leo: Manipulate Lucky Gretin from Maya")
+    assert game.state.known["Maya"] == ["Lucky Gretin"]
+    play(game, "Maya: Discard Lucky Gretin")  # a second, identical Gretin from her hand
+    assert game.state.villages["Maya"] == [["Palaudis 5", "Floris 2", "Lucky Gretin"]]
+    assert game.current_player == "Maya"  # the Gretin entered her Village again
+    assert "keep or change their objective" in game.waiting_for()
+    game.check_invariants()
