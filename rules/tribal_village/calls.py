@@ -236,7 +236,8 @@ def _play(who: str, words: list[str], players: Sequence[str], whole: str) -> Pla
     while rest:
         word = rest[0].casefold()
         if word == "net" and len(rest) >= 2 and net is None:
-            net, rest = _player(rest[1], players, whole), rest[2:]
+            # A name may hold spaces; 'net' is the last clause (only Hydris places a net).
+            net, rest = _player(" ".join(rest[1:]), players, whole), []
         elif word == "take" and len(rest) >= 3 and take is None:
             take, rest = _card(" ".join(rest[1:3]), whole), rest[3:]
         elif word == "discard" and len(rest) >= 3 and discard is None:

@@ -547,3 +547,24 @@ def test_tachydus_returned_gretin_may_be_swapped_for_another_gretin() -> None:
     assert game.current_player == "Maya"  # the Gretin entered her Village again
     assert "keep or change their objective" in game.waiting_for()
     game.check_invariants()
+
+
+def test_screen_helpers_and_names_with_spaces() -> None:
+    game = start("Hydris+Floris, Ignis+Tundris, Luftles",
+                 players=("Ana Maria", "Leo", "Shae"), lead="ana maria: Leads first")
+    assert game.trick_verdict() is None
+    assert game.waiting_for() == "waiting for Ana Maria to play a card (any card leads)"
+    game.apply("Ana Maria: Hydris 4 net Leo")
+    assert game.history[-1].call == "Ana Maria: Hydris 4 net Leo"
+    assert game.is_on_suit("Floris 1") and game.is_on_suit("Hydris 8")
+    assert not game.is_on_suit("Ignis 8")
+    game.apply("Leo: Hydris 6")
+    game.apply("Ana Maria: Leave net")
+    verdict = game.trick_verdict()
+    assert verdict is not None and verdict.player == "Leo"
+    assert verdict.reason.startswith("Leo wins with Hydris 6: the highest on-suit card "
+                                     "(suit Hydris, allied Floris)")
+    game.apply("Shae: Ignis 8")
+    assert game.state.last_verdict.startswith("Leo wins with Hydris 6")
+    assert game.hand_score("Leo") == 1  # Crowded Village: one trick
+    assert game.hand_score("Shae") == 0
