@@ -145,6 +145,8 @@ class TribalVillageState:
     pending: list[Pending] = field(default_factory=list)
     trick_winner: str | None = None
     last_verdict: str = ""
+    lowest: str | None = None  # the card named for the first lead (3-6 players)
+    lowest_tribes: list[str] = field(default_factory=list)  # the unallied tribes then
     hand_scores: list[dict[str, int]] = field(default_factory=list)
     hand_objectives: list[dict[str, str]] = field(default_factory=list)
 
@@ -327,7 +329,16 @@ class TribalVillage(Game[TribalVillageState]):
                     f"{card} is not among them")
         if self._located(s, card) >= self._copies(card):
             return self._where(s, card)
+        if self._never_dealt(s, card):
+            return (f"{card} cannot have been dealt: the first lead showed {s.lowest} as the "
+                    f"lowest unallied card, so {card} is in the Wandering Stalk")
         return None
+
+    def _never_dealt(self, s: TribalVillageState, card: str) -> bool:
+        """True for an unallied card below the one named for the first lead (3-6 players):
+        nobody was dealt it, so it lies in the Wandering Stalk."""
+        return (s.lowest is not None and card != GRETIN and tribe_of(card) in s.lowest_tribes
+                and card_value(card) < card_value(s.lowest))
 
     def _take_from_hand(self, s: TribalVillageState, player: str, card: str) -> None:
         if card in s.known[player]:
@@ -458,6 +469,15 @@ class TribalVillage(Game[TribalVillageState]):
                 raise IllegalCall(f"{call}: {problem}")
             if call.card not in s.known[call.player]:
                 s.known[call.player].append(call.card)
+            if len(self.setup.players) > 2:  # no Draw Deck: every card in play was dealt
+                unallied = [g[0] for g in s.layout if len(g) == 1]
+                below = [card_name(t, v) for t in unallied for v in VALUES
+                         if v < card_value(call.card)]
+                if len(below) > s.stalk:
+                    raise IllegalCall(f"{call}: then {', '.join(below)} would all lie in the "
+                                      f"Wandering Stalk, which holds only {s.stalk} cards")
+                s.lowest = call.card
+                s.lowest_tribes = unallied
         s.phase = "play"
         self._start_trick(s, call.player)
         return [Event("lead", f"Hand {s.hand_no}: {call.player} leads the first trick",
@@ -900,6 +920,8 @@ class TribalVillage(Game[TribalVillageState]):
             s.layout = _random_layout(s.rng, s.tribes, SEATS[len(players)][1])
         self._deal(s)
         s.phase = "setup"
+        s.lowest = None
+        s.lowest_tribes = []
         s.leader = None
         s.trick = []
         s.trick_order = []
@@ -999,7 +1021,8 @@ class TribalVillage(Game[TribalVillageState]):
             pool = [card_name(t, v) for t in s.tribes for v in VALUES]
             if self.options.lucky_gretin:
                 pool.append(GRETIN)
-            cards += [c for c in pool if c not in cards and seen[c] < self._copies(c)]
+            cards += [c for c in pool if c not in cards and seen[c] < self._copies(c)
+                      and not self._never_dealt(s, c)]
         return cards
 
     def _playable(self, s: TribalVillageState) -> list[Play]:

@@ -568,3 +568,31 @@ def test_screen_helpers_and_names_with_spaces() -> None:
     assert game.state.last_verdict.startswith("Leo wins with Hydris 6")
     assert game.hand_score("Leo") == 1  # Crowded Village: one trick
     assert game.hand_score("Shae") == 0
+
+
+def test_a_card_below_the_named_lowest_unallied_card_was_never_dealt() -> None:
+    game = start("Palaudis+Floris, Ignis+Tundris, Luftles", lead="Leo: Lowest Luftles 3")
+    game.apply("Leo: Palaudis 4")
+    with pytest.raises(IllegalCall, match=r"Shae: Luftles 2: Luftles 2 cannot have been dealt: "
+                                          r"the first lead showed Luftles 3 as the lowest "
+                                          r"unallied card, so Luftles 2 is in the Wandering Stalk"):
+        game.apply("Shae: Luftles 2")
+    game.apply("Shae: Luftles 4")
+    # With 2 players the lower card may come from the Draw Deck: no such check.
+    two = start("Palaudis+Floris, Ignis+Tundris, Luftles", players=("Ana", "Ben"),
+                lead="Ana: Lowest Luftles 3")
+    two.apply("Ana: Palaudis 4")
+    two.apply("Ben: Luftles 2")
+
+
+def test_an_impossible_lowest_card_is_refused() -> None:
+    game = rules.new_game("tribal-village", THREE,
+                          {"alliances": "Palaudis+Floris, Ignis+Tundris, Luftles"}, seed=4)
+    game.apply(REVEAL)
+    for p in THREE:
+        game.apply(f"{p}: Objective Quiet Village")
+    with pytest.raises(IllegalCall, match=r"Leo: Lowest Luftles 6: then Luftles 1, Luftles 2, "
+                                          r"Luftles 3, Luftles 4, Luftles 5 would all lie in the "
+                                          r"Wandering Stalk, which holds only 4 cards"):
+        game.apply("Leo: Lowest Luftles 6")
+    game.apply("Leo: Lowest Luftles 5")
