@@ -596,3 +596,49 @@ def test_an_impossible_lowest_card_is_refused() -> None:
                                           r"Wandering Stalk, which holds only 4 cards"):
         game.apply("Leo: Lowest Luftles 6")
     game.apply("Leo: Lowest Luftles 5")
+
+
+def test_boletus_can_ally_itself_to_the_lead() -> None:
+    game = start("Palaudis+Floris, Boletus+Tundris, Luftles")
+    texts = play(game, "Maya: Palaudis 5", "Leo: Boletus 8 swap Floris Boletus",
+                 "Shae: Palaudis 2")
+    assert "Leo plays Boletus 8 off suit" in texts
+    assert texts[-1].startswith("Leo wins with Boletus 8: the highest on-suit card "
+                                "(suit Palaudis, allied Boletus)")
+
+
+GAME_FILE = """\
+# The rulebook's tie example, as the journal keeps it
+game = "tribal-village"
+players = ["Maya", "Leo", "Shae"]
+seed = 1
+
+[options]
+alliances = "Palaudis+Floris, Ignis+Tundris, Luftles"
+hands = 1
+---
+Objectives: Secret Village, Crowded Village, Balanced Village, Diverse Village, Quiet Village
+Maya: Objective Crowded Village
+Leo: Objective Secret Village
+Shae: Objective Quiet Village
+[0:12.000] Leo: Lowest Luftles 1
+[0:15.500] Leo: Ignis 2
+Shae: Ignis 5
+Maya: Tundris 5
+[0:31.250] Shae: Palaudis 7
+Maya: Palaudis 3
+Leo: Floris 7
+"""
+
+
+def test_game_file_transcript() -> None:
+    game = rules.parse_game_file(GAME_FILE, "tie.game").play("tie.game")
+    assert isinstance(game, TribalVillage)
+    assert game.state.villages["Shae"] == [["Ignis 2", "Ignis 5", "Tundris 5"],
+                                           ["Palaudis 7", "Palaudis 3", "Floris 7"]]
+    assert "Palaudis set the suit" in game.state.last_verdict
+    assert game.hand_score("Leo") == 0 and game.hand_score("Shae") == 4  # Quiet: 10 - 6
+    bad = GAME_FILE.replace("Maya: Palaudis 3", "Maya: Palaudis 7")
+    with pytest.raises(rules.GameFileError, match=r"tie.game, line 19: 'Maya: Palaudis 7': .*"
+                                                  r"Palaudis 7 is already in this trick"):
+        rules.parse_game_file(bad, "tie.game").play("tie.game")
