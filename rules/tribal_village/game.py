@@ -1070,7 +1070,11 @@ class TribalVillage(Game[TribalVillageState]):
             if q == winner or s.hand_count[q] == 0:
                 continue
             taken = [a for a, _ in added]
-            options = [c for c in self._cards_for(s, q) if c not in taken or c == GRETIN]
+            gretins_left = self._copies(GRETIN) - self._located(s, GRETIN) - taken.count(GRETIN)
+            options = [c for c in self._cards_for(s, q)
+                       if c not in taken or (c == GRETIN and gretins_left > 0)]
+            if not options:
+                continue
             added.append((options[offset % len(options)], q))
         return tuple(added)
 

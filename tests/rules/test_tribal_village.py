@@ -639,6 +639,6 @@ def test_game_file_transcript() -> None:
     assert "Palaudis set the suit" in game.state.last_verdict
     assert game.hand_score("Leo") == 0 and game.hand_score("Shae") == 4  # Quiet: 10 - 6
     bad = GAME_FILE.replace("Maya: Palaudis 3", "Maya: Palaudis 7")
-    with pytest.raises(rules.GameFileError, match=r"tie.game, line 19: 'Maya: Palaudis 7': .*"
+    with pytest.raises(rules.GameFileError, match=r"tie.game, line 19: Maya: Palaudis 7: .*"
                                                   r"Palaudis 7 is already in this trick"):
         rules.parse_game_file(bad, "tie.game").play("tie.game")
