@@ -22,7 +22,8 @@ Parts = tuple[tuple[str, int], ...]
 @functools.cache
 def load(name: str) -> dict[str, Any]:
     """One data file (``faces``, ``boards`` or ``cards``) as a plain dict."""
-    text = resources.files("rules.dice_forge").joinpath("data").joinpath(f"{name}.toml").read_text("utf-8")
+    folder = resources.files("rules.dice_forge").joinpath("data")
+    text = folder.joinpath(f"{name}.toml").read_text("utf-8")
     return tomllib.loads(text)
 
 

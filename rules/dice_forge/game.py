@@ -86,9 +86,9 @@ class DiceForge(Game[State]):
         slot_cards = card_setup(opts.module, opts.cards)
         stacks: dict[str, list[str]] = {}
         for slot in SLOTS:
-            key = slot_cards[slot]
-            colours = card(key).get("colours")
-            stacks[slot] = ([f"{key}:{c}" for c in colours[:n]] if colours else [key] * n)
+            ck = slot_cards[slot]
+            colours = card(ck).get("colours")
+            stacks[slot] = ([f"{ck}:{c}" for c in colours[:n]] if colours else [ck] * n)
         state = State(rng, opts.module, opts.rounds or ROUNDS[n], players, pools, stacks,
                       slot_cards)
         state.total_faces = self._count_faces(state)

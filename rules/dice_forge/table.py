@@ -156,13 +156,13 @@ class Table:
                 self.move_titan(p, "loyalty", n)
             return n if n > 0 else 0
         if res == "glory":
-            before = p.glory
+            old = p.glory
             p.glory = max(0, p.glory + n)
-            return p.glory - before
-        before = getattr(p, res)
+            return p.glory - old
+        before: int = getattr(p, res)
         if n < 0:
             setattr(p, res, max(0, before + n))
-            return getattr(p, res) - before
+            return max(0, before + n) - before
         cap = p.cap(res)
         assert cap is not None
         kept = min(n, max(0, cap - before))
@@ -745,9 +745,9 @@ class Table:
         elif key == "time_golem":
             self.push(Step("golem", p.name, {"n": 2, "dir": -1}))
         elif key == "memory":
-            opts = [f"{side} on island {i}" for side in ("2 ancient + 1 moon", "2 loyalty + 1 sun")
-                    for i in range(1, 8)]
-            self.choose(p, "memory", opts, placed=[])
+            spots = [f"{side} on island {i}" for i in range(1, 8)
+                     for side in ("2 ancient + 1 moon", "2 loyalty + 1 sun")]
+            self.choose(p, "memory", spots, placed=[])
 
     # -- reinforcements ------------------------------------------------------------------
 
