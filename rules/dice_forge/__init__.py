@@ -17,7 +17,7 @@ from rules.dice_forge.calls import (
     Rolled,
     Use,
 )
-from rules.dice_forge.data import face_info
+from rules.dice_forge.data import describe_face, face_info
 from rules.dice_forge.game import DiceForge
 from rules.dice_forge.state import DiceForgeOptions, Player, State
 from rules.dice_forge.table import titan_path
@@ -39,6 +39,7 @@ __all__ = [
     "Rolled",
     "State",
     "Use",
+    "describe_face",
     "face_info",
     "titan_path",
 ]

@@ -124,3 +124,43 @@ def face_level(name: str) -> int:
 
 
 CELESTIAL_FACES: tuple[str, ...] = tuple(load("faces")["celestial"]["faces"])
+
+
+def describe_face(name: str) -> str:
+    """What a face does, in a sentence a screen can show.
+
+    >>> describe_face("3 gold or 2 glory")
+    'gain 3 gold or 2 glory'
+    >>> describe_face("red shield")
+    'gain 5 glory if your other die gave sun, else 2 sun'
+    """
+    if name in CELESTIAL_FACES:
+        celestial = {"12 gold": "gain 12 gold", "5 glory": "gain 5 glory",
+                     "3 glory + choice": "gain 3 glory and 3 gold or 1 moon or 1 sun",
+                     "mirror": "apply a face that is face-up on any player's die",
+                     "choose face": "turn one of your faces up and apply it",
+                     "double upgrade": "upgrade one of your faces by two levels"}
+        return celestial[name]
+    info = face_info(name)
+    faces = load("faces")
+    if info.kind == "gain":
+        return "gain " + " and ".join(f"{n} {r}" for r, n in info.parts)
+    if info.kind == "choice":
+        return "gain " + " or ".join(parts_text(o) for o in info.options)
+    if info.kind == "shield":
+        spec = faces["shield"][info.colour]
+        return f"gain 5 glory if your other die gave {spec['resource']}, else {spec['reward_b']}"
+    if info.kind == "chaos":
+        spec = faces["chaos"][info.colour]
+        return (f"gain {spec['reward_a']} if your other die gave {spec['resource']}, "
+                f"else {spec['reward_b']}")
+    return {
+        "triple": "in a divine blessing, apply your other die's face three times",
+        "mirror": "apply a face that is face-up on an opponent's die",
+        "ship": "you may forge one Sanctuary face for 2 gold less",
+        "golem": "move your golem one space forward on the Goddess board",
+        "boar": f"gain 1 sun or 1 moon; the owner of the {info.colour} Boar card gains "
+                "1 sun, 1 moon or 3 glory",
+        "misfortune": f"gain 1 ancient or 1 loyalty; the owner of the {info.colour} Mirror of "
+                      "Misfortune applies both your dice",
+    }[info.kind]

@@ -205,10 +205,10 @@ class Table:
     def gain_parts(self, p: Player, parts: D.Parts, times: int = 1, own: bool = False,
                    sign: int = 1) -> None:
         """Gain every part ``times`` over; with ``own``, the Loyalty zone bonus of the face."""
+        zone = titan_zone(p.titan)  # the zone when the face is applied, before it moves
         for res, n in parts:
             self.gain(p, res, sign * n * times)
         if own and sign > 0 and self.s.module == "titans":
-            zone = titan_zone(p.titan)
             if any(r == "gold" for r, _ in parts) and zone.startswith("loyalty"):
                 self.gain(p, "gold", 1)
                 extra = 0 if zone == "loyalty_1" else 1

@@ -1,0 +1,528 @@
+"""Dice Forge with Rebellion: scenarios from the rulebooks, reserves, forging, feats, modules.
+
+Scenario positions are set by changing a fresh game's state before the calls under test, as a
+chess test sets up a FEN; every rule under test then runs through ``game.apply``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import rules
+from rules import IllegalCall, InvalidCall, SetupError
+from rules.dice_forge import DiceForge, describe_face, titan_path
+from rules.dice_forge.state import State, Step
+
+
+def new(players: tuple[str, ...] = ("Ana", "Ben"), **options: object) -> DiceForge:
+    game = rules.new_game("dice-forge", players, options, seed=7)
+    assert isinstance(game, DiceForge)
+    return game
+
+
+def st(game: DiceForge) -> State:
+    return game.state
+
+
+class Live:
+    """A player of a game, always read from the game's current state (apply swaps states)."""
+
+    def __init__(self, game: DiceForge, name: str) -> None:
+        object.__setattr__(self, "_game", game)
+        object.__setattr__(self, "_name", name)
+
+    def __getattr__(self, key: str) -> Any:
+        return getattr(self._game.state.player(self._name), key)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        setattr(self._game.state.player(self._name), key, value)
+
+
+def live(game: DiceForge, i: int) -> Live:
+    return Live(game, game.setup.players[i])
+
+
+def bless_all(game: DiceForge, face1: str = "1 gold", face2: str = "1 gold") -> None:
+    """Answer every start-of-turn blessing with the same two faces."""
+    while st(game).steps and st(game).steps[0].kind == "roll2":
+        game.apply(f"{st(game).steps[0].player}: Rolled {face1}, {face2}")
+
+
+# -- setup ---------------------------------------------------------------------------------
+
+def test_setup_by_player_count() -> None:
+    two = new()
+    assert st(two).rounds == 9
+    assert [p.gold for p in st(two).players] == [3, 2]
+    assert all(len(st(two).pools[str(k)]) == 2 for k in range(1, 11))
+    assert st(two).players[0].dice[0] == ["1 sun"] + ["1 gold"] * 5
+    assert st(two).players[0].dice[1] == ["1 moon", "2 glory"] + ["1 gold"] * 4
+    three = new(("A", "B", "C"))
+    assert st(three).rounds == 10 and [p.gold for p in st(three).players] == [3, 2, 1]
+    four = new(("A", "B", "C", "D"))
+    assert st(four).rounds == 9 and [p.gold for p in st(four).players] == [3, 2, 1, 0]
+    assert all(len(st(four).pools[str(k)]) == 4 for k in range(1, 11))
+    assert len(st(four).stacks["M1"]) == 4
+
+
+def test_titans_and_goddess_starting_faces() -> None:
+    t = new(module="titans")
+    assert st(t).players[0].dice[0][0] == "1 ancient"
+    assert st(t).players[0].dice[1][1] == "1 loyalty + 1 glory"
+    g = new(module="goddess")
+    assert st(g).players[0].dice[1][0] == "moon golem"
+
+
+def test_setup_errors_name_the_problem() -> None:
+    with pytest.raises(SetupError, match="never combined"):
+        new(module="titans", cards={"F4": "time_golem"})
+    with pytest.raises(SetupError, match="not yet implemented"):
+        new(cards={"M5": "cerberus"})
+    with pytest.raises(SetupError, match="belongs in slot M8"):
+        new(cards={"M7": "typhon"})
+    with pytest.raises(SetupError, match="cannot be replaced"):
+        new(module="goddess", cards={"M6": "helmet"})
+    with pytest.raises(SetupError, match="unknown slot 'X9'"):
+        new(cards={"X9": "hydra"})
+
+
+# -- turn structure ------------------------------------------------------------------------
+
+def test_two_players_both_bless_twice_at_the_start_of_every_turn() -> None:
+    game = new()
+    order = [s.player for s in st(game).steps]
+    assert order == ["Ana", "Ben", "Ana", "Ben"]
+    with pytest.raises(IllegalCall, match=r"Ben: Rolled 1 gold, 1 gold: waiting for Ana"):
+        game.apply("Ben: Rolled 1 gold, 1 gold")
+    game.apply("Ana: Rolled 1 sun, 2 glory")
+    ana = live(game, 0)
+    assert (ana.sun, ana.glory) == (1, 2)
+    bless_all(game)
+    assert game.waiting_for() == "Ana: Forge, Perform, Use or Pass"
+    assert ana.gold == 5  # 3 to start, +1 gold +1 gold in her second blessing
+
+
+def test_three_players_bless_once_in_turn_order_from_the_active_player() -> None:
+    game = new(("A", "B", "C"))
+    assert [s.player for s in st(game).steps] == ["A", "B", "C"]
+    bless_all(game)
+    game.apply("A: Pass")
+    assert [s.player for s in st(game).steps] == ["B", "C", "A"]
+
+
+def test_roll_must_show_faces_of_the_players_dice() -> None:
+    game = new()
+    with pytest.raises(IllegalCall, match=r"Ana's dice cannot show 3 gold and 1 gold"):
+        game.apply("Ana: Rolled 3 gold, 1 gold")
+    with pytest.raises(InvalidCall, match="is no die face"):
+        game.apply("Ana: Rolled 3 bananas, 1 gold")
+    with pytest.raises(IllegalCall, match="name both faces"):
+        game.apply("Ana: Rolled 1 gold on die 1")
+    # faces may be named in either die order: the order said is the order applied
+    game.apply("Ana: Rolled 2 glory, 1 sun")
+    assert st(game).players[0].up == [0, 1]
+
+
+def test_rounds_and_end_of_game_glory() -> None:
+    game = new(rounds=1)
+    bless_all(game, "2 glory", "1 sun")  # die 2 then die 1: Ana and Ben roll twice
+    game.apply("Ana: Pass")
+    bless_all(game, "2 glory", "1 sun")
+    assert not game.is_over
+    game.apply("Ben: Pass")
+    assert game.is_over
+    assert st(game).final == {"Ana": 8, "Ben": 8}
+    assert game.standings().winner == "Ana and Ben"
+    assert list(game.legal_calls()) == []
+    with pytest.raises(IllegalCall, match="the game is over"):
+        game.apply("Ana: Pass")
+
+
+def test_final_score_adds_card_glory() -> None:
+    game = new(rounds=1)
+    bless_all(game)
+    ana = live(game, 0)
+    ana.moon = 4
+    game.apply("Ana: Perform The Ferryman")
+    assert ana.moon == 0 and ana.island == 3
+    game.apply("Ana: End turn") if game.state.phase == "after" else None
+    bless_all(game)
+    game.apply("Ben: Pass")
+    assert st(game).final["Ana"] == ana.glory + 12
+
+
+# -- reserves ------------------------------------------------------------------------------
+
+def test_reserve_caps_and_what_is_lost() -> None:
+    game = new()
+    ana = live(game, 0)
+    ana.dice[0][1] = "6 gold"
+    ana.dice[1][2] = "2 sun"
+    ana.gold, ana.sun = 11, 5
+    events = game.apply("Ana: Rolled 6 gold, 2 sun")
+    assert (ana.gold, ana.sun) == (12, 6)
+    lost = {(e.data["resource"], e.data["amount"]) for e in events if e.kind == "lost"}
+    assert lost == {("gold", 5), ("sun", 1)}
+    assert "Ana loses 5 gold over the cap of 12" in [e.text for e in events]
+
+
+def test_chest_raises_the_caps() -> None:
+    game = new()
+    ana = live(game, 0)
+    ana.cards.append("chest")
+    st(game).stacks["M2"].pop()
+    ana.dice[0][1] = "6 gold"
+    ana.dice[1][2] = "2 moon"
+    ana.gold, ana.moon = 11, 7
+    events = game.apply("Ana: Rolled 6 gold, 2 moon")
+    assert (ana.gold, ana.moon) == (16, 9)
+    assert [e.data["amount"] for e in events if e.kind == "lost"] == [1]
+
+
+def test_hammer_takes_gold_over_the_cap_and_scores() -> None:
+    game = new()
+    ana = live(game, 0)
+    ana.cards.append("hammer")
+    st(game).stacks["M1"].pop()
+    ana.dice[0][1] = "6 gold"
+    ana.gold, ana.hammer = 12, 10
+    game.apply("Ana: Rolled 6 gold, 1 moon")
+    assert ana.gold == 12 and ana.hammer == 16 and ana.glory == 10
+
+
+# -- forging -------------------------------------------------------------------------------
+
+def test_forge_replaces_faces_and_keeps_the_removed_ones() -> None:
+    game = new(("A", "B", "C"))
+    bless_all(game)
+    a = live(game, 0)
+    assert a.gold == 5
+    game.apply("A: Forge 3 gold on die 1 over 1 gold; 1 moon on die 2 over 1 gold")
+    assert a.gold == 1
+    assert a.dice[0].count("3 gold") == 1 and a.dice[1].count("1 moon") == 2
+    assert a.removed == ["1 gold", "1 gold"]
+    assert len(st(game).pools["1"]) == 3 and len(st(game).pools["2"]) == 3
+    game.check_invariants()
+
+
+def test_forge_refuses_what_the_rules_forbid() -> None:
+    game = new(("A", "B", "C"))
+    bless_all(game)
+    with pytest.raises(IllegalCall, match=r"costs 6 gold; A has 5"):
+        game.apply("A: Forge 4 gold on die 1 over 1 gold; 1 sun on die 2 over 1 gold")
+    with pytest.raises(IllegalCall, match="two identical faces"):
+        game.apply("A: Forge 3 gold on die 1 over 1 gold; 3 gold on die 2 over 1 gold")
+    with pytest.raises(IllegalCall, match="not sold in the Sanctuary"):
+        game.apply("A: Forge triple on die 1 over 1 gold")
+    with pytest.raises(IllegalCall, match=r"die 1 of A has no '2 glory' face"):
+        game.apply("A: Forge 3 gold on die 1 over 2 glory")
+    st(game).pools["1"].clear()
+    with pytest.raises(IllegalCall, match="no 3 gold face is left"):
+        game.apply("A: Forge 3 gold on die 1 over 1 gold")
+    with pytest.raises(IllegalCall, match="B: Pass: it is A's turn"):
+        game.apply("B: Pass")
+
+
+def test_legal_purchases_are_affordable_and_available() -> None:
+    game = new(("A", "B", "C"))
+    bless_all(game)
+    calls = [c.text() for c in game.legal_purchases()]
+    assert "A: Forge 4 gold on die 1 over 1 gold" in calls  # costs 3, A has 5
+    assert "A: Forge 6 gold on die 2 over 2 glory" in calls  # costs 4
+    assert not any("2 moon on" in c for c in calls)  # costs 6
+    assert "A: Perform The Chest" not in calls  # no moon shard yet
+    st(game).players[0].moon = 1
+    assert "A: Perform The Chest" in [c.text() for c in game.legal_purchases()]
+
+
+def test_choice_face_waits_for_the_choice() -> None:
+    game = new()
+    ana = live(game, 0)
+    ana.dice[0][1] = "3 gold or 2 glory"
+    game.apply("Ana: Rolled 3 gold or 2 glory, 1 moon")
+    assert game.waiting_for() == "Ana chooses"
+    with pytest.raises(IllegalCall, match=r"'3 moon' is not an option; choose one of: "
+                                          r"3 gold; 2 glory"):
+        game.apply("Ana: Choose 3 moon")
+    game.apply("Ana: Choose 2 glory")
+    assert (ana.glory, ana.moon, ana.gold) == (2, 1, 3)
+
+
+def test_triple_face_triples_the_other_die() -> None:
+    game = new()
+    ana = live(game, 0)
+    ana.dice[0][1] = "triple"
+    game.apply("Ana: Rolled triple, 2 glory")
+    assert ana.glory == 6
+
+
+# -- feats, ousting, extra action ----------------------------------------------------------
+
+def test_ousting_gives_the_ousted_hero_a_divine_blessing_first() -> None:
+    game = new(cards={"M3": "great_bear"})
+    bless_all(game)
+    ana, ben = live(game, 0), live(game, 1)
+    ana.moon = 3
+    game.apply("Ana: Perform The Great Bear")  # island 2
+    assert ana.island == 2
+    game.apply("Ana: End turn") if st(game).phase == "after" else None
+    bless_all(game)
+    ben.moon = 3
+    game.apply("Ben: Perform The Satyrs")  # also island 2: Ana is ousted
+    assert ana.island == 0 and ben.island == 2
+    assert ana.glory == 3  # her Great Bear
+    assert game.waiting_for() == "Ana rolls both dice"  # before the Satyrs' effect
+    game.apply("Ana: Rolled 1 sun, 2 glory")
+    assert ana.glory == 5 and ana.sun == 1
+    # then the Satyrs: Ana rolls without applying, Ben picks two faces
+    game.apply("Ana: Rolled 1 gold, 1 moon")
+    assert ana.moon == 1  # 3 - 2 for the Great Bear; a Satyrs roll is not applied
+    game.apply("Ben: Choose 1 moon")
+    game.apply("Ben: Choose 1 gold")
+    assert ben.moon == 1
+
+
+def test_extra_action_costs_two_sun() -> None:
+    game = new()
+    bless_all(game)
+    ana = live(game, 0)
+    ana.sun = 2
+    game.apply("Ana: Forge 3 gold on die 1 over 1 gold")
+    assert game.waiting_for() == "Ana: Extra action or End turn"
+    game.apply("Ana: Extra action")
+    assert ana.sun == 0
+    game.apply("Ana: Pass")
+    assert st(game).current.name == "Ben"
+
+
+def test_no_extra_action_without_the_shards() -> None:
+    game = new()
+    bless_all(game)
+    ana = live(game, 0)
+    ana.sun = 3
+    game.apply("Ana: Forge 3 gold on die 1 over 1 gold")
+    ana.sun = 1
+    with pytest.raises(IllegalCall, match="an extra action costs 2 sun"):
+        game.apply("Ana: Extra action")
+    with pytest.raises(IllegalCall, match="ancient shards exist only|Ana has 0 ancient"):
+        game.apply("Ana: Extra action paying 1 ancient")
+
+
+def test_feat_needs_its_cost() -> None:
+    game = new()
+    bless_all(game)
+    with pytest.raises(IllegalCall, match=r"Ana has 0 sun, 0 moon and pays 0 ancient; "
+                                          r"the cost is 5 sun \+ 5 moon"):
+        game.apply("Ana: Perform The Hydra")
+    with pytest.raises(IllegalCall, match="no card 'The Kraken'"):
+        game.apply("Ana: Perform The Kraken")
+
+
+def test_reinforcement_once_per_turn_before_the_action() -> None:
+    game = new()
+    bless_all(game)
+    ana = live(game, 0)
+    ana.cards.append("elder")
+    st(game).stacks["F1"].pop()
+    ana.gold = 5
+    game.apply("Ana: Use The Elder")
+    game.apply("Ana: Choose pay 3 gold for 4 glory")
+    assert (ana.gold, ana.glory) == (2, 4)
+    with pytest.raises(IllegalCall, match="already used The Elder this turn"):
+        game.apply("Ana: Use The Elder")
+
+
+# -- Titans module -------------------------------------------------------------------------
+
+def test_alex_loyalty_step_takes_the_special_path() -> None:
+    """Rebellion rulebook: Alex gains 1 loyalty on a space whose special path points to
+    Loyalty, so his token takes it (space 3 -> 5, skipping 4)."""
+    game = new(("Alex", "Max"), module="titans")
+    alex = live(game, 0)
+    alex.titan = 3
+    game.apply("Alex: Rolled 1 gold, 1 loyalty + 1 glory")
+    assert alex.titan == 5
+    assert (alex.gold, alex.glory) == (4, 1)
+
+
+def test_titans_paths() -> None:
+    assert titan_path(16, "rebellion", 13) == [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 4, 3, 1]
+    assert titan_path(1, "loyalty", 3) == [2, 3, 5]
+    assert titan_path(31, "rebellion", 3) == [29, 27, 26]
+    assert titan_path(30, "loyalty", 5) == [31]
+
+
+def test_ancient_shard_moves_the_token_even_with_a_full_reserve() -> None:
+    game = new(module="titans")
+    ana = live(game, 0)
+    ana.ancient = 6
+    game.apply("Ana: Rolled 1 ancient, 1 gold")
+    assert ana.ancient == 6 and ana.titan == 15
+
+
+def test_max_loyalty_zone_example() -> None:
+    """Rebellion rulebook: Max applies his loyalty face first, enters the next zone, then his
+    G+S+M+GP face earns 1 extra gold and 2 extra glory."""
+    game = new(("Max", "Ana"), module="titans")
+    mx = live(game, 0)
+    mx.titan = 25
+    mx.dice[0][1] = "1 gold + 1 sun + 1 moon + 1 glory"
+    game.apply("Max: Rolled 1 loyalty + 1 glory, 1 gold + 1 sun + 1 moon + 1 glory")
+    assert mx.titan == 26
+    assert (mx.gold, mx.sun, mx.moon) == (3 + 2, 1, 1)
+    assert mx.glory == 1 + 1 + 2
+
+
+def test_rebellion_zone_feat_bonus_first_titan_then_dogged() -> None:
+    """Rebellion rulebook: 5 glory for being first to perform The First Titan, then 3 glory
+    for The Dogged that someone else performed before."""
+    game = new(("Alex", "Ben"), module="titans")
+    bless_all(game)
+    alex, ben = live(game, 0), live(game, 1)
+    st(game).feats_done.append("dogged")  # Ben performed The Dogged earlier
+    alex.titan = 5
+    alex.sun = alex.moon = 5
+    game.apply("Alex: Perform The First Titan")
+    assert alex.glory == 5
+    game.apply("Alex: Choose The Dogged")
+    assert alex.glory == 8
+    game.apply("Alex: Choose 3 gold + 1 ancient on die 1 over 1 gold")
+    assert "3 gold + 1 ancient" in alex.dice[0]
+    assert alex.island == 4  # the First Titan's island; the free feat does not move the pawn
+
+
+def test_titans_end_game_glory() -> None:
+    game = new(module="titans", rounds=1)
+    ana, ben = live(game, 0), live(game, 1)
+    ana.titan, ben.titan = 31, 1
+    bless_all(game, "1 gold", "1 gold")
+    game.apply("Ana: Pass")
+    bless_all(game, "1 gold", "1 gold")
+    game.apply("Ben: Pass")
+    # Ana's 8 gold faces in Loyalty zone 3 gave 8 glory; Ben's -25 is clamped at 0
+    assert ana.glory == 8
+    assert st(game).final == {"Ana": 8 + 25, "Ben": 0}
+
+
+def test_ancient_shards_pay_for_feats() -> None:
+    game = new(module="titans")
+    bless_all(game)
+    ana = live(game, 0)
+    ana.ancient, ana.sun = 2, 0
+    game.apply("Ana: Perform The Guardian paying 2 ancient")
+    assert ana.ancient == 0 and "guardian" in ana.cards
+
+
+# -- Goddess module ------------------------------------------------------------------------
+
+def test_max_great_golem_with_celestial_die_and_treasure_hall() -> None:
+    """Rebellion rulebook: the Great Golem moves 2 spaces; the first rolls the Celestial die
+    (12 gold), the second is a fork where Max chooses a Treasure hall he reaches first."""
+    game = new(("Max", "Ana"), module="goddess")
+    bless_all(game, "1 gold", "2 glory")
+    mx = live(game, 0)
+    mx.golem, mx.gold, mx.moon, mx.glory = 18, 0, 5, 0
+    game.apply("Max: Perform The Great Golem")
+    assert mx.golem == 19 and game.waiting_for() == "Max rolls the Celestial die"
+    game.apply("Max: Rolled celestial 12 gold")
+    assert mx.gold == 12
+    with pytest.raises(IllegalCall, match="choose one of: space 20; space 12"):
+        game.apply("Max: Choose space 13")
+    game.apply("Max: Choose space 12")
+    game.apply("Max: Choose glory treasure")
+    assert mx.golem == 12 and mx.glory == 10
+    assert st(game).halls == {"12": "glory"}
+    # a later arrival gets the back side
+    ana = live(game, 1)
+    ana.golem, ana.glory = 11, 0
+    ana.dice[1][0] = "sun golem"
+    st(game).steps.insert(0, Step("roll1", "Ana", {"die": -1, "to": "Ana"}))  # a Silver Hind
+    game.apply("Ana: Rolled sun golem on die 2")
+    assert ana.golem == 12 and ana.glory == 2
+
+
+def test_goddess_space_and_first_arrival_reward() -> None:
+    game = new(module="goddess")
+    ana, ben = live(game, 0), live(game, 1)
+    ana.golem = 35
+    game.apply("Ana: Rolled 1 gold, moon golem")
+    assert ana.golem == 36 and ana.glory == 15
+    assert st(game).goddess_first == "Ana"
+    game.apply("Ana: Choose 1 sun")
+    game.apply("Ana: Choose 2 glory")
+    assert ana.glory == 17 and ana.sun == 1
+    ben.golem = 35
+    game.apply("Ben: Rolled 1 gold, moon golem")
+    assert ben.golem == 36 and ben.glory == 15
+    assert game.waiting_for() == "Ana rolls both dice"  # no first-arrival reward for Ben
+    game.apply("Ana: Rolled 1 gold, moon golem")  # the golem moves no more
+    assert ana.golem == 36 and ana.glory == 17
+
+
+def test_golem_bonus_rolls_the_celestial_die() -> None:
+    game = new(module="goddess")
+    ana = live(game, 0)
+    ana.dice[0][1] = "sun golem"
+    game.apply("Ana: Rolled sun golem, moon golem")
+    assert game.waiting_for() == "Ana chooses"  # the fork at space 1, first golem step
+    game.apply("Ana: Choose space 14")
+    assert ana.moon == 1
+    game.apply("Ana: Choose 1 sun")  # space 15 choice
+    assert game.waiting_for() == "Ana rolls the Celestial die"
+    game.apply("Ana: Rolled celestial 5 glory")
+    assert ana.glory == 5
+
+
+def test_goddess_end_game_score_counts_running_glory() -> None:
+    game = new(module="goddess", rounds=1)
+    ana = live(game, 0)
+    ana.golem = 35
+    game.apply("Ana: Rolled 1 gold, moon golem")
+    game.apply("Ana: Choose 1 gold")
+    game.apply("Ana: Choose 2 glory")
+    bless_all(game)
+    game.apply("Ana: Pass")
+    bless_all(game)
+    game.apply("Ben: Pass")
+    assert st(game).final["Ana"] == 15 + 2
+
+
+# -- the Celestial die and helpers ---------------------------------------------------------
+
+def test_celestial_double_upgrade() -> None:
+    game = new(("A", "B", "C"), module="goddess")
+    bless_all(game)
+    a = live(game, 0)
+    a.moon = 3
+    game.apply("A: Perform The Celestial Die")
+    game.apply("A: Rolled celestial double upgrade")
+    options = st(game).steps[0].data["options"]
+    assert "4 gold on die 1 over 1 gold" in options  # level 0 -> level 2
+    assert "3 gold on die 1 over 1 gold" not in options
+    assert "3 gold or 2 glory on die 1 over 1 sun" in options  # level 2 -> level 4
+    game.apply("A: Choose 4 gold on die 1 over 1 gold")
+    assert "4 gold" in a.dice[0]
+
+
+def test_describe_face() -> None:
+    assert describe_face("2 gold + 1 moon") == "gain 2 gold and 1 moon"
+    assert describe_face("double upgrade") == "upgrade one of your faces by two levels"
+    assert "Goddess board" in describe_face("moon golem")
+
+
+def test_every_call_of_a_random_game_round_trips_and_the_game_ends() -> None:
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = rules.from_setup(DiceForge.random_setup(rng))
+        for _ in range(300):
+            if game.is_over:
+                break
+            call = game.random_call(rng)
+            assert game.parse(call.text()) == call
+            game.apply(call)
+            game.check_invariants()
+        assert game.is_over
+        assert game.standings().winner
