@@ -307,7 +307,7 @@ def test_no_extra_action_without_the_shards() -> None:
     ana.sun = 1
     with pytest.raises(IllegalCall, match="an extra action costs 2 sun"):
         game.apply("Ana: Extra action")
-    with pytest.raises(IllegalCall, match="ancient shards exist only|Ana has 0 ancient"):
+    with pytest.raises(IllegalCall, match=r"Ana has 0 ancient shards, not 1"):
         game.apply("Ana: Extra action paying 1 ancient")
 
 
@@ -381,7 +381,7 @@ def test_rebellion_zone_feat_bonus_first_titan_then_dogged() -> None:
     for The Dogged that someone else performed before."""
     game = new(("Alex", "Ben"), module="titans")
     bless_all(game)
-    alex, ben = live(game, 0), live(game, 1)
+    alex = live(game, 0)
     st(game).feats_done.append("dogged")  # Ben performed The Dogged earlier
     alex.titan = 5
     alex.sun = alex.moon = 5
