@@ -231,6 +231,8 @@ class DiceForge(Game[State]):
             s.phase = "action"
             t.say("extra", f"{p.name} pays for an extra action", player=p.name)
             return
+        if isinstance(call, Use) and self._use_anytime(t, p, call, what):
+            return
         if s.phase != "action":
             raise IllegalCall(f"{what}: {p.name} has already acted; say 'Extra action' or "
                               "'End turn'")
@@ -266,6 +268,35 @@ class DiceForge(Game[State]):
             raise IllegalCall(f"{what}: it is {p.name}'s action: Forge, Perform, Use or Pass")
         s.actions += 1
         s.phase = "acting"
+
+    def _anytime_options(self, p: Player, key: str) -> list[str]:
+        """What Triton or the Companion can do now in ``p``'s turn (empty: nothing)."""
+        s = self.state
+        if key == "triton":
+            return ["use"] if "triton" in p.tokens else []
+        live = [x for x in p.companion if x >= 0]
+        if not live:
+            return []
+        opts = []
+        if (s.phase == "action" and not s.actions and not s.extra_used
+                and p.used.count("companion") < len(live) and min(live) < 5):
+            opts.append("advance")
+        return [*opts, "cash in"]
+
+    def _use_anytime(self, t: Table, p: Player, call: Use, what: str) -> bool:
+        """Triton's token and the Companion work at any moment of the owner's turn."""
+        key = self._card_by_name(call.card, what)
+        if key not in ("triton", "companion"):
+            return False
+        opts = self._anytime_options(p, key)
+        if not opts:
+            raise IllegalCall(f"{what}: {p.name} has no "
+                              + ("Triton token" if key == "triton" else "Companion in play"))
+        if key == "triton":
+            t.reinforce(p, "triton")
+        else:
+            t.choose(p, "companion", opts)
+        return True
 
     def _forge(self, t: Table, p: Player, call: Forge, what: str) -> None:
         faces = [b.face for b in call.buys]
@@ -359,15 +390,19 @@ class DiceForge(Game[State]):
                 return [Rolled(p.name, (f,), celestial=True) for f in D.CELESTIAL_FACES]
             return [Choose(p.name, o) for o in st.data["options"]]
         p = s.current
+        anytime: list[Call] = [Use(p.name, card(k)["name"]) for k in ("triton", "companion")
+                               if self._anytime_options(p, k)]
         if s.phase == "after":
-            calls: list[Call] = [EndTurn(p.name)]
+            calls: list[Call] = [EndTurn(p.name), *anytime]
             need = min_ancient(p, 2, 0)
             if need is not None and (need == 0 or s.module == "titans"):
                 calls.append(ExtraAction(p.name, need))
             return calls
-        calls = [Pass(p.name)]
+        calls = [Pass(p.name), *anytime]
         if not s.actions and not s.extra_used:
             for key in dict.fromkeys(card_key(c) for c in p.cards):
+                if key == "companion":
+                    continue
                 data = card(key)
                 owned = sum(1 for c in p.cards if card_key(c) == key)
                 if (data["kind"] == "reinforcement" and p.used.count(key) < owned

@@ -93,6 +93,8 @@ class Player:
     golem: int = 1
     feats: list[str] = field(default_factory=list)
     used: list[str] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)
+    companion: list[int] = field(default_factory=list)
 
     def chests(self) -> int:
         return sum(1 for c in self.cards if c == "chest")

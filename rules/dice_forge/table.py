@@ -7,6 +7,7 @@ Effects that need an answer from the table (a roll, a choice) are kept as pendin
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from rules.core import Event, IllegalCall
@@ -16,6 +17,7 @@ from rules.dice_forge.state import Player, State, Step, card
 
 DECISIONS = ("roll2", "roll1", "celestial", "choose")
 NOTHING = "nothing"
+CONVERT: dict[str, dict[str, int]] = {"sentinel": {"sun": 2, "moon": 2}, "cyclops": {"gold": 1}}
 GARDEN_CARD = {"mirror": "mirror_of_the_abyss", "shield": "shield", "ship": "ship",
                "boar": "boar", "triple": "helmet"}
 
@@ -104,6 +106,30 @@ def upgrade_options(p: Player, pools: dict[str, list[str]], levels: int) -> list
                 if faces:
                     out.extend(Buy(f, die + 1, old) for f in dict.fromkeys(faces))
                     break
+    return out
+
+
+def convert_options(parts: D.Parts, rates: dict[str, int]) -> list[str]:
+    """Every way to score some of ``parts`` as glory at ``rates`` (glory per unit).
+
+    >>> convert_options((("sun", 1), ("glory", 1)), {"sun": 2})
+    ['1 sun + 1 glory', '3 glory']
+    """
+    ranges = [range(n + 1) if r in rates else range(1) for r, n in parts]
+    out: list[str] = []
+    for combo in itertools.product(*ranges):
+        kept: list[tuple[str, int]] = []
+        glory = 0
+        for (r, n), k in zip(parts, combo, strict=True):
+            if r == "glory":
+                glory += n
+                continue
+            glory += k * rates.get(r, 0)
+            if n - k:
+                kept.append((r, n - k))
+        if glory:
+            kept.append(("glory", glory))
+        out.append(D.parts_text(tuple(kept)))
     return out
 
 
@@ -203,8 +229,18 @@ class Table:
                      f"space {p.titan}", player=p.name, path=path)
 
     def gain_parts(self, p: Player, parts: D.Parts, times: int = 1, own: bool = False,
-                   sign: int = 1) -> None:
-        """Gain every part ``times`` over; with ``own``, the Loyalty zone bonus of the face."""
+                   sign: int = 1, convert: str = "", glory_face: bool | None = None) -> None:
+        """Gain every part ``times`` over; with ``own``, the Loyalty zone bonus of the face.
+
+        ``convert`` ("sentinel" or "cyclops") first offers to score shards or gold as glory.
+        ``glory_face`` says whether the face itself showed glory (converted glory does not
+        earn the Loyalty glory bonus).
+        """
+        if convert and sign > 0 and any(r in CONVERT[convert] for r, _ in parts):
+            full = tuple((r, n * times) for r, n in parts)
+            self.choose(p, "parts", convert_options(full, CONVERT[convert]), times=1, own=own,
+                        sign=1, glory_face=any(r == "glory" for r, _ in parts))
+            return
         zone = titan_zone(p.titan)  # the zone when the face is applied, before it moves
         for res, n in parts:
             self.gain(p, res, sign * n * times)
@@ -215,7 +251,9 @@ class Table:
                 self.gain(p, "glory", extra)
                 self.say("zone", f"{p.name} gets the {zone} bonus: +1 gold"
                          + (" +1 glory" if extra else ""), player=p.name)
-            if any(r == "glory" for r, _ in parts) and zone == "loyalty_3":
+            if glory_face is None:
+                glory_face = any(r == "glory" for r, _ in parts)
+            if glory_face and zone == "loyalty_3":
                 self.gain(p, "glory", 1)
                 self.say("zone", f"{p.name} gets the loyalty_3 glory bonus: +1 glory",
                          player=p.name)
@@ -278,7 +316,7 @@ class Table:
                           f"(die 1: {', '.join(p.dice[0])}; die 2: {', '.join(p.dice[1])})")
 
     def blessing(self, to: Player, faces: list[str], own: bool, sign: int = 1,
-                 owner_of_misfortune: Player | None = None) -> None:
+                 owner_of_misfortune: Player | None = None, convert: str = "") -> None:
         """Apply two faces as a divine blessing for ``to``: triple, shield and Chaos rules."""
         self.s.gained = []
         kinds = [D.face_info(f).kind for f in faces]
@@ -296,20 +334,21 @@ class Table:
                 steps.append(Step("bearer_reward", to.name, {"face": face, "times": times[i]}))
                 continue
             steps.append(Step("apply", to.name, {"face": face, "times": times[i], "own": own,
-                                                  "sign": sign}))
+                                                  "sign": sign, "convert": convert}))
         if (own and sign > 0 and sorted(faces) == ["moon golem", "sun golem"]):
             steps.append(Step("celestial", to.name, {"why": "golem bonus"}))
         self.push(*steps)
 
-    def apply_face(self, p: Player, face: str, times: int, own: bool, sign: int) -> None:
+    def apply_face(self, p: Player, face: str, times: int, own: bool, sign: int,
+                   convert: str = "") -> None:
         """Resolve one face for ``p`` (``sign`` -1: the Minotaur's reversed blessing)."""
         info = D.face_info(face)
         kind = info.kind
         if kind == "gain":
-            self.gain_parts(p, info.parts, times, own, sign)
+            self.gain_parts(p, info.parts, times, own, sign, convert)
         elif kind == "choice":
             self.choose(p, "parts", [D.parts_text(o) for o in info.options], times=times,
-                        own=own, sign=sign)
+                        own=own, sign=sign, convert=convert)
         elif sign < 0 or kind == "triple":
             return
         elif kind == "mirror":
@@ -363,7 +402,10 @@ class Table:
             if mode == "show":
                 self.s.shown.extend(faces)
                 return
-            self.blessing(to, list(faces), own=to is p, sign=-1 if mode == "reverse" else 1)
+            if to is p and mode == "apply" and "cerberus" in p.tokens:
+                self.choose(p, "cerberus", ["use Cerberus", NOTHING], faces=list(faces))
+            self.blessing(to, list(faces), own=to is p, sign=-1 if mode == "reverse" else 1,
+                          convert=data.get("convert", ""))
             return
         if die is None:
             raise IllegalCall(f"{what}: {p.name} receives a minor blessing; say "
@@ -380,14 +422,17 @@ class Table:
                  faces=list(faces), die=die)
         self.s.gained = []
         after: list[Step] = []
+        convert = data.get("convert", "")
         if data.get("sphinx", 0):
-            after = [Step("roll1", p.name, {"die": die - 1, "to": p.name})
+            after = [Step("roll1", p.name, {"die": die - 1, "to": p.name, "convert": convert})
                      for _ in range(data["sphinx"])]
         if data.get("oracle"):
             after.insert(0, Step("oracle", p.name))
         self.push(*after)
+        if "cerberus" in p.tokens:
+            self.choose(p, "cerberus", ["use Cerberus", NOTHING], faces=list(faces))
         self.push(Step("apply", p.name, {"face": faces[0], "times": 1, "own": True,
-                                         "sign": 1}))
+                                         "sign": 1, "convert": convert}))
 
     def celestial(self, p: Player, face: str) -> None:
         """Apply a face of the Celestial die."""
@@ -482,7 +527,7 @@ class Table:
         p = self.s.player(step.player)
         d = step.data
         if step.kind == "apply":
-            self.apply_face(p, d["face"], d["times"], d["own"], d["sign"])
+            self.apply_face(p, d["face"], d["times"], d["own"], d["sign"], d.get("convert", ""))
         elif step.kind == "golem":
             self.golem(p, d["n"], d["dir"])
         elif step.kind == "space":
@@ -511,7 +556,23 @@ class Table:
         d = step.data
         tag = d["tag"]
         if tag == "parts":
-            self.gain_parts(p, D.parse_parts(option), d["times"], d["own"], d["sign"])
+            self.gain_parts(p, D.parse_parts(option), d["times"], d["own"], d["sign"],
+                            d.get("convert", ""), d.get("glory_face"))
+        elif tag == "cerberus":
+            if option == NOTHING:
+                return
+            p.tokens.remove("cerberus")
+            self.say("cerberus", f"{p.name} discards Cerberus to apply the roll again",
+                     player=p.name)
+            faces: list[str] = d["faces"]
+            if len(faces) == 2:
+                self.blessing(p, faces, own=True)
+            else:
+                self.s.gained = []
+                self.push(Step("apply", p.name, {"face": faces[0], "times": 1, "own": True,
+                                                 "sign": 1}))
+        elif tag == "companion":
+            self.companion(p, option)
         elif tag == "copy":
             self.push(Step("apply", p.name, {"face": option, "times": d["times"],
                                              "own": d["own"], "sign": 1}))
@@ -679,6 +740,16 @@ class Table:
                         for q in self.others(p)])
         elif key == "sphinx":
             self.push(Step("roll1", p.name, {"die": -1, "to": p.name, "sphinx": 3}))
+        elif key == "cyclops":
+            self.push(Step("roll1", p.name, {"die": -1, "to": p.name, "sphinx": 3,
+                                             "convert": "cyclops"}))
+        elif key == "sentinel":
+            self.push(*[Step("roll2", p.name, {"to": p.name, "convert": "sentinel"})
+                        for _ in range(2)])
+        elif key in ("cerberus", "triton"):
+            p.tokens.append(key)
+        elif key == "companion":
+            p.companion.append(0)
         elif key == "wind":
             self.s.shown = []
             self.push(*[Step("roll2", q.name, {"mode": "show"}) for q in self.in_turn_order()],
@@ -751,6 +822,22 @@ class Table:
 
     # -- reinforcements ------------------------------------------------------------------
 
+    def companion(self, p: Player, option: str) -> None:
+        """Advance the first live Companion marker, or cash it in for N sun and N glory."""
+        i = next(i for i, pos in enumerate(p.companion) if pos >= 0)
+        if option == "advance":
+            p.used.append("companion")
+            p.companion[i] = min(5, p.companion[i] + 1)
+            self.say("companion", f"{p.name}'s Companion moves to {p.companion[i]}",
+                     player=p.name)
+        else:
+            n = p.companion[i]
+            p.companion[i] = -1
+            self.gain(p, "sun", n)
+            self.gain(p, "glory", n)
+            self.say("companion", f"{p.name} cashes in the Companion: {n} sun and {n} glory",
+                     player=p.name)
+
     def reinforce(self, p: Player, key: str) -> None:
         if key == "silver_hind":
             self.push(Step("roll1", p.name, {"die": -1, "to": p.name}))
@@ -768,6 +855,9 @@ class Table:
         elif key == "merchant":
             self.choose(p, "merchant",
                         ["2 glory", *[b.text() for b in upgrade_options(p, self.s.pools, 1)]])
+        elif key == "triton":
+            p.tokens.remove("triton")
+            self.choose(p, "parts", ["2 sun", "2 moon", "6 gold"], times=1, own=False, sign=1)
         elif key == "light":
             p.gold -= 3
             opts = [q.face_up(d) for q in self.s.players for d in (0, 1)]
