@@ -80,7 +80,7 @@ def test_setup_errors_name_the_problem() -> None:
     with pytest.raises(SetupError, match="never combined"):
         new(module="titans", cards={"F4": "time_golem"})
     with pytest.raises(SetupError, match="not yet implemented"):
-        new(cards={"M5": "cerberus"})
+        new(cards={"M1": "twins"})
     with pytest.raises(SetupError, match="belongs in slot M8"):
         new(cards={"M7": "typhon"})
     with pytest.raises(SetupError, match="cannot be replaced"):
@@ -526,3 +526,171 @@ def test_every_call_of_a_random_game_round_trips_and_the_game_ends() -> None:
             game.check_invariants()
         assert game.is_over
         assert game.standings().winner
+
+
+# -- card effects --------------------------------------------------------------------------
+
+def ready(game: DiceForge, faces: tuple[str, str] = ("1 gold", "1 gold")) -> Live:
+    """Roll the start-of-turn blessings and give the active player shards for any feat."""
+    bless_all(game, *faces)
+    p = Live(game, st(game).current.name)
+    p.cards.append("chest")  # shard caps 9; a card from outside the stacks, so count it
+    st(game).total_cards += 1
+    p.sun = p.moon = 9
+    return p
+
+
+def test_sentinel_scores_shards_as_glory() -> None:
+    game = new(cards={"M7": "sentinel"})
+    ana = ready(game)
+    ana.dice[0][1] = "2 sun"
+    ana.sun = 0
+    sun0, glory0 = ana.sun, ana.glory
+    game.apply("Ana: Perform The Sentinel")
+    game.apply("Ana: Rolled 2 sun, 2 glory")
+    assert st(game).steps[0].data["options"] == ["2 sun", "1 sun + 2 glory", "4 glory"]
+    game.apply("Ana: Choose 1 sun + 2 glory")
+    assert ana.sun == sun0 + 1 and ana.glory == glory0 + 2 + 2
+    game.apply("Ana: Rolled 1 gold, 1 gold")
+    assert st(game).current.name == "Ben"  # 1 sun left: no extra action, the turn ends
+
+
+def test_cyclops_four_minor_blessings_with_gold_as_glory() -> None:
+    game = new(cards={"F7": "cyclops"})
+    ana = ready(game)
+    ana.gold, ana.glory = 0, 0
+    game.apply("Ana: Perform The Cyclops")
+    game.apply("Ana: Rolled 1 gold on die 1")
+    game.apply("Ana: Choose 1 glory")
+    with pytest.raises(IllegalCall, match="this minor blessing is with die 1, not die 2"):
+        game.apply("Ana: Rolled 1 gold on die 2")
+    for _ in range(3):
+        game.apply("Ana: Rolled 1 gold on die 1")
+        game.apply("Ana: Choose 1 gold")
+    assert (ana.gold, ana.glory) == (3, 1)
+
+
+def test_cerberus_token_applies_a_blessing_again() -> None:
+    game = new(cards={"M5": "cerberus"})
+    ana = ready(game)
+    game.apply("Ana: Perform Cerberus")
+    assert ana.tokens == ["cerberus"]
+    game.apply("Ana: End turn")
+    ana.glory = 0
+    game.apply("Ben: Rolled 1 gold, 1 gold")
+    game.apply("Ana: Rolled 2 glory, 1 gold")
+    game.apply("Ana: Choose use Cerberus")
+    assert ana.glory == 4 and ana.tokens == []
+
+
+def test_triton_token_is_spent_in_the_owners_turn() -> None:
+    game = new(cards={"F5": "triton"})
+    ana = ready(game)
+    sun = ana.sun - 4
+    game.apply("Ana: Perform Triton")
+    game.apply("Ana: Use Triton")
+    game.apply("Ana: Choose 2 sun")
+    assert ana.sun == sun + 2
+    with pytest.raises(IllegalCall, match="Ana has no Triton token"):
+        game.apply("Ana: Use Triton")
+
+
+def test_companion_advances_then_cashes_in() -> None:
+    game = new(cards={"M2": "companion"})
+    ana = ready(game)
+    game.apply("Ana: Perform The Companion")
+    assert ana.companion == [0]
+    game.apply("Ana: End turn")
+    bless_all(game)
+    game.apply("Ben: Pass")
+    bless_all(game)
+    game.apply("Ana: Use The Companion")
+    game.apply("Ana: Choose advance")
+    assert ana.companion == [1]
+    game.apply("Ana: Use The Companion")
+    assert st(game).steps[0].data["options"] == ["cash in"]  # advanced once this turn
+    ana.sun = 0
+    sun, glory = ana.sun, ana.glory
+    game.apply("Ana: Choose cash in")
+    assert (ana.sun, ana.glory, ana.companion) == (sun + 1, glory + 1, [-1])
+
+
+def test_minotaur_makes_the_others_lose() -> None:
+    game = new(cards={"F4": "minotaur"})
+    ana = ready(game)
+    ben = live(game, 1)
+    ben.gold, ben.glory = 5, 1
+    game.apply("Ana: Perform The Minotaur")
+    game.apply("Ben: Rolled 1 gold, 2 glory")
+    assert (ben.gold, ben.glory) == (4, 0)
+    assert "minotaur" in ana.cards
+
+
+def test_mists_and_eternal_night() -> None:
+    game = new(("A", "B", "C"), cards={"M5": "mists", "M7": "eternal_night"})
+    a = ready(game)
+    b, c = live(game, 1), live(game, 2)
+    b.gold, c.gold, b.glory, c.glory = 0, 0, 3, 9
+    a.glory = 0
+    game.apply("A: Perform The Mists")
+    assert (b.glory, c.glory, a.glory) == (0, 4, 8)
+    game.apply("A: Extra action")
+    b.sun, b.moon, c.sun, c.moon = 0, 2, 1, 1
+    a.moon = 9
+    sun, moon = a.sun, a.moon - 6
+    game.apply("A: Perform The Eternal Night")
+    assert (b.sun, b.moon, c.sun, c.moon) == (0, 1, 0, 0)
+    assert (a.sun, a.moon) == (sun + 1, moon + 2)
+
+
+def test_boar_face_rewards_its_bearer_and_the_card_owner() -> None:
+    game = new(cards={"M4": "boar"})
+    ana = ready(game)
+    ben = live(game, 1)
+    game.apply("Ana: Perform The Tenacious Boar")
+    game.apply("Ana: Choose Ben")
+    game.apply("Ben: Choose red boar on die 1 over 1 gold")
+    assert "red boar" in ben.dice[0]
+    game.apply("Ana: End turn")
+    glory, sun = ana.glory, ben.sun
+    game.apply("Ben: Rolled red boar, 1 moon")
+    game.apply("Ben: Choose 1 sun")
+    game.apply("Ana: Choose 3 glory")
+    assert ana.glory == glory + 3 and ben.sun == sun + 1
+    bless_all(game)
+    with pytest.raises(IllegalCall, match="the red boar face can never be removed"):
+        game.apply("Ben: Forge 3 gold on die 1 over red boar")
+
+
+def test_shield_face_gives_five_glory_when_the_other_die_matches() -> None:
+    game = new()
+    ana = live(game, 0)
+    ana.dice[0][1] = "yellow shield"
+    game.apply("Ana: Rolled yellow shield, 1 gold")
+    assert ana.glory == 5 and ana.gold == 4
+    game.apply("Ben: Rolled 1 gold, 1 gold")
+    game.apply("Ana: Rolled yellow shield, 2 glory")
+    assert ana.glory == 5 + 2 + 0 and ana.gold == 4 + 3
+
+
+def test_mirror_copies_an_opponents_face_up_face() -> None:
+    game = new()
+    ana, ben = live(game, 0), live(game, 1)
+    ana.dice[0][1] = "mirror"
+    ben.up = [0, 1]  # Ben shows 1 sun and 2 glory
+    game.apply("Ana: Rolled mirror, 1 gold")
+    assert st(game).steps[0].data["options"] == ["1 sun", "2 glory"]
+    game.apply("Ana: Choose 2 glory")
+    assert ana.glory == 2
+
+
+def test_ship_face_forges_for_two_gold_less() -> None:
+    game = new()
+    ana = live(game, 0)
+    ana.dice[0][1] = "ship"
+    game.apply("Ana: Rolled ship, 1 moon")
+    assert ana.gold == 3
+    with pytest.raises(IllegalCall, match="not an option"):
+        game.apply("Ana: Choose 2 sun on die 1 over 1 gold")  # 8 - 2 > 3
+    game.apply("Ana: Choose 1 sun on die 1 over 1 gold")  # 3 - 2
+    assert ana.gold == 2 and ana.dice[0].count("1 sun") == 2
