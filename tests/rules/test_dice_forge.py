@@ -694,3 +694,162 @@ def test_ship_face_forges_for_two_gold_less() -> None:
         game.apply("Ana: Choose 2 sun on die 1 over 1 gold")  # 8 - 2 > 3
     game.apply("Ana: Choose 1 sun on die 1 over 1 gold")  # 3 - 2
     assert ana.gold == 2 and ana.dice[0].count("1 sun") == 2
+
+
+def test_misfortune_bearer_and_owner() -> None:
+    game = new(module="titans")
+    ana = ready(game)
+    ben = live(game, 1)
+    game.apply("Ana: Perform The Mirror of Misfortune")
+    game.apply("Ana: Choose Ben")
+    game.apply("Ben: Choose yellow misfortune on die 1 over 1 gold")
+    game.apply("Ana: End turn")
+    ana.gold, ana.glory, ana.titan = 0, 0, 16
+    ben.titan = 16
+    game.apply("Ben: Rolled yellow misfortune, 1 gold")
+    assert st(game).steps[0].player == "Ben"
+    game.apply("Ben: Choose 1 loyalty")
+    assert ben.titan == 17
+    # Ana applies Ben's two face-up faces: the misfortune (1 ancient or 1 loyalty) and 1 gold
+    game.apply("Ana: Choose 1 ancient")
+    assert ana.titan == 15 and ana.ancient == 1 and ana.gold == 1
+
+
+def test_chaos_face_reward_a_needs_the_colour_from_the_other_die() -> None:
+    game = new(module="titans")
+    ana = live(game, 0)
+    ana.dice[0][1] = "yellow chaos"
+    game.apply("Ana: Rolled yellow chaos, 1 gold")
+    assert ana.glory == 3 and ana.titan == 18  # reward A: 2 loyalty + 3 glory
+    game.apply("Ben: Rolled 1 gold, 1 gold")
+    game.apply("Ana: Rolled yellow chaos, 1 moon")
+    assert ana.glory == 3 and ana.titan == 20  # reward B: 2 loyalty
+
+
+def test_memory_tokens_reward_a_later_feat_on_their_island() -> None:
+    game = new(module="titans")
+    ana = ready(game)
+    game.apply("Ana: Perform The Memory")
+    game.apply("Ana: Choose 2 loyalty + 1 sun on island 6")
+    with pytest.raises(IllegalCall, match="not an option"):
+        game.apply("Ana: Choose 2 ancient + 1 moon on island 6")
+    game.apply("Ana: Choose 2 ancient + 1 moon on island 3")
+    assert st(game).memory == [["Ana", 6, "2 loyalty + 1 sun"], ["Ana", 3, "2 ancient + 1 moon"]]
+    game.apply("Ana: Extra action")
+    titan = ana.titan
+    game.apply("Ana: Perform The Guardian")  # F3, island 6
+    assert ana.titan == titan + 2
+    assert st(game).memory == [["Ana", 3, "2 ancient + 1 moon"]]
+
+
+def test_oracle_pushes_the_others_toward_rebellion() -> None:
+    game = new(module="titans")
+    ana = ready(game)
+    ben = live(game, 1)
+    game.apply("Ana: Perform The Oracle")
+    game.apply("Ana: End turn")
+    bless_all(game)
+    game.apply("Ben: Pass")
+    bless_all(game)
+    game.apply("Ana: Use The Oracle")
+    before = ben.titan
+    game.apply("Ana: Rolled 1 ancient on die 1")
+    assert ben.titan == before - 1
+
+
+def test_time_golem_moves_back_and_may_take_another_branch() -> None:
+    game = new(module="goddess")
+    ana = ready(game)
+    ana.golem = 10
+    game.apply("Ana: Perform The Time Golem")
+    assert st(game).steps[0].data["options"] == ["space 4", "space 9", "space 16"]
+    game.apply("Ana: Choose space 9")
+    game.apply("Ana: Rolled celestial 5 glory")
+    assert st(game).steps[0].data["options"] == ["space 1", "space 2"]
+    game.apply("Ana: Choose space 2")
+    assert ana.golem == 2
+
+
+def test_goddess_card_sets_both_dice() -> None:
+    game = new(module="goddess")
+    ana = ready(game)
+    ana.glory = 0
+    game.apply("Ana: Perform The Goddess")
+    game.apply("Ana: Choose 1 sun")
+    game.apply("Ana: Choose 2 glory")
+    assert ana.glory == 2 and ana.up == [0, 1]
+
+
+def test_left_hand_ousts_everyone_and_applies_their_dice() -> None:
+    game = new(("A", "B", "C"), cards={"F7": "left_hand"})
+    a = ready(game)
+    b, c = live(game, 1), live(game, 2)
+    b.island, c.island, a.island = 3, 0, 7
+    a.glory = 0
+    game.apply("A: Perform The Left Hand")
+    assert (a.island, b.island) == (0, 0)
+    assert [s.player for s in st(game).steps[:2]] == ["A", "B"]
+    game.apply("A: Rolled 2 glory, 1 gold")
+    game.apply("B: Rolled 2 glory, 1 gold")
+    assert a.glory == 4 and b.glory == 0
+
+
+def test_eternal_fire_gives_an_extra_turn() -> None:
+    game = new(cards={"F7": "eternal_fire"})
+    ready(game)
+    game.apply("Ana: Perform The Eternal Fire")
+    assert st(game).current.name == "Ana" and st(game).round == 1
+    assert [s.player for s in st(game).steps] == ["Ana", "Ana"]
+
+
+def test_wind_gains_one_resource_from_every_shown_face() -> None:
+    game = new(cards={"M4": "wind"})
+    ana = ready(game)
+    ana.glory = 0
+    game.apply("Ana: Perform The Wind")
+    game.apply("Ana: Rolled 2 glory, 1 gold")
+    game.apply("Ben: Rolled 2 glory, 1 sun")
+    game.apply("Ana: Choose glory")
+    assert ana.glory == 4
+
+
+def test_typhon_scores_the_forged_faces() -> None:
+    game = new(cards={"M8": "typhon"})
+    ana = ready(game)
+    ana.glory = 0
+    game.apply("Ana: Forge 3 gold on die 1 over 1 gold")
+    game.apply("Ana: Extra action")
+    game.apply("Ana: Perform Typhon")
+    assert ana.glory == 1
+
+
+def test_abyssal_trident_cannot_take_faces_of_cards_in_play() -> None:
+    game = new(module="goddess")
+    ana = ready(game)
+    ana.gold = 7
+    game.apply("Ana: Perform The Abyssal Trident")
+    assert ana.gold == 0
+    options = st(game).steps[0].data["options"]
+    assert any(o.startswith("4 glory on") or o.startswith("3 glory on") for o in options)
+    assert any(o.startswith("triple on") for o in options)  # no Helmet in this game
+    assert not any("golem on" in o for o in options)  # Forest faces never
+
+
+def test_light_and_merchant_and_tree_reinforcements() -> None:
+    game = new(cards={"F4": "light", "F1": "tree"})
+    ana = ready(game)
+    game.apply("Ana: Perform The Light")
+    game.apply("Ana: Extra action")
+    game.apply("Ana: Perform The Tree")
+    game.apply("Ana: End turn") if st(game).phase == "after" else None
+    bless_all(game, "2 glory", "1 sun")
+    game.apply("Ben: Pass")
+    bless_all(game)
+    ana.gold, ana.glory = 3, 0
+    game.apply("Ana: Use The Tree")
+    assert (ana.gold, ana.glory) == (6, 1)
+    live(game, 1).up = [0, 1]  # Ben shows 1 sun and 2 glory
+    game.apply("Ana: Use The Light")
+    assert ana.gold == 3
+    game.apply("Ana: Choose 2 glory")
+    assert ana.glory == 3
