@@ -197,13 +197,13 @@ class DiceForge(Game[State]):
                 raise IllegalCall(f"{what}: waiting for {p.name} to roll "
                                   f"{'both dice' if step.kind == 'roll2' else 'one die'}")
             t.s.steps.pop(0)
-            t.roll(p, step, call.faces, call.die, what)
+            t.answer_roll(p, step, call.faces, call.die, what)
         elif step.kind == "celestial":
             if not isinstance(call, Rolled) or not call.celestial:
                 raise IllegalCall(f"{what}: waiting for {p.name} to roll the Celestial die "
                                   "('Rolled celestial FACE')")
             t.s.steps.pop(0)
-            t.celestial(p, call.faces[0])
+            t.answer_roll(p, step, call.faces, None, what)
         else:
             if not isinstance(call, Choose):
                 raise IllegalCall(f"{what}: waiting for {p.name} to choose one of: "

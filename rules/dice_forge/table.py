@@ -384,6 +384,71 @@ class Table:
                 faces = [p.face_up(0), p.face_up(1)]
                 self.s.steps.insert(1, Step("reflect", owner.name, {"faces": faces}))
 
+    def check_roll(self, p: Player, step: Step, faces: tuple[str, ...], die: int | None,
+                   what: str) -> list[int]:
+        """Check that ``p``'s dice can show ``faces``; the dice (0, 1) showing each face."""
+        if step.kind == "roll2":
+            if die is not None:
+                raise IllegalCall(f"{what}: {p.name} receives a divine blessing; name both "
+                                  "faces, 'Rolled FACE, FACE'")
+            return self.match_dice(p, faces, what)
+        if die is None:
+            raise IllegalCall(f"{what}: {p.name} receives a minor blessing; say "
+                              "'Rolled FACE on die N'")
+        fixed = step.data.get("die", -1)
+        if fixed >= 0 and die - 1 != fixed:
+            raise IllegalCall(f"{what}: this minor blessing is with die {fixed + 1}, not die "
+                              f"{die}")
+        if faces[0] not in p.dice[die - 1]:
+            raise IllegalCall(f"{what}: die {die} of {p.name} has no {faces[0]!r} face (it "
+                              f"shows {', '.join(p.dice[die - 1])})")
+        return [die - 1]
+
+    def answer_roll(self, p: Player, step: Step, faces: tuple[str, ...], die: int | None,
+                    what: str) -> None:
+        """A roll the game waited for: a Twins reroll, an offer to reroll, or apply it."""
+        ctx = step.data.get("twins")
+        if ctx is not None:
+            if ctx["kind"] != "celestial":
+                self.check_roll(p, step, faces, die, what)
+                assert die is not None
+                i = ctx["order"].index(die - 1)
+                ctx["faces"][i] = faces[0]
+            else:
+                ctx["faces"] = [faces[0]]
+            self.offer_twins(p, ctx, what)
+            return
+        receiving = step.kind in ("roll1", "celestial") or (
+            step.data.get("mode", "apply") == "apply" and step.data.get("to") == p.name)
+        order = [] if step.kind == "celestial" else self.check_roll(p, step, faces, die, what)
+        ctx = {"kind": step.kind, "data": step.data, "faces": list(faces), "die": die,
+               "order": order, "used": 0}
+        if receiving:
+            self.offer_twins(p, ctx, what)
+        else:
+            self.finish_roll(p, ctx, what)
+
+    def twins_left(self, p: Player, used: int) -> bool:
+        return used < sum(1 for c in p.cards if c == "twins") and p.gold >= 3
+
+    def offer_twins(self, p: Player, ctx: dict[str, Any], what: str) -> None:
+        """The Twins: before a received roll applies, offer to pay 3 gold to reroll a die."""
+        if not self.twins_left(p, ctx["used"]):
+            self.finish_roll(p, ctx, what)
+            return
+        if ctx["kind"] == "celestial":
+            opts = ["reroll celestial"]
+        else:
+            opts = [f"reroll die {d + 1}" for d in sorted(ctx["order"])]
+        self.choose(p, "twins", ["keep", *opts], ctx=ctx)
+
+    def finish_roll(self, p: Player, ctx: dict[str, Any], what: str) -> None:
+        if ctx["kind"] == "celestial":
+            self.celestial(p, ctx["faces"][0])
+        else:
+            self.roll(p, Step(ctx["kind"], p.name, ctx["data"]), tuple(ctx["faces"]),
+                      ctx["die"], what)
+
     def roll(self, p: Player, step: Step, faces: tuple[str, ...], die: int | None,
              what: str) -> None:
         """Take the faces a blessing showed, turn the dice and resolve per the step's mode."""
@@ -391,10 +456,7 @@ class Table:
         to = self.s.player(data.get("to", p.name))
         mode = data.get("mode", "apply")
         if step.kind == "roll2":
-            if die is not None:
-                raise IllegalCall(f"{what}: {p.name} receives a divine blessing; name both "
-                                  "faces, 'Rolled FACE, FACE'")
-            order = self.match_dice(p, faces, what)
+            order = self.check_roll(p, step, faces, die, what)
             for f, d in zip(faces, order, strict=True):
                 p.up[d] = p.dice[d].index(f)
             self.say("roll", f"{p.name} rolls {', '.join(faces)}", player=p.name,
@@ -407,16 +469,8 @@ class Table:
             self.blessing(to, list(faces), own=to is p, sign=-1 if mode == "reverse" else 1,
                           convert=data.get("convert", ""))
             return
-        if die is None:
-            raise IllegalCall(f"{what}: {p.name} receives a minor blessing; say "
-                              "'Rolled FACE on die N'")
-        fixed = data.get("die", -1)
-        if fixed >= 0 and die - 1 != fixed:
-            raise IllegalCall(f"{what}: this minor blessing is with die {fixed + 1}, not die "
-                              f"{die}")
-        if faces[0] not in p.dice[die - 1]:
-            raise IllegalCall(f"{what}: die {die} of {p.name} has no {faces[0]!r} face (it "
-                              f"shows {', '.join(p.dice[die - 1])})")
+        self.check_roll(p, step, faces, die, what)
+        assert die is not None
         p.up[die - 1] = p.dice[die - 1].index(faces[0])
         self.say("roll", f"{p.name} rolls {faces[0]} on die {die}", player=p.name,
                  faces=list(faces), die=die)
@@ -573,6 +627,21 @@ class Table:
                                                  "sign": 1}))
         elif tag == "companion":
             self.companion(p, option)
+        elif tag == "twins":
+            ctx = d["ctx"]
+            if option == "keep":
+                self.finish_roll(p, ctx, what)
+                return
+            p.gold -= 3
+            ctx["used"] += 1
+            self.say("twins", f"{p.name} pays 3 gold to {option} (The Twins)", player=p.name)
+            if ctx["kind"] == "celestial":
+                again = Step("celestial", p.name, {"twins": ctx})
+            else:
+                again = Step("roll1", p.name, {"die": int(option.split()[-1]) - 1,
+                                               "twins": ctx})
+            self.push(again)
+            self.choose(p, "parts", ["1 moon", "1 glory"], times=1, own=False, sign=1)
         elif tag == "copy":
             self.push(Step("apply", p.name, {"face": option, "times": d["times"],
                                              "own": d["own"], "sign": 1}))

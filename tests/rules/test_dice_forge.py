@@ -80,7 +80,7 @@ def test_setup_errors_name_the_problem() -> None:
     with pytest.raises(SetupError, match="never combined"):
         new(module="titans", cards={"F4": "time_golem"})
     with pytest.raises(SetupError, match="not yet implemented"):
-        new(cards={"M1": "twins"})
+        new(cards={"M1": "scepter"})
     with pytest.raises(SetupError, match="belongs in slot M8"):
         new(cards={"M7": "typhon"})
     with pytest.raises(SetupError, match="cannot be replaced"):
@@ -853,3 +853,24 @@ def test_light_and_merchant_and_tree_reinforcements() -> None:
     assert ana.gold == 3
     game.apply("Ana: Choose 2 glory")
     assert ana.glory == 3
+
+
+def test_twins_reroll_one_die_before_applying() -> None:
+    game = new(cards={"M1": "twins"})
+    ana = live(game, 0)
+    ana.cards.append(st(game).stacks["M1"].pop())
+    ana.gold = 5
+    game.apply("Ana: Rolled 1 gold, 2 glory")
+    assert st(game).steps[0].data["options"] == ["keep", "reroll die 1", "reroll die 2"]
+    game.apply("Ana: Choose reroll die 2")
+    game.apply("Ana: Choose 1 moon")
+    with pytest.raises(IllegalCall, match="with die 2, not die 1"):
+        game.apply("Ana: Rolled 1 sun on die 1")
+    game.apply("Ana: Rolled 1 moon on die 2")
+    assert (ana.gold, ana.moon, ana.glory) == (5 - 3 + 1, 2, 0)
+    assert ana.up == [1, 0]
+    game.apply("Ben: Rolled 1 gold, 1 gold")
+    assert ana.gold == 3
+    game.apply("Ana: Rolled 1 gold, 2 glory")  # still 3 gold: a reroll is offered again
+    game.apply("Ana: Choose keep")
+    assert (ana.gold, ana.glory) == (4, 2)
