@@ -426,6 +426,8 @@ class DiceForge(Game[State]):
                 return Rolled(p.name, (rng.choice(p.dice[d]),), d + 1)
             if st.kind == "celestial":
                 return Rolled(p.name, (rng.choice(D.CELESTIAL_FACES),), celestial=True)
+            if st.data["tag"] == "twins" and rng.random() < 0.85:
+                return Choose(p.name, "keep")  # rerolls are rare, so games move on
             opts = [o for o in st.data["options"] if o != NOTHING] or st.data["options"]
             return Choose(p.name, rng.choice(opts))
         calls = list(self.legal_calls())
@@ -511,7 +513,7 @@ class DiceForge(Game[State]):
         module = rng.choice(["none", "titans", "goddess"])
         options: dict[str, object] = {"module": module}
         if n == 4:
-            options["rounds"] = 7
+            options["rounds"] = 6
         base = card_setup(module, {})
         cards: dict[str, str] = {}
         all_cards: dict[str, dict[str, object]] = D.load("cards")["cards"]

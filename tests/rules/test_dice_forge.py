@@ -744,7 +744,7 @@ def test_memory_tokens_reward_a_later_feat_on_their_island() -> None:
 
 def test_oracle_pushes_the_others_toward_rebellion() -> None:
     game = new(module="titans")
-    ana = ready(game)
+    ready(game)
     ben = live(game, 1)
     game.apply("Ana: Perform The Oracle")
     game.apply("Ana: End turn")
