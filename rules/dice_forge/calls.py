@@ -13,6 +13,7 @@ Every call starts with the caller's name and a colon:
 * ``Ana: Pass``                              no action this turn
 * ``Ana: Extra action`` / ``Ana: Extra action paying 1 ancient``   pay 2 sun for a 2nd action
 * ``Ana: End turn``
+* ``Ana: Hammer all`` / ``Ana: Hammer overflow``   where a Hammer owner's gold goes (any time)
 """
 
 from __future__ import annotations
@@ -133,6 +134,18 @@ class ExtraAction(Call):
 
 
 @dataclass(frozen=True)
+class HammerMode(Call):
+    """Where a Hammer owner's gold goes from now on: ``all`` to the Hammer track while it has
+    room, or only the ``overflow`` beyond the reserve's cap (the default). Said at any time."""
+
+    player: str
+    mode: str
+
+    def text(self) -> str:
+        return f"{self.player}: Hammer {self.mode}"
+
+
+@dataclass(frozen=True)
 class EndTurn(Call):
     """End the active player's turn."""
 
@@ -201,7 +214,9 @@ def parse_call(text: str, players: tuple[str, ...]) -> Call:
     if verb == "Perform" and arg:
         card, ancient = _paying(arg, text)
         return Perform(who, card, ancient)
+    if verb == "Hammer" and arg in ("all", "overflow"):
+        return HammerMode(who, arg)
     if verb == "Use" and arg:
         return Use(who, arg)
     raise InvalidCall(f"{text!r}: expected Rolled, Choose, Forge, Perform, Use, Pass, "
-                      "Extra action or End turn")
+                      "Extra action, End turn or Hammer all|overflow")

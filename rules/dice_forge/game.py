@@ -13,6 +13,7 @@ from rules.dice_forge.calls import (
     EndTurn,
     ExtraAction,
     Forge,
+    HammerMode,
     Pass,
     Perform,
     Rolled,
@@ -178,6 +179,15 @@ class DiceForge(Game[State]):
         what = call.text()
         who = getattr(call, "player", "")
         p = s.player(who)
+        if isinstance(call, HammerMode):
+            if "hammer" not in p.cards:
+                raise IllegalCall(f"{what}: {p.name} has no Blacksmith's Hammer")
+            if p.hammer_mode == call.mode:
+                raise IllegalCall(f"{what}: {p.name}'s gold already goes that way")
+            p.hammer_mode = call.mode
+            t.say("hammer", f"{p.name}'s gold now goes to the Hammer: {call.mode}",
+                  player=p.name)
+            return t.events
         if s.steps:
             step = s.steps[0]
             if step.player != who:
@@ -370,7 +380,17 @@ class DiceForge(Game[State]):
                 calls.append(Perform(p.name, card(s.slot_cards[slot])["name"], need))
         return calls
 
+    def hammer_calls(self) -> list[Call]:
+        """The Hammer owners' switches of where their gold goes (allowed at any time)."""
+        if self.state.phase == "over":
+            return []
+        return [HammerMode(p.name, "overflow" if p.hammer_mode == "all" else "all")
+                for p in self.state.players if "hammer" in p.cards]
+
     def legal_calls(self) -> Sequence[Call]:
+        return [*self._legal_calls(), *self.hammer_calls()]
+
+    def _legal_calls(self) -> list[Call]:
         s = self.state
         if s.phase == "over":
             return []
@@ -415,6 +435,9 @@ class DiceForge(Game[State]):
         s = self.state
         if s.phase == "over":
             raise IllegalCall("no call is possible in Dice Forge now: the game is over")
+        hammers = self.hammer_calls()
+        if hammers and rng.random() < 0.03:
+            return rng.choice(hammers)
         if s.steps:
             st = s.steps[0]
             p = s.player(st.player)
@@ -430,7 +453,7 @@ class DiceForge(Game[State]):
                 return Choose(p.name, "keep")  # rerolls are rare, so games move on
             opts = [o for o in st.data["options"] if o != NOTHING] or st.data["options"]
             return Choose(p.name, rng.choice(opts))
-        calls = list(self.legal_calls())
+        calls = self._legal_calls()
         if s.phase == "after":
             extra = [c for c in calls if isinstance(c, ExtraAction)]
             return extra[0] if extra and rng.random() < 0.3 else calls[0]

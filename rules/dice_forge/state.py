@@ -94,6 +94,7 @@ class Player:
     feats: list[str] = field(default_factory=list)
     used: list[str] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
+    hammer_mode: str = "overflow"
     companion: list[int] = field(default_factory=list)
 
     def chests(self) -> int:

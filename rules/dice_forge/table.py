@@ -191,6 +191,10 @@ class Table:
             return max(0, before + n) - before
         cap = p.cap(res)
         assert cap is not None
+        hammered = 0
+        if res == "gold" and p.hammer_mode == "all":
+            hammered = self.to_hammer(p, n)
+            n -= hammered
         kept = min(n, max(0, cap - before))
         setattr(p, res, before + kept)
         over = n - kept
@@ -201,9 +205,9 @@ class Table:
                      player=p.name, resource=res, amount=over)
         if res == "ancient":
             self.move_titan(p, "rebellion", n)
-        if kept:
+        if kept or hammered:
             self.s.gained.append(res)
-        return kept
+        return kept + hammered
 
     def to_hammer(self, p: Player, gold: int) -> int:
         """Put gold on the Hammer track(s); score +10 / +15 at each 15 / 30; returns gold put."""

@@ -874,3 +874,22 @@ def test_twins_reroll_one_die_before_applying() -> None:
     game.apply("Ana: Rolled 1 gold, 2 glory")  # still 3 gold: a reroll is offered again
     game.apply("Ana: Choose keep")
     assert (ana.gold, ana.glory) == (4, 2)
+
+
+def test_hammer_all_puts_every_gold_on_the_track() -> None:
+    game = new()
+    ana = live(game, 0)
+    ana.cards.append(st(game).stacks["M1"].pop())
+    ana.dice[0][1] = "6 gold"
+    ana.gold, ana.hammer = 3, 10
+    with pytest.raises(IllegalCall, match="Ben has no Blacksmith's Hammer"):
+        game.apply("Ben: Hammer all")
+    game.apply("Ana: Hammer all")  # said at any time, even while Ana's roll is awaited
+    assert ana.hammer_mode == "all"
+    assert game.parse("Ana: Hammer overflow") in game.legal_calls()
+    game.apply("Ana: Rolled 6 gold, 1 moon")
+    assert (ana.gold, ana.hammer, ana.glory) == (3, 16, 10)
+    ana.hammer = 28
+    game.apply("Ben: Rolled 1 gold, 1 gold")
+    game.apply("Ana: Rolled 6 gold, 1 moon")
+    assert (ana.gold, ana.hammer, ana.glory) == (3 + 4, 30, 10 + 15)
