@@ -13,7 +13,7 @@ Every call starts with the caller's name and a colon:
 * ``Ana: Pass``                              no action this turn
 * ``Ana: Extra action`` / ``Ana: Extra action paying 1 ancient``   pay 2 sun for a 2nd action
 * ``Ana: End turn``
-* ``Ana: Hammer all`` / ``Ana: Hammer overflow``   where a Hammer owner's gold goes (any time)
+* ``Ana: Hammer all`` / ``Ana: Scepter overflow``  where an owner's gold goes (any time)
 """
 
 from __future__ import annotations
@@ -134,15 +134,16 @@ class ExtraAction(Call):
 
 
 @dataclass(frozen=True)
-class HammerMode(Call):
-    """Where a Hammer owner's gold goes from now on: ``all`` to the Hammer track while it has
-    room, or only the ``overflow`` beyond the reserve's cap (the default). Said at any time."""
+class GoldTo(Call):
+    """Where a Hammer or Scepter owner's gold goes from now on: ``all`` to that store while it
+    has room, or only the ``overflow`` beyond the reserve's cap (the default). Said any time."""
 
     player: str
+    store: str
     mode: str
 
     def text(self) -> str:
-        return f"{self.player}: Hammer {self.mode}"
+        return f"{self.player}: {self.store} {self.mode}"
 
 
 @dataclass(frozen=True)
@@ -214,9 +215,9 @@ def parse_call(text: str, players: tuple[str, ...]) -> Call:
     if verb == "Perform" and arg:
         card, ancient = _paying(arg, text)
         return Perform(who, card, ancient)
-    if verb == "Hammer" and arg in ("all", "overflow"):
-        return HammerMode(who, arg)
+    if verb in ("Hammer", "Scepter") and arg in ("all", "overflow"):
+        return GoldTo(who, verb, arg)
     if verb == "Use" and arg:
         return Use(who, arg)
     raise InvalidCall(f"{text!r}: expected Rolled, Choose, Forge, Perform, Use, Pass, "
-                      "Extra action, End turn or Hammer all|overflow")
+                      "Extra action, End turn, Hammer or Scepter all|overflow")

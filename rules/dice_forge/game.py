@@ -13,7 +13,7 @@ from rules.dice_forge.calls import (
     EndTurn,
     ExtraAction,
     Forge,
-    HammerMode,
+    GoldTo,
     Pass,
     Perform,
     Rolled,
@@ -35,11 +35,12 @@ def feat_payment(p: Player, sun: int, moon: int, ancient: int) -> tuple[int, int
         return f"{p.name} has {p.ancient} ancient shards, not {ancient}"
     if ancient > sun + moon:
         return f"the cost is {sun} sun + {moon} moon; {ancient} ancient shards is more than that"
-    short_sun = max(0, sun - p.sun)
-    short_moon = max(0, moon - p.moon)
+    have_sun, have_moon = p.sun + p.scepter_sun, p.moon + p.scepter_moon
+    short_sun = max(0, sun - have_sun)
+    short_moon = max(0, moon - have_moon)
     if ancient < short_sun + short_moon:
-        return (f"{p.name} has {p.sun} sun, {p.moon} moon and pays {ancient} ancient; the cost "
-                f"is {sun} sun + {moon} moon")
+        return (f"{p.name} has {have_sun} sun, {have_moon} moon and pays {ancient} ancient; "
+                f"the cost is {sun} sun + {moon} moon")
     use_s = min(sun, short_sun + max(0, ancient - short_sun - short_moon))
     use_m = ancient - use_s
     return sun - use_s, moon - use_m, ancient
@@ -47,8 +48,19 @@ def feat_payment(p: Player, sun: int, moon: int, ancient: int) -> tuple[int, int
 
 def min_ancient(p: Player, sun: int, moon: int) -> int | None:
     """The fewest ancient shards ``p`` needs to pay, None if unaffordable."""
-    need = max(0, sun - p.sun) + max(0, moon - p.moon)
+    need = max(0, sun - p.sun - p.scepter_sun) + max(0, moon - p.moon - p.scepter_moon)
     return need if need <= p.ancient else None
+
+
+def pay_shards(p: Player, sun: int, moon: int, ancient: int) -> None:
+    """Pay shards: the Scepter's shards of this turn first, then the reserve."""
+    take = min(sun, p.scepter_sun)
+    p.scepter_sun -= take
+    p.sun -= sun - take
+    take = min(moon, p.scepter_moon)
+    p.scepter_moon -= take
+    p.moon -= moon - take
+    p.ancient -= ancient
 
 
 def slot_cost(slot: str) -> tuple[int, int]:
@@ -123,6 +135,7 @@ class DiceForge(Game[State]):
     def _end_turn(self, t: Table) -> None:
         s = t.s
         s.current.used = []
+        s.current.scepter_sun = s.current.scepter_moon = 0  # the Scepter's shards do not keep
         if s.fire:
             t.say("fire", f"{s.current.name} takes an extra turn (The Eternal Fire)")
             self._start_turn(t, only_active=True)
@@ -179,13 +192,14 @@ class DiceForge(Game[State]):
         what = call.text()
         who = getattr(call, "player", "")
         p = s.player(who)
-        if isinstance(call, HammerMode):
-            if "hammer" not in p.cards:
-                raise IllegalCall(f"{what}: {p.name} has no Blacksmith's Hammer")
-            if p.hammer_mode == call.mode:
+        if isinstance(call, GoldTo):
+            key = call.store.lower()
+            if key not in p.cards:
+                raise IllegalCall(f"{what}: {p.name} has no Blacksmith's {call.store}")
+            if getattr(p, f"{key}_mode") == call.mode:
                 raise IllegalCall(f"{what}: {p.name}'s gold already goes that way")
-            p.hammer_mode = call.mode
-            t.say("hammer", f"{p.name}'s gold now goes to the Hammer: {call.mode}",
+            setattr(p, f"{key}_mode", call.mode)
+            t.say("gold-to", f"{p.name}'s gold now goes to the {call.store}: {call.mode}",
                   player=p.name)
             return t.events
         if s.steps:
@@ -235,8 +249,7 @@ class DiceForge(Game[State]):
             pay = feat_payment(p, 2, 0, call.ancient)
             if isinstance(pay, str):
                 raise IllegalCall(f"{what}: an extra action costs 2 sun; {pay}")
-            p.sun -= pay[0]
-            p.ancient -= pay[2]
+            pay_shards(p, *pay)
             s.extra_used = True
             s.phase = "action"
             t.say("extra", f"{p.name} pays for an extra action", player=p.name)
@@ -258,8 +271,8 @@ class DiceForge(Game[State]):
                 raise IllegalCall(f"{what}: reinforcements are used before the action")
             if p.used.count(key) >= owned:
                 raise IllegalCall(f"{what}: {p.name} has already used {data['name']} this turn")
-            if key == "light" and p.gold < 3:
-                raise IllegalCall(f"{what}: The Light costs 3 gold; {p.name} has {p.gold}")
+            if key == "light" and p.purse() < 3:
+                raise IllegalCall(f"{what}: The Light costs 3 gold; {p.name} has {p.purse()}")
             p.used.append(key)
             s.phase = "reinforcing"
             t.reinforce(p, key)
@@ -284,6 +297,8 @@ class DiceForge(Game[State]):
         s = self.state
         if key == "triton":
             return ["use"] if "triton" in p.tokens else []
+        if key == "scepter":
+            return ["reset"] if any(x >= 4 for x in p.scepter) else []
         live = [x for x in p.companion if x >= 0]
         if not live:
             return []
@@ -296,14 +311,15 @@ class DiceForge(Game[State]):
     def _use_anytime(self, t: Table, p: Player, call: Use, what: str) -> bool:
         """Triton's token and the Companion work at any moment of the owner's turn."""
         key = self._card_by_name(call.card, what)
-        if key not in ("triton", "companion"):
+        if key not in ("triton", "companion", "scepter"):
             return False
         opts = self._anytime_options(p, key)
         if not opts:
-            raise IllegalCall(f"{what}: {p.name} has no "
-                              + ("Triton token" if key == "triton" else "Companion in play"))
-        if key == "triton":
-            t.reinforce(p, "triton")
+            raise IllegalCall(f"{what}: {p.name} has no " + {
+                "triton": "Triton token", "companion": "Companion in play",
+                "scepter": "Scepter track on space 4 or more"}[key])
+        if key in ("triton", "scepter"):
+            t.reinforce(p, key)
         else:
             t.choose(p, "companion", opts)
         return True
@@ -320,9 +336,9 @@ class DiceForge(Game[State]):
             if t.pool_of(b.face) not in SANCTUARY_KEYS:
                 raise IllegalCall(f"{what}: no {b.face} face is left in the Sanctuary")
             cost += price
-        if cost > p.gold:
-            raise IllegalCall(f"{what}: costs {cost} gold; {p.name} has {p.gold}")
-        p.gold -= cost
+        if cost > p.purse():
+            raise IllegalCall(f"{what}: costs {cost} gold; {p.name} has {p.purse()}")
+        t.spend_gold(p, cost)
         for b in call.buys:
             t.forge(p, b, what)
 
@@ -344,9 +360,7 @@ class DiceForge(Game[State]):
             raise IllegalCall(f"{what}: {pay}")
         if call.ancient and t.s.module != "titans":
             raise IllegalCall(f"{what}: ancient shards exist only in the Titans module")
-        p.sun -= pay[0]
-        p.moon -= pay[1]
-        p.ancient -= pay[2]
+        pay_shards(p, *pay)
         t.take_card(p, slot, move=True, what=what)
 
     # -- what the table is waiting for ---------------------------------------------------
@@ -371,7 +385,7 @@ class DiceForge(Game[State]):
         s = self.state
         p = s.player(name) if name else s.current
         calls: list[Call] = [Forge(p.name, (b,)) for b in
-                             buy_options(p, s.pools, SANCTUARY_KEYS, p.gold)]
+                             buy_options(p, s.pools, SANCTUARY_KEYS, p.purse())]
         for slot in SLOTS:
             if not s.stacks[slot]:
                 continue
@@ -384,8 +398,10 @@ class DiceForge(Game[State]):
         """The Hammer owners' switches of where their gold goes (allowed at any time)."""
         if self.state.phase == "over":
             return []
-        return [HammerMode(p.name, "overflow" if p.hammer_mode == "all" else "all")
-                for p in self.state.players if "hammer" in p.cards]
+        return [GoldTo(p.name, store.capitalize(),
+                       "overflow" if getattr(p, f"{store}_mode") == "all" else "all")
+                for p in self.state.players for store in ("hammer", "scepter")
+                if store in p.cards]
 
     def legal_calls(self) -> Sequence[Call]:
         return [*self._legal_calls(), *self.hammer_calls()]
@@ -410,7 +426,8 @@ class DiceForge(Game[State]):
                 return [Rolled(p.name, (f,), celestial=True) for f in D.CELESTIAL_FACES]
             return [Choose(p.name, o) for o in st.data["options"]]
         p = s.current
-        anytime: list[Call] = [Use(p.name, card(k)["name"]) for k in ("triton", "companion")
+        anytime: list[Call] = [Use(p.name, card(k)["name"])
+                               for k in ("triton", "companion", "scepter")
                                if self._anytime_options(p, k)]
         if s.phase == "after":
             calls: list[Call] = [EndTurn(p.name), *anytime]
@@ -426,7 +443,7 @@ class DiceForge(Game[State]):
                 data = card(key)
                 owned = sum(1 for c in p.cards if card_key(c) == key)
                 if (data["kind"] == "reinforcement" and p.used.count(key) < owned
-                        and (key != "light" or p.gold >= 3)):
+                        and (key != "light" or p.purse() >= 3)):
                     calls.append(Use(p.name, data["name"]))
         return calls + self.legal_purchases()
 
@@ -474,7 +491,7 @@ class DiceForge(Game[State]):
         """One or two different faces, within the player's gold, over different old faces."""
         first = rng.choice(forges)
         buys: list[Buy] = list(first.buys)
-        left = p.gold - sum(D.face_cost(b.face) or 0 for b in buys)
+        left = p.purse() - sum(D.face_cost(b.face) or 0 for b in buys)
         for f in forges:
             b = f.buys[0]
             if (b.face != buys[0].face and (D.face_cost(b.face) or 0) <= left
@@ -528,6 +545,9 @@ class DiceForge(Game[State]):
             assert p.glory >= 0
             assert 1 <= p.titan <= 31 and 1 <= p.golem <= 36
             assert p.hammer <= 30 * sum(1 for c in p.cards if c == "hammer")
+            assert all(0 <= x <= 6 for x in p.scepter)
+            assert p.scepter_sun >= 0 and p.scepter_moon >= 0
+            assert len(p.scepter) == sum(1 for c in p.cards if c == "scepter")
 
     @classmethod
     def random_setup(cls, rng: random.Random) -> Setup:

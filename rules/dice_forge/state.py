@@ -95,6 +95,10 @@ class Player:
     used: list[str] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
     hammer_mode: str = "overflow"
+    scepter: list[int] = field(default_factory=list)
+    scepter_mode: str = "overflow"
+    scepter_sun: int = 0
+    scepter_moon: int = 0
     companion: list[int] = field(default_factory=list)
 
     def chests(self) -> int:
@@ -109,6 +113,10 @@ class Player:
         if res == "ancient":
             return 6
         return None
+
+    def purse(self) -> int:
+        """Gold that can be spent: the reserve plus the Scepter tracks."""
+        return self.gold + sum(self.scepter)
 
     def face_up(self, die: int) -> str:
         return self.dice[die][self.up[die]]

@@ -192,13 +192,16 @@ class Table:
         cap = p.cap(res)
         assert cap is not None
         hammered = 0
+        if res == "gold" and p.scepter_mode == "all":
+            hammered += self.to_scepter(p, n - hammered)
         if res == "gold" and p.hammer_mode == "all":
-            hammered = self.to_hammer(p, n)
-            n -= hammered
+            hammered += self.to_hammer(p, n - hammered)
+        n -= hammered
         kept = min(n, max(0, cap - before))
         setattr(p, res, before + kept)
         over = n - kept
         if res == "gold" and over:
+            over -= self.to_scepter(p, over)
             over -= self.to_hammer(p, over)
         if over:
             self.say("lost", f"{p.name} loses {over} {res} over the cap of {cap}",
@@ -208,6 +211,26 @@ class Table:
         if kept or hammered:
             self.s.gained.append(res)
         return kept + hammered
+
+    def to_scepter(self, p: Player, gold: int) -> int:
+        """Put gold on the Scepter track(s), 6 spaces each; returns the gold put."""
+        put = 0
+        for i, pos in enumerate(p.scepter):
+            add = min(6 - pos, gold - put)
+            p.scepter[i] += add
+            put += add
+        return put
+
+    def spend_gold(self, p: Player, n: int) -> None:
+        """Pay gold from the reserve first, then from the Scepter tracks."""
+        take = min(n, p.gold)
+        p.gold -= take
+        n -= take
+        for i, pos in enumerate(p.scepter):
+            take = min(n, pos)
+            p.scepter[i] -= take
+            n -= take
+        assert n == 0, "spent more gold than the purse holds"
 
     def to_hammer(self, p: Player, gold: int) -> int:
         """Put gold on the Hammer track(s); score +10 / +15 at each 15 / 30; returns gold put."""
@@ -273,7 +296,7 @@ class Table:
 
     def forge_offer(self, p: Player, keys: list[str], *, discount: int = 0, free: bool = False,
                     forced: bool = False, then_minor: bool = False, tag: str = "forge") -> None:
-        budget = None if free else p.gold
+        budget = None if free else p.purse()
         opts = [b.text() for b in buy_options(p, self.s.pools, keys, budget, discount)]
         if not forced:
             opts.append(NOTHING)
@@ -433,7 +456,7 @@ class Table:
             self.finish_roll(p, ctx, what)
 
     def twins_left(self, p: Player, used: int) -> bool:
-        return used < sum(1 for c in p.cards if c == "twins") and p.gold >= 3
+        return used < sum(1 for c in p.cards if c == "twins") and p.purse() >= 3
 
     def offer_twins(self, p: Player, ctx: dict[str, Any], what: str) -> None:
         """The Twins: before a received roll applies, offer to pay 3 gold to reroll a die."""
@@ -566,7 +589,7 @@ class Table:
         elif kind == "pay":
             cost, _, gain = arg.partition("=")
             (res, n), = D.parse_parts(cost)
-            if getattr(p, res) >= n:
+            if (p.purse() if res == "gold" else getattr(p, res)) >= n:
                 self.choose(p, "pay", [f"pay {cost} for {gain}", NOTHING])
         elif kind == "per_forged":
             self.gain(p, "glory", len(p.removed))
@@ -631,12 +654,21 @@ class Table:
                                                  "sign": 1}))
         elif tag == "companion":
             self.companion(p, option)
+        elif tag == "scepter":
+            amount, shard = option.split()
+            p.scepter[d["track"]] = 0
+            if shard == "sun":
+                p.scepter_sun += int(amount)
+            else:
+                p.scepter_moon += int(amount)
+            self.say("scepter", f"{p.name} resets the Scepter for {option} (this turn only)",
+                     player=p.name)
         elif tag == "twins":
             ctx = d["ctx"]
             if option == "keep":
                 self.finish_roll(p, ctx, what)
                 return
-            p.gold -= 3
+            self.spend_gold(p, 3)
             ctx["used"] += 1
             self.say("twins", f"{p.name} pays 3 gold to {option} (The Twins)", player=p.name)
             if ctx["kind"] == "celestial":
@@ -655,7 +687,7 @@ class Table:
             buy = Buy.from_text(option)
             if tag == "forge" and not d.get("free"):
                 cost = max(0, (D.face_cost(buy.face) or 0) - d.get("discount", 0))
-                p.gold -= cost
+                self.spend_gold(p, cost)
             self.forge(p, buy, what)
             if d.get("then_minor"):
                 self.push(Step("roll1", p.name, {"die": buy.die - 1, "to": p.name}))
@@ -672,7 +704,11 @@ class Table:
             if option == NOTHING:
                 return
             cost, _, gain = option[len("pay "):].partition(" for ")
-            self.gain_parts(p, D.parse_parts(cost), sign=-1)
+            (res, n), = D.parse_parts(cost)
+            if res == "gold":
+                self.spend_gold(p, n)
+            else:
+                self.gain(p, res, -n)
             self.gain_parts(p, D.parse_parts(gain))
         elif tag == "set1":
             p.up[0] = p.dice[0].index(option)
@@ -710,7 +746,7 @@ class Table:
             self.choose(target, "place", opts)
         elif tag == "elder":
             if option != NOTHING:
-                self.gain(p, "gold", -3)
+                self.spend_gold(p, 3)
                 self.gain(p, "glory", 4)
         elif tag == "merchant":
             if option == "2 glory":
@@ -719,7 +755,7 @@ class Table:
                 self.forge(p, Buy.from_text(option), what)
         elif tag == "right_hand":
             n = int(option.split()[1])
-            self.gain(p, "gold", -n)
+            self.spend_gold(p, n)
             self.gain(p, "glory", n)
         elif tag == "first_titan":
             slot = d["slots"][d["options"].index(option)]
@@ -823,6 +859,8 @@ class Table:
             p.tokens.append(key)
         elif key == "companion":
             p.companion.append(0)
+        elif key == "scepter":
+            p.scepter.append(0)
         elif key == "wind":
             self.s.shown = []
             self.push(*[Step("roll2", q.name, {"mode": "show"}) for q in self.in_turn_order()],
@@ -851,7 +889,7 @@ class Table:
                 for res in ("moon", "sun"):
                     self.gain(p, res, -self.gain(q, res, -1))
         elif key == "right_hand":
-            self.choose(p, "right_hand", [f"spend {n} gold" for n in range(p.gold + 1)])
+            self.choose(p, "right_hand", [f"spend {n} gold" for n in range(p.purse() + 1)])
         elif key == "first_titan":
             slots = [s for s in ("M1", "M2", "F1", "F2") if self.s.stacks[s]]
             names = [card(card_key(self.s.stacks[s][0]))["name"] for s in slots]
@@ -917,7 +955,7 @@ class Table:
         elif key == "oracle":
             self.push(Step("roll1", p.name, {"die": -1, "to": p.name, "oracle": True}))
         elif key == "elder":
-            self.choose(p, "elder", ["pay 3 gold for 4 glory", NOTHING] if p.gold >= 3
+            self.choose(p, "elder", ["pay 3 gold for 4 glory", NOTHING] if p.purse() >= 3
                         else [NOTHING])
         elif key == "owl":
             self.choose(p, "parts", ["1 gold", "1 sun", "1 moon"], times=1, own=False, sign=1)
@@ -931,7 +969,11 @@ class Table:
         elif key == "triton":
             p.tokens.remove("triton")
             self.choose(p, "parts", ["2 sun", "2 moon", "6 gold"], times=1, own=False, sign=1)
+        elif key == "scepter":
+            i = max(range(len(p.scepter)), key=lambda k: p.scepter[k])
+            n = 2 if p.scepter[i] == 6 else 1
+            self.choose(p, "scepter", [f"{n} sun", f"{n} moon"], track=i)
         elif key == "light":
-            p.gold -= 3
+            self.spend_gold(p, 3)
             opts = [q.face_up(d) for q in self.s.players for d in (0, 1)]
             self.choose(p, "copy", [f for f in opts if f != "mirror"], times=1, own=False)

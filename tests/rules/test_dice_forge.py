@@ -79,8 +79,10 @@ def test_titans_and_goddess_starting_faces() -> None:
 def test_setup_errors_name_the_problem() -> None:
     with pytest.raises(SetupError, match="never combined"):
         new(module="titans", cards={"F4": "time_golem"})
-    with pytest.raises(SetupError, match="not yet implemented"):
-        new(cards={"M1": "scepter"})
+    with pytest.raises(SetupError, match="unknown card 'kraken'"):
+        new(cards={"M8": "kraken"})
+    with pytest.raises(SetupError, match="belongs in slot M8, not M7"):
+        new(cards={"M7": "hydra"})
     with pytest.raises(SetupError, match="belongs in slot M8"):
         new(cards={"M7": "typhon"})
     with pytest.raises(SetupError, match="cannot be replaced"):
@@ -893,3 +895,24 @@ def test_hammer_all_puts_every_gold_on_the_track() -> None:
     game.apply("Ben: Rolled 1 gold, 1 gold")
     game.apply("Ana: Rolled 6 gold, 1 moon")
     assert (ana.gold, ana.hammer, ana.glory) == (3 + 4, 30, 10 + 15)
+
+
+def test_scepter_stores_gold_and_resets_for_shards_this_turn_only() -> None:
+    game = new(cards={"M1": "scepter"})
+    ana = ready(game)
+    game.apply("Ana: Perform The Blacksmith's Scepter")
+    assert ana.scepter == [0] and game.waiting_for() == "Ana: Extra action or End turn"
+    game.apply("Ana: Scepter all")
+    ana.gold, ana.sun = 2, 0
+    st(game).steps.insert(0, Step("roll1", "Ana", {"die": -1, "to": "Ana"}))
+    ana.dice[0][1] = "6 gold"
+    game.apply("Ana: Rolled 6 gold on die 1")
+    assert (ana.gold, ana.scepter) == (2, [6])
+    game.apply("Ana: Use The Blacksmith's Scepter")
+    game.apply("Ana: Choose 2 sun")
+    assert (ana.scepter, ana.scepter_sun, ana.sun) == ([0], 2, 0)
+    game.apply("Ana: Extra action")  # paid with the Scepter's shards
+    assert ana.scepter_sun == 0
+    ana.scepter = [5]
+    game.apply("Ana: Forge 2 moon on die 2 over 1 gold")  # 6 gold: 2 reserve + 4 Scepter
+    assert (ana.gold, ana.scepter) == (0, [1])
