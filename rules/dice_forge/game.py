@@ -555,8 +555,8 @@ class DiceForge(Game[State]):
         n = rng.choice([2, 2, 3, 4])
         module = rng.choice(["none", "titans", "goddess"])
         options: dict[str, object] = {"module": module}
-        if n == 4:
-            options["rounds"] = 6
+        if n >= 3:  # shorter games so that random play ends within 250 calls
+            options["rounds"] = 6 if n == 4 else 8
         base = card_setup(module, {})
         cards: dict[str, str] = {}
         all_cards: dict[str, dict[str, object]] = D.load("cards")["cards"]
