@@ -380,6 +380,17 @@ class DiceForge(Game[State]):
             return f"{s.current.name}: Extra action or End turn"
         return f"{s.current.name}: Forge, Perform, Use or Pass"
 
+    def sanctuary_view(self) -> list[tuple[int, int, list[str]]]:
+        """What is left in each Sanctuary pool: (pool, gold cost, faces), pool 1 to 10."""
+        return [(pool, cost, list(self.state.pools[str(pool)]))
+                for pool, (cost, _, _) in D.sanctuary().items()]
+
+    def feat_view(self) -> list[tuple[str, str, int, int, int]]:
+        """Every feat slot: (slot, card name, sun cost, moon cost, cards left)."""
+        s = self.state
+        return [(slot, card(s.slot_cards[slot])["name"], *slot_cost(slot), len(s.stacks[slot]))
+                for slot in SLOTS]
+
     def legal_purchases(self, name: str | None = None) -> list[Call]:
         """Every single-face forge and every feat the active player can afford now."""
         s = self.state

@@ -916,3 +916,13 @@ def test_scepter_stores_gold_and_resets_for_shards_this_turn_only() -> None:
     ana.scepter = [5]
     game.apply("Ana: Forge 2 moon on die 2 over 1 gold")  # 6 gold: 2 reserve + 4 Scepter
     assert (ana.gold, ana.scepter) == (0, [1])
+
+
+def test_sanctuary_and_feat_views() -> None:
+    game = new(("A", "B", "C"))
+    view = game.sanctuary_view()
+    assert view[0] == (1, 2, ["3 gold"] * 4)
+    assert view[9][:2] == (10, 12) and len(view) == 10
+    feats = game.feat_view()
+    assert ("M8", "The Hydra", 5, 5, 3) in feats
+    assert ("F1", "The Elder", 1, 0, 3) in feats
