@@ -539,8 +539,15 @@ class DiceForge(Game[State]):
         if self.is_over:
             best = max(s.final.values())
             tied = [n for n, v in s.final.items() if v == best]
-            winner = " and ".join(tied)
             note = "shared victory" if len(tied) > 1 else ""
+            if len(tied) > 1 and self.options.tiebreak:
+                def key(name: str) -> tuple[int, int, int, int]:
+                    p = s.player(name)
+                    return (len(p.removed), len(p.cards), p.gold + p.sun + p.moon,
+                            -self.setup.players.index(name))
+                tied = [max(tied, key=key)]
+                note = "tie broken by forged faces, feat cards, shards and gold left, seat"
+            winner = " and ".join(tied)
         return Standings(cols, rows, winner, self.is_over, note)
 
     def check_invariants(self) -> None:

@@ -20,12 +20,15 @@ class DiceForgeOptions:
 
     ``module``: none, titans or goddess (never both). ``cards``: slot -> card key, replacing the
     default set for that slot (module cards cannot be replaced). ``rounds``: override the
-    number of rounds (None = by player count: 9, 10, 9).
+    number of rounds (None = by player count: 9, 10, 9). ``tiebreak``: break a tie for the
+    most glory by forged faces, then feat cards, then gold + sun + moon left, then the earlier
+    seat (BGA's optional rule); off, a tie is a shared victory.
     """
 
     module: Module = "none"
     cards: dict[str, str] = field(default_factory=dict)
     rounds: int | None = None
+    tiebreak: bool = False
 
     def __post_init__(self) -> None:
         if self.rounds is not None and not 1 <= self.rounds <= 20:

@@ -752,7 +752,10 @@ class Table:
             if option == "2 glory":
                 self.gain(p, "glory", 2)
             else:
-                self.forge(p, Buy.from_text(option), what)
+                text, _, using = option.partition(" using ")
+                extra = int(using.split()[0]) - 1 if using else 0
+                p.used.extend(["merchant"] * extra)
+                self.forge(p, Buy.from_text(text), what)
         elif tag == "right_hand":
             n = int(option.split()[1])
             self.spend_gold(p, n)
@@ -964,8 +967,13 @@ class Table:
         elif key == "tree":
             self.gain_parts(p, (("glory", 2),) if p.gold >= 8 else (("gold", 3), ("glory", 1)))
         elif key == "merchant":
-            self.choose(p, "merchant",
-                        ["2 glory", *[b.text() for b in upgrade_options(p, self.s.pools, 1)]])
+            # the Merchants not yet used this turn may join to upgrade one face several levels
+            spare = sum(1 for c in p.cards if c == "merchant") - p.used.count("merchant")
+            opts = ["2 glory", *[b.text() for b in upgrade_options(p, self.s.pools, 1)]]
+            for k in range(2, spare + 2):
+                opts += [f"{b.text()} using {k} Merchants"
+                         for b in upgrade_options(p, self.s.pools, k)]
+            self.choose(p, "merchant", opts)
         elif key == "triton":
             p.tokens.remove("triton")
             self.choose(p, "parts", ["2 sun", "2 moon", "6 gold"], times=1, own=False, sign=1)

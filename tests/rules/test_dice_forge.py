@@ -926,3 +926,28 @@ def test_sanctuary_and_feat_views() -> None:
     feats = game.feat_view()
     assert ("M8", "The Hydra", 5, 5, 3) in feats
     assert ("F1", "The Elder", 1, 0, 3) in feats
+
+
+def test_two_merchants_upgrade_one_face_two_levels() -> None:
+    game = new(("A", "B", "C"), cards={"F1": "merchant"})
+    bless_all(game)
+    a = live(game, 0)
+    a.cards.extend([st(game).stacks["F1"].pop(), st(game).stacks["F1"].pop()])
+    game.apply("A: Use The Merchant")
+    options = st(game).steps[0].data["options"]
+    assert "3 gold on die 1 over 1 gold" in options  # one level: level 0 -> 1
+    assert "4 gold on die 1 over 1 gold using 2 Merchants" in options  # level 0 -> 2
+    game.apply("A: Choose 4 gold on die 1 over 1 gold using 2 Merchants")
+    assert "4 gold" in a.dice[0] and a.removed == ["1 gold"]
+    with pytest.raises(IllegalCall, match="already used The Merchant this turn"):
+        game.apply("A: Use The Merchant")
+
+
+def test_tiebreak_option() -> None:
+    game = new(rounds=1, tiebreak=True)
+    bless_all(game, "2 glory", "1 sun")
+    game.apply("Ana: Pass")
+    bless_all(game, "2 glory", "1 sun")
+    game.apply("Ben: Pass")
+    assert st(game).final == {"Ana": 8, "Ben": 8}
+    assert game.standings().winner == "Ana"  # same faces, cards and shards; Ana has more gold
