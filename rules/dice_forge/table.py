@@ -626,7 +626,7 @@ class Table:
                 for q in self.others(p):
                     self.move_titan(q, "rebellion", 1)
         elif step.kind == "satyrs":
-            self.choose(p, "satyrs", list(self.s.shown), picked=[])
+            self.choose(p, "satyrs", list(self.s.shown), picked=[], pool=list(self.s.shown))
         elif step.kind == "wind":
             self.choose(p, "wind", list(D.RESOURCES))
         else:  # pragma: no cover - a programming error, not a table error
@@ -724,11 +724,10 @@ class Table:
                                              "sign": 1}))
         elif tag == "satyrs":
             picked = [*d["picked"], option]
-            left = list(d["options"])
+            left = list(d["pool"])
             left.remove(option)
             if len(picked) < 2 and left:
-                self.push(Step("choose", p.name, {"tag": "satyrs", "options": left,
-                                                  "picked": picked}))
+                self.choose(p, "satyrs", left, picked=picked, pool=left)
             elif len(picked) == 2:
                 self.blessing(p, picked, own=False)
             else:

@@ -280,11 +280,13 @@ def test_ousting_gives_the_ousted_hero_a_divine_blessing_first() -> None:
     game.apply("Ana: Rolled 1 sun, 2 glory")
     assert ana.glory == 5 and ana.sun == 1
     # then the Satyrs: Ana rolls without applying, Ben picks two faces
-    game.apply("Ana: Rolled 1 gold, 1 moon")
-    assert ana.moon == 1  # 3 - 2 for the Great Bear; a Satyrs roll is not applied
-    game.apply("Ben: Choose 1 moon")
+    gold_before = ana.gold
+    game.apply("Ana: Rolled 1 gold, 1 gold")
+    assert ana.gold == gold_before  # a Satyrs roll is not applied
+    gold = ben.gold
     game.apply("Ben: Choose 1 gold")
-    assert ben.moon == 1
+    game.apply("Ben: Choose 1 gold")  # both shown 1 gold faces may be picked
+    assert ben.gold == gold + 2
 
 
 def test_extra_action_costs_two_sun() -> None:
