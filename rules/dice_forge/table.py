@@ -380,6 +380,8 @@ class Table:
             return
         elif kind == "mirror":
             opts = [q.face_up(d) for q in self.others(p) for d in (0, 1)]
+            if "mirror" in opts:  # BGA: then any visible face may be copied, own included
+                opts += [p.face_up(d) for d in (0, 1)]
             opts = [f for f in opts if f != "mirror"]
             self.choose(p, "copy", opts, times=times, own=own)
         elif kind == "ship":
@@ -392,7 +394,7 @@ class Table:
             if spec["resource"] in self.s.gained:
                 self.gain(p, "glory", 5 * times)
             else:
-                self.gain_parts(p, D.parse_parts(spec["reward_b"]), times, own)
+                self.gain_parts(p, D.parse_parts(spec["reward_b"]), times, own, 1, convert)
         elif kind == "chaos":
             spec = CHAOS[info.colour]
             reward = "reward_a" if spec["resource"] in self.s.gained else "reward_b"

@@ -953,3 +953,16 @@ def test_tiebreak_option() -> None:
     game.apply("Ben: Pass")
     assert st(game).final == {"Ana": 8, "Ben": 8}
     assert game.standings().winner == "Ana"  # same faces, cards and shards; Ana has more gold
+
+
+def test_mirror_against_a_mirror_may_copy_own_faces() -> None:
+    game = new()
+    ana, ben = live(game, 0), live(game, 1)
+    ana.dice[0][1] = "mirror"
+    ben.dice[0][0] = "mirror"
+    ben.up = [0, 1]  # Ben shows a mirror and 2 glory
+    ana.dice[1][0] = "2 sun"
+    game.apply("Ana: Rolled mirror, 2 sun")
+    assert st(game).steps[0].data["options"] == ["2 glory", "2 sun"]
+    game.apply("Ana: Choose 2 sun")
+    assert ana.sun == 4
