@@ -966,3 +966,21 @@ def test_mirror_against_a_mirror_may_copy_own_faces() -> None:
     assert st(game).steps[0].data["options"] == ["2 glory", "2 sun"]
     game.apply("Ana: Choose 2 sun")
     assert ana.sun == 4
+
+
+def test_board_data_is_consistent_with_the_reference() -> None:
+    from rules.dice_forge.table import GODDESS, TITANS, titan_glory
+
+    for i, space in GODDESS.items():
+        assert all(i in GODDESS[f]["back"] for f in space["forward"])
+        assert all(i in GODDESS[b]["forward"] for b in space["back"])
+
+    def routes(x: int) -> list[int]:
+        if x == 36:
+            return [0]
+        return [1 + n for f in GODDESS[x]["forward"] for n in routes(f)]
+
+    lengths = routes(1)
+    assert (len(lengths), min(lengths), max(lengths)) == (8, 18, 24)  # reference 8.2
+    assert sorted(TITANS) == list(range(1, 32))
+    assert (titan_glory(1), titan_glory(16), titan_glory(31)) == (-25, 0, 25)
