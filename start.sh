@@ -2,5 +2,9 @@
 # Start the companion, installing what it needs first. Arguments go to `companion`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-source "$here/scripts/bootstrap.sh" --no-dev
+source "$here/scripts/bootstrap.sh" --no-dev --inexact
+if is_pi; then
+    # gpiozero on a Pi 5 needs lgpio (from apt); it works on a Pi 4 as well.
+    export GPIOZERO_PIN_FACTORY="${GPIOZERO_PIN_FACTORY:-lgpio}"
+fi
 exec "$here/.venv/bin/companion" "$@"

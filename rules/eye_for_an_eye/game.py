@@ -907,7 +907,8 @@ class EyeForAnEye(Game[EyeState]):
                                         calls.append(Act(me, key, action.name, count,
                                                          f.name, True))
                     elif action.effect.kind == "heal":
-                        if seat.health < sum(f.max_health for f in seat.figures) and s.supply:
+                        if s.supply and any(f.standing and f.health < f.max_health
+                                            for f in seat.figures):
                             calls.append(Act(me, key, action.name, count))
                     else:
                         calls.append(Act(me, key, action.name, count))

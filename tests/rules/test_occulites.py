@@ -599,8 +599,8 @@ def test_golden_game_file() -> None:
     game.check_invariants()
     assert game.history[2].at == 20.0
     bad = GOLDEN.replace("Ana: Pass", "Ana: Share blue for green from Ben")
-    with pytest.raises(rules.GameFileError, match=r"golden\.game, line 18: 'Ana: Share blue for "
-                       "green from Ben': .*Ana has no blue die to give"):
+    with pytest.raises(rules.GameFileError, match=r"golden\.game, line 18: Ana: Share blue for "
+                       "green from Ben: .*Ana has no blue die to give"):
         rules.parse_game_file(bad, "golden.game").play("golden.game")
 
 

@@ -1,0 +1,58 @@
+"""Sound: the round clock and its cues, the soundtrack, the announcer and effects.
+
+>>> from hardware.audio import cue_schedule
+>>> [c.name for c in cue_schedule(180)]
+['start', 'one_minute', 'ten_seconds', 'end']
+"""
+
+from __future__ import annotations
+
+from hardware.audio.clock import Cue, RoundClock, cue_schedule
+from hardware.audio.player import (
+    AUDIO_KEYS,
+    CUE_SOUNDS,
+    AudioBackend,
+    AudioFallback,
+    KivyAudio,
+    RoundPlayer,
+    SilentAudio,
+    Track,
+    audio_options,
+    open_audio,
+    round_from_config,
+)
+from hardware.audio.sounds import (
+    BUILTIN_SOUNDS,
+    SOUNDS_DIR,
+    Soundtrack,
+    audio_length,
+    builtin_sound,
+    default_soundtrack,
+    find_soundtrack,
+    list_soundtracks,
+)
+
+__all__ = [
+    "AUDIO_KEYS",
+    "BUILTIN_SOUNDS",
+    "CUE_SOUNDS",
+    "SOUNDS_DIR",
+    "AudioBackend",
+    "AudioFallback",
+    "Cue",
+    "KivyAudio",
+    "RoundClock",
+    "RoundPlayer",
+    "SilentAudio",
+    "Soundtrack",
+    "Track",
+    "audio_length",
+    "audio_options",
+    "builtin_sound",
+    "cue_schedule",
+    "default_soundtrack",
+    "find_soundtrack",
+    "list_soundtracks",
+    "open_audio",
+    "round_from_config",
+]

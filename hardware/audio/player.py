@@ -1,0 +1,436 @@
+"""Audio backends (Kivy's SDL2 mixer, or silence) and the round player that ties music to the clock.
+
+Backends are chosen like camera sources: ``backend=`` argument, else ``COMPANION_AUDIO``
+(``kivy`` or ``silent``), else ``[audio] backend``, else ``kivy``; an unknown name raises, and a
+backend that cannot start falls back to ``silent`` with a warning saying why.
+
+Pausing: Kivy's SDL2 sound has no pause and cannot seek, so :class:`KivyAudio` pauses every
+mixer channel through SDL2_mixer itself (``Mix_Pause``/``Mix_Resume`` on the library bundled in
+the Kivy wheel, which is the one Kivy plays through). Music and clock then stop and go together.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import logging
+import os
+import time
+import warnings
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from hardware.audio.clock import Clock, Cue, RoundClock
+from hardware.audio.sounds import Soundtrack, audio_length, builtin_sound
+from hardware.errors import ConfigError, HardwareError, SoundMissing
+
+log = logging.getLogger(__name__)
+
+ENV_VAR = "COMPANION_AUDIO"
+CUE_SOUNDS: dict[str, str] = {
+    "start": "yarra_mark",
+    "one_minute": "one_minute",
+    "ten_seconds": "ten_seconds",
+    "end": "yarra_bung",
+}
+
+
+class AudioFallback(RuntimeWarning):
+    """Warned when the chosen audio backend cannot start and silence is used instead."""
+
+
+class Track(Protocol):
+    """A loaded sound."""
+
+    path: Path
+    length: float
+
+    def play(self) -> None: ...
+    def stop(self) -> None: ...
+    def set_volume(self, volume: float) -> None: ...
+    def set_loop(self, loop: bool) -> None: ...
+    @property
+    def playing(self) -> bool: ...
+
+
+class AudioBackend(Protocol):
+    """Loads sounds and pauses/resumes everything at once."""
+
+    name: str
+
+    def load(self, path: str | Path) -> Track: ...
+    def pause_all(self) -> bool: ...
+    def resume_all(self) -> bool: ...
+    def close(self) -> None: ...
+
+
+# -- silence ---------------------------------------------------------------------------------
+
+
+class SilentTrack:
+    """A sound that plays nothing but keeps the state a real one would (for tests and no card)."""
+
+    def __init__(self, path: Path, length: float, log_to: list[tuple[str, str]]) -> None:
+        self.path = path
+        self.length = length
+        self.volume = 1.0
+        self.loop = False
+        self._playing = False
+        self._log = log_to
+
+    def play(self) -> None:
+        self._playing = True
+        self._log.append(("play", self.path.stem))
+
+    def stop(self) -> None:
+        self._playing = False
+        self._log.append(("stop", self.path.stem))
+
+    def set_volume(self, volume: float) -> None:
+        self.volume = volume
+
+    def set_loop(self, loop: bool) -> None:
+        self.loop = loop
+
+    @property
+    def playing(self) -> bool:
+        return self._playing
+
+
+class SilentAudio:
+    """The stand-in backend: loads files (checking they exist and reading their lengths)."""
+
+    name = "silent"
+
+    def __init__(self) -> None:
+        self.log: list[tuple[str, str]] = []
+        self.paused = False
+
+    def load(self, path: str | Path) -> SilentTrack:
+        p = Path(path)
+        return SilentTrack(p, audio_length(p), self.log)
+
+    def pause_all(self) -> bool:
+        self.paused = True
+        self.log.append(("pause_all", ""))
+        return True
+
+    def resume_all(self) -> bool:
+        self.paused = False
+        self.log.append(("resume_all", ""))
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+# -- Kivy ------------------------------------------------------------------------------------
+
+
+class KivyTrack:
+    """A Kivy Sound (SDL2 mixer)."""
+
+    def __init__(self, path: Path, sound: Any) -> None:
+        self.path = path
+        self._sound = sound
+        self.length = float(sound.length or 0.0)
+
+    def play(self) -> None:
+        self._sound.play()
+
+    def stop(self) -> None:
+        self._sound.stop()
+
+    def set_volume(self, volume: float) -> None:
+        self._sound.volume = volume
+
+    def set_loop(self, loop: bool) -> None:
+        self._sound.loop = loop
+
+    @property
+    def playing(self) -> bool:
+        return bool(self._sound.state == "play")
+
+
+def _find_sdl_mixer() -> Any | None:
+    """The SDL2_mixer library Kivy plays through, opened with ctypes (None if not found)."""
+    try:
+        import kivy
+    except ImportError:
+        return None
+    site = Path(kivy.__file__).resolve().parent.parent
+    candidates = sorted(site.glob("Kivy.libs/libSDL2_mixer*.so*")) + sorted(
+        site.glob("kivy/.dylibs/libSDL2_mixer*")
+    )
+    names = [str(p) for p in candidates]
+    found = ctypes.util.find_library("SDL2_mixer") or ctypes.util.find_library("SDL2_mixer-2.0")
+    if found:
+        names.append(found)
+    for name in names:
+        try:
+            lib = ctypes.CDLL(name)
+            lib.Mix_Pause, lib.Mix_Resume  # noqa: B018 - raise now if the symbols are missing
+            return lib
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+class KivyAudio:
+    """Sounds through Kivy's SoundLoader (the SDL2 mixer in the Kivy wheel)."""
+
+    name = "kivy"
+
+    def __init__(self) -> None:
+        try:
+            from kivy.core.audio import SoundLoader
+        except Exception as exc:  # Kivy missing or no audio provider
+            raise HardwareError(f"Kivy audio is not available: {exc}") from exc
+        self._loader = SoundLoader
+        self._mixer = _find_sdl_mixer()
+        self._tracks: list[KivyTrack] = []
+
+    @property
+    def can_pause(self) -> bool:
+        """True when music can be paused and resumed where it was."""
+        return self._mixer is not None
+
+    def load(self, path: str | Path) -> KivyTrack:
+        p = Path(path)
+        if not p.is_file():
+            raise SoundMissing(f"sound file {p} does not exist")
+        sound = self._loader.load(str(p))
+        if sound is None or not sound.length:
+            raise SoundMissing(f"sound file {p} could not be decoded by Kivy's audio")
+        track = KivyTrack(p, sound)
+        self._tracks.append(track)
+        return track
+
+    def pause_all(self) -> bool:
+        if self._mixer is None:
+            return False
+        self._mixer.Mix_Pause(-1)
+        return True
+
+    def resume_all(self) -> bool:
+        if self._mixer is None:
+            return False
+        self._mixer.Mix_Resume(-1)
+        return True
+
+    def close(self) -> None:
+        for track in self._tracks:
+            track.stop()
+        self._tracks.clear()
+
+
+#: Keys allowed in the ``[audio]`` table, with their types.
+AUDIO_KEYS: dict[str, tuple[type, ...]] = {
+    "backend": (str,),
+    "volume": (int, float),
+    "soundtracks": (str,),
+    "soundtrack": (str,),
+    "round_length": (int, float),
+}
+
+
+def audio_options(config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The ``[audio]`` table, checked. Raised when ...: ConfigError naming a bad key or value."""
+    table = (config or {}).get("audio", {})
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"[audio] must be a table, got {type(table).__name__}")
+    for key, value in table.items():
+        if key not in AUDIO_KEYS:
+            raise ConfigError(f"[audio] {key}: unknown setting; known: {', '.join(AUDIO_KEYS)}")
+        types = AUDIO_KEYS[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            want = " or ".join(t.__name__ for t in types)
+            raise ConfigError(f"[audio] {key}: expected {want}, got {value!r}")
+    if "volume" in table and not 0 <= table["volume"] <= 1:
+        raise ConfigError(f"[audio] volume: must be between 0 and 1, got {table['volume']!r}")
+    if "round_length" in table and table["round_length"] <= 0:
+        raise ConfigError(f"[audio] round_length: must be > 0 s, got {table['round_length']!r}")
+    return dict(table)
+
+
+def round_from_config(
+    backend: AudioBackend,
+    config: Mapping[str, Any] | None = None,
+    *,
+    clock: Clock = time.monotonic,
+    on_cue: Callable[[Cue], None] | None = None,
+) -> RoundPlayer:
+    """A RoundPlayer for ``[audio] soundtrack`` (from the soundtracks folder) or the drum loop.
+
+    A chosen soundtrack sets the round length; the looping drum loop uses ``round_length``
+    (default 180 s). Raised when ...: SoundMissing naming a soundtrack that is not there.
+    """
+    from hardware.audio.sounds import default_soundtrack, find_soundtrack
+    from hardware.config import soundtracks_dir
+
+    opts = audio_options(config)
+    folder = Path(opts.get("soundtracks") or soundtracks_dir())
+    if "soundtrack" in opts:
+        track = find_soundtrack(folder, opts["soundtrack"])
+        duration = None
+    else:
+        track = default_soundtrack()
+        duration = float(opts.get("round_length", 180.0))
+    return RoundPlayer(backend, track, duration=duration, clock=clock,
+                       volume=float(opts.get("volume", 0.8)), on_cue=on_cue)
+
+
+def open_audio(
+    backend: str | None = None,
+    config: Mapping[str, Any] | None = None,
+    *,
+    fallback: bool = True,
+) -> AudioBackend:
+    """Choose and start an audio backend (see the module docstring for the order).
+
+    Raised when ...: ConfigError for an unknown backend name; HardwareError when Kivy audio
+    cannot start and ``fallback`` is False.
+    """
+    section = audio_options(config)
+    name = backend or os.environ.get(ENV_VAR) or section.get("backend") or "kivy"
+    name = str(name).strip().lower()
+    if name == "silent":
+        return SilentAudio()
+    if name != "kivy":
+        raise ConfigError(f"unknown audio backend {name!r}: choose kivy or silent")
+    try:
+        return KivyAudio()
+    except HardwareError as exc:
+        if not fallback:
+            raise
+        warnings.warn(f"audio falls back to silence: {exc}", AudioFallback, stacklevel=2)
+        return SilentAudio()
+
+
+# -- the round -------------------------------------------------------------------------------
+
+
+class RoundPlayer:
+    """One round: its clock, its soundtrack and the announcer, kept together.
+
+    ``duration`` defaults to the soundtrack's length (a looping soundtrack such as the built-in
+    drum loop needs ``duration``). Call :meth:`tick` often (e.g. from a Kivy Clock interval): it
+    plays the cues that are due and returns them. Sounds are loaded at construction, so a
+    missing file fails before the round starts, naming the file.
+    """
+
+    def __init__(
+        self,
+        backend: AudioBackend,
+        soundtrack: Soundtrack,
+        *,
+        duration: float | None = None,
+        clock: Clock = time.monotonic,
+        volume: float = 0.8,
+        cue_sounds: Mapping[str, str | Path] | None = None,
+        on_cue: Callable[[Cue], None] | None = None,
+    ) -> None:
+        if duration is None:
+            if soundtrack.loop:
+                raise ConfigError(
+                    f"soundtrack {soundtrack.path.name} loops: give the round a duration"
+                )
+            duration = soundtrack.length
+        self.backend = backend
+        self.soundtrack = soundtrack
+        self.clock = RoundClock(duration, clock=clock)
+        self.on_cue = on_cue
+        self.music = backend.load(soundtrack.path)
+        self.music.set_loop(soundtrack.loop or duration > soundtrack.length)
+        sounds = dict(CUE_SOUNDS)
+        sounds.update({k: str(v) for k, v in (cue_sounds or {}).items()})
+        self.cue_tracks: dict[str, Track] = {}
+        for cue in self.clock.schedule:
+            ref = sounds.get(cue.name)
+            if ref:
+                self.cue_tracks[cue.name] = backend.load(_sound_path(ref))
+        self.effects: dict[str, Track] = {}
+        self._volume = 0.0
+        self.volume = volume
+        self._restart_music_on_resume = False
+
+    @property
+    def volume(self) -> float:
+        """Master volume, 0 to 1, applied to music, announcer and effects."""
+        return self._volume
+
+    @volume.setter
+    def volume(self, value: float) -> None:
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"volume must be between 0 and 1, got {value}")
+        self._volume = float(value)
+        for track in (self.music, *self.cue_tracks.values(), *self.effects.values()):
+            track.set_volume(self._volume)
+
+    def start(self) -> list[Cue]:
+        """Start the clock and the music; the start cue ("Yarra Mark!") plays at once."""
+        self.clock.start()
+        self.music.play()
+        return self.tick()
+
+    def tick(self) -> list[Cue]:
+        """Play the cues that have come due; at the end the music stops."""
+        cues = self.clock.due_cues()
+        for cue in cues:
+            if cue.name == "end":
+                self.music.stop()
+            track = self.cue_tracks.get(cue.name)
+            if track is not None:
+                track.play()
+            if self.on_cue is not None:
+                self.on_cue(cue)
+        return cues
+
+    def pause(self) -> None:
+        """Pause clock and sound together."""
+        if self.clock.state != "running":
+            return
+        self.clock.pause()
+        if not self.backend.pause_all():
+            # No mixer pause: stop the music; it restarts from its top on resume.
+            self.music.stop()
+            self._restart_music_on_resume = True
+            log.warning("audio backend cannot pause: music restarts from the top on resume")
+
+    def resume(self) -> None:
+        """Resume clock and sound together."""
+        if self.clock.state != "paused":
+            return
+        self.clock.resume()
+        if self._restart_music_on_resume:
+            self._restart_music_on_resume = False
+            self.music.play()
+        else:
+            self.backend.resume_all()
+
+    def play_effect(self, name: str | Path) -> None:
+        """Play ``hit``, ``knockout`` (built in) or a sound file."""
+        key = str(name)
+        track = self.effects.get(key)
+        if track is None:
+            track = self.backend.load(_sound_path(key))
+            track.set_volume(self._volume)
+            self.effects[key] = track
+        track.play()
+
+    def stop(self) -> None:
+        """Stop all sound (the clock keeps its state)."""
+        for track in (self.music, *self.cue_tracks.values(), *self.effects.values()):
+            track.stop()
+
+
+def _sound_path(ref: str | Path) -> Path:
+    """A built-in sound name, or a path to a file."""
+    text = str(ref)
+    if "/" not in text and "." not in text:
+        return builtin_sound(text)
+    path = Path(text)
+    if not path.is_file():
+        raise SoundMissing(f"sound file {path} does not exist")
+    return path

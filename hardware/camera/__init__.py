@@ -1,0 +1,228 @@
+"""Camera sources and how one is chosen.
+
+Like gpiozero's pin factories: the source comes from the ``source=`` argument, else the
+``COMPANION_CAMERA`` environment variable, else ``[camera] source`` in the config file, else
+``auto`` (the Pi camera, then webcam 0, then synthetic dice). Names:
+
+- ``picamera2`` or ``picamera2:N``: the Pi camera (N-th camera);
+- ``opencv:N`` a USB webcam by index, ``opencv:PATH`` a video file;
+- ``replay:PATH``: a folder of images or a video at its own pace;
+- ``synthetic``: rendered dice rolls (the stand-in when no camera is present).
+
+An unknown name raises :class:`UnknownSource` naming it. A source that cannot open falls back to
+``synthetic`` with a warning saying why (``fallback=False`` raises instead).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from hardware.camera.base import DeviceLost, Frame, FrameSource
+from hardware.camera.opencv import OpenCVSource
+from hardware.camera.picam import Picamera2Source
+from hardware.camera.replay import ReplaySource
+from hardware.camera.synthetic import SyntheticSource, SyntheticTruth
+from hardware.errors import CameraUnavailable, ConfigError, UnknownSource
+
+__all__ = [
+    "CAMERA_KEYS",
+    "CameraFallback",
+    "DeviceLost",
+    "Frame",
+    "FrameSource",
+    "OpenCVSource",
+    "Picamera2Source",
+    "ReplaySource",
+    "SyntheticSource",
+    "SyntheticTruth",
+    "choose_spec",
+    "make_source",
+    "open_source",
+]
+
+ENV_VAR = "COMPANION_CAMERA"
+CHOICES = "picamera2, opencv:N, replay:PATH or synthetic"
+
+
+class CameraFallback(RuntimeWarning):
+    """Warned when the chosen camera cannot open and another source is used instead."""
+
+
+#: Keys allowed in the ``[camera]`` table of the config file, with their expected types.
+CAMERA_KEYS: dict[str, tuple[type, ...]] = {
+    "source": (str,),
+    "width": (int,),
+    "height": (int,),
+    "fps": (int, float),
+    "loop": (bool,),
+    "realtime": (bool,),
+    "speed": (int, float),
+    "seed": (int,),
+    "main_size": (list,),
+    "lores_size": (list,),
+    "use_lores": (bool,),
+    "settle_s": (int, float),
+    "lock_exposure": (bool,),
+    "exposure_time": (int,),
+    "analogue_gain": (int, float),
+    "colour_gains": (list,),
+    "reconnect_interval": (int, float),
+}
+
+
+def camera_options(config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The ``[camera]`` table of a parsed config, checked key by key.
+
+    Raised when ...: ConfigError naming the key for an unknown key or a value of the wrong type.
+    """
+    if not config:
+        return {}
+    table = config.get("camera", {})
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"[camera] must be a table, got {type(table).__name__}")
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in CAMERA_KEYS:
+            raise ConfigError(
+                f"[camera] {key}: unknown setting; known: {', '.join(sorted(CAMERA_KEYS))}"
+            )
+        types = CAMERA_KEYS[key]
+        ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+        if not ok:
+            want = " or ".join(t.__name__ for t in types)
+            raise ConfigError(f"[camera] {key}: expected {want}, got {value!r}")
+        if key in ("main_size", "lores_size", "colour_gains"):
+            if len(value) != 2 or not all(
+                isinstance(v, int | float) and not isinstance(v, bool) for v in value
+            ):
+                raise ConfigError(f"[camera] {key}: expected two numbers, got {value!r}")
+            value = (value[0], value[1])
+        out[key] = value
+    return out
+
+
+def choose_spec(source: str | None = None, config: Mapping[str, Any] | None = None) -> str:
+    """Which source name applies: argument, then $COMPANION_CAMERA, then config, then ``auto``."""
+    for candidate in (source, os.environ.get(ENV_VAR), camera_options(config).get("source")):
+        if candidate is not None and str(candidate).strip():
+            return str(candidate).strip()
+    return "auto"
+
+
+def make_source(
+    spec: str, config: Mapping[str, Any] | None = None, **overrides: Any
+) -> FrameSource:
+    """Build (but do not open) the source named by ``spec``.
+
+    Raised when ...: UnknownSource for a name that is none of the known sources; ConfigError for
+    a spec with a bad argument (``opencv:`` with nothing after it, ``replay:`` without a path).
+    """
+    opts = camera_options(config)
+    opts.update(overrides)
+    name, _, arg = spec.partition(":")
+    name = name.strip().lower()
+    common = {k: opts[k] for k in ("reconnect_interval",) if k in opts}
+    if name == "picamera2":
+        num = _int_arg(spec, arg, default=0)
+        fixed: dict[str, Any] = {}
+        if "exposure_time" in opts:
+            fixed["ExposureTime"] = opts["exposure_time"]
+        if "analogue_gain" in opts:
+            fixed["AnalogueGain"] = opts["analogue_gain"]
+        if "colour_gains" in opts:
+            fixed["ColourGains"] = opts["colour_gains"]
+        kw = {k: opts[k] for k in ("main_size", "lores_size", "use_lores", "fps", "settle_s",
+                                    "lock_exposure") if k in opts}
+        return Picamera2Source(num, fixed_controls=fixed or None, **kw, **common)
+    if name == "opencv":
+        device: int | str
+        if not arg:
+            device = 0
+        elif arg.strip().isdigit():
+            device = int(arg)
+        else:
+            device = arg
+        cv_keys = ("width", "height", "fps", "loop")
+        cv_kw: dict[str, Any] = {k: opts[k] for k in cv_keys if k in opts}
+        return OpenCVSource(device, **cv_kw, **common)
+    if name == "replay":
+        if not arg:
+            raise ConfigError(
+                f"camera source {spec!r}: replay needs a path, e.g. replay:clips/roll1"
+            )
+        rp_kw: dict[str, Any] = {k: opts[k] for k in ("fps", "loop", "realtime") if k in opts}
+        return ReplaySource(arg, **rp_kw, **common)
+    if name == "synthetic":
+        syn_kw: dict[str, Any] = {
+            k: opts[k] for k in ("width", "height", "fps", "seed", "speed", "realtime") if k in opts
+        }
+        return SyntheticSource(**syn_kw)
+    raise UnknownSource(f"unknown camera source {spec!r}: choose {CHOICES}")
+
+
+def _int_arg(spec: str, arg: str, *, default: int) -> int:
+    if not arg:
+        return default
+    try:
+        return int(arg)
+    except ValueError:
+        raise ConfigError(f"camera source {spec!r}: expected a camera number after ':'") from None
+
+
+def open_source(
+    source: str | None = None,
+    config: Mapping[str, Any] | None = None,
+    *,
+    fallback: bool = True,
+    **overrides: Any,
+) -> FrameSource:
+    """Choose, build and open a camera source (see the module docstring for the order).
+
+    Raised when ...: UnknownSource for an unknown name (never falls back: a typo should be fixed);
+    CameraUnavailable when the source cannot open and ``fallback`` is False, or when even the
+    synthetic stand-in cannot open.
+    """
+    spec = choose_spec(source, config)
+    if spec.lower() == "auto":
+        tried: list[str] = []
+        for candidate in ("picamera2", "opencv:0"):
+            src = make_source(candidate, config, **overrides)
+            try:
+                return src.open()
+            except CameraUnavailable as exc:
+                src.close()
+                tried.append(str(exc))
+        if not fallback:
+            raise CameraUnavailable("no camera found: " + "; ".join(tried))
+        warnings.warn(
+            "no camera found, using synthetic dice (" + "; ".join(tried) + ")",
+            CameraFallback,
+            stacklevel=2,
+        )
+        return _open_stand_in("no camera found: " + "; ".join(tried), config, overrides)
+    src = make_source(spec, config, **overrides)
+    try:
+        return src.open()
+    except CameraUnavailable as exc:
+        src.close()
+        if not fallback or src.name == "synthetic":
+            raise
+        warnings.warn(
+            f"camera source {spec!r} could not open, falling back to synthetic: {exc}",
+            CameraFallback,
+            stacklevel=2,
+        )
+        return _open_stand_in(f"camera source {spec!r} could not open ({exc})", config, overrides)
+
+
+def _open_stand_in(
+    why: str, config: Mapping[str, Any] | None, overrides: Mapping[str, Any]
+) -> FrameSource:
+    stand_in = make_source("synthetic", config, **overrides)
+    try:
+        return stand_in.open()
+    except CameraUnavailable as exc:
+        raise CameraUnavailable(f"{why}, and the synthetic stand-in failed too ({exc})") from exc

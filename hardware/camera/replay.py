@@ -1,0 +1,146 @@
+"""Replay a folder of images or a video as if a camera were filming it (demos, tests, bugs)."""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from hardware.camera.base import Clock, DeviceLost, FrameSource, Sleep
+from hardware.errors import EndOfStream
+
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+
+
+class ReplaySource(FrameSource):
+    """Frames from ``path`` (a folder of images, sorted by name, or a video file).
+
+    ``realtime=True`` paces reads at ``fps`` (images: the given fps, default 10; video: its own
+    rate unless given) and, like a live camera, skips frames when the reader falls behind, so a
+    demo runs at table speed. ``realtime=False`` returns every frame at once and stamps them on
+    a virtual clock (``t0 + index / fps``), which makes tests fast and exact. ``loop=True``
+    starts over at the end; otherwise the end raises EndOfStream. A folder that disappears
+    mid-replay behaves like an unplugged camera.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        fps: float | None = None,
+        loop: bool = False,
+        realtime: bool = True,
+        reconnect_interval: float = 1.0,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = time.sleep,
+    ) -> None:
+        super().__init__(reconnect_interval=reconnect_interval, clock=clock, sleep=sleep)
+        self.path = Path(path)
+        self.name = f"replay:{self.path}"
+        if fps is not None and fps <= 0:
+            raise ValueError(f"replay fps must be > 0, got {fps}")
+        self._fps_arg = fps
+        self.fps: float = fps or 10.0
+        self.loop = loop
+        self.realtime = realtime
+        self._files: list[Path] = []
+        self._cap: Any = None
+        self._video_pos = 0  # next frame the open VideoCapture will return
+        self._pos = -1  # stream position of the last delivered frame (counts across loops)
+        self._t0: float | None = None
+
+    @property
+    def frame_count(self) -> int | None:
+        """Frames in one pass (None for a video whose length OpenCV does not report)."""
+        if self._files:
+            return len(self._files)
+        if self._cap is not None:
+            n = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT))
+            return n if n > 0 else None
+        return None
+
+    def _connect(self) -> None:
+        if self.path.is_dir():
+            files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not files:
+                kinds = ", ".join(sorted(IMAGE_SUFFIXES))
+                raise DeviceLost(f"replay folder {self.path} holds no images ({kinds})")
+            self._files = files
+        elif self.path.is_file():
+            cap = cv2.VideoCapture(str(self.path))
+            if not cap.isOpened():
+                cap.release()
+                raise DeviceLost(f"replay file {self.path} is not a video OpenCV can open")
+            self._cap = cap
+            self._video_pos = 0
+            if self._fps_arg is None:
+                rate = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
+                self.fps = rate if 0 < rate < 1000 else 10.0
+        else:
+            raise DeviceLost(f"replay path {self.path} does not exist")
+        if self._t0 is None:
+            self._t0 = self._clock()
+
+    def _next_position(self) -> tuple[int, float]:
+        """Which stream position to show next, and its timestamp."""
+        assert self._t0 is not None
+        if not self.realtime:
+            pos = self._pos + 1
+            return pos, self._t0 + pos / self.fps
+        pos = self._pos + 1
+        due = self._t0 + pos / self.fps
+        now = self._clock()
+        if now < due:
+            self._sleep(due - now)
+            return pos, due
+        # Behind schedule: jump to the frame a live camera would be showing now.
+        pos = max(pos, math.floor((now - self._t0) * self.fps))
+        return pos, now
+
+    def _grab(self) -> tuple[np.ndarray, float | None]:
+        pos, t = self._next_position()
+        image = self._image_at(pos) if self._files else self._video_at(pos)
+        self._pos = pos
+        return image, t
+
+    def _image_at(self, pos: int) -> np.ndarray:
+        n = len(self._files)
+        if pos >= n and not self.loop:
+            raise EndOfStream(f"camera {self.name}: end of replay after {n} images")
+        path = self._files[pos % n]
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise DeviceLost(f"replay image {path} is missing or unreadable")
+        return image
+
+    def _video_at(self, pos: int) -> np.ndarray:
+        cap = self._cap
+        count = self.frame_count
+        target = pos % count if (self.loop and count) else pos
+        if target < self._video_pos:  # looped: rewind
+            cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
+            self._video_pos = 0
+        while self._video_pos < target:  # skip frames we are too late for
+            if not cap.grab():
+                break
+            self._video_pos += 1
+        ok, image = cap.read()
+        if not ok or image is None:
+            if self.loop and self._video_pos > 0:
+                cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                self._video_pos = 0
+                ok, image = cap.read()
+            if not ok or image is None:
+                raise EndOfStream(f"camera {self.name}: end of video")
+        self._video_pos += 1
+        return np.ascontiguousarray(image)
+
+    def _disconnect(self) -> None:
+        cap, self._cap = self._cap, None
+        if cap is not None:
+            cap.release()
+        self._files = []

@@ -1,0 +1,287 @@
+"""What hardware is there, and what to do about what is not: the checks behind `companion doctor`.
+
+Each check returns :class:`Check` records with a plain verdict (ok, warn, fail), what was found
+and, unless all is well, what to do. Checks look without touching: cameras are not opened unless
+``probe_camera`` is asked for, pins are not claimed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import time
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hardware.errors import HardwareError
+
+
+@dataclass(frozen=True)
+class Check:
+    """One finding: ``verdict`` is ok, warn or fail; ``action`` says what to do ("" if ok)."""
+
+    area: str
+    verdict: str
+    finding: str
+    action: str = ""
+
+
+def pi_model() -> str | None:
+    """The Raspberry Pi model string, or None when not on a Pi."""
+    try:
+        text = Path("/proc/device-tree/model").read_bytes().rstrip(b"\x00").decode()
+    except OSError:
+        return None
+    return text if "Raspberry Pi" in text else None
+
+
+def check_config(path: Path) -> tuple[list[Check], dict[str, Any]]:
+    """The config file: where it is, whether it parses."""
+    from hardware.config import load_config
+
+    if not path.exists():
+        return [Check("config", "ok", f"{path} not present: built-in defaults in use",
+                      "")], {}
+    try:
+        config = load_config(path)
+    except HardwareError as exc:
+        return [Check("config", "fail", str(exc), f"fix the TOML syntax in {path}")], {}
+    tables = ", ".join(f"[{k}]" for k in config) or "no tables"
+    return [Check("config", "ok", f"{path} ({tables})")], config
+
+
+def check_camera(config: Mapping[str, Any], *, probe: bool = False) -> list[Check]:
+    """Camera sources available, and which one the companion would use."""
+    from hardware.camera import choose_spec, open_source
+    from hardware.errors import ConfigError
+
+    out: list[Check] = []
+    on_pi = pi_model() is not None
+    try:
+        spec = choose_spec(None, config)
+    except ConfigError as exc:
+        return [Check("camera", "fail", str(exc), "fix [camera] in the config file")]
+    why = ("COMPANION_CAMERA" if os.environ.get("COMPANION_CAMERA")
+           else "config file" if (config.get("camera") or {}).get("source") else "default")
+    out.append(Check("camera", "ok", f"source {spec!r} (from {why})"))
+
+    try:
+        from picamera2 import Picamera2
+
+        cams = Picamera2.global_camera_info()
+        if cams:
+            models = ", ".join(str(c.get("Model", "?")) for c in cams)
+            out.append(Check("camera", "ok", f"picamera2: {len(cams)} camera(s): {models}"))
+        else:
+            out.append(Check("camera", "warn", "picamera2: installed but no camera detected",
+                             "check the ribbon cable (contacts facing the right way), then "
+                             "`rpicam-hello --list-cameras`"))
+    except ImportError:
+        if on_pi:
+            out.append(Check("camera", "warn", "picamera2: not importable in this venv",
+                             "sudo apt install python3-picamera2, and make the venv with "
+                             "--system-site-packages"))
+        else:
+            out.append(Check("camera", "ok", "picamera2: not installed (not a Raspberry Pi)"))
+    except Exception as exc:
+        out.append(Check("camera", "warn", f"picamera2: error listing cameras: {exc}",
+                         "reboot; if it persists, check `rpicam-hello --list-cameras`"))
+
+    videos = sorted(str(p) for p in Path("/dev").glob("video*"))
+    if videos:
+        shown = ", ".join(videos[:6]) + (" ..." if len(videos) > 6 else "")
+        out.append(Check("camera", "ok", f"opencv: video devices {shown}"))
+    else:
+        out.append(Check("camera", "ok", "opencv: no /dev/video* devices (no USB webcam)"))
+
+    try:
+        importlib.import_module("vision.synthetic")
+
+        out.append(Check("camera", "ok", "synthetic: vision renderer available"))
+    except ImportError as exc:
+        out.append(Check("camera", "fail", f"synthetic: vision.synthetic not importable ({exc})",
+                         "reinstall the companion (./start.sh) so the vision package is complete"))
+
+    if probe:
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                src = open_source(None, config)
+            with src:
+                start = time.monotonic()
+                frames = [src.read() for _ in range(5)]
+                dt = time.monotonic() - start
+            h, w = frames[0].image.shape[:2]
+            fell_back = [str(w_.message) for w_ in caught]
+            verdict = "warn" if fell_back else "ok"
+            detail = f"; {fell_back[0]}" if fell_back else ""
+            out.append(Check("camera", verdict,
+                             f"probe: {src.name} gave {w}x{h} frames at {5 / dt:.1f} fps{detail}",
+                             "see the lines above for the camera that failed" if fell_back else ""))
+        except Exception as exc:
+            out.append(Check("camera", "fail", f"probe: {exc}",
+                             "set COMPANION_CAMERA=synthetic to run without a camera"))
+    return out
+
+
+def check_gpio(config: Mapping[str, Any]) -> list[Check]:
+    """gpiozero's pin factory and the button map's pins."""
+    from hardware.buttons import BCM_TO_BOARD, ButtonMap
+    from hardware.errors import ConfigError
+
+    out: list[Check] = []
+    model = pi_model()
+    env = os.environ.get("GPIOZERO_PIN_FACTORY")
+    try:
+        from gpiozero import Device
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            factory = Device._default_pin_factory()
+        name = type(factory).__name__
+        fallbacks = "; ".join(str(w.message) for w in caught)
+        if name == "MockFactory":
+            verdict, action = ("warn", "on the Pi set GPIOZERO_PIN_FACTORY=lgpio") if model else (
+                "ok", "")
+            finding = f"GPIO: mock pins ({'GPIOZERO_PIN_FACTORY=' + env if env else 'default'}): "
+            finding += "buttons can only be pressed in tests"
+        else:
+            verdict, action = "ok", ""
+            finding = f"GPIO: {name}" + (f" (GPIOZERO_PIN_FACTORY={env})" if env else "")
+            if fallbacks:
+                finding += f" after: {fallbacks}"
+            if model and "Pi 5" in model and name != "LGPIOFactory":
+                verdict = "warn"
+                action = "a Pi 5 needs lgpio: sudo apt install python3-lgpio; " \
+                         "GPIOZERO_PIN_FACTORY=lgpio"
+        with contextlib.suppress(Exception):
+            factory.close()
+        out.append(Check("gpio", verdict, finding, action))
+    except Exception as exc:
+        action = ("sudo apt install python3-lgpio, make the venv with --system-site-packages, "
+                  "and set GPIOZERO_PIN_FACTORY=lgpio" if model else
+                  "not a Pi: set GPIOZERO_PIN_FACTORY=mock to try the app without buttons")
+        out.append(Check("gpio", "warn" if not model else "fail",
+                         f"GPIO: no pin factory ({type(exc).__name__}: {exc})", action))
+
+    source = "config file" if "buttons" in config else "built-in two-seat map"
+    try:
+        bmap = ButtonMap.from_config(config) if "buttons" in config else ButtonMap.default()
+    except ConfigError as exc:
+        out.append(Check("gpio", "fail", f"button map: {exc}", "fix [buttons] in the config file"))
+        return out
+    for seat in bmap.seats:
+        parts = [f"{b.action}={b.pin}(pin {BCM_TO_BOARD.get(int(b.pin[4:]), '?')})"
+                 for b in bmap.buttons if b.seat == seat]
+        led = bmap.led_pin(seat)
+        if led:
+            parts.append(f"led={led}(pin {BCM_TO_BOARD.get(int(led[4:]), '?')})")
+        out.append(Check("gpio", "ok", f"seat {seat}: " + ", ".join(parts)))
+    special = {"GPIO0": "HAT EEPROM", "GPIO1": "HAT EEPROM", "GPIO2": "I2C (fixed pull-up)",
+               "GPIO3": "I2C (fixed pull-up)", "GPIO14": "serial console",
+               "GPIO15": "serial console"}
+    pins = [b.pin for b in bmap.buttons] + [p for _, p in bmap.leds]
+    for pin in pins:
+        if pin in special:
+            out.append(Check("gpio", "warn", f"{pin} is also the {special[pin]}",
+                             "fine if that function is off (raspi-config); else pick another pin"))
+    out.append(Check("gpio", "ok", f"button map from the {source}: {len(bmap.buttons)} buttons, "
+                     f"{len(bmap.leds)} LEDs"))
+    return out
+
+
+def check_audio(config: Mapping[str, Any]) -> list[Check]:
+    """The sound output, the built-in sounds and the soundtracks folder."""
+    from hardware.audio import BUILTIN_SOUNDS, builtin_sound, list_soundtracks
+    from hardware.config import soundtracks_dir
+    from hardware.errors import SoundMissing
+
+    out: list[Check] = []
+    driver = os.environ.get("SDL_AUDIODRIVER")
+    cards_file = Path("/proc/asound/cards")
+    cards = cards_file.read_text().strip() if cards_file.exists() else ""
+    card_lines = [ln.strip() for ln in cards.splitlines() if ln[:3].strip().isdigit()]
+    if driver == "dummy":
+        out.append(Check("audio", "warn", "SDL_AUDIODRIVER=dummy: sound goes nowhere",
+                         "unset SDL_AUDIODRIVER to hear the round"))
+    elif card_lines:
+        out.append(Check("audio", "ok", "sound cards: " + "; ".join(card_lines)))
+    elif cards_file.exists():
+        out.append(Check("audio", "warn", "no sound card found",
+                         "plug in a USB or HDMI speaker (a Pi 5 has no headphone jack)"))
+    else:
+        out.append(Check("audio", "warn", "no ALSA (/proc/asound/cards): no sound output",
+                         "on a Pi: plug in a USB or HDMI speaker; else COMPANION_AUDIO=silent"))
+    missing = []
+    for name in BUILTIN_SOUNDS:
+        try:
+            builtin_sound(name)
+        except SoundMissing:
+            missing.append(name)
+    if missing:
+        out.append(Check("audio", "fail", f"built-in sounds missing: {', '.join(missing)}",
+                         "reinstall, or run scripts/make_sounds.sh"))
+    else:
+        out.append(Check("audio", "ok", f"built-in sounds: {len(BUILTIN_SOUNDS)} present"))
+    folder = Path((config.get("audio") or {}).get("soundtracks") or soundtracks_dir())
+    tracks = list_soundtracks(folder)
+    if tracks:
+        names = ", ".join(f"{t.path.name} ({t.length:.0f} s)" for t in tracks[:5])
+        out.append(Check("audio", "ok", f"soundtracks in {folder}: {names}"))
+    else:
+        out.append(Check("audio", "ok", f"no soundtracks in {folder}: the built-in drum loop "
+                         "plays", ""))
+    return out
+
+
+def check_display() -> list[Check]:
+    """Whether there is a screen Kivy can draw on."""
+    out: list[Check] = []
+    video = os.environ.get("SDL_VIDEODRIVER")
+    desktop = os.environ.get("WAYLAND_DISPLAY") or os.environ.get("DISPLAY")
+    drm = Path("/sys/class/drm")
+    connected = []
+    if drm.is_dir():
+        for status in sorted(drm.glob("card*-*/status")):
+            try:
+                if status.read_text().strip() == "connected":
+                    connected.append(status.parent.name.split("-", 1)[1])
+            except OSError:
+                continue
+    if video in ("offscreen", "dummy"):
+        out.append(Check("display", "warn", f"SDL_VIDEODRIVER={video}: nothing is shown",
+                         "unset SDL_VIDEODRIVER to see the app"))
+    elif desktop:
+        out.append(Check("display", "ok", f"desktop session ({desktop})"
+                         + (f"; screens: {', '.join(connected)}" if connected else "")))
+    elif connected:
+        out.append(Check("display", "ok", f"screens connected: {', '.join(connected)} (no "
+                         "desktop: Kivy draws through KMS/DRM)"))
+    else:
+        out.append(Check("display", "warn", "no display found",
+                         "connect the touchscreen (DSI) or HDMI, or start a desktop session"))
+    return out
+
+
+def run_checks(config_path: Path, *, probe_camera: bool = False) -> list[Check]:
+    """All checks, in the order the doctor prints them."""
+    checks, config = check_config(config_path)
+    model = pi_model()
+    checks.insert(0, Check("system", "ok", model or "not a Raspberry Pi (stand-ins will be used)"))
+    steps: list[Callable[[], list[Check]]] = [
+        lambda: check_camera(config, probe=probe_camera),
+        lambda: check_gpio(config),
+        lambda: check_audio(config),
+        check_display,
+    ]
+    for fn in steps:
+        try:
+            checks.extend(fn())
+        except Exception as exc:  # a broken check must not hide the others
+            checks.append(Check("doctor", "fail", f"check crashed: {type(exc).__name__}: {exc}",
+                                "report this as a bug"))
+    return checks
