@@ -693,6 +693,7 @@ class CompanionApp(App):
         self._music: Any = None
         self._ticker: Any = None
         self.last_events: Sequence[Event] = ()
+        self.button_seats: tuple[str, ...] | None = None  # seat names of the button map
 
     # -- building ---------------------------------------------------------------------------
 
@@ -717,7 +718,27 @@ class CompanionApp(App):
         self.screens["start"].on_pre_enter()
         return sm
 
+    def open_buttons(self) -> str:
+        """Open the GPIO buttons of the hardware config's ``[buttons]`` map (the default
+        two-seat map when the config has none). Returns what happened, for the log."""
+        if self.settings.button_map == "none":
+            return "buttons: off in settings"
+        try:
+            from hardware.buttons import ButtonMap, ButtonPad
+            from hardware.config import load_config
+
+            config = load_config()
+            bmap = ButtonMap.from_config(config) if "buttons" in config else ButtonMap.default()
+            self.button_pad = ButtonPad(bmap, self.submit_hardware)
+        except Exception as e:  # no GPIO here, or a bad map: the touchscreen still works
+            return f"buttons: not available ({e})"
+        self.button_seats = bmap.seats
+        return f"buttons: seats {', '.join(bmap.seats)}"
+
     def on_stop(self) -> None:
+        pad = getattr(self, "button_pad", None)
+        if pad is not None:
+            pad.close()
         if self._ticker is not None:
             self._ticker.cancel()
         if self.session is not None:
@@ -849,6 +870,23 @@ class CompanionApp(App):
             self.end_game()
             return
         self.session.next_round()
+
+    def submit_hardware(self, event: Any) -> None:
+        """Thread-safe: an event from :class:`hardware.buttons.ButtonPad`, handed over to the
+        main thread, where it becomes a :class:`ButtonPress`."""
+        Clock.schedule_once(lambda dt: self._hardware(event))
+
+    def _hardware(self, event: Any) -> None:
+        if self.session is None or self.button_seats is None:
+            return
+        try:
+            press = ButtonPress.from_hardware(event, self.button_seats)
+        except rules.RulesError as e:
+            self.session.message = str(e)
+            self.screens["arena"].refresh(self.session)
+            return
+        if press is not None:
+            self._press(press)
 
     def submit_press(self, press: ButtonPress) -> None:
         """Thread-safe: a hardware button press, handed to the main thread."""

@@ -85,11 +85,31 @@ class ButtonPress:
     hold: bool = False
 
     @classmethod
-    def from_hardware(cls, event: Any) -> ButtonPress:
-        """Adapt the hardware branch's event object (anything with these attribute names)."""
-        return cls(int(event.seat), str(event.action), int(getattr(event, "count", 0) or 0),
-                   bool(getattr(event, "hold", False)))
+    def from_hardware(cls, event: Any, seats: Sequence[str]) -> ButtonPress | None:
+        """Adapt an event of :mod:`hardware.buttons` (duck-typed, so no import here).
 
+        ``seats`` are the button map's seat names in table order ("P1", "P2"...).
+        A ``ButtonCall`` (a finished count) becomes a press with that count; a hold meaning
+        "undo" becomes undo, any other hold cancels the call being built; a ``ButtonPress``
+        (instant feedback while still counting) gives None.
+        """
+        seat_name = str(event.seat)
+        if seat_name not in seats:
+            raise InvalidCall(f"button seat {seat_name!r}: the button map has "
+                              f"{', '.join(seats)}")
+        seat = list(seats).index(seat_name)
+        meaning = getattr(event, "meaning", None)
+        if meaning is not None:  # a ButtonHold
+            return cls(seat, "undo") if meaning == "undo" else cls(seat, "cancel", hold=True)
+        if not hasattr(event, "t") or type(event).__name__ == "ButtonPress":
+            return None
+        action = _HARDWARE_ACTIONS.get(str(event.action), str(event.action))
+        return cls(seat, action, int(event.count))
+
+
+#: hardware.buttons action names -> the session's.
+_HARDWARE_ACTIONS = {"move": "movement", "defend": "defence", "power": "innate",
+                     "next": "pause", "cancel": "cancel"}
 
 # Actions, by their generic key: (needs a count, needs a target, generic word for the call).
 _GRAMMAR: dict[str, tuple[bool, bool, str]] = {
@@ -536,14 +556,44 @@ class TableSession:
             else:
                 self.pause()
             return None
+        if press.action == "cancel":
+            self.cancel()
+            return None
         if press.action == "target":
-            return self.tap_target(player)
+            if press.count <= 0:
+                return self.tap_target(player)  # this seat is the target
+            # The seat's own target button, pressed n times: the n-th other seat after it.
+            others = players[press.seat + 1:] + players[:press.seat]
+            return self.tap_target(others[(press.count - 1) % len(others)])
         if press.action == "count":
             return self.tap_count(press.count)
         result = self.tap_action(player, press.action)
         if press.count and self.builder.needs_count:
-            return self.tap_count(press.count)
+            result = self.tap_count(press.count)
+        if self.builder.needs_target:
+            # Buttons have no target when only one is possible: ask the engine which.
+            targets = self.possible_targets()
+            if len(targets) == 1:
+                return self.tap_target(targets[0])
         return result
+
+    def possible_targets(self) -> list[str]:
+        """Players the call being built may name as its target, by the engine's legal calls."""
+        b = self.builder
+        if b.actor is None or b.action is None or b.count is None:
+            return []
+        try:
+            legal = {str(c) for c in self.game.legal_calls()}
+        except NotImplementedError:
+            return []
+        found = []
+        for seat in self.seats():
+            if seat.player == b.actor:
+                continue
+            texts = self.call_texts(b.actor, b.action, b.count, seat.player)
+            if any(t in legal for t in texts):
+                found.append(seat.player)
+        return found
 
 
 __all__ = ["ButtonPress", "CallBuilder", "LogLine", "RoundClock", "Seat", "TableSession"]

@@ -60,7 +60,11 @@ def run(args: argparse.Namespace) -> int:
         Config.set("graphics", "width", str(width))
         Config.set("graphics", "height", str(height))
     Config.set("kivy", "exit_on_escape", "0")
+    from kivy.logger import Logger
+
     from companion.app import CompanionApp
 
-    CompanionApp().run()
+    app = CompanionApp()
+    Logger.info("Companion: %s", app.open_buttons())
+    app.run()
     return 0

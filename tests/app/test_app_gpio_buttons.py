@@ -1,0 +1,103 @@
+"""A round played with the GPIO buttons on gpiozero's mock pins: the hardware layer's
+ButtonPad counts presses on its own thread; the app takes its events on the main thread."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from pathlib import Path
+
+import pytest
+from conftest import arena_game
+
+pytestmark = pytest.mark.app
+
+
+def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from hardware.buttons import ButtonMap, ButtonPad
+
+    game = arena_game()
+    clock = ManualClock()
+    app = CompanionApp(clock=clock, journal_file=app_dirs / "j.sqlite3")
+    factory = MockFactory()
+    bmap = ButtonMap.default()  # two seats, P1 and P2
+    pad_clock = [100.0]
+    pad = ButtonPad(bmap, app.submit_hardware, pin_factory=factory,
+                    clock=lambda: pad_clock[0], run_timer=False)
+    app.button_seats = bmap.seats
+
+    def pin(seat: str, action: str) -> object:
+        spec = next(b for b in bmap.buttons if b.seat == seat and b.action == action)
+        return factory.pin(int(spec.pin.removeprefix("GPIO")))
+
+    def press(seat: str, action: str, times: int = 1) -> None:
+        p = pin(seat, action)
+        for _ in range(times):
+            p.drive_low()  # pulled up: pressed is low
+            pad_clock[0] += 0.05
+            pad.tick()
+            p.drive_high()
+            pad_clock[0] += 0.05
+            pad.tick()
+        pad_clock[0] += 1.0  # the count window closes: the call is delivered
+        pad.tick()
+
+    def hold(seat: str, action: str) -> None:
+        p = pin(seat, action)
+        p.drive_low()
+        pad_clock[0] += 1.0
+        pad.tick()
+        p.drive_high()
+        pad_clock[0] += 0.05
+        pad.tick()
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = game
+        yield 2
+        start.set_count(2)
+        yield 1
+        d.tap(start.start_button)
+        yield 2
+        s = app.session
+        assert s is not None and len(s.seats()) == 2
+        s.start_round()
+        ben = s.seat_of("Ben")
+        # P1 presses attack three times: with one possible target the call is complete.
+        press("P1", "attack", 3)
+        yield 3
+        assert s.log[-1].call.endswith(f" 3 on {ben.short}")
+        assert s.pending() and s.parry_left("Ben") is not None
+        # P2 parries twice.
+        press("P2", "defend", 2)
+        yield 3
+        assert f"{ben.short}: Parry 2" in [e.call for e in s.log[-2:]]
+        assert s.pending() == []
+        health = s.seat_of("Ben").health
+        # P2 moves, then holds defend: undo.
+        press("P2", "move", 2)
+        yield 3
+        assert "2" in s.log[-1].call and s.log[-1].call.startswith(ben.short)
+        calls = len(s.log)
+        hold("P2", "defend")
+        yield 3
+        assert len(s.log) == calls - 1
+        # Knock Ben out with attacks that nobody parries.
+        for _ in range(20):
+            if s.phase != "playing":
+                break
+            press("P1", "attack", 3)
+            yield 3
+            clock.advance(s.parry_seconds + 0.1)
+            app._tick(0.0)
+            yield 2
+        assert s.seat_of("Ben").knocked_out and s.seat_of("Ben").health == 0 < health
+        assert s.phase == "between-rounds" and app.sm.current == "between"
+
+    try:
+        run_app(app, script)
+    finally:
+        pad.close()
