@@ -739,11 +739,17 @@ class CompanionApp(App):
         pad = getattr(self, "button_pad", None)
         if pad is not None:
             pad.close()
+        close_camera = getattr(self.frame_provider, "close", None)
         if self._ticker is not None:
             self._ticker.cancel()
         if self.session is not None:
             self.session.pause()
         self.screens["dice"].on_leave()
+        if close_camera is not None:
+            thread = self.screens["dice"]._thread
+            if thread is not None:
+                thread.join(timeout=2)
+            close_camera()
         self.journal.close()
 
     def show(self, name: str) -> None:

@@ -52,11 +52,63 @@ class SyntheticTray:
         return img
 
 
+class CameraFrames:
+    """Frames from a :mod:`hardware.camera` source, opened on first use (in the view's worker
+    thread, as opening a camera can take a second), converted from BGR to RGB."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self.source: Any = None
+
+    def __call__(self) -> np.ndarray:
+        if self.source is None:
+            from hardware.camera import open_source
+
+            self.source = open_source(self.spec, fallback=False)
+        image = self.source.read().image
+        if image.ndim == 2:
+            return np.repeat(image[:, :, None], 3, axis=2)
+        return np.ascontiguousarray(image[:, :, 2::-1])
+
+    def close(self) -> None:
+        if self.source is not None:
+            self.source.close()
+            self.source = None
+
+
 def frame_provider_for(camera: str) -> FrameProvider | None:
-    """The provider for a camera setting; None when no camera is configured."""
+    """The provider for a camera setting; None when no camera is configured.
+
+    ``synthetic`` uses the hardware layer's synthetic dice when it can open (it needs vision's
+    renderer), else the drawn tray above.
+    """
     if camera in ("", "none"):
         return None
     if camera == "synthetic":
-        return SyntheticTray()
-    # Real cameras come through hardware/ once it lands; until then say so on screen.
-    return None
+        return SyntheticFrames()
+    return CameraFrames(camera)
+
+
+class SyntheticFrames:
+    """The hardware layer's synthetic camera, or the drawn tray when it cannot open; chosen
+    on the first frame, in the view's worker thread."""
+
+    def __init__(self) -> None:
+        self.inner: FrameProvider | None = None
+
+    def __call__(self) -> np.ndarray:
+        if self.inner is None:
+            camera = CameraFrames("synthetic")
+            try:
+                first = camera()
+            except Exception:
+                self.inner = SyntheticTray()
+            else:
+                self.inner = camera
+                return first
+        return self.inner()
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if close is not None:
+            close()
