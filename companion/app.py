@@ -818,7 +818,7 @@ class CompanionApp(App):
         session = self.session
         if session is None or what == "tick":
             return
-        if what in ("yarra-mark", "yarra-bung"):
+        if what in ("yarra-mark", "yarra-bung", "one-minute", "ten-seconds", "pause", "resume"):
             self.announce(what)
         for e in events:
             if e.kind in ("knockout", "round-over", "match-over"):
@@ -922,44 +922,73 @@ class CompanionApp(App):
             self.screens["arena"].refresh(self.session)
 
     def soundtracks(self) -> list[str]:
-        folder = Path(self.settings.soundtrack_folder).expanduser()
-        if not self.settings.soundtrack_folder or not folder.is_dir():
+        """Soundtracks in the soundtrack folder (the hardware layer reads their lengths)."""
+        if not self.settings.soundtrack_folder:
             return []
-        return sorted(p.name for p in folder.iterdir()
-                      if p.suffix.lower() in (".ogg", ".wav", ".mp3"))
+        from hardware.audio import list_soundtracks
+
+        return [t.path.name for t in
+                list_soundtracks(Path(self.settings.soundtrack_folder).expanduser())]
 
     def soundtrack_length(self, name: str) -> float | None:
+        """The length of a soundtrack: the round lasts as long as its music."""
         if name in ("", "none"):
             return None
-        from kivy.core.audio import SoundLoader
+        from hardware.audio import audio_length
 
-        sound = SoundLoader.load(str(Path(self.settings.soundtrack_folder).expanduser() / name))
-        if sound is None or not sound.length:
+        path = Path(self.settings.soundtrack_folder).expanduser() / name
+        try:
+            length = audio_length(path)
+        except Exception:
             return None
-        self._music = sound
-        return float(sound.length)
+        self._music_path = path
+        return float(length)
 
-    def announce(self, cue: str) -> None:
-        """Play a cue ("yarra-mark", "yarra-bung", "knockout"...) from the soundtrack folder,
-        if a file of that name is there; always remember it was heard."""
-        self.heard.append(cue)
-        if cue == "yarra-mark" and self._music is not None:
-            self._music.volume = self.settings.volume
-            self._music.play()
-        if cue in ("yarra-bung", "round-over") and self._music is not None:
-            self._music.stop()
-        folder = Path(self.settings.soundtrack_folder).expanduser()
-        if not self.settings.soundtrack_folder:
-            return
+    def _sound(self, cue: str) -> Any:
+        """The sound for a cue: a file named after it in the soundtrack folder, else the
+        hardware layer's built-in one; None when there is neither."""
         if cue not in self._sounds:
             from kivy.core.audio import SoundLoader
 
-            found = [p for p in folder.glob(f"{cue}.*")] if folder.is_dir() else []
-            self._sounds[cue] = SoundLoader.load(str(found[0])) if found else None
-        sound = self._sounds[cue]
+            name = CUE_FILES.get(cue, cue.replace("-", "_"))
+            path: Path | None = None
+            folder = Path(self.settings.soundtrack_folder).expanduser()
+            if self.settings.soundtrack_folder and folder.is_dir():
+                path = next(iter(sorted(folder.glob(f"{name}.*"))), None)
+            if path is None:
+                try:
+                    from hardware.audio import builtin_sound
+
+                    path = builtin_sound(name)
+                except Exception:
+                    path = None
+            self._sounds[cue] = SoundLoader.load(str(path)) if path is not None else None
+        return self._sounds[cue]
+
+    def announce(self, cue: str) -> None:
+        """Play a cue ("yarra-mark", "yarra-bung", "knockout", "one-minute"...): the announcer,
+        and the round's music from Yarra Mark! to Yarra Bung!. Remembers what was heard."""
+        self.heard.append(cue)
+        music_path = getattr(self, "_music_path", None)
+        if cue in ("yarra-mark", "resume") and music_path is not None:
+            if self._music is None:
+                from kivy.core.audio import SoundLoader
+
+                self._music = SoundLoader.load(str(music_path))
+            if self._music is not None:
+                self._music.volume = self.settings.volume
+                self._music.play()
+        if cue in ("yarra-bung", "round-over", "pause") and self._music is not None:
+            self._music.stop()
+        sound = self._sound(cue) if cue in CUE_FILES else None
         if sound is not None:
             sound.volume = self.settings.volume
             sound.play()
+
+
+#: Announcer cues -> sound names (files in the soundtrack folder or hardware's built-ins).
+CUE_FILES = {"yarra-mark": "yarra_mark", "yarra-bung": "yarra_bung", "knockout": "knockout",
+             "one-minute": "one_minute", "ten-seconds": "ten_seconds", "hit": "hit"}
 
 
 __all__ = ["ArenaScreen", "BetweenScreen", "CompanionApp", "DiceScreen", "SettingsScreen",

@@ -196,6 +196,7 @@ class TableSession:
         self.message = ""
         self._round = self.round_number
         self._saved_at = -CLOCK_SAVE_EVERY
+        self._last_tick = self.clock.elapsed()
         self._sync_parry()
 
     # -- making and finding games ----------------------------------------------------------
@@ -341,6 +342,7 @@ class TableSession:
         if self.round_number != self._round:
             self._round = self.round_number
             self.clock.reset()
+            self._last_tick = 0.0
             self.parry_deadlines.clear()
         if self.phase != "playing":
             self.clock.pause()
@@ -400,6 +402,11 @@ class TableSession:
             if now >= deadline and player in self.parry_deadlines:
                 events += self._auto(f"Hits land on {self._parry_names.get(player, player)}",
                                      player)
+        for cue, left in (("one-minute", 60.0), ("ten-seconds", 10.0)):
+            mark = self.clock.length - left
+            if self.clock.length > left and self._last_tick < mark <= now:
+                self._tell(cue)
+        self._last_tick = now
         if self.phase == "playing" and now >= self.clock.length:
             events += self._auto("Yarra Bung!")
             self._tell("yarra-bung", events)

@@ -80,7 +80,8 @@ def test_clock_pause_and_round_end_by_clock_then_buttons(app_dirs: Path) -> None
         advance(45)
         yield 2
         assert s.log[-1].call == "Yarra Bung!" and s.log[-1].at == 60.0
-        assert "yarra-bung" in app.heard
+        assert "yarra-bung" in app.heard and "ten-seconds" in app.heard
+        assert app._sounds["yarra-bung"] is not None  # the built-in announcer sound loaded
         assert app.sm.current == "between" and s.phase == "between-rounds"
         assert app.screens["between"].title.text == "Round 1 results"
 

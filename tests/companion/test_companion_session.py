@@ -103,8 +103,12 @@ def test_clock_running_out_says_yarra_bung(journal: Journal) -> None:
     s = _session(journal, clock)
     heard: list[str] = []
     s.subscribe(lambda what, events: heard.append(what))
-    clock.now += 61
+    clock.now += 45
+    s.tick()
+    assert "ten-seconds" not in heard and "one-minute" not in heard  # a 60 s round
+    clock.now += 16
     events = s.tick()
+    assert "ten-seconds" in heard
     assert [e.kind for e in events] == ["round-over"]
     assert s.log[-1] == rules.Entry("Yarra Bung!", 60.0)
     assert "yarra-bung" in heard and s.phase == "between-rounds"
