@@ -31,7 +31,6 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 import rules
@@ -360,13 +359,12 @@ class ArenaScreen(Screen):
         self.log_col = log_col
         log_col.add_widget(_w("TLabel", text="Calls", size_hint_y=None, height=24,
                               font_size=app.fs(15), color=theme.MUTED))
-        scroll = ScrollView(do_scroll_x=False)
+        # Newest call first; lines that do not fit are clipped by the label itself. (A
+        # ScrollView here kept the window redrawing a few times a second while idle.)
         self.log_label = Label(text="", halign="left", valign="top", color=theme.TEXT,
-                               font_size=app.fs(14), size_hint_y=None)
-        self.log_label.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
-                            texture_size=lambda w, v: setattr(w, "height", v[1]))
-        scroll.add_widget(self.log_label)
-        log_col.add_widget(scroll)
+                               font_size=app.fs(14))
+        self.log_label.bind(size=lambda w, v: setattr(w, "text_size", v))
+        log_col.add_widget(self.log_label)
         middle.add_widget(log_col)
         self.root_box.add_widget(middle)
         bottom = BoxLayout(size_hint_y=None, height=60, spacing=4)
@@ -433,9 +431,11 @@ class ArenaScreen(Screen):
         if self.clock_label.text != text:
             self.clock_label.text = text
         if clock.paused:
-            self.clock_label.color = theme.MUTED
+            colour = theme.MUTED
         else:
-            self.clock_label.color = theme.DANGER if clock.remaining() <= 10 else theme.TEXT
+            colour = theme.DANGER if clock.remaining() <= 10 else theme.TEXT
+        if tuple(self.clock_label.color) != tuple(colour):  # a change costs a redraw
+            self.clock_label.color = colour
         go = ("Yarra Mark!" if clock.elapsed() == 0 else "Resume") if clock.paused else "Pause"
         if self.go.text != go:
             self.go.text = go
