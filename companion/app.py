@@ -368,7 +368,7 @@ class ArenaScreen(Screen):
         middle.add_widget(log_col)
         self.root_box.add_widget(middle)
         bottom = BoxLayout(size_hint_y=None, height=60, spacing=4)
-        self.prompt = _w("TLabel", text="", size_hint_x=0.3, font_size=app.fs(15),
+        self.prompt = _w("TLabel", text="", size_hint_x=0.26, font_size=app.fs(15),
                          halign="left", shorten=False)
         self.prompt.bind(size=lambda w, v: setattr(w, "text_size", v))
         bottom.add_widget(self.prompt)
@@ -379,6 +379,9 @@ class ArenaScreen(Screen):
                    on_release=lambda *_, n=n: app.tap_count(n))
             self.count_buttons.append(b)
             bottom.add_widget(b)
+        self.rear_b = _w("TButton", text="Rear", size_hint_x=0.1,
+                         on_release=lambda *_: app.toggle_rear())
+        bottom.add_widget(self.rear_b)
         bottom.add_widget(_w("TButton", text="Cancel", size_hint_x=0.14,
                              on_release=lambda *_: app.cancel()))
         self.root_box.add_widget(bottom)
@@ -408,6 +411,7 @@ class ArenaScreen(Screen):
         self.redo_b.disabled = not session.game.can_redo
         for btn in self.count_buttons:
             btn.background_color = theme.ACCENT if b.needs_count else theme.COUNT
+        self.rear_b.background_color = theme.SELECT if b.rear else theme.BUTTON
         if session.message:
             self.prompt.text = session.message
             self.prompt.color = theme.DANGER
@@ -419,7 +423,8 @@ class ArenaScreen(Screen):
             if b.needs_count:
                 self.prompt.text = f"{what}\nhow many?"
             elif b.needs_target:
-                self.prompt.text = f"{what} {b.count}\ntap the target"
+                rear = " (rear)" if b.rear else ""
+                self.prompt.text = f"{what} {b.count}{rear}\ntap the target"
             else:
                 self.prompt.text = "Tap an action on a panel"
         lines = [f"{fmt_clock_at(e.at)} {e.call}" for e in session.log[-14:]]
@@ -846,6 +851,10 @@ class CompanionApp(App):
     def tap_target(self, player: str) -> None:
         if self.session is not None and self.session.builder.needs_target:
             self.session.tap_target(player)
+
+    def toggle_rear(self) -> None:
+        if self.session is not None:
+            self.session.toggle_rear()
 
     def cancel(self) -> None:
         if self.session is not None:

@@ -131,6 +131,7 @@ class CallBuilder:
     count: int | None = None
     want_count: bool = False
     want_target: bool = False
+    rear: bool = False  # an attack "from the rear": no parry possible
 
     @property
     def needs_count(self) -> bool:
@@ -146,7 +147,7 @@ class CallBuilder:
 
     def clear(self) -> None:
         self.actor = self.action = self.count = None
-        self.want_count = self.want_target = False
+        self.want_count = self.want_target = self.rear = False
 
 
 @dataclass
@@ -197,6 +198,9 @@ class TableSession:
         self._round = self.round_number
         self._saved_at = -CLOCK_SAVE_EVERY
         self._last_tick = self.clock.elapsed()
+        # After an undo, no automatic "Hits land" until the next call or redo: otherwise the
+        # tick would land again at once the hits a player just took back.
+        self.auto_hold = False
         self._sync_parry()
 
     # -- making and finding games ----------------------------------------------------------
@@ -301,6 +305,7 @@ class TableSession:
             raise
         self.builder.clear()
         self.message = ""
+        self.auto_hold = False
         self._after_change(events)
         self._tell("call", events)
         return events
@@ -321,6 +326,7 @@ class TableSession:
             return None
         entry = self.game.undo()
         self.journal.record_undo(self.game_id)
+        self.auto_hold = True
         self._after_change(())
         self.save_clock()  # the live calls no longer carry the latest time
         self._tell("undo")
@@ -333,6 +339,7 @@ class TableSession:
             return None
         entry = self.game.redo()
         self.journal.record_redo(self.game_id)
+        self.auto_hold = False
         self._after_change(())
         self.save_clock()
         self._tell("redo")
@@ -395,13 +402,17 @@ class TableSession:
         if self.phase != "playing" or self.clock.paused:
             return events
         now = self.clock.elapsed()
-        for p in self.pending():
-            if not getattr(p, "can_parry", True):
-                events += self._auto(f"Hits land on {p.target}")
-        for player, deadline in sorted(self.parry_deadlines.items(), key=lambda kv: kv[1]):
-            if now >= deadline and player in self.parry_deadlines:
-                events += self._auto(f"Hits land on {self._parry_names.get(player, player)}",
-                                     player)
+        if self.auto_hold:  # after an undo: windows wait for the next call
+            for player in self.parry_deadlines:
+                self.parry_deadlines[player] = max(self.parry_deadlines[player], now + 0.001)
+        else:
+            for p in self.pending():
+                if not getattr(p, "can_parry", True):
+                    events += self._auto(f"Hits land on {p.target}")
+            for player, deadline in sorted(self.parry_deadlines.items(), key=lambda kv: kv[1]):
+                if now >= deadline and player in self.parry_deadlines:
+                    name = self._parry_names.get(player, player)
+                    events += self._auto(f"Hits land on {name}", player)
         for cue, left in (("one-minute", 60.0), ("ten-seconds", 10.0)):
             mark = self.clock.length - left
             if self.clock.length > left and self._last_tick < mark <= now:
@@ -474,6 +485,15 @@ class TableSession:
             return None
         return self._finish(target=player)
 
+    def toggle_rear(self) -> None:
+        """While building an attack: make it "from the rear" (or not again)."""
+        if self.builder.action in ("attack",):
+            self.builder.rear = not self.builder.rear
+            self._tell("building")
+        else:
+            self.message = "from the rear: choose an attack first"
+            self._tell("refused")
+
     def cancel(self) -> None:
         self.builder.clear()
         self._tell("building")
@@ -487,6 +507,8 @@ class TableSession:
         b = self.builder
         assert b.actor is not None and b.action is not None
         texts = self.call_texts(b.actor, b.action, b.count, target)
+        if b.rear and target is not None:
+            texts = [f"{t} from the rear" for t in texts]
         self.builder.clear()
         last: RulesError | None = None
         for text in texts:

@@ -70,6 +70,22 @@ def test_round_by_touch(app_dirs: Path) -> None:
         yield from d.call("Ana", "defence", 1)
         yield 2
         assert s.pending() == [] and s.seat_of("Ana").health == ana_health
+        # An attack from the rear: no parry window, the hits land at the next tick.
+        ana_health = s.seat_of("Ana").health
+        d.action("Cy", "attack")
+        yield 1
+        d.count(1)
+        yield 1
+        d.tap(arena.rear_b)
+        yield 1
+        assert "(rear)" in arena.prompt.text
+        d.target("Ana")
+        yield 1
+        assert any(e.call.endswith(" from the rear") for e in s.log[-2:])
+        advance(0.1)
+        yield 1
+        assert s.log[-1].call.startswith("Hits land on ")
+        assert s.seat_of("Ana").health == ana_health - 1
         # Undo and redo by touch.
         calls = len(s.log)
         d.tap(arena.undo_b)

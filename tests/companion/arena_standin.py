@@ -118,7 +118,8 @@ class ArenaOptions:
     round_seconds: float = 60.0
 
 
-_ATTACK = re.compile(r"^(?P<a>\w+): (?P<name>[A-Za-z !']+?) (?P<n>\d+) on (?P<t>\w+)$")
+_ATTACK = re.compile(r"^(?P<a>\w+): (?P<name>[A-Za-z !']+?) (?P<n>\d+) on (?P<t>\w+)"
+                     r"(?P<rear> from the rear)?$")
 
 
 class Arena(Game[ArenaState]):
@@ -153,8 +154,9 @@ class Arena(Game[ArenaState]):
         if m:
             a, tg = self._who(m["a"]), self._who(m["t"])
             kind = "Unblockable" if m["name"] == "Unblockable" else "Attack"
+            rear = " from the rear" if m["rear"] and kind == "Attack" else ""
             return Say(f"{self.character_of(a).short}: {kind} {int(m['n'])} on "
-                       f"{self.character_of(tg).short}")
+                       f"{self.character_of(tg).short}{rear}")
         m = re.fullmatch(r"(\w+): (Movement|Parry|Heal|Watch Out!)(?: (\d+))?", t)
         if m:
             who = self.character_of(self._who(m[1])).short
@@ -226,7 +228,7 @@ class Arena(Game[ArenaState]):
         if state.health[actor] == 0:
             raise IllegalCall(f"{t}: {actor} is knocked out")
         rest = t.split(": ", 1)[1]
-        m = re.fullmatch(r"(Attack|Unblockable) (\d+) on (\w+)", rest)
+        m = re.fullmatch(r"(Attack|Unblockable) (\d+) on (\w+)( from the rear)?", rest)
         if m:
             target = self._who(m[3])
             if target == actor or state.health[target] == 0:
@@ -238,7 +240,7 @@ class Arena(Game[ArenaState]):
             if state.phase != "playing":
                 return events
             state.pending.append({"attacker": actor, "target": target, "hits": int(m[2]),
-                                  "unblockable": m[1] == "Unblockable"})
+                                  "unblockable": m[1] == "Unblockable", "rear": bool(m[4])})
             if m[1] == "Unblockable":
                 self._land(state, len(state.pending) - 1, 0, events)
             else:
@@ -286,7 +288,8 @@ class Arena(Game[ArenaState]):
     def pending(self) -> list[PendingView]:
         return [PendingView(self.character_of(p["attacker"]).short,
                             self.character_of(p["target"]).short, p["hits"], p["unblockable"],
-                            not p["unblockable"]) for p in self.state.pending]
+                            not (p["unblockable"] or p.get("rear")))
+                for p in self.state.pending]
 
     def round_results(self) -> list[RoundResult]:
         return [RoundResult(i + 1, False, [RoundRow(*r) for r in rows[1:]], str(rows[0]))

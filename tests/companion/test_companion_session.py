@@ -156,3 +156,30 @@ def test_buttons_build_the_same_calls(journal: Journal) -> None:
     assert s.clock.paused
     with pytest.raises(rules.InvalidCall, match="button seat 7"):
         s.press(ButtonPress(7, "attack"))
+
+
+def test_attack_from_the_rear_by_taps(journal: Journal) -> None:
+    clock = FakeClock()
+    s = _session(journal, clock)
+    s.toggle_rear()
+    assert "choose an attack first" in s.message
+    s.tap_action("Ana", "attack")
+    s.tap_count(2)
+    s.toggle_rear()
+    assert s.builder.rear
+    s.tap_target("Ben")
+    assert s.log[-1].call == "Grubic: Attack 2 on Riparian from the rear"
+
+
+def test_undo_holds_automatic_hits_until_the_next_call(journal: Journal) -> None:
+    clock = FakeClock()
+    s = _session(journal, clock)
+    s.call("Grubic: Attack 2 on Riparian")
+    clock.now += 3.5
+    assert [e.kind for e in s.tick()] == ["hit"]
+    s.undo()  # the hits are taken back: the attack is pending again
+    clock.now += 10
+    assert s.tick() == [] and s.pending() and s.parry_left("Ben") is not None
+    s.call("Banksia: Movement 1")  # play goes on: the window runs again
+    clock.now += 0.5
+    assert [e.kind for e in s.tick()] == ["hit"]
