@@ -112,7 +112,7 @@ class StartScreen(Screen):
         self.app = app
         root = _w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=52, spacing=6)
-        top.add_widget(_w("THeading", text="New game: players"))
+        top.add_widget(_w("THeading", text="Players"))
         top.add_widget(_w("TButton", text="-", size_hint_x=None, width=56, font_size=app.fs(24),
                           on_release=lambda *_: self.set_count(self.count - 1)))
         top.add_widget(_w("TButton", text="+", size_hint_x=None, width=56, font_size=app.fs(24),
@@ -173,10 +173,19 @@ class StartScreen(Screen):
         offers = self.app.journal.unfinished()[:1]
         for record in offers:
             self.resume_box.add_widget(_w(
-                "TButton", text=f"Resume {', '.join(record.setup.players)} "
-                f"({record.calls} calls)", background_color=theme.ACCENT, color=(0, 0, 0, 1),
+                "TButton", text=f"Resume ({record.calls} calls)\n"
+                f"{', '.join(record.setup.players)}", background_color=theme.ACCENT,
+                color=(0, 0, 0, 1), font_size=self.app.fs(15), shorten=False,
                 on_release=lambda *_, gid=record.id: self.app.resume_game(gid)))
-        self.resume_box.width = 290 if offers else 0
+            self.resume_box.add_widget(_w(
+                "TButton", text="Drop", size_hint_x=None, width=72,
+                on_release=lambda *_, gid=record.id: self.discard(gid)))
+        self.resume_box.width = 330 if offers else 0
+
+    def discard(self, game_id: int) -> None:
+        """Stop offering a game for resume (it stays in the journal, marked finished)."""
+        self.app.journal.finish(game_id)
+        self.refresh_resume()
 
     def set_count(self, count: int) -> None:
         game = self.game_spin.text

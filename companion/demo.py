@@ -120,16 +120,26 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
         shot(d, "08-live-dice")
         app.back()
         yield 2
+        game_id = app.session.game_id if app.session is not None else None
+        app.end_game()  # leave the match: the start screen offers it for resume
+        yield 3
+        shot(d, "09-start-resume-offer")
+        session_box["id"] = game_id
 
+    session_box: dict[str, Any] = {}
     run_app(app, script, size=size)
-    session = app.session
-    if session is None:
+    if session_box.get("id") is None:
         raise RuntimeError("the demo did not start a game")
+    from companion.journal import Journal
+
+    with Journal(scratch / "journal.sqlite3") as journal:
+        session_game = journal.resume(session_box["id"])
+        exported = journal.export(session_box["id"])
     standings = output / "standings.txt"
-    lines = [session.game.standings().format(), ""]
+    lines = [session_game.standings().format(), ""]
     from companion.app import _result_row
 
-    for result in getattr(session.game, "round_results", list)():
+    for result in getattr(session_game, "round_results", list)():
         number = getattr(result, "round_number", None) or getattr(result, "number", "?")
         ended = getattr(result, "ended_by", "")
         lines.append(f"Round {number}" + (f" (ended by {ended})" if ended else ""))
@@ -142,9 +152,6 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
     standings.write_text("\n".join(lines) + "\n", encoding="utf-8")
     written["standings"] = standings
     game_file = output / "game.txt"
-    from companion.journal import Journal
-
-    with Journal(scratch / "journal.sqlite3") as journal:
-        game_file.write_text(journal.export(session.game_id), encoding="utf-8")
+    game_file.write_text(exported, encoding="utf-8")
     written["game"] = game_file
     return written

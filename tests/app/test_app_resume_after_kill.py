@@ -49,8 +49,8 @@ def test_resume_after_kill_dash_nine(app_dirs: Path) -> None:
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
         yield 2
-        [offer] = start.resume_box.children
-        assert f"({len(record.entries)} calls)" in offer.text
+        offer, drop = reversed(start.resume_box.children)
+        assert f"({len(record.entries)} calls)" in offer.text and drop.text == "Drop"
         d.tap(offer)
         yield 2
         s = app.session
@@ -62,9 +62,16 @@ def test_resume_after_kill_dash_nine(app_dirs: Path) -> None:
         arena = app.screens["arena"]
         seen["log_text"] = arena.log_label.text
         seen["go"] = arena.go.text
+        app.end_game()  # leave it: it is offered again, until dropped
+        yield 2
+        assert len(start.resume_box.children) == 2
+        d.tap(start.resume_box.children[0])  # Drop
+        yield 2
+        seen["offers_after_drop"] = len(start.resume_box.children)
 
     run_app(app, script)
     assert seen["snapshot"] == expected.snapshot()
+    assert seen["offers_after_drop"] == 0
     assert seen["log"] == list(record.entries)
     assert seen["log_text"].splitlines()[0].endswith(" " + record.entries[-1].call)
     # The clock comes back where it stood (at least the last call's time), paused.
