@@ -668,7 +668,8 @@ class DiceScreen(Screen):
         self.image.texture = texture
         self.image.canvas.ask_update()
         self.frames += 1
-        self.status.text = f"camera: {self.app.settings.camera}  frame {self.frames}"
+        what = getattr(self.app.frame_provider, "label", self.app.settings.camera)
+        self.status.text = f"camera: {what}  frame {self.frames}"
 
 
 # -- the app ---------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ _PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
 class SyntheticTray:
     """A drawn dice tray: felt, five dice with pips and a green box around each (the overlay)."""
 
+    label = "drawn test tray"
+
     def __init__(self, width: int = 640, height: int = 400, seed: int = 1) -> None:
         self.width, self.height = width, height
         self.rng = random.Random(seed)
@@ -95,6 +97,10 @@ class SyntheticFrames:
 
     def __init__(self) -> None:
         self.inner: FrameProvider | None = None
+
+    @property
+    def label(self) -> str:
+        return str(getattr(self.inner, "label", "synthetic camera"))
 
     def __call__(self) -> np.ndarray:
         if self.inner is None:
