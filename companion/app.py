@@ -636,7 +636,9 @@ class DiceScreen(Screen):
             self.status.text = f"camera: {self.app.settings.camera}"
             return
         self.placeholder.height, self.placeholder.opacity = 0, 0
-        self.image.opacity = 1
+        self.image.opacity = 1 if self.frames else 0
+        if not self.frames:
+            self.status.text = f"camera: {self.app.settings.camera}: starting"
         self._stop.clear()
         self._thread = threading.Thread(target=self._work, args=(provider,), daemon=True,
                                         name="dice-view")
@@ -666,6 +668,7 @@ class DiceScreen(Screen):
             texture.flip_vertical()
         texture.blit_buffer(frame.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
         self.image.texture = texture
+        self.image.opacity = 1
         self.image.canvas.ask_update()
         self.frames += 1
         what = getattr(self.app.frame_provider, "label", self.app.settings.camera)

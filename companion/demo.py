@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -116,7 +117,14 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
         yield 3
         shot(d, "07-settings")
         app.show("dice")
-        yield 6
+        yield 2
+        dice = app.screens["dice"]
+        started = time.monotonic()
+        while dice.frames < 3:  # the camera opens in the view's worker thread
+            if time.monotonic() - started > 20:
+                raise RuntimeError(f"the live dice view showed no picture: {dice.status.text}")
+            yield 1
+        yield 2
         shot(d, "08-live-dice")
         app.back()
         yield 2
