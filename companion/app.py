@@ -415,7 +415,11 @@ class ArenaScreen(Screen):
                 panel.show(seat, session.parry_left(seat.player), b)
         self.refresh_clock(session)
         total = session.rounds_total
-        self.round_label.text = f"Round {session.round_number}" + (f"/{total}" if total else "")
+        if total and session.round_number > total:
+            self.round_label.text = "Tie-break"
+        else:
+            self.round_label.text = (f"Round {session.round_number}"
+                                     + (f"/{total}" if total else ""))
         self.undo_b.disabled = not session.game.can_undo
         self.redo_b.disabled = not session.game.can_redo
         for btn in self.count_buttons:
@@ -525,7 +529,12 @@ class BetweenScreen(Screen):
             notes.insert(0, "Tie-break round")
         total = session.rounds_total
         if not game.is_over and total:
-            notes.append(f"{max(0, total - number)} round(s) to play")
+            if number >= total:  # the match is not over after its last round: a tie
+                if not any(e.kind == "tie-break" for e in events):
+                    notes.append("Tied: a tie-break round is next")
+                self.next_b.text = "Tie-break round"
+            else:
+                notes.append(f"{total - number} round(s) to play")
         self.note.text = ".  ".join(notes)
 
 
