@@ -73,6 +73,15 @@ def arena_games() -> list[str]:
     return [n for n in rules.game_names() if hasattr(rules.game_class(n), "seats")]
 
 
+def playable_games() -> list[str]:
+    """Installed games the app can run: the arena games, then those with a table screen."""
+    from companion.games import table_screens
+
+    arena = arena_games()
+    screens = table_screens()
+    return arena + [n for n in rules.game_names() if n in screens and n not in arena]
+
+
 def character_choices(game: str) -> dict[str, str]:
     """Character id -> display name, from the game's module when it has ``characters()``."""
     cls = rules.game_class(game)
@@ -159,7 +168,7 @@ class StartScreen(Screen):
         self.mode_spin.bind(text=lambda *_: self.set_count(self.count))
 
     def on_pre_enter(self, *args: Any) -> None:
-        games = arena_games()
+        games = playable_games()
         self.game_spin.values = games
         if self.game_spin.text not in games:
             self.game_spin.text = games[0] if games else ""
@@ -713,6 +722,7 @@ class CompanionApp(App):
         self.frame_provider = frame_provider
         self.tick_seconds = tick_seconds
         self.session: TableSession | None = None
+        self.game_screen: Any = None  # a companion/games/ table screen, when not the arena
         self.sm: ScreenManager | None = None
         self.previous = "start"
         self.heard: list[str] = []  # announcer cues, for the log and tests
@@ -788,6 +798,8 @@ class CompanionApp(App):
     def back(self) -> None:
         if self.session is None:
             self.show("start")
+        elif self.game_screen is not None:
+            self.show(self.game_screen.name)
         elif self.session.phase == "playing":
             self.show("arena")
         else:
@@ -808,7 +820,7 @@ class CompanionApp(App):
                                       parry_seconds=self.settings.parry_seconds)
         self.soundtrack = "none"
         self._attach(session)
-        if session.phase != "playing":
+        if session.phase != "playing" and self.game_screen is None:
             self.screens["between"].refresh(session)
             self.show("between")
         return session
@@ -818,11 +830,31 @@ class CompanionApp(App):
             self._ticker.cancel()
         self.session = session
         session.subscribe(self.on_session)
+        self.game_screen = None
+        if session.game.name not in arena_games():
+            self._attach_table_screen(session)
+            return
         arena: ArenaScreen = self.screens["arena"]
         arena.build_panels(session)
         arena.refresh(session)
         self.show("arena")
         self._ticker = Clock.schedule_interval(self._tick, self.tick_seconds)
+
+    def _attach_table_screen(self, session: TableSession) -> None:
+        """Show a game's own table screen (companion/games/<module>/)."""
+        from companion.games import table_screens
+
+        name = f"game-{session.game.name}"
+        assert self.sm is not None
+        if name in self.screens:
+            self.sm.remove_widget(self.screens.pop(name))
+        screen = table_screens()[session.game.name].make_screen(self, session)
+        screen.name = name
+        self.screens[name] = screen
+        self.sm.add_widget(screen)
+        self.game_screen = screen
+        screen.refresh(session)
+        self.show(name)
 
     def end_game(self) -> None:
         """Leave the game: it stays in the journal and is offered for resume."""
@@ -831,6 +863,7 @@ class CompanionApp(App):
         if self._ticker is not None:
             self._ticker.cancel()
         self.session = None
+        self.game_screen = None
         self.show("start")
         self.screens["start"].on_pre_enter()
 
@@ -851,6 +884,9 @@ class CompanionApp(App):
             if e.kind in ("knockout", "round-over", "match-over"):
                 self.announce(e.kind)
         self.last_events = events
+        if self.game_screen is not None:
+            self.game_screen.refresh(session, events)
+            return
         if what in ("call", "undo", "redo") and session.phase != "playing":
             self.screens["between"].refresh(session, events)
             self.show("between")
