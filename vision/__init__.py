@@ -28,3 +28,10 @@ __all__ = [
     "Reading",
     "TableRegion",
 ]
+
+from vision.read import read_dice  # noqa: E402
+
+__all__ += ["read_dice"]
+from vision.annotate import annotate  # noqa: E402
+
+__all__ += ["annotate"]
