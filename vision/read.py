@@ -19,24 +19,42 @@ The pipeline, all classical OpenCV:
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.mlp import Mlp
 from vision.profile import DEFAULT_PALETTE, Palette, Profile
 from vision.types import Die, Reading
 
 Image = npt.NDArray[Any]
 
 CROP = 48  # side of the upright die crop, px
+CROP_MARGIN = 1.0  # crop side relative to the die box
 MIN_SIDE = 32  # frames smaller than this on either side are not read
+WEAK_DIFF = 24  # colour difference from the background that may belong to a die
+STRONG_DIFF = 40  # ... and that surely does
+MIN_DIE_FRACTION = 0.025  # smallest die side, as a fraction of the frame's shorter side
 
 #: A reading carrying this warning prefix means something big (a hand) is in the tray.
 OCCLUSION_WARNING = "occlusion"
+
+MODEL_PATH = Path(__file__).parent / "models" / "faces.npz"
+
+
+@functools.lru_cache(maxsize=1)
+def _model() -> Mlp | None:
+    """The learned face classifier, or None when its file is missing (classical only)."""
+    if not MODEL_PATH.exists() or os.environ.get("VISION_NO_MODEL"):
+        return None
+    return Mlp.load(MODEL_PATH)
 
 
 def _describe(frame: object) -> str:
@@ -95,13 +113,19 @@ def _foreground(img: Image, mask: Image | None) -> tuple[Image, Image]:
     f = 16
     sw, sh = max(4, w // f), max(4, h // f)
     small = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA)
-    k = max(3, (min(sw, sh) // 5) | 1)
-    k = min(k, 9)
-    bg = cv2.medianBlur(small, k)
+    k = max(3, (min(sw, sh) // 3) | 1)
+    bg = cv2.medianBlur(small, min(k, 255))
     bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
     d = cv2.absdiff(img, bg)
     diff = cv2.max(cv2.max(d[:, :, 0], d[:, :, 1]), d[:, :, 2])
-    fg = cv2.threshold(diff, 38, 255, cv2.THRESH_BINARY)[1]
+    # hysteresis: weak blobs are kept when they hold a strongly different pixel
+    weak = cv2.threshold(diff, WEAK_DIFF, 255, cv2.THRESH_BINARY)[1]
+    n, lab = cv2.connectedComponents(weak, connectivity=8)
+    strong = diff > STRONG_DIFF
+    keep = np.zeros(n, np.uint8)
+    keep[np.unique(lab[strong])] = 255
+    keep[0] = 0
+    fg = keep[lab]
     if mask is not None:
         fg = cv2.bitwise_and(fg, mask)
     return fg, diff
@@ -123,7 +147,8 @@ def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]
     ko = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, ko)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
-    min_area = max(60.0, 0.00025 * h * w) if die_size is None else 0.4 * die_size**2
+    min_area = ((MIN_DIE_FRACTION * min(h, w)) ** 2 if die_size is None
+                else 0.4 * die_size**2)
     cands: list[tuple[int, float]] = []
     squareish: list[float] = []
     for i in range(1, n):
@@ -146,12 +171,38 @@ def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]
     for i, area in cands:
         if area < 0.35 * side * side:
             continue
-        if area > 14 * side * side:
-            hand = True
+        if area > 5 * side * side:
+            # a big blob: dice touching a tray wall or each other, or a hand. Opening with a
+            # disc a little smaller than a die keeps die-thick parts and drops walls, cables.
+            pieces, bulky = _open_pieces(labels, stats, i, side)
+            blobs.extend(pieces)
+            hand = hand or bulky
             continue
-        ys, xs = np.nonzero(labels == i) if area < 4000 else _component_pts(labels, stats, i)
+        ys, xs = _component_pts(labels, stats, i)
         blobs.append(_Blob(np.stack([xs, ys], axis=1).astype(np.int32), area))
     return blobs, side, hand
+
+
+def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> tuple[list[_Blob], bool]:
+    x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
+    bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+    sub = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
+    k = max(3, int(side * 0.7) | 1)
+    opened = cv2.morphologyEx(sub, cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, lab, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    out: list[_Blob] = []
+    bulky = False
+    for j in range(1, n):
+        a = float(st[j, cv2.CC_STAT_AREA])
+        if a < 0.35 * side * side:
+            continue
+        if a > 8 * side * side:
+            bulky = True  # too thick and too big to be dice: a hand or an arm
+            continue
+        ys, xs = _component_pts(lab, st, j)
+        out.append(_Blob(np.stack([xs + x, ys + y], axis=1).astype(np.int32), a))
+    return out, bulky
 
 
 def _component_pts(labels: Image, stats: Image, i: int) -> tuple[Image, Image]:
@@ -180,9 +231,9 @@ def _upright_crop(img: Image, rect: tuple[Any, ...], side: float) -> tuple[Image
     (cx, cy), (rw, rh), ang = rect
     s = max(rw, rh, 1.0)
     box = cv2.boxPoints(((cx, cy), (s, s), ang)).astype(np.float32)
-    # keep a small margin in: the die edge is often shaded
+    # a little background all round, so pips near the die edge do not touch the crop edge
     c = box.mean(axis=0)
-    inner = (c + (box - c) * 0.94).astype(np.float32)
+    inner = (c + (box - c) * CROP_MARGIN).astype(np.float32)
     dst = np.array([[0, CROP - 1], [0, 0], [CROP - 1, 0], [CROP - 1, CROP - 1]], np.float32)
     m = cv2.getPerspectiveTransform(inner, dst)
     crop = cv2.warpPerspective(img, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
@@ -231,29 +282,52 @@ def _layout_ok(pts: Image) -> bool:
     return bool(np.sort(r)[0] > 0.25 * r.max())
 
 
-def _read_face(crop: Image) -> _Face:
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.int16)
-    mid = lab[CROP // 6: CROP - CROP // 6, CROP // 6: CROP - CROP // 6].reshape(-1, 3)
-    body = np.median(mid, axis=0)
+def _pip_blobs(crop: Image) -> tuple[list[tuple[float, Image]], Image]:
+    """Pip-like blobs of an upright crop as (area, centre); also the non-body mask.
+
+    Pips are the blobs whose colour is far from the body's (dark, light or coloured), round,
+    of pip size, and enclosed by the body (not touching the crop border, which would be the
+    die outline, a shadow or a neighbour).
+    """
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = CROP // 6
+    body = np.median(lab[q:-q, q:-q].reshape(-1, 3), axis=0)
     d = lab - body
-    dist = np.sqrt(0.6 * d[:, :, 0].astype(np.float32) ** 2
-                   + d[:, :, 1].astype(np.float32) ** 2 + d[:, :, 2].astype(np.float32) ** 2)
-    thr = max(22.0, 0.45 * float(np.percentile(dist, 97)))
-    m = (dist > thr).astype(np.uint8) * 255
-    n, _labels, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=8)
-    area_all = CROP * CROP
-    pips = []
+    dist = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
+    d8 = np.clip(dist, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(d8[q:-q, q:-q].copy(), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = float(min(max(otsu, PIP_MIN_CONTRAST), 90.0))
+    m = (d8 > thr).astype(np.uint8) * 255
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
+    n, _labels, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=4)
+    area_all = (CROP / CROP_MARGIN) ** 2  # the die's own area in the crop
+    pips: list[tuple[float, Image]] = []
     for i in range(1, n):
-        a = stats[i, cv2.CC_STAT_AREA]
+        a = float(stats[i, cv2.CC_STAT_AREA])
         x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
         bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if not 0.006 * area_all <= a <= 0.08 * area_all:
+        if not 0.005 * area_all <= a <= 0.09 * area_all:
             continue
         if x <= 0 or y <= 0 or x + bw >= CROP or y + bh >= CROP:
             continue
-        if max(bw, bh) > 2.2 * min(bw, bh) or a < 0.45 * bw * bh:
+        if max(bw, bh) > 2.0 * min(bw, bh) or a < 0.5 * bw * bh:
             continue
-        pips.append((float(a), cents[i]))
+        pips.append((a, cents[i]))
+    if pips:
+        # pips of one face are alike: drop specks much smaller than the biggest pips
+        top = sorted(p[0] for p in pips)[-min(3, len(pips)):]
+        ref = float(np.median(top))
+        pips = [p for p in pips if p[0] >= 0.4 * ref]
+    return pips, m
+
+
+_K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+PIP_MIN_CONTRAST = 20.0
+
+
+def _read_face(crop: Image) -> _Face:
+    pips, m = _pip_blobs(crop)
+    area_all = (CROP / CROP_MARGIN) ** 2
     body_mask = (m == 0)
     body_bgr_arr = np.median(crop[body_mask], axis=0) if body_mask.any() else np.median(
         crop.reshape(-1, 3), axis=0)
@@ -273,6 +347,79 @@ def _read_face(crop: Image) -> _Face:
         conf -= 0.3
     value: int | None = count if conf >= 0.5 else None
     return _Face(value, max(0.05, conf), body_bgr, count)
+
+
+@dataclass
+class Candidate:
+    """A die-sized blob found in the frame, before its face is read."""
+
+    rect: tuple[Any, ...]  # cv2.minAreaRect result in working coordinates
+    box: Image  # 4x2 corners
+    crop: Image  # CROP x CROP upright BGR crop
+
+
+def find_candidates(work: Image, mask: Image | None,
+                    die_size: float | None) -> tuple[list[Candidate], float, bool]:
+    """Die-sized blobs of a checked BGR frame; also the die side (px) and whether a hand shows."""
+    fg, _diff = _foreground(work, mask)
+    blobs, side, hand = _blobs(fg, die_size)
+    h, w = work.shape[:2]
+    out: list[Candidate] = []
+    for blob in blobs:
+        for pts in _split(blob, side):
+            if len(pts) < 0.3 * side * side:
+                continue
+            rect = cv2.minAreaRect(pts.reshape(-1, 1, 2))
+            (rw, rh) = rect[1]
+            if max(rw, rh) > 1.9 * side or min(rw, rh) < 0.45 * side:
+                continue
+            crop, box = _upright_crop(work, rect, side)
+            if (box[:, 0].min() < 1 or box[:, 1].min() < 1 or box[:, 0].max() > w - 2
+                    or box[:, 1].max() > h - 2):
+                continue  # cut off by the frame edge: its face cannot be trusted
+            out.append(Candidate(rect, box, crop))
+    return out, side, hand
+
+
+FEAT = 32
+
+
+def _grad_hist(img: Image, cell: int = 8, bins: int = 9) -> Image:
+    """Histograms of gradient orientation per cell (a small HOG), normalised."""
+    f = img.astype(np.float32)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (bins / np.pi)
+    idx = np.minimum(ang.astype(np.int32), bins - 1)
+    n = img.shape[0] // cell
+    cell_id = (np.arange(img.shape[0]) // cell)
+    flat = (cell_id[:, None] * n + cell_id[None, :]) * bins + idx
+    hist = np.bincount(flat.ravel(), weights=mag.ravel(), minlength=n * n * bins)
+    hist = np.sqrt(hist / (np.linalg.norm(hist) + 1e-3))
+    return hist.astype(np.float32)
+
+
+def contrast_map(crop: Image) -> Image:
+    """How far each pixel's colour is from the die body's (0..255): pips bright, body dark.
+
+    Makes the face look the same whatever the body and pip colours (dark or light pips).
+    """
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = crop.shape[0] // 6
+    body = np.median(lab[q:-q, q:-q].reshape(-1, 3), axis=0)
+    d = lab - body
+    dist = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
+    top = float(np.percentile(dist, 98)) + 1e-3
+    out: Image = np.clip(dist * (255.0 / top), 0, 255).astype(np.uint8)
+    return out
+
+
+def crop_features(crop: Image) -> Image:
+    """Feature vector (float32) of an upright die crop for the learned face classifier."""
+    cm = cv2.resize(contrast_map(crop), (FEAT, FEAT), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(cm, (16, 16), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    return np.concatenate([small.ravel(), _grad_hist(cm)]).astype(np.float32)
 
 
 def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
@@ -303,52 +450,62 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
             inv_h = np.linalg.inv(hm)
         else:
             mask = t.mask(shape)
-    fg, _diff = _foreground(work, mask)
-    blobs, side, hand = _blobs(fg, profile.die_size if profile else None)
+    cands, side, hand = find_candidates(work, mask, profile.die_size if profile else None)
     warnings: list[str] = []
     if hand:
         warnings.append(f"{OCCLUSION_WARNING}: a large object (a hand?) is in view")
     dice: list[Die] = []
-    for blob in blobs:
-        for pts in _split(blob, side):
-            if len(pts) < 0.3 * side * side:
-                continue
-            rect = cv2.minAreaRect(pts.reshape(-1, 1, 2))
-            (rw, rh) = rect[1]
-            if max(rw, rh) > 1.9 * side or min(rw, rh) < 0.45 * side:
-                continue
-            crop, box = _upright_crop(work, rect, side)
-            face = _read_face(crop)
-            if face.pip_count == 0 and not (profile is not None and profile.face_sets):
-                continue  # no pips and no icon faces to try: a token, a screw, not a die
-            label: str | None = str(face.value) if face.value is not None else None
-            value = face.value
-            conf = face.confidence
-            if value is None and profile is not None and profile.face_sets and face.pip_count == 0:
-                best: tuple[str | None, float] = (None, 0.0)
-                for fs in profile.face_sets:
-                    lab_, c_ = fs.classify(crop)
-                    if c_ > best[1]:
-                        best = (lab_, c_)
-                label, conf = best[0], best[1] if best[0] is not None else min(best[1], 0.3)
-            colour, _cs = palette.classify(face.body_bgr)
-            centre = np.array(rect[0], np.float64)
-            corners = box.astype(np.float64)
-            size = float(max(rw, rh))
-            if inv_h is not None:
-                both = cv2.perspectiveTransform(
-                    np.vstack([centre[None], corners]).reshape(-1, 1, 2), inv_h).reshape(-1, 2)
-                centre, corners = both[0], both[1:]
-                size = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, 0), axis=1)))
-            dice.append(Die(
-                center=(float(centre[0]), float(centre[1])),
-                corners=tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
-                angle=float(rect[2]) % 90.0,
-                size=max(size, 1e-3),
-                value=value,
-                face=label,
-                colour=colour,
-                confidence=float(min(1.0, max(0.0, conf))),
-            ))
+    model = _model()
+    probs = (model.proba(np.stack([crop_features(c.crop) for c in cands]))
+             if model is not None and cands else None)
+    icons = profile is not None and bool(profile.face_sets)
+    for ci, cand in enumerate(cands):
+        rect, box, crop = cand.rect, cand.box, cand.crop
+        (rw, rh) = rect[1]
+        face = _read_face(crop)
+        value, conf = face.value, face.confidence
+        if probs is not None:
+            p = probs[ci]
+            k = int(np.argmax(p))
+            if k == 0 and p[0] > 0.6 and not icons:
+                continue  # the classifier says: not a die
+            pv = float(p[face.value]) if face.value is not None else 0.0
+            if face.value is not None and (k == face.value or pv > 0.35):
+                conf = min(0.99, 0.5 + 0.5 * max(pv, float(p[k])) * face.confidence)
+            elif k > 0 and p[k] > 0.9:
+                value, conf = k, float(p[k]) * 0.8
+            else:
+                value, conf = None, min(0.3, float(p[k]) * 0.3)
+        elif face.pip_count == 0 and not icons:
+            continue  # no pips and no icon faces to try: a token, a screw, not a die
+        if value is None and face.pip_count == 0 and not icons and probs is None:
+            continue
+        label: str | None = str(value) if value is not None else None
+        if value is None and profile is not None and profile.face_sets and face.pip_count == 0:
+            best: tuple[str | None, float] = (None, 0.0)
+            for fs in profile.face_sets:
+                lab_, c_ = fs.classify(crop)
+                if c_ > best[1]:
+                    best = (lab_, c_)
+            label, conf = best[0], best[1] if best[0] is not None else min(best[1], 0.3)
+        colour, _cs = palette.classify(face.body_bgr)
+        centre = np.array(rect[0], np.float64)
+        corners = box.astype(np.float64)
+        size = float(max(rw, rh))
+        if inv_h is not None:
+            both = cv2.perspectiveTransform(
+                np.vstack([centre[None], corners]).reshape(-1, 1, 2), inv_h).reshape(-1, 2)
+            centre, corners = both[0], both[1:]
+            size = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, 0), axis=1)))
+        dice.append(Die(
+            center=(float(centre[0]), float(centre[1])),
+            corners=tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
+            angle=float(rect[2]) % 90.0,
+            size=max(size, 1e-3),
+            value=value,
+            face=label,
+            colour=colour,
+            confidence=float(min(1.0, max(0.0, conf))),
+        ))
     dice.sort(key=lambda d: (round(d.center[1] / max(side, 1.0)), d.center[0]))
     return Reading(dice=tuple(dice), frame_shape=shape, warnings=tuple(warnings))
