@@ -35,3 +35,6 @@ __all__ += ["read_dice"]
 from vision.annotate import annotate  # noqa: E402
 
 __all__ += ["annotate"]
+from vision.tracker import RollTracker, TrackerState  # noqa: E402
+
+__all__ += ["RollTracker", "TrackerState"]
