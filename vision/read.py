@@ -42,6 +42,7 @@ MIN_SIDE = 32  # frames smaller than this on either side are not read
 WEAK_DIFF = 24  # colour difference from the background that may belong to a die
 STRONG_DIFF = 40  # ... and that surely does
 MIN_DIE_FRACTION = 0.025  # smallest die side, as a fraction of the frame's shorter side
+SIDE_PERCENTILE = 50.0  # which of the square blobs sets the die size
 
 #: A reading carrying this warning prefix means something big (a hand) is in the tray.
 OCCLUSION_WARNING = "occlusion"
@@ -105,6 +106,7 @@ def check_frame(frame: object) -> tuple[Image | None, str | None]:
 class _Blob:
     pts: Image  # Nx2 int32 (x, y) pixel coordinates
     area: float
+    aspect: float = 1.0  # long / short side of its rotated box
 
 
 def _foreground(img: Image, mask: Image | None) -> tuple[Image, Image]:
@@ -149,26 +151,31 @@ def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
     min_area = ((MIN_DIE_FRACTION * min(h, w)) ** 2 if die_size is None
                 else 0.4 * die_size**2)
-    cands: list[tuple[int, float]] = []
+    cands: list[tuple[int, float, Image, tuple[Any, ...]]] = []
     squareish: list[float] = []
     for i in range(1, n):
         area = float(stats[i, cv2.CC_STAT_AREA])
         if area < min_area:
             continue
-        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        cands.append((i, area))
-        fill = area / float(bw * bh)
-        if 0.45 < fill and max(bw, bh) / max(1, min(bw, bh)) < 1.5:
+        ys, xs = _component_pts(labels, stats, i)
+        pts = np.stack([xs, ys], axis=1).astype(np.int32)
+        rect = cv2.minAreaRect(pts.reshape(-1, 1, 2))
+        rw, rh = rect[1]
+        cands.append((i, area, pts, rect))
+        if min(rw, rh) > 0 and area / (rw * rh) > 0.6 and max(rw, rh) / min(rw, rh) < 1.45:
             squareish.append(math.sqrt(area))
     if die_size is None:
         if not squareish:
+            squareish = [math.sqrt(c[1]) for c in cands if c[1] < 0.02 * h * w]
+        if not squareish:
             return [], 0.0, False
-        side = float(np.median(squareish))
+        # the smaller half of the square blobs: shadows and clutter only ever make blobs bigger
+        side = float(np.percentile(squareish, SIDE_PERCENTILE))
     else:
         side = die_size
     blobs: list[_Blob] = []
     hand = False
-    for i, area in cands:
+    for i, area, pts, rect in cands:
         if area < 0.35 * side * side:
             continue
         if area > 5 * side * side:
@@ -178,8 +185,8 @@ def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]
             blobs.extend(pieces)
             hand = hand or bulky
             continue
-        ys, xs = _component_pts(labels, stats, i)
-        blobs.append(_Blob(np.stack([xs, ys], axis=1).astype(np.int32), area))
+        rw, rh = rect[1]
+        blobs.append(_Blob(pts, area, max(rw, rh) / max(1.0, min(rw, rh))))
     return blobs, side, hand
 
 
@@ -187,8 +194,17 @@ def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> tuple[list
     x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
     bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
     sub = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
-    k = max(3, int(side * 0.7) | 1)
-    opened = cv2.morphologyEx(sub, cv2.MORPH_OPEN,
+    # long straight bands (tray walls, table edges, a laptop) survive an opening with a line
+    # three dice long; dice do not. Remove those bands, then drop the slivers they leave.
+    ln = max(5, int(side * 3))
+    walls = cv2.max(
+        cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((1, ln), np.uint8)),
+        cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((ln, 1), np.uint8)),
+    )
+    walls = cv2.dilate(walls, _K3, iterations=2)
+    rest = cv2.subtract(sub, walls)
+    k = max(3, int(side * 0.6) | 1)
+    opened = cv2.morphologyEx(rest, cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, lab, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
     out: list[_Blob] = []
@@ -201,7 +217,9 @@ def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> tuple[list
             bulky = True  # too thick and too big to be dice: a hand or an arm
             continue
         ys, xs = _component_pts(lab, st, j)
-        out.append(_Blob(np.stack([xs + x, ys + y], axis=1).astype(np.int32), a))
+        pts = np.stack([xs + x, ys + y], axis=1).astype(np.int32)
+        rw, rh = cv2.minAreaRect(pts.reshape(-1, 1, 2))[1]
+        out.append(_Blob(pts, a, max(rw, rh) / max(1.0, min(rw, rh))))
     return out, bulky
 
 
@@ -215,6 +233,8 @@ def _component_pts(labels: Image, stats: Image, i: int) -> tuple[Image, Image]:
 def _split(blob: _Blob, side: float) -> list[Image]:
     """Point sets of the single dice in a blob (clusters when it holds several)."""
     k = int(round(blob.area / (side * side)))
+    if blob.aspect >= 1.75:
+        k = max(k, int(round(blob.aspect)))
     if k <= 1:
         return [blob.pts]
     k = min(k, 12)
