@@ -35,10 +35,10 @@ def synthetic_face_crops(icon_set: str, rng: np.random.Generator, per_face: int 
         while len(out[face]) < per_face:
             colour = names[int(rng.integers(len(names)))]
             dark = colour in ("black", "red", "green", "blue", "purple", "grey")
-            die = SynthDie(center=(64.0, 64.0), size=size, angle=float(rng.uniform(0, 90)),
+            die = SynthDie(center=(160.0, 120.0), size=size, angle=float(rng.uniform(0, 90)),
                            face=face, colour=colour, body_bgr=SYNTH_COLOURS[colour],
                            pip_bgr=(235, 235, 235) if dark else (30, 30, 30))
-            scene = Scene(128, 128, (die,), background_bgr=(200, 200, 200), shadow=0.2)
+            scene = Scene(320, 240, (die,), background_bgr=(200, 200, 200), shadow=0.2)
             img, _ = check_frame(render(scene))
             assert img is not None
             cands, _side, _hand = find_candidates(img, None, size)

@@ -43,6 +43,7 @@ WEAK_DIFF = 24  # colour difference from the background that may belong to a die
 STRONG_DIFF = 40  # ... and that surely does
 MIN_DIE_FRACTION = 0.025  # smallest die side, as a fraction of the frame's shorter side
 SIDE_PERCENTILE = 50.0  # which of the square blobs sets the die size
+SEED_AREA = 0.25  # smallest die face left after cutting seams, in die areas
 
 #: A reading carrying this warning prefix means something big (a hand) is in the tray.
 OCCLUSION_WARNING = "occlusion"
@@ -230,13 +231,17 @@ def _component_pts(labels: Image, stats: Image, i: int) -> tuple[Image, Image]:
     return ys + y, xs + x
 
 
-def _split(blob: _Blob, side: float) -> list[Image]:
-    """Point sets of the single dice in a blob (clusters when it holds several)."""
+def _split(blob: _Blob, side: float, img: Image | None = None) -> list[Image]:
+    """Point sets of the single dice in a blob (several when dice touch)."""
     k = int(round(blob.area / (side * side)))
     if blob.aspect >= 1.75:
         k = max(k, int(round(blob.aspect)))
     if k <= 1:
         return [blob.pts]
+    if img is not None:
+        parts = _split_by_seams(blob, side, img)
+        if len(parts) >= 2:
+            return parts
     k = min(k, 12)
     data = blob.pts.astype(np.float32)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
@@ -244,6 +249,42 @@ def _split(blob: _Blob, side: float) -> list[Image]:
     _, lab, _ = cv2.kmeans(data, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
     lab = lab.ravel()
     return [blob.pts[lab == j] for j in range(k) if np.count_nonzero(lab == j) > 0]
+
+
+def _split_by_seams(blob: _Blob, side: float, img: Image) -> list[Image]:
+    """Split touching dice along the shaded seams between them (edges inside the blob).
+
+    Each die's face, with its edges removed, is one solid seed; pixels are then given to the
+    nearest seed by a watershed on the image.
+    """
+    x0, y0 = blob.pts.min(axis=0)
+    x1, y1 = blob.pts.max(axis=0)
+    pad = 2
+    x0, y0 = max(0, int(x0) - pad), max(0, int(y0) - pad)
+    x1, y1 = min(img.shape[1] - 1, int(x1) + pad), min(img.shape[0] - 1, int(y1) + pad)
+    sub = np.ascontiguousarray(img[y0:y1 + 1, x0:x1 + 1])
+    mask = np.zeros(sub.shape[:2], np.uint8)
+    mask[blob.pts[:, 1] - y0, blob.pts[:, 0] - x0] = 255
+    grey = cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(grey, 40, 110)
+    edges = cv2.dilate(edges, _K3)
+    inner = cv2.subtract(mask, edges)
+    inner = cv2.erode(inner, _K3, iterations=max(1, int(side * 0.06)))
+    n, lab, st, _ = cv2.connectedComponentsWithStats(inner, connectivity=4)
+    seeds = [j for j in range(1, n) if st[j, cv2.CC_STAT_AREA] >= SEED_AREA * side * side]
+    if len(seeds) < 2:
+        return []
+    markers = np.zeros(sub.shape[:2], np.int32)
+    for m_id, j in enumerate(seeds, start=1):
+        markers[lab == j] = m_id
+    markers[mask == 0] = len(seeds) + 1  # the table around the blob
+    cv2.watershed(sub, markers)
+    out = []
+    for m_id in range(1, len(seeds) + 1):
+        ys, xs = np.nonzero((markers == m_id) & (mask > 0))
+        if len(xs) >= 0.3 * side * side:
+            out.append(np.stack([xs + x0, ys + y0], axis=1).astype(np.int32))
+    return out
 
 
 def _upright_crop(img: Image, rect: tuple[Any, ...], side: float) -> tuple[Image, Image]:
@@ -386,7 +427,7 @@ def find_candidates(work: Image, mask: Image | None,
     h, w = work.shape[:2]
     out: list[Candidate] = []
     for blob in blobs:
-        for pts in _split(blob, side):
+        for pts in _split(blob, side, work):
             if len(pts) < 0.3 * side * side:
                 continue
             rect = cv2.minAreaRect(pts.reshape(-1, 1, 2))
@@ -442,6 +483,27 @@ def crop_features(crop: Image) -> Image:
     return np.concatenate([small.ravel(), _grad_hist(cm)]).astype(np.float32)
 
 
+def _combine(face: _Face, p: Image) -> tuple[int | None, float, bool]:
+    """Merge the pip count and the learned classifier's probabilities.
+
+    Returns (value or None, confidence, whether this is a die at all). A value is given only
+    when both agree, or when one is very sure and the other has no objection.
+    """
+    k = int(np.argmax(p))
+    if k == 0 and p[0] > 0.6 and face.value is None:
+        return None, 0.0, False  # the classifier says: not a die, and no pips say otherwise
+    if face.value is not None:
+        pv = float(p[face.value])
+        if k == face.value:
+            return face.value, min(0.99, 0.55 + 0.45 * pv * face.confidence), True
+        if pv > 0.3 and face.confidence >= 0.9:
+            return face.value, 0.6, True
+        return None, 0.2, True
+    if k > 0 and p[k] > 0.95:
+        return k, 0.6, True
+    return None, 0.15, face.pip_count > 0 or k > 0
+
+
 def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
     """Read every die in a BGR frame.
 
@@ -475,39 +537,35 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
     if hand:
         warnings.append(f"{OCCLUSION_WARNING}: a large object (a hand?) is in view")
     dice: list[Die] = []
-    model = _model()
+    icons = profile.face_sets if profile is not None else ()
+    model = _model() if not icons else None
     probs = (model.proba(np.stack([crop_features(c.crop) for c in cands]))
              if model is not None and cands else None)
-    icons = profile is not None and bool(profile.face_sets)
     for ci, cand in enumerate(cands):
         rect, box, crop = cand.rect, cand.box, cand.crop
         (rw, rh) = rect[1]
         face = _read_face(crop)
         value, conf = face.value, face.confidence
-        if probs is not None:
-            p = probs[ci]
-            k = int(np.argmax(p))
-            if k == 0 and p[0] > 0.6 and not icons:
-                continue  # the classifier says: not a die
-            pv = float(p[face.value]) if face.value is not None else 0.0
-            if face.value is not None and (k == face.value or pv > 0.35):
-                conf = min(0.99, 0.5 + 0.5 * max(pv, float(p[k])) * face.confidence)
-            elif k > 0 and p[k] > 0.9:
-                value, conf = k, float(p[k]) * 0.8
-            else:
-                value, conf = None, min(0.3, float(p[k]) * 0.3)
-        elif face.pip_count == 0 and not icons:
-            continue  # no pips and no icon faces to try: a token, a screw, not a die
-        if value is None and face.pip_count == 0 and not icons and probs is None:
-            continue
-        label: str | None = str(value) if value is not None else None
-        if value is None and profile is not None and profile.face_sets and face.pip_count == 0:
+        label: str | None = None
+        if icons:
+            # icon dice: the learned face sets decide; pips are only the fallback
             best: tuple[str | None, float] = (None, 0.0)
-            for fs in profile.face_sets:
-                lab_, c_ = fs.classify(crop)
-                if c_ > best[1]:
-                    best = (lab_, c_)
-            label, conf = best[0], best[1] if best[0] is not None else min(best[1], 0.3)
+            for fs in icons:
+                got = fs.classify(crop)
+                if got[0] is not None and got[1] > best[1]:
+                    best = got
+            if best[0] is not None:
+                label, value, conf = best[0], None, best[1]
+            elif value is None and face.pip_count == 0:
+                conf = 0.1
+        elif probs is not None:
+            value, conf, keep = _combine(face, probs[ci])
+            if not keep:
+                continue
+        elif face.pip_count == 0:
+            continue  # no pips and no icon faces to try: a token, a screw, not a die
+        if label is None and value is not None:
+            label = str(value)
         colour, _cs = palette.classify(face.body_bgr)
         centre = np.array(rect[0], np.float64)
         corners = box.astype(np.float64)
