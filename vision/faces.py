@@ -18,6 +18,10 @@ from vision.synthetic import ICON_SETS, SYNTH_COLOURS, Scene, SynthDie, random_s
 Image = npt.NDArray[Any]
 
 
+_BACKGROUNDS: tuple[tuple[int, int, int], ...] = (
+    (205, 205, 200), (170, 200, 215), (60, 110, 50), (70, 60, 55), (150, 150, 150))
+
+
 def synthetic_face_crops(icon_set: str, rng: np.random.Generator, per_face: int = 4,
                          size: float = 48.0) -> dict[str, list[npt.NDArray[np.uint8]]]:
     """``{face: [crop, ...]}``: each face rendered ``per_face`` times at random angles/colours.
@@ -35,13 +39,16 @@ def synthetic_face_crops(icon_set: str, rng: np.random.Generator, per_face: int 
         while len(out[face]) < per_face:
             colour = names[int(rng.integers(len(names)))]
             dark = colour in ("black", "red", "green", "blue", "purple", "grey")
-            die = SynthDie(center=(160.0, 120.0), size=size, angle=float(rng.uniform(0, 90)),
+            sz = float(rng.uniform(0.85, 1.15)) * size
+            die = SynthDie(center=(160.0, 120.0), size=sz, angle=float(rng.uniform(0, 90)),
                            face=face, colour=colour, body_bgr=SYNTH_COLOURS[colour],
                            pip_bgr=(235, 235, 235) if dark else (30, 30, 30))
-            scene = Scene(320, 240, (die,), background_bgr=(200, 200, 200), shadow=0.2)
-            img, _ = check_frame(render(scene))
+            bg = _BACKGROUNDS[int(rng.integers(len(_BACKGROUNDS)))]
+            scene = Scene(320, 240, (die,), background_bgr=bg,
+                          shadow=float(rng.uniform(0.15, 0.45)), noise=3.0)
+            img, _ = check_frame(render(scene, rng))
             assert img is not None
-            cands, _side, _hand = find_candidates(img, None, size)
+            cands, _side, _hand = find_candidates(img, None, sz)
             if cands:
                 out[face].append(cands[0].crop)
     return out
@@ -52,7 +59,7 @@ def icon_accuracy(icon_set: str, rng: np.random.Generator, n_dice: int) -> tuple
 
     Returns (share of readable dice read with the right face, number of dice).
     """
-    fs = FaceSet.learn(synthetic_face_crops(icon_set, rng, per_face=6), name=icon_set)
+    fs = FaceSet.learn(synthetic_face_crops(icon_set, rng, per_face=12), name=icon_set)
     profile = Profile(face_sets=(fs,))
     right = total = 0
     while total < n_dice:

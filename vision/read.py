@@ -182,19 +182,24 @@ def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]
         if area > 5 * side * side:
             # a big blob: dice touching a tray wall or each other, or a hand. Opening with a
             # disc a little smaller than a die keeps die-thick parts and drops walls, cables.
-            pieces, bulky = _open_pieces(labels, stats, i, side)
-            blobs.extend(pieces)
-            hand = hand or bulky
+            blobs.extend(_open_pieces(labels, stats, i, side))
             continue
         rw, rh = rect[1]
         blobs.append(_Blob(pts, area, max(rw, rh) / max(1.0, min(rw, rh))))
     return blobs, side, hand
 
 
-def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> tuple[list[_Blob], bool]:
+def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> list[_Blob]:
+    """The dice inside a big blob: thick parts (a laptop, a hand) and long bands (walls) go."""
     x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
     bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
     sub = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
+    # something much thicker than any die (a hand, an arm) survives a two-dice-wide disc
+    kt = max(5, int(side * 2) | 1)
+    thick = cv2.morphologyEx(sub, cv2.MORPH_OPEN,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kt, kt)))
+    if cv2.countNonZero(thick) > 0:
+        sub = cv2.subtract(sub, cv2.dilate(thick, _K3, iterations=max(2, int(side * 0.2))))
     # long straight bands (tray walls, table edges, a laptop) survive an opening with a line
     # three dice long; dice do not. Remove those bands, then drop the slivers they leave.
     ln = max(5, int(side * 3))
@@ -209,19 +214,15 @@ def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> tuple[list
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, lab, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
     out: list[_Blob] = []
-    bulky = False
     for j in range(1, n):
         a = float(st[j, cv2.CC_STAT_AREA])
-        if a < 0.35 * side * side:
-            continue
-        if a > 8 * side * side:
-            bulky = True  # too thick and too big to be dice: a hand or an arm
+        if a < 0.35 * side * side or a > 8 * side * side:
             continue
         ys, xs = _component_pts(lab, st, j)
         pts = np.stack([xs + x, ys + y], axis=1).astype(np.int32)
         rw, rh = cv2.minAreaRect(pts.reshape(-1, 1, 2))[1]
         out.append(_Blob(pts, a, max(rw, rh) / max(1.0, min(rw, rh))))
-    return out, bulky
+    return out
 
 
 def _component_pts(labels: Image, stats: Image, i: int) -> tuple[Image, Image]:
@@ -410,6 +411,26 @@ def _read_face(crop: Image) -> _Face:
     return _Face(value, max(0.05, conf), body_bgr, count)
 
 
+def _hand_in_view(img: Image, side: float) -> bool:
+    """Whether a large skin-coloured object unlike the table (a hand, an arm) is in view.
+
+    Big objects fool the background estimate, so hands are looked for by colour: skin tones in
+    YCrCb, far from the frame's dominant colour, in a region much thicker than a die.
+    """
+    f = 4
+    small = cv2.resize(img, (max(8, img.shape[1] // f), max(8, img.shape[0] // f)),
+                       interpolation=cv2.INTER_AREA)
+    ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+    skin = cv2.inRange(ycc, (40, 135, 80), (250, 175, 128))
+    table = np.median(small.reshape(-1, 3), axis=0)
+    far = cv2.absdiff(small, np.full_like(small, table.astype(np.uint8))).max(axis=2) > 40
+    mask = cv2.bitwise_and(skin, far.astype(np.uint8) * 255)
+    k = max(3, int(1.6 * side / f) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return cv2.countNonZero(mask) * f * f > 3 * side * side
+
+
 @dataclass
 class Candidate:
     """A die-sized blob found in the frame, before its face is read."""
@@ -425,6 +446,7 @@ def find_candidates(work: Image, mask: Image | None,
     fg, _diff = _foreground(work, mask)
     blobs, side, hand = _blobs(fg, die_size)
     h, w = work.shape[:2]
+    hand = hand or _hand_in_view(work, side if side > 0 else MIN_DIE_FRACTION * min(h, w) * 2)
     out: list[Candidate] = []
     for blob in blobs:
         for pts in _split(blob, side, work):
@@ -548,16 +570,15 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
         value, conf = face.value, face.confidence
         label: str | None = None
         if icons:
-            # icon dice: the learned face sets decide; pips are only the fallback
+            # icon dice: the learned face sets decide
             best: tuple[str | None, float] = (None, 0.0)
             for fs in icons:
                 got = fs.classify(crop)
                 if got[0] is not None and got[1] > best[1]:
                     best = got
-            if best[0] is not None:
-                label, value, conf = best[0], None, best[1]
-            elif value is None and face.pip_count == 0:
-                conf = 0.1
+            # a table with icon faces reads icon dice only: no match means "uncertain"
+            label, value = best[0], None
+            conf = best[1] if best[0] is not None else min(best[1], 0.2)
         elif probs is not None:
             value, conf, keep = _combine(face, probs[ci])
             if not keep:
