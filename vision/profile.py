@@ -210,7 +210,7 @@ DEFAULT_PALETTE = Palette((
 _FEAT_SIZE = 48
 
 
-def face_features(crop: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+def face_features(crop: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     """A rotation-independent descriptor of a (roughly square, upright-or-not) face crop.
 
     The crop is sampled on a polar grid around its centre; the magnitude of the Fourier

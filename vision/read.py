@@ -234,9 +234,9 @@ def _component_pts(labels: Image, stats: Image, i: int) -> tuple[Image, Image]:
 
 def _split(blob: _Blob, side: float, img: Image | None = None) -> list[Image]:
     """Point sets of the single dice in a blob (several when dice touch)."""
-    k = int(round(blob.area / (side * side)))
+    k = round(blob.area / (side * side))
     if blob.aspect >= 1.75:
-        k = max(k, int(round(blob.aspect)))
+        k = max(k, round(blob.aspect))
     if k <= 1:
         return [blob.pts]
     if img is not None:
@@ -247,7 +247,7 @@ def _split(blob: _Blob, side: float, img: Image | None = None) -> list[Image]:
     data = blob.pts.astype(np.float32)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(12345)
-    _, lab, _ = cv2.kmeans(data, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    _, lab, _ = cv2.kmeans(data, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     lab = lab.ravel()
     return [blob.pts[lab == j] for j in range(k) if np.count_nonzero(lab == j) > 0]
 
@@ -588,8 +588,8 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
         if label is None and value is not None:
             label = str(value)
         colour, _cs = palette.classify(face.body_bgr)
-        centre = np.array(rect[0], np.float64)
-        corners = box.astype(np.float64)
+        centre: Image = np.array(rect[0], np.float64)
+        corners: Image = box.astype(np.float64)
         size = float(max(rw, rh))
         if inv_h is not None:
             both = cv2.perspectiveTransform(

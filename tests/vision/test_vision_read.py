@@ -136,7 +136,7 @@ def test_profile_table_region_limits_search() -> None:
     assert sorted(v for v in read_dice(img).values() if v) == [2, 6]
     prof = Profile(table=TableRegion(((0, 0), (320, 0), (320, 240), (0, 240))))
     assert read_dice(img, prof).values() == (2,)
-    with pytest.raises(ValueError, match="vision.Profile"):
+    with pytest.raises(ValueError, match=r"vision\.Profile"):
         read_dice(img, {"table": None})  # type: ignore[arg-type]
 
 

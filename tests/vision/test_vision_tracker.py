@@ -100,7 +100,7 @@ def test_bad_input() -> None:
     tr.update(_reading((1, 1)), 1.0)
     with pytest.raises(ValueError, match="time went backwards"):
         tr.update(_reading((1, 1)), 0.5)
-    with pytest.raises(ValueError, match="vision.Reading"):
+    with pytest.raises(ValueError, match=r"vision\.Reading"):
         tr.update("dice", 2.0)  # type: ignore[arg-type]
 
 
