@@ -365,9 +365,21 @@ def _pip_blobs(crop: Image) -> tuple[list[tuple[float, Image]], Image]:
     dist = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
     d8 = np.clip(dist, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(d8[q:-q, q:-q].copy(), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = float(min(max(otsu, PIP_MIN_CONTRAST), 90.0))
+    thr = float(min(max(otsu * PIP_OTSU_SCALE, PIP_MIN_CONTRAST), PIP_MAX_THRESHOLD))
     m = (d8 > thr).astype(np.uint8) * 255
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
+    # the face: the biggest body-coloured region and everything its outline encloses; pips
+    # are non-body blobs inside it, even when a pip nearly touches the die's edge
+    body = cv2.bitwise_not(m)
+    nb, blab, bst, _ = cv2.connectedComponentsWithStats(body, connectivity=4)
+    if nb > 1:
+        big = 1 + int(np.argmax(bst[1:, cv2.CC_STAT_AREA]))
+        ys, xs = np.nonzero(blab == big)
+        hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+        face = np.zeros_like(m)
+        cv2.fillConvexPoly(face, hull, 255)
+        face = cv2.erode(face, _K3, iterations=2)
+        m = cv2.bitwise_and(m, face)
     n, _labels, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=4)
     area_all = (CROP / CROP_MARGIN) ** 2  # the die's own area in the crop
     pips: list[tuple[float, Image]] = []
@@ -392,6 +404,10 @@ def _pip_blobs(crop: Image) -> tuple[list[tuple[float, Image]], Image]:
 
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 PIP_MIN_CONTRAST = 20.0
+AGREE_MIN = 0.05  # classifier probability that still lets a sure pip count stand
+MLP_ALONE = 0.9  # classifier probability that reads a die the pip count could not
+PIP_OTSU_SCALE = 1.0
+PIP_MAX_THRESHOLD = 90.0
 
 
 def _read_face(crop: Image) -> _Face:
@@ -540,12 +556,12 @@ def _combine(face: _Face, p: Image) -> tuple[int | None, float, bool]:
     if face.value is not None:
         pv = float(p[face.value])
         if k == face.value:
-            return face.value, min(0.99, 0.55 + 0.45 * pv * face.confidence), True
-        if pv > 0.3 and face.confidence >= 0.9:
-            return face.value, 0.6, True
+            return face.value, min(0.99, 0.6 + 0.4 * pv * face.confidence), True
+        if face.confidence >= 0.9 and pv >= AGREE_MIN:
+            return face.value, 0.55, True
         return None, 0.2, True
-    if k > 0 and p[k] > 0.95:
-        return k, 0.6, True
+    if k > 0 and p[k] > MLP_ALONE:
+        return k, 0.55, True
     return None, 0.15, face.pip_count > 0 or k > 0
 
 
