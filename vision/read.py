@@ -43,6 +43,7 @@ WEAK_DIFF = 24  # colour difference from the background that may belong to a die
 STRONG_DIFF = 40  # ... and that surely does
 MIN_DIE_FRACTION = 0.025  # smallest die side, as a fraction of the frame's shorter side
 SEG_SIDE = 480  # dice are segmented on a copy about this many px on its shorter side
+THIN_FRACTION = 0.5  # things thinner than this many die sides are not dice
 SIDE_PERCENTILE = 50.0  # which of the square blobs sets the die size
 SEED_AREA = 0.25  # smallest die face left after cutting seams, in die areas
 
@@ -153,9 +154,43 @@ def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]
     kop = max(3, round(short / 128) | 1)
     ko = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kop, kop))
     filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, ko)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
     min_area = ((MIN_DIE_FRACTION * min(h, w)) ** 2 if die_size is None
                 else 0.4 * die_size**2)
+    _n, labels, stats, cands, squareish = _components(filled, min_area)
+    if die_size is None:
+        if not squareish:
+            squareish = [math.sqrt(c[1]) for c in cands if c[1] < 0.02 * h * w]
+        if not squareish:
+            return [], 0.0, False
+        side = float(np.percentile(squareish, SIDE_PERCENTILE))
+    else:
+        side = die_size
+    # now that the die size is known, thin things (cables, lines, edges) much narrower than
+    # a die are opened away so that they neither join dice nor bend their outlines
+    kt = max(3, int(THIN_FRACTION * side) | 1)
+    if kt > kop:
+        filled = cv2.morphologyEx(
+            filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kt, kt)))
+        _n, labels, stats, cands, _sq = _components(filled, min_area)
+    blobs: list[_Blob] = []
+    hand = False
+    for i, area, pts, rect in cands:
+        if area < 0.35 * side * side:
+            continue
+        if area > 5 * side * side:
+            # a big blob: dice touching a tray wall or each other, or a hand
+            blobs.extend(_open_pieces(labels, stats, i, side))
+            continue
+        rw, rh = rect[1]
+        blobs.append(_Blob(pts, area, max(rw, rh) / max(1.0, min(rw, rh))))
+    return blobs, side, hand
+
+
+def _components(mask: Image, min_area: float) -> tuple[
+        int, Image, Image, list[tuple[int, float, Image, tuple[Any, ...]]], list[float]]:
+    """Labelled blobs of at least ``min_area``, with their pixels and rotated boxes, plus the
+    sides of the square-looking ones (the die size is estimated from those)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     cands: list[tuple[int, float, Image, tuple[Any, ...]]] = []
     squareish: list[float] = []
     for i in range(1, n):
@@ -169,28 +204,7 @@ def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]
         cands.append((i, area, pts, rect))
         if min(rw, rh) > 0 and area / (rw * rh) > 0.6 and max(rw, rh) / min(rw, rh) < 1.45:
             squareish.append(math.sqrt(area))
-    if die_size is None:
-        if not squareish:
-            squareish = [math.sqrt(c[1]) for c in cands if c[1] < 0.02 * h * w]
-        if not squareish:
-            return [], 0.0, False
-        # the smaller half of the square blobs: shadows and clutter only ever make blobs bigger
-        side = float(np.percentile(squareish, SIDE_PERCENTILE))
-    else:
-        side = die_size
-    blobs: list[_Blob] = []
-    hand = False
-    for i, area, pts, rect in cands:
-        if area < 0.35 * side * side:
-            continue
-        if area > 5 * side * side:
-            # a big blob: dice touching a tray wall or each other, or a hand. Opening with a
-            # disc a little smaller than a die keeps die-thick parts and drops walls, cables.
-            blobs.extend(_open_pieces(labels, stats, i, side))
-            continue
-        rw, rh = rect[1]
-        blobs.append(_Blob(pts, area, max(rw, rh) / max(1.0, min(rw, rh))))
-    return blobs, side, hand
+    return n, labels, stats, cands, squareish
 
 
 def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> list[_Blob]:
@@ -366,12 +380,12 @@ def _pip_blobs(crop: Image) -> tuple[list[tuple[float, Image]], Image]:
     d8 = np.clip(dist, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(d8[q:-q, q:-q].copy(), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = float(min(max(otsu * PIP_OTSU_SCALE, PIP_MIN_CONTRAST), PIP_MAX_THRESHOLD))
-    m = (d8 > thr).astype(np.uint8) * 255
+    m: Image = (d8 > thr).astype(np.uint8) * 255
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
     # the face: the biggest body-coloured region and everything its outline encloses; pips
     # are non-body blobs inside it, even when a pip nearly touches the die's edge
-    body = cv2.bitwise_not(m)
-    nb, blab, bst, _ = cv2.connectedComponentsWithStats(body, connectivity=4)
+    body_mask = cv2.bitwise_not(m)
+    nb, blab, bst, _ = cv2.connectedComponentsWithStats(body_mask, connectivity=4)
     if nb > 1:
         big = 1 + int(np.argmax(bst[1:, cv2.CC_STAT_AREA]))
         ys, xs = np.nonzero(blab == big)
