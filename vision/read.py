@@ -365,21 +365,24 @@ def _layout_ok(pts: Image) -> bool:
     return bool(np.sort(r)[0] > 0.25 * r.max())
 
 
-def _pip_blobs(crop: Image) -> tuple[list[tuple[float, Image]], Image]:
-    """Pip-like blobs of an upright crop as (area, centre); also the non-body mask.
-
-    Pips are the blobs whose colour is far from the body's (dark, light or coloured), round,
-    of pip size, and enclosed by the body (not touching the crop border, which would be the
-    die outline, a shadow or a neighbour).
-    """
+def _contrast(crop: Image) -> tuple[Image, float]:
+    """Per-pixel colour distance from the die body (uint8) and its Otsu threshold."""
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     q = CROP // 6
     body = np.median(lab[q:-q, q:-q].reshape(-1, 3), axis=0)
     d = lab - body
     dist = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
-    d8 = np.clip(dist, 0, 255).astype(np.uint8)
+    d8: Image = np.clip(dist, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(d8[q:-q, q:-q].copy(), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = float(min(max(otsu * PIP_OTSU_SCALE, PIP_MIN_CONTRAST), PIP_MAX_THRESHOLD))
+    return d8, float(otsu)
+
+
+def _pip_blobs(d8: Image, thr: float) -> tuple[list[tuple[float, Image]], Image]:
+    """Pip-like blobs of a contrast map at one threshold, as (area, centre); also the mask.
+
+    Pips are the blobs whose colour is far from the body's (dark, light or coloured), round,
+    of pip size, and inside the face (the hull of the biggest body-coloured region).
+    """
     m: Image = (d8 > thr).astype(np.uint8) * 255
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
     # the face: the biggest body-coloured region and everything its outline encloses; pips
@@ -418,22 +421,49 @@ def _pip_blobs(crop: Image) -> tuple[list[tuple[float, Image]], Image]:
 
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 PIP_MIN_CONTRAST = 20.0
+PIP_THRESHOLD_STEPS = (0.7, 0.85, 1.0, 1.2, 1.45)  # pips are counted at these multiples of Otsu
 AGREE_MIN = 0.05  # classifier probability that still lets a sure pip count stand
 MLP_ALONE = 0.9  # classifier probability that reads a die the pip count could not
+NOT_A_DIE = 0.3  # an unreadable candidate this likely "not a die" is not reported
 PIP_OTSU_SCALE = 1.0
 PIP_MAX_THRESHOLD = 90.0
 
 
 def _read_face(crop: Image) -> _Face:
-    pips, m = _pip_blobs(crop)
-    area_all = (CROP / CROP_MARGIN) ** 2
-    body_mask = (m == 0)
+    """Count pips at several thresholds; a count is trusted when most of them agree."""
+    d8, otsu = _contrast(crop)
+    results = []
+    main_mask: Image | None = None
+    main_count = 0
+    for k in PIP_THRESHOLD_STEPS:
+        thr = float(min(max(otsu * PIP_OTSU_SCALE * k, PIP_MIN_CONTRAST), PIP_MAX_THRESHOLD))
+        pips, m = _pip_blobs(d8, thr)
+        results.append(_judge(pips))
+        if k == 1.0:
+            main_mask, main_count = m, len(pips)
+    assert main_mask is not None
+    body_mask = main_mask == 0
     body_bgr_arr = np.median(crop[body_mask], axis=0) if body_mask.any() else np.median(
         crop.reshape(-1, 3), axis=0)
     body_bgr = (float(body_bgr_arr[0]), float(body_bgr_arr[1]), float(body_bgr_arr[2]))
+    valid = [v for v, _c in results if v is not None]
+    if valid:
+        best = max(set(valid), key=valid.count)
+        if valid.count(best) > len(results) // 2:
+            return _Face(best, 0.95, body_bgr, main_count)
+        mid_v, mid_c = results[len(results) // 2]
+        if mid_v is not None:
+            return _Face(mid_v, min(mid_c, 0.6), body_bgr, main_count)
+        return _Face(best, 0.5, body_bgr, main_count)
+    return _Face(None, 0.2, body_bgr, main_count)
+
+
+def _judge(pips: list[tuple[float, Image]]) -> tuple[int | None, float]:
+    """(count if the pips look like a die face, else None; confidence) for one pip set."""
     count = len(pips)
     if not 1 <= count <= 6:
-        return _Face(None, 0.2, body_bgr, count)
+        return None, 0.2
+    area_all = (CROP / CROP_MARGIN) ** 2
     areas = np.array([p[0] for p in pips])
     pts = np.array([p[1] for p in pips], np.float32)
     conf = 0.95
@@ -444,8 +474,7 @@ def _read_face(crop: Image) -> _Face:
     if count == 1 and not (0.03 * area_all <= areas[0]):
         # a lone pip is the big centre dot; a small speck alone is doubtful
         conf -= 0.3
-    value: int | None = count if conf >= 0.5 else None
-    return _Face(value, max(0.05, conf), body_bgr, count)
+    return (count if conf >= 0.5 else None), max(0.05, conf)
 
 
 def _hand_in_view(img: Image, side: float) -> bool:
@@ -573,10 +602,10 @@ def _combine(face: _Face, p: Image) -> tuple[int | None, float, bool]:
             return face.value, min(0.99, 0.6 + 0.4 * pv * face.confidence), True
         if face.confidence >= 0.9 and pv >= AGREE_MIN:
             return face.value, 0.55, True
-        return None, 0.2, True
+        return None, 0.2, float(p[0]) < NOT_A_DIE
     if k > 0 and p[k] > MLP_ALONE:
         return k, 0.55, True
-    return None, 0.15, face.pip_count > 0 or k > 0
+    return None, 0.15, (face.pip_count > 0 or k > 0) and float(p[0]) < NOT_A_DIE
 
 
 def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
