@@ -377,25 +377,34 @@ def _contrast(crop: Image) -> tuple[Image, float]:
     return d8, float(otsu)
 
 
-def _pip_blobs(d8: Image, thr: float) -> tuple[list[tuple[float, Image]], Image]:
+def _face_region(d8: Image, thr: float) -> Image | None:
+    """The face: the biggest body-coloured region and everything its outline encloses.
+
+    Pips are looked for inside it only, so a pip that nearly touches the die's edge is still
+    a pip while the background, shadows and neighbours around the die are not.
+    """
+    m = cv2.morphologyEx((d8 > thr).astype(np.uint8) * 255, cv2.MORPH_OPEN, _K3)
+    nb, blab, bst, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(m), connectivity=4)
+    if nb <= 1:
+        return None
+    big = 1 + int(np.argmax(bst[1:, cv2.CC_STAT_AREA]))
+    ys, xs = np.nonzero(blab == big)
+    hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+    face: Image = np.zeros_like(m)
+    cv2.fillConvexPoly(face, hull, 255)
+    return cv2.erode(face, _K3, iterations=2)
+
+
+def _pip_blobs(d8: Image, thr: float,
+               face: Image | None) -> tuple[list[tuple[float, Image]], Image]:
     """Pip-like blobs of a contrast map at one threshold, as (area, centre); also the mask.
 
     Pips are the blobs whose colour is far from the body's (dark, light or coloured), round,
-    of pip size, and inside the face (the hull of the biggest body-coloured region).
+    of pip size, and inside the face.
     """
     m: Image = (d8 > thr).astype(np.uint8) * 255
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
-    # the face: the biggest body-coloured region and everything its outline encloses; pips
-    # are non-body blobs inside it, even when a pip nearly touches the die's edge
-    body_mask = cv2.bitwise_not(m)
-    nb, blab, bst, _ = cv2.connectedComponentsWithStats(body_mask, connectivity=4)
-    if nb > 1:
-        big = 1 + int(np.argmax(bst[1:, cv2.CC_STAT_AREA]))
-        ys, xs = np.nonzero(blab == big)
-        hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
-        face = np.zeros_like(m)
-        cv2.fillConvexPoly(face, hull, 255)
-        face = cv2.erode(face, _K3, iterations=2)
+    if face is not None:
         m = cv2.bitwise_and(m, face)
     n, _labels, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=4)
     area_all = (CROP / CROP_MARGIN) ** 2  # the die's own area in the crop
@@ -435,9 +444,13 @@ def _read_face(crop: Image) -> _Face:
     results = []
     main_mask: Image | None = None
     main_count = 0
+
+    def thr_at(k: float) -> float:
+        return float(min(max(otsu * PIP_OTSU_SCALE * k, PIP_MIN_CONTRAST), PIP_MAX_THRESHOLD))
+
+    face = _face_region(d8, thr_at(1.0))
     for k in PIP_THRESHOLD_STEPS:
-        thr = float(min(max(otsu * PIP_OTSU_SCALE * k, PIP_MIN_CONTRAST), PIP_MAX_THRESHOLD))
-        pips, m = _pip_blobs(d8, thr)
+        pips, m = _pip_blobs(d8, thr_at(k), face)
         results.append(_judge(pips))
         if k == 1.0:
             main_mask, main_count = m, len(pips)
@@ -517,7 +530,7 @@ def find_candidates(work: Image, mask: Image | None,
     scale = min(1.0, SEG_SIDE / min(h, w))
     if scale < 1.0:
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        small = cv2.resize(work, size, interpolation=cv2.INTER_AREA)
+        small = cv2.resize(work, size, interpolation=cv2.INTER_LINEAR)
         small_mask = (cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
                       if mask is not None else None)
     else:
