@@ -330,6 +330,7 @@ class _Face:
     confidence: float
     body_bgr: tuple[float, float, float]
     pip_count: int
+    counts: tuple[int, ...] = ()  # plausible counts seen at any threshold
 
 
 _LAYOUT_UNIT = {
@@ -433,6 +434,7 @@ PIP_MIN_CONTRAST = 20.0
 PIP_THRESHOLD_STEPS = (0.7, 0.85, 1.0, 1.2, 1.45)  # pips are counted at these multiples of Otsu
 AGREE_MIN = 0.05  # classifier probability that still lets a sure pip count stand
 MLP_ALONE = 0.9  # classifier probability that reads a die the pip count could not
+MLP_WITH_PIPS = 0.5  # ... or, when one of the pip counts allows it, this likely
 NOT_A_DIE = 0.3  # an unreadable candidate this likely "not a die" is not reported
 PIP_OTSU_SCALE = 1.0
 PIP_MAX_THRESHOLD = 90.0
@@ -460,15 +462,16 @@ def _read_face(crop: Image) -> _Face:
         crop.reshape(-1, 3), axis=0)
     body_bgr = (float(body_bgr_arr[0]), float(body_bgr_arr[1]), float(body_bgr_arr[2]))
     valid = [v for v, _c in results if v is not None]
+    seen = tuple(sorted(set(valid)))
     if valid:
         best = max(set(valid), key=valid.count)
         if valid.count(best) > len(results) // 2:
-            return _Face(best, 0.95, body_bgr, main_count)
+            return _Face(best, 0.95, body_bgr, main_count, seen)
         mid_v, mid_c = results[len(results) // 2]
         if mid_v is not None:
-            return _Face(mid_v, min(mid_c, 0.6), body_bgr, main_count)
-        return _Face(best, 0.5, body_bgr, main_count)
-    return _Face(None, 0.2, body_bgr, main_count)
+            return _Face(mid_v, min(mid_c, 0.6), body_bgr, main_count, seen)
+        return _Face(best, 0.5, body_bgr, main_count, seen)
+    return _Face(None, 0.2, body_bgr, main_count, seen)
 
 
 def _judge(pips: list[tuple[float, Image]]) -> tuple[int | None, float]:
@@ -615,9 +618,11 @@ def _combine(face: _Face, p: Image) -> tuple[int | None, float, bool]:
             return face.value, min(0.99, 0.6 + 0.4 * pv * face.confidence), True
         if face.confidence >= 0.9 and pv >= AGREE_MIN:
             return face.value, 0.55, True
+        if k in face.counts and face.confidence < 0.9 and p[k] >= MLP_WITH_PIPS:
+            return k, 0.5 + 0.3 * float(p[k]), True  # the pips also allow the classifier's value
         return None, 0.2, float(p[0]) < NOT_A_DIE
-    if k > 0 and p[k] > MLP_ALONE:
-        return k, 0.55, True
+    if k > 0 and (p[k] > MLP_ALONE or (k in face.counts and p[k] >= MLP_WITH_PIPS)):
+        return k, 0.5 + 0.3 * float(p[k]), True
     return None, 0.15, (face.pip_count > 0 or k > 0) and float(p[0]) < NOT_A_DIE
 
 
