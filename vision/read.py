@@ -217,8 +217,10 @@ def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> list[_Blob
     dist = cv2.distanceTransform(sub, cv2.DIST_L2, 3)
     core = (dist > side).astype(np.uint8) * 255
     if cv2.countNonZero(core) > 0:
-        kt = max(3, int(side * 2.4) | 1)
-        sub = cv2.subtract(sub, cv2.dilate(core, np.ones((kt, kt), np.uint8)))
+        # grown back by one die side (a disc): exactly the thick part, not the dice next to it
+        kt = max(3, int(side * 2 + 3) | 1)
+        thick = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kt, kt)))
+        sub = cv2.subtract(sub, cv2.dilate(thick, _K3, iterations=2))
     # long straight bands (tray walls, table edges) survive an opening with a line three dice
     # long; dice do not. Remove those bands, then drop the slivers they leave.
     ln = max(5, int(side * 3))
