@@ -1,0 +1,148 @@
+"""The game file: a setup in TOML, a ``---`` line, then one call per line as said at the table.
+
+::
+
+    # Friday night, round one
+    game = "eye-for-an-eye"
+    players = ["Ana", "Ben", "Cy"]
+    seed = 7
+
+    [options]
+    characters = ["grubic", "riparian", "banksia"]
+    ---
+    [0:03.200] Grubic: Spear Thrust 3 on Riparian
+    [0:04.100] Riparian: Parry 2
+    Next round
+
+Times in brackets are optional (``m:ss.sss`` or seconds since the round began). ``#`` starts a
+comment line. The app's journal stores games in this same form, so ``companion replay`` can
+re-score any game. See docs/game-file.md.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core import Entry, Game, RulesError, Setup, SetupError, format_time, parse_time
+from rules.registry import ReplayError, replay
+
+_TIME = re.compile(r"^\[(?P<time>[^\]]*)\]\s*(?P<call>.*)$")
+
+
+class GameFileError(RulesError):
+    """Raised when a game file cannot be read or replayed; names the line and why."""
+
+    def __init__(self, line: int | None, message: str, source: str = "game file") -> None:
+        self.line = line
+        where = f"{source}, line {line}" if line is not None else source
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class GameFile:
+    """A parsed game file: its setup and its calls, each with the line it came from."""
+
+    setup: Setup
+    entries: tuple[Entry, ...]
+    lines: tuple[int, ...]
+
+    def play(self, source: str = "game file") -> Game[Any]:
+        """Replay the calls; a failing call raises :class:`GameFileError` naming its line."""
+        try:
+            return replay(self.setup, self.entries)
+        except ReplayError as e:
+            message = str(e.cause)
+            if not message.startswith((e.entry.call, repr(e.entry.call))):
+                message = f"{e.entry.call!r}: {message}"
+            raise GameFileError(self.lines[e.index - 1], message, source) from e
+        except SetupError as e:
+            raise GameFileError(None, f"setup: {e}", source) from e
+
+
+def parse_game_file(text: str, source: str = "game file") -> GameFile:
+    """Read a game file's text. Raises :class:`GameFileError` naming the line."""
+    lines = text.splitlines()
+    try:
+        split = next(i for i, line in enumerate(lines) if line.strip() == "---")
+    except StopIteration:
+        raise GameFileError(None, "no '---' line between the setup and the calls",
+                            source) from None
+    header = "\n".join(lines[:split])
+    try:
+        data = tomllib.loads(header)
+    except tomllib.TOMLDecodeError as e:
+        raise GameFileError(None, f"setup is not valid TOML: {e}", source) from e
+    try:
+        setup = Setup.from_json(data)
+    except SetupError as e:
+        raise GameFileError(None, str(e), source) from e
+    entries: list[Entry] = []
+    numbers: list[int] = []
+    for number, raw in enumerate(lines[split + 1:], start=split + 2):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        at: float | None = None
+        match = _TIME.match(line)
+        if match:
+            try:
+                at = parse_time(match["time"])
+            except RulesError as e:
+                raise GameFileError(number, str(e), source) from e
+            line = match["call"].strip()
+            if not line:
+                raise GameFileError(number, "a time with no call after it", source)
+        entries.append(Entry(line, at))
+        numbers.append(number)
+    return GameFile(setup, tuple(entries), tuple(numbers))
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        return f'"{escaped}"'
+    if isinstance(value, Sequence):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}"
+                               for k, v in value.items()) + "}"
+    if value is None:
+        raise ValueError("TOML has no null: leave the key out instead")
+    raise TypeError(f"cannot write {type(value).__name__} to TOML: {value!r}")
+
+
+def _toml_key(key: Any) -> str:
+    key = str(key)
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
+
+
+def format_setup(setup: Setup) -> str:
+    """The setup as the TOML header of a game file."""
+    out = [f"game = {_toml_value(setup.game)}",
+           f"players = {_toml_value(list(setup.players))}",
+           f"seed = {setup.seed}"]
+    options = {k: v for k, v in setup.options.items() if v is not None}
+    if options:
+        out.append("")
+        out.append("[options]")
+        out.extend(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in options.items())
+    return "\n".join(out)
+
+
+def format_game_file(setup: Setup, entries: Iterable[Entry], comment: str = "") -> str:
+    """A whole game file; :func:`parse_game_file` reads it back to the same setup and calls."""
+    head = "".join(f"# {c}\n" for c in comment.splitlines())
+    body = "".join(e.line() + "\n" for e in entries)
+    return f"{head}{format_setup(setup)}\n---\n{body}"
+
+
+__all__ = ["GameFile", "GameFileError", "format_game_file", "format_setup", "format_time",
+           "parse_game_file"]
