@@ -29,7 +29,7 @@ __all__ = [
     "TableRegion",
 ]
 
-from vision.read import read_dice  # noqa: E402
+from vision.read import read_dice
 
 __all__ += ["read_dice"]
 from vision.annotate import annotate  # noqa: E402

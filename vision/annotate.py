@@ -22,7 +22,8 @@ def annotate(frame: npt.NDArray[Any], reading: Reading) -> npt.NDArray[np.uint8]
     """
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim not in (2, 3):
         raise ValueError("annotate needs a uint8 grey or BGR frame")
-    out = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame.copy()
+    out: npt.NDArray[Any] = (cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2
+                             else frame.copy())
     scale = max(0.4, min(out.shape[:2]) / 900)
     for d in reading.dice:
         colour = _SURE if d.face is not None else _UNSURE
@@ -38,4 +39,4 @@ def annotate(frame: npt.NDArray[Any], reading: Reading) -> npt.NDArray[np.uint8]
     for i, w in enumerate(reading.warnings):
         cv2.putText(out, w[:80], (8, int(20 + i * 22 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
                     scale * 0.8, (0, 0, 255), 1, cv2.LINE_AA)
-    return out
+    return np.asarray(out, dtype=np.uint8)

@@ -210,7 +210,7 @@ DEFAULT_PALETTE = Palette((
 _FEAT_SIZE = 48
 
 
-def face_features(crop: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+def face_features(crop: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     """A rotation-independent descriptor of a (roughly square, upright-or-not) face crop.
 
     The crop is sampled on a polar grid around its centre; the magnitude of the Fourier
@@ -221,17 +221,19 @@ def face_features(crop: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
         raise ValueError(f"face crop must be a non-empty 2-D or 3-D image, got {_desc(crop)}")
     if crop.dtype != np.uint8:
         raise ValueError(f"face crop must be uint8, got dtype {crop.dtype}")
-    g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-    g = cv2.resize(g, (_FEAT_SIZE, _FEAT_SIZE), interpolation=cv2.INTER_AREA).astype(np.float32)
-    g = (g - g.mean()) / (g.std() + 8.0)
+    if crop.ndim == 2:
+        crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+    # distance from the body colour: the same picture for dark-on-light and light-on-dark
+    lab = cv2.cvtColor(cv2.resize(crop, (_FEAT_SIZE, _FEAT_SIZE), interpolation=cv2.INTER_AREA),
+                       cv2.COLOR_BGR2LAB).astype(np.float32)
+    body = np.median(lab.reshape(-1, 3), axis=0)
+    d = lab - body
+    g = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
+    g = g / (float(np.percentile(g, 98)) + 8.0)
     c = _FEAT_SIZE / 2.0
-    polar = cv2.warpPolar(g, (12, 64), (c, c), c * 0.85, cv2.WARP_POLAR_LINEAR)
-    spec = np.abs(np.fft.rfft(polar, axis=0))[:7] / 64.0
+    polar = cv2.warpPolar(g, (16, 64), (c, c), c * 0.8, cv2.WARP_POLAR_LINEAR)
+    spec = np.abs(np.fft.rfft(polar, axis=0))[:9] / 64.0
     feats = [spec.ravel()]
-    if crop.ndim == 3:
-        lab = cv2.cvtColor(cv2.resize(crop, (16, 16), interpolation=cv2.INTER_AREA),
-                           cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-        feats.append((np.median(lab[:, 1:], axis=0) - 128.0) / 64.0)
     return np.concatenate(feats).astype(np.float32)
 
 

@@ -42,6 +42,8 @@ MIN_SIDE = 32  # frames smaller than this on either side are not read
 WEAK_DIFF = 24  # colour difference from the background that may belong to a die
 STRONG_DIFF = 40  # ... and that surely does
 MIN_DIE_FRACTION = 0.025  # smallest die side, as a fraction of the frame's shorter side
+SIDE_PERCENTILE = 50.0  # which of the square blobs sets the die size
+SEED_AREA = 0.25  # smallest die face left after cutting seams, in die areas
 
 #: A reading carrying this warning prefix means something big (a hand) is in the tray.
 OCCLUSION_WARNING = "occlusion"
@@ -105,6 +107,7 @@ def check_frame(frame: object) -> tuple[Image | None, str | None]:
 class _Blob:
     pts: Image  # Nx2 int32 (x, y) pixel coordinates
     area: float
+    aspect: float = 1.0  # long / short side of its rotated box
 
 
 def _foreground(img: Image, mask: Image | None) -> tuple[Image, Image]:
@@ -149,60 +152,77 @@ def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
     min_area = ((MIN_DIE_FRACTION * min(h, w)) ** 2 if die_size is None
                 else 0.4 * die_size**2)
-    cands: list[tuple[int, float]] = []
+    cands: list[tuple[int, float, Image, tuple[Any, ...]]] = []
     squareish: list[float] = []
     for i in range(1, n):
         area = float(stats[i, cv2.CC_STAT_AREA])
         if area < min_area:
             continue
-        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        cands.append((i, area))
-        fill = area / float(bw * bh)
-        if 0.45 < fill and max(bw, bh) / max(1, min(bw, bh)) < 1.5:
+        ys, xs = _component_pts(labels, stats, i)
+        pts = np.stack([xs, ys], axis=1).astype(np.int32)
+        rect = cv2.minAreaRect(pts.reshape(-1, 1, 2))
+        rw, rh = rect[1]
+        cands.append((i, area, pts, rect))
+        if min(rw, rh) > 0 and area / (rw * rh) > 0.6 and max(rw, rh) / min(rw, rh) < 1.45:
             squareish.append(math.sqrt(area))
     if die_size is None:
         if not squareish:
+            squareish = [math.sqrt(c[1]) for c in cands if c[1] < 0.02 * h * w]
+        if not squareish:
             return [], 0.0, False
-        side = float(np.median(squareish))
+        # the smaller half of the square blobs: shadows and clutter only ever make blobs bigger
+        side = float(np.percentile(squareish, SIDE_PERCENTILE))
     else:
         side = die_size
     blobs: list[_Blob] = []
     hand = False
-    for i, area in cands:
+    for i, area, pts, rect in cands:
         if area < 0.35 * side * side:
             continue
         if area > 5 * side * side:
             # a big blob: dice touching a tray wall or each other, or a hand. Opening with a
             # disc a little smaller than a die keeps die-thick parts and drops walls, cables.
-            pieces, bulky = _open_pieces(labels, stats, i, side)
-            blobs.extend(pieces)
-            hand = hand or bulky
+            blobs.extend(_open_pieces(labels, stats, i, side))
             continue
-        ys, xs = _component_pts(labels, stats, i)
-        blobs.append(_Blob(np.stack([xs, ys], axis=1).astype(np.int32), area))
+        rw, rh = rect[1]
+        blobs.append(_Blob(pts, area, max(rw, rh) / max(1.0, min(rw, rh))))
     return blobs, side, hand
 
 
-def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> tuple[list[_Blob], bool]:
+def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> list[_Blob]:
+    """The dice inside a big blob: thick parts (a laptop, a hand) and long bands (walls) go."""
     x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
     bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
     sub = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
-    k = max(3, int(side * 0.7) | 1)
-    opened = cv2.morphologyEx(sub, cv2.MORPH_OPEN,
+    # something much thicker than any die (a hand, an arm) survives a two-dice-wide disc
+    kt = max(5, int(side * 2) | 1)
+    thick = cv2.morphologyEx(sub, cv2.MORPH_OPEN,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kt, kt)))
+    if cv2.countNonZero(thick) > 0:
+        sub = cv2.subtract(sub, cv2.dilate(thick, _K3, iterations=max(2, int(side * 0.2))))
+    # long straight bands (tray walls, table edges, a laptop) survive an opening with a line
+    # three dice long; dice do not. Remove those bands, then drop the slivers they leave.
+    ln = max(5, int(side * 3))
+    walls = cv2.max(
+        cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((1, ln), np.uint8)),
+        cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((ln, 1), np.uint8)),
+    )
+    walls = cv2.dilate(walls, _K3, iterations=2)
+    rest = cv2.subtract(sub, walls)
+    k = max(3, int(side * 0.6) | 1)
+    opened = cv2.morphologyEx(rest, cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, lab, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
     out: list[_Blob] = []
-    bulky = False
     for j in range(1, n):
         a = float(st[j, cv2.CC_STAT_AREA])
-        if a < 0.35 * side * side:
-            continue
-        if a > 8 * side * side:
-            bulky = True  # too thick and too big to be dice: a hand or an arm
+        if a < 0.35 * side * side or a > 8 * side * side:
             continue
         ys, xs = _component_pts(lab, st, j)
-        out.append(_Blob(np.stack([xs + x, ys + y], axis=1).astype(np.int32), a))
-    return out, bulky
+        pts = np.stack([xs + x, ys + y], axis=1).astype(np.int32)
+        rw, rh = cv2.minAreaRect(pts.reshape(-1, 1, 2))[1]
+        out.append(_Blob(pts, a, max(rw, rh) / max(1.0, min(rw, rh))))
+    return out
 
 
 def _component_pts(labels: Image, stats: Image, i: int) -> tuple[Image, Image]:
@@ -212,18 +232,60 @@ def _component_pts(labels: Image, stats: Image, i: int) -> tuple[Image, Image]:
     return ys + y, xs + x
 
 
-def _split(blob: _Blob, side: float) -> list[Image]:
-    """Point sets of the single dice in a blob (clusters when it holds several)."""
-    k = int(round(blob.area / (side * side)))
+def _split(blob: _Blob, side: float, img: Image | None = None) -> list[Image]:
+    """Point sets of the single dice in a blob (several when dice touch)."""
+    k = round(blob.area / (side * side))
+    if blob.aspect >= 1.75:
+        k = max(k, round(blob.aspect))
     if k <= 1:
         return [blob.pts]
+    if img is not None:
+        parts = _split_by_seams(blob, side, img)
+        if len(parts) >= 2:
+            return parts
     k = min(k, 12)
     data = blob.pts.astype(np.float32)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(12345)
-    _, lab, _ = cv2.kmeans(data, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    _, lab, _ = cv2.kmeans(data, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     lab = lab.ravel()
     return [blob.pts[lab == j] for j in range(k) if np.count_nonzero(lab == j) > 0]
+
+
+def _split_by_seams(blob: _Blob, side: float, img: Image) -> list[Image]:
+    """Split touching dice along the shaded seams between them (edges inside the blob).
+
+    Each die's face, with its edges removed, is one solid seed; pixels are then given to the
+    nearest seed by a watershed on the image.
+    """
+    x0, y0 = blob.pts.min(axis=0)
+    x1, y1 = blob.pts.max(axis=0)
+    pad = 2
+    x0, y0 = max(0, int(x0) - pad), max(0, int(y0) - pad)
+    x1, y1 = min(img.shape[1] - 1, int(x1) + pad), min(img.shape[0] - 1, int(y1) + pad)
+    sub = np.ascontiguousarray(img[y0:y1 + 1, x0:x1 + 1])
+    mask = np.zeros(sub.shape[:2], np.uint8)
+    mask[blob.pts[:, 1] - y0, blob.pts[:, 0] - x0] = 255
+    grey = cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(grey, 40, 110)
+    edges = cv2.dilate(edges, _K3)
+    inner = cv2.subtract(mask, edges)
+    inner = cv2.erode(inner, _K3, iterations=max(1, int(side * 0.06)))
+    n, lab, st, _ = cv2.connectedComponentsWithStats(inner, connectivity=4)
+    seeds = [j for j in range(1, n) if st[j, cv2.CC_STAT_AREA] >= SEED_AREA * side * side]
+    if len(seeds) < 2:
+        return []
+    markers = np.zeros(sub.shape[:2], np.int32)
+    for m_id, j in enumerate(seeds, start=1):
+        markers[lab == j] = m_id
+    markers[mask == 0] = len(seeds) + 1  # the table around the blob
+    cv2.watershed(sub, markers)
+    out = []
+    for m_id in range(1, len(seeds) + 1):
+        ys, xs = np.nonzero((markers == m_id) & (mask > 0))
+        if len(xs) >= 0.3 * side * side:
+            out.append(np.stack([xs + x0, ys + y0], axis=1).astype(np.int32))
+    return out
 
 
 def _upright_crop(img: Image, rect: tuple[Any, ...], side: float) -> tuple[Image, Image]:
@@ -349,6 +411,26 @@ def _read_face(crop: Image) -> _Face:
     return _Face(value, max(0.05, conf), body_bgr, count)
 
 
+def _hand_in_view(img: Image, side: float) -> bool:
+    """Whether a large skin-coloured object unlike the table (a hand, an arm) is in view.
+
+    Big objects fool the background estimate, so hands are looked for by colour: skin tones in
+    YCrCb, far from the frame's dominant colour, in a region much thicker than a die.
+    """
+    f = 4
+    small = cv2.resize(img, (max(8, img.shape[1] // f), max(8, img.shape[0] // f)),
+                       interpolation=cv2.INTER_AREA)
+    ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+    skin = cv2.inRange(ycc, (40, 135, 80), (250, 175, 128))
+    table = np.median(small.reshape(-1, 3), axis=0)
+    far = cv2.absdiff(small, np.full_like(small, table.astype(np.uint8))).max(axis=2) > 40
+    mask = cv2.bitwise_and(skin, far.astype(np.uint8) * 255)
+    k = max(3, int(1.6 * side / f) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return cv2.countNonZero(mask) * f * f > 3 * side * side
+
+
 @dataclass
 class Candidate:
     """A die-sized blob found in the frame, before its face is read."""
@@ -364,9 +446,10 @@ def find_candidates(work: Image, mask: Image | None,
     fg, _diff = _foreground(work, mask)
     blobs, side, hand = _blobs(fg, die_size)
     h, w = work.shape[:2]
+    hand = hand or _hand_in_view(work, side if side > 0 else MIN_DIE_FRACTION * min(h, w) * 2)
     out: list[Candidate] = []
     for blob in blobs:
-        for pts in _split(blob, side):
+        for pts in _split(blob, side, work):
             if len(pts) < 0.3 * side * side:
                 continue
             rect = cv2.minAreaRect(pts.reshape(-1, 1, 2))
@@ -422,6 +505,27 @@ def crop_features(crop: Image) -> Image:
     return np.concatenate([small.ravel(), _grad_hist(cm)]).astype(np.float32)
 
 
+def _combine(face: _Face, p: Image) -> tuple[int | None, float, bool]:
+    """Merge the pip count and the learned classifier's probabilities.
+
+    Returns (value or None, confidence, whether this is a die at all). A value is given only
+    when both agree, or when one is very sure and the other has no objection.
+    """
+    k = int(np.argmax(p))
+    if k == 0 and p[0] > 0.6 and face.value is None:
+        return None, 0.0, False  # the classifier says: not a die, and no pips say otherwise
+    if face.value is not None:
+        pv = float(p[face.value])
+        if k == face.value:
+            return face.value, min(0.99, 0.55 + 0.45 * pv * face.confidence), True
+        if pv > 0.3 and face.confidence >= 0.9:
+            return face.value, 0.6, True
+        return None, 0.2, True
+    if k > 0 and p[k] > 0.95:
+        return k, 0.6, True
+    return None, 0.15, face.pip_count > 0 or k > 0
+
+
 def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
     """Read every die in a BGR frame.
 
@@ -455,42 +559,37 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
     if hand:
         warnings.append(f"{OCCLUSION_WARNING}: a large object (a hand?) is in view")
     dice: list[Die] = []
-    model = _model()
+    icons = profile.face_sets if profile is not None else ()
+    model = _model() if not icons else None
     probs = (model.proba(np.stack([crop_features(c.crop) for c in cands]))
              if model is not None and cands else None)
-    icons = profile is not None and bool(profile.face_sets)
     for ci, cand in enumerate(cands):
         rect, box, crop = cand.rect, cand.box, cand.crop
         (rw, rh) = rect[1]
         face = _read_face(crop)
         value, conf = face.value, face.confidence
-        if probs is not None:
-            p = probs[ci]
-            k = int(np.argmax(p))
-            if k == 0 and p[0] > 0.6 and not icons:
-                continue  # the classifier says: not a die
-            pv = float(p[face.value]) if face.value is not None else 0.0
-            if face.value is not None and (k == face.value or pv > 0.35):
-                conf = min(0.99, 0.5 + 0.5 * max(pv, float(p[k])) * face.confidence)
-            elif k > 0 and p[k] > 0.9:
-                value, conf = k, float(p[k]) * 0.8
-            else:
-                value, conf = None, min(0.3, float(p[k]) * 0.3)
-        elif face.pip_count == 0 and not icons:
-            continue  # no pips and no icon faces to try: a token, a screw, not a die
-        if value is None and face.pip_count == 0 and not icons and probs is None:
-            continue
-        label: str | None = str(value) if value is not None else None
-        if value is None and profile is not None and profile.face_sets and face.pip_count == 0:
+        label: str | None = None
+        if icons:
+            # icon dice: the learned face sets decide
             best: tuple[str | None, float] = (None, 0.0)
-            for fs in profile.face_sets:
-                lab_, c_ = fs.classify(crop)
-                if c_ > best[1]:
-                    best = (lab_, c_)
-            label, conf = best[0], best[1] if best[0] is not None else min(best[1], 0.3)
+            for fs in icons:
+                got = fs.classify(crop)
+                if got[0] is not None and got[1] > best[1]:
+                    best = got
+            # a table with icon faces reads icon dice only: no match means "uncertain"
+            label, value = best[0], None
+            conf = best[1] if best[0] is not None else min(best[1], 0.2)
+        elif probs is not None:
+            value, conf, keep = _combine(face, probs[ci])
+            if not keep:
+                continue
+        elif face.pip_count == 0:
+            continue  # no pips and no icon faces to try: a token, a screw, not a die
+        if label is None and value is not None:
+            label = str(value)
         colour, _cs = palette.classify(face.body_bgr)
-        centre = np.array(rect[0], np.float64)
-        corners = box.astype(np.float64)
+        centre: Image = np.array(rect[0], np.float64)
+        corners: Image = box.astype(np.float64)
         size = float(max(rw, rh))
         if inv_h is not None:
             both = cv2.perspectiveTransform(

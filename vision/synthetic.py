@@ -15,6 +15,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,6 +24,7 @@ import numpy.typing as npt
 Point = tuple[float, float]
 BGR = tuple[int, int, int]
 Frame = npt.NDArray[np.uint8]
+AnyArray = npt.NDArray[Any]
 
 _SHIFT = 4  # sub-pixel bits for OpenCV drawing
 _ONE = 1 << _SHIFT
@@ -155,7 +157,7 @@ class Scene:
         h = self.matrix()
         out = []
         for d in self.dice:
-            c = d.corners()
+            c: AnyArray = d.corners()
             if h is not None:
                 c = cv2.perspectiveTransform(c.reshape(-1, 1, 2), h).reshape(-1, 2)
             cx, cy = (float(v) for v in c.mean(axis=0))
@@ -195,7 +197,7 @@ def _rounded_unit(r: float) -> npt.NDArray[np.float64]:
 
 def _to_px(unit_pts: npt.NDArray[np.float64], d: SynthDie) -> npt.NDArray[np.int32]:
     p = unit_pts * (d.size / 2) @ _rot(d.angle).T + np.asarray(d.center)
-    return np.round(p * _ONE).astype(np.int32)
+    return np.asarray(np.round(p * _ONE), dtype=np.int32)
 
 
 # --------------------------------------------------------------------------- glyphs
@@ -287,7 +289,7 @@ def _background(w: int, h: int, bgr: BGR, gradient: tuple[float, float]) -> Fram
     t = ((xs - w / 2) * math.cos(a) + (ys - h / 2) * math.sin(a)) / max(w, h)
     gain = 1.0 + strength * t
     img = np.asarray(bgr, np.float32)[None, None, :] * gain[:, :, None]
-    out = np.clip(img, 0, 255).astype(np.uint8)
+    out = np.asarray(np.clip(img, 0, 255), dtype=np.uint8)
     out.setflags(write=False)
     return out
 
@@ -305,7 +307,7 @@ def _draw_die(img: Frame, d: SynthDie) -> None:
         r = 0.17 * d.pip_scale * (d.size / 2)
         pts = _to_px(np.array(PIP_LAYOUT[d.value]) * 1.05, d)
         for p in pts:
-            cv2.circle(img, (int(p[0]), int(p[1])), int(round(r * _ONE)), ink, -1,
+            cv2.circle(img, (int(p[0]), int(p[1])), round(r * _ONE), ink, -1,
                        cv2.LINE_AA, _SHIFT)
     else:
         for poly, is_ink in _glyph(str(d.face)):
@@ -315,7 +317,7 @@ def _draw_die(img: Frame, d: SynthDie) -> None:
 def render(scene: Scene, rng: np.random.Generator | None = None) -> Frame:
     """Draw ``scene`` as a BGR uint8 image; ``rng`` (optional) adds sensor noise only."""
     w, h = scene.width, scene.height
-    img = _background(w, h, scene.background_bgr, scene.gradient).copy()
+    img: AnyArray = _background(w, h, scene.background_bgr, scene.gradient).copy()
     for c in scene.clutter:
         pts = np.round(np.array(c.points) * _ONE).astype(np.int32)
         if c.kind == "line":
@@ -323,7 +325,7 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> Frame:
         else:
             cv2.fillPoly(img, [pts], c.bgr, cv2.LINE_AA, _SHIFT)
     if scene.shadow > 0 and scene.dice:
-        shade = np.zeros((h, w), np.uint8)
+        shade: AnyArray = np.zeros((h, w), np.uint8)
         lx, ly = scene.light_dir
         for d in scene.dice:
             off = d.size * (0.12 + d.lift)
@@ -351,7 +353,7 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> Frame:
         noise = rng.standard_normal((h, w), dtype=np.float32) * np.float32(scene.noise)
         n3 = cv2.merge([noise, noise, noise])
         img = cv2.add(img, n3, dtype=cv2.CV_8U)
-    return img
+    return np.asarray(img, dtype=np.uint8)
 
 
 # --------------------------------------------------------------------------- random scenes
@@ -432,14 +434,16 @@ def random_scene(
             c = np.asarray(prev.center) + direc * prev.size * float(rng.uniform(1.02, 1.08))
             ang: float | None = prev.angle + float(rng.uniform(-3, 3))
         else:
-            c = np.array([rng.uniform(margin, width - margin), rng.uniform(margin, height - margin)])
+            c = np.array([rng.uniform(margin, width - margin),
+                          rng.uniform(margin, height - margin)])
             ang = None
         if not (margin <= c[0] <= width - margin and margin <= c[1] <= height - margin):
             continue
         if any(np.hypot(*(c - np.asarray(d.center))) < size * (1.0 if ang is not None else 1.5)
                for d in dice):
             continue
-        dice.append(random_die(rng, (float(c[0]), float(c[1])), size * float(rng.uniform(0.97, 1.03)),
+        dice.append(random_die(rng, (float(c[0]), float(c[1])),
+                               size * float(rng.uniform(0.97, 1.03)),
                                colours=colours, icon_set=icon_set, angle=ang))
     bg_choices: list[BGR] = [(205, 205, 200), (170, 200, 215), (60, 110, 50), (70, 60, 55),
                              (150, 150, 150), (225, 225, 228)]
