@@ -165,24 +165,33 @@ def detect_markers(frame: Image) -> dict[int, Image]:
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim not in (2, 3):
         raise CalibrationError("frame must be a uint8 grey or BGR image")
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.cornerRefinementWinSize = 5
-    params.cornerRefinementMinAccuracy = 0.01
-    params.cornerRefinementMaxIterations = 50
-    # the cut-out paper around each marker is a second square close to the marker's own
-    # outline; with the default distance rule the paper can win and the marker is lost
-    params.minMarkerDistanceRate = 0.02
-    detector = cv2.aruco.ArucoDetector(_dictionary(), params)
-    corners, ids, _rejected = detector.detectMarkers(grey)
     found: dict[int, Image] = {}
-    if ids is None:
-        return found
-    for c, i in zip(corners, ids.ravel(), strict=True):
-        if int(i) in MARKER_IDS:
-            if int(i) in found:
-                raise CalibrationError(f"marker {int(i)} is in view twice; use one of each")
-            found[int(i)] = np.asarray(c, np.float64).reshape(4, 2)
+    # The cut-out paper around each marker is a second square close to the marker's own
+    # outline. With OpenCV's default distance rule the paper can win and the marker is lost;
+    # with a relaxed rule a nearby line can win instead. Both passes run; the first wins.
+    for min_distance in (None, 0.02):
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.cornerRefinementWinSize = 5
+        params.cornerRefinementMinAccuracy = 0.01
+        params.cornerRefinementMaxIterations = 50
+        if min_distance is not None:
+            params.minMarkerDistanceRate = min_distance
+        detector = cv2.aruco.ArucoDetector(_dictionary(), params)
+        corners, ids, _rejected = detector.detectMarkers(grey)
+        if ids is None:
+            continue
+        seen: set[int] = set()
+        for c, i in zip(corners, ids.ravel(), strict=True):
+            mid = int(i)
+            if mid not in MARKER_IDS:
+                continue
+            if mid in seen:
+                raise CalibrationError(f"marker {mid} is in view twice; use one of each")
+            seen.add(mid)
+            found.setdefault(mid, np.asarray(c, np.float64).reshape(4, 2))
+        if len(found) == len(MARKER_IDS):
+            break
     return found
 
 

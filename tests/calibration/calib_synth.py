@@ -1,4 +1,4 @@
-"""Synthetic trays for the calibration tests: vision's renderer plus printed ArUco markers.
+"""Synthetic data for the calibration tests: trays with printed ArUco markers, sample dice.
 
 The renderer has no markers, so the scene is rendered flat (table plane), the markers are
 pasted onto it as paper squares, and the result is warped through a known perspective exactly
@@ -71,3 +71,52 @@ def tray_frame(scene: Scene, hom: Image, rng: np.random.Generator | None = None,
         noise = rng.standard_normal(img.shape[:2]).astype(np.float32) * np.float32(scene.noise)
         img = cv2.add(img, cv2.merge([noise, noise, noise]), dtype=cv2.CV_8U)
     return img
+
+
+# --------------------------------------------------------------------------- dice samples
+
+
+def colour_samples(rng: np.random.Generator, colours: tuple[str, ...], per_colour: int,
+                   ) -> dict[str, list[Any]]:
+    """``{colour: [DieCrop]}``: ``per_colour`` dice of each colour, found in rendered trays."""
+    from calibration.images import die_crops
+    from vision.synthetic import random_scene
+
+    out: dict[str, list[Any]] = {}
+    for c in colours:
+        crops: list[Any] = []
+        while len(crops) < per_colour:
+            sc = random_scene(rng, n_dice=(per_colour, per_colour), colours=[c], touching=0.0,
+                              clutter=0)
+            crops += die_crops(render(sc, rng))
+        out[c] = crops[:per_colour]
+    return out
+
+
+def face_samples(rng: np.random.Generator, labels: tuple[str, ...], per_face: int,
+                 icon_set: str) -> dict[str, list[Image]]:
+    """``{face: [crop]}``: ``per_face`` crops of each face, found in rendered trays."""
+    from calibration.images import die_crops, nearest
+    from vision.synthetic import random_scene
+
+    out: dict[str, list[Image]] = {f: [] for f in labels}
+    k = 0
+    while min(len(v) for v in out.values()) < per_face:
+        sc = random_scene(rng, n_dice=(6, 6), icon_set=icon_set, touching=0.0, clutter=0)
+        dice = tuple(dataclasses.replace(d, face=labels[(k + i) % len(labels)])
+                     for i, d in enumerate(sc.dice))
+        k += len(dice)
+        sc = dataclasses.replace(sc, dice=dice)
+        found = die_crops(render(sc, rng))
+        centres = [d.center for d in found]
+        for t in sc.truth():
+            j = nearest(centres, t.center, t.size / 3)
+            if j is not None and t.face is not None and len(out[t.face]) < per_face:
+                out[t.face].append(found[j].crop)
+    return out
+
+
+def relit(img: Image, factor: float) -> Image:
+    """The same picture under ``factor`` times the light (8-bit camera clipping)."""
+    out: Image = cv2.convertScaleAbs(img, alpha=factor)
+    return out
