@@ -37,7 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="four tapped tray corners in image pixels instead of markers")
     p.add_argument("--tray-mm", metavar="WxH", help="tray size in mm (with --corners)")
     p.add_argument("--marker-mm", type=float, default=40.0, help="printed marker side (mm)")
-    p.add_argument("--die-mm", type=float, default=16.0, help="side of a die (mm)")
+    p.add_argument("--die-mm", type=float, default=None,
+                   help="side of the dice (mm); sets the expected die size vision looks for "
+                   "(without it vision measures the dice itself)")
     p.add_argument("--camera", default=None, help="a note naming the camera")
     p.add_argument("--preview", type=Path, metavar="FILE",
                    help="also write the top-down view of the image here")
@@ -143,17 +145,18 @@ def _table(args: argparse.Namespace) -> int:
     if args.corners:
         tray = _pair(args.tray_mm, "x", "--tray-mm") if args.tray_mm else None
         cal = table.from_corners([_pair(c, ",", "a corner") for c in args.corners], tray,
-                                 args.die_mm)
+                                 args.die_mm or table.DEFAULT_DIE_MM)
     else:
         if img is None:
             return _err("table needs a photo of the markers, or --corners")
-        cal = table.from_markers(img, args.marker_mm, args.die_mm)
+        cal = table.from_markers(img, args.marker_mm, args.die_mm or table.DEFAULT_DIE_MM)
     r = cal.region
     print(f"table from {cal.source}: top-down view {r.table_size[0]}x{r.table_size[1]} px"
           if r.table_size else f"table from {cal.source}")
     if cal.tray_mm:
         print(f"tray {cal.tray_mm[0]:.1f} x {cal.tray_mm[1]:.1f} mm, {cal.px_per_mm} px/mm, "
-              f"expected die {cal.die_size} px")
+              f"a {cal.die_mm:g} mm die is {cal.die_size} px"
+              + ("" if args.die_mm else " (not set: give --die-mm to fix the die size)"))
     if cal.reprojection_px is not None:
         print(f"reprojection error: {cal.reprojection_px:.3f} px RMS, "
               f"{cal.max_reprojection_px:.3f} px worst")
@@ -166,8 +169,9 @@ def _table(args: argparse.Namespace) -> int:
     info = profiles.TableInfo(cal.source, cal.tray_mm, cal.px_per_mm, cal.die_mm,
                               cal.reprojection_px)
     cp = dataclasses.replace(cp, table=info,
-                             profile=dataclasses.replace(cp.profile, table=r,
-                                                         die_size=cal.die_size),
+                             profile=dataclasses.replace(
+                                 cp.profile, table=r,
+                                 die_size=cal.die_size if args.die_mm else None),
                              camera=args.camera if args.camera is not None else cp.camera)
     _save(args, cp)
     return 0
