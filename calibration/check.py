@@ -82,8 +82,9 @@ def _labels(path: Path) -> dict[str, Any] | None:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise CalibrationError(f"label file {str(side)!r} cannot be read: {e}") from e
     if not isinstance(data, dict) or set(data) - {"dice", "faces"} or not data:
+        got = sorted(data) if isinstance(data, dict) else data
         raise CalibrationError(f"label file {str(side)!r} must be an object with 'dice' or "
-                               f"'faces', got keys {sorted(data) if isinstance(data, dict) else data!r}")
+                               f"'faces', got {got!r}")
     if "dice" in data:
         dice = data["dice"]
         if not isinstance(dice, list):

@@ -90,7 +90,8 @@ def augment(crop: Image, n: int = AUGMENT, seed: int = 0) -> list[Image]:
     for k in range(1, n):
         ang = 90.0 * (k % 4) + float(rng.uniform(-7, 7))
         scale = float(rng.uniform(*SCALE))
-        m = cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), ang, scale)
+        m: Image = np.asarray(cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), ang, scale),
+                              np.float64)
         m[:, 2] += rng.uniform(-SHIFT, SHIFT, 2)
         v = cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)

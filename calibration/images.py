@@ -98,7 +98,7 @@ def die_crops(frame: Image, table: TableRegion | None = None,
     cands, _side, _hand = find_candidates(work, mask, die_size)
     out = []
     for c in cands:
-        centre = np.array([[c.rect[0]]], np.float64)
+        centre: Image = np.array([[c.rect[0]]], np.float64)
         if inv is not None:
             centre = cv2.perspectiveTransform(centre, inv)
         out.append(DieCrop(c.crop, (float(centre[0, 0, 0]), float(centre[0, 0, 1]))))

@@ -244,8 +244,9 @@ def cluster_roll(crops: Sequence[DieCrop], k: int) -> list[Cluster]:
     x = labs * np.sqrt(np.array(LAB_WEIGHTS, np.float32))
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 100, 0.1)
     cv2.setRNGSeed(7)
-    _c, labels, _centres = cv2.kmeans(x, k, None, crit, 8, cv2.KMEANS_PP_CENTERS)
-    labels = labels.ravel()
+    best = np.zeros((len(x), 1), np.int32)
+    _c, found, _centres = cv2.kmeans(x, k, best, crit, 8, cv2.KMEANS_PP_CENTERS)
+    labels = np.asarray(found).ravel()
     groups = [np.flatnonzero(labels == j) for j in range(k)]
     groups = [g for g in groups if len(g)]
     groups.sort(key=lambda g: min(crops[int(i)].center[0] for i in g))

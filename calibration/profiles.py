@@ -297,8 +297,8 @@ class CalibrationProfile:
 
     def with_face_set(self, fs: Any, info: FaceSetInfo) -> CalibrationProfile:
         """A copy with ``fs`` (a vision FaceSet) added, replacing one of the same name."""
-        sets = tuple(f for f in self.profile.face_sets if f.name != fs.name) + (fs,)
-        infos = tuple(i for i in self.face_sets if i.name != fs.name) + (info,)
+        sets = (*(f for f in self.profile.face_sets if f.name != fs.name), fs)
+        infos = (*(i for i in self.face_sets if i.name != fs.name), info)
         return replace(self, profile=replace(self.profile, face_sets=sets), face_sets=infos)
 
 

@@ -72,13 +72,15 @@ def marker_sheet(marker_mm: float = DEFAULT_MARKER_MM, dpi: int = 300) -> Image:
 
     lines = [
         ("Table companion - tray markers", 1.5, 4),
-        (f"1. Print at 100% (no 'fit to page'). Check: each black square is {marker_mm:g} mm.", 1, 2),
+        (f"1. Print at 100% (no 'fit to page'). Each black square must be {marker_mm:g} mm.",
+         1, 2),
         ("2. Cut out the four markers along the grey lines, keeping the white margin.", 1, 2),
         ("3. Lay each one flat, upright (number readable), in its corner of the tray:", 1, 2),
         ("   0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left, as the camera sees it.", 1, 2),
         ("   The corner marked with the dot goes right into the tray's corner.", 1, 2),
-        ("4. Run: companion calibrate table --camera   (or give a photo of the tray)", 1, 2),
-        ("   Keep all four markers visible and uncovered; dice go between them.", 1, 2),
+        ("4. Photograph the tray from the camera, then: companion calibrate table PHOTO", 1, 2),
+        ("   (or use the app's Calibrate screen). Keep all four markers visible;", 1, 2),
+        ("   the tray is measured between their outer corners; dice go between them.", 1, 2),
     ]
     y = 18.0
     for s, size, bold in lines:
@@ -218,7 +220,8 @@ class TableCalibration:
 def _marker_layout(w_mm: float, h_mm: float, s: float) -> dict[int, Image]:
     """Where each marker's four corners lie on the tray, in mm (x right, y down)."""
     sq = np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float64)
-    return {0: sq, 1: sq + [w_mm - s, 0], 2: sq + [w_mm - s, h_mm - s], 3: sq + [0, h_mm - s]}
+    offsets = {0: (0.0, 0.0), 1: (w_mm - s, 0.0), 2: (w_mm - s, h_mm - s), 3: (0.0, h_mm - s)}
+    return {i: sq + np.asarray(o, np.float64) for i, o in offsets.items()}
 
 
 def _dice_polygon(w: float, h: float, s: float, c: float) -> Image:

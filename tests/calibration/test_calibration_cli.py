@@ -52,7 +52,8 @@ def test_headless_calibration_from_folders(tmp_path: Path, monkeypatch: pytest.M
     assert main(["calibrate", "markers", "-o", str(tmp_path / "sheet.png")]) == 0
     tray = _write(tmp_path / "tray.png", _photo(rng, hom, []))
     assert main(["calibrate", "table", str(tray), "--profile", "test-table",
-                 "--camera", "synthetic", "--die-mm", "18", "--preview", str(tmp_path / "top.png")]) == 0
+                 "--camera", "synthetic", "--die-mm", "18",
+                 "--preview", str(tmp_path / "top.png")]) == 0
     out = capsys.readouterr().out
     assert "reprojection error" in out and "'test-table' is now the current profile" in out
     assert cv2.imread(str(tmp_path / "top.png")) is not None

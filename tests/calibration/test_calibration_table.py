@@ -117,5 +117,5 @@ def test_marker_sheet_is_a4_and_detectable(tmp_path: Path) -> None:
         b"%%EOF")
     with pytest.raises(CalibrationError, match=r"\.png or \.pdf"):
         write_marker_sheet(tmp_path / "m.gif")
-    with pytest.raises(CalibrationError, match="15..80 mm"):
+    with pytest.raises(CalibrationError, match=r"15\.\.80 mm"):
         marker_sheet(120.0)
