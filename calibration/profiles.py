@@ -496,6 +496,13 @@ def load_or_new(name: str, camera: str = "") -> CalibrationProfile:
     return CalibrationProfile(name=name, camera=camera)
 
 
+def stale_face_sets(profile: CalibrationProfile) -> list[str]:
+    """Face sets learned with other face features than this vision computes: their examples
+    no longer match what vision measures, so they must be learned again."""
+    now = features_id()
+    return [f.name for f in profile.face_sets if f.features != now]
+
+
 def summary(name: str) -> Mapping[str, Any]:
     """One line's worth about a stored profile, or its error."""
     try:
@@ -508,4 +515,5 @@ def summary(name: str) -> Mapping[str, Any]:
         "table": (p.table.source if p.table else ("yes" if vp.table else "no")),
         "colours": len(vp.palette.colours) if vp.palette else 0,
         "face_sets": [f.name for f in vp.face_sets],
+        "stale_face_sets": stale_face_sets(p),
     }

@@ -310,13 +310,18 @@ def _check(args: argparse.Namespace) -> int:
     from calibration import check, profiles
     from calibration.images import image_files
 
+    cp = None
     if args.file:
-        vp = profiles.load_file(args.file).profile
+        cp = profiles.load_file(args.file)
     else:
         name = args.profile or profiles.current_name()
-        vp = profiles.load(name).profile if name else None
-        if vp is None:
+        cp = profiles.load(name) if name else None
+        if cp is None:
             print("no profile chosen: checking with the defaults", file=sys.stderr)
+    vp = cp.profile if cp is not None else None
+    if cp is not None and profiles.stale_face_sets(cp):
+        print(f"warning: face sets {', '.join(profiles.stale_face_sets(cp))} were learned with "
+              "other face features; re-run `companion calibrate faces`", file=sys.stderr)
     files = []
     for p in args.images:
         files += image_files(p) if p.is_dir() else [p]
@@ -345,6 +350,9 @@ def _list(_args: argparse.Namespace) -> int:
         else:
             print(f"{mark} {n}: camera {s['camera'] or '-'}, table {s['table']}, "
                   f"{s['colours']} colours, face sets {', '.join(s['face_sets']) or '-'}")
+            if s["stale_face_sets"]:
+                print(f"    re-learn face sets {', '.join(s['stale_face_sets'])}: they were "
+                      "learned with other face features than this version of vision uses")
     return 0
 
 

@@ -188,3 +188,13 @@ def test_config_dir_default_uses_platformdirs(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.delenv("COMPANION_CONFIG_DIR", raising=False)
     assert profiles.config_dir() == Path(platformdirs.user_config_dir("table-companion"))
+
+
+def test_face_sets_from_other_features_are_flagged(store: Path) -> None:
+    p = _full()
+    assert profiles.stale_face_sets(p) == []
+    old = dataclasses.replace(p, face_sets=(dataclasses.replace(p.face_sets[0],
+                                                                features="0123456789abcdef"),))
+    assert profiles.stale_face_sets(old) == ["e4e"]
+    profiles.save(old)
+    assert profiles.summary("kitchen-picam")["stale_face_sets"] == ["e4e"]
