@@ -31,7 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "calibration"))
 
-from calib_synth import (  # noqa: E402
+from calib_synth import (
     MARKER_MM,
     TRAY_MM,
     colour_samples,
@@ -42,13 +42,13 @@ from calib_synth import (  # noqa: E402
     tray_frame,
 )
 
-from calibration import faces as F  # noqa: E402
-from calibration import palette as P  # noqa: E402
-from calibration.images import die_crops, nearest  # noqa: E402
-from calibration.table import from_markers, ground_error  # noqa: E402
-from vision.profile import Profile  # noqa: E402
-from vision.read import read_dice  # noqa: E402
-from vision.synthetic import ICON_SETS, random_scene, render  # noqa: E402
+from calibration import faces as F
+from calibration import palette as P
+from calibration.images import die_crops, nearest
+from calibration.table import from_markers, ground_error
+from vision.profile import Profile
+from vision.read import read_dice
+from vision.synthetic import ICON_SETS, random_scene, render
 
 
 def bench_table(n: int = 30) -> None:
