@@ -127,3 +127,49 @@ def test_cli_errors_are_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert "broken: BROKEN" in capsys.readouterr().out
     assert main(["calibrate", "palette", "--from", str(tmp_path), "--profile", "broken"]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_roll_clusters_and_tapped_faces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
+    rng = np.random.default_rng(22)
+    hom = np.eye(3)
+    tray = _write(tmp_path / "tray.png", _photo(rng, hom, []))
+    assert main(["calibrate", "table", str(tray), "--profile", "rolls"]) == 0
+    assert "is now the current profile" in capsys.readouterr().out
+    dice = [dataclasses.replace(d, colour=c, body_bgr=SYNTH_COLOURS[c])
+            for d, c in zip(_dice(rng, 8), ["red", "blue"] * 4, strict=True)]
+    roll = _write(tmp_path / "roll.png", _photo(rng, hom, dice))
+    assert main(["calibrate", "palette", "--roll", str(roll), "--clusters", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("cluster ") == 2 and "4 dice at" in out
+    # cluster 0 is the leftmost: the first die is red
+    assert main(["calibrate", "palette", "--roll", str(roll), "--name", "0=red",
+                 "--name", "1=blue", "--profile", "rolls"]) == 0
+    assert "saved profile 'rolls'" in capsys.readouterr().out
+    pal = profiles.load("rolls").profile.palette
+    assert pal is not None and pal.names == ("red", "blue")
+
+    taps = []
+    for k, face in enumerate(("attack", "heal", "attack", "heal")):
+        fdice = _dice(rng, 2, face=face)
+        _write(tmp_path / f"t{k}.png", _photo(rng, hom, fdice))
+        taps += [{"image": f"t{k}.png", "x": d.center[0] + 3, "y": d.center[1] - 2,
+                  "face": face} for d in fdice]
+    (tmp_path / "taps.json").write_text(json.dumps({"taps": taps}))
+    assert main(["calibrate", "faces", "--taps", str(tmp_path / "taps.json"), "--set", "mine",
+                 "--profile", "rolls"]) == 0
+    out = capsys.readouterr().out
+    assert "attack: 4 crop(s)" in out and "heal: 4 crop(s)" in out
+    cp = profiles.load("rolls")
+    assert [f.name for f in cp.profile.face_sets] == ["mine"]
+    assert cp.face_sets[0].samples == {"attack": 4, "heal": 4}
+    # more captures later, added to the same set
+    assert main(["calibrate", "faces", "--taps", str(tmp_path / "taps.json"), "--set", "mine",
+                 "--profile", "rolls", "--add"]) == 0
+    assert profiles.load("rolls").face_sets[0].samples == {"attack": 8, "heal": 8}
+    bad = [dict(taps[0], x=5, y=5)]
+    (tmp_path / "bad.json").write_text(json.dumps({"taps": bad}))
+    assert main(["calibrate", "faces", "--taps", str(tmp_path / "bad.json"),
+                 "--profile", "rolls"]) == 2
+    assert "taps[0]: no die near (5, 5)" in capsys.readouterr().err
