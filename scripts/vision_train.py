@@ -37,6 +37,7 @@ if not DATA.exists():
     DATA = Path("/work/shared/data/dice-photos")
 OUT = ROOT / "vision" / "models" / "faces.npz"
 N_CLASSES = 7
+WEIGHT_DECAY = 1e-3
 
 
 def _labels(txt: Path, w: int, h: int) -> list[tuple[int, float, float, float]]:
@@ -58,19 +59,32 @@ def _match(cx: float, cy: float, labels: list[tuple[int, float, float, float]]) 
     return best
 
 
-def _augment(crop: np.ndarray) -> list[np.ndarray]:
-    out = []
-    c = crop
-    for _ in range(4):
-        out.append(c)
-        out.append(cv2.flip(c, 1))
-        c = cv2.rotate(c, cv2.ROTATE_90_CLOCKWISE)
+def _augment(crop: np.ndarray, rng: np.random.Generator, n: int) -> list[np.ndarray]:
+    """The crop itself plus ``n - 1`` copies turned by any angle, mirrored, shifted, scaled.
+
+    A face's value does not change under any of these, and real crops are never perfectly
+    centred or upright, so the classifier should not care either.
+    """
+    out = [crop]
+    size = crop.shape[0]
+    c = (size - 1) / 2.0
+    for _ in range(n - 1):
+        m = cv2.getRotationMatrix2D((c, c), float(rng.uniform(0, 360)),
+                                    float(rng.uniform(0.9, 1.1)))
+        m[:, 2] += rng.uniform(-0.06, 0.06, 2) * size
+        a = cv2.warpAffine(crop, m, (size, size), borderMode=cv2.BORDER_REFLECT)
+        if rng.random() < 0.5:
+            a = cv2.flip(a, 1)
+        gain = float(rng.uniform(0.8, 1.2))
+        a = cv2.convertScaleAbs(a, alpha=gain, beta=float(rng.uniform(-15, 15)))
+        out.append(a)
     return out
 
 
 def collect(synthetic_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     xs: list[np.ndarray] = []
     ys: list[int] = []
+    aug_rng = np.random.default_rng(seed + 1)
 
     def add(img: np.ndarray, labels: list[tuple[int, float, float, float]]) -> None:
         work, _ = check_frame(img)
@@ -79,7 +93,7 @@ def collect(synthetic_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         cands, _side, _hand = find_candidates(work, None, None)
         for cand in cands:
             y = _match(float(cand.rect[0][0]), float(cand.rect[0][1]), labels)
-            for a in _augment(cand.crop):
+            for a in _augment(cand.crop, aug_rng, 8):
                 xs.append(crop_features(a))
                 ys.append(y)
 
@@ -113,7 +127,7 @@ def train(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int) -> 
               np.zeros(N_CLASSES, np.float32)]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
-    lr, b1, b2, wd = 2e-3, 0.9, 0.999, 1e-4
+    lr, b1, b2, wd = 2e-3, 0.9, 0.999, WEIGHT_DECAY
     step = 0
     onehot = np.eye(N_CLASSES, dtype=np.float32)[y]
     for _epoch in range(epochs):

@@ -42,6 +42,8 @@ MIN_SIDE = 32  # frames smaller than this on either side are not read
 WEAK_DIFF = 24  # colour difference from the background that may belong to a die
 STRONG_DIFF = 40  # ... and that surely does
 MIN_DIE_FRACTION = 0.025  # smallest die side, as a fraction of the frame's shorter side
+SEG_SIDE = 480  # dice are segmented on a copy about this many px on its shorter side
+THIN_FRACTION = 0.5  # things thinner than this many die sides are not dice
 SIDE_PERCENTILE = 50.0  # which of the square blobs sets the die size
 SEED_AREA = 0.25  # smallest die face left after cutting seams, in die areas
 
@@ -136,7 +138,9 @@ def _foreground(img: Image, mask: Image | None) -> tuple[Image, Image]:
 
 def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]:
     """Connected foreground blobs (filled), the die side in px, and whether a hand is seen."""
-    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    short = min(fg.shape[:2])
+    kc = max(3, round(short / 90) | 1)
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, k3)
     # fill small holes only (pips, the plain middle of a white die), never a whole tray
     h, w = fg.shape
@@ -147,11 +151,46 @@ def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]
         holes = [c for c, hh in zip(contours, hier[0], strict=True)
                  if hh[3] >= 0 and cv2.contourArea(c) < max_hole]
         cv2.drawContours(filled, holes, -1, 255, -1)
-    ko = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    kop = max(3, round(short / 128) | 1)
+    ko = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kop, kop))
     filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, ko)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
     min_area = ((MIN_DIE_FRACTION * min(h, w)) ** 2 if die_size is None
                 else 0.4 * die_size**2)
+    _n, labels, stats, cands, squareish = _components(filled, min_area)
+    if die_size is None:
+        if not squareish:
+            squareish = [math.sqrt(c[1]) for c in cands if c[1] < 0.02 * h * w]
+        if not squareish:
+            return [], 0.0, False
+        side = float(np.percentile(squareish, SIDE_PERCENTILE))
+    else:
+        side = die_size
+    # now that the die size is known, thin things (cables, lines, edges) much narrower than
+    # a die are opened away so that they neither join dice nor bend their outlines
+    kt = max(3, int(THIN_FRACTION * side) | 1)
+    if kt > kop:
+        filled = cv2.morphologyEx(
+            filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kt, kt)))
+        _n, labels, stats, cands, _sq = _components(filled, min_area)
+    blobs: list[_Blob] = []
+    hand = False
+    for i, area, pts, rect in cands:
+        if area < 0.35 * side * side:
+            continue
+        if area > 5 * side * side:
+            # a big blob: dice touching a tray wall or each other, or a hand
+            blobs.extend(_open_pieces(labels, stats, i, side))
+            continue
+        rw, rh = rect[1]
+        blobs.append(_Blob(pts, area, max(rw, rh) / max(1.0, min(rw, rh))))
+    return blobs, side, hand
+
+
+def _components(mask: Image, min_area: float) -> tuple[
+        int, Image, Image, list[tuple[int, float, Image, tuple[Any, ...]]], list[float]]:
+    """Labelled blobs of at least ``min_area``, with their pixels and rotated boxes, plus the
+    sides of the square-looking ones (the die size is estimated from those)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     cands: list[tuple[int, float, Image, tuple[Any, ...]]] = []
     squareish: list[float] = []
     for i in range(1, n):
@@ -165,28 +204,7 @@ def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]
         cands.append((i, area, pts, rect))
         if min(rw, rh) > 0 and area / (rw * rh) > 0.6 and max(rw, rh) / min(rw, rh) < 1.45:
             squareish.append(math.sqrt(area))
-    if die_size is None:
-        if not squareish:
-            squareish = [math.sqrt(c[1]) for c in cands if c[1] < 0.02 * h * w]
-        if not squareish:
-            return [], 0.0, False
-        # the smaller half of the square blobs: shadows and clutter only ever make blobs bigger
-        side = float(np.percentile(squareish, SIDE_PERCENTILE))
-    else:
-        side = die_size
-    blobs: list[_Blob] = []
-    hand = False
-    for i, area, pts, rect in cands:
-        if area < 0.35 * side * side:
-            continue
-        if area > 5 * side * side:
-            # a big blob: dice touching a tray wall or each other, or a hand. Opening with a
-            # disc a little smaller than a die keeps die-thick parts and drops walls, cables.
-            blobs.extend(_open_pieces(labels, stats, i, side))
-            continue
-        rw, rh = rect[1]
-        blobs.append(_Blob(pts, area, max(rw, rh) / max(1.0, min(rw, rh))))
-    return blobs, side, hand
+    return n, labels, stats, cands, squareish
 
 
 def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> list[_Blob]:
@@ -194,14 +212,15 @@ def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> list[_Blob
     x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
     bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
     sub = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
-    # something much thicker than any die (a hand, an arm) survives a two-dice-wide disc
-    kt = max(5, int(side * 2) | 1)
-    thick = cv2.morphologyEx(sub, cv2.MORPH_OPEN,
-                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kt, kt)))
-    if cv2.countNonZero(thick) > 0:
-        sub = cv2.subtract(sub, cv2.dilate(thick, _K3, iterations=max(2, int(side * 0.2))))
-    # long straight bands (tray walls, table edges, a laptop) survive an opening with a line
-    # three dice long; dice do not. Remove those bands, then drop the slivers they leave.
+    # something much thicker than any die (a hand, a laptop) has pixels further than one die
+    # side from its border; grow those cores back and cut them out (distance transform: fast)
+    dist = cv2.distanceTransform(sub, cv2.DIST_L2, 3)
+    core = (dist > side).astype(np.uint8) * 255
+    if cv2.countNonZero(core) > 0:
+        kt = max(3, int(side * 2.4) | 1)
+        sub = cv2.subtract(sub, cv2.dilate(core, np.ones((kt, kt), np.uint8)))
+    # long straight bands (tray walls, table edges) survive an opening with a line three dice
+    # long; dice do not. Remove those bands, then drop the slivers they leave.
     ln = max(5, int(side * 3))
     walls = cv2.max(
         cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((1, ln), np.uint8)),
@@ -209,9 +228,11 @@ def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> list[_Blob
     )
     walls = cv2.dilate(walls, _K3, iterations=2)
     rest = cv2.subtract(sub, walls)
+    # slivers: keep only parts at least ~0.6 die thick (distance core grown back)
+    dist = cv2.distanceTransform(rest, cv2.DIST_L2, 3)
+    core = (dist > 0.3 * side).astype(np.uint8) * 255
     k = max(3, int(side * 0.6) | 1)
-    opened = cv2.morphologyEx(rest, cv2.MORPH_OPEN,
-                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    opened = cv2.bitwise_and(cv2.dilate(core, np.ones((k, k), np.uint8)), rest)
     n, lab, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
     out: list[_Blob] = []
     for j in range(1, n):
@@ -245,9 +266,9 @@ def _split(blob: _Blob, side: float, img: Image | None = None) -> list[Image]:
             return parts
     k = min(k, 12)
     data = blob.pts.astype(np.float32)
-    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
     cv2.setRNGSeed(12345)
-    _, lab, _ = cv2.kmeans(data, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    _, lab, _ = cv2.kmeans(data, k, None, crit, 1, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     lab = lab.ravel()
     return [blob.pts[lab == j] for j in range(k) if np.count_nonzero(lab == j) > 0]
 
@@ -358,9 +379,21 @@ def _pip_blobs(crop: Image) -> tuple[list[tuple[float, Image]], Image]:
     dist = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
     d8 = np.clip(dist, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(d8[q:-q, q:-q].copy(), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = float(min(max(otsu, PIP_MIN_CONTRAST), 90.0))
-    m = (d8 > thr).astype(np.uint8) * 255
+    thr = float(min(max(otsu * PIP_OTSU_SCALE, PIP_MIN_CONTRAST), PIP_MAX_THRESHOLD))
+    m: Image = (d8 > thr).astype(np.uint8) * 255
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
+    # the face: the biggest body-coloured region and everything its outline encloses; pips
+    # are non-body blobs inside it, even when a pip nearly touches the die's edge
+    body_mask = cv2.bitwise_not(m)
+    nb, blab, bst, _ = cv2.connectedComponentsWithStats(body_mask, connectivity=4)
+    if nb > 1:
+        big = 1 + int(np.argmax(bst[1:, cv2.CC_STAT_AREA]))
+        ys, xs = np.nonzero(blab == big)
+        hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+        face = np.zeros_like(m)
+        cv2.fillConvexPoly(face, hull, 255)
+        face = cv2.erode(face, _K3, iterations=2)
+        m = cv2.bitwise_and(m, face)
     n, _labels, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=4)
     area_all = (CROP / CROP_MARGIN) ** 2  # the die's own area in the crop
     pips: list[tuple[float, Image]] = []
@@ -385,6 +418,10 @@ def _pip_blobs(crop: Image) -> tuple[list[tuple[float, Image]], Image]:
 
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 PIP_MIN_CONTRAST = 20.0
+AGREE_MIN = 0.05  # classifier probability that still lets a sure pip count stand
+MLP_ALONE = 0.9  # classifier probability that reads a die the pip count could not
+PIP_OTSU_SCALE = 1.0
+PIP_MAX_THRESHOLD = 90.0
 
 
 def _read_face(crop: Image) -> _Face:
@@ -442,20 +479,36 @@ class Candidate:
 
 def find_candidates(work: Image, mask: Image | None,
                     die_size: float | None) -> tuple[list[Candidate], float, bool]:
-    """Die-sized blobs of a checked BGR frame; also the die side (px) and whether a hand shows."""
-    fg, _diff = _foreground(work, mask)
-    blobs, side, hand = _blobs(fg, die_size)
+    """Die-sized blobs of a checked BGR frame; also the die side (px) and whether a hand shows.
+
+    Dice are found on a copy scaled down to about ``SEG_SIDE`` px (the shorter side), which is
+    plenty to separate dice and much faster; faces are then cut from the full-size frame.
+    """
     h, w = work.shape[:2]
-    hand = hand or _hand_in_view(work, side if side > 0 else MIN_DIE_FRACTION * min(h, w) * 2)
+    scale = min(1.0, SEG_SIDE / min(h, w))
+    if scale < 1.0:
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        small = cv2.resize(work, size, interpolation=cv2.INTER_AREA)
+        small_mask = (cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
+                      if mask is not None else None)
+    else:
+        small, small_mask = work, mask
+    fg, _diff = _foreground(small, small_mask)
+    blobs, side_s, hand = _blobs(fg, die_size * scale if die_size else None)
+    sh, sw = small.shape[:2]
+    hand = hand or _hand_in_view(small, side_s if side_s > 0 else MIN_DIE_FRACTION * min(sh, sw))
+    side = side_s / scale
     out: list[Candidate] = []
     for blob in blobs:
-        for pts in _split(blob, side, work):
-            if len(pts) < 0.3 * side * side:
+        for pts in _split(blob, side_s, small):
+            if len(pts) < 0.3 * side_s * side_s:
                 continue
-            rect = cv2.minAreaRect(pts.reshape(-1, 1, 2))
-            (rw, rh) = rect[1]
-            if max(rw, rh) > 1.9 * side or min(rw, rh) < 0.45 * side:
+            (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts.reshape(-1, 1, 2))
+            if max(rw, rh) > 1.9 * side_s or min(rw, rh) < 0.45 * side_s:
                 continue
+            # back to full-size pixels (+0.5 px: pixel centres of the small copy)
+            rect = (((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5),
+                    ((rw + 1) / scale, (rh + 1) / scale), ang)
             crop, box = _upright_crop(work, rect, side)
             if (box[:, 0].min() < 1 or box[:, 1].min() < 1 or box[:, 0].max() > w - 2
                     or box[:, 1].max() > h - 2):
@@ -517,12 +570,12 @@ def _combine(face: _Face, p: Image) -> tuple[int | None, float, bool]:
     if face.value is not None:
         pv = float(p[face.value])
         if k == face.value:
-            return face.value, min(0.99, 0.55 + 0.45 * pv * face.confidence), True
-        if pv > 0.3 and face.confidence >= 0.9:
-            return face.value, 0.6, True
+            return face.value, min(0.99, 0.6 + 0.4 * pv * face.confidence), True
+        if face.confidence >= 0.9 and pv >= AGREE_MIN:
+            return face.value, 0.55, True
         return None, 0.2, True
-    if k > 0 and p[k] > 0.95:
-        return k, 0.6, True
+    if k > 0 and p[k] > MLP_ALONE:
+        return k, 0.55, True
     return None, 0.15, face.pip_count > 0 or k > 0
 
 

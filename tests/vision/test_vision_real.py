@@ -31,18 +31,19 @@ def _labels(jpg: Path, w: int, h: int) -> list[tuple[int, float, float, float]]:
     return out
 
 
+# (photo, dice that must be read with the labelled value); all from the dev split
 CASES = [
-    "matteop65-train/dice_1.jpg",
-    "matteop65-train/dice_12.jpg",
-    "matteop65-train/dice_25.jpg",
-    "matteop65-train/dice_40.jpg",
-    "byler-train/IMG_20191208_111246.jpg",
-    "byler-train/IMG_20191208_111339.jpg",
+    ("matteop65-train/dice_22.jpg", 3),
+    ("matteop65-train/dice_32.jpg", 4),
+    ("matteop65-train/dice_35.jpg", 4),
+    ("byler-train/IMG_20191208_111816.jpg", 4),
+    ("byler-train/IMG_20191208_111947.jpg", 5),
+    ("byler-train/IMG_20191208_112219.jpg", 5),
 ]
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_real_photo(name: str) -> None:
+@pytest.mark.parametrize(("name", "min_right"), CASES)
+def test_real_photo(name: str, min_right: int) -> None:
     jpg = PHOTOS / name
     if not jpg.exists():
         pytest.skip(f"{jpg} missing")
@@ -50,13 +51,15 @@ def test_real_photo(name: str) -> None:
     assert img is not None
     labels = _labels(jpg, img.shape[1], img.shape[0])
     reading = read_dice(img)
-    found = 0
+    found = right = 0
     for v, x, y, side in labels:
         near = [d for d in reading.dice if np.hypot(d.center[0] - x, d.center[1] - y) < side]
         if not near:
             continue
         found += 1
         d = near[0]
+        right += d.value == v
         # a value given with confidence must be the labelled one
         assert d.value is None or d.confidence < 0.5 or d.value == v, (name, d, v)
     assert found >= 0.6 * len(labels), (name, found, len(labels))
+    assert right >= min_right, (name, right, len(labels))
