@@ -1,0 +1,118 @@
+"""The Dice-ocalypse camera adapter: readings (stand-in dice) -> roll calls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+import rules
+from companion.games.diceocalypse.adapter import (
+    RollEntry,
+    call_for,
+    expected_rolls,
+    read_roll,
+    table_order,
+)
+
+
+@dataclass(frozen=True)
+class StandInDie:
+    """The attributes of vision.Die the adapter reads."""
+
+    center: tuple[float, float]
+    value: int | None
+    confidence: float = 0.95
+    size: float = 40.0
+    face: str | None = None
+    colour: str | None = None
+
+
+@dataclass(frozen=True)
+class StandInReading:
+    dice: tuple[StandInDie, ...]
+
+
+def reading(*dice: tuple[float, float, int | None] | tuple[float, float, int | None, float],
+            ) -> StandInReading:
+    out = []
+    for d in dice:
+        conf = d[3] if len(d) == 4 else 0.95
+        out.append(StandInDie((float(d[0]), float(d[1])), d[2], float(conf)))
+    return StandInReading(tuple(out))
+
+
+def test_a_sure_reading_becomes_the_roll_in_table_order() -> None:
+    r = reading((300, 105, 5), (100, 100, 1), (200, 95, 5), (120, 300, 2), (20, 310, 3),
+                (250, 290, 6))
+    assert call_for(r, "Ana", 6) == "Ana: Roll 1 5 5 3 2 6"
+
+
+def test_the_roll_has_as_many_dice_as_are_being_rolled() -> None:
+    r = reading((10, 10, 1), (60, 10, 5))
+    assert call_for(r, "Ben", 2) == "Ben: Roll 1 5"
+    entry = read_roll(r, "Ben", 3)
+    assert entry.text() is None and not entry.complete
+    assert entry.add(4).text() == "Ben: Roll 1 5 4"
+
+
+def test_too_many_dice_is_a_problem_that_names_the_counts() -> None:
+    r = reading((10, 10, 1), (60, 10, 5), (110, 10, 6))
+    entry = read_roll(r, "Cy", 2)
+    assert entry.text() is None
+    assert entry.problem == ("3 dice in the tray, Cy rolls 2 dice: take the extra dice out or "
+                             "remove them here")
+    fixed = entry.remove(2)
+    assert fixed.problem == "" and fixed.text() == "Cy: Roll 1 5"
+
+
+def test_uncertain_dice_wait_for_a_touch_then_confirm_or_correct() -> None:
+    r = reading((10, 10, 3, 0.4), (60, 10, None, 0.2), (110, 10, 5))
+    entry = read_roll(r, "Ana", 3)
+    assert entry.doubtful == {0, 1}
+    assert entry.text() is None
+    with pytest.raises(ValueError, match="die 2: no value to confirm"):
+        entry.confirm(1)
+    entry = entry.confirm(0)
+    assert entry.doubtful == {1} and entry.text() is None
+    entry = entry.set_value(1, 6)
+    assert entry.text() == "Ana: Roll 3 6 5"
+    # confirm_all keeps a die with no value doubtful
+    again = read_roll(r, "Ana", 3).confirm_all()
+    assert again.doubtful == {1}
+
+
+def test_a_roll_can_always_be_entered_by_touch() -> None:
+    entry = RollEntry("Dee", 6)
+    for v in (6, 6, 4, 1, 2, 3):
+        entry = entry.add(v)
+    assert entry.text() == "Dee: Roll 6 6 4 1 2 3"
+    with pytest.raises(ValueError, match="Dee rolls 6 dice and 6 are entered"):
+        entry.set_value(6, 1)
+    with pytest.raises(ValueError, match="a die shows 1 to 6"):
+        entry.set_value(0, 7)
+
+
+def test_special_dice_use_their_own_words() -> None:
+    r = reading((10, 10, 4))
+    assert call_for(r, "Cy", 1, template="{player}: Zombie {dice}") == "Cy: Zombie 4"
+
+
+def test_rows_are_read_top_to_bottom_then_left_to_right() -> None:
+    dice = [StandInDie((x, y), v) for x, y, v in
+            ((300, 12, 1), (10, 200, 2), (150, 0, 3), (200, 210, 4))]
+    assert [d.value for d in table_order(dice)] == [3, 1, 2, 4]
+
+
+def test_expected_rolls_come_from_the_engine() -> None:
+    game = rules.new_game("dice-ocalypse", ["Ana", "Ben", "Cy"])
+    assert expected_rolls(game.legal_calls()) == {"Ana": 1, "Ben": 1, "Cy": 1}
+    for text in ("Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1", "Ana: Roll 1 1 1 5 3 2",
+                 "Ana: Keep 1 1 1"):
+        game.apply(text)
+    assert expected_rolls(game.legal_calls()) == {"Ana": 3}
+    # the adapter's call is accepted by the engine as it stands
+    text = call_for(reading((0, 0, 5), (50, 0, 2), (100, 0, 2)), "Ana", 3)
+    assert text is not None
+    events = game.apply(text)
+    assert events[0].data["scoring"] == (5,)
