@@ -78,6 +78,22 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
             d.tap(screen().primary)
             yield 2
 
+        def card(player: str, text: str, shot: str = "") -> Generator[int, None, None]:
+            """Open the card panel, choose the player's tab, tap their call."""
+            if not screen().cards_open:
+                d.tap(screen().cards_button)
+                yield 1
+            tab = [b for b in screen().card_tabs.children if b.text == player]
+            assert tab, [b.text for b in screen().card_tabs.children]
+            d.tap(tab[0])
+            yield 1
+            found = [b for b in screen().card_grid.children if b.text == text]
+            assert found, [b.text for b in screen().card_grid.children]
+            if shot:
+                d.screenshot(shots / shot)
+            d.tap(found[0])
+            yield 2
+
         def calls() -> list[str]:
             return [e.call for e in s.game.history]
 
@@ -124,12 +140,8 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         assert "busts" in scr.hint.text and "Zombie" in scr.rows["Cy"].button.text
         assert scr.status.text == "Ana's turn"
         # Cy rolls the Zombie die from the card panel before Ana's turn.
-        d.tap(scr.cards_button)
-        yield 1
-        zombie = [b for b in scr.cards_panel.children if b.text == "Cy: roll the Zombie die"]
-        assert zombie, [b.text for b in scr.cards_panel.children]
-        d.tap(zombie[0])
-        yield 1
+        yield from card("Cy", "Roll the Zombie die")
+        assert not scr.cards_open
         assert scr.info.text.startswith("Cy rolls the Zombie 1 die")
         yield from enter(1)
         assert calls()[-1] == "Cy: Zombie 1"
@@ -149,14 +161,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         yield 2
         assert calls()[-1] == "Ana: Roll 5 5 5 1 2"
         # Double or Nothing from the card panel.
-        d.tap(scr.cards_button)
-        yield 1
-        texts = [b.text for b in scr.cards_panel.children]
-        assert "Ana: Play Double or Nothing" in texts
-        d.screenshot(shots / "diceocalypse-5-cards.png")
-        card = [b for b in scr.cards_panel.children if b.text == "Ana: Play Double or Nothing"]
-        d.tap(card[0])
-        yield 2
+        yield from card("Ana", "Play Double or Nothing", "diceocalypse-5-cards.png")
         assert calls()[-1] == "Ana: Play Double or Nothing"
         d.tap(scr.primary)  # keep the best (1 5 5 5) and bank
         yield 2

@@ -63,29 +63,36 @@ def _label(app: Any, size: float, **kwargs: Any) -> Label:
 
 
 class ScoreRow(BoxLayout):
-    """One player: colour strip, name button (tap: this player rolls next), badges, score."""
+    """One player's tile: colour strip, name and badges (tap: this player rolls next), score.
+
+    The current player's tile takes their colour, so whose turn it is reads across the room;
+    the name is always written too, so colour is never the only cue.
+    """
 
     def __init__(self, app: Any, seat: int, player: str, **kwargs: Any) -> None:
-        super().__init__(spacing=4, **kwargs)
+        super().__init__(spacing=0, **kwargs)
         self.player = player
         self.colour = theme.player_colour(app.settings.palette, seat)
         self.add_widget(_w("Panel", size_hint_x=None, width=12, bg=self.colour))
+        self.tile = _w("Panel", bg=theme.PANEL)
         self.button = _w("TButton", text=player, font_size=app.fs(20), halign="left",
-                         shorten=True)
-        self.button.text_size = (None, None)
+                         shorten=False, markup=True, background_color=(0, 0, 0, 0))
         self.button.bind(size=lambda w, v: setattr(w, "text_size", (v[0] - 12, v[1])))
-        self.add_widget(self.button)
-        self.score = _label(app, 30, text="0", bold=True, size_hint_x=0.42, halign="right")
-        self.add_widget(self.score)
+        self.tile.add_widget(self.button)
+        self.score = _label(app, 32, text="0", bold=True, size_hint_x=0.9, halign="right",
+                            padding=(8, 0))
+        self.tile.add_widget(self.score)
+        self.add_widget(self.tile)
 
     def show(self, score: int, badges: str, current: bool, out: bool) -> None:
+        small = int(self.button.font_size * 0.7)
         name = f"[b]{self.player}[/b]"
-        self.button.markup = True
-        self.button.text = f"{name}\n[size=14sp]{badges}[/size]" if badges else name
-        self.button.background_color = self.colour if current else theme.BUTTON
-        self.button.color = theme.text_on(self.colour) if current else theme.TEXT
+        self.button.text = f"{name}\n[size={small}]{badges}[/size]" if badges else name
+        self.tile.bg = self.colour if current else theme.PANEL
+        ink = theme.text_on(self.colour) if current else theme.TEXT
+        self.button.color = ink
         self.score.text = f"{score:,}"
-        self.score.color = theme.MUTED if out else theme.TEXT
+        self.score.color = theme.MUTED if out and not current else ink
 
 
 class DiceocalypseScreen(Screen):
@@ -134,7 +141,7 @@ class DiceocalypseScreen(Screen):
             self.dice.append(b)
             self.dice_row.add_widget(b)
         right.add_widget(self.dice_row)
-        self.hint = _label(app, 17, text="", size_hint_y=None, height=48)
+        self.hint = _label(app, 16, text="", size_hint_y=None, height=60)
         right.add_widget(self.hint)
 
         # The roll pad (entering a roll) and the card panel share this space.
@@ -157,8 +164,14 @@ class DiceocalypseScreen(Screen):
                             on_release=lambda *_: self.tap_secondary())
         self.actions.add_widget(self.secondary)
         self.actions.add_widget(self.primary)
-        self.cards_panel = GridLayout(cols=2, spacing=4, row_default_height=50,
-                                      row_force_default=True)
+        # The card panel: one tab per player with something to play, then that player's calls.
+        self.cards_panel = BoxLayout(orientation="vertical", spacing=4)
+        self.card_tabs = BoxLayout(spacing=4, size_hint_y=None, height=50)
+        self.card_grid = GridLayout(cols=2, spacing=4, row_default_height=50,
+                                    row_force_default=True)
+        self.cards_panel.add_widget(self.card_tabs)
+        self.cards_panel.add_widget(self.card_grid)
+        self.cards_player: str | None = None
         self.swap.add_widget(self.pad)
         right.add_widget(self.swap)
 
@@ -228,7 +241,8 @@ class DiceocalypseScreen(Screen):
             self.legal = list(session.game.legal_calls())
         except NotImplementedError:
             self.legal = []
-        self.news = "  ".join(e.text for e in events if e.kind in NEWS_KINDS)
+        news = [e.text for e in events if e.kind in NEWS_KINDS]
+        self.news = "  ".join(news[-2:])
         if events:
             self.entry = None
             self.selected = None
@@ -283,20 +297,20 @@ class DiceocalypseScreen(Screen):
         out = []
         if player in s.diced:
             out.append("DICED")
-        if s.phase != "over":
+        if s.phase == "play":  # cards and special dice are off in the final turns
             out.append(f"{len(s.cards[player])} cards")
             if s.immunity[player]:
                 out.append("Immunity")
-        if s.zombie == player:
+        if s.zombie == player and s.phase == "play":
             out.append("Zombie")
-        if s.left_behind == player:
+        if s.left_behind == player and s.phase == "play":
             out.append("Left Behind")
         if s.lose_turn[player]:
             out.append("loses turn")
         if s.double_next[player]:
             out.append("next x2")
-        if not s.on_board[player] and s.phase in ("play", "final"):
-            out.append(f"opens at {self.game.options.opening_minimum:,}")
+        if not s.on_board[player] and s.phase == "play":
+            out.append(f"opens {self.game.options.opening_minimum:,}")
         return " · ".join(out)
 
     def draw(self) -> None:
@@ -385,7 +399,8 @@ class DiceocalypseScreen(Screen):
         ok = points is not None
         roll_on = (self.game.options.infected_hot_dice == "six" and 6) or t.dice
         left = t.available - len(kept) if ok else 0
-        self.secondary.text = (f"Keep, roll {left if left else roll_on}" if ok else "Keep")
+        n = left if left else roll_on
+        self.secondary.text = f"Keep, roll {n} {'die' if n == 1 else 'dice'}" if ok else "Keep"
         self.secondary.disabled = not ok
         self.primary.text = "Keep & bank" if ok else "Choose dice"
         self.primary.disabled = not ok
@@ -460,19 +475,35 @@ class DiceocalypseScreen(Screen):
             self.secondary.text, self.secondary.disabled = "", True
 
     def _draw_cards(self, extras: list[Any], specials: list[tuple[str, str]]) -> None:
-        self.cards_panel.clear_widgets()
+        by_player: dict[str, list[tuple[str, Any]]] = {}
         for call in extras:
             text = str(call)
-            self.cards_panel.add_widget(_w(
-                "TButton", text=text, font_size=self.app.fs(15),
-                on_release=lambda *_, t=text: self.play(t)))
+            by_player.setdefault(call.player, []).append(
+                (text.split(": ", 1)[1], lambda *_, t=text: self.play(t)))
         for player, die in specials:
-            self.cards_panel.add_widget(_w(
-                "TButton", text=f"{player}: roll the {die} die", font_size=self.app.fs(15),
-                background_color=theme.SELECT,
-                on_release=lambda *_, p=player, d=die: self.start_special(p, d)))
-        self.cards_panel.add_widget(_w("TButton", text="Back to the dice",
-                                       on_release=lambda *_: self.toggle_cards()))
+            by_player.setdefault(player, []).append(
+                (f"Roll the {die} die",
+                 lambda *_, p=player, d=die: self.start_special(p, d)))
+        players = [p for p in self.game.setup.players if p in by_player]
+        if self.cards_player not in players:
+            self.cards_player = players[0] if players else None
+        self.card_tabs.clear_widgets()
+        for p in players:
+            chosen = p == self.cards_player
+            self.card_tabs.add_widget(_w(
+                "TButton", text=p, background_color=theme.SELECT if chosen else theme.BUTTON,
+                on_release=lambda *_, p=p: self.choose_card_player(p)))
+        self.card_tabs.add_widget(_w("TButton", text="Back", background_color=theme.COUNT,
+                                     color=(0, 0, 0, 1),
+                                     on_release=lambda *_: self.toggle_cards()))
+        self.card_grid.clear_widgets()
+        for text, action in by_player.get(self.cards_player or "", []):
+            self.card_grid.add_widget(_w("TButton", text=text, font_size=self.app.fs(17),
+                                         on_release=action))
+
+    def choose_card_player(self, player: str) -> None:
+        self.cards_player = player
+        self.draw()
 
     # -- taps ----------------------------------------------------------------------------------
 
@@ -581,6 +612,10 @@ class DiceocalypseScreen(Screen):
         self.draw()
 
     def _show_swap(self) -> None:
+        # The open card panel takes the dice row's room too.
+        self.dice_row.opacity = 0 if self.cards_open else 1
+        self.dice_row.disabled = self.cards_open
+        self.dice_row.height = 0 if self.cards_open else 80
         self.swap.clear_widgets()
         self.swap.add_widget(self.cards_panel if self.cards_open else self.pad)
 
