@@ -40,7 +40,33 @@ def camera(*values: int, unsure: tuple[int, ...] = ()) -> StandInReading:
         for i, v in enumerate(values)))
 
 
+def touch_problems(screen: Any, size: tuple[int, int]) -> list[str]:
+    """Visible buttons smaller than 48 px or outside the window."""
+    from kivy.uix.button import Button
+
+    found = []
+
+    def walk(w: Any) -> None:
+        if w.opacity == 0:
+            return
+        if isinstance(w, Button):
+            x, y = w.to_window(w.x, w.y)
+            name = f"{size} {type(w).__name__} {w.text!r}"
+            if w.height < 47.5 or w.width < 47.5:
+                found.append(f"{name} is {w.width:.0f}x{w.height:.0f}")
+            if x < -0.5 or y < -0.5 or x + w.width > size[0] + 0.5 \
+                    or y + w.height > size[1] + 0.5:
+                found.append(f"{name} at {x:.0f},{y:.0f} leaves the window")
+        for child in w.children:
+            walk(child)
+
+    walk(screen)
+    return found
+
+
 def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
+    from kivy.core.window import Window
+
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from rules import replay
@@ -207,6 +233,33 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         d.tap(scr.primary)  # New game: back to the start
         yield 2
         assert app.sm.current == "start"
+        # Six players: every touch target >= 48 px inside the window, at both display sizes,
+        # while entering a roll, keeping, and with the card panel open.
+        start.set_count(6)
+        d.tap(start.start_button)
+        yield 2
+        six = app.session
+        for text in ("Ana: Roll 6", "Ben: Roll 1", "Cy: Roll 2", "Dee: Roll 3", "Eli: Roll 4",
+                     "Fay: Roll 5", "Ana: Roll 1 1 1 1 2 3", "Ana: Keep 1 1 1 1", "Ana: Bank",
+                     "Ben: Roll 2 2 3 4 6 5"):
+            six.call(text)
+        yield 2
+        problems: list[str] = []
+        for size in ((1280, 720), (800, 480)):
+            Window.size = size
+            yield 3
+            problems += touch_problems(screen(), size)
+            d.tap(screen().cards_button)
+            yield 2
+            assert screen().card_tabs.children, "Ana may play a card on Ben"
+            problems += touch_problems(screen(), size)
+            d.tap(next(b for b in screen().card_tabs.children if b.text == "Back"))
+            yield 2
+        d.screenshot(shots / "diceocalypse-8-six-players.png")
+        d.tap(screen().secondary)  # keep the 5, roll on
+        yield 2
+        problems += touch_problems(screen(), (800, 480))
+        assert not problems, "\n".join(problems)
 
     run_app(app, script)
     # The journal holds the whole game; replaying it gives the same winner.

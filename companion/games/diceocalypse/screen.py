@@ -293,24 +293,27 @@ class DiceocalypseScreen(Screen):
         return f"{who}'s turn"
 
     def badges(self, player: str) -> str:
+        """What sets this player apart now, short enough for one line beside a big score."""
         s = self.state
         out = []
         if player in s.diced:
             out.append("DICED")
         if s.phase == "play":  # cards and special dice are off in the final turns
-            out.append(f"{len(s.cards[player])} cards")
-            if s.immunity[player]:
-                out.append("Immunity")
-        if s.zombie == player and s.phase == "play":
-            out.append("Zombie")
-        if s.left_behind == player and s.phase == "play":
-            out.append("Left Behind")
+            n = len(s.cards[player])
+            out.append(f"{n} card{'s' if n != 1 else ''}")
+            if not s.immunity[player]:
+                out.append("Immunity used")
+            if s.zombie == player:
+                out.append("Zombie")
+            if s.left_behind == player:
+                out.append("Left Behind")
+            current = s.turn.player if s.turn is not None else s.current
+            if not s.on_board[player] and player == current:
+                out.append(f"opens {self.game.options.opening_minimum:,}")
         if s.lose_turn[player]:
             out.append("loses turn")
         if s.double_next[player]:
             out.append("next x2")
-        if not s.on_board[player] and s.phase == "play":
-            out.append(f"opens {self.game.options.opening_minimum:,}")
         return " · ".join(out)
 
     def draw(self) -> None:
