@@ -26,6 +26,7 @@ from kivy.uix.widget import Widget
 from companion import theme
 from companion.games.diceocalypse import TARGETS
 from companion.games.diceocalypse.adapter import ROLL, RollEntry, expected_rolls, read_roll
+from companion.games.diceocalypse.camera import STAND_INS, CameraFeed, vision_available
 from rules import Event, RulesError, Setup
 from rules.diceocalypse import (
     Bank,
@@ -112,6 +113,11 @@ class DiceocalypseScreen(Screen):
         self.cards_open = False
         self.news = ""
         self.legal: list[Any] = []
+        self.feed: CameraFeed | None = None
+        camera = str(getattr(app.settings, "camera", "none"))
+        #: Rolls are read from a real camera by default, never from a test stand-in.
+        self.camera_on = (camera not in STAND_INS and app.frame_provider is not None
+                          and vision_available())
 
         root = _w("Panel", orientation="vertical", padding=6, spacing=6, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=56, spacing=6)
@@ -179,7 +185,10 @@ class DiceocalypseScreen(Screen):
         self.cards_button = _w("TButton", text="Cards & dice",
                                on_release=lambda *_: self.toggle_cards())
         bottom.add_widget(self.cards_button)
-        self.options_box = BoxLayout(spacing=6)
+        self.camera_button = _w("TButton", text="Camera", size_hint_x=0.7,
+                                on_release=lambda *_: self.toggle_camera())
+        bottom.add_widget(self.camera_button)
+        self.options_box = BoxLayout(spacing=6, size_hint_x=1.4)
         opts = dict(session.game.setup.options)
         self.target_spin = _w("TSpinner", values=[str(t) for t in TARGETS],
                               text=str(opts.get("target", 10000)))
@@ -329,6 +338,9 @@ class DiceocalypseScreen(Screen):
         self.redo_button.disabled = not self.game.can_redo
         self.options_box.opacity = 1 if not self.game.history else 0
         self.options_box.disabled = bool(self.game.history)
+        self.options_box.size_hint_x = 1.4 if not self.game.history else 0.001
+        self.camera_button.text = "Camera on" if self.camera_on else "Camera off"
+        self.camera_button.background_color = theme.SELECT if self.camera_on else theme.BUTTON
         extras = self.extra_calls()
         specials = self.special_dice()
         n = len(extras) + len(specials)
@@ -465,7 +477,8 @@ class DiceocalypseScreen(Screen):
         elif e.doubtful:
             lines.append("Camera unsure: tap a die and its number, or Confirm")
         elif not lines:
-            lines.append("Roll: the camera reads it, or tap the numbers")
+            lines.append("Roll: the camera reads it, or tap the numbers" if self.camera_on
+                         else "Roll, then tap the numbers (camera off)")
         self.hint.text = "\n".join(lines[-2:])
         self.primary.text = "Enter roll"
         self.primary.disabled = not e.complete
@@ -647,6 +660,53 @@ class DiceocalypseScreen(Screen):
             return text
         self.draw()
         return None
+
+    # -- the camera ------------------------------------------------------------------------------
+
+    def on_enter(self, *args: Any) -> None:
+        if self.camera_on:
+            self.start_camera()
+
+    def on_leave(self, *args: Any) -> None:
+        self.stop_camera()
+
+    def toggle_camera(self) -> None:
+        if self.camera_on:
+            self.camera_on = False
+            self.stop_camera()
+        elif self.app.frame_provider is None or not vision_available():
+            self.session.message = ("no camera: choose one in Settings" if
+                                    self.app.frame_provider is None else
+                                    "camera reading needs the vision package")
+        else:
+            self.camera_on = True
+            self.start_camera()
+        self.draw()
+
+    def start_camera(self) -> None:
+        """Watch the camera in a worker thread; settled rolls come back on the main thread."""
+        if self.feed is not None and self.feed.running:
+            return
+        from kivy.clock import Clock
+
+        def settled(reading: Any) -> None:
+            Clock.schedule_once(lambda dt: self.on_reading(reading))
+
+        def failed(message: str) -> None:
+            def show(dt: float) -> None:
+                self.camera_on = False
+                self.session.message = message
+                self.draw()
+
+            Clock.schedule_once(show)
+
+        self.feed = CameraFeed(self.app.frame_provider, settled, on_error=failed)
+        self.feed.start()
+
+    def stop_camera(self) -> None:
+        if self.feed is not None:
+            self.feed.stop()
+            self.feed = None
 
     def set_option(self, name: str, value: Any) -> None:
         """Before the first call: start the game again with this option (same players)."""
