@@ -256,10 +256,31 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
             d.tap(next(b for b in screen().card_tabs.children if b.text == "Back"))
             yield 2
         d.screenshot(shots / "diceocalypse-8-six-players.png")
+        # Ana plays Prove It on Ben; Ben answers with Immunity, both from the card panel.
+        yield from card("Ana", "Play Prove It on Ben")
+        assert six.game.history[-1].call == "Ana: Play Prove It on Ben"
+        yield from card("Ben", "Immunity")
+        assert six.game.history[-1].call == "Ben: Immunity"
+        assert "Immunity used" in screen().rows["Ben"].button.text
+        assert "4 cards" in screen().rows["Ana"].button.text
         d.tap(screen().secondary)  # keep the 5, roll on
         yield 2
+        assert six.game.history[-1].call == "Ben: Keep 5"
+        assert screen().info.text.startswith("Ben rolls 5 dice")
         problems += touch_problems(screen(), (800, 480))
         assert not problems, "\n".join(problems)
+        # Leave and resume: the screen comes back where the game was.
+        gid = six.game_id
+        app.end_game()
+        yield 2
+        app.resume_game(gid)
+        yield 2
+        assert app.sm.current == "game-dice-ocalypse"
+        assert screen().info.text.startswith("Ben rolls 5 dice")
+        assert screen().rows["Ana"].score.text == "2,000"
+        yield from enter(1, 1, 1, 2, 3)
+        assert app.session.game.history[-1].call == "Ben: Roll 1 1 1 2 3"
+        assert "Keep 1 1 1 = 1,000 -> turn 1,050" in screen().hint.text
 
     run_app(app, script)
     # The journal holds the whole game; replaying it gives the same winner.
