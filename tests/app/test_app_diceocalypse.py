@@ -202,6 +202,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         assert scr.on_reading(camera(1, 1, 1, 1, 5, 5)) == "Ben: Roll 1 1 1 1 5 5"
         yield 2
         assert "HOT DICE" in scr.hint.text
+        assert scr.secondary.text == "Keep: hot dice!"
         d.tap(scr.secondary)  # Keep, roll on
         yield 2
         assert "Hot dice" in scr.hint.text and scr.info.text.startswith("Ben rolls 6 dice")
@@ -263,6 +264,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         assert six.game.history[-1].call == "Ben: Immunity"
         assert "Immunity used" in screen().rows["Ben"].button.text
         assert "4 cards" in screen().rows["Ana"].button.text
+        assert screen().secondary.text == "Keep, roll 5 dice"
         d.tap(screen().secondary)  # keep the 5, roll on
         yield 2
         assert six.game.history[-1].call == "Ben: Keep 5"

@@ -412,10 +412,13 @@ class DiceocalypseScreen(Screen):
         if self.news and not self.cards_open:
             self.hint.text = f"{self.news}\n{self.hint.text}"
         ok = points is not None
-        roll_on = (self.game.options.infected_hot_dice == "six" and 6) or t.dice
         left = t.available - len(kept) if ok else 0
-        n = left if left else roll_on
-        self.secondary.text = f"Keep, roll {n} {'die' if n == 1 else 'dice'}" if ok else "Keep"
+        if not ok:
+            self.secondary.text = "Keep"
+        elif left == 0:
+            self.secondary.text = "Keep: hot dice!"
+        else:
+            self.secondary.text = f"Keep, roll {left} {'die' if left == 1 else 'dice'}"
         self.secondary.disabled = not ok
         self.primary.text = "Keep & bank" if ok else "Choose dice"
         self.primary.disabled = not ok
