@@ -1,11 +1,14 @@
-"""A whole game of Dice-ocalypse through the real app, by touch and by camera readings.
+"""A whole game of Dice-ocalypse through the real app, by touch and by the camera.
 
 Three players, target 2,000 chosen on the table screen (Battle Zone at 1,000): the roll for
 first turn, a keep and bank, the Battle Zone (lose a turn, doubled next turn), a bust that earns
 the Zombie die, the Zombie die rolled, Double or Nothing played from the card panel, the
 dice-ocalypse with the last turns, hot dice, a diced player and the tie-break roll. Rolls are
-tapped in, or come as settled camera readings (stand-in dice until vision/ is in main) with a
-doubtful die confirmed by touch. Screenshots go to $DICEOCALYPSE_SHOTS when set.
+tapped in, or read through the real pipeline: synthetic frames with known dice
+(vision.synthetic) from the app's frame provider, read in the screen's camera thread by
+vision.read_dice, settled by vision.RollTracker, turned into the call by the adapter. A doubtful
+reading (a stand-in die of low confidence) is confirmed by touch. Screenshots go to
+$DICEOCALYPSE_SHOTS when set.
 """
 
 from __future__ import annotations
@@ -40,6 +43,26 @@ def camera(*values: int, unsure: tuple[int, ...] = ()) -> StandInReading:
         for i, v in enumerate(values)))
 
 
+class Tray:
+    """The camera over the tray: renders the dice the test has put there, in one row, as an
+    RGB picture (what the app's frame providers give)."""
+
+    def __init__(self) -> None:
+        self.values: tuple[int, ...] = ()
+        self.frames = 0
+
+    def __call__(self) -> Any:
+        import numpy as np
+
+        from vision.synthetic import Scene, SynthDie, render
+
+        dice = tuple(SynthDie((60.0 + 100.0 * i, 240.0), 52.0, angle=9.0 * i, value=v)
+                     for i, v in enumerate(self.values))
+        bgr = render(Scene(640, 480, dice, background_bgr=(60, 110, 50)))
+        self.frames += 1
+        return np.ascontiguousarray(bgr[:, :, ::-1])
+
+
 def touch_problems(screen: Any, size: tuple[int, int]) -> list[str]:
     """Visible buttons smaller than 48 px or outside the window."""
     from kivy.uix.button import Button
@@ -71,7 +94,9 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
     from companion.drive import Driver, ManualClock, run_app
     from rules import replay
 
-    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    tray = Tray()
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       frame_provider=tray)
     shots = Path(os.environ.get("DICEOCALYPSE_SHOTS", str(app_dirs / "shots")))
     seen: dict[str, Any] = {}
 
@@ -120,9 +145,28 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
             d.tap(found[0])
             yield 2
 
+        def roll_in_tray(*values: int) -> Generator[int, None, None]:
+            """Dice rolled into the tray: wait (in camera frames) until the screen has made
+            the call from the camera's reading, then pick the dice up again."""
+            before = len(s.game.history)
+            tray.values = values
+            start = tray.frames
+            while len(s.game.history) == before and tray.frames < start + 60:
+                yield 1
+            tray.values = ()
+            assert len(s.game.history) > before, f"the camera never called {values}"
+            start = tray.frames
+            while tray.frames < start + 3:  # the empty tray seen: the next roll is new
+                yield 1
+
         def calls() -> list[str]:
             return [e.call for e in s.game.history]
 
+        # The camera is off for the app's test stand-in camera setting; the players switch it on.
+        assert not scr.camera_on and scr.camera_button.text == "Camera off"
+        d.tap(scr.camera_button)
+        yield 1
+        assert scr.camera_on and scr.feed is not None and scr.feed.running
         # Who goes first: one die each, tapped in.
         assert "Who goes first" in scr.status.text
         assert scr.info.text == "Ana rolls 1 die"
@@ -133,8 +177,9 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         yield from enter(1)
         assert calls() == ["Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1"]
         assert scr.status.text == "Ana's turn" and scr.options_box.disabled
-        # Ana's roll: the scoring dice light up, the best keep is chosen.
-        yield from enter(1, 1, 1, 5, 5, 2)
+        # Ana's roll, read by the camera: the scoring dice light up, the best keep is chosen.
+        yield from roll_in_tray(1, 1, 1, 5, 5, 2)
+        assert calls()[-1] == "Ana: Roll 1 1 1 5 5 2"
         assert [b.text for b in scr.dice] == ["1", "1", "1", "5", "5", "2"]
         assert scr.chosen == [0, 1, 2, 3, 4]
         assert "Keep 1 1 1 5 5 = 1,100 -> turn 1,100" in scr.hint.text
@@ -194,20 +239,20 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         assert calls()[-2:] == ["Ana: Keep 1 5 5 5", "Ana: Bank"]
         assert scr.status.text == "Ana's Double or Nothing"
         # The card's die, read by the camera: sure, so it is called at once.
-        assert scr.on_reading(camera(5)) == "Ana: Roll 5"
-        yield 2
+        yield from roll_in_tray(5)
+        assert calls()[-1] == "Ana: Roll 5"
         assert scr.rows["Ana"].score.text == "2,300"
         assert scr.status.text == "DICE-OCALYPSE: Ben's last turn, beat 2,300"
         # Ben's last turn: camera, hot dice, roll on, keep and bank.
-        assert scr.on_reading(camera(1, 1, 1, 1, 5, 5)) == "Ben: Roll 1 1 1 1 5 5"
-        yield 2
+        yield from roll_in_tray(1, 1, 1, 1, 5, 5)
+        assert calls()[-1] == "Ben: Roll 1 1 1 1 5 5"
         assert "HOT DICE" in scr.hint.text
         assert scr.secondary.text == "Keep: hot dice!"
         d.tap(scr.secondary)  # Keep, roll on
         yield 2
         assert "Hot dice" in scr.hint.text and scr.info.text.startswith("Ben rolls 6 dice")
         assert scr.secondary.text == "Bank 2,100"
-        yield from enter(1, 1, 2, 3, 4, 6)
+        yield from roll_in_tray(1, 1, 2, 3, 4, 6)
         d.tap(scr.primary)
         yield 2
         assert calls()[-3:] == ["Ben: Roll 1 1 2 3 4 6", "Ben: Keep 1 1", "Ben: Bank"]
@@ -223,8 +268,8 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         assert "DICED" in scr.rows["Cy"].button.text
         assert scr.status.text == "Tie! Roll all six dice: highest sum wins"
         d.screenshot(shots / "diceocalypse-6-tie-break.png")
-        yield from enter(1, 1, 1, 1, 1, 1)
-        yield from enter(6, 6, 6, 6, 6, 6)
+        yield from roll_in_tray(1, 1, 1, 1, 1, 1)
+        yield from roll_in_tray(6, 6, 6, 6, 6, 6)
         assert s.game.is_over and s.game.state.winner == "Ben"
         assert scr.status.text == "Ben is the Die-structor!"
         d.screenshot(shots / "diceocalypse-7-winner.png")

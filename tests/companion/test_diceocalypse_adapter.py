@@ -217,3 +217,26 @@ def test_a_failing_camera_reports_instead_of_raising() -> None:
     feed.start()
     assert done.wait(10)
     assert errors == ["camera stopped: no /dev/video0"]
+
+
+@pytest.mark.parametrize("values", [(1, 1, 1, 5, 5, 2), (6, 4, 2, 6, 3), (3,), (4, 4),
+                                    (2, 3, 4, 6, 6, 2)])
+def test_rendered_rolls_through_vision_become_the_call(values: tuple[int, ...]) -> None:
+    """The real pipeline: a synthetic frame (RGB, as the app's camera gives) -> read_dice ->
+    RollTracker -> adapter -> the call the engine accepts."""
+    import numpy as np
+
+    from companion.games.diceocalypse.camera import RollWatcher
+    from vision.synthetic import Scene, SynthDie, render
+
+    dice = tuple(SynthDie((60.0 + 100.0 * i, 200.0 + 7.0 * i), 50.0, angle=11.0 * i, value=v)
+                 for i, v in enumerate(values))
+    rng = np.random.default_rng(len(values))
+    watcher = RollWatcher(settle_s=0.3)
+    settled = [watcher.frame(np.ascontiguousarray(
+        render(Scene(640, 480, dice, background_bgr=(60, 110, 50), noise=2.0), rng)[:, :, ::-1]),
+        0.2 * t) for t in range(4)]
+    found = [r for r in settled if r is not None]
+    assert len(found) == 1, "one settled roll for dice lying still"
+    text = call_for(found[0], "Ana", len(values))
+    assert text == "Ana: Roll " + " ".join(map(str, values))
