@@ -452,9 +452,11 @@ class DiceocalypseScreen(Screen):
             self.secondary.text, self.secondary.disabled = "", True
             return
         what = "die" if e.needed == 1 else "dice"
-        doing = "rolls" if e.template == ROLL else f"rolls the {e.template.split(': ')[1][:-7]}"
         turn = f" · {self._turn_line()}" if t is not None else ""
-        self.info.text = f"{e.player} {doing} {e.needed} {what}{turn}"
+        if self.special is not None:
+            self.info.text = f"{e.player} rolls the {self.special[1]} die"
+        else:
+            self.info.text = f"{e.player} rolls {e.needed} {what}{turn}"
         for i, b in enumerate(self.dice):
             if i >= e.needed:
                 b.text, b.background_color, b.disabled = "", theme.BACKGROUND, True
