@@ -294,7 +294,7 @@ class DiceocalypseScreen(Screen):
             if st.kind == "card":
                 return st.play.name() if st.play else "Act of War"
             if st.kind == "clash":
-                return "Cards played together: who goes first?"
+                return "Cards together: Pick who was first, or roll"
             return "Tie! Roll all six dice: highest sum wins"
         who = s.turn.player if s.turn is not None else s.current
         if s.phase == "final":
