@@ -44,23 +44,26 @@ def camera(*values: int, unsure: tuple[int, ...] = ()) -> StandInReading:
 
 
 class Tray:
-    """The camera over the tray: renders the dice the test has put there, in one row, as an
-    RGB picture (what the app's frame providers give)."""
+    """The camera over the tray: renders the dice the test has put there, in one row (BGR, as
+    hardware.camera sources give), on virtual time."""
 
     def __init__(self) -> None:
         self.values: tuple[int, ...] = ()
         self.frames = 0
 
-    def __call__(self) -> Any:
-        import numpy as np
+    def read(self) -> Any:
+        from types import SimpleNamespace
 
         from vision.synthetic import Scene, SynthDie, render
 
         dice = tuple(SynthDie((60.0 + 100.0 * i, 240.0), 52.0, angle=9.0 * i, value=v)
                      for i, v in enumerate(self.values))
-        bgr = render(Scene(640, 480, dice, background_bgr=(60, 110, 50)))
         self.frames += 1
-        return np.ascontiguousarray(bgr[:, :, ::-1])
+        return SimpleNamespace(image=render(Scene(640, 480, dice, background_bgr=(60, 110, 50))),
+                               t=self.frames * 0.1, index=self.frames)
+
+    def close(self) -> None:
+        pass
 
 
 def touch_problems(screen: Any, size: tuple[int, int]) -> list[str]:
@@ -92,11 +95,13 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
 
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
+    from companion.preview import CameraFeed
     from rules import replay
 
     tray = Tray()
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
-                       frame_provider=tray)
+                       frame_provider=CameraFeed("test tray", fps=30.0,
+                                                 open_source=lambda spec: tray))
     shots = Path(os.environ.get("DICEOCALYPSE_SHOTS", str(app_dirs / "shots")))
     seen: dict[str, Any] = {}
 

@@ -143,99 +143,22 @@ class CountingTracker:
         self.last = self.emitted = None
 
 
-def test_the_watcher_flips_rgb_to_bgr_and_emits_one_settled_roll() -> None:
-    import numpy as np
-
-    from companion.games.diceocalypse.camera import RollWatcher
-
-    seen: list[int] = []
-
-    def read(image: np.ndarray) -> StandInReading:
-        seen.append(int(image[0, 0, 0]))  # the blue channel first once flipped
-        v = int(image[0, 0, 1])
-        return reading((10, 10, v), (60, 10, 5))
-
-    watcher = RollWatcher(read=read, tracker=CountingTracker())
-    frame = np.zeros((4, 4, 3), np.uint8)
-    frame[..., 2] = 7  # RGB blue
-    frame[..., 1] = 3
-    out = [watcher.frame(frame, float(t)) for t in range(4)]
-    assert seen == [7, 7, 7, 7]
-    assert [o is not None for o in out] == [False, True, False, False]
-    assert call_for(out[1], "Ana", 2) == "Ana: Roll 3 5"
-
-
-def test_the_camera_feed_hands_settled_rolls_over_and_stops() -> None:
-    import threading
-
-    import numpy as np
-
-    from companion.games.diceocalypse.camera import CameraFeed, RollWatcher
-
-    got: list[object] = []
-    done = threading.Event()
-    frames = iter([np.full((2, 2, 3), v, np.uint8) for v in (1, 1, 1, 4, 4)])
-
-    def provider() -> np.ndarray | None:
-        return next(frames, None)
-
-    def read(image: np.ndarray) -> StandInReading:
-        return reading((0, 0, int(image[0, 0, 0])))
-
-    def settled(r: object) -> None:
-        got.append(r)
-        if len(got) == 2:
-            done.set()
-
-    feed = CameraFeed(provider, settled, watcher=RollWatcher(read=read,
-                                                            tracker=CountingTracker()),
-                      interval=0.0)
-    feed.start()
-    assert done.wait(10), "the feed never settled two rolls"
-    feed.stop(wait=5)
-    assert not feed.running
-    assert [call_for(r, "Ben", 1) for r in got] == ["Ben: Roll 1", "Ben: Roll 4"]
-
-
-def test_a_failing_camera_reports_instead_of_raising() -> None:
-    import threading
-
-    from companion.games.diceocalypse.camera import CameraFeed, RollWatcher
-
-    errors: list[str] = []
-    done = threading.Event()
-
-    def broken() -> None:
-        raise OSError("no /dev/video0")
-
-    def failed(message: str) -> None:
-        errors.append(message)
-        done.set()
-
-    feed = CameraFeed(broken, lambda r: None, on_error=failed,
-                      watcher=RollWatcher(read=lambda f: f, tracker=CountingTracker()))
-    feed.start()
-    assert done.wait(10)
-    assert errors == ["camera stopped: no /dev/video0"]
-
-
 @pytest.mark.parametrize("values", [(1, 1, 1, 5, 5, 2), (6, 4, 2, 6, 3), (3,), (4, 4),
                                     (2, 3, 4, 6, 6, 2)])
 def test_rendered_rolls_through_vision_become_the_call(values: tuple[int, ...]) -> None:
-    """The real pipeline: a synthetic frame (RGB, as the app's camera gives) -> read_dice ->
-    RollTracker -> adapter -> the call the engine accepts."""
+    """The real pipeline: a synthetic frame -> read_dice -> RollTracker -> adapter -> the call
+    the engine accepts."""
     import numpy as np
 
-    from companion.games.diceocalypse.camera import RollWatcher
+    from vision import RollTracker, read_dice
     from vision.synthetic import Scene, SynthDie, render
 
     dice = tuple(SynthDie((60.0 + 100.0 * i, 200.0 + 7.0 * i), 50.0, angle=11.0 * i, value=v)
                  for i, v in enumerate(values))
     rng = np.random.default_rng(len(values))
-    watcher = RollWatcher(settle_s=0.3)
-    settled = [watcher.frame(np.ascontiguousarray(
-        render(Scene(640, 480, dice, background_bgr=(60, 110, 50), noise=2.0), rng)[:, :, ::-1]),
-        0.2 * t) for t in range(4)]
+    tracker = RollTracker(settle_s=0.3)
+    frame = render(Scene(640, 480, dice, background_bgr=(60, 110, 50), noise=2.0), rng)
+    settled = [tracker.update(read_dice(frame), 0.2 * t).settled for t in range(4)]
     found = [r for r in settled if r is not None]
     assert len(found) == 1, "one settled roll for dice lying still"
     text = call_for(found[0], "Ana", len(values))

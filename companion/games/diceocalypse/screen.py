@@ -26,7 +26,6 @@ from kivy.uix.widget import Widget
 from companion import theme
 from companion.games.diceocalypse import TARGETS
 from companion.games.diceocalypse.adapter import ROLL, RollEntry, expected_rolls, read_roll
-from companion.games.diceocalypse.camera import STAND_INS, CameraFeed, vision_available
 from rules import Event, RulesError, Setup
 from rules.diceocalypse import (
     Bank,
@@ -62,6 +61,11 @@ def _label(app: Any, size: float, **kwargs: Any) -> Label:
     lab.bind(size=lambda w, v: setattr(w, "text_size", v))
     return lab
 
+
+
+#: Camera settings that are test stand-ins: the screen does not read rolls from them unless the
+#: players switch the camera on (their dice are random, not the table's).
+STAND_INS = ("synthetic", "none", "")
 
 class ScoreRow(BoxLayout):
     """One player's tile: colour strip, name and badges (tap: this player rolls next), score.
@@ -113,11 +117,10 @@ class DiceocalypseScreen(Screen):
         self.cards_open = False
         self.news = ""
         self.legal: list[Any] = []
-        self.feed: CameraFeed | None = None
+        self.feed: Any = None  # the app's camera feed while this screen reads rolls from it
         camera = str(getattr(app.settings, "camera", "none"))
         #: Rolls are read from a real camera by default, never from a test stand-in.
-        self.camera_on = (camera not in STAND_INS and app.frame_provider is not None
-                          and vision_available())
+        self.camera_on = camera not in STAND_INS and app.frame_provider is not None
 
         root = _w("Panel", orientation="vertical", padding=6, spacing=6, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=56, spacing=6)
@@ -679,39 +682,31 @@ class DiceocalypseScreen(Screen):
         if self.camera_on:
             self.camera_on = False
             self.stop_camera()
-        elif self.app.frame_provider is None or not vision_available():
-            self.session.message = ("no camera: choose one in Settings" if
-                                    self.app.frame_provider is None else
-                                    "camera reading needs the vision package")
+        elif self.app.frame_provider is None:
+            self.session.message = "no camera: choose one in Settings"
         else:
             self.camera_on = True
             self.start_camera()
         self.draw()
 
     def start_camera(self) -> None:
-        """Watch the camera in a worker thread; settled rolls come back on the main thread."""
-        if self.feed is not None and self.feed.running:
+        """Read rolls from the app's camera feed (its worker thread runs vision and the roll
+        tracker); settled rolls come back on the main thread through :meth:`on_roll`."""
+        feed = self.app.frame_provider
+        if feed is None:
             return
-        from kivy.clock import Clock
-
-        def settled(reading: Any) -> None:
-            Clock.schedule_once(lambda dt: self.on_reading(reading))
-
-        def failed(message: str) -> None:
-            def show(dt: float) -> None:
-                self.camera_on = False
-                self.session.message = message
-                self.draw()
-
-            Clock.schedule_once(show)
-
-        self.feed = CameraFeed(self.app.frame_provider, settled, on_error=failed)
-        self.feed.start()
+        feed.want("game")
+        self.feed = feed
 
     def stop_camera(self) -> None:
         if self.feed is not None:
-            self.feed.stop()
+            self.feed.release("game")
             self.feed = None
+
+    def on_roll(self, reading: Any) -> None:
+        """The app's camera feed settled a roll (main thread)."""
+        if self.camera_on:
+            self.on_reading(reading)
 
     def set_option(self, name: str, value: Any) -> None:
         """Before the first call: start the game again with this option (same players)."""
