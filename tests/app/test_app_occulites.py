@@ -223,3 +223,64 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
     names = ("1-tribes", "2-confirm", "3-card", "4-share", "5-over")
     for name in names:
         assert (shots / f"occulites-{name}.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int]) -> None:
+    """Five players: modes toggled before play (the game restarts with them), the Lots of
+    Interests draft by touch, Creatures and Predators in the line-up, every touch target at
+    least 48 px inside the window in each phase."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    shots = Path(os.environ.get("OCCULITES_SCREENSHOTS", str(app_dirs / "shots")))
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "occulites"
+        yield 2
+        start.set_count(5)
+        d.tap(start.start_button)
+        yield 2
+        scr = app.game_screen
+        assert len(scr.rows) == 5
+        assert not _small_targets(scr, size), _small_targets(scr, size)
+        first_id = app.session.game_id
+        d.tap(scr.mode_buttons["lots_of_interests"])
+        yield 2
+        scr = app.game_screen
+        g = app.session.game
+        assert app.session.game_id != first_id and g.options.lots_of_interests
+        assert g.phase == "draft" and app.sm.current == "game-occulites"
+        assert [r.id for r in app.journal.unfinished()] == [app.session.game_id]
+        d.tap(scr.mode_buttons["creatures"])
+        yield 2
+        scr = app.game_screen
+        g = app.session.game
+        assert g.options.creatures and g.options.lots_of_interests
+        assert not _small_targets(scr, size), _small_targets(scr, size)
+        if size == (800, 480):
+            d.screenshot(shots / "occulites-6-draft.png")
+        # The draft by touch: whoever's turn it is takes the first colour the pool has.
+        while g.phase == "draft":
+            who = g.whose_turn()
+            assert f"{who}[/b]: take one die" in scr.message.text
+            colour = next(c for c, b in scr.take_colour_buttons.items() if not b.disabled)
+            before = g.state.dice[who][colour]
+            d.tap(scr.take_colour_buttons[colour])
+            yield 1
+            assert g.state.dice[who][colour] == before + 1
+        assert g.phase == "allocate" and not scr.mode_buttons
+        ids = [c.id for c in g.current_cards()]
+        assert any(i.startswith(("Creatures", "Predators")) for i in ids)
+        assert [lbl.text.split("\n")[0].split("] ")[1] for lbl in scr.card_labels] == \
+            [c.set for c in g.current_cards()]
+        d.tap(scr.rows["Cy"].header)
+        yield 1
+        assert scr.sel == ("Cy", 0)
+        assert not _small_targets(scr, size), _small_targets(scr, size)
+        if size == (800, 480):
+            d.screenshot(shots / "occulites-7-five-players.png")
+
+    run_app(app, script, size=size)

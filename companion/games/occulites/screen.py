@@ -38,6 +38,10 @@ EMPTY = theme.BUTTON
 HEADER_W = 112
 SIDE_W = 252
 CARDS = 6
+#: Modes offered on the screen before the first call (option key, button text).
+MODES = (("timer", "Timer\nmode"), ("creatures", "Creatures &\nPredators"),
+         ("lots_of_interests", "Lots of\nInterests"),
+         ("conflicted_interests", "Conflicted\nInterests"))
 
 
 def _w(kind: str, **kwargs: Any) -> Any:
@@ -273,7 +277,7 @@ class OcculitesScreen(Screen):
                 return None
             found = [o for o in self.resolving["outcomes"] if o.get("number") == number]
             return found[0] if found else None
-        if self.game.phase == "share":
+        if self.game.phase in ("share", "over"):
             for o in self.game.state.outcomes:
                 if o.number == number:
                     return {"number": o.number, "winner": o.winner, "points": o.points,
@@ -354,7 +358,7 @@ class OcculitesScreen(Screen):
                 status = "WINS" if current is not None and current.get("winner") == p \
                     else "shares"
             row.header.text = (f"{p}  [b]{self._shown_points(p)}[/b]\n"
-                               f"[size={int(self.app.fs(12))}]{tribe} {status}[/size]")
+                               f"[size={int(self.app.fs(13))}]{tribe}\n{status}[/size]")
             highlight = won or (p == turn and self.resolving is None) or \
                 (g.phase == "tribes" and p == self._chooser())
             bg = theme.ACCENT if highlight else row.colour
@@ -373,7 +377,6 @@ class OcculitesScreen(Screen):
                 mark = "?" if i in flags and pips else ""
                 b.text = "" if s is None else (f"[size={big}][b]{pips or '?'}{mark}[/b][/size]"
                                                f"\n{colour or '?'}")
-                b.disabled = self.resolving is not None or g.phase != "allocate"
                 lit: theme.RGBA | None = None
                 if self.sel == (p, i):
                     lit = theme.TEXT
@@ -440,8 +443,46 @@ class OcculitesScreen(Screen):
                 b.opacity = 0.35
             self.tribe_buttons[t] = b
             grid.add_widget(b)
+        modes = self._modes()
         self.tools.add_widget(grid)
-        self._tools_height(grid.height)
+        if modes is not None:
+            self.tools.add_widget(modes)
+            self._tools_height(grid.height, modes.height)
+        else:
+            self._tools_height(grid.height)
+
+    def _modes(self) -> GridLayout | None:
+        """Mode toggles, offered until the first call (a change starts the game again)."""
+        self.mode_buttons: dict[str, Any] = {}
+        if self.game.history:
+            return None
+        grid = self._grid(4, 1)
+        for key, label in MODES:
+            on = bool(getattr(self.game.options, key))
+            b = _w("TButton", text=label, font_size=self.app.fs(12), shorten=False,
+                   background_color=theme.SELECT if on else theme.BUTTON,
+                   on_release=lambda *_, key=key: self.toggle_mode(key))
+            self.mode_buttons[key] = b
+            grid.add_widget(b)
+        return grid
+
+    def toggle_mode(self, key: str) -> None:
+        """Turn a mode on or off before play: the game starts again with the new options
+        (the empty one is closed in the journal, so it is not offered for resume)."""
+        from rules import RulesError, Setup
+
+        if self.game.history:
+            return
+        setup = self.game.setup
+        options = dict(setup.options)
+        options[key] = not bool(getattr(self.game.options, key))
+        try:
+            new = Setup(setup.game, setup.players, options, setup.seed)
+            self.app.journal.finish(self.session.game_id)
+            self.app.start_game(new)
+        except RulesError as e:
+            self.notice = str(e)
+            self.draw()
 
     def _tools_draft(self) -> None:
         who = self.game.whose_turn()
@@ -458,8 +499,13 @@ class OcculitesScreen(Screen):
             b.disabled = pool[c] == 0
             self.take_colour_buttons[c] = b
             grid.add_widget(b)
+        modes = self._modes()
         self.tools.add_widget(grid)
-        self._tools_height(grid.height)
+        if modes is not None:
+            self.tools.add_widget(modes)
+            self._tools_height(grid.height, modes.height)
+        else:
+            self._tools_height(grid.height)
 
     def _tools_allocate(self) -> None:
         st = self.game.state
@@ -634,7 +680,9 @@ class OcculitesScreen(Screen):
             self.session.try_call(f"{who}: Tribe {tribe}")
 
     def tap_slot(self, player: str, index: int) -> None:
-        self.select(player, index)
+        """A die of a line-up: enter or correct it (only while line-ups are given)."""
+        if self.resolving is None and self.game.phase == "allocate":
+            self.select(player, index)
 
     def select(self, player: str, index: int) -> None:
         """Pick the die slot to enter; a player holding one colour gets it filled in."""
