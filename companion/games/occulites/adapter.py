@@ -7,9 +7,10 @@ splits the dice into the players' zones, orders each zone left to right, and say
 players must confirm by touch.
 
 Zones: a calibrated table gives each player's zone as a rectangle in image pixels. Without one,
-the documented default (docs/app-occulites.md) is rows: when the tray holds exactly six dice per
-player, the dice are sorted top to bottom and cut into rows of six (seat 1 at the top); otherwise
-the frame is cut into equal horizontal bands, seat 1 at the top.
+the documented default (docs/app-occulites.md) is rows, seat 1 at the top: when the tray holds
+exactly six dice per player, the dice are sorted top to bottom and cut into rows of six;
+otherwise they are cut into rows at the widest vertical gaps between dice (and with fewer dice
+than players, the frame is cut into equal horizontal bands).
 
 >>> from types import SimpleNamespace as D
 >>> dice = [D(center=(10.0 * i, 5.0), value=i % 6 + 1, colour="green", confidence=0.9)
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from rules.occulites import COLOURS, Die, LineUp
@@ -126,6 +128,16 @@ def _zone_of(center: tuple[float, float], zones: Sequence[Rect]) -> int:
     return min(range(len(zones)), key=lambda i: dist(zones[i]))
 
 
+def _rows_by_gaps(slots: Sequence[SlotRead], rows: int) -> list[list[SlotRead]]:
+    """Cut the dice into ``rows`` rows, top to bottom, at the widest vertical gaps."""
+    ordered = sorted(slots, key=lambda s: (s.center or (0.0, 0.0))[1])
+    ys = [(s.center or (0.0, 0.0))[1] for s in ordered]
+    gaps = sorted(range(1, len(ys)), key=lambda i: ys[i] - ys[i - 1], reverse=True)
+    cuts = sorted(gaps[:rows - 1])
+    bounds = [0, *cuts, len(ordered)]
+    return [list(ordered[a:b]) for a, b in pairwise(bounds)]
+
+
 def read_lineups(reading: Any, players: Sequence[str],
                  zones: Mapping[str, Rect] | None = None) -> dict[str, LineupRead]:
     """Split a reading into each player's line-up (left to right = cards 1-6).
@@ -150,6 +162,8 @@ def read_lineups(reading: Any, players: Sequence[str],
     elif len(slots) == CARDS * len(players):
         ordered = sorted(slots, key=lambda s: (s.center or (0.0, 0.0))[1])
         groups = [ordered[i * CARDS:(i + 1) * CARDS] for i in range(len(players))]
+    elif len(slots) >= len(players):
+        groups = _rows_by_gaps(slots, len(players))
     else:
         h, w = reading.frame_shape
         rects = band_zones((int(h), int(w)), len(players))

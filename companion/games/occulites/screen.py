@@ -39,7 +39,7 @@ HEADER_W = 112
 SIDE_W = 252
 CARDS = 6
 #: Modes offered on the screen before the first call (option key, button text).
-MODES = (("timer", "Timer\nmode"), ("creatures", "Creatures &\nPredators"),
+MODES = (("timer", "Timer mode"), ("creatures", "Creatures &\nPredators"),
          ("lots_of_interests", "Lots of\nInterests"),
          ("conflicted_interests", "Conflicted\nInterests"))
 
@@ -143,7 +143,7 @@ class OcculitesScreen(Screen):
         self.card_inners: list[Any] = []
         self.card_outlines: list[Outlined] = []
         for _ in range(CARDS):
-            label = _w("TLabel", text="", markup=True, font_size=app.fs(13), shorten=False)
+            label = _w("TLabel", text="", markup=True, font_size=app.fs(12), shorten=False)
             inner = _w("Panel", bg=theme.PANEL)
             inner.add_widget(label)
             o = Outlined(inner)
@@ -306,11 +306,12 @@ class OcculitesScreen(Screen):
             bg = die_colour(card.colour)
             self.card_inners[i].bg = list(bg)
             label.color = theme.text_on(bg)
-            lines = [f"[b]{card.number}[/b] {card.set}", card.colour]
+            name = card.set[:-1] if card.set in ("Creatures", "Predators") else card.set
+            lines = [f"[b]{card.number}[/b]", name, card.colour]
             out = self._outcome_for(i + 1)
             if out is not None:
                 who = out.get("winner") or " & ".join(out.get("discoverers", [])) or "nobody"
-                lines[1] = f"[b]{who} +{out.get('points', 0)}[/b]"
+                lines[2] = f"[b]{who} +{out.get('points', 0)}[/b]"
             label.text = "\n".join(lines)
             outline.light(theme.ACCENT if step == i + 1 else None)
 
@@ -351,6 +352,8 @@ class OcculitesScreen(Screen):
                     status = "waiting"
             elif g.phase == "tribes" and p == self._chooser():
                 status = "choosing"
+            elif g.phase == "draft":
+                status = f"{sum(st.dice[p].values())} dice" + (", turn" if p == turn else "")
             elif p == turn and self.resolving is None:
                 status = "your turn"
             won = current is not None and p in current.get("discoverers", [])
@@ -456,11 +459,11 @@ class OcculitesScreen(Screen):
         self.mode_buttons: dict[str, Any] = {}
         if self.game.history:
             return None
-        grid = self._grid(4, 1)
+        grid = self._grid(2, 2)
         for key, label in MODES:
             on = bool(getattr(self.game.options, key))
-            b = _w("TButton", text=label, font_size=self.app.fs(12), shorten=False,
-                   background_color=theme.SELECT if on else theme.BUTTON,
+            b = _w("TButton", text=("ON: " if on else "") + label, font_size=self.app.fs(14),
+                   shorten=False, background_color=theme.SELECT if on else theme.BUTTON,
                    on_release=lambda *_, key=key: self.toggle_mode(key))
             self.mode_buttons[key] = b
             grid.add_widget(b)
