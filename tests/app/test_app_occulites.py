@@ -285,3 +285,66 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
             d.screenshot(shots / "occulites-7-five-players.png")
 
     run_app(app, script, size=size)
+
+
+def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
+    """Frames drawn by vision's renderer go through the app's frame provider, vision.read_dice
+    and the adapter (the Camera button) into the engine, until the round is finished."""
+    synthetic = pytest.importorskip("vision.synthetic")
+    pytest.importorskip("vision.read")
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "companion"))
+    from test_occulites_adapter import render_tray
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    frames: list[Any] = []
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       frame_provider=lambda: frames[-1] if frames else None)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "occulites"
+        yield 2
+        start.set_count(2)
+        start.rounds_spin.text = "2"
+        d.tap(start.start_button)
+        yield 2
+        scr = app.game_screen
+        g = app.session.game
+        d.tap(scr.tribe_buttons["Palaudis"])
+        yield 1
+        d.tap(scr.tribe_buttons["Hydris"])
+        yield 1
+        truth = {"Ana": [("green", n) for n in (5, 3, 2, 6, 1, 4)],
+                 "Ben": [("blue", n) for n in (4, 3, 6, 1, 2, 3)]}
+        frames.append(render_tray(synthetic, truth)[:, :, ::-1].copy())  # providers give RGB
+        d.tap(scr.read_button)
+        yield 1
+        for p, lineup in truth.items():
+            if p in g.state.lineups:
+                assert [(x.colour, x.pips) for x in g.state.lineups[p]] == lineup
+        # Whatever the camera was unsure of is confirmed by touch, as the players would.
+        while scr.sel is not None:
+            p, i = scr.sel
+            colour, pips = truth[p][i]
+            d.tap(scr.colour_buttons[colour])
+            yield 1
+            d.tap(scr.pip_buttons[pips - 1])
+            yield 1
+        assert {p: [(x.colour, x.pips) for x in g.state.lineups[p]] for p in truth} == truth
+        d.tap(scr.reveal_button)
+        yield 1
+        explained = [o.explanation for o in g.state.outcomes]
+        for k in range(6):
+            assert explained[k] in scr.message.text
+            d.tap(scr.next_button)
+            yield 1
+        while g.phase == "share":
+            d.tap(scr.pass_button)
+            yield 1
+        assert g.state.round == 2 and "Round 2 of 2" in scr.title_label.text
+
+    run_app(app, script)
