@@ -159,6 +159,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
                     assert "WINS" not in header and "shares" not in header
             if k == 1:
                 d.screenshot(shots / "occulites-3-card.png")
+                assert not _small_targets(scr, (800, 480)), _small_targets(scr, (800, 480))
             d.tap(scr.next_button)
             yield 1
         assert scr.resolving is None
@@ -170,6 +171,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         d.tap(scr.give_buttons[mine])
         yield 1
         d.screenshot(shots / "occulites-4-share.png")
+        assert not _small_targets(scr, (800, 480)), _small_targets(scr, (800, 480))
         d.tap(scr.take_buttons["pink from pool"])
         yield 1
         assert g.state.points[who] == points - 1 and g.state.dice[who]["pink"] == 1
@@ -186,6 +188,19 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         d.tap(scr.redo_button)
         yield 1
         assert g.state.round == 2
+        # A line-up the engine refuses (the sharer now holds a pink die): its reason is shown.
+        d.tap(scr.rows[who].slots[0])
+        yield 1
+        for n in range(1, 7):
+            d.tap(scr.colour_buttons[mine])
+            yield 1
+            d.tap(scr.pip_buttons[n - 1])
+            yield 1
+        assert who not in g.state.lineups
+        assert f"{who} holds " in scr.message.text and "pink" in scr.message.text
+        assert scr.sel == (who, 0)
+        d.tap(scr.clear_button)
+        yield 1
         # Round 2 from the tray, all dice sure: both line-ups become calls at once.
         rows2 = []
         for p in ("Ana", "Ben"):
