@@ -1,0 +1,519 @@
+"""Calibration profiles: strict, versioned JSON files wrapping vision's Profile.
+
+One file per camera and table setup, in ``<config>/profiles/<name>.json`` where ``<config>`` is
+``platformdirs.user_config_dir("table-companion")`` (or ``$COMPANION_CONFIG_DIR``); the file
+``<config>/current-profile`` names the one in use.
+
+Reading is strict: every key is known (an unknown key is rejected by its path, e.g.
+``palette.colours[2].colour``), every value has its type (a wrong one is named with what was
+expected), older layouts are upgraded step by step (v1 -> v2), and a damaged file gives a
+:class:`ProfileError` saying which file and what is wrong, never a crash or a silent default.
+
+Layout, version 2::
+
+    {"format": "table-companion-profile", "version": 2, "name": ..., "camera": ..., "notes": ...,
+     "table": null | {"source", "tray_mm", "px_per_mm", "die_mm", "reprojection_px"},
+     "palette": null | {"light", "colours": [{"name", "lab", "spread", "samples"}]},
+     "face_sets": [{"name", "template", "samples": {label: n}, "cv_accuracy", "features"}],
+     "profile": <vision Profile.to_dict()>}
+
+Version 1 (the first layout, flat) is read and upgraded: ``{"version": 1, "name", "polygon",
+"homography", "table_size", "die_size", "colours": {name: [b, g, r]}, "face_sets": [...]}``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.profile import Profile, face_features
+
+FORMAT = "table-companion-profile"
+VERSION = 2
+APP_NAME = "table-companion"
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+POINTER = "current-profile"
+
+
+class ProfileError(ValueError):
+    """A profile file or value that cannot be used; the message names the file and the key."""
+
+
+# --------------------------------------------------------------------------- strict schema
+
+Spec = Any  # a small schema language: see _check
+
+
+class _Opt:
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+
+
+class _List:
+    def __init__(self, spec: Spec, length: int | None = None, min_len: int = 0) -> None:
+        self.spec, self.length, self.min_len = spec, length, min_len
+
+
+class _Map:
+    """A JSON object with free string keys and values of one spec."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+
+
+class _Tuple:
+    def __init__(self, *specs: Spec) -> None:
+        self.specs = specs
+
+
+NUM = "number"
+INT = "integer"
+STR = "string"
+BOOL = "boolean"
+
+
+def _type_name(v: object) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "list"
+    if isinstance(v, dict):
+        return "object"
+    return type(v).__name__
+
+
+def _check(v: Any, spec: Spec, path: str) -> None:
+    """Raise ProfileError naming ``path`` when ``v`` does not fit ``spec``."""
+    where = path or "the file"
+    if isinstance(spec, _Opt):
+        if v is not None:
+            _check(v, spec.spec, path)
+        return
+    if spec == NUM:
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise ProfileError(f"{where}: expected a finite number, got {_type_name(v)} {v!r}")
+        return
+    if spec == INT:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ProfileError(f"{where}: expected an integer, got {_type_name(v)} {v!r}")
+        return
+    if spec == STR:
+        if not isinstance(v, str):
+            raise ProfileError(f"{where}: expected a string, got {_type_name(v)} {v!r}")
+        return
+    if spec == BOOL:
+        if not isinstance(v, bool):
+            raise ProfileError(f"{where}: expected true or false, got {_type_name(v)} {v!r}")
+        return
+    if isinstance(spec, _List | _Tuple):
+        if not isinstance(v, list):
+            raise ProfileError(f"{where}: expected a list, got {_type_name(v)}")
+        if isinstance(spec, _Tuple):
+            if len(v) != len(spec.specs):
+                raise ProfileError(f"{where}: expected {len(spec.specs)} items, got {len(v)}")
+            for i, (item, s) in enumerate(zip(v, spec.specs, strict=True)):
+                _check(item, s, f"{path}[{i}]")
+            return
+        if spec.length is not None and len(v) != spec.length:
+            raise ProfileError(f"{where}: expected {spec.length} items, got {len(v)}")
+        if len(v) < spec.min_len:
+            raise ProfileError(f"{where}: expected at least {spec.min_len} items, got {len(v)}")
+        for i, item in enumerate(v):
+            _check(item, spec.spec, f"{path}[{i}]")
+        return
+    if isinstance(spec, _Map):
+        if not isinstance(v, dict):
+            raise ProfileError(f"{where}: expected an object, got {_type_name(v)}")
+        for k, item in v.items():
+            _check(item, spec.spec, f"{path}.{k}" if path else k)
+        return
+    if isinstance(spec, dict):
+        if not isinstance(v, dict):
+            raise ProfileError(f"{where}: expected an object, got {_type_name(v)}")
+        for k in v:
+            if k not in spec:
+                full = f"{path}.{k}" if path else k
+                raise ProfileError(f"unknown key '{full}' (allowed here: {', '.join(spec)})")
+        for k, s in spec.items():
+            if k not in v:
+                raise ProfileError(f"missing key '{(path + '.' + k) if path else k}'")
+            _check(v[k], s, f"{path}.{k}" if path else k)
+        return
+    raise AssertionError(f"bad spec {spec!r}")  # pragma: no cover - programming error
+
+
+POINT = _Tuple(NUM, NUM)
+VISION_SPEC: dict[str, Spec] = {
+    "table": _Opt({"polygon": _List(POINT, min_len=3), "homography": _Opt(_List(NUM, 9)),
+                   "table_size": _Opt(_Tuple(INT, INT))}),
+    "palette": _Opt({"colours": _List({"name": STR, "bgr": _Tuple(INT, INT, INT),
+                                       "tolerance": NUM}, min_len=1)}),
+    "face_sets": _List({"name": STR, "labels": _List(STR, min_len=1), "threshold": NUM,
+                        "examples": _List(_Tuple(INT, _List(NUM)), min_len=1)}),
+    "die_size": _Opt(NUM),
+}
+SPEC_V2: dict[str, Spec] = {
+    "format": STR,
+    "version": INT,
+    "name": STR,
+    "camera": STR,
+    "notes": STR,
+    "table": _Opt({"source": STR, "tray_mm": _Opt(_Tuple(NUM, NUM)), "px_per_mm": _Opt(NUM),
+                   "die_mm": NUM, "reprojection_px": _Opt(NUM)}),
+    "palette": _Opt({"light": NUM, "colours": _List({"name": STR, "lab": _Tuple(NUM, NUM, NUM),
+                                                     "spread": _Tuple(NUM, NUM, NUM),
+                                                     "samples": INT})}),
+    "face_sets": _List({"name": STR, "template": _Opt(STR), "samples": _Map(INT),
+                        "cv_accuracy": _Opt(NUM), "features": STR}),
+    "profile": VISION_SPEC,
+}
+SPEC_V1: dict[str, Spec] = {
+    "version": INT,
+    "name": STR,
+    "polygon": _Opt(_List(POINT, min_len=3)),
+    "homography": _Opt(_List(NUM, 9)),
+    "table_size": _Opt(_Tuple(INT, INT)),
+    "die_size": _Opt(NUM),
+    "colours": _Map(_Tuple(INT, INT, INT)),
+    "face_sets": VISION_SPEC["face_sets"],
+}
+
+
+# --------------------------------------------------------------------------- the profile
+
+
+def features_id() -> str:
+    """A fingerprint of vision's face features: examples learned with other features are
+    meaningless, so a face set records the fingerprint it was learned with."""
+    yy, xx = np.mgrid[0:48, 0:48]
+    probe = np.stack([(xx * 5) % 256, (yy * 3) % 256, ((xx + yy) * 7) % 256], axis=2)
+    probe[16:32, 20:28] = 20
+    f = face_features(probe.astype(np.uint8))
+    text = f"{len(f)}:" + ",".join(f"{v:.3f}" for v in f)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    source: str
+    tray_mm: tuple[float, float] | None
+    px_per_mm: float | None
+    die_mm: float
+    reprojection_px: float | None
+
+
+@dataclass(frozen=True)
+class ColourInfo:
+    name: str
+    lab: tuple[float, float, float]
+    spread: tuple[float, float, float]
+    samples: int
+
+
+@dataclass(frozen=True)
+class PaletteInfo:
+    light: float
+    colours: tuple[ColourInfo, ...]
+
+
+@dataclass(frozen=True)
+class FaceSetInfo:
+    name: str
+    template: str | None
+    samples: dict[str, int]
+    cv_accuracy: float | None
+    features: str
+
+
+@dataclass(frozen=True)
+class CalibrationProfile:
+    """One camera-and-table setup: vision's Profile plus what calibration measured.
+
+    The vision profile is kept in its stored form (face features rounded as saved), so a
+    profile equals itself after a save and a load.
+    """
+
+    name: str
+    profile: Profile = field(default_factory=Profile)
+    camera: str = ""
+    notes: str = ""
+    table: TableInfo | None = None
+    palette: PaletteInfo | None = None
+    face_sets: tuple[FaceSetInfo, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_name(self.name)
+        if not isinstance(self.profile, Profile):
+            raise ProfileError(f"profile {self.name!r}: profile must be a vision.Profile")
+        object.__setattr__(self, "profile", Profile.from_dict(
+            json.loads(json.dumps(self.profile.to_dict()))))
+        known = {f.name for f in self.profile.face_sets}
+        for info in self.face_sets:
+            if info.name not in known:
+                raise ProfileError(f"profile {self.name!r}: face set info {info.name!r} has no "
+                                   f"face set (have {sorted(known)})")
+
+    def to_dict(self) -> dict[str, Any]:
+        t, p = self.table, self.palette
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "name": self.name,
+            "camera": self.camera,
+            "notes": self.notes,
+            "table": None if t is None else {
+                "source": t.source, "tray_mm": list(t.tray_mm) if t.tray_mm else None,
+                "px_per_mm": t.px_per_mm, "die_mm": t.die_mm,
+                "reprojection_px": t.reprojection_px},
+            "palette": None if p is None else {
+                "light": p.light,
+                "colours": [{"name": c.name, "lab": list(c.lab), "spread": list(c.spread),
+                             "samples": c.samples} for c in p.colours]},
+            "face_sets": [{"name": f.name, "template": f.template, "samples": dict(f.samples),
+                           "cv_accuracy": f.cv_accuracy, "features": f.features}
+                          for f in self.face_sets],
+            "profile": self.profile.to_dict(),
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, allow_nan=False) + "\n"
+
+    def with_face_set(self, fs: Any, info: FaceSetInfo) -> CalibrationProfile:
+        """A copy with ``fs`` (a vision FaceSet) added, replacing one of the same name."""
+        sets = (*(f for f in self.profile.face_sets if f.name != fs.name), fs)
+        infos = (*(i for i in self.face_sets if i.name != fs.name), info)
+        return replace(self, profile=replace(self.profile, face_sets=sets), face_sets=infos)
+
+
+def check_name(name: object) -> str:
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise ProfileError(f"profile name {name!r} is not valid: use 1-64 letters, digits, "
+                           "'.', '_' or '-', starting with a letter or digit")
+    return name
+
+
+def _tuple3(v: list[Any]) -> tuple[float, float, float]:
+    return (float(v[0]), float(v[1]), float(v[2]))
+
+
+def _from_v2(data: dict[str, Any]) -> CalibrationProfile:
+    _check(data, SPEC_V2, "")
+    if data["format"] != FORMAT:
+        raise ProfileError(f"format: expected {FORMAT!r}, got {data['format']!r}")
+    try:
+        vp = Profile.from_dict(data["profile"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ProfileError(f"profile: {e}") from e
+    t, p = data["table"], data["palette"]
+    return CalibrationProfile(
+        name=check_name(data["name"]), profile=vp, camera=data["camera"], notes=data["notes"],
+        table=None if t is None else TableInfo(
+            t["source"], (float(t["tray_mm"][0]), float(t["tray_mm"][1])) if t["tray_mm"]
+            else None, None if t["px_per_mm"] is None else float(t["px_per_mm"]),
+            float(t["die_mm"]),
+            None if t["reprojection_px"] is None else float(t["reprojection_px"])),
+        palette=None if p is None else PaletteInfo(float(p["light"]), tuple(
+            ColourInfo(c["name"], _tuple3(c["lab"]), _tuple3(c["spread"]), c["samples"])
+            for c in p["colours"])),
+        face_sets=tuple(FaceSetInfo(f["name"], f["template"], dict(f["samples"]),
+                                    None if f["cv_accuracy"] is None else float(f["cv_accuracy"]),
+                                    f["features"]) for f in data["face_sets"]),
+    )
+
+
+def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 (flat: polygon, colours as name -> BGR) to version 2."""
+    _check(data, SPEC_V1, "")
+    table = None
+    if data["polygon"] is not None:
+        table = {"polygon": data["polygon"], "homography": data["homography"],
+                 "table_size": data["table_size"]}
+    colours = [{"name": n, "bgr": bgr, "tolerance": 60.0} for n, bgr in data["colours"].items()]
+    return {
+        "format": FORMAT, "version": 2, "name": data["name"], "camera": "",
+        "notes": "upgraded from a version 1 profile", "table": None, "palette": None,
+        "face_sets": [{"name": f["name"], "template": None, "samples": {}, "cv_accuracy": None,
+                       "features": "unknown"} for f in data["face_sets"]],
+        "profile": {"table": table, "palette": {"colours": colours} if colours else None,
+                    "face_sets": data["face_sets"], "die_size": data["die_size"]},
+    }
+
+
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _upgrade_v1}
+
+
+def from_dict(data: Any) -> CalibrationProfile:
+    """A profile from parsed JSON of any known version (upgraded); ProfileError otherwise."""
+    if not isinstance(data, dict):
+        raise ProfileError(f"a profile must be a JSON object, got {_type_name(data)}")
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ProfileError(f"version: expected an integer, got {_type_name(version)} "
+                           f"{version!r}")
+    if version > VERSION:
+        raise ProfileError(f"version {version} is newer than this companion understands "
+                           f"(up to {VERSION}); update the companion")
+    if version < 1:
+        raise ProfileError(f"version {version} is not a profile version (1..{VERSION})")
+    while version < VERSION:
+        data = UPGRADES[version](data)
+        version = data["version"]
+    return _from_v2(data)
+
+
+def loads(text: str, source: str = "<profile>") -> CalibrationProfile:
+    """Parse a profile file's text; errors name ``source``."""
+    def no_constants(name: str) -> Any:
+        raise ValueError(f"{name} is not a number JSON allows")
+
+    try:
+        data = json.loads(text, parse_constant=no_constants)
+    except (json.JSONDecodeError, ValueError) as e:
+        raise ProfileError(f"{source}: not valid JSON ({e}); the file is damaged - "
+                           "re-run the calibration or restore a copy") from e
+    try:
+        return from_dict(data)
+    except ProfileError as e:
+        raise ProfileError(f"{source}: {e}") from e
+    except (ValueError, TypeError, KeyError) as e:
+        raise ProfileError(f"{source}: {e}") from e
+
+
+# --------------------------------------------------------------------------- the store
+
+
+def config_dir() -> Path:
+    """Where profiles live: $COMPANION_CONFIG_DIR, else the platform's user config folder."""
+    env = os.environ.get("COMPANION_CONFIG_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def profiles_dir() -> Path:
+    return config_dir() / "profiles"
+
+
+def profile_path(name: str) -> Path:
+    return profiles_dir() / f"{check_name(name)}.json"
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def save(profile: CalibrationProfile) -> Path:
+    """Write the profile to its file (atomically); returns the path."""
+    path = profile_path(profile.name)
+    _write_atomic(path, profile.dumps())
+    return path
+
+
+def load_file(path: Path) -> CalibrationProfile:
+    """Read a profile from any file path; ProfileError naming the file on any problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as e:
+        raise ProfileError(f"{str(path)!r}: no such profile file") from e
+    except (OSError, UnicodeDecodeError) as e:
+        raise ProfileError(f"{str(path)!r}: cannot be read ({e})") from e
+    return loads(text, repr(str(path)))
+
+
+def load(name: str) -> CalibrationProfile:
+    """Read the stored profile called ``name``."""
+    path = profile_path(name)
+    if not path.exists():
+        have = names()
+        raise ProfileError(f"no profile named {name!r}; stored: {', '.join(have) or 'none'}")
+    p = load_file(path)
+    if p.name != name:
+        raise ProfileError(f"{str(path)!r}: holds a profile named {p.name!r}, not {name!r}")
+    return p
+
+
+def names() -> list[str]:
+    d = profiles_dir()
+    if not d.is_dir():
+        return []
+    return sorted(p.stem for p in d.glob("*.json") if NAME_RE.match(p.stem))
+
+
+def current_name() -> str | None:
+    """The name in the current-profile pointer, or None when none is chosen."""
+    ptr = config_dir() / POINTER
+    if not ptr.exists():
+        return None
+    name = ptr.read_text(encoding="utf-8").strip()
+    try:
+        return check_name(name)
+    except ProfileError as e:
+        raise ProfileError(f"{str(ptr)!r}: {e}") from e
+
+
+def use(name: str) -> CalibrationProfile:
+    """Make ``name`` the current profile (it must load cleanly); returns it."""
+    p = load(name)
+    _write_atomic(config_dir() / POINTER, name + "\n")
+    return p
+
+
+def current() -> CalibrationProfile | None:
+    """The current profile, or None when none is chosen; ProfileError if it is broken."""
+    name = current_name()
+    return None if name is None else load(name)
+
+
+def load_or_new(name: str, camera: str = "") -> CalibrationProfile:
+    """The stored profile ``name``, or a new empty one (a broken file is an error, not new)."""
+    if profile_path(name).exists():
+        return load(name)
+    return CalibrationProfile(name=name, camera=camera)
+
+
+def stale_face_sets(profile: CalibrationProfile) -> list[str]:
+    """Face sets learned with other face features than this vision computes: their examples
+    no longer match what vision measures, so they must be learned again."""
+    now = features_id()
+    return [f.name for f in profile.face_sets if f.features != now]
+
+
+def summary(name: str) -> Mapping[str, Any]:
+    """One line's worth about a stored profile, or its error."""
+    try:
+        p = load(name)
+    except ProfileError as e:
+        return {"name": name, "error": str(e)}
+    vp = p.profile
+    return {
+        "name": name, "camera": p.camera,
+        "table": (p.table.source if p.table else ("yes" if vp.table else "no")),
+        "colours": len(vp.palette.colours) if vp.palette else 0,
+        "face_sets": [f.name for f in vp.face_sets],
+        "stale_face_sets": stale_face_sets(p),
+    }

@@ -1,0 +1,386 @@
+"""`companion calibrate ...`: teach the companion a table, step by step, headless from images.
+
+Steps: ``markers`` (print the tray markers), ``table`` (tray region from a photo of the
+markers, or four corners), ``palette`` (die colours), ``faces`` (icon faces), ``check`` (read a
+few rolls and score them), ``list`` and ``use`` (stored profiles). Each step updates one
+profile (``--profile NAME``, default the current one, else "default").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+HELP = "calibrate a table: markers, table region, colour palette, icon faces, check, profiles"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="step", metavar="STEP", required=True)
+
+    def prof(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--profile", metavar="NAME",
+                       help="profile to update (default: the current one, else 'default')")
+        p.add_argument("--dry-run", action="store_true", help="report only; save nothing")
+
+    p = sub.add_parser("markers", help="write a printable sheet of the four tray markers")
+    p.add_argument("--output", "-o", type=Path, required=True, metavar="FILE",
+                   help="PNG or PDF file to write (A4)")
+    p.add_argument("--marker-mm", type=float, default=40.0, help="printed marker side (mm)")
+    p.add_argument("--dpi", type=int, default=300)
+
+    p = sub.add_parser("table", help="find the tray: markers in a photo, or four corners")
+    p.add_argument("image", nargs="?", type=Path, help="photo of the tray with its markers")
+    p.add_argument("--corners", metavar="X,Y", nargs=4,
+                   help="four tapped tray corners in image pixels instead of markers")
+    p.add_argument("--tray-mm", metavar="WxH", help="tray size in mm (with --corners)")
+    p.add_argument("--marker-mm", type=float, default=40.0, help="printed marker side (mm)")
+    p.add_argument("--die-mm", type=float, default=None,
+                   help="side of the dice (mm); sets the expected die size vision looks for "
+                   "(without it vision measures the dice itself)")
+    p.add_argument("--camera", default=None, help="a note naming the camera")
+    p.add_argument("--preview", type=Path, metavar="FILE",
+                   help="also write the top-down view of the image here")
+    prof(p)
+
+    p = sub.add_parser("palette", help="learn die colours from example dice")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--from", dest="folder", type=Path, metavar="DIR",
+                     help="a folder with one subfolder of images per colour (red/, blue/, ...)")
+    src.add_argument("--roll", type=Path, metavar="IMAGE",
+                     help="one roll of all the dice; name its colour clusters with --name")
+    p.add_argument("--clusters", type=int, metavar="K", help="colour clusters in --roll")
+    p.add_argument("--name", action="append", default=[], metavar="K=COLOUR",
+                   help="name cluster K (repeat); without names the clusters are listed")
+    p.add_argument("--light", type=float, default=0.3,
+                   help="light change to stay robust to (0.3 = +/-30%%)")
+    prof(p)
+
+    p = sub.add_parser("faces", help="learn an icon-face set from labelled crops")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--from", dest="folder", type=Path, metavar="DIR",
+                     help="a folder with one subfolder of images per face label")
+    src.add_argument("--taps", type=Path, metavar="FILE",
+                     help='JSON {"taps": [{"image", "x", "y", "face"}]}: tapped dice')
+    p.add_argument("--game", help="face template to check labels against "
+                   "(see --templates)")
+    p.add_argument("--set", dest="set_name", metavar="NAME",
+                   help="face-set name (default: the game, else 'faces')")
+    p.add_argument("--add", action="store_true",
+                   help="add these samples to the set already in the profile")
+    p.add_argument("--no-augment", action="store_true",
+                   help="learn the crops as they are (no turned/relit variants)")
+    p.add_argument("--min-accuracy", type=float, default=0.0,
+                   help="do not save when cross-validated accuracy is below this (0..1)")
+    p.add_argument("--templates", action="store_true", help="list the face templates")
+    prof(p)
+
+    p = sub.add_parser("check", help="read labelled rolls and report accuracy and confusions")
+    p.add_argument("images", nargs="+", type=Path, metavar="IMAGE|DIR")
+    p.add_argument("--profile", metavar="NAME", help="stored profile (default: current)")
+    p.add_argument("--file", type=Path, metavar="FILE", help="a profile file instead")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    sub.add_parser("list", help="list the stored profiles (* marks the current one)")
+
+    p = sub.add_parser("use", help="make a stored profile the current one")
+    p.add_argument("name")
+
+    p = sub.add_parser("show", help="print a stored profile's summary")
+    p.add_argument("name", nargs="?")
+
+
+def _err(msg: str) -> int:
+    print(f"companion calibrate: {msg}", file=sys.stderr)
+    return 2
+
+
+def _target(args: argparse.Namespace) -> Any:
+    from calibration import profiles
+
+    name = args.profile or profiles.current_name() or "default"
+    return profiles.load_or_new(name)
+
+
+def _save(args: argparse.Namespace, cp: Any) -> None:
+    from calibration import profiles
+
+    if args.dry_run:
+        print("dry run: nothing saved")
+        return
+    path = profiles.save(cp)
+    print(f"saved profile {cp.name!r} to {path}")
+    if profiles.current_name() is None:
+        profiles.use(cp.name)
+        print(f"{cp.name!r} is now the current profile")
+
+
+def _pair(text: str, sep: str, what: str) -> tuple[float, float]:
+    try:
+        a, b = text.lower().split(sep)
+        return float(a), float(b)
+    except ValueError as e:
+        raise ValueError(f"{what} must look like 12{sep}34, got {text!r}") from e
+
+
+def _markers(args: argparse.Namespace) -> int:
+    from calibration.table import write_marker_sheet
+
+    path = write_marker_sheet(args.output, args.marker_mm, args.dpi)
+    print(f"wrote the marker sheet to {path} (print at 100%; markers {args.marker_mm:g} mm)")
+    return 0
+
+
+def _table(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    import cv2
+
+    from calibration import profiles, table
+    from calibration.images import read_image
+
+    img = read_image(args.image) if args.image else None
+    if args.corners:
+        tray = _pair(args.tray_mm, "x", "--tray-mm") if args.tray_mm else None
+        cal = table.from_corners([_pair(c, ",", "a corner") for c in args.corners], tray,
+                                 args.die_mm or table.DEFAULT_DIE_MM)
+    else:
+        if img is None:
+            return _err("table needs a photo of the markers, or --corners")
+        cal = table.from_markers(img, args.marker_mm, args.die_mm or table.DEFAULT_DIE_MM)
+    r = cal.region
+    print(f"table from {cal.source}: top-down view {r.table_size[0]}x{r.table_size[1]} px"
+          if r.table_size else f"table from {cal.source}")
+    if cal.tray_mm:
+        print(f"tray {cal.tray_mm[0]:.1f} x {cal.tray_mm[1]:.1f} mm, {cal.px_per_mm} px/mm, "
+              f"a {cal.die_mm:g} mm die is {cal.die_size} px"
+              + ("" if args.die_mm else " (not set: give --die-mm to fix the die size)"))
+    if cal.reprojection_px is not None:
+        print(f"reprojection error: {cal.reprojection_px:.3f} px RMS, "
+              f"{cal.max_reprojection_px:.3f} px worst")
+    if args.preview and img is not None and r.matrix() is not None and r.table_size:
+        top = cv2.warpPerspective(img, r.matrix(), r.table_size)
+        args.preview.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(args.preview), top)
+        print(f"wrote the top-down view to {args.preview}")
+    cp = _target(args)
+    info = profiles.TableInfo(cal.source, cal.tray_mm, cal.px_per_mm, cal.die_mm,
+                              cal.reprojection_px)
+    cp = dataclasses.replace(cp, table=info,
+                             profile=dataclasses.replace(
+                                 cp.profile, table=r,
+                                 die_size=cal.die_size if args.die_mm else None),
+                             camera=args.camera if args.camera is not None else cp.camera)
+    _save(args, cp)
+    return 0
+
+
+def _palette(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from calibration import palette, profiles
+    from calibration.images import die_crops, labelled_folders, read_image
+
+    cp = _target(args)
+    region, die_size = cp.profile.table, cp.profile.die_size
+    if args.folder:
+        samples = {}
+        for colour, files in labelled_folders(args.folder).items():
+            samples[colour] = [c for f in files for c in die_crops(read_image(f), region,
+                                                                     die_size)]
+            print(f"{colour}: {len(samples[colour])} dice in {len(files)} image(s)")
+    else:
+        crops = die_crops(read_image(args.roll), region, die_size)
+        k = args.clusters or len(args.name)
+        if not k:
+            return _err("--roll needs --clusters K (how many colours are in the roll)")
+        clusters = palette.cluster_roll(crops, k)
+        if not args.name:
+            for c in clusters:
+                xs = ", ".join(f"({crops[i].center[0]:.0f},{crops[i].center[1]:.0f})"
+                               for i in c.members)
+                print(f"cluster {c.index}: {len(c.members)} dice at {xs}; "
+                      f"Lab {tuple(round(v) for v in c.lab)}")
+            print("name them: --name 0=red --name 1=blue ...")
+            return 0
+        names = {}
+        for item in args.name:
+            idx, _, colour = item.partition("=")
+            if not idx.isdigit() or not colour:
+                return _err(f"--name must look like 0=red, got {item!r}")
+            names[int(idx)] = colour
+        samples = palette.name_clusters(crops, clusters, names)
+    stats, pal = palette.learn(samples, args.light)
+    for s, m in zip(stats, pal.colours, strict=True):
+        print(f"  {s.name:10s} Lab {tuple(round(v) for v in s.lab)} spread "
+              f"{tuple(round(v, 1) for v in s.spread)} -> reference BGR {m.bgr}, "
+              f"tolerance {m.tolerance}")
+    for line in palette.describe_pairs(palette.separability(stats, pal, args.light)):
+        print(line)
+    info = profiles.PaletteInfo(args.light, tuple(
+        profiles.ColourInfo(s.name, s.lab, s.spread, s.samples) for s in stats))
+    cp = dataclasses.replace(cp, palette=info,
+                             profile=dataclasses.replace(cp.profile, palette=pal))
+    _save(args, cp)
+    return 0
+
+
+def _face_samples(args: argparse.Namespace, region: Any, die_size: Any) -> dict[str, list[Any]]:
+    from calibration.images import (
+        CalibrationError,
+        die_crops,
+        labelled_folders,
+        nearest,
+        read_image,
+    )
+
+    out: dict[str, list[Any]] = {}
+    if args.folder:
+        for label, files in labelled_folders(args.folder).items():
+            out[label] = [c.crop for f in files for c in die_crops(read_image(f), region,
+                                                                     die_size)]
+        return out
+    try:
+        data = json.loads(args.taps.read_text(encoding="utf-8"))
+        taps = data["taps"]
+        assert isinstance(taps, list)
+    except (OSError, ValueError, KeyError, TypeError, AssertionError) as e:
+        raise CalibrationError(f"taps file {str(args.taps)!r} must be JSON "
+                               '{"taps": [{"image", "x", "y", "face"}]}: ' f"{e}") from e
+    cache: dict[str, list[Any]] = {}
+    for i, t in enumerate(taps):
+        if not (isinstance(t, dict) and {"image", "x", "y", "face"} <= set(t)):
+            raise CalibrationError(f"{str(args.taps)!r}: taps[{i}] needs image, x, y, face")
+        img_path = args.taps.parent / str(t["image"])
+        key = str(img_path)
+        if key not in cache:
+            cache[key] = die_crops(read_image(img_path), region, die_size)
+        crops = cache[key]
+        j = nearest([c.center for c in crops], (float(t["x"]), float(t["y"])), 60.0)
+        if j is None:
+            raise CalibrationError(f"taps[{i}]: no die near ({t['x']}, {t['y']}) in "
+                                   f"{str(img_path)!r}")
+        out.setdefault(str(t["face"]), []).append(crops[j].crop)
+    return out
+
+
+def _faces(args: argparse.Namespace) -> int:
+    from calibration import faces, profiles
+
+    if args.templates:
+        for game, labels in faces.TEMPLATES.items():
+            print(f"{game}: {', '.join(labels)}")
+        return 0
+    if not (args.folder or args.taps):
+        return _err("faces needs --from DIR or --taps FILE (or --templates)")
+    cp = _target(args)
+    set_name = args.set_name or args.game or "faces"
+    samples = _face_samples(args, cp.profile.table, cp.profile.die_size)
+    for label, crops in samples.items():
+        print(f"{label}: {len(crops)} crop(s)")
+    empty = [k for k, v in samples.items() if not v]
+    if empty:
+        return _err(f"no dice found for face(s) {empty}")
+    missing = faces.check_labels(list(samples), args.game)
+    base = None
+    if args.add:
+        base = next((f for f in cp.profile.face_sets if f.name == set_name), None)
+        if base is None:
+            return _err(f"--add: profile {cp.name!r} has no face set {set_name!r}")
+        missing = [m for m in missing if m not in base.labels]
+    if missing:
+        print(f"not shown yet ({len(missing)}): {', '.join(missing)}")
+    rotate = not args.no_augment
+    cv = faces.cross_validate(samples, base=base, rotate=rotate)
+    for line in cv.lines():
+        print(line)
+    if cv.accuracy < args.min_accuracy:
+        return _err(f"accuracy {cv.accuracy:.1%} is below --min-accuracy "
+                    f"{args.min_accuracy:.1%}; not saved. Show more samples of the weak faces")
+    fs = faces.learn(samples, set_name, base=base, rotate=rotate)
+    info = profiles.FaceSetInfo(set_name, args.game, faces.samples_per_label(fs, rotate),
+                                round(cv.accuracy, 4), profiles.features_id())
+    _save(args, cp.with_face_set(fs, info))
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from calibration import check, profiles
+    from calibration.images import image_files
+
+    cp = None
+    if args.file:
+        cp = profiles.load_file(args.file)
+    else:
+        name = args.profile or profiles.current_name()
+        cp = profiles.load(name) if name else None
+        if cp is None:
+            print("no profile chosen: checking with the defaults", file=sys.stderr)
+    vp = cp.profile if cp is not None else None
+    if cp is not None and profiles.stale_face_sets(cp):
+        print(f"warning: face sets {', '.join(profiles.stale_face_sets(cp))} were learned with "
+              "other face features; re-run `companion calibrate faces`", file=sys.stderr)
+    files = []
+    for p in args.images:
+        files += image_files(p) if p.is_dir() else [p]
+    rep = check.check(files, vp)
+    if args.json:
+        print(json.dumps(rep.to_dict()))
+    else:
+        for line in rep.lines():
+            print(line)
+    return 0
+
+
+def _list(_args: argparse.Namespace) -> int:
+    from calibration import profiles
+
+    cur = profiles.current_name()
+    names = profiles.names()
+    if not names:
+        print(f"no profiles yet in {profiles.profiles_dir()}")
+        return 0
+    for n in names:
+        s = profiles.summary(n)
+        mark = "*" if n == cur else " "
+        if "error" in s:
+            print(f"{mark} {n}: BROKEN - {s['error']}")
+        else:
+            print(f"{mark} {n}: camera {s['camera'] or '-'}, table {s['table']}, "
+                  f"{s['colours']} colours, face sets {', '.join(s['face_sets']) or '-'}")
+            if s["stale_face_sets"]:
+                print(f"    re-learn face sets {', '.join(s['stale_face_sets'])}: they were "
+                      "learned with other face features than this version of vision uses")
+    return 0
+
+
+def _use(args: argparse.Namespace) -> int:
+    from calibration import profiles
+
+    p = profiles.use(args.name)
+    print(f"using profile {p.name!r}")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from calibration import profiles
+
+    name = args.name or profiles.current_name()
+    if name is None:
+        return _err("no profile chosen; give a name")
+    print(json.dumps(profiles.summary(name), indent=1))
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    from calibration.images import CalibrationError
+    from calibration.profiles import ProfileError
+
+    steps = {"markers": _markers, "table": _table, "palette": _palette, "faces": _faces,
+             "check": _check, "list": _list, "use": _use, "show": _show}
+    try:
+        return steps[args.step](args)
+    except (CalibrationError, ProfileError, ValueError) as e:
+        return _err(str(e))

@@ -1,0 +1,93 @@
+"""`companion read IMAGE...`: read the dice in photos and print what was seen."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HELP = "read the dice in image files (a table per image, or one JSON object per line)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files to read")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per image and line")
+    parser.add_argument("--annotate", metavar="DIR", type=Path,
+                        help="also write each image with the reading drawn on it into DIR")
+    parser.add_argument("--profile", metavar="FILE", type=Path,
+                        help="a calibration profile (JSON) to read with")
+
+
+def _load_profile(path: Path) -> Any:
+    from vision import Profile
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"cannot read profile {str(path)!r}: {e}") from e
+    if isinstance(data, dict) and "profile" in data and isinstance(data["profile"], dict):
+        data = data["profile"]  # a versioned calibration file wraps the profile
+    try:
+        return Profile.from_dict(data)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"profile {str(path)!r} is not valid: {e}") from e
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision import annotate, read_dice
+
+    profile = None
+    if args.profile is not None:
+        try:
+            profile = _load_profile(args.profile)
+        except ValueError as e:
+            print(f"companion read: {e}", file=sys.stderr)
+            return 2
+    if args.annotate is not None:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for name in args.images:
+        frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        if frame is None:
+            failed += 1
+            why = "no such file" if not Path(name).exists() else "not a readable image"
+            if args.json:
+                print(json.dumps({"image": name, "error": f"cannot read {name!r}: {why}"}))
+            else:
+                print(f"{name}: error: cannot read image ({why})")
+            print(f"companion read: cannot read {name!r}: {why}", file=sys.stderr)
+            continue
+        t0 = time.perf_counter()
+        try:
+            reading = read_dice(frame, profile)
+        except ValueError as e:
+            failed += 1
+            msg = f"cannot read dice in {name!r}: {e}"
+            print(json.dumps({"image": name, "error": msg}) if args.json else f"{name}: error: {e}")
+            continue
+        ms = (time.perf_counter() - t0) * 1000.0
+        if args.json:
+            dice = [{"value": d.value, "face": d.face, "colour": d.colour,
+                     "center": [round(d.center[0], 1), round(d.center[1], 1)],
+                     "confidence": round(d.confidence, 3)} for d in reading.dice]
+            print(json.dumps({"image": name, "dice": dice, "ms": round(ms, 2)}))
+        else:
+            print(f"{name}: {len(reading.dice)} dice ({ms:.1f} ms)")
+            for w in reading.warnings:
+                print(f"  warning: {w}")
+            if reading.dice:
+                print(f"  {'face':>9}  {'colour':8}  {'x':>7} {'y':>7}  conf")
+            for d in reading.dice:
+                face = d.face if d.face is not None else "?"
+                print(f"  {face:>9}  {d.colour or '-':8}  {d.center[0]:7.1f} {d.center[1]:7.1f}"
+                      f"  {d.confidence:.2f}")
+        if args.annotate is not None:
+            out = args.annotate / (Path(name).stem + ".annotated.png")
+            cv2.imwrite(str(out), annotate(frame, reading))
+    return 1 if failed else 0

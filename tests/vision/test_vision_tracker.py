@@ -1,0 +1,126 @@
+"""RollTracker: moving, one settled roll per roll, hands suspend settling."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from vision import Die, Reading, RollTracker, read_dice
+from vision.synthetic import random_scene, render
+
+
+def _reading(*centres: tuple[float, float], values: tuple[int, ...] | None = None,
+             warning: str | None = None) -> Reading:
+    vals = values or tuple(3 for _ in centres)
+    dice = tuple(Die(center=c, corners=((c[0] - 5, c[1] - 5), (c[0] + 5, c[1] - 5),
+                                        (c[0] + 5, c[1] + 5), (c[0] - 5, c[1] + 5)),
+                     angle=0.0, size=10.0, value=v, face=str(v), colour="red", confidence=0.9)
+                 for c, v in zip(centres, vals, strict=True))
+    return Reading(dice=dice, frame_shape=(480, 640), warnings=(warning,) if warning else ())
+
+
+def _feed(tr: RollTracker, frames: list[tuple[float, Reading]]) -> list[Reading]:
+    return [s.settled for t, r in frames if (s := tr.update(r, t)).settled is not None]
+
+
+def test_settles_once_after_still_period() -> None:
+    tr = RollTracker(settle_s=0.3, move_px=4.0)
+    frames = [(i * 0.05, _reading((100 + 20 * i, 100))) for i in range(6)]  # rolling
+    frames += [(0.3 + i * 0.05, _reading((200 + (i % 2), 100))) for i in range(20)]  # jitter only
+    out = _feed(tr, frames)
+    assert len(out) == 1
+    assert out[0].dice[0].center[0] in (200.0, 201.0)
+    assert not tr.is_moving
+
+
+def test_moving_reported_while_rolling() -> None:
+    tr = RollTracker(settle_s=0.3)
+    states = [tr.update(_reading((100 + 30 * i, 100)), i * 0.05) for i in range(5)]
+    assert all(s.moving for s in states) and all(s.settled is None for s in states)
+    assert tr.is_moving
+
+
+def test_no_second_roll_until_dice_move() -> None:
+    tr = RollTracker(settle_s=0.2)
+    frames = [(i * 0.05, _reading((100, 100), (200, 200))) for i in range(20)]
+    assert len(_feed(tr, frames)) == 1
+    # still the same dice much later: nothing new
+    assert _feed(tr, [(5 + i * 0.05, _reading((100, 100), (200, 200))) for i in range(20)]) == []
+    # a re-roll: dice move, then settle somewhere else -> exactly one new roll
+    roll = [(10 + i * 0.05, _reading((100 + 40 * i, 100), (200, 200 + 30 * i)))
+            for i in range(5)]
+    rest = [(10.3 + i * 0.05, _reading((300, 120), (210, 330), values=(5, 1)))
+            for i in range(20)]
+    out = _feed(tr, roll + rest)
+    assert len(out) == 1 and out[0].values() == (5, 1)
+
+
+def test_value_flicker_counts_as_change() -> None:
+    tr = RollTracker(settle_s=0.2)
+    frames = [(i * 0.05, _reading((100, 100), values=(1 + i % 2,))) for i in range(10)]
+    assert _feed(tr, frames) == []
+
+
+def test_hand_suspends_settling() -> None:
+    tr = RollTracker(settle_s=0.3)
+    frames = [(i * 0.05, _reading((100 + 30 * i, 100))) for i in range(4)]
+    # the dice lie still but a hand is in view for a second: no roll
+    frames += [(0.2 + i * 0.05, _reading((220, 100), warning="occlusion: a hand"))
+               for i in range(20)]
+    assert _feed(tr, frames) == []
+    # the hand leaves: the stillness clock starts again
+    later = [(1.2 + i * 0.05, _reading((220, 100))) for i in range(10)]
+    states = [tr.update(r, t) for t, r in later]
+    settled_at = [t for (t, _), s in zip(later, states, strict=True) if s.settled is not None]
+    assert len(settled_at) == 1 and settled_at[0] >= 1.2 + 0.3 - 1e-9
+
+
+def test_hand_that_changes_nothing_emits_nothing() -> None:
+    tr = RollTracker(settle_s=0.1)
+    still = [(i * 0.05, _reading((100, 100))) for i in range(6)]
+    assert len(_feed(tr, still)) == 1
+    hand = [(0.3 + i * 0.05, _reading((100, 100), warning="occlusion: a hand")) for i in range(4)]
+    after = [(0.5 + i * 0.05, _reading((100, 100))) for i in range(6)]
+    assert _feed(tr, hand + after) == []
+
+
+def test_empty_tray_is_not_a_roll() -> None:
+    tr = RollTracker(settle_s=0.1)
+    assert _feed(tr, [(i * 0.05, Reading.empty((480, 640))) for i in range(10)]) == []
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="settle_s"):
+        RollTracker(settle_s=-1)
+    with pytest.raises(ValueError, match="move_px"):
+        RollTracker(move_px=0)
+    tr = RollTracker()
+    tr.update(_reading((1, 1)), 1.0)
+    with pytest.raises(ValueError, match="time went backwards"):
+        tr.update(_reading((1, 1)), 0.5)
+    with pytest.raises(ValueError, match=r"vision\.Reading"):
+        tr.update("dice", 2.0)  # type: ignore[arg-type]
+
+
+def test_tracks_a_rendered_roll() -> None:
+    """End to end: a synthetic roll animated by moving dice, read frame by frame."""
+    rng = np.random.default_rng(11)
+    scene = random_scene(rng, n_dice=(3, 3), touching=0.0, clutter=0, die_size=(44.0, 50.0))
+    tr = RollTracker(settle_s=0.3)
+    settled = []
+    for i in range(24):
+        t = i / 20
+        k = max(0, 8 - i)  # dice slide in for 8 frames, then rest
+        frame_scene = dataclasses.replace(scene, dice=tuple(
+            dataclasses.replace(d, center=(d.center[0] - 12 * k, d.center[1]),
+                                angle=d.angle + 9 * k) for d in scene.dice))
+        s = tr.update(read_dice(render(frame_scene, rng)), t)
+        if s.settled is not None:
+            settled.append((t, s.settled))
+    assert len(settled) == 1
+    t_settle, roll = settled[0]
+    assert t_settle >= 8 / 20 + 0.3 - 1e-9
+    truth = sorted(d.value for d in scene.dice if d.value is not None)
+    assert sorted(v for v in roll.values() if v is not None) == truth

@@ -1,0 +1,712 @@
+"""Reading dice from one BGR frame: :func:`read_dice`.
+
+The pipeline, all classical OpenCV:
+
+1. **Check the frame** (type, shape, dtype, size, contrast): bad input raises ``ValueError``
+   naming the problem; a blank frame gives an empty reading with a warning.
+2. **Background**: a coarse median of the frame (window ~1/6 of the frame) is the empty table;
+   pixels that differ from it strongly are foreground. Works for any die colour on any plain
+   table because dice are small compared with the window.
+3. **Dice**: foreground blobs are cleaned up; the die size is the median size of square-ish
+   blobs (or the profile's ``die_size``); blobs holding several touching dice are split by
+   clustering their pixels into ``round(area / die_area)`` groups.
+4. **Faces**: each die's rotated box is warped to an upright square crop. Pips are the blobs that
+   differ in colour from the body (dark or light, any colour), of pip size and round; the
+   count must be 1..6 and the pips must be alike and laid out like a die face, or the die is
+   reported as uncertain. Dice without pips are offered to the profile's icon face sets.
+5. **Colour**: the median body colour (pips excluded) against the palette.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.mlp import Mlp
+from vision.profile import DEFAULT_PALETTE, Palette, Profile
+from vision.types import Die, Reading
+
+Image = npt.NDArray[Any]
+
+CROP = 48  # side of the upright die crop, px
+CROP_MARGIN = 1.0  # crop side relative to the die box
+MIN_SIDE = 32  # frames smaller than this on either side are not read
+WEAK_DIFF = 26  # colour difference from the background that may belong to a die
+STRONG_DIFF = 44  # ... and that surely does
+MIN_DIE_FRACTION = 0.025  # smallest die side, as a fraction of the frame's shorter side
+SEG_SIDE = 480  # dice are segmented on a copy about this many px on its shorter side
+THIN_FRACTION = 0.5  # things thinner than this many die sides are not dice
+SIDE_PERCENTILE = 50.0  # which of the square blobs sets the die size
+SEED_AREA = 0.25  # smallest die face left after cutting seams, in die areas
+
+#: A reading carrying this warning prefix means something big (a hand) is in the tray.
+OCCLUSION_WARNING = "occlusion"
+
+MODEL_PATH = Path(__file__).parent / "models" / "faces.npz"
+
+
+@functools.lru_cache(maxsize=1)
+def _model() -> Mlp | None:
+    """The learned face classifier, or None when its file is missing (classical only)."""
+    if not MODEL_PATH.exists() or os.environ.get("VISION_NO_MODEL"):
+        return None
+    return Mlp.load(MODEL_PATH)
+
+
+def _describe(frame: object) -> str:
+    if isinstance(frame, np.ndarray):
+        return f"array of shape {frame.shape} and dtype {frame.dtype}"
+    return f"{type(frame).__name__}"
+
+
+def check_frame(frame: object) -> tuple[Image | None, str | None]:
+    """Validate a frame; return (BGR uint8 frame, None) or (None, warning) for blank frames.
+
+    Raised when the frame is not an image at all: ``ValueError`` naming what was wrong.
+    """
+    if not isinstance(frame, np.ndarray):
+        raise ValueError(f"frame must be a numpy array (BGR image), got {_describe(frame)}")
+    if frame.size == 0:
+        raise ValueError(f"frame is empty: {_describe(frame)}")
+    if frame.dtype != np.uint8:
+        raise ValueError(f"frame must have dtype uint8, got {_describe(frame)}")
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    elif frame.ndim == 3 and frame.shape[2] == 4:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    elif frame.ndim == 3 and frame.shape[2] == 1:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    elif not (frame.ndim == 3 and frame.shape[2] == 3):
+        raise ValueError(
+            f"frame must be HxWx3 BGR (or HxW grey, HxWx4 BGRA), got {_describe(frame)}"
+        )
+    h, w = frame.shape[:2]
+    if h < MIN_SIDE or w < MIN_SIDE:
+        return None, f"frame too small to read: {w}x{h} px (need at least {MIN_SIDE}x{MIN_SIDE})"
+    small = cv2.resize(frame, (32, 32), interpolation=cv2.INTER_AREA)
+    lo, hi = int(small.min()), int(small.max())
+    mean = float(small.mean())
+    if hi - lo < 12:
+        if mean < 30:
+            what = "all black (camera covered or lights off?)"
+        elif mean > 225:
+            what = "all white (overexposed?)"
+        else:
+            what = "featureless (no contrast)"
+        return None, f"frame is {what}: nothing to read"
+    return np.ascontiguousarray(frame), None
+
+
+@dataclass
+class _Blob:
+    pts: Image  # Nx2 int32 (x, y) pixel coordinates
+    area: float
+    aspect: float = 1.0  # long / short side of its rotated box
+
+
+def _foreground(img: Image, mask: Image | None) -> tuple[Image, Image]:
+    """Foreground mask (0/255) and the per-pixel difference from the estimated background."""
+    h, w = img.shape[:2]
+    f = 16
+    sw, sh = max(4, w // f), max(4, h // f)
+    small = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA)
+    k = max(3, (min(sw, sh) // 3) | 1)
+    bg = cv2.medianBlur(small, min(k, 255))
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    d = cv2.absdiff(img, bg)
+    diff = cv2.max(cv2.max(d[:, :, 0], d[:, :, 1]), d[:, :, 2])
+    # hysteresis: weak blobs are kept when they hold a strongly different pixel
+    weak = cv2.threshold(diff, WEAK_DIFF, 255, cv2.THRESH_BINARY)[1]
+    n, lab = cv2.connectedComponents(weak, connectivity=8)
+    strong = diff > STRONG_DIFF
+    keep = np.zeros(n, np.uint8)
+    keep[np.unique(lab[strong])] = 255
+    keep[0] = 0
+    fg = keep[lab]
+    if mask is not None:
+        fg = cv2.bitwise_and(fg, mask)
+    return fg, diff
+
+
+def _blobs(fg: Image, die_size: float | None) -> tuple[list[_Blob], float, bool]:
+    """Connected foreground blobs (filled), the die side in px, and whether a hand is seen."""
+    short = min(fg.shape[:2])
+    kc = max(3, round(short / 90) | 1)
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, k3)
+    # fill small holes only (pips, the plain middle of a white die), never a whole tray
+    h, w = fg.shape
+    max_hole = (0.25 * die_size**2) if die_size else 0.004 * h * w
+    contours, hier = cv2.findContours(fg, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    filled = fg.copy()
+    if hier is not None:
+        holes = [c for c, hh in zip(contours, hier[0], strict=True)
+                 if hh[3] >= 0 and cv2.contourArea(c) < max_hole]
+        cv2.drawContours(filled, holes, -1, 255, -1)
+    kop = max(3, round(short / 128) | 1)
+    ko = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kop, kop))
+    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, ko)
+    min_area = ((MIN_DIE_FRACTION * min(h, w)) ** 2 if die_size is None
+                else 0.4 * die_size**2)
+    _n, labels, stats, cands, squareish = _components(filled, min_area)
+    if die_size is None:
+        if not squareish:
+            squareish = [math.sqrt(c[1]) for c in cands if c[1] < 0.02 * h * w]
+        if not squareish:
+            return [], 0.0, False
+        side = float(np.percentile(squareish, SIDE_PERCENTILE))
+    else:
+        side = die_size
+    # now that the die size is known, thin things (cables, lines, edges) much narrower than
+    # a die are opened away so that they neither join dice nor bend their outlines
+    kt = max(3, int(THIN_FRACTION * side) | 1)
+    if kt > kop:
+        filled = cv2.morphologyEx(
+            filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kt, kt)))
+        _n, labels, stats, cands, _sq = _components(filled, min_area)
+    blobs: list[_Blob] = []
+    hand = False
+    for i, area, pts, rect in cands:
+        if area < 0.35 * side * side:
+            continue
+        if area > 5 * side * side:
+            # a big blob: dice touching a tray wall or each other, or a hand
+            blobs.extend(_open_pieces(labels, stats, i, side))
+            continue
+        rw, rh = rect[1]
+        blobs.append(_Blob(pts, area, max(rw, rh) / max(1.0, min(rw, rh))))
+    return blobs, side, hand
+
+
+def _components(mask: Image, min_area: float) -> tuple[
+        int, Image, Image, list[tuple[int, float, Image, tuple[Any, ...]]], list[float]]:
+    """Labelled blobs of at least ``min_area``, with their pixels and rotated boxes, plus the
+    sides of the square-looking ones (the die size is estimated from those)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    cands: list[tuple[int, float, Image, tuple[Any, ...]]] = []
+    squareish: list[float] = []
+    for i in range(1, n):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        if area < min_area:
+            continue
+        ys, xs = _component_pts(labels, stats, i)
+        pts = np.stack([xs, ys], axis=1).astype(np.int32)
+        rect = cv2.minAreaRect(pts.reshape(-1, 1, 2))
+        rw, rh = rect[1]
+        cands.append((i, area, pts, rect))
+        if min(rw, rh) > 0 and area / (rw * rh) > 0.6 and max(rw, rh) / min(rw, rh) < 1.45:
+            squareish.append(math.sqrt(area))
+    return n, labels, stats, cands, squareish
+
+
+def _open_pieces(labels: Image, stats: Image, i: int, side: float) -> list[_Blob]:
+    """The dice inside a big blob: thick parts (a laptop, a hand) and long bands (walls) go."""
+    x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
+    bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+    sub = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
+    # something much thicker than any die (a hand, a laptop) has pixels further than one die
+    # side from its border; grow those cores back and cut them out (distance transform: fast)
+    dist = cv2.distanceTransform(sub, cv2.DIST_L2, 3)
+    core = (dist > side).astype(np.uint8) * 255
+    if cv2.countNonZero(core) > 0:
+        # grown back by one die side (a disc): exactly the thick part, not the dice next to it
+        kt = max(3, int(side * 2 + 3) | 1)
+        thick = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kt, kt)))
+        sub = cv2.subtract(sub, cv2.dilate(thick, _K3, iterations=2))
+    # long straight bands (tray walls, table edges) survive an opening with a line three dice
+    # long; dice do not. Remove those bands, then drop the slivers they leave.
+    ln = max(5, int(side * 3))
+    walls = cv2.max(
+        cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((1, ln), np.uint8)),
+        cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((ln, 1), np.uint8)),
+    )
+    walls = cv2.dilate(walls, _K3, iterations=2)
+    rest = cv2.subtract(sub, walls)
+    # slivers: keep only parts at least ~0.6 die thick (distance core grown back)
+    dist = cv2.distanceTransform(rest, cv2.DIST_L2, 3)
+    core = (dist > 0.3 * side).astype(np.uint8) * 255
+    k = max(3, int(side * 0.6) | 1)
+    opened = cv2.bitwise_and(cv2.dilate(core, np.ones((k, k), np.uint8)), rest)
+    n, lab, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    out: list[_Blob] = []
+    for j in range(1, n):
+        a = float(st[j, cv2.CC_STAT_AREA])
+        if a < 0.35 * side * side or a > 8 * side * side:
+            continue
+        ys, xs = _component_pts(lab, st, j)
+        pts = np.stack([xs + x, ys + y], axis=1).astype(np.int32)
+        rw, rh = cv2.minAreaRect(pts.reshape(-1, 1, 2))[1]
+        out.append(_Blob(pts, a, max(rw, rh) / max(1.0, min(rw, rh))))
+    return out
+
+
+def _component_pts(labels: Image, stats: Image, i: int) -> tuple[Image, Image]:
+    x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
+    bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+    ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
+    return ys + y, xs + x
+
+
+def _split(blob: _Blob, side: float, img: Image | None = None) -> list[Image]:
+    """Point sets of the single dice in a blob (several when dice touch)."""
+    k = round(blob.area / (side * side))
+    if blob.aspect >= 1.75:
+        k = max(k, round(blob.aspect))
+    if k <= 1:
+        return [blob.pts]
+    if img is not None:
+        parts = _split_by_seams(blob, side, img)
+        if len(parts) >= 2:
+            return parts
+    k = min(k, 12)
+    data = blob.pts.astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    cv2.setRNGSeed(12345)
+    _, lab, _ = cv2.kmeans(data, k, None, crit, 1, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    lab = lab.ravel()
+    return [blob.pts[lab == j] for j in range(k) if np.count_nonzero(lab == j) > 0]
+
+
+def _split_by_seams(blob: _Blob, side: float, img: Image) -> list[Image]:
+    """Split touching dice along the shaded seams between them (edges inside the blob).
+
+    Each die's face, with its edges removed, is one solid seed; pixels are then given to the
+    nearest seed by a watershed on the image.
+    """
+    x0, y0 = blob.pts.min(axis=0)
+    x1, y1 = blob.pts.max(axis=0)
+    pad = 2
+    x0, y0 = max(0, int(x0) - pad), max(0, int(y0) - pad)
+    x1, y1 = min(img.shape[1] - 1, int(x1) + pad), min(img.shape[0] - 1, int(y1) + pad)
+    sub = np.ascontiguousarray(img[y0:y1 + 1, x0:x1 + 1])
+    mask = np.zeros(sub.shape[:2], np.uint8)
+    mask[blob.pts[:, 1] - y0, blob.pts[:, 0] - x0] = 255
+    grey = cv2.cvtColor(sub, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(grey, 40, 110)
+    edges = cv2.dilate(edges, _K3)
+    inner = cv2.subtract(mask, edges)
+    inner = cv2.erode(inner, _K3, iterations=max(1, int(side * 0.06)))
+    n, lab, st, _ = cv2.connectedComponentsWithStats(inner, connectivity=4)
+    seeds = [j for j in range(1, n) if st[j, cv2.CC_STAT_AREA] >= SEED_AREA * side * side]
+    if len(seeds) < 2:
+        return []
+    markers = np.zeros(sub.shape[:2], np.int32)
+    for m_id, j in enumerate(seeds, start=1):
+        markers[lab == j] = m_id
+    markers[mask == 0] = len(seeds) + 1  # the table around the blob
+    cv2.watershed(sub, markers)
+    out = []
+    for m_id in range(1, len(seeds) + 1):
+        ys, xs = np.nonzero((markers == m_id) & (mask > 0))
+        if len(xs) >= 0.3 * side * side:
+            out.append(np.stack([xs + x0, ys + y0], axis=1).astype(np.int32))
+    return out
+
+
+def _upright_crop(img: Image, rect: tuple[Any, ...], side: float) -> tuple[Image, Image]:
+    """Warp the die's rotated box to a CROP x CROP upright square; also return the 4 corners."""
+    (cx, cy), (rw, rh), ang = rect
+    s = max(rw, rh, 1.0)
+    box = cv2.boxPoints(((cx, cy), (s, s), ang)).astype(np.float32)
+    # a little background all round, so pips near the die edge do not touch the crop edge
+    c = box.mean(axis=0)
+    inner = (c + (box - c) * CROP_MARGIN).astype(np.float32)
+    dst = np.array([[0, CROP - 1], [0, 0], [CROP - 1, 0], [CROP - 1, CROP - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(inner, dst)
+    crop = cv2.warpPerspective(img, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return crop, box
+
+
+@dataclass
+class _Face:
+    value: int | None
+    confidence: float
+    body_bgr: tuple[float, float, float]
+    pip_count: int
+    counts: tuple[int, ...] = ()  # plausible counts seen at any threshold
+
+
+_LAYOUT_UNIT = {
+    1: np.array([[0, 0]], np.float32),
+    2: np.array([[-1, -1], [1, 1]], np.float32),
+    3: np.array([[-1, -1], [0, 0], [1, 1]], np.float32),
+    4: np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32),
+    5: np.array([[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], np.float32),
+    6: np.array([[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]], np.float32),
+}
+
+
+def _layout_ok(pts: Image) -> bool:
+    """Whether pip centres are laid out like a die face (any rotation)."""
+    n = len(pts)
+    if n == 1:
+        return True
+    c = pts.mean(axis=0)
+    rel = pts - c
+    if n == 2:
+        return True
+    if n == 3:
+        # collinear: the middle pip near the centre
+        return float(np.min(np.linalg.norm(rel, axis=1))) < 0.3 * float(
+            np.max(np.linalg.norm(rel, axis=1)))
+    r = np.linalg.norm(rel, axis=1)
+    if n in (4, 5):
+        outer = np.sort(r)[-4:]
+        if outer.min() < 0.6 * outer.max():
+            return False
+        return not (n == 5 and np.sort(r)[0] > 0.35 * outer.max())
+    # six: two rows of three, no pip at the centre
+    return bool(np.sort(r)[0] > 0.25 * r.max())
+
+
+def _contrast(crop: Image) -> tuple[Image, float]:
+    """Per-pixel colour distance from the die body (uint8) and its Otsu threshold."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = CROP // 6
+    body = np.median(lab[q:-q, q:-q].reshape(-1, 3), axis=0)
+    d = lab - body
+    dist = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
+    d8: Image = np.clip(dist, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(d8[q:-q, q:-q].copy(), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return d8, float(otsu)
+
+
+def _face_region(d8: Image, thr: float) -> Image | None:
+    """The face: the biggest body-coloured region and everything its outline encloses.
+
+    Pips are looked for inside it only, so a pip that nearly touches the die's edge is still
+    a pip while the background, shadows and neighbours around the die are not.
+    """
+    m = cv2.morphologyEx((d8 > thr).astype(np.uint8) * 255, cv2.MORPH_OPEN, _K3)
+    nb, blab, bst, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(m), connectivity=4)
+    if nb <= 1:
+        return None
+    big = 1 + int(np.argmax(bst[1:, cv2.CC_STAT_AREA]))
+    ys, xs = np.nonzero(blab == big)
+    hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+    face: Image = np.zeros_like(m)
+    cv2.fillConvexPoly(face, hull, 255)
+    return cv2.erode(face, _K3, iterations=2)
+
+
+def _pip_blobs(d8: Image, thr: float,
+               face: Image | None) -> tuple[list[tuple[float, Image]], Image]:
+    """Pip-like blobs of a contrast map at one threshold, as (area, centre); also the mask.
+
+    Pips are the blobs whose colour is far from the body's (dark, light or coloured), round,
+    of pip size, and inside the face.
+    """
+    m: Image = (d8 > thr).astype(np.uint8) * 255
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
+    if face is not None:
+        m = cv2.bitwise_and(m, face)
+    n, _labels, stats, cents = cv2.connectedComponentsWithStats(m, connectivity=4)
+    area_all = (CROP / CROP_MARGIN) ** 2  # the die's own area in the crop
+    pips: list[tuple[float, Image]] = []
+    for i in range(1, n):
+        a = float(stats[i, cv2.CC_STAT_AREA])
+        x, y = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
+        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        if not 0.005 * area_all <= a <= 0.09 * area_all:
+            continue
+        if x <= 0 or y <= 0 or x + bw >= CROP or y + bh >= CROP:
+            continue
+        if max(bw, bh) > 2.0 * min(bw, bh) or a < 0.5 * bw * bh:
+            continue
+        pips.append((a, cents[i]))
+    if pips:
+        # pips of one face are alike: drop specks much smaller than the biggest pips
+        top = sorted(p[0] for p in pips)[-min(3, len(pips)):]
+        ref = float(np.median(top))
+        pips = [p for p in pips if p[0] >= 0.4 * ref]
+    return pips, m
+
+
+_K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+PIP_MIN_CONTRAST = 20.0
+PIP_THRESHOLD_STEPS = (0.7, 0.85, 1.0, 1.2, 1.45)  # pips are counted at these multiples of Otsu
+AGREE_MIN = 0.05  # classifier probability that still lets a sure pip count stand
+MLP_ALONE = 0.9  # classifier probability that reads a die the pip count could not
+MLP_WITH_PIPS = 0.5  # ... or, when one of the pip counts allows it, this likely
+NOT_A_DIE = 0.3  # an unreadable candidate this likely "not a die" is not reported
+PIP_OTSU_SCALE = 1.0
+PIP_MAX_THRESHOLD = 90.0
+
+
+def _read_face(crop: Image) -> _Face:
+    """Count pips at several thresholds; a count is trusted when most of them agree."""
+    d8, otsu = _contrast(crop)
+    results = []
+    main_mask: Image | None = None
+    main_count = 0
+
+    def thr_at(k: float) -> float:
+        return float(min(max(otsu * PIP_OTSU_SCALE * k, PIP_MIN_CONTRAST), PIP_MAX_THRESHOLD))
+
+    face = _face_region(d8, thr_at(1.0))
+    for k in PIP_THRESHOLD_STEPS:
+        pips, m = _pip_blobs(d8, thr_at(k), face)
+        results.append(_judge(pips))
+        if k == 1.0:
+            main_mask, main_count = m, len(pips)
+    assert main_mask is not None
+    body_mask = main_mask == 0
+    body_bgr_arr = np.median(crop[body_mask], axis=0) if body_mask.any() else np.median(
+        crop.reshape(-1, 3), axis=0)
+    body_bgr = (float(body_bgr_arr[0]), float(body_bgr_arr[1]), float(body_bgr_arr[2]))
+    valid = [v for v, _c in results if v is not None]
+    seen = tuple(sorted(set(valid)))
+    if valid:
+        best = max(set(valid), key=valid.count)
+        if valid.count(best) > len(results) // 2:
+            return _Face(best, 0.95, body_bgr, main_count, seen)
+        mid_v, mid_c = results[len(results) // 2]
+        if mid_v is not None:
+            return _Face(mid_v, min(mid_c, 0.6), body_bgr, main_count, seen)
+        return _Face(best, 0.5, body_bgr, main_count, seen)
+    return _Face(None, 0.2, body_bgr, main_count, seen)
+
+
+def _judge(pips: list[tuple[float, Image]]) -> tuple[int | None, float]:
+    """(count if the pips look like a die face, else None; confidence) for one pip set."""
+    count = len(pips)
+    if not 1 <= count <= 6:
+        return None, 0.2
+    area_all = (CROP / CROP_MARGIN) ** 2
+    areas = np.array([p[0] for p in pips])
+    pts = np.array([p[1] for p in pips], np.float32)
+    conf = 0.95
+    if count > 1 and areas.max() > 2.6 * areas.min():
+        conf -= 0.5
+    if not _layout_ok(pts):
+        conf -= 0.5
+    if count == 1 and not (0.03 * area_all <= areas[0]):
+        # a lone pip is the big centre dot; a small speck alone is doubtful
+        conf -= 0.3
+    return (count if conf >= 0.5 else None), max(0.05, conf)
+
+
+def _hand_in_view(img: Image, side: float) -> bool:
+    """Whether a large skin-coloured object unlike the table (a hand, an arm) is in view.
+
+    Big objects fool the background estimate, so hands are looked for by colour: skin tones in
+    YCrCb, far from the frame's dominant colour, in a region much thicker than a die.
+    """
+    f = 4
+    small = cv2.resize(img, (max(8, img.shape[1] // f), max(8, img.shape[0] // f)),
+                       interpolation=cv2.INTER_AREA)
+    ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+    skin = cv2.inRange(ycc, (40, 135, 80), (250, 175, 128))
+    table = np.median(small.reshape(-1, 3), axis=0)
+    far = cv2.absdiff(small, np.full_like(small, table.astype(np.uint8))).max(axis=2) > 40
+    mask = cv2.bitwise_and(skin, far.astype(np.uint8) * 255)
+    k = max(3, int(1.6 * side / f) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return cv2.countNonZero(mask) * f * f > 3 * side * side
+
+
+@dataclass
+class Candidate:
+    """A die-sized blob found in the frame, before its face is read."""
+
+    rect: tuple[Any, ...]  # cv2.minAreaRect result in working coordinates
+    box: Image  # 4x2 corners
+    crop: Image  # CROP x CROP upright BGR crop
+
+
+def find_candidates(work: Image, mask: Image | None,
+                    die_size: float | None) -> tuple[list[Candidate], float, bool]:
+    """Die-sized blobs of a checked BGR frame; also the die side (px) and whether a hand shows.
+
+    Dice are found on a copy scaled down to about ``SEG_SIDE`` px (the shorter side), which is
+    plenty to separate dice and much faster; faces are then cut from the full-size frame.
+    """
+    h, w = work.shape[:2]
+    scale = min(1.0, SEG_SIDE / min(h, w))
+    if scale < 1.0:
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        small = cv2.resize(work, size, interpolation=cv2.INTER_LINEAR)
+        small_mask = (cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
+                      if mask is not None else None)
+    else:
+        small, small_mask = work, mask
+    fg, _diff = _foreground(small, small_mask)
+    blobs, side_s, hand = _blobs(fg, die_size * scale if die_size else None)
+    sh, sw = small.shape[:2]
+    hand = hand or _hand_in_view(small, side_s if side_s > 0 else MIN_DIE_FRACTION * min(sh, sw))
+    side = side_s / scale
+    out: list[Candidate] = []
+    for blob in blobs:
+        for pts in _split(blob, side_s, small):
+            if len(pts) < 0.3 * side_s * side_s:
+                continue
+            (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts.reshape(-1, 1, 2))
+            if max(rw, rh) > 1.9 * side_s or min(rw, rh) < 0.45 * side_s:
+                continue
+            # back to full-size pixels (+0.5 px: pixel centres of the small copy)
+            rect = (((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5),
+                    ((rw + 1) / scale, (rh + 1) / scale), ang)
+            crop, box = _upright_crop(work, rect, side)
+            if (box[:, 0].min() < 1 or box[:, 1].min() < 1 or box[:, 0].max() > w - 2
+                    or box[:, 1].max() > h - 2):
+                continue  # cut off by the frame edge: its face cannot be trusted
+            out.append(Candidate(rect, box, crop))
+    return out, side, hand
+
+
+FEAT = 32
+
+
+def _grad_hist(img: Image, cell: int = 8, bins: int = 9) -> Image:
+    """Histograms of gradient orientation per cell (a small HOG), normalised."""
+    f = img.astype(np.float32)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (bins / np.pi)
+    idx = np.minimum(ang.astype(np.int32), bins - 1)
+    n = img.shape[0] // cell
+    cell_id = (np.arange(img.shape[0]) // cell)
+    flat = (cell_id[:, None] * n + cell_id[None, :]) * bins + idx
+    hist = np.bincount(flat.ravel(), weights=mag.ravel(), minlength=n * n * bins)
+    hist = np.sqrt(hist / (np.linalg.norm(hist) + 1e-3))
+    return hist.astype(np.float32)
+
+
+def contrast_map(crop: Image) -> Image:
+    """How far each pixel's colour is from the die body's (0..255): pips bright, body dark.
+
+    Makes the face look the same whatever the body and pip colours (dark or light pips).
+    """
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = crop.shape[0] // 6
+    body = np.median(lab[q:-q, q:-q].reshape(-1, 3), axis=0)
+    d = lab - body
+    dist = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
+    top = float(np.percentile(dist, 98)) + 1e-3
+    out: Image = np.clip(dist * (255.0 / top), 0, 255).astype(np.uint8)
+    return out
+
+
+def crop_features(crop: Image) -> Image:
+    """Feature vector (float32) of an upright die crop for the learned face classifier."""
+    cm = cv2.resize(contrast_map(crop), (FEAT, FEAT), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(cm, (16, 16), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    return np.concatenate([small.ravel(), _grad_hist(cm)]).astype(np.float32)
+
+
+def _combine(face: _Face, p: Image) -> tuple[int | None, float, bool]:
+    """Merge the pip count and the learned classifier's probabilities.
+
+    Returns (value or None, confidence, whether this is a die at all). A value is given only
+    when both agree, or when one is very sure and the other has no objection.
+    """
+    k = int(np.argmax(p))
+    if k == 0 and p[0] > 0.6 and face.value is None:
+        return None, 0.0, False  # the classifier says: not a die, and no pips say otherwise
+    if face.value is not None:
+        pv = float(p[face.value])
+        if k == face.value:
+            return face.value, min(0.99, 0.6 + 0.4 * pv * face.confidence), True
+        if face.confidence >= 0.9 and pv >= AGREE_MIN:
+            return face.value, 0.55, True
+        if k in face.counts and face.confidence < 0.9 and p[k] >= MLP_WITH_PIPS:
+            return k, 0.5 + 0.3 * float(p[k]), True  # the pips also allow the classifier's value
+        return None, 0.2, float(p[0]) < NOT_A_DIE
+    if k > 0 and (p[k] > MLP_ALONE or (k in face.counts and p[k] >= MLP_WITH_PIPS)):
+        return k, 0.5 + 0.3 * float(p[k]), True
+    return None, 0.15, (face.pip_count > 0 or k > 0) and float(p[0]) < NOT_A_DIE
+
+
+def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
+    """Read every die in a BGR frame.
+
+    Returns a :class:`Reading` (possibly empty, with a warning for blank or tiny frames).
+    Raised when ``frame`` is not an image (wrong type, dtype, shape, or empty): ``ValueError``.
+    """
+    if profile is not None and not isinstance(profile, Profile):
+        raise ValueError(f"profile must be a vision.Profile, got {type(profile).__name__}")
+    img, warning = check_frame(frame)
+    shape = (int(frame.shape[0]), int(frame.shape[1]))
+    if img is None:
+        return Reading.empty(shape, warning)
+    palette: Palette = (profile.palette if profile and profile.palette else DEFAULT_PALETTE)
+    mask = None
+    inv_h: Image | None = None
+    work = img
+    if profile is not None and profile.table is not None:
+        t = profile.table
+        hm = t.matrix()
+        if hm is not None and t.table_size is not None:
+            work = cv2.warpPerspective(img, hm, t.table_size, flags=cv2.INTER_LINEAR)
+            poly = cv2.perspectiveTransform(
+                np.array(t.polygon, np.float64).reshape(-1, 1, 2), hm).reshape(-1, 2)
+            mask = np.zeros(work.shape[:2], np.uint8)
+            cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 255)
+            inv_h = np.linalg.inv(hm)
+        else:
+            mask = t.mask(shape)
+    cands, side, hand = find_candidates(work, mask, profile.die_size if profile else None)
+    warnings: list[str] = []
+    if hand:
+        warnings.append(f"{OCCLUSION_WARNING}: a large object (a hand?) is in view")
+    dice: list[Die] = []
+    icons = profile.face_sets if profile is not None else ()
+    model = _model() if not icons else None
+    probs = (model.proba(np.stack([crop_features(c.crop) for c in cands]))
+             if model is not None and cands else None)
+    for ci, cand in enumerate(cands):
+        rect, box, crop = cand.rect, cand.box, cand.crop
+        (rw, rh) = rect[1]
+        face = _read_face(crop)
+        value, conf = face.value, face.confidence
+        label: str | None = None
+        if icons:
+            # icon dice: the learned face sets decide
+            best: tuple[str | None, float] = (None, 0.0)
+            for fs in icons:
+                got = fs.classify(crop)
+                if got[0] is not None and got[1] > best[1]:
+                    best = got
+            # a table with icon faces reads icon dice only: no match means "uncertain"
+            label, value = best[0], None
+            conf = best[1] if best[0] is not None else min(best[1], 0.2)
+        elif probs is not None:
+            value, conf, keep = _combine(face, probs[ci])
+            if not keep:
+                continue
+        elif face.pip_count == 0:
+            continue  # no pips and no icon faces to try: a token, a screw, not a die
+        if label is None and value is not None:
+            label = str(value)
+        colour, _cs = palette.classify(face.body_bgr)
+        centre: Image = np.array(rect[0], np.float64)
+        corners: Image = box.astype(np.float64)
+        size = float(max(rw, rh))
+        if inv_h is not None:
+            both = cv2.perspectiveTransform(
+                np.vstack([centre[None], corners]).reshape(-1, 1, 2), inv_h).reshape(-1, 2)
+            centre, corners = both[0], both[1:]
+            size = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, 0), axis=1)))
+        dice.append(Die(
+            center=(float(centre[0]), float(centre[1])),
+            corners=tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
+            angle=float(rect[2]) % 90.0,
+            size=max(size, 1e-3),
+            value=value,
+            face=label,
+            colour=colour,
+            confidence=float(min(1.0, max(0.0, conf))),
+        ))
+    dice.sort(key=lambda d: (round(d.center[1] / max(side, 1.0)), d.center[0]))
+    return Reading(dice=tuple(dice), frame_shape=shape, warnings=tuple(warnings))
