@@ -3,8 +3,8 @@ tapped in (colour, then pips), one read from a tray of dice through the adapter 
 confirmed by touch, the six cards stepped through with the engine's explanations, Share
 Knowledge by touch, undo/redo, and a second round to the final scores.
 
-The tray's dice are stand-ins with vision's Die attributes (vision/ is not in main yet); the
-frame -> vision.read_dice step joins this test once it is.
+The first test's tray holds stand-ins with vision's Die attributes (to choose exactly which
+dice are unsure); the last test draws real frames and reads them with vision.read_dice.
 """
 
 from __future__ import annotations
@@ -305,9 +305,9 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
 def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
     """Frames drawn by vision's renderer go through the app's frame provider, vision.read_dice
     and the adapter (the Camera button) into the engine, until the round is finished."""
-    synthetic = pytest.importorskip("vision.synthetic")
-    pytest.importorskip("vision.read")
     import sys
+
+    from vision import synthetic
 
     sys.path.insert(0, str(Path(__file__).parents[1] / "companion"))
     from test_occulites_adapter import render_tray
@@ -342,7 +342,9 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
             if p in g.state.lineups:
                 assert [(x.colour, x.pips) for x in g.state.lineups[p]] == lineup
         # Whatever the camera was unsure of is confirmed by touch, as the players would.
+        touched = 0
         while scr.sel is not None:
+            touched += 1
             p, i = scr.sel
             colour, pips = truth[p][i]
             d.tap(scr.colour_buttons[colour])
@@ -350,6 +352,7 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
             d.tap(scr.pip_buttons[pips - 1])
             yield 1
         assert {p: [(x.colour, x.pips) for x in g.state.lineups[p]] for p in truth} == truth
+        assert touched <= 2, f"the camera left {touched} of 12 dice to the players"
         d.tap(scr.reveal_button)
         yield 1
         explained = [o.explanation for o in g.state.outcomes]

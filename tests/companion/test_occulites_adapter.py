@@ -1,6 +1,6 @@
 """The Occulites camera adapter: dice on the tray -> each player's line-up (cards 1-6 left to
 right), unsure dice flagged, call text the engine accepts. Stand-in dice carry vision's Die
-attributes; the last test renders a real synthetic frame once vision/ is installed."""
+attributes; the last test renders a synthetic frame and reads it with vision."""
 
 from __future__ import annotations
 
@@ -143,8 +143,9 @@ def test_lineup_text_matches_the_engine() -> None:
 def test_rendered_tray_through_vision() -> None:
     """Two line-ups drawn by vision's renderer, read by vision.read_dice: every die it is sure
     of lands on the right player's right card."""
-    synthetic = pytest.importorskip("vision.synthetic")
-    vision = pytest.importorskip("vision")
+    import vision
+    from vision import synthetic
+
     truth = {"Ana": [("green", n) for n in (5, 3, 2, 6, 1, 4)],
              "Ben": [("blue", n) for n in (4, 4, 6, 1, 2, 3)]}
     frame = render_tray(synthetic, truth)

@@ -804,13 +804,24 @@ class OcculitesScreen(Screen):
             self.draw()
             return
         try:
-            from vision import read_dice  # type: ignore[attr-defined]
+            from vision import read_dice
         except ImportError:
             self.notice = "Dice reading (vision) is not installed: enter the line-ups by touch."
             self.draw()
             return
-        reading = read_dice(frame[:, :, ::-1].copy())  # providers give RGB; vision reads BGR
+        reading = read_dice(frame[:, :, ::-1].copy(), self.vision_profile())  # RGB -> BGR
         self.apply_reading(reading)
+
+    def vision_profile(self) -> Any:
+        """vision's Profile of the calibration profile named in the settings (its palette
+        reads the table's dice colours); None when there is none."""
+        name = getattr(self.app.settings, "calibration_profile", "") or ""
+        try:
+            from calibration.profiles import load
+
+            return load(name).profile
+        except Exception:  # no calibration yet: vision's default palette
+            return None
 
     def apply_reading(self, reading: Any) -> dict[str, LineupRead]:
         """Use a camera reading: sure line-ups become calls at once; the others wait on the
