@@ -296,7 +296,7 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
         yield 1
         assert scr.sel == ("Cy", 0)
         assert not _small_targets(scr, size), _small_targets(scr, size)
-        if size == (800, 480):
+        if size == (800, 480):  # an offscreen window resized to 1280x720 screenshots garbled
             d.screenshot(shots / "occulites-7-five-players.png")
 
     run_app(app, script, size=size)
@@ -364,5 +364,45 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
             d.tap(scr.pass_button)
             yield 1
         assert g.state.round == 2 and "Round 2 of 2" in scr.title_label.text
+
+    run_app(app, script)
+
+
+def test_occulites_resume_mid_share(app_dirs: Path) -> None:
+    """Leaving during Share Knowledge and resuming brings back the guided share step, with the
+    cards' winners from the engine."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "occulites"
+        yield 2
+        start.set_count(2)
+        d.tap(start.start_button)
+        yield 2
+        s = app.session
+        for text in ("Ana: Tribe Palaudis", "Ben: Tribe Hydris",
+                     "Ana: Line-up green 6, green 1, green 6, green 1, green 6, green 1",
+                     "Ben: Line-up blue 1, blue 6, blue 1, blue 6, blue 1, blue 6", "Reveal"):
+            s.call(text)
+            yield 1
+        assert s.game.phase == "share" and app.game_screen.resolving is not None
+        app.end_game()
+        yield 1
+        app.resume_game(app.journal.unfinished()[0].id)
+        yield 2
+        scr = app.game_screen
+        g = app.session.game
+        assert app.sm.current == "game-occulites" and scr.resolving is None
+        assert g.whose_turn() == "Ana" and "[b]Ana[/b] won card 1 alone" in scr.message.text
+        assert [lbl.text.split("\n")[2] for lbl in scr.card_labels] == \
+            [f"[b]{'Ana' if n % 2 else 'Ben'} +{n}[/b]" for n in range(1, 7)]
+        assert "6[/b]" in scr.rows["Ana"].slots[0].text
+        d.tap(scr.pass_button)
+        yield 1
+        assert g.whose_turn() == "Ben" and "Ana does not share for card 1" in scr.message.text
 
     run_app(app, script)
