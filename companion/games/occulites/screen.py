@@ -558,6 +558,9 @@ class OcculitesScreen(Screen):
         self.roll_button = _w("TButton", text="Timer", font_size=self.app.fs(16),
                               on_release=lambda *_: self.roll())
         self.roll_button.disabled = self.timer_at is not None
+        if self.game.options.timer and self.timer_at is None:  # Timer mode: roll, then tap
+            self.roll_button.text = "Roll!"
+            self.roll_button.background_color = theme.SELECT
         self.reveal_button = _w("TBigButton", text="Reveal", font_size=self.app.fs(18),
                                 on_release=lambda *_: self.reveal())
         self.reveal_button.disabled = bool(waiting) and not self._may_forfeit()
