@@ -11,7 +11,6 @@ Import this module only after Kivy's environment is set (see ``companion.command
 from __future__ import annotations
 
 import importlib
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import fields
@@ -24,6 +23,7 @@ from kivy.core.window import Window
 from kivy.factory import Factory
 from kivy.graphics.texture import Texture
 from kivy.lang import Builder
+from kivy.logger import Logger
 from kivy.metrics import sp
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -642,13 +642,12 @@ class DiceScreen(Screen):
         root.add_widget(self.placeholder)
         root.add_widget(self.image)
         self.add_widget(root)
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._poll: Any = None
         self.frames = 0
 
     def on_enter(self, *args: Any) -> None:
-        provider = self.app.frame_provider
-        if provider is None:
+        feed = self.app.frame_provider
+        if feed is None:
             self.placeholder.height, self.placeholder.opacity = 200, 1
             self.image.opacity = 0
             self.status.text = f"camera: {self.app.settings.camera}"
@@ -657,28 +656,26 @@ class DiceScreen(Screen):
         self.image.opacity = 1 if self.frames else 0
         if not self.frames:
             self.status.text = f"camera: {self.app.settings.camera}: starting"
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._work, args=(provider,), daemon=True,
-                                        name="dice-view")
-        self._thread.start()
+        feed.want("dice-view")
+        self._poll = Clock.schedule_interval(lambda dt: self._show(feed), 1 / 15)
 
     def on_leave(self, *args: Any) -> None:
-        self._stop.set()
+        feed = self.app.frame_provider
+        if getattr(self, "_poll", None) is not None:
+            self._poll.cancel()
+            self._poll = None
+        if feed is not None:
+            feed.release("dice-view")
 
-    def _work(self, provider: FrameProvider) -> None:
-        """Worker thread: fetch frames; hand each to the main thread through the Clock."""
-        while not self._stop.is_set():
-            try:
-                frame = provider()
-            except Exception as e:  # a camera failing must not kill the app
-                message = f"camera error: {e}"
-                Clock.schedule_once(lambda dt, m=message: setattr(self.status, "text", m))
-                return
-            if frame is not None:
-                Clock.schedule_once(lambda dt, f=frame: self._show(f))
-            self._stop.wait(0.1)
-
-    def _show(self, frame: Any) -> None:
+    def _show(self, feed: Any) -> None:
+        """Main thread: show the feed's newest picture (vision's overlay drawn in) if new."""
+        if feed.error:
+            self.status.text = f"camera error: {feed.error}"
+            return
+        snap = feed.latest()
+        if snap is None or snap.index == self.frames:
+            return
+        frame = snap.rgb
         h, w = frame.shape[:2]
         texture = self.image.texture
         if texture is None or tuple(texture.size) != (w, h):
@@ -688,9 +685,12 @@ class DiceScreen(Screen):
         self.image.texture = texture
         self.image.opacity = 1
         self.image.canvas.ask_update()
-        self.frames += 1
-        what = getattr(self.app.frame_provider, "label", self.app.settings.camera)
-        self.status.text = f"camera: {what}  frame {self.frames}"
+        self.frames = snap.index
+        dice = snap.reading.dice
+        unsure = sum(1 for d in dice if d.value is None and d.face is None)
+        state = "dice moving" if snap.moving else "still"
+        self.status.text = (f"camera: {feed.label}  {len(dice)} dice"
+                            + (f", {unsure} unsure" if unsure else "") + f"  ({state})")
 
 
 # -- the app ---------------------------------------------------------------------------------
@@ -716,10 +716,10 @@ class CompanionApp(App):
         self.journal = Journal(journal_file or journal_path())
         self.clock = clock
         if frame_provider is None:
-            from companion.preview import frame_provider_for
-
-            frame_provider = frame_provider_for(self.settings.camera)
+            frame_provider = self._feed_for(self.settings)
         self.frame_provider = frame_provider
+        if frame_provider is not None:
+            frame_provider.on_roll = self._roll_from_camera
         self.tick_seconds = tick_seconds
         self.session: TableSession | None = None
         self.game_screen: Any = None  # a companion/games/ table screen, when not the arena
@@ -776,17 +776,13 @@ class CompanionApp(App):
         pad = getattr(self, "button_pad", None)
         if pad is not None:
             pad.close()
-        close_camera = getattr(self.frame_provider, "close", None)
         if self._ticker is not None:
             self._ticker.cancel()
         if self.session is not None:
             self.session.pause()
         self.screens["dice"].on_leave()
-        if close_camera is not None:
-            thread = self.screens["dice"]._thread
-            if thread is not None:
-                thread.join(timeout=2)
-            close_camera()
+        if self.frame_provider is not None:
+            self.frame_provider.close()
         self.journal.close()
 
     def show(self, name: str) -> None:
@@ -831,6 +827,8 @@ class CompanionApp(App):
         self.session = session
         session.subscribe(self.on_session)
         self.game_screen = None
+        if self.frame_provider is not None:
+            self.frame_provider.release("game")
         if session.game.name not in arena_games():
             self._attach_table_screen(session)
             return
@@ -839,6 +837,34 @@ class CompanionApp(App):
         arena.refresh(session)
         self.show("arena")
         self._ticker = Clock.schedule_interval(self._tick, self.tick_seconds)
+
+    # -- the camera -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _feed_for(settings: settings_mod.Settings) -> FrameProvider | None:
+        """The camera feed for these settings, with the chosen calibration profile if any."""
+        from companion.preview import frame_provider_for
+
+        profile = None
+        if settings.calibration_profile not in ("", "default", "none"):
+            try:
+                from calibration import profiles
+
+                profile = profiles.load(settings.calibration_profile).profile
+            except Exception as e:  # a bad profile must not stop the app: read uncalibrated
+                Logger.warning(f"companion: calibration profile not used: {e}")
+        return frame_provider_for(settings.camera, profile)
+
+    def _roll_from_camera(self, reading: Any) -> None:
+        """Camera thread: a settled roll; hand it to the main thread."""
+        Clock.schedule_once(lambda dt: self.on_settled_roll(reading))
+
+    def on_settled_roll(self, reading: Any) -> None:
+        """Main thread: give a settled roll to the game's table screen, if it reads dice."""
+        self.last_roll = reading
+        on_roll = getattr(self.game_screen, "on_roll", None)
+        if on_roll is not None:
+            on_roll(reading)
 
     def _attach_table_screen(self, session: TableSession) -> None:
         """Show a game's own table screen (companion/games/<module>/)."""
@@ -853,6 +879,8 @@ class CompanionApp(App):
         self.screens[name] = screen
         self.sm.add_widget(screen)
         self.game_screen = screen
+        if getattr(screen, "wants_camera", False) and self.frame_provider is not None:
+            self.frame_provider.want("game")
         screen.refresh(session)
         self.show(name)
 
@@ -864,6 +892,8 @@ class CompanionApp(App):
             self._ticker.cancel()
         self.session = None
         self.game_screen = None
+        if self.frame_provider is not None:
+            self.frame_provider.release("game")
         self.show("start")
         self.screens["start"].on_pre_enter()
 
@@ -977,10 +1007,13 @@ class CompanionApp(App):
 
     def apply_settings(self, s: settings_mod.Settings) -> None:
         settings_mod.save(s.check(), self.settings_file)
-        if s.camera != self.settings.camera:
-            from companion.preview import frame_provider_for
-
-            self.frame_provider = frame_provider_for(s.camera)
+        if (s.camera, s.calibration_profile) != (self.settings.camera,
+                                                 self.settings.calibration_profile):
+            if self.frame_provider is not None:
+                self.frame_provider.close()
+            self.frame_provider = self._feed_for(s)
+            if self.frame_provider is not None:
+                self.frame_provider.on_roll = self._roll_from_camera
         self.settings = s
         self.font_scale = s.font_scale
         if self.session is not None:

@@ -1,120 +1,150 @@
-"""Frame providers for the live dice view: a callable returning an RGB picture, or None.
+"""The camera feed: one worker thread from camera frames to vision readings and settled rolls.
 
-The camera sources and vision's overlay live in hardware/ and vision/; until they are wired
-in, ``synthetic`` gives a drawn picture of a dice tray (dice that change now and then), so the
-view, its worker thread and its hand-over to the UI thread run for real. ``none`` gives no
-provider, and the screen says "no camera".
+It opens the chosen :mod:`hardware.camera` source (falling back to the synthetic dice with a
+warning, as the hardware layer does), reads every frame with :func:`vision.read_dice`, feeds the
+readings to a :class:`vision.RollTracker`, and keeps the newest picture with vision's overlay
+(:func:`vision.annotate`) for the live dice view. Settled rolls go to ``on_roll``, called on the
+worker thread: the app hands them to the UI thread through ``Clock.schedule_once``.
+
+The thread runs only while something wants it (the dice view on screen, or a game screen that
+reads dice), so an idle companion does not spend the Pi's CPU on vision.
 """
 
 from __future__ import annotations
 
-import random
+import threading
+import time
+import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-FrameProvider = Callable[[], Any]
-
-_PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
-         4: [(0, 0), (0, 2), (2, 0), (2, 2)], 5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
-         6: [(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2)]}
+RollListener = Callable[[Any], None]
 
 
-class SyntheticTray:
-    """A drawn dice tray: felt, five dice with pips and a green box around each (the overlay)."""
+@dataclass(frozen=True)
+class Snapshot:
+    """The newest frame: its number, the picture with the overlay (RGB) and the reading."""
 
-    label = "drawn test tray"
-
-    def __init__(self, width: int = 640, height: int = 400, seed: int = 1) -> None:
-        self.width, self.height = width, height
-        self.rng = random.Random(seed)
-        self.frames = 0
-        self.faces = [self.rng.randint(1, 6) for _ in range(5)]
-
-    def __call__(self) -> np.ndarray:
-        self.frames += 1
-        if self.frames % 30 == 0:
-            self.faces = [self.rng.randint(1, 6) for _ in range(5)]
-        img = np.zeros((self.height, self.width, 3), np.uint8)
-        img[:] = (24, 70, 40)
-        size = 70
-        for i, face in enumerate(self.faces):
-            x = 40 + i * 115
-            y = 120 + (i % 2) * 90
-            img[y:y + size, x:x + size] = (235, 235, 228)
-            for r, c in _PIPS[face]:
-                cy, cx = y + 14 + r * 21, x + 14 + c * 21
-                img[cy - 5:cy + 6, cx - 5:cx + 6] = (20, 20, 20)
-            for t in range(3):  # the overlay: a box around each die read
-                img[y - 6 - t, x - 6:x + size + 6] = (80, 220, 90)
-                img[y + size + 5 + t, x - 6:x + size + 6] = (80, 220, 90)
-                img[y - 6:y + size + 6, x - 6 - t] = (80, 220, 90)
-                img[y - 6:y + size + 6, x + size + 5 + t] = (80, 220, 90)
-        return img
+    index: int
+    rgb: np.ndarray
+    reading: Any
+    moving: bool
 
 
-class CameraFrames:
-    """Frames from a :mod:`hardware.camera` source, opened on first use (in the view's worker
-    thread, as opening a camera can take a second), converted from BGR to RGB."""
+class CameraFeed:
+    """Frames -> readings -> settled rolls, on a worker thread, while wanted.
 
-    def __init__(self, spec: str) -> None:
-        self.spec = spec
-        self.source: Any = None
-
-    def __call__(self) -> np.ndarray:
-        if self.source is None:
-            from hardware.camera import open_source
-
-            self.source = open_source(self.spec, fallback=False)
-        image = self.source.read().image
-        if image.ndim == 2:
-            return np.repeat(image[:, :, None], 3, axis=2)
-        return np.ascontiguousarray(image[:, :, 2::-1])
-
-    def close(self) -> None:
-        if self.source is not None:
-            self.source.close()
-            self.source = None
-
-
-def frame_provider_for(camera: str) -> FrameProvider | None:
-    """The provider for a camera setting; None when no camera is configured.
-
-    ``synthetic`` uses the hardware layer's synthetic dice when it can open (it needs vision's
-    renderer), else the drawn tray above.
+    ``spec`` is a camera setting (``synthetic``, ``picamera2``, ``opencv:0``, ``replay:PATH``,
+    ``auto``); ``profile`` a vision Profile or None; ``fps`` caps how often frames are read.
+    ``open_source`` is injectable for tests (default :func:`hardware.camera.open_source`).
     """
-    if camera in ("", "none"):
-        return None
-    if camera == "synthetic":
-        return SyntheticFrames()
-    return CameraFrames(camera)
 
+    def __init__(self, spec: str, *, profile: Any = None, fps: float = 8.0,
+                 settle_s: float = 0.3, open_source: Callable[[str], Any] | None = None) -> None:
+        self.spec = spec
+        self.profile = profile
+        self.period = 1.0 / fps
+        self.settle_s = settle_s
+        self.on_roll: RollListener | None = None
+        self.label = spec
+        self.error: str | None = None
+        self.frames = 0
+        self._open = open_source
+        self._source: Any = None
+        self._latest: Snapshot | None = None
+        self._wanted: set[str] = set()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
-class SyntheticFrames:
-    """The hardware layer's synthetic camera, or the drawn tray when it cannot open; chosen
-    on the first frame, in the view's worker thread."""
+    # -- who wants the camera ---------------------------------------------------------------
 
-    def __init__(self) -> None:
-        self.inner: FrameProvider | None = None
+    def want(self, who: str) -> None:
+        """Start (or keep) the worker for ``who`` ("dice-view", "game")."""
+        with self._lock:
+            self._wanted.add(who)
+            if self._thread is None or not self._thread.is_alive():
+                self._stop.clear()
+                self._thread = threading.Thread(target=self._work, daemon=True,
+                                                name="camera-feed")
+                self._thread.start()
+
+    def release(self, who: str) -> None:
+        """``who`` no longer needs frames; the worker stops when nobody does."""
+        with self._lock:
+            self._wanted.discard(who)
+            if not self._wanted:
+                self._stop.set()
 
     @property
-    def label(self) -> str:
-        return str(getattr(self.inner, "label", "synthetic camera"))
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
 
-    def __call__(self) -> np.ndarray:
-        if self.inner is None:
-            camera = CameraFrames("synthetic")
-            try:
-                first = camera()
-            except Exception:
-                self.inner = SyntheticTray()
-            else:
-                self.inner = camera
-                return first
-        return self.inner()
+    def latest(self) -> Snapshot | None:
+        with self._lock:
+            return self._latest
 
-    def close(self) -> None:
-        close = getattr(self.inner, "close", None)
-        if close is not None:
-            close()
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop the worker and close the camera (idempotent)."""
+        with self._lock:
+            self._wanted.clear()
+            self._stop.set()
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+
+    # -- the worker -------------------------------------------------------------------------
+
+    def _open_source(self) -> Any:
+        if self._open is not None:
+            return self._open(self.spec)
+        from hardware.camera import open_source
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            source = open_source(self.spec)
+        if caught:
+            self.label = f"synthetic dice ({caught[0].message})"
+        else:
+            self.label = self.spec
+        return source
+
+    def _work(self) -> None:
+        from vision import RollTracker, annotate, read_dice
+
+        tracker = RollTracker(settle_s=self.settle_s)
+        try:
+            if self._source is None:
+                self._source = self._open_source()
+            while not self._stop.is_set():
+                started = time.monotonic()
+                frame = self._source.read()
+                reading = read_dice(frame.image, self.profile)
+                state = tracker.update(reading, frame.t)
+                rgb = np.ascontiguousarray(annotate(frame.image, reading)[:, :, ::-1])
+                with self._lock:
+                    self.frames += 1
+                    self._latest = Snapshot(self.frames, rgb, reading, state.moving)
+                    self.error = None
+                if state.settled is not None and self.on_roll is not None:
+                    self.on_roll(state.settled)
+                self._stop.wait(max(0.0, self.period - (time.monotonic() - started)))
+        except Exception as e:  # a camera failing must not kill the app: the view says why
+            with self._lock:
+                self.error = f"{type(e).__name__}: {e}"
+
+
+def frame_provider_for(camera: str, profile: Any = None) -> CameraFeed | None:
+    """The camera feed for a camera setting; None when no camera is configured."""
+    if camera in ("", "none"):
+        return None
+    return CameraFeed(camera, profile=profile)
+
+
+FrameProvider = CameraFeed

@@ -1,0 +1,174 @@
+"""Camera readings -> Dice-ocalypse calls. Pure: no Kivy, no vision import (duck-typed).
+
+A settled reading (``vision.Reading``: ``.dice`` of ``vision.Die`` with ``.center``, ``.value``,
+``.face``, ``.confidence``) becomes the roll the game is waiting for, e.g. ``"Ana: Roll 1 5 5 3
+2 6"`` with as many dice as that player is rolling. Dice the camera is unsure of (no value, or a
+confidence below the threshold) are flagged: the players confirm or correct them by touch before
+the call is made. The dice are listed left to right (then top to bottom), as they lie on the
+table, so the screen shows them in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+#: Dice read with less confidence than this are shown for the players to confirm.
+MIN_CONFIDENCE = 0.6
+#: How a roll is said; ``{player}`` and ``{dice}`` are filled in. Special dice use
+#: ``"{player}: Zombie {dice}"`` and ``"{player}: Left Behind {dice}"``.
+ROLL = "{player}: Roll {dice}"
+
+
+@dataclass(frozen=True)
+class RollEntry:
+    """A roll being read or entered: one value (or None) per die, and which need a look.
+
+    ``needed`` is how many dice the player rolls. ``doubtful`` holds the indexes of dice the
+    camera was unsure of; they stay doubtful until confirmed or corrected by touch.
+    ``problem`` says why the reading cannot become a call as it is (too many dice seen...).
+    """
+
+    player: str
+    needed: int
+    values: tuple[int | None, ...] = ()
+    doubtful: frozenset[int] = frozenset()
+    problem: str = ""
+    template: str = ROLL
+
+    @property
+    def complete(self) -> bool:
+        """Every die has a value, none is left to confirm, and the count is right."""
+        return (len(self.values) == self.needed and all(v is not None for v in self.values)
+                and not self.doubtful and not self.problem)
+
+    def text(self) -> str | None:
+        """The call, or None while a die is missing, doubtful or the count is wrong."""
+        if not self.complete:
+            return None
+        dice = " ".join(str(v) for v in self.values)
+        return self.template.format(player=self.player, dice=dice)
+
+    def set_value(self, index: int, value: int) -> RollEntry:
+        """A die set (or corrected) by touch: it is no longer doubtful."""
+        if not 1 <= value <= 6:
+            raise ValueError(f"die value {value!r}: a die shows 1 to 6")
+        values = list(self.values)
+        if index == len(values) and index < self.needed:
+            values.append(value)
+        elif 0 <= index < len(values):
+            values[index] = value
+        else:
+            raise ValueError(f"die {index + 1}: {self.player} rolls {self.needed} dice and "
+                             f"{len(values)} are entered")
+        return self._checked(replace(self, values=tuple(values),
+                                     doubtful=self.doubtful - {index}))
+
+    def add(self, value: int) -> RollEntry:
+        """The next die entered by touch (the first empty slot, else appended)."""
+        for i, v in enumerate(self.values):
+            if v is None:
+                return self.set_value(i, value)
+        return self.set_value(len(self.values), value)
+
+    def confirm(self, index: int) -> RollEntry:
+        """The players say the camera's value of this die is right."""
+        if not 0 <= index < len(self.values) or self.values[index] is None:
+            raise ValueError(f"die {index + 1}: no value to confirm; set it instead")
+        return self._checked(replace(self, doubtful=self.doubtful - {index}))
+
+    def confirm_all(self) -> RollEntry:
+        """Every die that has a value is confirmed as read."""
+        sure = frozenset(i for i in self.doubtful if self.values[i] is None)
+        return self._checked(replace(self, doubtful=sure))
+
+    def remove(self, index: int) -> RollEntry:
+        """Drop a die (the camera saw one too many, or a mistaken entry)."""
+        if not 0 <= index < len(self.values):
+            raise ValueError(f"die {index + 1}: only {len(self.values)} dice are entered")
+        values = self.values[:index] + self.values[index + 1:]
+        doubtful = frozenset(i - (i > index) for i in self.doubtful if i != index)
+        return self._checked(replace(self, values=values, doubtful=doubtful))
+
+    def _checked(self, entry: RollEntry) -> RollEntry:
+        return replace(entry, problem=count_problem(entry.player, entry.needed,
+                                                    len(entry.values), entry.template))
+
+
+def count_problem(player: str, needed: int, seen: int, template: str = ROLL) -> str:
+    """Why ``seen`` dice cannot be ``player``'s roll of ``needed`` dice ("" when they can)."""
+    if seen <= needed:
+        return ""
+    what = "die" if needed == 1 else "dice"
+    return (f"{seen} dice in the tray, {player} rolls {needed} {what}: "
+            "take the extra dice out or remove them here")
+
+
+def table_order(dice: Iterable[Any], row_tolerance: float | None = None) -> list[Any]:
+    """Dice as they lie: rows top to bottom, each row left to right.
+
+    Dice whose centres are within ``row_tolerance`` pixels vertically (default: half the
+    largest die size, or 20 px) share a row.
+    """
+    items = list(dice)
+    if not items:
+        return []
+    if row_tolerance is None:
+        sizes = [float(getattr(d, "size", 0.0) or 0.0) for d in items]
+        row_tolerance = max(sizes) / 2 if max(sizes) > 0 else 20.0
+    items.sort(key=lambda d: d.center[1])
+    rows: list[list[Any]] = []
+    for d in items:
+        if rows and abs(d.center[1] - rows[-1][0].center[1]) <= row_tolerance:
+            rows[-1].append(d)
+        else:
+            rows.append([d])
+    return [d for row in rows for d in sorted(row, key=lambda d: d.center[0])]
+
+
+def is_doubtful(die: Any, min_confidence: float = MIN_CONFIDENCE) -> bool:
+    """No pip value, or read with too little confidence."""
+    value = getattr(die, "value", None)
+    return value is None or float(getattr(die, "confidence", 0.0)) < min_confidence
+
+
+def read_roll(reading: Any, player: str, needed: int, *,
+              min_confidence: float = MIN_CONFIDENCE, template: str = ROLL) -> RollEntry:
+    """A settled reading as ``player``'s roll of ``needed`` dice.
+
+    Fewer dice seen than rolled leaves the missing ones to enter by touch; more is a problem to
+    resolve before any call. A die with no value or low confidence is doubtful.
+    """
+    if needed < 1:
+        raise ValueError(f"{player} rolls {needed} dice: a roll has at least one die")
+    dice = table_order(getattr(reading, "dice", ()))
+    values: tuple[int | None, ...] = tuple(getattr(d, "value", None) for d in dice)
+    doubtful = frozenset(i for i, d in enumerate(dice) if is_doubtful(d, min_confidence))
+    return RollEntry(player, needed, values, doubtful,
+                     count_problem(player, needed, len(values), template), template)
+
+
+def call_for(reading: Any, player: str, needed: int, *,
+             min_confidence: float = MIN_CONFIDENCE, template: str = ROLL) -> str | None:
+    """The call text when the reading is complete and sure, else None (ask the players)."""
+    return read_roll(reading, player, needed, min_confidence=min_confidence,
+                     template=template).text()
+
+
+def expected_rolls(legal_calls: Sequence[Any]) -> dict[str, int]:
+    """Who the game waits on to roll, and how many dice, from the engine's legal calls.
+
+    Rolls are listed by the engine once per set of values; each roller's dice count is the
+    length of their listed rolls. Seat order is kept as the engine lists them.
+    """
+    out: dict[str, int] = {}
+    for call in legal_calls:
+        values = getattr(call, "values", None)
+        if type(call).__name__ == "Roll" and values is not None:
+            out.setdefault(str(call.player), len(values))
+    return out
+
+
+__all__ = ["MIN_CONFIDENCE", "ROLL", "RollEntry", "call_for", "count_problem",
+           "expected_rolls", "is_doubtful", "read_roll", "table_order"]

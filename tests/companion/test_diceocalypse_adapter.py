@@ -1,0 +1,242 @@
+"""The Dice-ocalypse camera adapter: readings (stand-in dice) -> roll calls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+import rules
+from companion.games.diceocalypse.adapter import (
+    RollEntry,
+    call_for,
+    expected_rolls,
+    read_roll,
+    table_order,
+)
+
+
+@dataclass(frozen=True)
+class StandInDie:
+    """The attributes of vision.Die the adapter reads."""
+
+    center: tuple[float, float]
+    value: int | None
+    confidence: float = 0.95
+    size: float = 40.0
+    face: str | None = None
+    colour: str | None = None
+
+
+@dataclass(frozen=True)
+class StandInReading:
+    dice: tuple[StandInDie, ...]
+
+
+def reading(*dice: tuple[float, float, int | None] | tuple[float, float, int | None, float],
+            ) -> StandInReading:
+    out = []
+    for d in dice:
+        conf = d[3] if len(d) == 4 else 0.95
+        out.append(StandInDie((float(d[0]), float(d[1])), d[2], float(conf)))
+    return StandInReading(tuple(out))
+
+
+def test_a_sure_reading_becomes_the_roll_in_table_order() -> None:
+    r = reading((300, 105, 5), (100, 100, 1), (200, 95, 5), (120, 300, 2), (20, 310, 3),
+                (250, 290, 6))
+    assert call_for(r, "Ana", 6) == "Ana: Roll 1 5 5 3 2 6"
+
+
+def test_the_roll_has_as_many_dice_as_are_being_rolled() -> None:
+    r = reading((10, 10, 1), (60, 10, 5))
+    assert call_for(r, "Ben", 2) == "Ben: Roll 1 5"
+    entry = read_roll(r, "Ben", 3)
+    assert entry.text() is None and not entry.complete
+    assert entry.add(4).text() == "Ben: Roll 1 5 4"
+
+
+def test_too_many_dice_is_a_problem_that_names_the_counts() -> None:
+    r = reading((10, 10, 1), (60, 10, 5), (110, 10, 6))
+    entry = read_roll(r, "Cy", 2)
+    assert entry.text() is None
+    assert entry.problem == ("3 dice in the tray, Cy rolls 2 dice: take the extra dice out or "
+                             "remove them here")
+    fixed = entry.remove(2)
+    assert fixed.problem == "" and fixed.text() == "Cy: Roll 1 5"
+
+
+def test_uncertain_dice_wait_for_a_touch_then_confirm_or_correct() -> None:
+    r = reading((10, 10, 3, 0.4), (60, 10, None, 0.2), (110, 10, 5))
+    entry = read_roll(r, "Ana", 3)
+    assert entry.doubtful == {0, 1}
+    assert entry.text() is None
+    with pytest.raises(ValueError, match="die 2: no value to confirm"):
+        entry.confirm(1)
+    entry = entry.confirm(0)
+    assert entry.doubtful == {1} and entry.text() is None
+    entry = entry.set_value(1, 6)
+    assert entry.text() == "Ana: Roll 3 6 5"
+    # confirm_all keeps a die with no value doubtful
+    again = read_roll(r, "Ana", 3).confirm_all()
+    assert again.doubtful == {1}
+
+
+def test_a_roll_can_always_be_entered_by_touch() -> None:
+    entry = RollEntry("Dee", 6)
+    for v in (6, 6, 4, 1, 2, 3):
+        entry = entry.add(v)
+    assert entry.text() == "Dee: Roll 6 6 4 1 2 3"
+    with pytest.raises(ValueError, match="Dee rolls 6 dice and 6 are entered"):
+        entry.set_value(6, 1)
+    with pytest.raises(ValueError, match="a die shows 1 to 6"):
+        entry.set_value(0, 7)
+
+
+def test_special_dice_use_their_own_words() -> None:
+    r = reading((10, 10, 4))
+    assert call_for(r, "Cy", 1, template="{player}: Zombie {dice}") == "Cy: Zombie 4"
+
+
+def test_rows_are_read_top_to_bottom_then_left_to_right() -> None:
+    dice = [StandInDie((x, y), v) for x, y, v in
+            ((300, 12, 1), (10, 200, 2), (150, 0, 3), (200, 210, 4))]
+    assert [d.value for d in table_order(dice)] == [3, 1, 2, 4]
+
+
+def test_expected_rolls_come_from_the_engine() -> None:
+    game = rules.new_game("dice-ocalypse", ["Ana", "Ben", "Cy"])
+    assert expected_rolls(game.legal_calls()) == {"Ana": 1, "Ben": 1, "Cy": 1}
+    for text in ("Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1", "Ana: Roll 1 1 1 5 3 2",
+                 "Ana: Keep 1 1 1"):
+        game.apply(text)
+    assert expected_rolls(game.legal_calls()) == {"Ana": 3}
+    # the adapter's call is accepted by the engine as it stands
+    text = call_for(reading((0, 0, 5), (50, 0, 2), (100, 0, 2)), "Ana", 3)
+    assert text is not None
+    events = game.apply(text)
+    assert events[0].data["scoring"] == (5,)
+
+
+class CountingTracker:
+    """A stand-in for vision.RollTracker: settles when the same values were seen twice."""
+
+    def __init__(self) -> None:
+        self.last: tuple[int | None, ...] | None = None
+        self.emitted: tuple[int | None, ...] | None = None
+
+    def update(self, reading: StandInReading, t: float) -> object:
+        values = tuple(d.value for d in reading.dice)
+        settled = None
+        if values == self.last and values != self.emitted:
+            settled, self.emitted = reading, values
+        self.last = values
+
+        class State:
+            pass
+
+        state = State()
+        state.settled = settled  # type: ignore[attr-defined]
+        return state
+
+    def reset(self) -> None:
+        self.last = self.emitted = None
+
+
+def test_the_watcher_flips_rgb_to_bgr_and_emits_one_settled_roll() -> None:
+    import numpy as np
+
+    from companion.games.diceocalypse.camera import RollWatcher
+
+    seen: list[int] = []
+
+    def read(image: np.ndarray) -> StandInReading:
+        seen.append(int(image[0, 0, 0]))  # the blue channel first once flipped
+        v = int(image[0, 0, 1])
+        return reading((10, 10, v), (60, 10, 5))
+
+    watcher = RollWatcher(read=read, tracker=CountingTracker())
+    frame = np.zeros((4, 4, 3), np.uint8)
+    frame[..., 2] = 7  # RGB blue
+    frame[..., 1] = 3
+    out = [watcher.frame(frame, float(t)) for t in range(4)]
+    assert seen == [7, 7, 7, 7]
+    assert [o is not None for o in out] == [False, True, False, False]
+    assert call_for(out[1], "Ana", 2) == "Ana: Roll 3 5"
+
+
+def test_the_camera_feed_hands_settled_rolls_over_and_stops() -> None:
+    import threading
+
+    import numpy as np
+
+    from companion.games.diceocalypse.camera import CameraFeed, RollWatcher
+
+    got: list[object] = []
+    done = threading.Event()
+    frames = iter([np.full((2, 2, 3), v, np.uint8) for v in (1, 1, 1, 4, 4)])
+
+    def provider() -> np.ndarray | None:
+        return next(frames, None)
+
+    def read(image: np.ndarray) -> StandInReading:
+        return reading((0, 0, int(image[0, 0, 0])))
+
+    def settled(r: object) -> None:
+        got.append(r)
+        if len(got) == 2:
+            done.set()
+
+    feed = CameraFeed(provider, settled, watcher=RollWatcher(read=read,
+                                                            tracker=CountingTracker()),
+                      interval=0.0)
+    feed.start()
+    assert done.wait(10), "the feed never settled two rolls"
+    feed.stop(wait=5)
+    assert not feed.running
+    assert [call_for(r, "Ben", 1) for r in got] == ["Ben: Roll 1", "Ben: Roll 4"]
+
+
+def test_a_failing_camera_reports_instead_of_raising() -> None:
+    import threading
+
+    from companion.games.diceocalypse.camera import CameraFeed, RollWatcher
+
+    errors: list[str] = []
+    done = threading.Event()
+
+    def broken() -> None:
+        raise OSError("no /dev/video0")
+
+    def failed(message: str) -> None:
+        errors.append(message)
+        done.set()
+
+    feed = CameraFeed(broken, lambda r: None, on_error=failed,
+                      watcher=RollWatcher(read=lambda f: f, tracker=CountingTracker()))
+    feed.start()
+    assert done.wait(10)
+    assert errors == ["camera stopped: no /dev/video0"]
+
+
+@pytest.mark.parametrize("values", [(1, 1, 1, 5, 5, 2), (6, 4, 2, 6, 3), (3,), (4, 4),
+                                    (2, 3, 4, 6, 6, 2)])
+def test_rendered_rolls_through_vision_become_the_call(values: tuple[int, ...]) -> None:
+    """The real pipeline: a synthetic frame (RGB, as the app's camera gives) -> read_dice ->
+    RollTracker -> adapter -> the call the engine accepts."""
+    import numpy as np
+
+    from companion.games.diceocalypse.camera import RollWatcher
+    from vision.synthetic import Scene, SynthDie, render
+
+    dice = tuple(SynthDie((60.0 + 100.0 * i, 200.0 + 7.0 * i), 50.0, angle=11.0 * i, value=v)
+                 for i, v in enumerate(values))
+    rng = np.random.default_rng(len(values))
+    watcher = RollWatcher(settle_s=0.3)
+    settled = [watcher.frame(np.ascontiguousarray(
+        render(Scene(640, 480, dice, background_bgr=(60, 110, 50), noise=2.0), rng)[:, :, ::-1]),
+        0.2 * t) for t in range(4)]
+    found = [r for r in settled if r is not None]
+    assert len(found) == 1, "one settled roll for dice lying still"
+    text = call_for(found[0], "Ana", len(values))
+    assert text == "Ana: Roll " + " ".join(map(str, values))
