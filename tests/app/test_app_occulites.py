@@ -57,10 +57,12 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
     from companion import theme
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
+    from companion.settings import Settings
     from rules import replay
 
     clock = ManualClock()
-    app = CompanionApp(clock=clock, journal_file=app_dirs / "j.sqlite3")
+    app = CompanionApp(clock=clock, journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
     shots = Path(os.environ.get("OCCULITES_SCREENSHOTS", str(app_dirs / "shots")))
     seen: dict[str, Any] = {}
 
@@ -116,6 +118,9 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         assert g.history[-1].at == pytest.approx(15.5)
         assert "lined up" in scr.rows["Ana"].header.text
         assert scr.reveal_button.disabled  # Ben has not lined up
+        d.tap(scr.read_button)  # this table has no camera
+        yield 1
+        assert "No camera" in scr.message.text
         # Ben's line-up from the tray: card 2 unreadable, card 5 read with doubt.
         ben = [4, 3, 6, 1, 2, 3]
         rows = [[("green", n, 0.95) for n in ana],
@@ -247,8 +252,10 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
     least 48 px inside the window in each phase."""
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
+    from companion.settings import Settings
 
-    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
     shots = Path(os.environ.get("OCCULITES_SCREENSHOTS", str(app_dirs / "shots")))
 
     def script(d: Driver) -> Generator[int | None, None, None]:
@@ -302,9 +309,28 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
     run_app(app, script, size=size)
 
 
+class TrayCamera:
+    """A camera over the tray: an empty table until ``image`` (BGR) is laid out; 0.05 s of
+    virtual time a frame."""
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.image = np.full((480, 640, 3), 200, np.uint8)
+        self.reads = 0
+
+    def read(self) -> Any:
+        self.reads += 1
+        return SimpleNamespace(image=self.image, t=self.reads * 0.05, index=self.reads)
+
+    def close(self) -> None:
+        pass
+
+
 def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
-    """Frames drawn by vision's renderer go through the app's frame provider, vision.read_dice
-    and the adapter (the Camera button) into the engine, until the round is finished."""
+    """Frames drawn by vision's renderer go through the app's camera feed (its worker thread,
+    vision.read_dice, the roll tracker), then the adapter (the Camera button) into the engine,
+    until the round is finished."""
     import sys
 
     from vision import synthetic
@@ -314,10 +340,12 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
 
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
+    from companion.preview import CameraFeed
 
-    frames: list[Any] = []
+    camera = TrayCamera()
+    feed = CameraFeed("tray", fps=30.0, settle_s=0.2, open_source=lambda spec: camera)
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
-                       frame_provider=lambda: frames[-1] if frames else None)
+                       frame_provider=feed)
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
@@ -335,7 +363,16 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
         yield 1
         truth = {"Ana": [("green", n) for n in (5, 3, 2, 6, 1, 4)],
                  "Ben": [("blue", n) for n in (4, 3, 6, 1, 2, 3)]}
-        frames.append(render_tray(synthetic, truth)[:, :, ::-1].copy())  # providers give RGB
+        assert feed.running  # the screen wants the camera
+        camera.image = render_tray(synthetic, truth)
+        # The players wait for the camera to settle on the laid-out line-ups, then tap Camera.
+        for _ in range(600):
+            snap = feed.latest()
+            if scr.settled is not None and snap is not None and not snap.moving \
+                    and len(scr.settled.dice) == 12:
+                break
+            yield 1
+        assert "The camera sees 12 dice" in scr.message.text
         d.tap(scr.read_button)
         yield 1
         for p, lineup in truth.items():
@@ -373,8 +410,10 @@ def test_occulites_resume_mid_share(app_dirs: Path) -> None:
     cards' winners from the engine."""
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
+    from companion.settings import Settings
 
-    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]

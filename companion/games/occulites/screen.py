@@ -94,6 +94,9 @@ class PlayerRow(BoxLayout):
 class OcculitesScreen(Screen):
     """One game of Dice of the Occulites at the table."""
 
+    #: The app runs its camera feed while this screen is the game's (see companion/app.py).
+    wants_camera = True
+
     def __init__(self, app: Any, session: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.app = app
@@ -111,6 +114,7 @@ class OcculitesScreen(Screen):
         self.fired: set[int] = set()
         self.round_seen = session.game.state.round
         self.notice = ""
+        self.settled: Any = None  # the camera feed's newest settled roll
         self._history = len(session.game.history)
         self._build()
         self._ticker = Clock.schedule_interval(self._tick, 0.1)
@@ -798,32 +802,59 @@ class OcculitesScreen(Screen):
 
     # -- camera -------------------------------------------------------------------------------
 
-    def read_camera(self) -> None:
-        """Read every line-up on the tray from one camera frame."""
-        provider = getattr(self.app, "frame_provider", None)
-        frame = provider() if provider is not None else None
-        if frame is None:
-            self.notice = "No camera frame: enter the line-ups by touch."
+    def on_roll(self, reading: Any) -> None:
+        """The app's camera feed saw the dice settle (main thread). Not used as line-ups by
+        itself: during allocation the dice settle after the roll too, before they are lined
+        up. It only tells the players the camera is ready; Camera reads the tray."""
+        self.settled = reading
+        if self.resolving is None and self.game.phase == "allocate" and not self.notice:
+            self.notice = f"The camera sees {len(reading.dice)} dice: tap Camera to read them."
             self.draw()
-            return
+
+    def camera_reading(self) -> tuple[Any, str]:
+        """The tray as the camera sees it now: (reading or None, why not)."""
+        feed = getattr(self.app, "frame_provider", None)
+        if feed is None:
+            return None, "No camera: choose one in Settings, or enter the line-ups by touch."
+        latest = getattr(feed, "latest", None)
+        if latest is not None:  # the app's camera feed: read on its worker thread
+            snap = latest()
+            if snap is None:
+                error = getattr(feed, "error", None)
+                return None, (f"Camera: {error}" if error else
+                              "The camera is starting: tap Camera again in a moment.")
+            if snap.moving:
+                return None, "The dice are still moving: tap Camera when they are still."
+            return snap.reading, ""
+        frame = feed()  # a bare frame provider: read the frame here
+        if frame is None:
+            return None, "No camera frame: enter the line-ups by touch."
         try:
             from vision import read_dice
         except ImportError:
-            self.notice = "Dice reading (vision) is not installed: enter the line-ups by touch."
+            return None, "Dice reading (vision) is not installed: enter the line-ups by touch."
+        return read_dice(frame[:, :, ::-1].copy(), self.vision_profile()), ""  # RGB -> BGR
+
+    def read_camera(self) -> None:
+        """Read every line-up on the tray from the camera."""
+        reading, why = self.camera_reading()
+        if reading is None:
+            self.notice = why
             self.draw()
             return
-        reading = read_dice(frame[:, :, ::-1].copy(), self.vision_profile())  # RGB -> BGR
         self.apply_reading(reading)
 
     def vision_profile(self) -> Any:
         """vision's Profile of the calibration profile named in the settings (its palette
         reads the table's dice colours); None when there is none."""
         name = getattr(self.app.settings, "calibration_profile", "") or ""
+        if name in ("", "default", "none"):
+            return None
         try:
             from calibration.profiles import load
 
             return load(name).profile
-        except Exception:  # no calibration yet: vision's default palette
+        except Exception:  # a bad profile: vision's default palette
             return None
 
     def apply_reading(self, reading: Any) -> dict[str, LineupRead]:
