@@ -1,0 +1,447 @@
+"""Dice of the Occulites through the real app: Tribes by touch, the timer's cues, one line-up
+tapped in (colour, then pips), one read from a tray of dice through the adapter with unsure dice
+confirmed by touch, the six cards stepped through with the engine's explanations, Share
+Knowledge by touch, undo/redo, and a second round to the final scores.
+
+The first test's tray holds stand-ins with vision's Die attributes (to choose exactly which
+dice are unsure); the last test draws real frames and reads them with vision.read_dice.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.app
+
+
+def _walk(widget: Any) -> Iterator[Any]:
+    yield widget
+    for child in widget.children:
+        yield from _walk(child)
+
+
+def _small_targets(screen: Any, size: tuple[int, int]) -> list[str]:
+    from kivy.uix.button import Button
+
+    found = []
+    for w in _walk(screen):
+        if not isinstance(w, Button) or w.opacity == 0:
+            continue
+        x, y = w.to_window(w.x, w.y)
+        if w.height < 47.5 or w.width < 47.5:
+            found.append(f"{w.text!r} is {w.width:.0f}x{w.height:.0f}")
+        if x < -0.5 or y < -0.5 or x + w.width > size[0] + 0.5 or y + w.height > size[1] + 0.5:
+            found.append(f"{w.text!r} at {x:.0f},{y:.0f} leaves the window")
+    return found
+
+
+def tray(rows: list[list[tuple[str, int | None, float]]]) -> SimpleNamespace:
+    """A reading of line-ups laid in rows (seat 1 at the top), dice given left to right, with
+    vision's Die attributes; None pips = a die the camera could not read."""
+    dice = []
+    for r, row in enumerate(rows):
+        for i, (colour, pips, conf) in enumerate(row):
+            dice.append(SimpleNamespace(center=(60.0 + 90 * i + 7 * r, 80.0 + 150 * r + 5 * i),
+                                        value=pips, colour=colour, confidence=conf,
+                                        face=None if pips is None else str(pips)))
+    return SimpleNamespace(dice=tuple(dice[::-1]), frame_shape=(480, 640), warnings=())
+
+
+def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
+    from companion import theme
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.settings import Settings
+    from rules import replay
+
+    clock = ManualClock()
+    app = CompanionApp(clock=clock, journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
+    shots = Path(os.environ.get("OCCULITES_SCREENSHOTS", str(app_dirs / "shots")))
+    seen: dict[str, Any] = {}
+
+    def advance(seconds: float) -> None:
+        clock.advance(seconds)
+        app.game_screen._tick(0.0)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "occulites"
+        yield 2
+        start.set_count(2)
+        start.rounds_spin.text = "2"
+        d.tap(start.start_button)
+        yield 2
+        assert app.sm.current == "game-occulites", start.message.text
+        scr = app.game_screen
+        s = app.session
+        g = s.game
+        assert g.phase == "tribes" and "Ana" in scr.message.text
+        d.screenshot(shots / "occulites-1-tribes.png")
+        # Tribes by touch: Ana first (the default chooser), then Ben chosen by his header.
+        d.tap(scr.tribe_buttons["Palaudis"])
+        yield 1
+        assert scr.tribe_buttons["Palaudis"].disabled
+        d.tap(scr.rows["Ben"].header)
+        yield 1
+        d.tap(scr.tribe_buttons["Hydris"])
+        yield 2
+        assert g.phase == "allocate" and g.state.round == 1
+        cards = g.current_cards()
+        assert [lbl.text.split("\n")[:2] for lbl in scr.card_labels] == \
+            [[f"[b]{c.number}[/b]", c.set] for c in cards]
+        # The timer: look, warning, hide; the calls carry the seconds since the roll.
+        d.tap(scr.roll_button)
+        yield 1
+        assert "occulites-look" in app.heard and scr.timer_label.text.startswith("Look")
+        advance(10.5)
+        assert "occulites-warning" in app.heard
+        advance(5.0)
+        assert "occulites-hide" in app.heard and scr.timer_label.text.startswith("Line up")
+        # Ana's line-up by touch: her first die, then colour and pips for each card.
+        ana = [5, 3, 2, 6, 1, 4]
+        d.tap(scr.rows["Ana"].slots[0])
+        yield 1
+        assert scr.colour_buttons["blue"].disabled  # Ana holds only green dice
+        for n in ana:
+            d.tap(scr.colour_buttons["green"])
+            yield 1
+            d.tap(scr.pip_buttons[n - 1])
+            yield 1
+        assert tuple(x.pips for x in g.state.lineups["Ana"]) == tuple(ana)
+        assert g.history[-1].at == pytest.approx(15.5)
+        assert "lined up" in scr.rows["Ana"].header.text
+        assert scr.reveal_button.disabled  # Ben has not lined up
+        d.tap(scr.read_button)  # this table has no camera
+        yield 1
+        assert "No camera" in scr.message.text
+        # Ben's line-up from the tray: card 2 unreadable, card 5 read with doubt.
+        ben = [4, 3, 6, 1, 2, 3]
+        rows = [[("green", n, 0.95) for n in ana],
+                [("blue", n, 0.95) for n in ben]]
+        rows[1][1] = ("blue", None, 0.3)
+        rows[1][4] = ("blue", 2, 0.4)
+        reads = scr.apply_reading(tray(rows))
+        yield 1
+        assert reads["Ben"].uncertain == (2, 5) and reads["Ana"].complete
+        assert "Ben" not in g.state.lineups and scr.sel == ("Ben", 1)
+        assert "check cards 2, 5" in scr.message.text
+        assert scr.rows["Ben"].slots[1].text.startswith(f"[size={int(app.fs(22))}][b]?")
+        d.screenshot(shots / "occulites-2-confirm.png")
+        d.tap(scr.pip_buttons[2])  # card 2 shows 3 pips
+        yield 1
+        assert scr.sel == ("Ben", 4)
+        d.tap(scr.confirm_button)  # card 5 was read right
+        yield 1
+        assert tuple(x.pips for x in g.state.lineups["Ben"]) == tuple(ben)
+        assert not scr.reveal_button.disabled
+        advance(30.0)
+        assert "occulites-reveal" in app.heard and scr.timer_label.text == "Reveal!"
+        # Reveal: the six cards one at a time, each with the engine's explanation.
+        d.tap(scr.reveal_button)
+        yield 2
+        assert g.phase == "share"
+        explained = g.explain_round()
+        outcomes = list(g.state.outcomes)
+        for k in range(6):
+            assert scr.resolving["step"] == k + 1
+            assert explained[k] in scr.message.text
+            assert scr.card_outlines[k].frame.bg == list(theme.ACCENT)
+            o = outcomes[k]
+            for p in ("Ana", "Ben"):
+                header = scr.rows[p].header.text
+                if o.winner == p:
+                    assert "WINS" in header
+                elif p in o.discoverers:
+                    assert "shares" in header
+                else:
+                    assert "WINS" not in header and "shares" not in header
+            if k == 1:
+                d.screenshot(shots / "occulites-3-card.png")
+                assert not _small_targets(scr, (800, 480)), _small_targets(scr, (800, 480))
+            d.tap(scr.next_button)
+            yield 1
+        assert scr.resolving is None
+        # Share Knowledge, guided: the first winner gives a die for the pool's pink one.
+        who = g.whose_turn()
+        assert who in ("Ana", "Ben") and f"{who}[/b] won card" in scr.message.text
+        mine = "green" if who == "Ana" else "blue"
+        points = g.state.points[who]
+        d.tap(scr.give_buttons[mine])
+        yield 1
+        d.screenshot(shots / "occulites-4-share.png")
+        assert not _small_targets(scr, (800, 480)), _small_targets(scr, (800, 480))
+        d.tap(scr.take_buttons["pink from pool"])
+        yield 1
+        assert g.state.points[who] == points - 1 and g.state.dice[who]["pink"] == 1
+        assert g.history[-1].call == f"{who}: Share {mine} for pink from pool"
+        while g.phase == "share":
+            d.tap(scr.pass_button)
+            yield 1
+        assert g.state.round == 2 and g.phase == "allocate"
+        assert "Round 2 of 2" in scr.title_label.text
+        # Undo takes the last call back; redo brings it again.
+        d.tap(scr.undo_button)
+        yield 1
+        assert g.phase == "share" and g.state.round == 1
+        d.tap(scr.redo_button)
+        yield 1
+        assert g.state.round == 2
+        # A line-up the engine refuses (the sharer now holds a pink die): its reason is shown.
+        d.tap(scr.rows[who].slots[0])
+        yield 1
+        for n in range(1, 7):
+            d.tap(scr.colour_buttons[mine])
+            yield 1
+            d.tap(scr.pip_buttons[n - 1])
+            yield 1
+        assert who not in g.state.lineups
+        assert f"{who} holds " in scr.message.text and "pink" in scr.message.text
+        assert scr.sel == (who, 0)
+        d.tap(scr.clear_button)
+        yield 1
+        # Round 2 from the tray, all dice sure: both line-ups become calls at once.
+        rows2 = []
+        for p in ("Ana", "Ben"):
+            colours = [c for c, n in g.state.dice[p].items() for _ in range(n)]
+            rows2.append([(c, 1 + (i * 5 + len(p)) % 6, 0.9) for i, c in enumerate(colours)])
+        scr.apply_reading(tray(rows2))
+        yield 1
+        assert set(g.state.lineups) == {"Ana", "Ben"}
+        assert not _small_targets(scr, (800, 480)), _small_targets(scr, (800, 480))
+        d.tap(scr.reveal_button)
+        yield 1
+        assert g.is_over
+        while scr.resolving is not None:
+            d.tap(scr.next_button)
+            yield 1
+        winner = g.standings().winner
+        assert f"Winner: {winner}" in scr.message.text
+        d.screenshot(shots / "occulites-5-over.png")
+        seen["gid"] = s.game_id
+        seen["history"] = [e.call for e in g.history]
+        seen["setup"] = g.setup
+        d.tap(scr.finish_button)
+        yield 1
+        assert app.sm.current == "start"
+
+    run_app(app, script)
+    from companion.journal import Journal
+
+    journal = Journal(app_dirs / "j.sqlite3")
+    entries = journal.load(seen["gid"]).entries
+    journal.close()
+    assert [e.call for e in entries] == seen["history"]
+    again = replay(seen["setup"], list(entries))
+    assert again.is_over and again.standings().winner is not None
+    names = ("1-tribes", "2-confirm", "3-card", "4-share", "5-over")
+    for name in names:
+        assert (shots / f"occulites-{name}.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int]) -> None:
+    """Five players: modes toggled before play (the game restarts with them), the Lots of
+    Interests draft by touch, Creatures and Predators in the line-up, every touch target at
+    least 48 px inside the window in each phase."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.settings import Settings
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
+    shots = Path(os.environ.get("OCCULITES_SCREENSHOTS", str(app_dirs / "shots")))
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "occulites"
+        yield 2
+        start.set_count(5)
+        d.tap(start.start_button)
+        yield 2
+        scr = app.game_screen
+        assert len(scr.rows) == 5
+        assert not _small_targets(scr, size), _small_targets(scr, size)
+        first_id = app.session.game_id
+        d.tap(scr.mode_buttons["lots_of_interests"])
+        yield 2
+        scr = app.game_screen
+        g = app.session.game
+        assert app.session.game_id != first_id and g.options.lots_of_interests
+        assert g.phase == "draft" and app.sm.current == "game-occulites"
+        assert [r.id for r in app.journal.unfinished()] == [app.session.game_id]
+        d.tap(scr.mode_buttons["creatures"])
+        yield 2
+        scr = app.game_screen
+        g = app.session.game
+        assert g.options.creatures and g.options.lots_of_interests
+        assert not _small_targets(scr, size), _small_targets(scr, size)
+        if size == (800, 480):
+            d.screenshot(shots / "occulites-6-draft.png")
+        # The draft by touch: whoever's turn it is takes the first colour the pool has.
+        while g.phase == "draft":
+            who = g.whose_turn()
+            assert f"{who}[/b]: take one die" in scr.message.text
+            colour = next(c for c, b in scr.take_colour_buttons.items() if not b.disabled)
+            before = g.state.dice[who][colour]
+            d.tap(scr.take_colour_buttons[colour])
+            yield 1
+            assert g.state.dice[who][colour] == before + 1
+        assert g.phase == "allocate" and not scr.mode_buttons
+        ids = [c.id for c in g.current_cards()]
+        assert any(i.startswith(("Creatures", "Predators")) for i in ids)
+        assert [lbl.text.split("\n")[1] for lbl in scr.card_labels] == \
+            [c.set.removesuffix("s") if c.set in ("Creatures", "Predators") else c.set
+             for c in g.current_cards()]
+        d.tap(scr.rows["Cy"].header)
+        yield 1
+        assert scr.sel == ("Cy", 0)
+        assert not _small_targets(scr, size), _small_targets(scr, size)
+        if size == (800, 480):  # an offscreen window resized to 1280x720 screenshots garbled
+            d.screenshot(shots / "occulites-7-five-players.png")
+
+    run_app(app, script, size=size)
+
+
+class TrayCamera:
+    """A camera over the tray: an empty table until ``image`` (BGR) is laid out; 0.05 s of
+    virtual time a frame."""
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.image = np.full((480, 640, 3), 200, np.uint8)
+        self.reads = 0
+
+    def read(self) -> Any:
+        self.reads += 1
+        return SimpleNamespace(image=self.image, t=self.reads * 0.05, index=self.reads)
+
+    def close(self) -> None:
+        pass
+
+
+def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
+    """Frames drawn by vision's renderer go through the app's camera feed (its worker thread,
+    vision.read_dice, the roll tracker), then the adapter (the Camera button) into the engine,
+    until the round is finished."""
+    import sys
+
+    from vision import synthetic
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "companion"))
+    from test_occulites_adapter import render_tray
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.preview import CameraFeed
+
+    camera = TrayCamera()
+    feed = CameraFeed("tray", fps=30.0, settle_s=0.2, open_source=lambda spec: camera)
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       frame_provider=feed)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "occulites"
+        yield 2
+        start.set_count(2)
+        start.rounds_spin.text = "2"
+        d.tap(start.start_button)
+        yield 2
+        scr = app.game_screen
+        g = app.session.game
+        d.tap(scr.tribe_buttons["Palaudis"])
+        yield 1
+        d.tap(scr.tribe_buttons["Hydris"])
+        yield 1
+        truth = {"Ana": [("green", n) for n in (5, 3, 2, 6, 1, 4)],
+                 "Ben": [("blue", n) for n in (4, 3, 6, 1, 2, 3)]}
+        assert feed.running  # the screen wants the camera
+        camera.image = render_tray(synthetic, truth)
+        # The players wait for the camera to settle on the laid-out line-ups, then tap Camera.
+        for _ in range(600):
+            snap = feed.latest()
+            if scr.settled is not None and snap is not None and not snap.moving \
+                    and len(scr.settled.dice) == 12:
+                break
+            yield 1
+        assert "The camera sees 12 dice" in scr.message.text
+        d.tap(scr.read_button)
+        yield 1
+        for p, lineup in truth.items():
+            if p in g.state.lineups:
+                assert [(x.colour, x.pips) for x in g.state.lineups[p]] == lineup
+        # Whatever the camera was unsure of is confirmed by touch, as the players would.
+        touched = 0
+        while scr.sel is not None:
+            touched += 1
+            p, i = scr.sel
+            colour, pips = truth[p][i]
+            d.tap(scr.colour_buttons[colour])
+            yield 1
+            d.tap(scr.pip_buttons[pips - 1])
+            yield 1
+        assert {p: [(x.colour, x.pips) for x in g.state.lineups[p]] for p in truth} == truth
+        assert touched <= 2, f"the camera left {touched} of 12 dice to the players"
+        d.tap(scr.reveal_button)
+        yield 1
+        explained = [o.explanation for o in g.state.outcomes]
+        for k in range(6):
+            assert explained[k] in scr.message.text
+            d.tap(scr.next_button)
+            yield 1
+        while g.phase == "share":
+            d.tap(scr.pass_button)
+            yield 1
+        assert g.state.round == 2 and "Round 2 of 2" in scr.title_label.text
+
+    run_app(app, script)
+
+
+def test_occulites_resume_mid_share(app_dirs: Path) -> None:
+    """Leaving during Share Knowledge and resuming brings back the guided share step, with the
+    cards' winners from the engine."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.settings import Settings
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "occulites"
+        yield 2
+        start.set_count(2)
+        d.tap(start.start_button)
+        yield 2
+        s = app.session
+        for text in ("Ana: Tribe Palaudis", "Ben: Tribe Hydris",
+                     "Ana: Line-up green 6, green 1, green 6, green 1, green 6, green 1",
+                     "Ben: Line-up blue 1, blue 6, blue 1, blue 6, blue 1, blue 6", "Reveal"):
+            s.call(text)
+            yield 1
+        assert s.game.phase == "share" and app.game_screen.resolving is not None
+        app.end_game()
+        yield 1
+        app.resume_game(app.journal.unfinished()[0].id)
+        yield 2
+        scr = app.game_screen
+        g = app.session.game
+        assert app.sm.current == "game-occulites" and scr.resolving is None
+        assert g.whose_turn() == "Ana" and "[b]Ana[/b] won card 1 alone" in scr.message.text
+        assert [lbl.text.split("\n")[2] for lbl in scr.card_labels] == \
+            [f"[b]{'Ana' if n % 2 else 'Ben'} +{n}[/b]" for n in range(1, 7)]
+        assert "6[/b]" in scr.rows["Ana"].slots[0].text
+        d.tap(scr.pass_button)
+        yield 1
+        assert g.whose_turn() == "Ben" and "Ana does not share for card 1" in scr.message.text
+
+    run_app(app, script)
