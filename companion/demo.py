@@ -124,7 +124,13 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
             if time.monotonic() - started > 20:
                 raise RuntimeError(f"the live dice view showed no picture: {dice.status.text}")
             yield 1
-        yield 2
+        feed = app.frame_provider
+        while time.monotonic() - started < 20:  # wait for dice at rest, read, on screen
+            snap = feed.latest() if feed is not None else None
+            if snap is not None and len(snap.reading.dice) >= 2 and not snap.moving \
+                    and dice.frames == snap.index:
+                break
+            yield 1
         shot(d, "08-live-dice")
         app.back()
         yield 2
