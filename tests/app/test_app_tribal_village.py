@@ -223,17 +223,10 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
                 kind = s.pending[0].kind
                 tap({"net": "net:leave", "chaos": "chaos:no"}[kind])
                 yield 1
-            elif scr.card is not None:
-                tap("ability:skip")
-                yield 1
-                hands[who].remove(chosen)
             else:
                 who = game.current_player
                 on = [c for c in hands[who] if game.is_on_suit(c)]
-                chosen = (on or hands[who])[0]
-                yield from card(chosen)
-                if scr.card is None:
-                    hands[who].remove(chosen)
+                yield from play(who, (on or hands[who])[0])
             done = sum(len(v) for v in game.state.villages.values())
             if done > seen and game.state.phase == "play":
                 seen = done
@@ -248,7 +241,7 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         first = s.hand_scores[0]
         assert scr.verdict_label.text == "Hand 1 scored: " + ", ".join(
             f"{p} {first[p]}" for p in PLAYERS)
-        assert "Tribal Village · hand 2 of 3" == scr.title_label.text
+        assert scr.title_label.text == "Tribal Village · hand 2 of 3"
         assert sum(first.values()) > 0
         for p in PLAYERS:
             row = scr.players_box.children[::-1][PLAYERS.index(p)].children[0].text

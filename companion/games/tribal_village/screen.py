@@ -19,7 +19,6 @@ from kivy.factory import Factory
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.widget import Widget
 
 from companion import theme
 from rules import RulesError
@@ -39,7 +38,7 @@ from rules.tribal_village import (
     Reveal,
     SetAlliances,
 )
-from rules.tribal_village.cards import format_layout, tribe_of
+from rules.tribal_village.cards import tribe_of
 
 OFF: theme.RGBA = (0.17, 0.18, 0.21, 1)  # a choice that is not possible now
 HOT_TEXT: theme.RGBA = (0, 0, 0, 1)
@@ -93,12 +92,12 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         left = BoxLayout(orientation="vertical", size_hint_x=0.63, spacing=3)
         self.prompt_label = _w("TLabel", size_hint_y=None, height=34, bold=True,
                                font_size=app.fs(20), halign="left")
-        verdict_box = _w("Panel", size_hint_y=None, height=92, padding=(8, 2))
+        verdict_box = _w("Panel", padding=(10, 4))
         self.verdict_label = _w("TLabel", shorten=False, font_size=app.fs(18), halign="left")
         verdict_box.add_widget(self.verdict_label)
         self.message_label = _w("TLabel", size_hint_y=None, height=24, color=theme.DANGER,
                                 font_size=app.fs(14), halign="left")
-        self.choices = BoxLayout(orientation="vertical", spacing=4)
+        self.choices = BoxLayout(orientation="vertical", spacing=4, size_hint_y=None)
         for w in (self.prompt_label, verdict_box, self.message_label, self.choices):
             left.add_widget(w)
         right = _w("Panel", orientation="vertical", size_hint_x=0.37, padding=6, spacing=2)
@@ -152,7 +151,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         self.prompt_label.text = self._prompt()
         verdict = self._verdict()
         self.verdict_label.text = verdict
-        self.verdict_label.font_size = self.app.fs(18 if len(verdict) <= 130 else 16)
+        self.verdict_label.font_size = self.app.fs(22 if len(verdict) <= 110 else 19)
         self.message_label.text = self.session.message
         self._draw_side()
         self.choices.clear_widgets()
@@ -166,6 +165,9 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
             self._draw_ability()
         else:
             self._draw_play()
+        # The choices take the height they need, at the bottom; the verdict gets the rest.
+        kids = self.choices.children
+        self.choices.height = sum(k.height for k in kids) + 4 * max(0, len(kids) - 1)
 
     # -- texts ------------------------------------------------------------------------------
 
@@ -241,7 +243,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
             objective = s.objective.get(p) or "no objective yet"
             extras = [f"{s.hand_count[p]} cards", f"{len(s.villages[p])} tricks"]
             if s.tokens[p]:
-                extras.append(f"{s.tokens[p]} tokens")
+                extras.append(f"{s.tokens[p]} token" + ("s" if s.tokens[p] > 1 else ""))
             if s.nets.get(p):
                 extras.append(f"net on {s.nets[p]}")
             earlier = "+".join(str(h[p]) for h in s.hand_scores)
@@ -249,7 +251,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
                                                    if s.hand_scores else "")
             text = f"[b]{name}[/b] · {objective}\n{', '.join(extras)} · {score}"
             label = _w("TLabel", text=text, markup=True, shorten=False, halign="left",
-                       font_size=self.app.fs(13))
+                       font_size=self.app.fs(15))
             row.add_widget(label)
             self.players_box.add_widget(row)
 
@@ -337,9 +339,10 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         widgets = []
         for p in players:
             colour = theme.player_colour(palette, order.index(p))
-            b = self._button(prefix + p, p, lambda p=p: on(p))
-            b.background_color = theme.SELECT if p == chosen else colour
-            b.color = theme.TEXT if p == chosen else theme.text_on(colour)
+            b = self._button(prefix + p, p, lambda p=p: on(p), bold=p == chosen)
+            # the chosen player in their colour, the others grey with a colour-free label
+            b.background_color = colour if p == chosen else theme.BUTTON
+            b.color = theme.text_on(colour) if p == chosen else theme.TEXT
             widgets.append(b)
         self._row(widgets)
 
@@ -578,7 +581,6 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
             self._grid(widgets, cols=3)
 
     def _draw_chaos(self, who: str, answers: Sequence[Any]) -> None:
-        game = self.session.game
         full = next((c for c in answers if isinstance(c, Chaos) and c.added), None)
         givers = [q for _, q in full.added] if full else []
         if self.chaos is None:
@@ -605,7 +607,6 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         self._card_picker(allowed, set(), pick)
         self._row([self._button("chaos:back", "Start again", lambda: self._set(chaos=None),
                                 font=15)])
-        del game
 
     def _draw_return(self, who: str, pend: Any) -> None:
         s = self.session.game.state
@@ -635,10 +636,9 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         self._note("  ".join(st.columns), height=28)
         for row in st.rows:
             self._note("  ".join(row), height=28)
-        self.choices.add_widget(Widget())
         self.choices.add_widget(self._button("over:leave", "Back to start",
                                              lambda: self.app.end_game(), hot=True,
                                              size_hint_y=None, height=52))
 
 
-__all__ = ["TribalVillageScreen", "accepts", "format_layout"]
+__all__ = ["TribalVillageScreen", "accepts"]
