@@ -285,3 +285,142 @@ def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
         assert app.sm.current == "start"
 
     run_app(app, script)
+
+
+def _touch_problems(screen: Any, size: tuple[int, int]) -> list[str]:
+    """Buttons smaller than 48 px or outside the window (as tests/app/test_app_layout.py)."""
+    from kivy.uix.button import Button
+
+    found = []
+    todo = [screen]
+    while todo:
+        w = todo.pop()
+        todo.extend(w.children)
+        if not isinstance(w, Button) or w.opacity == 0:
+            continue
+        x, y = w.to_window(w.x, w.y)
+        name = f"{type(w).__name__} {w.text!r}"
+        if w.height < 47.5 or w.width < 47.5:
+            found.append(f"{name} is {w.width:.0f}x{w.height:.0f} at {size}")
+        if x < -0.5 or y < -0.5 or x + w.width > size[0] + 0.5 or y + w.height > size[1] + 0.5:
+            found.append(f"{name} at {x:.0f},{y:.0f} leaves the {size} window")
+    return found
+
+
+def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
+    """A one-hand game of 6 with Lucky Gretins and random tribes, to the final standings;
+    every step's touch targets fit 800x480 and 1280x720."""
+    import random
+
+    from kivy.core.window import Window
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from rules import Setup
+    from rules.tribal_village import GRETIN, VALUES
+
+    players = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    problems: list[str] = []
+    checked: set[str] = set()
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        app.start_game(Setup("tribal-village", players, {"lucky_gretin": True, "hands": 1}, 11))
+        yield 2
+        scr = app.game_screen
+        game = app.session.game
+        s = game.state
+        deck = [f"{t} {v}" for t in s.tribes for v in VALUES] + [GRETIN] * len(players)
+        random.Random(3).shuffle(deck)
+        hands = {p: deck[i * 11:(i + 1) * 11] for i, p in enumerate(players)}
+
+        def tap(key: str) -> None:
+            assert key in scr.buttons, f"no button {key!r}; have {sorted(scr.buttons)}"
+            d.tap(scr.buttons[key])
+
+        def check(stage: str) -> Iterator[int]:
+            if stage in checked:
+                return
+            checked.add(stage)
+            for size in ((1280, 720), (800, 480)):
+                Window.size = size
+                yield 3
+                problems.extend(f"{stage}: {p}" for p in _touch_problems(scr, size))
+            if SHOTS:
+                name = stage.replace(" ", "-")
+                d.screenshot(Path(SHOTS) / f"tribal-village-six-{name}.png")
+
+        yield from check("objectives")
+        tap("mode:alliances")
+        yield 1
+        yield from check("alliances")
+        tap("mode:revealed")
+        yield 1
+        yield from check("revealed")
+        tap("mode:pick")
+        yield 1
+        for p in players:
+            tap(f"player:{p}")
+            yield 1
+            tap(f"objective:{s.revealed[players.index(p) % 5]}")
+            yield 1
+            s = game.state
+        unallied = [g[0] for g in s.layout if len(g) == 1]
+        low = min((c for h in hands.values() for c in h
+                   if c != GRETIN and c.rsplit(" ", 1)[0] in unallied),
+                  key=lambda c: int(c.rsplit(" ", 1)[1]))
+        holder = next(p for p in players if low in hands[p])
+        tap(f"player:{holder}")
+        yield 1
+        yield from check("first lead")
+        tap(f"tribe:{low.rsplit(' ', 1)[0]}")
+        yield 1
+        tap(f"value:{low.rsplit(' ', 1)[1]}")
+        yield 1
+        assert game.current_player == holder
+        answer = {"net": "net:leave", "chaos": "chaos:no", "manipulate": "manipulate:none",
+                  "gretin": "gretin:keep"}
+        tricks = 0
+        while not game.is_over:
+            s = game.state
+            if s.pending:
+                yield from check(f"decision {s.pending[0].kind}")
+                tap(answer[s.pending[0].kind])
+                yield 1
+                continue
+            who = game.current_player
+            if s.tokens[who]:
+                yield from check("tokens")
+            on = [c for c in hands[who] if game.is_on_suit(c)]
+            c = (on or hands[who])[0]
+            if c == GRETIN:
+                tap(f"tribe:{GRETIN}")  # one tap
+                yield 1
+            else:
+                tap(f"tribe:{c.rsplit(' ', 1)[0]}")
+                yield 1
+                tap(f"value:{c.rsplit(' ', 1)[1]}")
+                yield 1
+            if scr.card is not None:
+                yield from check(f"ability {c.rsplit(' ', 1)[0]}")
+                tap("ability:skip")
+                yield 1
+            hands[who].remove(c)
+            done = sum(len(v) for v in game.state.villages.values())
+            if done > tricks and not game.is_over:
+                tricks = done
+                assert scr.verdict_label.text.endswith(game.state.last_verdict)
+        assert all(not h for h in hands.values()), hands
+        st = game.standings()
+        assert st.is_over and st.winner
+        assert scr.prompt_label.text == f"Winner: {st.winner}"
+        assert "over:leave" in scr.buttons
+        yield from check("game over")
+        tap("over:leave")
+        yield 1
+        assert app.sm.current == "start"
+
+    run_app(app, script, timeout=300)
+    assert {"objectives", "alliances", "revealed", "first lead", "game over"} <= checked
+    assert any(k.startswith("decision") for k in checked), checked
+    assert problems == []

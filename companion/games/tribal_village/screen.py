@@ -633,9 +633,14 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
 
     def _draw_over(self) -> None:
         st = self.session.game.standings()
-        self._note("  ".join(st.columns), height=28)
+        cells = [_w("TLabel", text=c, bold=True, font_size=self.app.fs(15)) for c in st.columns]
         for row in st.rows:
-            self._note("  ".join(row), height=28)
+            cells += [_w("TLabel", text=c, font_size=self.app.fs(15)) for c in row]
+        grid = GridLayout(cols=len(st.columns), size_hint_y=None,
+                          height=28 * (len(st.rows) + 1))
+        for cell in cells:
+            grid.add_widget(cell)
+        self.choices.add_widget(grid)
         self.choices.add_widget(self._button("over:leave", "Back to start",
                                              lambda: self.app.end_game(), hot=True,
                                              size_hint_y=None, height=52))
