@@ -72,8 +72,7 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
             hands[player].remove(c)
 
         def tricks_on_screen(player: str) -> int:
-            i = PLAYERS.index(player)
-            text = scr.players_box.children[::-1][i].children[0].text
+            text = scr.player_labels[player].text
             assert text.startswith(f"[b]{player}") or text.startswith(f"[b]> {player}"), text
             return int(text.split(" tricks")[0].rsplit(", ", 1)[1])
 
@@ -214,6 +213,11 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         hands["Cy"].append("Floris 3")
         assert tricks_on_screen("Ana") == 3
         assert sorted(game.state.villages["Ana"][-1]) == ["Floris 5", "Floris 6", "Nimbus 7"]
+        # scores on screen: Crowded Village 1 per trick (Ana, 3 tricks); Secret Village 7 for
+        # a single trick (Cy); Humble Village 1 per card valued 1-3 (Ben, no trick yet)
+        assert scr.score_labels["Ana"].text.startswith("[b]3[/b]")
+        assert scr.score_labels["Cy"].text.startswith("[b]7[/b]")
+        assert scr.score_labels["Ben"].text.startswith("[b]0[/b]")
 
         # -- the rest of the hand: follow suit when possible, decline every ability -------------
         seen = 4
@@ -244,8 +248,8 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         assert scr.title_label.text == "Tribal Village · hand 2 of 3"
         assert sum(first.values()) > 0
         for p in PLAYERS:
-            row = scr.players_box.children[::-1][PLAYERS.index(p)].children[0].text
-            assert f"total {first[p]}" in row, row
+            score = scr.score_labels[p].text
+            assert score.startswith(f"[b]{first[p]}[/b]") and "total" in score, score
         shot(d, "8-hand-scored")
         # the journal holds every call the taps made, as said at the table
         calls = [e.call for e in app.journal.load(app.session.game_id).entries]

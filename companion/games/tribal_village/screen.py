@@ -233,6 +233,8 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         self.players_box.clear_widgets()
         palette = self.app.settings.palette
         current = game.current_player
+        self.player_labels: dict[str, Any] = {}
+        self.score_labels: dict[str, Any] = {}
         for i, p in enumerate(game.setup.players):
             row = BoxLayout(spacing=4)
             row.add_widget(_w("Panel", size_hint_x=None, width=10,
@@ -246,13 +248,24 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
                 extras.append(f"{s.tokens[p]} token" + ("s" if s.tokens[p] > 1 else ""))
             if s.nets.get(p):
                 extras.append(f"net on {s.nets[p]}")
-            earlier = "+".join(str(h[p]) for h in s.hand_scores)
-            score = f"{game.hand_score(p)} now" + (f" · {earlier} before · total {total}"
-                                                   if s.hand_scores else "")
-            text = f"[b]{name}[/b] · {objective}\n{', '.join(extras)} · {score}"
+            text = f"[b]{name}[/b] · {objective}\n{', '.join(extras)}"
             label = _w("TLabel", text=text, markup=True, shorten=False, halign="left",
                        font_size=self.app.fs(15))
+            # the hand's score so far, big; the game's total (earlier hands + this one) under it
+            small = int(self.app.fs(12))
+            if game.is_over or (s.phase == "setup" and s.hand_scores):
+                score = f"[b]{total}[/b]\n[size={small}]total[/size]"
+            elif s.hand_scores:
+                now = game.hand_score(p)
+                score = f"[b]{now}[/b]\n[size={small}]total {total + now}[/size]"
+            else:
+                score = f"[b]{game.hand_score(p)}[/b]\n[size={small}]this hand[/size]"
+            points = _w("TLabel", text=score, markup=True, shorten=False, size_hint_x=None,
+                        width=76, font_size=self.app.fs(22))
             row.add_widget(label)
+            row.add_widget(points)
+            self.player_labels[p] = label
+            self.score_labels[p] = points
             self.players_box.add_widget(row)
 
     # -- building blocks ----------------------------------------------------------------------
@@ -557,7 +570,8 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
             self._note("Return a card from a Village to its owner's hand?")
             widgets = [self._button("manipulate:" + (f"{c.card} from {c.owner}"
                                                      if c.card else "none"),
-                                    f"{c.card} ({c.owner})" if c.card else "No manipulation",
+                                    f"{c.card.replace('Lucky ', '')} ({c.owner})" if c.card
+                                    else "No manipulation",
                                     lambda c=c: self._call(c.text()), hot=c.card is None,
                                     font=14)
                        for c in answers if isinstance(c, Manipulate)]
