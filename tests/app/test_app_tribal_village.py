@@ -219,8 +219,35 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         assert scr.score_labels["Cy"].text.startswith("[b]7[/b]")
         assert scr.score_labels["Ben"].text.startswith("[b]0[/b]")
 
+        # -- trick 5: Cy plays Nimbus off suit: Raking Talons takes Ben's card, discards another -
+        yield from play("Ana", "Luftles 4")
+        yield from play("Ben", "Luftles 6")
+        tap("net:leave")
+        yield 1
+        tap("tribe:Nimbus")
+        yield 1
+        tap("value:2")
+        yield 1
+        assert set(k for k in scr.buttons if k.startswith("take:")) == {"take:Luftles 6"}
+        tap("take:Luftles 6")
+        yield 1
+        # the taken card is offered (highlighted) as the discard; Luftles 4 (in the trick) is not
+        assert list(scr.buttons["tribe:Luftles"].background_color) == list(theme.ACCENT)
+        tap("tribe:Luftles")
+        yield 1
+        assert scr.buttons["value:4"].disabled and not scr.buttons["value:6"].disabled
+        shot(d, "9-raking-talons")
+        yield from card("Palaudis 2")
+        hands["Cy"] += ["Luftles 6"]
+        hands["Cy"].remove("Nimbus 2")
+        hands["Cy"].remove("Palaudis 2")
+        # (Cy still holds Luftles 7: the engine cannot know hidden cards and trusts the table)
+        text = scr.verdict_label.text
+        assert text.startswith("Last trick: Ana wins with Luftles 4"), text
+        assert sorted(game.state.villages["Ana"][-1]) == ["Luftles 4", "Nimbus 2", "Palaudis 2"]
+
         # -- the rest of the hand: follow suit when possible, decline every ability -------------
-        seen = 4
+        seen = 5
         while game.state.phase == "play":
             s = game.state
             if s.pending:
@@ -385,6 +412,7 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
         answer = {"net": "net:leave", "chaos": "chaos:no", "manipulate": "manipulate:none",
                   "gretin": "gretin:keep"}
         tricks = 0
+        swapped = False
         while not game.is_over:
             s = game.state
             if s.pending:
@@ -405,7 +433,30 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
                 yield 1
                 tap(f"value:{c.rsplit(' ', 1)[1]}")
                 yield 1
-            if scr.card is not None:
+            if scr.card is not None and c.startswith("Boletus") and not swapped:
+                # Plotting Distrust by touch: two tribes, only legal partners enabled
+                before = [list(g) for g in game.state.layout]
+                first = next(k for k, b in scr.buttons.items()
+                             if k.startswith("swap:") and not b.disabled)
+                tap(first)
+                yield 1
+                a = first.split(":")[1]
+                partner = [k for k, b in scr.buttons.items() if k.startswith("swap:")
+                           and not b.disabled and k != first]
+                allied = next(x for g in before if a in g for x in g if x != a) \
+                    if any(a in g and len(g) == 2 for g in before) else None
+                assert f"swap:{allied}" not in partner  # swapping with its own ally: no change
+                tap(partner[0])
+                yield 1
+                b = partner[0].split(":")[1]
+                assert game.state.layout != before
+                assert any(b in g and len(g) == 2 for g in game.state.layout) or \
+                    any(a in g and len(g) == 2 for g in game.state.layout)
+                assert scr.allies_label.text.startswith("Allies: ")
+                assert f"swaps {a} and {b}" in " ".join(
+                    e.text for e in app.last_events), [e.text for e in app.last_events]
+                swapped = True
+            elif scr.card is not None:
                 yield from check(f"ability {c.rsplit(' ', 1)[0]}")
                 tap("ability:skip")
                 yield 1
@@ -415,6 +466,7 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
                 tricks = done
                 assert scr.verdict_label.text.endswith(game.state.last_verdict)
         assert all(not h for h in hands.values()), hands
+        assert swapped, "no Boletus was played off suit to try Plotting Distrust"
         st = game.standings()
         assert st.is_over and st.winner
         assert scr.prompt_label.text == f"Winner: {st.winner}"
@@ -427,4 +479,5 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
     run_app(app, script, timeout=300)
     assert {"objectives", "alliances", "revealed", "first lead", "game over"} <= checked
     assert any(k.startswith("decision") for k in checked), checked
+    assert "ability Boletus" in checked  # Boletus was played off suit twice: swapped, skipped
     assert problems == []

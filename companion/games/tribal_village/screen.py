@@ -149,9 +149,6 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         self.redo_button.disabled = not game.can_redo
         self.allies_label.text = self._allies_text()
         self.prompt_label.text = self._prompt()
-        verdict = self._verdict()
-        self.verdict_label.text = verdict
-        self.verdict_label.font_size = self.app.fs(22 if len(verdict) <= 110 else 19)
         self.message_label.text = self.session.message
         self._draw_side()
         self.choices.clear_widgets()
@@ -168,6 +165,11 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         # The choices take the height they need, at the bottom; the verdict gets the rest.
         kids = self.choices.children
         self.choices.height = sum(k.height for k in kids) + 4 * max(0, len(kids) - 1)
+        verdict = self._verdict()  # after the choices: a setup step may set what it says
+        self.verdict_label.text = verdict
+        # big when it fits; setup steps leave the box less room
+        roomy = len(verdict) <= 110 and game.state.phase != "setup"
+        self.verdict_label.font_size = self.app.fs(22 if roomy else 18)
 
     # -- texts ------------------------------------------------------------------------------
 
@@ -207,13 +209,28 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         if verdict is not None:
             done = s.trick_winner is not None
             return ("Trick won: " if done else "Winning now: ") + verdict.reason
-        if s.phase == "setup" and s.hand_scores:
-            last = s.hand_scores[-1]
-            return (f"Hand {len(s.hand_scores)} scored: "
-                    + ", ".join(f"{p} {n}" for p, n in last.items()))
+        if s.phase == "setup":
+            return self._setup_hint()
         if s.last_verdict:
             return "Last trick: " + s.last_verdict
         return game.waiting_for()
+
+    def _setup_hint(self) -> str:
+        """What the setup step on screen asks for, short enough for a squeezed box."""
+        s = self.session.game.state
+        if self.setup_mode == "alliances":
+            return "Make this match the table's alliance cards: tap two tribes to swap them."
+        if self.setup_mode == "revealed":
+            return (f"Tap the objectives face up on the table ({len(self.reveal_sel)} of 5), "
+                    "then Use.")
+        if s.hand_scores:
+            last = s.hand_scores[-1]
+            return (f"Hand {len(s.hand_scores)} scored: "
+                    + ", ".join(f"{p} {n}" for p, n in last.items()))
+        if any(o is None for o in s.objective.values()):
+            return "Face up: " + ", ".join(o.replace(" Village", "") for o in s.revealed)
+        unallied = " or ".join(g[0] for g in s.layout if len(g) == 1)
+        return f"Tap who holds the lowest {unallied} card, then tap the card."
 
     def _totals_text(self) -> str:
         s = self.session.game.state
@@ -253,15 +270,16 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
                        font_size=self.app.fs(15))
             # the hand's score so far, big; the game's total (earlier hands + this one) under it
             small = int(self.app.fs(12))
+            gap = "\n" if len(game.setup.players) <= 4 else " "  # 5-6 rows: one line each
             if game.is_over or (s.phase == "setup" and s.hand_scores):
-                score = f"[b]{total}[/b]\n[size={small}]total[/size]"
+                score = f"[b]{total}[/b]{gap}[size={small}]total[/size]"
             elif s.hand_scores:
                 now = game.hand_score(p)
-                score = f"[b]{now}[/b]\n[size={small}]total {total + now}[/size]"
+                score = f"[b]{now}[/b]{gap}[size={small}]total {total + now}[/size]"
             else:
-                score = f"[b]{game.hand_score(p)}[/b]\n[size={small}]this hand[/size]"
+                score = f"[b]{game.hand_score(p)}[/b]{gap}[size={small}]this hand[/size]"
             points = _w("TLabel", text=score, markup=True, shorten=False, size_hint_x=None,
-                        width=76, font_size=self.app.fs(22))
+                        width=90, font_size=self.app.fs(22))
             row.add_widget(label)
             row.add_widget(points)
             self.player_labels[p] = label
@@ -377,7 +395,6 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
     def _draw_alliances(self) -> None:
         """Match the table's Tribal Alliance cards: tap two tribes to swap their places."""
         layout = self.session.game.state.layout
-        self._note("Make this match the table: tap two tribes to swap them.")
         widgets = []
         for g in layout:
             for t in g:
@@ -402,8 +419,6 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         pool = set(s.revealed) | set(s.objective_deck)
         if not self.reveal_sel:
             self.reveal_sel = list(s.revealed)
-        n = len(self.reveal_sel)
-        self._note(f"Tap the 5 objectives face up on the table ({n} chosen).")
         widgets = [self._button("reveal:" + o, o.replace(" Village", ""),
                                 lambda o=o: self._toggle_reveal(o), enabled=o in pool,
                                 selected=o in self.reveal_sel, font=14)
