@@ -304,6 +304,26 @@ def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
         scr = app.game_screen
         game = app.session.game
         assert len(game.state.tribes) == 6  # 4 players: 6 tribes
+        # table options before the first call: the game is dealt again with them
+        first_id = app.session.game_id
+        d.tap(scr.buttons["mode:options"])
+        yield 1
+        d.tap(scr.buttons["opt:lucky_gretin"])
+        yield 2
+        d.tap(app.game_screen.buttons["opt:hands:2"])
+        yield 2
+        scr = app.game_screen
+        game = app.session.game
+        assert game.options.lucky_gretin and game.options.hands == 2
+        assert game.state.hand_count["Ana"] == 12  # 4 players: 11 cards, +1 with Gretins
+        assert scr.buttons["opt:alliance_mode"].disabled is False  # 4 players may team up
+        assert [r.id for r in app.journal.unfinished()] == [app.session.game_id] != [first_id]
+        assert "hand 1 of 2" in scr.title_label.text
+        assert _touch_problems(scr, (800, 480)) == []
+        if SHOTS:
+            d.screenshot(Path(SHOTS) / "tribal-village-0-options.png")
+        d.tap(scr.buttons["mode:pick"])
+        yield 1
         # every revealed objective is offered to the first player, and nothing else
         keys = {k for k in scr.buttons if k.startswith("objective:")}
         assert keys == {f"objective:{o}" for o in game.state.revealed}

@@ -218,6 +218,8 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
     def _setup_hint(self) -> str:
         """What the setup step on screen asks for, short enough for a squeezed box."""
         s = self.session.game.state
+        if self.setup_mode == "options":
+            return "Table options: changing one deals this game again."
         if self.setup_mode == "alliances":
             return "Make this match the table's alliance cards: tap two tribes to swap them."
         if self.setup_mode == "revealed":
@@ -380,12 +382,19 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
     # -- setup: alliances, revealed objectives, picks, first lead ---------------------------------
 
     def _draw_setup(self) -> None:
-        modes = (("pick", "Objectives & lead"), ("alliances", "Alliance cards"),
-                 ("revealed", "Objectives dealt"))
+        modes = [("pick", "Picks & lead"), ("alliances", "Alliance cards"),
+                 ("revealed", "Objectives dealt")]
+        fresh = not self.session.game.history  # options only before the game's first call
+        if fresh:
+            modes.append(("options", "Options"))
+        elif self.setup_mode == "options":
+            self.setup_mode = "pick"
         self._row([self._button("mode:" + m, text, lambda m=m: self._set(setup_mode=m),
                                 selected=self.setup_mode == m, font=15)
                    for m, text in modes])
-        if self.setup_mode == "alliances":
+        if self.setup_mode == "options":
+            self._draw_options()
+        elif self.setup_mode == "alliances":
             self._draw_alliances()
         elif self.setup_mode == "revealed":
             self._draw_revealed()
@@ -401,6 +410,53 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
                 widgets.append(self._button("ally:" + t, t, lambda t=t: self._edit_ally(t),
                                             selected=self.swap_first == t))
         self._grid(widgets, cols=4)
+
+    def _draw_options(self) -> None:
+        """The engine's table options. The start screen does not know them, so changing one
+        restarts this (still empty) game with the new options; the old one is dropped."""
+        game = self.session.game
+        o = game.options
+        n = len(game.setup.players)
+        self._row([
+            self._button("opt:lucky_gretin", "Lucky Gretin: " + ("on" if o.lucky_gretin
+                                                                  else "off"),
+                         lambda: self._restart(lucky_gretin=not o.lucky_gretin),
+                         selected=o.lucky_gretin, font=15),
+            self._button("opt:alliance_mode", "Alliance mode (teams): "
+                         + ("on" if o.alliance_mode else "off"),
+                         lambda: self._restart(alliance_mode=not o.alliance_mode),
+                         enabled=n in (4, 6), selected=o.alliance_mode, font=15)])
+        self._row([_w("TLabel", text="Hands", size_hint_x=None, width=80,
+                      font_size=self.app.fs(15)),
+                   *(self._button(f"opt:hands:{h}", str(h), lambda h=h: self._restart(hands=h),
+                                  selected=o.hands == h) for h in range(1, 6))])
+        self._row([
+            self._button("opt:tachydus_discard", "Tachydus discard: " + o.tachydus_discard,
+                         lambda: self._restart(tachydus_discard="out" if o.tachydus_discard
+                                               == "village" else "village"), font=15),
+            self._button("opt:new_alliances_each_hand", "New alliances each hand: "
+                         + ("yes" if o.new_alliances_each_hand else "no"),
+                         lambda: self._restart(
+                             new_alliances_each_hand=not o.new_alliances_each_hand),
+                         selected=o.new_alliances_each_hand, font=15)])
+
+    def _restart(self, **changes: Any) -> None:
+        from rules import Setup
+
+        game = self.session.game
+        options = {**game.setup.options, **changes}
+        old = self.session.game_id
+        try:
+            self.app.start_game(Setup(game.setup.game, game.setup.players, options,
+                                      game.setup.seed))
+        except RulesError as e:
+            self.session.message = str(e)
+            self.redraw()
+            return
+        self.app.journal.finish(old)  # never played: not offered for resume
+        screen = self.app.game_screen
+        screen.setup_mode = "options"
+        screen.redraw()
 
     def _edit_ally(self, tribe: str) -> None:
         first = self.swap_first
