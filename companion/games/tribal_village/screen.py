@@ -19,6 +19,7 @@ from kivy.factory import Factory
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 
 from companion import theme
 from rules import RulesError
@@ -638,15 +639,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         elif pend.kind == "return":
             self._draw_return(who, pend)
         elif pend.kind == "manipulate":
-            self._note("Return a card from a Village to its owner's hand?")
-            widgets = [self._button("manipulate:" + (f"{c.card} from {c.owner}"
-                                                     if c.card else "none"),
-                                    f"{c.card.replace('Lucky ', '')} ({c.owner})" if c.card
-                                    else "No manipulation",
-                                    lambda c=c: self._call(c.text()), hot=c.card is None,
-                                    font=14)
-                       for c in answers if isinstance(c, Manipulate)]
-            self._grid(widgets, cols=4)
+            self._draw_manipulate([c for c in answers if isinstance(c, Manipulate)])
         elif pend.kind == "discard":
             self._note(f"{who} got {pend.card} back: discard a different card")
             allowed = {c.card for c in answers if isinstance(c, Discard)}
@@ -664,6 +657,31 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
                     widgets.append(self._button("objective:" + c.objective, c.objective,
                                                 lambda c=c: self._call(c.text()), font=14))
             self._grid(widgets, cols=3)
+
+    def _draw_manipulate(self, answers: Sequence[Manipulate]) -> None:
+        """Tachydus: whose Village (tap), then which card; Villages can hold many cards, so the
+        cards scroll."""
+        owners = list(dict.fromkeys(c.owner for c in answers if c.owner))
+        owner = self.picker if self.picker in owners else None
+        self._note("Return a card from whose Village to their hand?")
+        none = next(c for c in answers if c.card is None)
+        self._row([self._button("manipulate:none", "No manipulation",
+                                lambda: self._call(none.text()), hot=True, font=15)])
+        self._player_row(owners, owner, lambda p: self._set(picker=p), prefix="village:")
+        if owner is None:
+            return
+        mine = [c for c in answers if c.owner == owner and c.card]
+        grid = GridLayout(cols=4, spacing=4, size_hint_y=None,
+                          height=max(1, -(-len(mine) // 4)) * 52 - 4)
+        for c in mine:
+            assert c.card is not None
+            grid.add_widget(self._button(f"manipulate:{c.card} from {owner}",
+                                         c.card.replace("Lucky ", ""),
+                                         lambda c=c: self._call(c.text()), font=15))
+        view = ScrollView(size_hint_y=None, height=min(grid.height, 3 * 52 - 4),
+                          do_scroll_x=False)
+        view.add_widget(grid)
+        self.choices.add_widget(view)
 
     def _draw_chaos(self, who: str, answers: Sequence[Any]) -> None:
         full = next((c for c in answers if isinstance(c, Chaos) and c.added), None)
