@@ -282,6 +282,17 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         calls = [e.call for e in app.journal.load(app.session.game_id).entries]
         assert "Ana: Hydris 8 net Ben" in calls and "Ben: Floris 5 +1" in calls
         assert "Ana: Chaos Nimbus 7 from Ben, Nimbus 8 from Cy" in calls
+        # leave and resume: the screen comes back as it was, from the journal
+        verdict = scr.verdict_label.text
+        d.tap(scr.leave_button)
+        yield 1
+        assert app.sm.current == "start"
+        app.resume_game(app.journal.unfinished()[0].id)
+        yield 2
+        scr = app.game_screen
+        assert app.sm.current == "game-tribal-village"
+        assert scr.verdict_label.text == verdict
+        assert scr.title_label.text == "Tribal Village · hand 2 of 3"
 
     run_app(app, script, timeout=300)
 
