@@ -454,6 +454,28 @@ class Game(ABC, Generic[S]):
         self._undone.clear()
         return events
 
+    def check(self, call: Call | str, at: float | None = None) -> Call:
+        """Validate a call without applying it; returns the parsed call.
+
+        Raises :class:`InvalidCall` or :class:`IllegalCall` exactly as :meth:`apply` would.
+        Useful where :meth:`legal_calls` can only list a sample (a screen greying out choices).
+        """
+        if isinstance(call, str):
+            call = self.parse(call)
+        at = normalise_time(at)
+        if self.is_over:
+            raise IllegalCall(f"{call}: the game is over")
+        self._apply(copy.deepcopy(self._state), call, at)
+        return call
+
+    def is_legal(self, call: Call | str, at: float | None = None) -> bool:
+        """True when :meth:`apply` would take this call now (nothing changes either way)."""
+        try:
+            self.check(call, at)
+        except RulesError:
+            return False
+        return True
+
     def undo(self) -> Entry:
         """Take back the last call. Raises :class:`IllegalCall` if there is none."""
         if not self._done:

@@ -1009,6 +1009,12 @@ class TribalVillage(Game[TribalVillageState]):
         return Setup(cls.name, tuple(f"P{i + 1}" for i in range(n)), options,
                      rng.randrange(2**31))
 
+    def cards_for(self, player: str) -> list[str]:
+        """Cards ``player`` might hold now: their known cards, and every unseen card."""
+        if player not in self.setup.players:
+            raise ValueError(f"no player called {player!r}")
+        return self._cards_for(self.state, player)
+
     def _cards_for(self, s: TribalVillageState, player: str) -> list[str]:
         """Cards ``player`` might hold: their known cards, and every unseen card."""
         cards = list(dict.fromkeys(s.known[player]))

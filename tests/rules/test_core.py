@@ -208,3 +208,15 @@ def test_standings_format() -> None:
     assert s.format().splitlines() == ["player    cup", "--------  ---", "Ana       12",
                                        "Benedict  3", "Winner: Ana"]
     assert s.to_json()["rows"][1] == {"player": "Benedict", "cup": "3"}
+
+
+def test_check_and_is_legal_change_nothing(registered: None) -> None:
+    game = rules.new_game("count-test", ["Ana", "Ben"], seed=3)
+    before = game.snapshot()
+    assert game.is_legal("Ana: Add 2")
+    assert not game.is_legal("Ana: Add 9")
+    assert not game.is_legal("gibberish")
+    assert game.check("Ben: Add 1") == Add("Ben", 1)
+    with pytest.raises(IllegalCall, match="add 1 to 3, not 9"):
+        game.check("Ana: Add 9")
+    assert game.snapshot() == before and game.history == ()

@@ -11,7 +11,6 @@ a refusal shows the engine's own reason.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -46,17 +45,8 @@ HOT_TEXT: theme.RGBA = (0, 0, 0, 1)
 
 
 def accepts(game: Any, text: str) -> bool:
-    """Whether the engine would take ``text`` now, tried on a copy of the state (nothing changes).
-
-    ``Game`` has no public "is this legal?" (``legal_calls()`` is a representative list), so this
-    runs the engine's own validation on a deep copy of the state, which the engine then drops.
-    """
-    try:
-        call = game.parse(text)
-        game._apply(copy.deepcopy(game.state), call, None)
-    except RulesError:
-        return False
-    return True
+    """Whether the engine would take ``text`` now (nothing changes)."""
+    return bool(game.is_legal(text))
 
 
 def _w(kind: str, **kwargs: Any) -> Any:
@@ -616,7 +606,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
     def _possible(self, player: str) -> list[str]:
         """Cards ``player`` may hold, as the engine sees it (known ones, and every unseen one)."""
         game = self.session.game
-        return list(game._cards_for(game.state, player))
+        return list(game.cards_for(player))
 
     # -- decisions the game waits for -------------------------------------------------------------
 
