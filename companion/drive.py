@@ -118,3 +118,29 @@ def run_app(app: App, script: Script, size: tuple[int, int] = (800, 480),
     app.run()
     if state["error"] is not None:
         raise state["error"]
+
+
+def touch_problems(root: Any, size: tuple[int, int], min_px: float = 48.0) -> list[str]:
+    """Visible buttons and text fields under ``root`` smaller than ``min_px`` on a side, or
+    reaching outside a ``size`` window: what a finger at the table would miss. A widget with
+    opacity 0 hides everything inside it."""
+    from kivy.uix.button import Button
+    from kivy.uix.textinput import TextInput
+
+    found = []
+    todo = [root]
+    while todo:
+        w = todo.pop()
+        if w.opacity == 0:  # hidden, and so is everything inside it
+            continue
+        todo.extend(w.children)
+        if not isinstance(w, Button | TextInput):
+            continue
+        x, y = w.to_window(w.x, w.y)
+        name = f"{getattr(root, 'name', '')}: {type(w).__name__} {getattr(w, 'text', '')!r}"
+        if w.height < min_px - 0.5 or w.width < min_px - 0.5:
+            found.append(f"{name} is {w.width:.0f}x{w.height:.0f} at {size}")
+        if x < -0.5 or y < -0.5 or x + w.width > size[0] + 0.5 or y + w.height > size[1] + 0.5:
+            found.append(f"{name} at {x:.0f},{y:.0f} size {w.width:.0f}x{w.height:.0f} "
+                         f"leaves the {size[0]}x{size[1]} window")
+    return found

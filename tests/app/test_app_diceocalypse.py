@@ -66,35 +66,11 @@ class Tray:
         pass
 
 
-def touch_problems(screen: Any, size: tuple[int, int]) -> list[str]:
-    """Visible buttons smaller than 48 px or outside the window."""
-    from kivy.uix.button import Button
-
-    found = []
-
-    def walk(w: Any) -> None:
-        if w.opacity == 0:
-            return
-        if isinstance(w, Button):
-            x, y = w.to_window(w.x, w.y)
-            name = f"{size} {type(w).__name__} {w.text!r}"
-            if w.height < 47.5 or w.width < 47.5:
-                found.append(f"{name} is {w.width:.0f}x{w.height:.0f}")
-            if x < -0.5 or y < -0.5 or x + w.width > size[0] + 0.5 \
-                    or y + w.height > size[1] + 0.5:
-                found.append(f"{name} at {x:.0f},{y:.0f} leaves the window")
-        for child in w.children:
-            walk(child)
-
-    walk(screen)
-    return found
-
-
 def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
     from kivy.core.window import Window
 
     from companion.app import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.preview import CameraFeed
     from rules import replay
 

@@ -3,9 +3,8 @@ at least 48 px and lies inside the window; the player colours differ for colour-
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import arena_game
@@ -13,36 +12,11 @@ from conftest import arena_game
 pytestmark = pytest.mark.app
 
 
-def _walk(widget: Any) -> Iterator[Any]:
-    yield widget
-    for child in widget.children:
-        yield from _walk(child)
-
-
-def _problems(app: Any, size: tuple[int, int]) -> list[str]:
-    from kivy.uix.button import Button
-    from kivy.uix.textinput import TextInput
-
-    screen = app.sm.current_screen
-    found = []
-    for w in _walk(screen):
-        if not isinstance(w, Button | TextInput) or w.opacity == 0:
-            continue
-        x, y = w.to_window(w.x, w.y)
-        name = f"{screen.name}: {type(w).__name__} {getattr(w, 'text', '')!r}"
-        if w.height < 48 - 0.5 or w.width < 48 - 0.5:
-            found.append(f"{name} is {w.width:.0f}x{w.height:.0f}")
-        if x < -0.5 or y < -0.5 or x + w.width > size[0] + 0.5 or y + w.height > size[1] + 0.5:
-            found.append(f"{name} at {x:.0f},{y:.0f} size {w.width:.0f}x{w.height:.0f} "
-                         f"leaves the {size[0]}x{size[1]} window")
-    return found
-
-
 def test_every_screen_fits_both_displays(app_dirs: Path) -> None:
     from kivy.core.window import Window
 
     from companion.app import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.drive import Driver, ManualClock, run_app, touch_problems
 
     game = arena_game()
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
@@ -53,13 +27,13 @@ def test_every_screen_fits_both_displays(app_dirs: Path) -> None:
         for name in ("start", "settings", "dice"):
             app.show(name)
             yield 3
-            problems.extend(_problems(app, size))
+            problems.extend(touch_problems(app.sm.current_screen, size))
             checked.append(f"{name}@{size}")
         if app.session is not None:
             for name in ("arena", "between"):
                 app.show(name)
                 yield 3
-                problems.extend(_problems(app, size))
+                problems.extend(touch_problems(app.sm.current_screen, size))
                 checked.append(f"{name}@{size}")
 
     def script(d: Driver) -> Generator[int | None, None, None]:

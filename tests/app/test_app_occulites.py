@@ -10,7 +10,7 @@ dice are unsure); the last test draws real frames and reads them with vision.rea
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -18,27 +18,6 @@ from typing import Any
 import pytest
 
 pytestmark = pytest.mark.app
-
-
-def _walk(widget: Any) -> Iterator[Any]:
-    yield widget
-    for child in widget.children:
-        yield from _walk(child)
-
-
-def _small_targets(screen: Any, size: tuple[int, int]) -> list[str]:
-    from kivy.uix.button import Button
-
-    found = []
-    for w in _walk(screen):
-        if not isinstance(w, Button) or w.opacity == 0:
-            continue
-        x, y = w.to_window(w.x, w.y)
-        if w.height < 47.5 or w.width < 47.5:
-            found.append(f"{w.text!r} is {w.width:.0f}x{w.height:.0f}")
-        if x < -0.5 or y < -0.5 or x + w.width > size[0] + 0.5 or y + w.height > size[1] + 0.5:
-            found.append(f"{w.text!r} at {x:.0f},{y:.0f} leaves the window")
-    return found
 
 
 def tray(rows: list[list[tuple[str, int | None, float]]]) -> SimpleNamespace:
@@ -56,7 +35,7 @@ def tray(rows: list[list[tuple[str, int | None, float]]]) -> SimpleNamespace:
 def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
     from companion import theme
     from companion.app import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.settings import Settings
     from rules import replay
 
@@ -164,7 +143,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
                     assert "WINS" not in header and "shares" not in header
             if k == 1:
                 d.screenshot(shots / "occulites-3-card.png")
-                assert not _small_targets(scr, (800, 480)), _small_targets(scr, (800, 480))
+                assert not touch_problems(scr, (800, 480)), touch_problems(scr, (800, 480))
             d.tap(scr.next_button)
             yield 1
         assert scr.resolving is None
@@ -176,7 +155,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         d.tap(scr.give_buttons[mine])
         yield 1
         d.screenshot(shots / "occulites-4-share.png")
-        assert not _small_targets(scr, (800, 480)), _small_targets(scr, (800, 480))
+        assert not touch_problems(scr, (800, 480)), touch_problems(scr, (800, 480))
         d.tap(scr.take_buttons["pink from pool"])
         yield 1
         assert g.state.points[who] == points - 1 and g.state.dice[who]["pink"] == 1
@@ -214,7 +193,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         scr.apply_reading(tray(rows2))
         yield 1
         assert set(g.state.lineups) == {"Ana", "Ben"}
-        assert not _small_targets(scr, (800, 480)), _small_targets(scr, (800, 480))
+        assert not touch_problems(scr, (800, 480)), touch_problems(scr, (800, 480))
         d.tap(scr.reveal_button)
         yield 1
         assert g.is_over
@@ -251,7 +230,7 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
     Interests draft by touch, Creatures and Predators in the line-up, every touch target at
     least 48 px inside the window in each phase."""
     from companion.app import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.settings import Settings
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
@@ -267,7 +246,7 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
         yield 2
         scr = app.game_screen
         assert len(scr.rows) == 5
-        assert not _small_targets(scr, size), _small_targets(scr, size)
+        assert not touch_problems(scr, size), touch_problems(scr, size)
         first_id = app.session.game_id
         d.tap(scr.mode_buttons["lots_of_interests"])
         yield 2
@@ -281,7 +260,7 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
         scr = app.game_screen
         g = app.session.game
         assert g.options.creatures and g.options.lots_of_interests
-        assert not _small_targets(scr, size), _small_targets(scr, size)
+        assert not touch_problems(scr, size), touch_problems(scr, size)
         if size == (800, 480):
             d.screenshot(shots / "occulites-6-draft.png")
         # The draft by touch: whoever's turn it is takes the first colour the pool has.
@@ -302,7 +281,7 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
         d.tap(scr.rows["Cy"].header)
         yield 1
         assert scr.sel == ("Cy", 0)
-        assert not _small_targets(scr, size), _small_targets(scr, size)
+        assert not touch_problems(scr, size), touch_problems(scr, size)
         if size == (800, 480):  # an offscreen window resized to 1280x720 screenshots garbled
             d.screenshot(shots / "occulites-7-five-players.png")
 

@@ -299,7 +299,7 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
 
 def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
     from companion.app import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.drive import Driver, ManualClock, run_app, touch_problems
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
 
@@ -330,7 +330,7 @@ def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
         assert scr.buttons["opt:alliance_mode"].disabled is False  # 4 players may team up
         assert [r.id for r in app.journal.unfinished()] == [app.session.game_id] != [first_id]
         assert "hand 1 of 2" in scr.title_label.text
-        assert _touch_problems(scr, (800, 480)) == []
+        assert touch_problems(scr, (800, 480)) == []
         if SHOTS:
             d.screenshot(Path(SHOTS) / "tribal-village-0-options.png")
         d.tap(scr.buttons["mode:pick"])
@@ -349,26 +349,6 @@ def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
     run_app(app, script)
 
 
-def _touch_problems(screen: Any, size: tuple[int, int]) -> list[str]:
-    """Buttons smaller than 48 px or outside the window (as tests/app/test_app_layout.py)."""
-    from kivy.uix.button import Button
-
-    found = []
-    todo = [screen]
-    while todo:
-        w = todo.pop()
-        todo.extend(w.children)
-        if not isinstance(w, Button) or w.opacity == 0:
-            continue
-        x, y = w.to_window(w.x, w.y)
-        name = f"{type(w).__name__} {w.text!r}"
-        if w.height < 47.5 or w.width < 47.5:
-            found.append(f"{name} is {w.width:.0f}x{w.height:.0f} at {size}")
-        if x < -0.5 or y < -0.5 or x + w.width > size[0] + 0.5 or y + w.height > size[1] + 0.5:
-            found.append(f"{name} at {x:.0f},{y:.0f} leaves the {size} window")
-    return found
-
-
 def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
     """A one-hand game of 6 with Lucky Gretins and random tribes, to the final standings;
     every step's touch targets fit 800x480 and 1280x720."""
@@ -377,7 +357,7 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
     from kivy.core.window import Window
 
     from companion.app import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.drive import Driver, ManualClock, run_app, touch_problems
     from rules import Setup
     from rules.tribal_village import GRETIN, VALUES
 
@@ -407,7 +387,7 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
             for size in ((1280, 720), (800, 480)):
                 Window.size = size
                 yield 3
-                problems.extend(f"{stage}: {p}" for p in _touch_problems(scr, size))
+                problems.extend(f"{stage}: {p}" for p in touch_problems(scr, size))
             if SHOTS:
                 name = stage.replace(" ", "-")
                 d.screenshot(Path(SHOTS) / f"tribal-village-six-{name}.png")
