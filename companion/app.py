@@ -30,7 +30,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 import rules
@@ -367,8 +369,8 @@ class ArenaScreen(Screen):
         top.add_widget(self.redo_b)
         top.add_widget(_w("TButton", text="Dice", size_hint_x=0.105,
                           on_release=lambda *_: app.show("dice")))
-        top.add_widget(_w("TButton", text="Menu", size_hint_x=0.105,
-                          on_release=lambda *_: app.show("settings")))
+        top.add_widget(_w("TButton", text="More", size_hint_x=0.105,
+                          on_release=lambda *_: self.open_more()))
         self.root_box.add_widget(top)
         middle = BoxLayout(spacing=4)
         self.panels_box = BoxLayout(spacing=4)
@@ -405,6 +407,75 @@ class ArenaScreen(Screen):
         self.root_box.add_widget(bottom)
         self.add_widget(self.root_box)
         self.panels: dict[str, PlayerPanel] = {}
+
+    def open_more(self) -> None:
+        """Calls a panel has no room for (tribal cards, a dispute), and the settings."""
+        session = self.app.session
+        if session is None:
+            return
+        view = ModalView(size_hint=(0.96, 0.94), auto_dismiss=True)
+        box = _w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.PANEL)
+        grid = GridLayout(cols=3, spacing=4, size_hint_y=None, row_default_height=56,
+                          row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+
+        def call(text: str) -> None:
+            view.dismiss(animation=False)
+            session.try_call(text)
+            self.refresh(session)
+
+        cards = session.card_calls()
+        for texts in cards.values():
+            for text in texts:
+                grid.add_widget(_w("TButton", text=text, font_size=self.app.fs(15),
+                                   shorten=True,
+                                   on_release=lambda *_, t=text: call(t)))
+        if not cards:
+            grid.add_widget(_w("TLabel", text="No tribal card can be readied or used now",
+                               color=theme.MUTED))
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(grid)
+        box.add_widget(_w("THeading", text="Tribal cards", size_hint_y=None, height=36))
+        box.add_widget(scroll)
+        box.add_widget(_w("THeading", text="Dispute: tap who is involved",
+                          size_hint_y=None, height=36))
+        row = BoxLayout(size_hint_y=None, height=56, spacing=4)
+        chosen: list[str] = []
+
+        def toggle(button: Any, player: str) -> None:
+            if player in chosen:
+                chosen.remove(player)
+                button.background_color = theme.BUTTON
+            else:
+                chosen.append(player)
+                button.background_color = theme.SELECT
+
+        for seat in session.seats():
+            if not seat.knocked_out:
+                b = _w("TButton", text=seat.short, font_size=self.app.fs(15))
+                b.bind(on_release=lambda btn, p=seat.player: toggle(btn, p))
+                row.add_widget(b)
+
+        def dispute() -> None:
+            view.dismiss(animation=False)
+            session.dispute(chosen)
+            self.refresh(session)
+
+        row.add_widget(_w("TButton", text="Clear their dice", background_color=theme.ACCENT,
+                          color=(0, 0, 0, 1), on_release=lambda *_: dispute()))
+        box.add_widget(row)
+        bottom = BoxLayout(size_hint_y=None, height=56, spacing=4)
+        def settings() -> None:
+            view.dismiss(animation=False)
+            self.app.show("settings")
+
+        bottom.add_widget(_w("TButton", text="Settings", on_release=lambda *_: settings()))
+        bottom.add_widget(_w("TButton", text="Close",
+                             on_release=lambda *_: view.dismiss(animation=False)))
+        box.add_widget(bottom)
+        view.add_widget(box)
+        self.more_view = view
+        view.open(animation=False)
 
     def build_panels(self, session: TableSession) -> None:
         self.panels_box.clear_widgets()

@@ -625,4 +625,30 @@ class TableSession:
         return found
 
 
+    def card_calls(self) -> dict[str, list[str]]:
+        """Tribal-card calls the engine takes now (ready a card, or resolve a ready one), by
+        player, for the arena's "More" panel. Asked of the engine's legal calls."""
+        try:
+            legal = self.game.legal_calls()
+        except NotImplementedError:
+            return {}
+        by_short = {seat.short: seat.player for seat in self.seats()}
+        found: dict[str, list[str]] = {}
+        for call in legal:
+            is_card = type(call).__name__ == "Ready" or str(
+                getattr(call, "key", "")).startswith("card:")
+            actor = getattr(call, "actor", None)
+            if is_card and actor in by_short:
+                found.setdefault(by_short[actor], []).append(str(call))
+        return found
+
+    def dispute(self, players: Sequence[str]) -> list[Event] | None:
+        """Players cannot agree: everyone named clears their dice (the engine's dispute)."""
+        names = [self.seat_of(p).short for p in players]
+        if not names:
+            self.message = "Dispute: tap who is involved first"
+            return None
+        return self.try_call("Dispute: " + ", ".join(names))
+
+
 __all__ = ["ButtonPress", "CallBuilder", "LogLine", "RoundClock", "Seat", "TableSession"]

@@ -183,3 +183,23 @@ def test_undo_holds_automatic_hits_until_the_next_call(journal: Journal) -> None
     s.call("Banksia: Movement 1")  # play goes on: the window runs again
     clock.now += 0.5
     assert [e.kind for e in s.tick()] == ["hit"]
+
+
+def test_card_calls_and_dispute_come_from_the_real_engine(tmp_path: Path) -> None:
+    with Journal(tmp_path / "cards.sqlite3") as j:
+        setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben"), {"round_seconds": 60.0}, 1)
+        s = TableSession.new(j, setup, "cards", clock=FakeClock())
+        s.start_round()
+        cards = s.card_calls()
+        assert "Grubic: Ready Leap" in cards["Ana"]
+        assert all(t.startswith("Riparian: Ready ") for t in cards["Ben"])
+        assert not any(t == "Grubic: Leap" for t in cards["Ana"])
+        s.try_call("Grubic: Ready Leap")
+        cards = s.card_calls()
+        assert "Grubic: Leap" in cards["Ana"] and "Grubic: Ready Leap" not in cards["Ana"]
+        s.call("Grubic: Spear Thrust 2 on Riparian")
+        assert s.dispute([]) is None and "tap who is involved" in s.message
+        events = s.dispute(["Ana", "Ben"])
+        assert events is not None and [e.kind for e in events] == ["dispute"]
+        assert s.game.pending() == []
+        assert [e.call for e in j.resume(s.game_id).history][-1] == "Dispute: Grubic, Riparian"

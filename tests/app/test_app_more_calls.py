@@ -1,0 +1,77 @@
+"""The arena's "More" panel: tribal cards and a dispute by touch, each landing in the journal."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.app
+
+
+def _button(root: Any, text: str) -> Any:
+    todo = [root]
+    while todo:
+        w = todo.pop()
+        todo.extend(w.children)
+        if getattr(w, "text", None) == text:
+            return w
+    raise AssertionError(f"no button {text!r} on screen")
+
+
+def test_cards_and_dispute_by_touch(app_dirs: Path) -> None:
+    import rules
+
+    if "eye-for-an-eye" not in rules.game_names():
+        pytest.skip("needs the Eye for an Eye engine (tribal cards are its rule)")
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app, touch_problems
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    shots = Path(os.environ.get("MORE_SHOTS", str(app_dirs / "shots")))
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "eye-for-an-eye"
+        yield 2
+        start.set_count(2)
+        d.tap(start.start_button)
+        yield 2
+        s = app.session
+        arena = app.screens["arena"]
+        d.tap(arena.go)
+        yield 1
+        d.tap(_button(arena, "More"))
+        yield 2
+        view = arena.more_view
+        assert touch_problems(view, (800, 480)) == []
+        d.screenshot(shots / "10-arena-more.png")
+        d.tap(_button(view, "Grubic: Ready Leap"))
+        yield 2
+        assert [e.call for e in s.game.history] == ["Grubic: Ready Leap"]
+        d.tap(_button(arena, "More"))
+        yield 2
+        view = arena.more_view
+        d.tap(_button(view, "Grubic: Leap"))
+        yield 2
+        assert s.game.history[-1].call == "Grubic: Leap"
+        yield from d.call("Ana", "attack", 2, "Ben")
+        yield 1
+        assert s.pending()
+        d.tap(_button(arena, "More"))
+        yield 2
+        view = arena.more_view
+        d.tap(_button(view, "Grubic"))
+        d.tap(_button(view, "Riparian"))
+        d.tap(_button(view, "Clear their dice"))
+        yield 2
+        assert s.game.history[-1].call == "Dispute: Grubic, Riparian"
+        assert s.pending() == []
+        assert "Dispute: Grubic, Riparian" in arena.log_label.text
+        journal = app.journal.resume(s.game_id)
+        assert journal.snapshot() == s.game.snapshot()
+
+    run_app(app, script)
