@@ -802,6 +802,7 @@ class CompanionApp(App):
         self._ticker: Any = None
         self.last_events: Sequence[Event] = ()
         self.button_seats: tuple[str, ...] | None = None  # seat names of the button map
+        self.seat_leds: Any = None  # hardware.buttons.SeatLeds when the map has LEDs
 
     # -- building ---------------------------------------------------------------------------
 
@@ -841,12 +842,45 @@ class CompanionApp(App):
         except Exception as e:  # no GPIO here, or a bad map: the touchscreen still works
             return f"buttons: not available ({e})"
         self.button_seats = bmap.seats
+        if bmap.leds:
+            try:
+                from hardware.buttons import SeatLeds
+
+                self.seat_leds = SeatLeds(bmap)
+            except Exception as e:  # LEDs are optional: the buttons still work
+                return f"buttons: seats {', '.join(bmap.seats)}; LEDs not available ({e})"
         return f"buttons: seats {', '.join(bmap.seats)}"
+
+    def update_leds(self) -> None:
+        """Seat LEDs follow the game: lit while that seat may parry, blinking when knocked out.
+        Only a change of state touches a pin."""
+        leds, session, seats = self.seat_leds, self.session, self.button_seats
+        if leds is None or seats is None:
+            return
+        if session is None:
+            for hw in seats:
+                if leds.state(hw) not in ("off", "none"):
+                    leds.reaction(hw, False)
+            return
+        for hw, seat in zip(seats, session.seats(), strict=False):
+            if seat.knocked_out:
+                want = "blink"
+            else:
+                want = "on" if session.parry_left(seat.player) is not None else "off"
+            state = leds.state(hw)
+            if state in (want, "none"):
+                continue
+            if want == "blink":
+                leds.knockout(hw)
+            else:
+                leds.reaction(hw, want == "on")
 
     def on_stop(self) -> None:
         pad = getattr(self, "button_pad", None)
         if pad is not None:
             pad.close()
+        if self.seat_leds is not None:
+            self.seat_leds.close()
         if self._ticker is not None:
             self._ticker.cancel()
         if self.session is not None:
@@ -965,12 +999,14 @@ class CompanionApp(App):
         self.game_screen = None
         if self.frame_provider is not None:
             self.frame_provider.release("game")
+        self.update_leds()
         self.show("start")
         self.screens["start"].on_pre_enter()
 
     def _tick(self, dt: float) -> None:
         if self.session is not None:
             self.session.tick()
+            self.update_leds()
             if self.sm is not None and self.sm.current == "arena":
                 self.screens["arena"].refresh_clock(self.session)
 
@@ -985,6 +1021,7 @@ class CompanionApp(App):
             if e.kind in ("knockout", "round-over", "match-over"):
                 self.announce(e.kind)
         self.last_events = events
+        self.update_leds()
         if self.game_screen is not None:
             self.game_screen.refresh(session, events)
             return

@@ -17,7 +17,7 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
 
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
-    from hardware.buttons import ButtonMap, ButtonPad
+    from hardware.buttons import ButtonMap, ButtonPad, SeatLeds
 
     game = arena_game()
     clock = ManualClock()
@@ -28,6 +28,11 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
     pad = ButtonPad(bmap, app.submit_hardware, pin_factory=factory,
                     clock=lambda: pad_clock[0], run_timer=False)
     app.button_seats = bmap.seats
+    app.seat_leds = SeatLeds(bmap, pin_factory=factory)
+
+    def led(seat: str) -> bool:
+        pin_name = dict(bmap.leds)[seat]
+        return bool(factory.pin(int(pin_name.removeprefix("GPIO"))).state)
 
     def pin(seat: str, action: str) -> object:
         spec = next(b for b in bmap.buttons if b.seat == seat and b.action == action)
@@ -71,11 +76,13 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
         yield 3
         assert s.log[-1].call.endswith(f" 3 on {ben.short}")
         assert s.pending() and s.parry_left("Ben") is not None
+        assert led("P2") and not led("P1")  # Ben may parry: his seat's LED is lit
         # P2 parries twice.
         press("P2", "defend", 2)
         yield 3
         assert f"{ben.short}: Parry 2" in [e.call for e in s.log[-2:]]
         assert s.pending() == []
+        assert not led("P2")
         health = s.seat_of("Ben").health
         # P2 moves, then holds defend: undo.
         press("P2", "move", 2)
@@ -96,8 +103,10 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
             yield 2
         assert s.seat_of("Ben").knocked_out and s.seat_of("Ben").health == 0 < health
         assert s.phase == "between-rounds" and app.sm.current == "between"
+        assert app.seat_leds.state("P2") == "blink" and app.seat_leds.state("P1") == "off"
 
     try:
         run_app(app, script)
     finally:
         pad.close()
+        app.seat_leds.close()
