@@ -386,10 +386,13 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=0, help="default: det 1000, cls 3000")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--crop", type=int, default=32, help="classifier crop side, px")
     ap.add_argument("--out", type=Path, default=MODELS, help="folder for the .onnx files")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     OUT[0] = args.out
+    global CLS
+    CLS = args.crop
     cv2.setNumThreads(1)
     if args.what == "det":
         train_det(args.steps or 1000, args.seed)

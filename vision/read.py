@@ -497,13 +497,12 @@ def _judge(pips: list[tuple[float, Image]]) -> tuple[int | None, float]:
     return (count if conf >= 0.5 else None), max(0.05, conf)
 
 
-def _hand_in_view(img: Image, side: float) -> bool:
+def _hand_in_view(img: Image, side: float, f: int = 4) -> bool:
     """Whether a large skin-coloured object unlike the table (a hand, an arm) is in view.
 
     Big objects fool the background estimate, so hands are looked for by colour: skin tones in
     YCrCb, far from the frame's dominant colour, in a region much thicker than a die.
     """
-    f = 4
     small = cv2.resize(img, (max(8, img.shape[1] // f), max(8, img.shape[0] // f)),
                        interpolation=cv2.INTER_AREA)
     ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
@@ -738,7 +737,7 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     sides = [d.size for d in dets]
     side = float(np.median(sides)) if sides else MIN_DIE_FRACTION * min(work.shape[:2])
     warnings: list[str] = []
-    if _hand_in_view(_seg_copy(work), side * min(1.0, SEG_SIDE / min(work.shape[:2]))):
+    if _hand_in_view(work, side, f=max(4, round(min(work.shape[:2]) / 120))):
         warnings.append(f"{OCCLUSION_WARNING}: a large object (a hand?) is in view")
     dice: list[Die] = []
     for d, p in zip(dets, probs, strict=True):
@@ -748,8 +747,8 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
             continue
         value: int | None = k if pk >= VALUE_MIN else None
         conf = (0.5 + 0.5 * (pk - VALUE_MIN) / (1 - VALUE_MIN)) if value else 0.2 * pk
-        patch = crop(work, d.cx, d.cy, d.size, side=CROP, scale=1.0)
-        ang = die_angle(crop(work, d.cx, d.cy, d.size, side=CROP, scale=1.2))
+        patch = crop(work, d.cx, d.cy, d.size, side=32, scale=1.2)
+        ang = die_angle(patch)
         colour, _cs = palette.classify(body_bgr(patch))
         box: Image = cv2.boxPoints(((d.cx, d.cy), (d.size, d.size), ang)).astype(np.float64)
         centre: Image = np.array([d.cx, d.cy], np.float64)
@@ -772,13 +771,3 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     dice.sort(key=lambda d: (round(d.center[1] / max(side, 1.0)), d.center[0]))
     return Reading(dice=tuple(dice), frame_shape=shape, warnings=tuple(warnings))
 
-
-def _seg_copy(work: Image) -> Image:
-    """The frame scaled to about ``SEG_SIDE`` px on its shorter side (for the hand check)."""
-    h, w = work.shape[:2]
-    scale = min(1.0, SEG_SIDE / min(h, w))
-    if scale >= 1.0:
-        return work
-    out: Image = cv2.resize(work, (max(1, round(w * scale)), max(1, round(h * scale))),
-                            interpolation=cv2.INTER_AREA)
-    return out
