@@ -3,7 +3,7 @@
 - ``det``: a fully-convolutional centre-heatmap detector (CenterNet-style). Input a 256x256 BGR
   letterboxed frame; output at 1/4 resolution (64x64): die-centre heatmap, log die size and
   sub-cell centre offset. -> ``vision/models/dice_det.onnx``
-- ``cls``: a die-crop classifier. Input a 32x32 BGR crop around a die centre (side 1.4 x die
+- ``cls``: a die-crop classifier. Input a 40x40 BGR crop around a die centre (side 1.4 x die
   size); output 7 logits: "not a die / unreadable", 1..6. -> ``vision/models/dice_cls.onnx``
 
 Trained only on the shared photos (``../shared/data/dice-photos``) and on synthetic scenes
@@ -46,7 +46,7 @@ OUT = [MODELS]  # where the models are written (--out)
 
 DET = 256  # detector input side
 STRIDE = 4
-CLS = 32  # classifier crop side
+CLS = 40  # classifier crop side (--crop)
 CROP_SCALE = 1.4  # crop side / die size
 
 Label = tuple[int, float, float, float]  # value, cx, cy, size (px)
@@ -383,10 +383,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("what", choices=("det", "cls"))
-    ap.add_argument("--steps", type=int, default=0, help="default: det 1000, cls 3000")
+    ap.add_argument("--steps", type=int, default=0, help="default: det 1000, cls 4000")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--crop", type=int, default=32, help="classifier crop side, px")
+    ap.add_argument("--crop", type=int, default=40, help="classifier crop side, px")
     ap.add_argument("--out", type=Path, default=MODELS, help="folder for the .onnx files")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -397,7 +397,7 @@ def main() -> None:
     if args.what == "det":
         train_det(args.steps or 1000, args.seed)
     else:
-        train_cls(args.steps or 3000, args.seed)
+        train_cls(args.steps or 4000, args.seed)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
   pixels) gives, at 1/4 resolution, a heatmap of die centres, the log die size and the
   sub-cell centre offset (CenterNet-style). Local maxima of the heatmap above a threshold
   are dice.
-- **Classifier** (``models/dice_cls.onnx``): a 32x32 crop around each die centre (side 1.4 x
+- **Classifier** (``models/dice_cls.onnx``): a 40x40 crop around each die centre (side 1.4 x
   die size) gives 7 scores: "not a die / unreadable", 1..6 (trained on crops at any
   rotation, so no die alignment is needed).
 
@@ -34,7 +34,7 @@ CLS_PATH = MODELS / "dice_cls.onnx"
 DET = 256  # detector input side
 REF_SIDE = 640  # frame side the detector was trained at (longer side)
 STRIDE = 4  # detector output cell, px of its input
-CLS = 32  # classifier crop side
+CLS = 40  # classifier crop side
 CROP_SCALE = 1.4  # classifier crop side / die size
 HEAT_MIN = 0.45  # heatmap peak that counts as a die candidate
 MIX = 0.0  # weight of the heat centroid (vs the offset head) in a die's centre
