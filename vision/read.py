@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import Nets, body_bgr, crop, die_angle, nets
+from vision.cnn import HEAT_MIN, Nets, body_bgr, crop, die_angle, nets
 from vision.mlp import Mlp
 from vision.profile import DEFAULT_PALETTE, Palette, Profile
 from vision.types import Die, Reading
@@ -722,12 +722,17 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
 VALUE_MIN = 0.6
 #: A detection the classifier gives at least this "not a die" probability is dropped.
 NOT_DIE_MIN = 0.5
+#: Heatmap peaks between RESCUE_HEAT and HEAT_MIN are kept only when the classifier is sure:
+#: "not a die" below RESCUE_NOT_DIE and the value at least RESCUE_VALUE likely (val photos).
+RESCUE_HEAT = 0.2
+RESCUE_NOT_DIE = 0.02
+RESCUE_VALUE = 0.9
 
 
 def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
               shape: tuple[int, int], palette: Palette, die_size: float | None) -> Reading:
     """The learned path: detector heatmap peaks, then the crop classifier per die."""
-    dets = cnn.detect(work)
+    dets = cnn.detect(work, heat_min=RESCUE_HEAT)
     if mask is not None:
         dets = [d for d in dets
                 if mask[min(mask.shape[0] - 1, int(d.cy)), min(mask.shape[1] - 1, int(d.cx))]]
@@ -745,6 +750,8 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
         pk = float(p[k])
         if float(p[0]) >= NOT_DIE_MIN:
             continue
+        if d.score < HEAT_MIN and not (float(p[0]) < RESCUE_NOT_DIE and pk >= RESCUE_VALUE):
+            continue  # a weak peak counts only when the classifier is sure of a die and value
         value: int | None = k if pk >= VALUE_MIN else None
         conf = (0.5 + 0.5 * (pk - VALUE_MIN) / (1 - VALUE_MIN)) if value else 0.2 * pk
         patch = crop(work, d.cx, d.cy, d.size, side=32, scale=1.2)
