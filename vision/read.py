@@ -1,6 +1,9 @@
 """Reading dice from one BGR frame: :func:`read_dice`.
 
-The pipeline, all classical OpenCV:
+Pip dice are read by two small CNNs (:mod:`vision.cnn`: a centre-heatmap detector and a crop
+classifier, through ``cv2.dnn``), see :func:`_read_cnn`. Icon dice (a profile with face sets),
+and every frame when the model files are missing or ``VISION_NO_CNN`` is set, go through the
+classical pipeline, all OpenCV:
 
 1. **Check the frame** (type, shape, dtype, size, contrast): bad input raises ``ValueError``
    naming the problem; a blank frame gives an empty reading with a warning.
