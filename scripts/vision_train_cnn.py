@@ -383,7 +383,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("what", choices=("det", "cls"))
-    ap.add_argument("--steps", type=int, default=0, help="default: det 2000, cls 4000")
+    ap.add_argument("--steps", type=int, default=0, help="default: det 2000, cls 7000")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--crop", type=int, default=40, help="classifier crop side, px")
@@ -397,7 +397,7 @@ def main() -> None:
     if args.what == "det":
         train_det(args.steps or 2000, args.seed)
     else:
-        train_cls(args.steps or 4000, args.seed)
+        train_cls(args.steps or 7000, args.seed)
 
 
 if __name__ == "__main__":
