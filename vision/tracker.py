@@ -38,20 +38,25 @@ class RollTracker:
     """Watches readings over time and emits one settled roll per roll.
 
     ``settle_s``: how long dice must stay still; ``move_px``: how far a die may wander (centre,
-    pixels) and still count as still; ``min_dice``: an emitted roll has at least this many dice;
+    pixels) and still count as still, or ``move_frac`` of its size if that is more (the
+    detector's centres wobble by a few percent of a die between frames); ``min_dice``: an
+    emitted roll has at least this many dice;
     ``emit_initial``: whether dice already lying still when tracking starts count as a roll.
     """
 
     def __init__(self, settle_s: float = 0.3, move_px: float = 4.0, *, min_dice: int = 1,
-                 emit_initial: bool = True) -> None:
+                 emit_initial: bool = True, move_frac: float = 0.2) -> None:
         if not (math.isfinite(settle_s) and settle_s >= 0):
             raise ValueError(f"settle_s must be a finite number >= 0, got {settle_s!r}")
         if not (math.isfinite(move_px) and move_px > 0):
             raise ValueError(f"move_px must be a finite number > 0, got {move_px!r}")
+        if not (math.isfinite(move_frac) and move_frac >= 0):
+            raise ValueError(f"move_frac must be a finite number >= 0, got {move_frac!r}")
         if min_dice < 1:
             raise ValueError(f"min_dice must be >= 1, got {min_dice!r}")
         self.settle_s = float(settle_s)
         self.move_px = float(move_px)
+        self.move_frac = float(move_frac)
         self.min_dice = int(min_dice)
         self._armed = emit_initial
         self._last: Reading | None = None
@@ -87,7 +92,8 @@ class RollTracker:
         free = list(b.dice)
         for d in a.dice:
             best = min(free, key=lambda e: math.dist(d.center, e.center))
-            if math.dist(d.center, best.center) > self.move_px or best.face != d.face:
+            limit = max(self.move_px, self.move_frac * min(d.size, best.size))
+            if math.dist(d.center, best.center) > limit or best.face != d.face:
                 return True
             free.remove(best)
         return False

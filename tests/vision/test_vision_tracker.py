@@ -124,3 +124,16 @@ def test_tracks_a_rendered_roll() -> None:
     assert t_settle >= 8 / 20 + 0.3 - 1e-9
     truth = sorted(d.value for d in scene.dice if d.value is not None)
     assert sorted(v for v in roll.values() if v is not None) == truth
+
+
+def test_wobble_within_a_fifth_of_a_die_is_still() -> None:
+    """Centres jittering by 6 px on 40 px dice are still (move_frac); with 0 they are moving."""
+    def big(x: float) -> Reading:
+        r = _reading((x, 100))
+        return Reading(dice=(dataclasses.replace(r.dice[0], size=40.0),), frame_shape=(480, 640))
+
+    frames = [(i * 0.05, big(100 + 6 * (i % 2))) for i in range(12)]
+    assert len(_feed(RollTracker(settle_s=0.3, move_px=4.0), frames)) == 1
+    assert _feed(RollTracker(settle_s=0.3, move_px=4.0, move_frac=0.0), frames) == []
+    with pytest.raises(ValueError, match="move_frac"):
+        RollTracker(move_frac=-0.1)

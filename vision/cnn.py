@@ -1,0 +1,169 @@
+"""The two small CNNs that find and read pip dice, run through ``cv2.dnn`` from ONNX.
+
+- **Detector** (``models/dice_det.onnx``): the frame letterboxed to 256x256 (longer side
+  scaled to 256, or by 256/640 when smaller than 640 px, bottom/right padded with edge
+  pixels) gives, at 1/4 resolution, a heatmap of die centres, the log die size and the
+  sub-cell centre offset (CenterNet-style). Local maxima of the heatmap above a threshold
+  are dice.
+- **Classifier** (``models/dice_cls.onnx``): a 40x40 crop around each die centre (side 1.4 x
+  die size) gives 7 scores: "not a die / unreadable", 1..6 (trained on crops at any
+  rotation, so no die alignment is needed).
+
+Both are trained by ``scripts/vision_train_cnn.py`` on the shared photos (never on the
+benchmark's held-out third) and synthetic scenes. Inference needs only OpenCV and numpy.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[Any]
+
+MODELS = Path(__file__).parent / "models"
+DET_PATH = MODELS / "dice_det.onnx"
+CLS_PATH = MODELS / "dice_cls.onnx"
+DET = 256  # detector input side
+REF_SIDE = 640  # frame side the detector was trained at (longer side)
+STRIDE = 4  # detector output cell, px of its input
+CLS = 40  # classifier crop side
+CROP_SCALE = 1.4  # classifier crop side / die size
+HEAT_MIN = 0.45  # heatmap peak that counts as a die candidate
+MIX = 0.0  # weight of the heat centroid (vs the offset head) in a die's centre
+TURNS = 1  # quarter-turns each crop is read at (test-time augmentation; 1 = none)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A die centre found by the detector, in frame pixels."""
+
+    cx: float
+    cy: float
+    size: float
+    score: float
+
+
+class Nets:
+    """The detector and classifier networks, loaded once."""
+
+    def __init__(self, det: Path = DET_PATH, cls: Path = CLS_PATH) -> None:
+        self.det = cv2.dnn.readNetFromONNX(str(det))
+        self.cls = cv2.dnn.readNetFromONNX(str(cls))
+
+    def detect(self, img: Image, heat_min: float = HEAT_MIN) -> list[Detection]:
+        """Die centres and sizes in a BGR frame (any size)."""
+        h, w = img.shape[:2]
+        # frames up to REF_SIDE px are shrunk like a REF_SIDE px frame (and padded), so dice
+        # keep the size in detector pixels the net was trained on
+        s = DET / max(h, w, REF_SIDE)
+        small = cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))),
+                           interpolation=cv2.INTER_AREA)
+        box = cv2.copyMakeBorder(small, 0, DET - small.shape[0], 0, DET - small.shape[1],
+                                 cv2.BORDER_REPLICATE)
+        blob = _blob(box[None])
+        self.det.setInput(blob)
+        out = np.asarray(self.det.forward())[0]
+        heat = 1.0 / (1.0 + np.exp(-out[0]))
+        peaks = (heat >= heat_min) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+        ys, xs = np.nonzero(peaks)
+        dets: list[Detection] = []
+        o = heat.shape[0]
+        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+            # the centre: the peak cell's offset, averaged with the heat-weighted centroid of
+            # the 3x3 cells around it (steadier when two cells are nearly equal)
+            y0, y1, x0, x1 = max(0, y - 1), min(o, y + 2), max(0, x - 1), min(o, x + 2)
+            win = heat[y0:y1, x0:x1]
+            gy, gx = np.mgrid[y0:y1, x0:x1]
+            tot = float(win.sum())
+            cx = (1 - MIX) * (x + float(out[2, y, x])) + MIX * float((win * gx).sum()) / tot
+            cy = (1 - MIX) * (y + float(out[3, y, x])) + MIX * float((win * gy).sum()) / tot
+            px, py = cx * STRIDE / s, cy * STRIDE / s
+            size = math.exp(float(np.clip(out[1, y, x], 0.0, 7.0))) / s
+            if 0 <= px < w and 0 <= py < h:
+                dets.append(Detection(px, py, size, float(heat[y, x])))
+        return _suppress(dets)
+
+    def classify(self, img: Image, dets: list[Detection], turns: int = TURNS) -> Image:
+        """Probabilities (N x 7: not-a-die, 1..6) for the dice at ``dets`` in ``img``.
+
+        With ``turns`` > 1 each crop is also read turned by quarter-turns and the
+        probabilities averaged (slower, slightly surer).
+        """
+        if not dets:
+            return np.zeros((0, 7), np.float32)
+        crops = np.stack([crop(img, d.cx, d.cy, d.size) for d in dets])
+        both = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(turns)])
+        self.cls.setInput(_blob(np.ascontiguousarray(both)))
+        logits = np.asarray(self.cls.forward(), np.float64).reshape(turns, len(dets), 7)
+        e = np.exp(logits - logits.max(axis=2, keepdims=True))
+        p = e / e.sum(axis=2, keepdims=True)
+        out: Image = p.mean(axis=0).astype(np.float32)
+        return out
+
+
+def _blob(batch: Image) -> Image:
+    """NHWC uint8 BGR -> NCHW float32 in -0.5..0.5 (as in training)."""
+    a: Image = batch.astype(np.float32) * (1.0 / 255.0) - 0.5
+    return np.ascontiguousarray(a.transpose(0, 3, 1, 2))
+
+
+def _suppress(dets: list[Detection]) -> list[Detection]:
+    """Drop weaker detections whose centre lies inside a stronger one's die."""
+    keep: list[Detection] = []
+    for d in sorted(dets, key=lambda d: -d.score):
+        if all(math.hypot(d.cx - k.cx, d.cy - k.cy) > 0.5 * max(k.size, d.size) for k in keep):
+            keep.append(d)
+    return keep
+
+
+def crop(img: Image, cx: float, cy: float, size: float, side: int = CLS,
+         scale: float = CROP_SCALE) -> Image:
+    """The ``side`` x ``side`` crop centred on (cx, cy) spanning ``scale`` x ``size`` px."""
+    s = side / max(1.0, scale * size)
+    m = np.array([[s, 0.0, side / 2 - s * cx], [0.0, s, side / 2 - s * cy]], np.float64)
+    flags = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    out: Image = cv2.warpAffine(img, m, (side, side), flags=flags,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def die_angle(patch: Image) -> float:
+    """The die's rotation in degrees (0..90) from the edge directions of a crop around it.
+
+    Square dice and their pip rows have edges at θ and θ + 90°; the orientation that
+    dominates the gradients modulo 90° (angle quadrupling) is the die's.
+    """
+    g = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    m2 = gx * gx + gy * gy
+    phi = np.arctan2(gy, gx)
+    a = math.atan2(float((m2 * np.sin(4 * phi)).sum()), float((m2 * np.cos(4 * phi)).sum()))
+    return math.degrees(a / 4.0) % 90.0
+
+
+def body_bgr(patch: Image) -> tuple[float, float, float]:
+    """The die body's colour: the median of the crop's middle, pips (far colours) left out."""
+    q = patch.shape[0] // 5
+    mid = patch[q:-q, q:-q].reshape(-1, 3).astype(np.float32)
+    med = np.median(mid, axis=0)
+    dist = np.abs(mid - med).sum(axis=1)
+    near = mid[dist <= np.percentile(dist, 60)]
+    b = np.median(near if len(near) else mid, axis=0)
+    return float(b[0]), float(b[1]), float(b[2])
+
+
+@functools.lru_cache(maxsize=1)
+def nets() -> Nets | None:
+    """The CNNs, or None when their files are missing or ``VISION_NO_CNN`` is set."""
+    if os.environ.get("VISION_NO_CNN") or not (DET_PATH.exists() and CLS_PATH.exists()):
+        return None
+    return Nets()
