@@ -30,7 +30,7 @@ from rules.dice_forge import Buy, Choose, Forge, Perform, Rolled
 from rules.dice_forge.data import CELESTIAL_FACES
 from rules.dice_forge.table import GODDESS, TITANS
 
-RESOURCES = (("gold", "Gold"), ("sun", "Sun"), ("moon", "Moon"), ("ancient", "Anc."))
+RESOURCES = (("gold", "Gold"), ("sun", "Sun"), ("moon", "Moon"), ("ancient", "Anc"))
 #: Resource colours on the dark panels (gold, sun orange-yellow, moon sky blue, ancient green).
 RES_COLOUR = {"gold": "F0E442", "sun": "E69F00", "moon": "56B4E9", "ancient": "009E73",
               "glory": "FFFFFF"}
@@ -54,23 +54,24 @@ class PlayerPanel(BoxLayout):
         self.add_widget(self.strip)
         body = _w("Panel", orientation="vertical", padding=(6, 2), bg=theme.PANEL)
         self.body = body
-        top = BoxLayout(size_hint_y=0.36)
+        top = BoxLayout(size_hint_y=0.36, spacing=4)
         self.name_label = _w("TLabel", text=f"[b]{name}[/b]", markup=True, halign="left",
-                             font_size=app.fs(19), color=colour)
+                             font_size=app.fs(19), color=colour, size_hint_x=0.8)
+        self.token_label = _w("TLabel", text="", font_size=app.fs(14), halign="left",
+                              color=theme.MUTED)
         self.glory_label = _w("TLabel", text="", markup=True, halign="right",
-                              font_size=app.fs(19), size_hint_x=1.3)
+                              font_size=app.fs(18), size_hint_x=1.3)
         top.add_widget(self.name_label)
+        top.add_widget(self.token_label)
         top.add_widget(self.glory_label)
         body.add_widget(top)
         mid = BoxLayout(size_hint_y=0.34, spacing=2)
         self.res_labels: dict[str, Any] = {}
         for key, _title in RESOURCES:
-            label = _w("TLabel", text="", markup=True, font_size=app.fs(16), halign="left")
+            label = _w("TLabel", text="", markup=True, font_size=app.fs(16), halign="left",
+                       shorten=False)
             self.res_labels[key] = label
             mid.add_widget(label)
-        self.token_label = _w("TLabel", text="", font_size=app.fs(15), halign="left",
-                              color=theme.MUTED, size_hint_x=1.2)
-        mid.add_widget(self.token_label)
         body.add_widget(mid)
         self.dice_label = _w("TLabel", text="", font_size=app.fs(15), halign="left",
                              color=theme.MUTED, size_hint_y=0.30)
@@ -93,9 +94,9 @@ class PlayerPanel(BoxLayout):
         if module == "titans":
             self.token_label.text = f"Titans: {p.titan} ({TITANS[p.titan][3]:+d})"
         elif module == "goddess":
-            self.token_label.text = f"Golem: space {p.golem}"
+            self.token_label.text = f"Golem: {p.golem}"
         else:
-            self.token_label.text = f"{len(p.cards)} feats"
+            self.token_label.text = f"{len(p.cards)} feat{'s' * (len(p.cards) != 1)}"
         self.dice_label.text = f"die 1: {p.face_up(0)}   die 2: {p.face_up(1)}"
 
     def numbers(self) -> dict[str, int]:
@@ -321,6 +322,7 @@ class DiceForgeScreen(Screen):
         active = s.current.name if s.phase != "over" else ""
         for name, panel in self.panels.items():
             panel.show(game, name == active, module)
+            panel.res_labels["ancient"].size_hint_x = 1 if module == "titans" else 0.01
         self.tabs["board"].disabled = module == "none"
         for k, b in self.tabs.items():
             b.background_color = theme.SELECT if k == self.view else theme.BUTTON
@@ -415,7 +417,7 @@ class DiceForgeScreen(Screen):
             if isinstance(c, Forge | Perform):
                 continue
             text = c.text()
-            label = text.split(": ", 1)[1]
+            label = text.split(": ", 1)[1] if text.startswith(f"{p.name}: ") else text
             grid.add_widget(self._button(label, label, lambda t=text: self.call(t)))
         box.add_widget(self._scroll(grid))
 
