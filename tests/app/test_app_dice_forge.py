@@ -262,3 +262,35 @@ def test_dice_forge_titans_module_chosen_on_the_table_screen(app_dirs: Path,
         assert game.state.current.name == "Ben" or game.state.phase == "after"
 
     run_app(app, script)
+
+
+def test_dice_forge_goddess_labyrinth_drawn(app_dirs: Path, tmp_path: Path) -> None:
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "dice-forge"
+        yield 2
+        start.set_count(2)
+        d.tap(start.start_button)
+        yield 2
+        d.tap(app.game_screen.buttons["module:goddess"])
+        yield 2
+        screen = app.game_screen
+        game = screen.session.game
+        assert game.state.module == "goddess"
+        yield from _settle(d, screen, {})
+        _check_panels(screen)
+        for p in game.state.players:
+            assert f"Golem: {p.golem}" in screen.panels[p.name].token_label.text
+        yield from _tap(d, screen.tabs["board"])
+        texts = [w.text for cell in screen.content.children[0].children
+                 for w in cell.children]
+        assert any(t.startswith("[b]36[/b]") for t in texts)  # the Goddess space is drawn
+        assert sum("An" in t for t in texts) == 1  # Ana's golem stands on one space
+        _shot(d, "goddess-board", tmp_path)
+
+    run_app(app, script)

@@ -56,7 +56,7 @@ def read_roll(reading: Any, dice: Sequence[Sequence[str]], which: Sequence[int] 
     seen = sorted(reading.dice, key=lambda d: (float(d.center[0]), float(d.center[1])))
     need = len(which)
     if len(seen) != need:
-        what = "no die" if not seen else f"{len(seen)} dice"
+        what = "no die" if not seen else f"{len(seen)} di{'e' if len(seen) == 1 else 'ce'}"
         return RolledReading((None,) * need, (True,) * need,
                              f"the camera sees {what}; this roll has {need}")
     names = [face_name(d.face) for d in seen]

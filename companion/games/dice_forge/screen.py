@@ -552,8 +552,8 @@ class DiceForgeScreen(Screen):
                 here = [p.name for p in s.players if p.titan == space]
                 cell = _w("Panel", orientation="vertical", bg=ZONE_COLOUR.get(row[4],
                                                                               theme.PANEL))
-                cell.add_widget(Label(text=f"{space} ({row[3]:+d})", font_size=self.app.fs(12),
-                                      color=theme.TEXT))
+                cell.add_widget(_w("TLabel", text=f"{space} ({row[3]:+d})",
+                                   font_size=self.app.fs(12)))
                 cell.add_widget(Label(text=marks(here), markup=True, font_size=self.app.fs(13)))
                 grid.add_widget(cell)
             self.content.add_widget(grid)
@@ -563,14 +563,17 @@ class DiceForgeScreen(Screen):
             grid = GridLayout(cols=6, spacing=2)
             for space, data in sorted(GODDESS.items()):
                 here = [p.name for p in s.players if p.golem == space]
-                reward = str(data.get("reward", "none")).split(":", 1)[-1]
+                kind, _, arg = str(data.get("reward", "none")).partition(":")
+                reward = {"celestial": f"celestial x{arg}", "forge": f"forge -{arg} gold",
+                          "steal": f"steal {arg}", "gain": arg, "pay": arg.replace("=", ">"),
+                          "choose": arg.replace("|", "/"), "per_forged": "per forged",
+                          "none": ""}.get(kind, kind)
                 hall = s.halls.get(str(space))
                 if hall:
                     reward = f"hall: {hall}"
                 cell = _w("Panel", orientation="vertical", bg=theme.PANEL)
-                cell.add_widget(Label(text=f"[b]{space}[/b] {reward}", markup=True,
-                                      font_size=self.app.fs(11), color=theme.TEXT,
-                                      shorten=True, text_size=(None, None)))
+                cell.add_widget(_w("TLabel", text=f"[b]{space}[/b] {reward}", markup=True,
+                                   font_size=self.app.fs(11), shorten=False))
                 cell.add_widget(Label(text=marks(here), markup=True, font_size=self.app.fs(13)))
                 grid.add_widget(cell)
             self.content.add_widget(grid)
