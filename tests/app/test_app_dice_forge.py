@@ -1,0 +1,296 @@
+"""Dice Forge through the real app, by touch: rolls tapped face by face, a forge, a heroic
+feat, undo and redo, to the end of the game; every hero's reserves and glory on screen are
+checked against the engine after every tap. A second game picks the Titans module on the
+table screen and plays its turns, with the board on show.
+
+Set DICE_FORGE_SHOTS=DIR to keep the screenshots (docs/screenshots/dice-forge-*.png)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.app
+
+
+def _shot(d: Any, name: str, tmp: Path) -> None:
+    folder = Path(os.environ.get("DICE_FORGE_SHOTS", tmp))
+    d.screenshot(folder / f"dice-forge-{name}.png")
+
+
+def _tap(d: Any, widget: Any) -> Generator[int, None, None]:
+    """Scroll the widget into view when it sits in a ScrollView, then touch it."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and not isinstance(parent, ScrollView):
+        parent = None if parent.parent is parent else parent.parent  # the Window is its own
+    if parent is not None:
+        parent.scroll_to(widget, padding=0, animate=False)
+        yield 2
+    d.tap(widget)
+    yield 2
+
+
+def _check_panels(screen: Any) -> None:
+    """What every panel shows equals the engine's reserves, caps, glory and score."""
+    game = screen.session.game
+    for p in game.state.players:
+        shown = screen.panels[p.name].numbers()
+        want = {"gold": p.gold, "gold_cap": p.cap("gold"), "sun": p.sun,
+                "sun_cap": p.cap("sun"), "moon": p.moon, "moon_cap": p.cap("moon"),
+                "glory": p.glory, "score": game.score(p.name)}
+        if game.state.module == "titans":
+            want |= {"ancient": p.ancient, "ancient_cap": p.cap("ancient")}
+        assert shown == want, (p.name, shown, want)
+        assert f"die 1: {p.face_up(0)}" in screen.panels[p.name].dice_label.text
+
+
+def _roll(d: Any, screen: Any, prefer: dict[str, tuple[str, str]]) -> Generator[int, None, None]:
+    """Tap the two faces of a divine blessing: the preferred faces when the dice carry them."""
+    from companion.theme import SELECT
+
+    st = screen.session.game.state.steps[0]
+    p = screen.session.game.state.player(st.player)
+    want = prefer.get(p.name, ("", ""))
+    before = len(screen.session.game.history)
+    for die in (0, 1):
+        face = want[die] if want[die] in p.dice[die] else p.dice[die][0]
+        yield from _tap(d, screen.buttons[f"die{die + 1}:{face}"])
+        if die == 0:  # the first face stays marked until the second is tapped
+            assert screen.buttons[f"die1:{face}"].background_color == pytest.approx(SELECT)
+    assert len(screen.session.game.history) == before + 1
+    _check_panels(screen)
+
+
+def _settle(d: Any, screen: Any, prefer: dict[str, tuple[str, str]]) -> Generator[int, None, None]:
+    """Answer rolls and choices until the active player's action (or the game's end)."""
+    game = screen.session.game
+    while game.state.steps:
+        kind = game.state.steps[0].kind
+        if kind == "roll2":
+            yield from _roll(d, screen, prefer)
+        elif kind == "choose":
+            first = next(k for k in screen.buttons if k.startswith("choose:"))
+            yield from _tap(d, screen.buttons[first])
+        else:
+            raise AssertionError(f"unexpected step {kind}: {game.waiting_for()}")
+        _check_panels(screen)
+
+
+def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.journal import Journal
+    from rules import replay
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    seen: dict[str, Any] = {}
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "dice-forge"
+        yield 2
+        start.set_count(2)
+        start.rounds_spin.text = "2"
+        d.tap(start.start_button)
+        yield 2
+        assert app.sm.current == "game-dice-forge", start.message.text
+        screen = app.game_screen
+        game = screen.session.game
+        assert game.state.rounds == 2
+        assert screen.wait_label.text == "Ana rolls both dice"
+        _check_panels(screen)
+        _shot(d, "roll", tmp_path)
+        # Turn 1 (Ana): gold first, then sun and moon; then she forges two faces at once.
+        gold0 = game.state.player("Ana").gold
+        prefer = {"Ana": ("1 gold", "1 gold"), "Ben": ("1 sun", "1 moon")}
+        yield from _roll(d, screen, prefer)
+        yield from _roll(d, screen, prefer)
+        prefer["Ana"] = ("1 sun", "1 moon")
+        yield from _settle(d, screen, prefer)
+        ana = game.state.player("Ana")
+        assert (ana.gold, ana.sun, ana.moon) == (gold0 + 2, 1, 1)
+        assert screen.wait_label.text == "Ana: Forge, Perform, Use or Pass"
+        yield from _tap(d, screen.buttons["forge"])
+        assert screen.view == "sanctuary"
+        # Only faces Ana can afford are offered, as the engine lists them.
+        offered = {k[4:] for k, b in screen.buttons.items()
+                   if k.startswith("buy:") and not b.disabled}
+        engine = {c.buys[0].face for c in game.legal_purchases("Ana") if hasattr(c, "buys")}
+        assert offered == engine and "3 gold" in offered
+        assert screen.buttons["buy:2 sun"].disabled  # 8 gold
+        _shot(d, "sanctuary-forge", tmp_path)
+        yield from _tap(d, screen.buttons["buy:3 gold"])
+        overs = sorted(k for k in screen.buttons if k.startswith("over:"))
+        legal = sorted(f"over:{c.buys[0].die}:{c.buys[0].over}"
+                       for c in game.legal_purchases("Ana")
+                       if getattr(c, "buys", None) and c.buys[0].face == "3 gold")
+        assert overs == legal and "over:1:1 gold" in overs
+        yield from _tap(d, screen.buttons["over:1:1 gold"])
+        # A second face: not another 3 gold (one forge buys no two identical faces), nothing
+        # dearer than the gold left, and 1 moon (2 gold) is still offered.
+        left = ana.gold - 2
+        assert screen.buttons["buy:3 gold"].disabled
+        assert screen.buttons["buy:1 moon"].disabled is (left < 2)
+        for _pool, cost, faces in game.sanctuary_view():
+            for f in faces:
+                if cost > left:
+                    assert screen.buttons[f"buy:{f}"].disabled, (f, cost, left)
+        if left >= 2:
+            yield from _tap(d, screen.buttons["buy:1 moon"])
+            yield from _tap(d, screen.buttons["over:2:1 gold"])
+        _shot(d, "sanctuary-basket", tmp_path)
+        yield from _tap(d, screen.buttons["forge-now"])
+        said = "Ana: Forge 3 gold on die 1 over 1 gold"
+        if left >= 2:
+            said += "; 1 moon on die 2 over 1 gold"
+        assert game.history[-1].call == said
+        ana = game.state.player("Ana")
+        assert ana.dice[0].count("3 gold") == 1 and ana.gold == left - 2 * (left >= 2)
+        assert screen.view == "play"
+        _check_panels(screen)
+        # Undo and redo by the top bar's buttons.
+        yield from _tap(d, screen.undo_b)
+        assert game.state.player("Ana").dice[0].count("3 gold") == 0
+        _check_panels(screen)
+        yield from _tap(d, screen.redo_b)
+        assert game.state.player("Ana").dice[0].count("3 gold") == 1
+        _check_panels(screen)
+        # Turn 2 (Ben): sun and moon on every roll, then a heroic feat.
+        yield from _settle(d, screen, prefer)
+        assert game.state.current.name == "Ben"
+        yield from _tap(d, screen.buttons["feat"])
+        assert screen.view == "feats"
+        offered = {k[5:] for k, b in screen.buttons.items()
+                   if k.startswith("feat:") and not b.disabled}
+        engine = {c.card for c in game.legal_purchases("Ben") if hasattr(c, "card")}
+        assert offered == engine and offered
+        for _slot, name, _sun, _moon, _left in game.feat_view():
+            assert screen.buttons[f"feat:{name}"].disabled is (name not in engine), name
+        _shot(d, "feats-perform", tmp_path)
+        ben = game.state.player("Ben")
+        glory_before, cards_before = game.score("Ben"), len(ben.cards)
+        card = sorted(engine)[0]
+        yield from _tap(d, screen.buttons[f"feat:{card}"])
+        assert game.history[-1].call.startswith(f"Ben: Perform {card}")
+        yield from _settle(d, screen, prefer)
+        assert len(game.state.player("Ben").cards) == cards_before + 1
+        seen["feat"] = (card, glory_before, game.score("Ben"))
+        _check_panels(screen)
+        # The rest of the game: Ana and Ben pass (or end their turn) until it is over.
+        while not game.is_over:
+            yield from _settle(d, screen, prefer)
+            if game.is_over:
+                break
+            key = "Pass" if "Pass" in screen.buttons else "End turn"
+            if game.state.round == 2 and game.state.current.name == "Ana" and key == "Pass":
+                _shot(d, "action", tmp_path)
+            yield from _tap(d, screen.buttons[key])
+            _check_panels(screen)
+        assert screen.wait_label.text == "the game is over"
+        assert "Final standings" in [getattr(w, "text", "") for w in screen.content.children]
+        _shot(d, "over", tmp_path)
+        seen["history"] = [e.call for e in game.history]
+        seen["setup"] = game.setup
+        seen["standings"] = game.standings()
+
+    run_app(app, script)
+    _card, before, after = seen["feat"]
+    assert after >= before
+    # The journal holds the same game: replaying it gives the same standings.
+    journal = Journal(app_dirs / "j.sqlite3")
+    resumed = journal.resume(journal.games()[-1].id)
+    live = [e.call for e in resumed.history]
+    assert live == seen["history"]
+    assert resumed.standings() == seen["standings"]
+    assert replay(seen["setup"], live).standings() == seen["standings"]
+
+
+def test_dice_forge_titans_module_chosen_on_the_table_screen(app_dirs: Path,
+                                                             tmp_path: Path) -> None:
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "dice-forge"
+        yield 2
+        start.set_count(3)
+        d.tap(start.start_button)
+        yield 2
+        screen = app.game_screen
+        assert screen.session.game.state.module == "none"
+        assert screen.tabs["board"].disabled
+        old_id = screen.session.game_id
+        d.tap(screen.buttons["module:titans"])
+        yield 2
+        screen = app.game_screen
+        game = screen.session.game
+        assert game.state.module == "titans" and screen.session.game_id != old_id
+        assert [r.id for r in app.journal.unfinished()] == [screen.session.game_id]
+        assert "Titans" in screen.round_label.text
+        _check_panels(screen)  # ancient shards shown with their cap
+        prefer = {n: ("1 ancient", "1 loyalty + 1 glory") for n in ("Ben", "Cy")}
+        prefer["Ana"] = ("1 gold", "1 loyalty + 1 glory")
+        yield from _roll(d, screen, prefer)
+        # The module choice is gone once the first call is made.
+        assert "module:titans" not in screen.buttons
+        ana = game.state.player("Ana")
+        assert ana.titan == 17 and "Titans: 17" in screen.panels["Ana"].token_label.text
+        yield from _settle(d, screen, prefer)
+        yield from _tap(d, screen.tabs["board"])
+        assert screen.view == "board"
+        _shot(d, "titans-board", tmp_path)
+        yield from _tap(d, screen.tabs["play"])
+        # Ana's action: a feat paid (in part) with ancient shards if the engine offers one.
+        yield from _tap(d, screen.buttons["feat"] if not screen.buttons["feat"].disabled
+                        else screen.buttons["Pass"])
+        if screen.view == "feats":
+            key = next(k for k, b in screen.buttons.items()
+                       if k.startswith("feat:") and not b.disabled)
+            yield from _tap(d, screen.buttons[key])
+            assert game.history[-1].call.startswith("Ana: Perform")
+        yield from _settle(d, screen, prefer)
+        _check_panels(screen)
+        assert game.state.current.name == "Ben" or game.state.phase == "after"
+
+    run_app(app, script)
+
+
+def test_dice_forge_goddess_labyrinth_drawn(app_dirs: Path, tmp_path: Path) -> None:
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "dice-forge"
+        yield 2
+        start.set_count(2)
+        d.tap(start.start_button)
+        yield 2
+        d.tap(app.game_screen.buttons["module:goddess"])
+        yield 2
+        screen = app.game_screen
+        game = screen.session.game
+        assert game.state.module == "goddess"
+        yield from _settle(d, screen, {})
+        _check_panels(screen)
+        for p in game.state.players:
+            assert f"Golem: {p.golem}" in screen.panels[p.name].token_label.text
+        yield from _tap(d, screen.tabs["board"])
+        texts = [w.text for cell in screen.content.children[0].children
+                 for w in cell.children]
+        assert any(t.startswith("[b]36[/b]") for t in texts)  # the Goddess space is drawn
+        assert sum("An" in t for t in texts) == 1  # Ana's golem stands on one space
+        _shot(d, "goddess-board", tmp_path)
+
+    run_app(app, script)

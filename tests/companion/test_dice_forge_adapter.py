@@ -1,0 +1,69 @@
+"""The Dice Forge camera adapter: face-set labels -> Rolled call text, uncertain dice flagged."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+import rules
+from companion.games.dice_forge.adapter import call_from_reading, face_name, read_roll, rolled_text
+
+
+@dataclass(frozen=True)
+class Die:  # stand-in with vision.Die's attribute names
+    center: tuple[float, float]
+    face: str | None
+    confidence: float = 0.95
+    value: int | None = None
+    colour: str | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    dice: tuple[Die, ...]
+
+
+DICE = [["1 sun", "1 gold", "1 gold", "1 gold", "1 gold", "1 gold"],
+        ["1 moon", "2 glory", "1 gold", "1 gold", "1 gold", "1 gold"]]
+
+
+def test_labels_become_the_engines_face_words() -> None:
+    assert face_name("3_gold_or_2_glory") == "3 gold or 2 glory"
+    assert face_name("1-loyalty-+-1-glory") == "1 loyalty + 1 glory"
+    assert face_name(None) is None
+
+
+def test_each_face_goes_to_the_die_that_carries_it_whatever_the_position() -> None:
+    got = read_roll(Reading((Die((10, 5), "1_moon"), Die((90, 5), "1_sun"))), DICE)
+    assert got.faces == ("1 sun", "1 moon") and got.certain
+
+
+def test_a_certain_reading_is_a_call_the_engine_accepts() -> None:
+    g = rules.new_game("dice-forge", ["Ana", "Ben"], seed=3)
+    ana = g.state.player("Ana")
+    reading = Reading((Die((5, 5), ana.dice[1][1].replace(" ", "_")),
+                       Die((50, 5), ana.dice[0][0].replace(" ", "_"))))
+    text, _got = call_from_reading("Ana", reading, ana.dice)
+    assert text == f"Ana: Rolled {ana.dice[0][0]}, {ana.dice[1][1]}"
+    g.apply(text)
+    assert g.history[-1].call == text
+
+
+def test_low_confidence_and_unknown_faces_are_flagged_for_touch() -> None:
+    text, got = call_from_reading("Ana", Reading((Die((0, 0), "1_sun", 0.3),
+                                                  Die((9, 0), "2_glory"))), DICE)
+    assert text is None and got.faces == ("1 sun", "2 glory") and got.uncertain == (True, False)
+    text, got = call_from_reading("Ana", Reading((Die((0, 0), "6_gold"),
+                                                  Die((9, 0), "2_glory"))), DICE)
+    assert text is None and got.faces == (None, "2 glory") and "no die" in got.problem
+    text, got = call_from_reading("Ana", Reading((Die((0, 0), None),)), DICE)
+    assert text is None and got.problem == "the camera sees 1 die; this roll has 2"
+
+
+def test_a_minor_blessing_names_its_die() -> None:
+    text, _got = call_from_reading("Ben", Reading((Die((3, 3), "2_glory"),)), DICE, which=(1,))
+    assert text == "Ben: Rolled 2 glory on die 2"
+    assert rolled_text("Ben", ["1 sun"], 1) == "Ben: Rolled 1 sun on die 1"
+    with pytest.raises(ValueError, match="names two faces"):
+        rolled_text("Ben", ["1 sun"])
