@@ -6,19 +6,22 @@ One file per camera and table setup, in ``<config>/profiles/<name>.json`` where 
 
 Reading is strict: every key is known (an unknown key is rejected by its path, e.g.
 ``palette.colours[2].colour``), every value has its type (a wrong one is named with what was
-expected), older layouts are upgraded step by step (v1 -> v2), and a damaged file gives a
+expected), older layouts are upgraded step by step (v1 -> v2 -> v3), and a damaged file gives a
 :class:`ProfileError` saying which file and what is wrong, never a crash or a silent default.
 
-Layout, version 2::
+Layout, version 3::
 
-    {"format": "table-companion-profile", "version": 2, "name": ..., "camera": ..., "notes": ...,
+    {"format": "table-companion-profile", "version": 3, "name": ..., "camera": ..., "notes": ...,
      "table": null | {"source", "tray_mm", "px_per_mm", "die_mm", "reprojection_px"},
      "palette": null | {"light", "colours": [{"name", "lab", "spread", "samples"}]},
      "face_sets": [{"name", "template", "samples": {label: n}, "cv_accuracy", "features"}],
+     "zones": [{"seat", "space", "polygon": [[x, y], ...]}],
      "profile": <vision Profile.to_dict()>}
 
-Version 1 (the first layout, flat) is read and upgraded: ``{"version": 1, "name", "polygon",
-"homography", "table_size", "die_size", "colours": {name: [b, g, r]}, "face_sets": [...]}``.
+Version 2 is version 3 without ``zones`` (the board regions of :mod:`calibration.zones`); it is
+upgraded with no zones. Version 1 (the first layout, flat) is read and upgraded:
+``{"version": 1, "name", "polygon", "homography", "table_size",
+ "die_size", "colours": {name: [b, g, r]}, "face_sets": [...]}``.
 """
 
 from __future__ import annotations
@@ -35,10 +38,11 @@ from typing import Any
 
 import numpy as np
 
+from calibration.zones import Zone, ZoneError, check_zones
 from vision.profile import Profile, face_features
 
 FORMAT = "table-companion-profile"
-VERSION = 2
+VERSION = 3
 APP_NAME = "table-companion"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 POINTER = "current-profile"
@@ -184,6 +188,8 @@ SPEC_V2: dict[str, Spec] = {
                         "cv_accuracy": _Opt(NUM), "features": STR}),
     "profile": VISION_SPEC,
 }
+ZONE_SPEC = {"seat": INT, "space": STR, "polygon": _List(POINT, min_len=3)}
+SPEC_V3: dict[str, Spec] = {**SPEC_V2, "zones": _List(ZONE_SPEC)}
 SPEC_V1: dict[str, Spec] = {
     "version": INT,
     "name": STR,
@@ -257,9 +263,14 @@ class CalibrationProfile:
     table: TableInfo | None = None
     palette: PaletteInfo | None = None
     face_sets: tuple[FaceSetInfo, ...] = ()
+    zones: tuple[Zone, ...] = ()
 
     def __post_init__(self) -> None:
         check_name(self.name)
+        try:
+            object.__setattr__(self, "zones", check_zones(self.zones))
+        except ZoneError as e:
+            raise ProfileError(f"profile {self.name!r}: zones: {e}") from e
         if not isinstance(self.profile, Profile):
             raise ProfileError(f"profile {self.name!r}: profile must be a vision.Profile")
         object.__setattr__(self, "profile", Profile.from_dict(
@@ -289,6 +300,7 @@ class CalibrationProfile:
             "face_sets": [{"name": f.name, "template": f.template, "samples": dict(f.samples),
                            "cv_accuracy": f.cv_accuracy, "features": f.features}
                           for f in self.face_sets],
+            "zones": [z.to_dict() for z in self.zones],
             "profile": self.profile.to_dict(),
         }
 
@@ -313,14 +325,20 @@ def _tuple3(v: list[Any]) -> tuple[float, float, float]:
     return (float(v[0]), float(v[1]), float(v[2]))
 
 
-def _from_v2(data: dict[str, Any]) -> CalibrationProfile:
-    _check(data, SPEC_V2, "")
+def _from_v3(data: dict[str, Any]) -> CalibrationProfile:
+    _check(data, SPEC_V3, "")
     if data["format"] != FORMAT:
         raise ProfileError(f"format: expected {FORMAT!r}, got {data['format']!r}")
     try:
         vp = Profile.from_dict(data["profile"])
     except (KeyError, TypeError, ValueError) as e:
         raise ProfileError(f"profile: {e}") from e
+    zones = []
+    for i, z in enumerate(data["zones"]):
+        try:
+            zones.append(Zone.from_dict(z))
+        except ZoneError as e:
+            raise ProfileError(f"zones[{i}]: {e}") from e
     t, p = data["table"], data["palette"]
     return CalibrationProfile(
         name=check_name(data["name"]), profile=vp, camera=data["camera"], notes=data["notes"],
@@ -335,6 +353,7 @@ def _from_v2(data: dict[str, Any]) -> CalibrationProfile:
         face_sets=tuple(FaceSetInfo(f["name"], f["template"], dict(f["samples"]),
                                     None if f["cv_accuracy"] is None else float(f["cv_accuracy"]),
                                     f["features"]) for f in data["face_sets"]),
+        zones=tuple(zones),
     )
 
 
@@ -356,7 +375,14 @@ def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _upgrade_v1}
+def _upgrade_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 to version 3: no board zones yet."""
+    _check(data, SPEC_V2, "")
+    return {**data, "version": 3, "zones": []}
+
+
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _upgrade_v1,
+                                                                    2: _upgrade_v2}
 
 
 def from_dict(data: Any) -> CalibrationProfile:
@@ -375,7 +401,7 @@ def from_dict(data: Any) -> CalibrationProfile:
     while version < VERSION:
         data = UPGRADES[version](data)
         version = data["version"]
-    return _from_v2(data)
+    return _from_v3(data)
 
 
 def loads(text: str, source: str = "<profile>") -> CalibrationProfile:
@@ -516,4 +542,5 @@ def summary(name: str) -> Mapping[str, Any]:
         "colours": len(vp.palette.colours) if vp.palette else 0,
         "face_sets": [f.name for f in vp.face_sets],
         "stale_face_sets": stale_face_sets(p),
+        "zones": len(p.zones),
     }

@@ -48,6 +48,8 @@ FrameProvider = Callable[[], Any]  # returns an RGB uint8 array (H, W, 3) or Non
 KV = Path(__file__).with_name("app.kv")
 MAX_PLAYERS = 6
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
+BOARDS_BY_HAND = "not tracked"  # players keep their own boards; calls are trusted
+BOARDS_CAMERA = "camera"  # allocation tracked, the camera fills it from the board zones
 ACTION_LABELS = (("movement", "Move"), ("attack", "Attack"), ("defence", "Parry"),
                  ("heal", "Heal"), ("innate", "Innate"), ("unblockable", "Unblock."))
 
@@ -138,7 +140,7 @@ class StartScreen(Screen):
         body.add_widget(self.rows_box)
         right = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.42)
         grid = GridLayout(cols=2, spacing=4, row_default_height=52, row_force_default=True,
-                          size_hint_y=None, height=5 * 52 + 4 * 4)
+                          size_hint_y=None, height=6 * 52 + 5 * 4)
         self.game_spin = _w("TSpinner", text="", values=[])
         self.mode_spin = _w("TSpinner", text="every-eye", values=["every-eye", "alliances"])
         self.rounds_spin = _w("TSpinner", text="auto",
@@ -146,9 +148,11 @@ class StartScreen(Screen):
         self.timer_spin = _w("TSpinner", text="3:00",
                              values=["1:00", "2:00", "3:00", "4:00", "5:00"])
         self.sound_spin = _w("TSpinner", text="none", values=["none"])
+        self.boards_spin = _w("TSpinner", text=BOARDS_BY_HAND,
+                              values=[BOARDS_BY_HAND, BOARDS_CAMERA])
         for label, widget in (("Game", self.game_spin), ("Mode", self.mode_spin),
                               ("Rounds", self.rounds_spin), ("Timer", self.timer_spin),
-                              ("Music", self.sound_spin)):
+                              ("Music", self.sound_spin), ("Boards", self.boards_spin)):
             grid.add_widget(_w("TLabel", text=label, halign="right", size_hint_x=0.4))
             grid.add_widget(widget)
         right.add_widget(grid)
@@ -232,6 +236,7 @@ class StartScreen(Screen):
             self.rows_box.add_widget(row)
         self.rows_box.add_widget(Widget())  # rows stay at the top
         self.mode_spin.disabled = not self._has_option("mode")
+        self.boards_spin.disabled = not self._has_option("track_allocation")
 
     def _has_option(self, name: str) -> bool:
         cls = rules.game_class(self.game_spin.text)
@@ -252,6 +257,8 @@ class StartScreen(Screen):
             for player, spin in zip(players, self.team_spins, strict=True):
                 teams.setdefault(spin.text, []).append(player)
             options["teams"] = [teams[k] for k in sorted(teams)]
+        if self._has_option("track_allocation"):
+            options["track_allocation"] = self.boards_spin.text == BOARDS_CAMERA
         if self.rounds_spin.text != "auto" and self._has_option("rounds"):
             options["rounds"] = int(self.rounds_spin.text)
         if self._has_option("round_seconds"):
@@ -263,6 +270,11 @@ class StartScreen(Screen):
         return Setup(game, players, options, int(time.time()) % 100_000)
 
     def start(self) -> None:
+        if self.boards_spin.text == BOARDS_CAMERA and not self.boards_spin.disabled:
+            missing = self.app.board_problem()
+            if missing:
+                self.message.text = missing
+                return
         try:
             self.app.start_game(self.build_setup(), soundtrack=self.sound_spin.text)
             self.message.text = ""
@@ -324,6 +336,11 @@ class PlayerPanel(BoxLayout):
         cup = f"Cup {seat.cup}" if seat.cup is not None else ""
         if seat.trophies:
             cup += "  [" + ", ".join(seat.trophies) + "]"
+        if seat.allocation:
+            short = {k: dict(ACTION_LABELS).get(k, k.removeprefix("card:")) for k in
+                     seat.allocation}
+            cup += "  On board: " + " ".join(f"{short[k]} {n}" for k, n in
+                                            seat.allocation.items())
         self.cup.text = cup
         if parry_left is not None:
             self.parry.text = f"PARRY?  {parry_left:0.1f}s"
@@ -786,6 +803,8 @@ class CompanionApp(App):
         self.font_scale = self.settings.font_scale
         self.journal = Journal(journal_file or journal_path())
         self.clock = clock
+        self.board_zones: tuple[Any, ...] = ()  # calibration.zones.Zone of the profile
+        self.board: Any = None  # companion.allocation.BoardWatcher while the camera allocates
         if frame_provider is None:
             frame_provider = self._feed_for(self.settings)
         self.frame_provider = frame_provider
@@ -937,6 +956,7 @@ class CompanionApp(App):
         if session.game.name not in arena_games():
             self._attach_table_screen(session)
             return
+        self._start_board(session)
         arena: ArenaScreen = self.screens["arena"]
         arena.build_panels(session)
         arena.refresh(session)
@@ -946,19 +966,31 @@ class CompanionApp(App):
     # -- the camera -----------------------------------------------------------------------------
 
     @staticmethod
-    def _feed_for(settings: settings_mod.Settings) -> FrameProvider | None:
-        """The camera feed for these settings, with the chosen calibration profile if any."""
+    def _calibration(settings: settings_mod.Settings) -> Any:
+        """The chosen calibration profile: "default" is the current one (``companion calibrate
+        use``), "none" reads uncalibrated; None when there is none or it cannot be read."""
+        name = settings.calibration_profile
+        if name in ("", "none"):
+            return None
+        try:
+            from calibration import profiles
+
+            return profiles.current() if name == "default" else profiles.load(name)
+        except Exception as e:  # a bad profile must not stop the app: read uncalibrated
+            Logger.warning(f"companion: calibration profile not used: {e}")
+            return None
+
+    def _feed_for(self, settings: settings_mod.Settings) -> FrameProvider | None:
+        """The camera feed for these settings, with the chosen calibration profile if any;
+        also takes the profile's board zones (``self.board_zones``)."""
         from companion.preview import frame_provider_for
 
-        profile = None
-        if settings.calibration_profile not in ("", "default", "none"):
-            try:
-                from calibration import profiles
-
-                profile = profiles.load(settings.calibration_profile).profile
-            except Exception as e:  # a bad profile must not stop the app: read uncalibrated
-                Logger.warning(f"companion: calibration profile not used: {e}")
-        return frame_provider_for(settings.camera, profile)
+        cp = self._calibration(settings)
+        self.board_zones = tuple(cp.zones) if cp is not None else ()
+        feed = frame_provider_for(settings.camera, cp.profile if cp is not None else None)
+        if feed is not None:
+            feed.zones = self.board_zones
+        return feed
 
     def _roll_from_camera(self, reading: Any) -> None:
         """Camera thread: a settled roll; hand it to the main thread."""
@@ -967,9 +999,50 @@ class CompanionApp(App):
     def on_settled_roll(self, reading: Any) -> None:
         """Main thread: give a settled roll to the game's table screen, if it reads dice."""
         self.last_roll = reading
+        if self.board is not None and self.session is not None:
+            self._board_roll(reading)
         on_roll = getattr(self.game_screen, "on_roll", None)
         if on_roll is not None:
             on_roll(reading)
+
+    def _board_roll(self, reading: Any) -> None:
+        """Dice seen on the players' boards: their changes become Allocate/Recover calls."""
+        from companion.allocation import apply_board
+
+        session = self.session
+        assert session is not None and self.board is not None
+        if session.phase != "playing":
+            return
+        if self.board.round != session.round_number:
+            self.board.reset()
+            self.board.round = session.round_number
+        lines = apply_board(session, self.board, reading.dice)
+        refused = [line for line in lines if line.startswith("camera: ")]
+        if refused:
+            session.message = refused[-1]
+            self.screens["arena"].refresh(session)
+
+    def board_problem(self) -> str:
+        """Why the camera cannot fill the players' boards now ("" when it can)."""
+        if self.frame_provider is None:
+            return "The camera fills the boards only with a camera: choose one in Settings."
+        if not self.board_zones:
+            return ("The calibration profile has no board zones: mark each action space with "
+                    "'companion calibrate zones' (docs/calibration.md), or play boards "
+                    "'not tracked'.")
+        return ""
+
+    def _start_board(self, session: TableSession) -> None:
+        """Let the camera allocate dice when the game tracks allocation and zones exist."""
+        self.board = None
+        if not getattr(session.game.options, "track_allocation", False) or not self.board_zones:
+            return
+        from companion.allocation import BoardWatcher
+
+        self.board = BoardWatcher(self.board_zones)
+        self.board.round = session.round_number
+        if self.frame_provider is not None:
+            self.frame_provider.want("game")
 
     def _attach_table_screen(self, session: TableSession) -> None:
         """Show a game's own table screen (companion/games/<module>/)."""
@@ -997,6 +1070,7 @@ class CompanionApp(App):
             self._ticker.cancel()
         self.session = None
         self.game_screen = None
+        self.board = None
         if self.frame_provider is not None:
             self.frame_provider.release("game")
         self.update_leds()

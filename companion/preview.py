@@ -15,13 +15,18 @@ from __future__ import annotations
 import threading
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from companion.theme import PALETTES
+
 RollListener = Callable[[Any], None]
+#: Zone outlines in the seats' colours (BGR, as vision draws).
+ZONE_COLOURS = tuple((round(b * 255), round(g * 255), round(r * 255))
+                     for r, g, b, _ in PALETTES["okabe-ito"])
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,7 @@ class CameraFeed:
         self.period = 1.0 / fps
         self.settle_s = settle_s
         self.on_roll: RollListener | None = None
+        self.zones: Sequence[Any] = ()  # calibration.zones.Zone: outlined on the picture
         self.label = spec
         self.error: str | None = None
         self.frames = 0
@@ -127,7 +133,13 @@ class CameraFeed:
                 frame = self._source.read()
                 reading = read_dice(frame.image, self.profile)
                 state = tracker.update(reading, frame.t)
-                rgb = np.ascontiguousarray(annotate(frame.image, reading)[:, :, ::-1])
+                shown = annotate(frame.image, reading)
+                zones = self.zones
+                if zones:
+                    from calibration.zones import count_dice, draw_zones
+
+                    shown = draw_zones(shown, zones, ZONE_COLOURS, count_dice(zones, reading.dice))
+                rgb = np.ascontiguousarray(shown[:, :, ::-1])
                 with self._lock:
                     self.frames += 1
                     self._latest = Snapshot(self.frames, rgb, reading, state.moving)

@@ -175,6 +175,7 @@ class Seat:
     team: str | None = None
     trophies: list[str] = field(default_factory=list)
     actions: dict[str, str] = field(default_factory=dict)
+    allocation: dict[str, int] = field(default_factory=dict)  # key -> dice, when tracked
 
 
 class TableSession:
@@ -269,7 +270,8 @@ class TableSession:
             actions = {k: a.name for k, a in getattr(ch, "actions", {}).items()}
             out.append(Seat(v.player, getattr(ch, "name", v.player),
                             getattr(ch, "short", v.player), v.health, v.max_health, v.cup,
-                            bool(v.knocked_out), v.team, list(v.trophies), actions))
+                            bool(v.knocked_out), v.team, list(v.trophies), actions,
+                            dict(getattr(v, "allocation", {}) or {})))
         return out
 
     def pending(self) -> list[Any]:

@@ -77,6 +77,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--templates", action="store_true", help="list the face templates")
     prof(p)
 
+    p = sub.add_parser("zones", help="board zones: each player's action spaces on the picture")
+    p.add_argument("--add", action="append", nargs="+", default=[],
+                   metavar="SEAT SPACE X,Y",
+                   help="a zone: seat (1 = first player), space name, then 3+ corners in image "
+                   "pixels (repeat --add for more zones; quote names with spaces)")
+    p.add_argument("--rect", action="append", nargs=3, default=[],
+                   metavar=("SEAT", "SPACE", "X,Y,W,H"),
+                   help="a rectangular zone from its top-left corner and size in pixels")
+    p.add_argument("--remove", action="append", nargs=2, default=[],
+                   metavar=("SEAT", "SPACE"), help="remove the zone of this seat and space")
+    p.add_argument("--clear", action="store_true", help="remove every zone first")
+    p.add_argument("--draw", type=Path, metavar="IMAGE",
+                   help="draw the zones (and the dice read in each) on this photo")
+    p.add_argument("--output", "-o", type=Path, metavar="FILE",
+                   help="where --draw writes its picture (default: IMAGE.zones.png)")
+    prof(p)
+
     p = sub.add_parser("check", help="read labelled rolls and report accuracy and confusions")
     p.add_argument("images", nargs="+", type=Path, metavar="IMAGE|DIR")
     p.add_argument("--profile", metavar="NAME", help="stored profile (default: current)")
@@ -334,6 +351,62 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seat(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError as e:
+        raise ValueError(f"seat must be a number 1..6, got {text!r}") from e
+
+
+def _zones(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from calibration import zones as Z
+
+    cp = _target(args)
+    zones: tuple[Any, ...] = () if args.clear else cp.zones
+    for seat, space in args.remove:
+        zones = Z.remove_zone(zones, _seat(seat), space)
+    for item in args.add:
+        if len(item) < 5:
+            raise ValueError(f"--add {' '.join(item)}: give SEAT SPACE and at least 3 "
+                             "corners X,Y")
+        pts = tuple(_pair(t, ",", f"--add {item[1]!r} corner") for t in item[2:])
+        zones = Z.replace_zone(zones, Z.Zone(_seat(item[0]), item[1], pts))
+    for seat, space, box in args.rect:
+        try:
+            x, y, w, h = (float(v) for v in box.split(","))
+        except ValueError as e:
+            raise ValueError(f"--rect {space!r}: expected X,Y,W,H, got {box!r}") from e
+        zones = Z.replace_zone(zones, Z.rectangle(_seat(seat), space, x, y, w, h))
+    changed = zones != cp.zones
+    if changed:
+        cp = replace(cp, zones=zones)
+    for z in cp.zones:
+        corners = " ".join(f"{x:.0f},{y:.0f}" for x, y in z.polygon)
+        print(f"seat {z.seat}  {z.space:<16} {corners}")
+    if not cp.zones:
+        print("no zones (add one with --add SEAT SPACE X,Y X,Y X,Y or --rect)")
+    if args.draw is not None:
+        import cv2
+
+        from vision.read import read_dice
+
+        frame = cv2.imread(str(args.draw), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"cannot read image {str(args.draw)!r}")
+        reading = read_dice(frame, cp.profile)
+        counts = Z.count_dice(cp.zones, reading.dice)
+        out = args.output or args.draw.with_suffix(".zones.png")
+        cv2.imwrite(str(out), Z.draw_zones(frame, cp.zones, counts=counts))
+        for z in cp.zones:
+            print(f"  {counts[z.key]} dice on seat {z.seat} {z.space}")
+        print(f"wrote {out}")
+    if changed:
+        _save(args, cp)
+    return 0
+
+
 def _list(_args: argparse.Namespace) -> int:
     from calibration import profiles
 
@@ -379,7 +452,7 @@ def run(args: argparse.Namespace) -> int:
     from calibration.profiles import ProfileError
 
     steps = {"markers": _markers, "table": _table, "palette": _palette, "faces": _faces,
-             "check": _check, "list": _list, "use": _use, "show": _show}
+             "zones": _zones, "check": _check, "list": _list, "use": _use, "show": _show}
     try:
         return steps[args.step](args)
     except (CalibrationError, ProfileError, ValueError) as e:

@@ -1,0 +1,127 @@
+"""The camera fills the players' boards: dice in a board zone become Allocate calls."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Generator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.app
+
+
+@dataclass
+class FakeFrame:
+    image: np.ndarray
+    t: float
+    index: int
+
+
+class BoardsCamera:
+    """A rendered table whose dice the test moves; virtual time, 0.1 s per frame."""
+
+    def __init__(self) -> None:
+        self.set_dice([])
+        self.reads = 0
+
+    def set_dice(self, centres: list[tuple[float, float]]) -> None:
+        from vision.synthetic import Scene, SynthDie, render
+
+        dice = tuple(SynthDie(center=c, size=56.0, angle=12.0, value=1 + i % 6, colour="white")
+                     for i, c in enumerate(centres))
+        self.image = render(Scene(width=640, height=480, dice=dice))
+
+    def read(self) -> FakeFrame:
+        self.reads += 1
+        return FakeFrame(self.image, self.reads * 0.1, self.reads)
+
+    def close(self) -> None:
+        pass
+
+
+def test_dice_on_a_board_zone_are_allocated_by_the_camera(
+        app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.preview
+    from calibration import profiles
+    from calibration.zones import rectangle
+    from companion import settings as settings_mod
+    from companion.app import BOARDS_CAMERA, CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.preview import CameraFeed
+
+    profiles.save(profiles.CalibrationProfile(name="den", zones=(
+        rectangle(1, "Parry", 20, 20, 260, 200), rectangle(1, "Spear Thrust", 20, 260, 260, 200),
+        rectangle(2, "Parry", 360, 20, 260, 200))))
+    profiles.use("den")
+    camera = BoardsCamera()
+    monkeypatch.setattr(companion.preview, "frame_provider_for", lambda spec, profile=None:
+                        CameraFeed(spec, profile=profile, fps=30.0,
+                                   open_source=lambda s: camera))
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=settings_mod.Settings(camera="synthetic"),
+                       settings_file=app_dirs / "settings.json")
+    assert [z.space for z in app.board_zones] == ["Parry", "Spear Thrust", "Parry"]
+
+    def wait_until(check: Any, seconds: float = 30.0) -> Generator[int, None, None]:
+        end = time.monotonic() + seconds
+        while not check():
+            assert time.monotonic() < end, "the camera never made the call"
+            yield 2
+
+    # BOARD_SHOTS=docs/screenshots writes the README's pictures of this flow.
+    shots = Path(os.environ.get("BOARD_SHOTS", str(app_dirs / "shots")))
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "eye-for-an-eye"
+        yield 2
+        start.set_count(2)
+        assert not start.boards_spin.disabled
+        start.boards_spin.text = BOARDS_CAMERA
+        zones, app.board_zones = app.board_zones, ()
+        d.tap(start.start_button)  # without zones the camera cannot fill the boards
+        yield 1
+        assert app.session is None and "no board zones" in start.message.text
+        app.board_zones = zones
+        d.tap(start.start_button)
+        yield 2
+        s = app.session
+        assert s is not None and app.sm.current == "arena", start.message.text
+        assert s.game.options.track_allocation and app.board is not None
+        ana = s.game.seats()[0].character.short
+        # Two dice on seat 1's Parry, one on seat 2's Parry.
+        camera.set_dice([(90.0, 80.0), (200.0, 150.0), (480.0, 110.0)])
+        yield from wait_until(lambda: len(s.log) >= 2)
+        assert s.game.seats()[0].allocation == {"defence": 2}
+        assert s.game.seats()[1].allocation == {"defence": 1}
+        assert [e.call for e in app.journal.load(s.game_id).entries] == [
+            f"{ana}: Allocate 2 to Parry", f"{s.game.seats()[1].character.short}: "
+            "Allocate 1 to Parry"]
+        yield 2
+        assert "On board: Parry 2" in d.arena.panels["Ana"].cup.text
+        d.screenshot(shots / "11-arena-boards-by-camera.png")
+        # One die moved from Parry to Spear Thrust.
+        camera.set_dice([(90.0, 80.0), (150.0, 360.0), (480.0, 110.0)])
+        yield from wait_until(lambda: len(s.log) >= 4)
+        assert s.game.seats()[0].allocation == {"defence": 1, "attack": 1}
+        # Undo takes the camera's call back like any call.
+        app.undo()
+        yield 1
+        assert s.game.seats()[0].allocation == {"defence": 1}
+        app.show("dice")
+        yield 10
+        snap = app.frame_provider.latest()
+        assert snap is not None
+        # The zones are outlined in the seats' colours on the live picture.
+        assert tuple(snap.rgb[20, 150]) != tuple(camera.image[20, 150, ::-1])
+        d.screenshot(shots / "12-live-dice-board-zones.png")
+        app.end_game()
+        yield 1
+        assert app.board is None
+
+    run_app(app, script)
