@@ -425,6 +425,33 @@ class ArenaScreen(Screen):
         self.add_widget(self.root_box)
         self.panels: dict[str, PlayerPanel] = {}
 
+    def choose_figure(self, player: str, figures: Sequence[tuple[str, int, int]]) -> None:
+        """Tap 3 on a character with several figures: which one is hit (Echo's Guards)."""
+        session = self.app.session
+        if session is None:
+            return
+        view = ModalView(size_hint=(0.9, None), height=200, auto_dismiss=True)
+        box = _w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.PANEL)
+        box.add_widget(_w("THeading", text=f"Which of {session.seat_of(player).short}'s "
+                          "figures?", size_hint_y=None, height=40))
+        row = GridLayout(cols=min(5, len(figures)), spacing=4, row_default_height=64,
+                         row_force_default=True)
+
+        def pick(name: str) -> None:
+            view.dismiss(animation=False)
+            session.tap_target(name)
+
+        for name, health, most in figures:
+            row.add_widget(_w("TButton", text=f"{name}: {health}/{most}", halign="center",
+                              font_size=self.app.fs(17),
+                              on_release=lambda *_, n=name: pick(n)))
+        box.add_widget(row)
+        box.add_widget(_w("TButton", text="Cancel", size_hint_y=None, height=56,
+                          on_release=lambda *_: view.dismiss(animation=False)))
+        view.add_widget(box)
+        self.figure_view = view
+        view.open(animation=False)
+
     def open_more(self) -> None:
         """Calls a panel has no room for (tribal cards, a dispute), and the settings."""
         session = self.app.session
@@ -1120,7 +1147,11 @@ class CompanionApp(App):
 
     def tap_target(self, player: str) -> None:
         if self.session is not None and self.session.builder.needs_target:
-            self.session.tap_target(player)
+            figures = self.session.figures_to_target(player)
+            if figures:
+                self.screens["arena"].choose_figure(player, figures)
+            else:
+                self.session.tap_target(player)
 
     def toggle_rear(self) -> None:
         if self.session is not None:

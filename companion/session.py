@@ -176,6 +176,7 @@ class Seat:
     trophies: list[str] = field(default_factory=list)
     actions: dict[str, str] = field(default_factory=dict)
     allocation: dict[str, int] = field(default_factory=dict)  # key -> dice, when tracked
+    figures: list[tuple[str, int, int]] = field(default_factory=list)  # (name, health, max)
 
 
 class TableSession:
@@ -271,7 +272,8 @@ class TableSession:
             out.append(Seat(v.player, getattr(ch, "name", v.player),
                             getattr(ch, "short", v.player), v.health, v.max_health, v.cup,
                             bool(v.knocked_out), v.team, list(v.trophies), actions,
-                            dict(getattr(v, "allocation", {}) or {})))
+                            dict(getattr(v, "allocation", {}) or {}),
+                            [tuple(f) for f in getattr(v, "figures", ()) or ()]))
         return out
 
     def pending(self) -> list[Any]:
@@ -565,8 +567,25 @@ class TableSession:
             tail += f" {count}"
         if needs_target:
             assert target is not None
-            tail += f" on {self.seat_of(target).short}"
+            tail += f" on {self.target_name(target)}"
         return [f"{who}: {name}{tail}" for name in names]
+
+    def target_name(self, target: str) -> str:
+        """How a call names ``target``: a player's character, or one figure of a character
+        with several (Echo's Guards) by the figure's own name."""
+        for seat in self.seats():
+            if target in (seat.player, seat.short):
+                return seat.short
+        for seat in self.seats():
+            if any(f[0] == target for f in seat.figures):
+                return target
+        raise InvalidCall(f"{target!r}: no such player or figure at this table")
+
+    def figures_to_target(self, player: str) -> list[tuple[str, int, int]]:
+        """The standing figures of ``player`` when there are several to choose from (Echo
+        and his Guards); empty when the player is simply the target."""
+        standing = [f for f in self.seat_of(player).figures if f[1] > 0]
+        return standing if len(standing) > 1 else []
 
     def press(self, press: ButtonPress) -> list[Event] | None:
         """A hardware button: the same three steps as touch, from the table's buttons."""
