@@ -24,6 +24,7 @@ import numpy as np
 from companion.theme import PALETTES
 
 RollListener = Callable[[Any], None]
+TRIM_EVERY = 16  # frames between handing freed memory back to the system
 #: Zone outlines in the seats' colours (BGR, as vision draws).
 ZONE_COLOURS = tuple((round(b * 255), round(g * 255), round(r * 255))
                      for r, g, b, _ in PALETTES["okabe-ito"])
@@ -124,6 +125,7 @@ class CameraFeed:
     def _work(self) -> None:
         from vision import RollTracker, annotate, read_dice
 
+        trim = _malloc_tamer()
         tracker = RollTracker(settle_s=self.settle_s)
         try:
             if self._source is None:
@@ -146,10 +148,37 @@ class CameraFeed:
                     self.error = None
                 if state.settled is not None and self.on_roll is not None:
                     self.on_roll(state.settled)
+                if trim is not None and (self.frames <= 8 or self.frames % TRIM_EVERY == 0):
+                    trim()
                 self._stop.wait(max(0.0, self.period - (time.monotonic() - started)))
         except Exception as e:  # a camera failing must not kill the app: the view says why
             with self._lock:
                 self.error = f"{type(e).__name__}: {e}"
+
+
+def _malloc_tamer() -> Callable[[], None] | None:
+    """Keep the feed's memory flat on glibc (the Pi, this machine): every frame allocates and
+    frees frame-sized buffers, which glibc would otherwise keep in its heaps. Buffers over
+    256 KiB get their own mapping (returned at once on free), threads share at most two
+    heaps, and the returned function hands freed heap memory back. None elsewhere."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(-3, 256 * 1024)  # M_MMAP_THRESHOLD (fixed: no dynamic growth)
+        libc.mallopt(-8, 2)  # M_ARENA_MAX
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):  # not glibc (musl, ...): nothing to tame
+        return None
+
+    def release() -> None:
+        trim(0)
+
+    return release
 
 
 def frame_provider_for(camera: str, profile: Any = None) -> CameraFeed | None:
