@@ -171,3 +171,23 @@ def render_tray(synthetic: Any, lineups: dict[str, list[tuple[str, int]]]) -> An
                 value=pips, colour=colour, body_bgr=synthetic.SYNTH_COLOURS[colour],
                 pip_bgr=(235, 235, 235) if dark else (30, 30, 30)))
     return synthetic.render(synthetic.Scene(width=640, height=480, dice=tuple(dice)))
+
+
+def test_roll_zones_from_calibration_give_each_player_a_rectangle() -> None:
+    from calibration.zones import ROLL_AREA, Zone, rectangle
+    from companion.games.occulites import roll_zones
+
+    zones = (rectangle(1, ROLL_AREA, 0, 0, 600, 100),
+             Zone(2, "Roll", ((10, 150), (590, 160), (600, 260), (0, 250))),
+             rectangle(1, "Parry", 0, 300, 50, 50))
+    assert roll_zones(zones, ["Ana", "Ben"]) == {"Ana": (0.0, 0.0, 600.0, 100.0),
+                                                 "Ben": (0.0, 150.0, 600.0, 260.0)}
+    assert roll_zones(zones, ["Ana", "Ben", "Cy"]) is None  # Cy's area is not marked
+    assert roll_zones((), ["Ana"]) is None
+    # The rectangles split a reading into line-ups by zone, not by rows.
+    dice = [SimpleNamespace(center=(50.0 + 90 * i, y), value=1 + i, colour="red",
+                                  confidence=0.9) for y in (50.0, 200.0) for i in range(6)]
+    reading = SimpleNamespace(dice=dice, frame_shape=(480, 640))
+    lineups = read_lineups(reading, ["Ana", "Ben"], roll_zones(zones, ["Ana", "Ben"]))
+    assert [len(lineups[p].slots) for p in ("Ana", "Ben")] == [6, 6]
+    assert all(s.center is not None and s.center[1] == 200.0 for s in lineups["Ben"].slots)
