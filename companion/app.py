@@ -681,7 +681,8 @@ class SettingsScreen(Screen):
         s = app.settings
         self.camera = _w("TSpinner", text=s.camera,
                          values=["synthetic", "picamera2", "opencv:0", "none"])
-        self.profile = _w("TInput", text=s.calibration_profile)
+        self.profile = _w("TSpinner", text=s.calibration_profile,
+                          values=self.profile_choices(s.calibration_profile))
         self.buttons = _w("TSpinner", text=s.button_map, values=["default", "none"])
         self.volume = _w("TSpinner", text=f"{round(s.volume * 100)}%",
                          values=[f"{v}%" for v in range(0, 101, 10)])
@@ -712,6 +713,21 @@ class SettingsScreen(Screen):
         self.palette.bind(text=lambda *_: self.show_swatches())
         self.show_swatches()
 
+    @staticmethod
+    def profile_choices(chosen: str) -> list[str]:
+        """"default" (the current profile), "none", and every stored profile by name."""
+        try:
+            from calibration import profiles
+
+            stored = profiles.names()
+        except Exception as e:  # an unreadable config folder must not stop the settings
+            Logger.warning(f"companion: calibration profiles not listed: {e}")
+            stored = []
+        return list(dict.fromkeys(["default", "none", *stored, chosen]))
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.profile.values = self.profile_choices(self.profile.text)
+
     def show_swatches(self) -> None:
         self.swatches.clear_widgets()
         for i in range(MAX_PLAYERS):
@@ -722,7 +738,7 @@ class SettingsScreen(Screen):
 
     def save(self) -> None:
         s = settings_mod.Settings(
-            camera=self.camera.text, calibration_profile=self.profile.text.strip() or "default",
+            camera=self.camera.text, calibration_profile=self.profile.text or "default",
             button_map=self.buttons.text, volume=int(self.volume.text.rstrip("%")) / 100,
             soundtrack_folder=self.folder.text.strip(), palette=self.palette.text,
             text_size=self.text_size_spin.text,

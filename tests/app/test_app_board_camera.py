@@ -120,6 +120,9 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
         # The zones are outlined in the seats' colours on the live picture.
         assert tuple(snap.rgb[20, 150]) != tuple(camera.image[20, 150, ::-1])
         d.screenshot(shots / "12-live-dice-board-zones.png")
+        app.show("settings")
+        yield 1
+        assert app.screens["settings"].profile.values == ["default", "none", "den"]
         app.end_game()
         yield 1
         assert app.board is None
