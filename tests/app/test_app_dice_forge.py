@@ -34,6 +34,10 @@ def _tap(d: Any, widget: Any) -> Generator[int, None, None]:
         yield 2
     d.tap(widget)
     yield 2
+    screen = d.app.game_screen
+    if screen is not None:  # every button on show is a comfortable touch target
+        small = {k: b.height for k, b in screen.buttons.items() if b.height < 48}
+        assert not small, small
 
 
 def _check_panels(screen: Any) -> None:
@@ -291,6 +295,6 @@ def test_dice_forge_goddess_labyrinth_drawn(app_dirs: Path, tmp_path: Path) -> N
                  for w in cell.children]
         assert any(t.startswith("[b]36[/b]") for t in texts)  # the Goddess space is drawn
         assert sum("An" in t for t in texts) == 1  # Ana's golem stands on one space
-        _shot(d, "goddess-board", tmp_path)
+        _shot(d, "goddess-board-1280x720", tmp_path)
 
-    run_app(app, script)
+    run_app(app, script, size=(1280, 720))

@@ -429,16 +429,20 @@ class DiceForgeScreen(Screen):
             col = BoxLayout(orientation="vertical", spacing=3)
             col.add_widget(_w("TLabel", text=f"Die {d + 1}", size_hint_y=None, height=24,
                               font_size=self.app.fs(15), color=theme.MUTED))
-            for face in dict.fromkeys(p.dice[d]):
+            faces = list(dict.fromkeys(p.dice[d]))
+            grid = GridLayout(cols=1 if len(faces) <= 4 else 2, spacing=3)
+            for face in faces:
                 if minor:
                     text = rolled_text(p.name, [face], d + 1)
                     action: Callable[[], Any] = lambda t=text: self.call(t)  # noqa: E731
                 else:
                     action = lambda d=d, f=face: self.pick_face(d, f)  # noqa: E731
-                col.add_widget(self._button(f"die{d + 1}:{face}", face, action,
-                                            selected=self.picked.get(d) == face,
-                                            font_size=self.app.fs(15)))
-            col.add_widget(Widget())
+                grid.add_widget(self._button(f"die{d + 1}:{face}", face, action,
+                                             selected=self.picked.get(d) == face,
+                                             font_size=self.app.fs(15)))
+            for _ in range(grid.cols * 4 - len(faces) if len(faces) <= 4 else 0):
+                grid.add_widget(Widget())  # buttons keep one size, top-aligned
+            col.add_widget(grid)
             cols.add_widget(col)
         self.content.add_widget(cols)
         if self.read_camera is not None:
