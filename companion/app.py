@@ -182,6 +182,8 @@ class StartScreen(Screen):
         self.timer_spin.text = fmt_clock(self.app.settings.round_seconds)
         self.refresh_resume()
         self.set_count(self.count)
+        if self.app.settings_problem and not self.message.text:
+            self.message.text = self.app.settings_problem
 
     def refresh_resume(self) -> None:
         self.resume_box.clear_widgets()
@@ -394,6 +396,12 @@ class ArenaScreen(Screen):
         middle.add_widget(self.panels_box)
         log_col = _w("Panel", orientation="vertical", size_hint_x=0.24, padding=4)
         self.log_col = log_col
+        # The live dice view beside the arena (Settings: Dice view), above the call log.
+        self.picture = Image(fit_mode="contain", size_hint_y=None, height=0, opacity=0)
+        self.picture.bind(on_touch_down=lambda w, t: self._picture_tapped(t))
+        self._picture_poll: Any = None
+        self._picture_frame = 0
+        log_col.add_widget(self.picture)
         log_col.add_widget(_w("TLabel", text="Calls", size_hint_y=None, height=24,
                               font_size=app.fs(15), color=theme.MUTED))
         # Newest call first; lines that do not fit are clipped by the label itself. (A
@@ -424,6 +432,40 @@ class ArenaScreen(Screen):
         self.root_box.add_widget(bottom)
         self.add_widget(self.root_box)
         self.panels: dict[str, PlayerPanel] = {}
+
+    # -- the live dice view beside the arena ------------------------------------------------
+
+    def on_enter(self, *args: Any) -> None:
+        feed = self.app.frame_provider
+        if self.app.settings.dice_view != "beside the arena" or feed is None:
+            self.picture.height, self.picture.opacity = 0, 0
+            return
+        self.picture.height = self.log_col.width * 0.75
+        self.picture.opacity = 1 if self._picture_frame else 0
+        feed.want("arena-view")
+        self._picture_poll = Clock.schedule_interval(lambda dt: self._show_picture(feed), 1 / 8)
+
+    def on_leave(self, *args: Any) -> None:
+        if self._picture_poll is not None:
+            self._picture_poll.cancel()
+            self._picture_poll = None
+            if self.app.frame_provider is not None:
+                self.app.frame_provider.release("arena-view")
+
+    def _show_picture(self, feed: Any) -> None:
+        snap = feed.latest()
+        if snap is None or snap.index == self._picture_frame:
+            return
+        self.picture.height = self.log_col.width * 0.75
+        show_picture(self.picture, snap.rgb)
+        self._picture_frame = snap.index
+
+    def _picture_tapped(self, touch: Any) -> bool:
+        """A tap on the small picture opens the full-screen dice view."""
+        if self.picture.opacity and self.picture.collide_point(*touch.pos):
+            self.app.show("dice")
+            return True
+        return False
 
     def choose_figure(self, player: str, figures: Sequence[tuple[str, int, int]]) -> None:
         """Tap 3 on a character with several figures: which one is hit (Echo's Guards)."""
@@ -677,7 +719,7 @@ class SettingsScreen(Screen):
         self.app = app
         root = _w("Panel", orientation="vertical", padding=8, spacing=4, bg=theme.BACKGROUND)
         root.add_widget(_w("THeading", text="Settings", size_hint_y=None, height=44))
-        grid = GridLayout(cols=4, spacing=4, row_default_height=52, row_force_default=True)
+        grid = GridLayout(cols=4, spacing=4, row_default_height=48, row_force_default=True)
         s = app.settings
         self.camera = _w("TSpinner", text=s.camera,
                          values=["synthetic", "picamera2", "opencv:0", "none"])
@@ -692,10 +734,12 @@ class SettingsScreen(Screen):
                                  values=list(settings_mod.TEXT_SIZES))
         self.parry = _w("TSpinner", text=f"{s.parry_seconds:g} s",
                         values=[f"{v} s" for v in (2, 3, 4, 5, 6, 8)])
+        self.dice_view = _w("TSpinner", text=s.dice_view, values=list(settings_mod.DICE_VIEWS))
         for label, widget in (("Camera", self.camera), ("Calibration", self.profile),
                               ("Buttons", self.buttons), ("Volume", self.volume),
                               ("Soundtracks", self.folder), ("Colours", self.palette),
-                              ("Text size", self.text_size_spin), ("Parry window", self.parry)):
+                              ("Text size", self.text_size_spin), ("Parry window", self.parry),
+                              ("Dice view", self.dice_view)):
             grid.add_widget(_w("TLabel", text=label, halign="right", size_hint_x=0.5))
             grid.add_widget(widget)
         root.add_widget(grid)
@@ -743,7 +787,7 @@ class SettingsScreen(Screen):
             soundtrack_folder=self.folder.text.strip(), palette=self.palette.text,
             text_size=self.text_size_spin.text,
             parry_seconds=float(self.parry.text.split()[0]),
-            round_seconds=self.app.settings.round_seconds)
+            round_seconds=self.app.settings.round_seconds, dice_view=self.dice_view.text)
         try:
             self.app.apply_settings(s)
             self.message.text = "Saved."
@@ -751,6 +795,19 @@ class SettingsScreen(Screen):
         except settings_mod.SettingsError as e:
             self.message.text = str(e)
             self.message.color = theme.DANGER
+
+
+def show_picture(image: Image, rgb: Any) -> None:
+    """Put an RGB frame (H, W, 3 uint8) on an Image widget, reusing its texture."""
+    h, w = rgb.shape[:2]
+    texture = image.texture
+    if texture is None or tuple(texture.size) != (w, h):
+        texture = Texture.create(size=(w, h), colorfmt="rgb")
+        texture.flip_vertical()
+    texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+    image.texture = texture
+    image.opacity = 1
+    image.canvas.ask_update()
 
 
 class DiceScreen(Screen):
@@ -806,16 +863,7 @@ class DiceScreen(Screen):
         snap = feed.latest()
         if snap is None or snap.index == self.frames:
             return
-        frame = snap.rgb
-        h, w = frame.shape[:2]
-        texture = self.image.texture
-        if texture is None or tuple(texture.size) != (w, h):
-            texture = Texture.create(size=(w, h), colorfmt="rgb")
-            texture.flip_vertical()
-        texture.blit_buffer(frame.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
-        self.image.texture = texture
-        self.image.opacity = 1
-        self.image.canvas.ask_update()
+        show_picture(self.image, snap.rgb)
         self.frames = snap.index
         dice = snap.reading.dice
         unsure = sum(1 for d in dice if d.value is None and d.face is None)
@@ -842,7 +890,16 @@ class CompanionApp(App):
         super().__init__(**kwargs)
         self.title = "Table Companion"
         self.settings_file = settings_file
-        self.settings = settings or settings_mod.load(settings_file)
+        self.settings_problem = ""  # why the saved settings could not be used, if so
+        if settings is None:
+            try:
+                settings = settings_mod.load(settings_file)
+            except settings_mod.SettingsError as e:  # never refuse to start over a bad file
+                Logger.error(f"companion: settings not used: {e}")
+                self.settings_problem = (f"Settings file not used ({e}); playing with the "
+                                         "defaults. Save in Settings to replace it.")
+                settings = settings_mod.Settings()
+        self.settings = settings
         self.font_scale = self.settings.font_scale
         self.journal = Journal(journal_file or journal_path())
         self.clock = clock
@@ -1236,6 +1293,9 @@ class CompanionApp(App):
 
     def apply_settings(self, s: settings_mod.Settings) -> None:
         settings_mod.save(s.check(), self.settings_file)
+        if self.settings_problem:
+            self.settings_problem = ""
+            self.screens["start"].message.text = ""
         if (s.camera, s.calibration_profile) != (self.settings.camera,
                                                  self.settings.calibration_profile):
             if self.frame_provider is not None:
@@ -1243,6 +1303,8 @@ class CompanionApp(App):
             self.frame_provider = self._feed_for(s)
             if self.frame_provider is not None:
                 self.frame_provider.on_roll = self._roll_from_camera
+                if self.board is not None or getattr(self.game_screen, "wants_camera", False):
+                    self.frame_provider.want("game")
         self.settings = s
         self.font_scale = s.font_scale
         if self.session is not None:

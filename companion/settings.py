@@ -7,6 +7,7 @@ hand-edited file is found at once instead of silently ignored.
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -16,6 +17,7 @@ from companion import paths
 
 PALETTES = ("okabe-ito", "classic")
 TEXT_SIZES = {"normal": 1.0, "large": 1.2, "huge": 1.45}
+DICE_VIEWS = ("full screen", "beside the arena")
 
 
 class SettingsError(ValueError):
@@ -35,6 +37,7 @@ class Settings:
     text_size: str = "normal"
     parry_seconds: float = 3.0
     round_seconds: float = 180.0
+    dice_view: str = "full screen"  # the live dice view: its own screen, or also in the arena
 
     def check(self) -> Settings:
         if not 0.0 <= self.volume <= 1.0:
@@ -46,6 +49,9 @@ class Settings:
                                 f"{', '.join(TEXT_SIZES)}")
         if not 0.5 <= self.parry_seconds <= 30:
             raise SettingsError(f"parry_seconds={self.parry_seconds!r}: must be 0.5 to 30")
+        if self.dice_view not in DICE_VIEWS:
+            raise SettingsError(f"dice_view={self.dice_view!r}: choose one of "
+                                f"{', '.join(DICE_VIEWS)}")
         if not 10 <= self.round_seconds <= 3600:
             raise SettingsError(f"round_seconds={self.round_seconds!r}: must be 10 to 3600")
         return self
@@ -105,9 +111,15 @@ def load(path: Path | None = None) -> Settings:
 
 
 def save(settings: Settings, path: Path | None = None) -> Path:
-    """Write the settings (atomically: a temporary file renamed over the old one)."""
+    """Write the settings atomically: a temporary file, flushed to disk, renamed over the old
+    one, so a power cut leaves either the old file or the new one."""
     path = path or settings_path()
+    text = settings.check().to_toml()
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(settings.check().to_toml(), encoding="utf-8")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
     tmp.replace(path)
     return path

@@ -16,7 +16,9 @@ def test_settings_round_trip_and_defaults(tmp_path: Path) -> None:
     path = tmp_path / "settings.toml"
     assert settings.load(path) == settings.Settings()
     s = settings.Settings(camera="opencv:0", volume=0.5, palette="classic", text_size="huge",
-                          soundtrack_folder='C:\\music "loud"')
+                          soundtrack_folder='C:\\music "loud"', dice_view="beside the arena")
+    settings.save(s, tmp_path / "new" / "settings.toml")  # a folder not made yet
+    assert settings.load(tmp_path / "new" / "settings.toml") == s
     settings.save(s, path)
     assert settings.load(path) == s
     assert s.font_scale > 1
@@ -29,6 +31,7 @@ def test_settings_round_trip_and_defaults(tmp_path: Path) -> None:
     ("camera = 3", "camera=3 must be str"),
     ("volume = true", "volume=True must be a number"),
     ("volume = ", "not valid TOML"),
+    ('dice_view = "corner"', "dice_view='corner': choose one of full screen, beside the arena"),
 ])
 def test_settings_errors_name_the_key(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "settings.toml"

@@ -1,0 +1,70 @@
+"""A damaged settings file does not stop the app; the live dice view beside the arena."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.app
+
+
+def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
+        app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.preview
+    from companion import settings as settings_mod
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.preview import CameraFeed
+    from hardware.camera import open_source
+
+    settings_file = app_dirs / "settings.toml"
+    settings_file.write_text('camera = "synthetic"\nvolume = 0.8\ndice_view = "besi', "utf-8")
+    monkeypatch.setattr(companion.preview, "frame_provider_for", lambda spec, profile=None:
+                        CameraFeed(spec, profile=profile, fps=10.0,
+                                   open_source=lambda s: open_source("synthetic")))
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings_file=settings_file)
+    assert app.settings == settings_mod.Settings()  # the defaults, not a crash
+    shots = Path(os.environ.get("PICTURE_SHOTS", str(app_dirs / "shots")))
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        yield 2
+        assert "Settings file not used" in start.message.text
+        assert "settings.toml: not valid TOML" in start.message.text
+        app.show("settings")
+        yield 1
+        page = app.screens["settings"]
+        page.dice_view.text = "beside the arena"
+        page.save()
+        yield 1
+        assert page.message.text == "Saved." and start.message.text == ""
+        assert settings_mod.load(settings_file).dice_view == "beside the arena"
+        app.back()
+        yield 1
+        start.game_spin.text = "eye-for-an-eye"
+        yield 1
+        d.tap(start.start_button)
+        yield 2
+        arena = d.arena
+        assert app.sm.current == "arena"
+        for _ in range(300):  # until a frame with dice on it is shown (the synthetic tray rolls)
+            snap = app.frame_provider.latest()
+            if arena._picture_frame and snap is not None and snap.reading.dice \
+                    and arena._picture_frame == snap.index:
+                break
+            yield 2
+        assert arena._picture_frame > 0 and arena.picture.texture is not None
+        assert arena.picture.height == pytest.approx(arena.log_col.width * 0.75)
+        d.screenshot(shots / "14-arena-dice-beside.png")
+        d.tap(arena.picture)
+        yield 2
+        assert app.sm.current == "dice"
+        app.back()
+        yield 2
+        assert app.sm.current == "arena"
+
+    run_app(app, script)
