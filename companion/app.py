@@ -324,6 +324,10 @@ class PlayerPanel(BoxLayout):
             self.header.text = f"{name}\nKNOCKED OUT"
             self.header.background_color = (0.35, 0.35, 0.38, 1)
             self.header.color = theme.TEXT
+        elif targeting and building.proposed == seat.player:
+            self.header.text = f">> {name} <<\nlet go to hit"
+            self.header.background_color = theme.ACCENT
+            self.header.color = (0, 0, 0, 1)
         elif targeting:
             self.header.text = f"{name}\n> TARGET <"
             self.header.background_color = theme.ACCENT

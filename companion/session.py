@@ -28,6 +28,8 @@ MonotonicClock = Callable[[], float]
 DEFAULT_PARRY_SECONDS = 3.0
 #: How often, in round seconds, a running clock is saved to the journal.
 CLOCK_SAVE_EVERY = 2.0
+#: Seconds without a new step of a held "cycle" button after which its target is taken.
+CYCLE_SETTLE = 1.0
 
 
 class RoundClock:
@@ -76,7 +78,9 @@ class ButtonPress:
     ``seat`` is the player's seat (0-based, in setup order). ``action`` is an action key
     ("movement", "attack", "heal", "defence", "innate"), "target" (this seat is the target of
     the call being built), "count" (``count`` dice for the call being built), "undo" or "pause".
-    ``hold`` (a long press) cancels the call being built.
+    ``hold`` (a long press) cancels the call being built, except "cycle" (``count`` = the
+    step of a held button): while the seat's attack waits for a target it points at the next
+    possible target, and letting go (no step for :data:`CYCLE_SETTLE` s) makes the call.
     """
 
     seat: int
@@ -100,7 +104,11 @@ class ButtonPress:
         seat = list(seats).index(seat_name)
         meaning = getattr(event, "meaning", None)
         if meaning is not None:  # a ButtonHold
-            return cls(seat, "undo") if meaning == "undo" else cls(seat, "cancel", hold=True)
+            if meaning == "undo":
+                return cls(seat, "undo")
+            if meaning == "cycle":
+                return cls(seat, "cycle", int(getattr(event, "repeat", 1)), hold=True)
+            return cls(seat, "cancel", hold=True)
         if not hasattr(event, "t") or type(event).__name__ == "ButtonPress":
             return None
         action = _HARDWARE_ACTIONS.get(str(event.action), str(event.action))
@@ -132,6 +140,8 @@ class CallBuilder:
     want_count: bool = False
     want_target: bool = False
     rear: bool = False  # an attack "from the rear": no parry possible
+    proposed: str | None = None  # the target a held "cycle" button points at (buttons only)
+    proposed_at: float = 0.0  # when it last moved (monotonic seconds)
 
     @property
     def needs_count(self) -> bool:
@@ -146,7 +156,7 @@ class CallBuilder:
         return self.action is not None
 
     def clear(self) -> None:
-        self.actor = self.action = self.count = None
+        self.actor = self.action = self.count = self.proposed = None
         self.want_count = self.want_target = self.rear = False
 
 
@@ -192,6 +202,7 @@ class TableSession:
         self.parry_seconds = float(parry_seconds)
         length = float(getattr(game.options, "round_seconds", 300.0) or 300.0)
         self.clock = RoundClock(length, clock, elapsed, paused)
+        self._now = clock
         self.builder = CallBuilder()
         self.listeners: list[Listener] = []
         self.parry_deadlines: dict[str, float] = {}  # player -> round time the window shuts
@@ -403,6 +414,9 @@ class TableSession:
         """Called often by the screen: lands hits whose parry window closed, ends the round
         when its clock runs out, and saves the clock now and then."""
         events: list[Event] = []
+        b = self.builder
+        if b.proposed is not None and self._now() - b.proposed_at >= CYCLE_SETTLE:
+            events += self.tap_target(b.proposed) or []  # the cycle button was let go
         if self.phase != "playing" or self.clock.paused:
             return events
         now = self.clock.elapsed()
@@ -594,6 +608,9 @@ class TableSession:
             raise InvalidCall(f"button seat {press.seat}: this table has seats 0-"
                               f"{len(players) - 1}")
         player = players[press.seat]
+        if press.action == "cycle" and self.builder.needs_target \
+                and self.builder.actor == player:
+            return self.cycle_target(press.count)
         if press.hold:
             self.cancel()
             return None
@@ -626,6 +643,21 @@ class TableSession:
             if len(targets) == 1:
                 return self.tap_target(targets[0])
         return result
+
+    def cycle_target(self, step: int) -> None:
+        """A held "cycle" button, step ``step`` (1, 2, ...): point at the step-th possible
+        target of the call being built; :meth:`tick` makes the call once the steps stop."""
+        targets = self.possible_targets() or [
+            s.player for s in self.seats() if s.player != self.builder.actor
+            and not s.knocked_out]
+        if not targets:
+            self.message = "no one to target"
+            self._tell("refused")
+            return None
+        self.builder.proposed = targets[(max(1, step) - 1) % len(targets)]
+        self.builder.proposed_at = self._now()
+        self._tell("building")
+        return None
 
     def possible_targets(self) -> list[str]:
         """Players the call being built may name as its target, by the engine's legal calls."""

@@ -158,6 +158,48 @@ def test_buttons_build_the_same_calls(journal: Journal) -> None:
         s.press(ButtonPress(7, "attack"))
 
 
+def test_a_held_cycle_button_steps_through_targets_and_letting_go_calls(
+        journal: Journal) -> None:
+    from companion.session import CYCLE_SETTLE
+
+    clock = FakeClock()
+    s = _session(journal, clock)
+    s.press(ButtonPress(0, "attack", count=2))
+    assert s.builder.needs_target
+    s.press(ButtonPress(0, "cycle", count=1, hold=True))
+    assert s.builder.proposed == "Ben"
+    clock.now += 0.6
+    s.tick()
+    s.press(ButtonPress(0, "cycle", count=2, hold=True))
+    assert s.builder.proposed == "Cy"
+    clock.now += 0.6
+    s.tick()
+    s.press(ButtonPress(0, "cycle", count=3, hold=True))  # wraps round to the first
+    assert s.builder.proposed == "Ben" and s.log == []
+    clock.now += CYCLE_SETTLE - 0.1
+    s.tick()
+    assert s.log == []  # still held
+    clock.now += 0.2
+    s.tick()  # let go: the call is made on the target pointed at
+    assert s.log[-1].call == "Grubic: Attack 2 on Riparian"
+    assert s.builder.proposed is None and not s.builder.active
+    # Another seat's cycle hold, or one with no target wanted, cancels as any hold does.
+    s.press(ButtonPress(1, "movement"))
+    s.press(ButtonPress(0, "cycle", count=1, hold=True))
+    assert not s.builder.active and len(s.log) == 1
+
+
+def test_hardware_cycle_holds_become_cycle_presses() -> None:
+    from types import SimpleNamespace
+
+    hold = SimpleNamespace(seat="P2", action="power", meaning="cycle", repeat=3, cancelled=0,
+                           t=1.0)
+    assert ButtonPress.from_hardware(hold, ("P1", "P2")) == ButtonPress(1, "cycle", 3, hold=True)
+    undo = SimpleNamespace(seat="P1", action="defend", meaning="undo", repeat=1, cancelled=0,
+                           t=1.0)
+    assert ButtonPress.from_hardware(undo, ("P1", "P2")) == ButtonPress(0, "undo")
+
+
 def test_attack_from_the_rear_by_taps(journal: Journal) -> None:
     clock = FakeClock()
     s = _session(journal, clock)
