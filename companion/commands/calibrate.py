@@ -25,6 +25,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="profile to update (default: the current one, else 'default')")
         p.add_argument("--dry-run", action="store_true", help="report only; save nothing")
 
+    p = sub.add_parser("snap", help="save photos from the camera, to calibrate from")
+    p.add_argument("--output", "-o", type=Path, required=True, metavar="FILE|DIR",
+                   help="a .png/.jpg file for one photo, else a folder (made if needed) for "
+                   "snap-001.png, snap-002.png ...")
+    p.add_argument("--camera", metavar="SPEC",
+                   help="picamera2, opencv:N, replay:PATH or synthetic (default: the app's "
+                   "camera setting)")
+    p.add_argument("--count", type=int, default=1, help="how many photos (default 1)")
+    p.add_argument("--every", type=float, default=2.0, metavar="S",
+                   help="seconds between photos, to roll or turn the dice (default 2)")
+    p.add_argument("--warmup", type=int, default=8, metavar="N",
+                   help="frames dropped first while the camera settles its exposure")
+
     p = sub.add_parser("markers", help="write a printable sheet of the four tray markers")
     p.add_argument("--output", "-o", type=Path, required=True, metavar="FILE",
                    help="PNG or PDF file to write (A4)")
@@ -140,6 +153,53 @@ def _pair(text: str, sep: str, what: str) -> tuple[float, float]:
         return float(a), float(b)
     except ValueError as e:
         raise ValueError(f"{what} must look like 12{sep}34, got {text!r}") from e
+
+
+def _snap(args: argparse.Namespace) -> int:
+    """Photos from the camera itself, so every other step can work from files."""
+    import time
+
+    import cv2
+
+    from hardware.camera import open_source
+    from hardware.errors import HardwareError
+
+    if args.count < 1:
+        return _err(f"--count must be at least 1, got {args.count}")
+    if args.every < 0 or args.warmup < 0:
+        return _err("--every and --warmup cannot be negative")
+    spec = args.camera
+    if spec is None:
+        from companion import settings as settings_mod
+
+        try:
+            spec = settings_mod.load().camera
+        except settings_mod.SettingsError:
+            spec = "auto"
+        if spec == "none":
+            return _err("the app's camera setting is 'none': give --camera SPEC")
+    single = args.output.suffix.lower() in (".png", ".jpg", ".jpeg") and args.count == 1
+    folder = args.output.parent if single else args.output
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = 0
+    try:
+        # No silent stand-in: photos of rendered dice would calibrate the wrong table.
+        with open_source(spec, fallback=False) as source:
+            for _ in range(args.warmup):
+                source.read()
+            for i in range(args.count):
+                if i:
+                    time.sleep(args.every)
+                frame = source.read()
+                path = args.output if single else folder / f"snap-{i + 1:03d}.png"
+                if not cv2.imwrite(str(path), frame.image):
+                    return _err(f"cannot write {str(path)!r}")
+                saved += 1
+                h, w = frame.image.shape[:2]
+                print(f"saved {path} ({w}x{h})", flush=True)
+    except HardwareError as e:
+        return _err(f"{e} ({saved} of {args.count} photos saved)")
+    return 0
 
 
 def _markers(args: argparse.Namespace) -> int:
@@ -451,8 +511,9 @@ def run(args: argparse.Namespace) -> int:
     from calibration.images import CalibrationError
     from calibration.profiles import ProfileError
 
-    steps = {"markers": _markers, "table": _table, "palette": _palette, "faces": _faces,
-             "zones": _zones, "check": _check, "list": _list, "use": _use, "show": _show}
+    steps = {"snap": _snap, "markers": _markers, "table": _table, "palette": _palette,
+             "faces": _faces, "zones": _zones, "check": _check, "list": _list, "use": _use,
+             "show": _show}
     try:
         return steps[args.step](args)
     except (CalibrationError, ProfileError, ValueError) as e:

@@ -173,3 +173,29 @@ def test_roll_clusters_and_tapped_faces(tmp_path: Path, monkeypatch: pytest.Monk
     assert main(["calibrate", "faces", "--taps", str(tmp_path / "bad.json"),
                  "--profile", "rolls"]) == 2
     assert "taps[0]: no die near (5, 5)" in capsys.readouterr().err
+
+
+def test_snap_saves_camera_photos_and_names_failures(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
+    out = tmp_path / "snaps"
+    assert main(["calibrate", "snap", "-o", str(out), "--camera", "synthetic", "--count", "2",
+                 "--every", "0", "--warmup", "1"]) == 0
+    shots = sorted(out.glob("snap-*.png"))
+    assert [p.name for p in shots] == ["snap-001.png", "snap-002.png"]
+    first = cv2.imread(str(shots[0]))
+    assert first is not None and first.shape[2] == 3 and first.std() > 5  # a real picture
+    one = tmp_path / "tray.png"
+    assert main(["calibrate", "snap", "-o", str(one), "--camera", f"replay:{out}",
+                 "--warmup", "0"]) == 0
+    again = cv2.imread(str(one))
+    assert again is not None and np.array_equal(again, first)
+    capsys.readouterr()
+    # A replay that runs out: the photos saved so far are said, and the status says it failed.
+    assert main(["calibrate", "snap", "-o", str(tmp_path / "more"), "--camera",
+                 f"replay:{out}", "--count", "3", "--every", "0", "--warmup", "0"]) == 2
+    assert "(2 of 3 photos saved)" in capsys.readouterr().err
+    assert main(["calibrate", "snap", "-o", str(one), "--camera", "bogus"]) == 2
+    assert "unknown camera source 'bogus'" in capsys.readouterr().err
+    assert main(["calibrate", "snap", "-o", str(one), "--count", "0"]) == 2

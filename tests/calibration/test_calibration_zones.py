@@ -131,3 +131,4 @@ def test_cli_adds_draws_and_removes_zones(store: Path, tmp_path: Path,
     assert main(["calibrate", "zones", "--profile", "den", "--add", "1", "Heal", "1,2"]) == 2
     assert "at least 3 corners" in capsys.readouterr().err
     assert [z.space for z in profiles.load("den").zones] == ["Spear Thrust"]  # unchanged
+
