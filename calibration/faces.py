@@ -12,11 +12,13 @@ missing and reject a misspelt face name.
 
 from __future__ import annotations
 
+import base64
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -223,6 +225,32 @@ def samples_per_label(fs: FaceSet, rotate: bool = True) -> dict[str, int]:
     for li, _ in fs.examples:
         counts[fs.labels[li]] += 1
     return {k: math.ceil(v / per) for k, v in counts.items()}
+
+
+def encode_crop(crop: Image) -> str:
+    """A crop as PNG bytes in base64: how profiles keep captures to learn a set again."""
+    ok, buf = cv2.imencode(".png", crop)
+    if not ok:
+        raise CalibrationError(f"cannot encode a crop of shape {crop.shape} as PNG")
+    return base64.b64encode(buf.tobytes()).decode("ascii")
+
+
+def decode_crop(text: str, where: str = "capture") -> Image:
+    """The crop :func:`encode_crop` wrote; CalibrationError naming ``where`` if damaged."""
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError) as e:
+        raise CalibrationError(f"{where}: not base64 ({e})") from e
+    img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
+    if img is None or img.size == 0:
+        raise CalibrationError(f"{where}: not a PNG image")
+    out: Image = img
+    return out
+
+
+def encode_captures(samples: Mapping[str, Sequence[Image]]) -> dict[str, tuple[str, ...]]:
+    """``{label: (PNG base64, ...)}`` of captured crops, for a profile's face set info."""
+    return {lab: tuple(encode_crop(c) for c in crops) for lab, crops in samples.items()}
 
 
 def crops_by_label(found: Mapping[str, Sequence[DieCrop]]) -> dict[str, list[Image]]:

@@ -90,7 +90,36 @@ def test_adding_samples_later_improves_the_set() -> None:
     r_small, n = _unseen(small, "eye-for-an-eye", np.random.default_rng(80), 25)
     r_grown, n2 = _unseen(grown, "eye-for-an-eye", np.random.default_rng(80), 25)
     assert n == n2
-    assert r_grown > r_small
+    # one capture per face already reads these rolls (nearly) right; more captures make the
+    # answers surer and the threshold tighter, so dice of another game are left unknown more
+    assert r_grown >= r_small >= 0.95 * n
+    assert _mean_confidence(grown) > _mean_confidence(small)
+    assert grown.threshold < small.threshold
+    assert _labelled(grown, "dice-forge") < _labelled(small, "dice-forge")
+
+
+def _crops(icon_set: str, seed: int, scenes: int) -> list[tuple[str, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(scenes):
+        sc = random_scene(rng, n_dice=(3, 7), icon_set=icon_set, clutter=0, touching=0.0)
+        found = die_crops(relit(render(sc, rng), float(rng.uniform(0.7, 1.3))))
+        centres = [d.center for d in found]
+        for t in sc.truth():
+            j = nearest(centres, t.center, t.size / 3) if t.readable else None
+            if j is not None and t.face is not None:
+                out.append((t.face, found[j].crop))
+    return out
+
+
+def _mean_confidence(fs: FaceSet) -> float:
+    got = [fs.classify(c) for _f, c in _crops("eye-for-an-eye", 81, 20)]
+    return float(np.mean([conf for _lab, conf in got]))
+
+
+def _labelled(fs: FaceSet, icon_set: str) -> int:
+    """How many dice of another game the set gives a label (it should say unknown)."""
+    return sum(fs.classify(c)[0] is not None for _f, c in _crops(icon_set, 82, 20))
 
 
 def test_cross_validation_reports_confusions_and_keeps_base() -> None:
