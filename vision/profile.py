@@ -216,6 +216,10 @@ _CELLS = 4  # ... in CELLS x CELLS cells
 _BINS = 12  # ... each a histogram of this many gradient directions (0..360 degrees)
 #: Variants learned per example crop (see :func:`face_variants`); 1 learns the crops only.
 FACE_VARIANTS = 8
+_VARIANT_SCALE = (0.88, 1.1)  # scales of the learned variants (the die finder's error)
+#: Zooms also tried for a crop no face fits: the die finder cut it too wide (shadow, low
+#: contrast) and the die fills only part of it.
+_SEARCH_ZOOMS = (1.2, 1.35)
 #: Turns (degrees) also tried for a crop no face fits upright: a crop cut at an odd angle.
 _SEARCH_ANGLES = (15.0, 30.0, 45.0, 60.0, 75.0)
 #: A crop nearly as close to a second face as to the best (1 - d1/d2 below this) is unknown.
@@ -313,7 +317,7 @@ def face_variants(crop: npt.NDArray[np.uint8], n: int = FACE_VARIANTS,
     for k in range(1, n):
         ang = 90.0 * (k % 4) + float(rng.uniform(-8, 8))
         m = np.asarray(cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), ang,
-                                               float(rng.uniform(0.88, 1.1))), np.float64)
+                                               float(rng.uniform(*_VARIANT_SCALE))), np.float64)
         m[:, 2] += rng.uniform(-0.08, 0.08, 2) * w
         v = cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
@@ -380,10 +384,11 @@ def _edge_angle(crop: npt.NDArray[Any]) -> float:
     return math.degrees(math.atan2(z.imag, z.real) / 4) if abs(z) > 0 else 0.0
 
 
-def _turned(crop: npt.NDArray[Any], angle: float) -> npt.NDArray[Any]:
-    """The crop turned by ``angle`` degrees about its centre (border pixels repeated)."""
+def _turned(crop: npt.NDArray[Any], angle: float, zoom: float = 1.0) -> npt.NDArray[Any]:
+    """The crop turned by ``angle`` degrees (and zoomed) about its centre, border pixels
+    repeated."""
     h, w = crop.shape[:2]
-    m = cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), angle, 1.0)
+    m = cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), angle, zoom)
     out: npt.NDArray[Any] = cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_LINEAR,
                                            borderMode=cv2.BORDER_REPLICATE)
     return out
@@ -526,6 +531,8 @@ class FaceSet:
         if got is None:
             for ang in _SEARCH_ANGLES:
                 best = np.minimum(best, self._per_label(face_features(_turned(crop, ang))))
+            for zoom in _SEARCH_ZOOMS:
+                best = np.minimum(best, self._per_label(face_features(_turned(crop, 0.0, zoom))))
             got, conf = self._decide(best)
         return (self.labels[got] if got is not None else None), conf
 
