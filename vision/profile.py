@@ -515,16 +515,18 @@ class FaceSet:
             return None, min(conf, 0.3)
         return int(order[0]), max(conf, 0.5)
 
-    def classify(self, crop: npt.NDArray[np.uint8]) -> tuple[str | None, float]:
+    def classify(self, crop: npt.NDArray[np.uint8],
+                 upright: bool = False) -> tuple[str | None, float]:
         """(label, confidence 0..1), or (None, low confidence) when no face fits well.
 
-        The crop is compared at its four right-angle turns, and also turned upright when its
-        die's edges lie at an angle (a crop not cut along the die); when still no face fits,
-        it is tried turned by 15..75 degrees.
+        The crop is compared at its four right-angle turns, and, unless the caller says it
+        was cut ``upright`` along the die's edges (as :func:`vision.read_dice` cuts them), also
+        turned upright when the edges near its border lie at an angle. When still no face
+        fits, it is tried turned by 15..75 degrees and zoomed in (a crop cut too wide).
         """
         crop = _check_crop(crop)
         best = self._per_label(face_features(crop))
-        tilt = _edge_angle(crop)
+        tilt = 0.0 if upright else _edge_angle(crop)
         if abs(tilt) > _TILT_MIN:
             best = np.minimum(best, self._per_label(face_features(_turned(crop, tilt))))
         got, conf = self._decide(best)
