@@ -224,10 +224,17 @@ _SEARCH_ZOOMS = (1.2, 1.35)
 _SEARCH_ANGLES = (15.0, 30.0, 45.0, 60.0, 75.0)
 #: A crop nearly as close to a second face as to the best (1 - d1/d2 below this) is unknown.
 FACE_MARGIN = 0.08
+#: A crop whose ink (see :func:`face_features`) is below this share of the learned examples'
+#: (their 5th percentile) is a plain surface, not a face: unknown whatever it looks nearest to.
+INK_SHARE = 0.35
+_HOG = _CELLS * _CELLS * _BINS
+#: Length of :func:`face_features`: the gradient histograms and the ink level.
+FEATURE_LENGTH = _HOG + 1
 
 
-def _contrast_map(crop: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
-    """How far each pixel is from the die body's colour, about 0..1, at _FEAT_SIZE px.
+def _contrast_map(crop: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.float32], float]:
+    """How far each pixel is from the die body's colour, about 0..1, at _FEAT_SIZE px; and
+    the ink: that distance (Lab units) of the strongest 2% of the face's middle.
 
     The same picture for dark-on-light and light-on-dark dice of any colour; dividing by a
     high percentile takes out the light's strength.
@@ -239,7 +246,7 @@ def _contrast_map(crop: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     d = lab - body
     g = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
     out: npt.NDArray[np.float32] = (g / (float(np.percentile(g, 98)) + 8.0)).astype(np.float32)
-    return out
+    return out, float(np.percentile(g[q:-q, q:-q], 98))
 
 
 def _check_crop(crop: object) -> npt.NDArray[Any]:
@@ -260,11 +267,13 @@ def face_features(crop: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     """The descriptor of a face crop as it lies (upright: the die's edges along the crop's).
 
     Gradient-direction histograms (a small HOG, signed directions) in 4 x 4 cells of the
-    contrast map, square-rooted and scaled to unit length. Not rotation-free by itself: the
-    face set compares it at the four right-angle turns (:func:`turn_features`), which is all an
-    upright die crop can differ by, and turns odd crops by the angles in between.
+    contrast map, square-rooted and scaled to unit length (192 numbers), then the ink level
+    / 100 (how strongly the face's middle differs from the body; a plain surface has almost
+    none). Not rotation-free by itself: the face set compares it at the four right-angle turns
+    (:func:`turn_features`), which is all an upright die crop can differ by, and turns odd
+    crops by the angles in between.
     """
-    cm = _contrast_map(_check_crop(crop))
+    cm, ink = _contrast_map(_check_crop(crop))
     gx = cv2.Sobel(cm, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(cm, cv2.CV_32F, 0, 1, ksize=3)
     mag = np.sqrt(gx * gx + gy * gy)
@@ -279,7 +288,8 @@ def face_features(crop: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     hist = np.bincount((base + b0).ravel(), (mag * (1 - frac)).ravel(), n)
     hist += np.bincount((base + b1).ravel(), (mag * frac).ravel(), n)
     v = np.sqrt(hist / (hist.sum() + 1e-6))
-    out: npt.NDArray[np.float32] = (v / (np.linalg.norm(v) + 1e-9)).astype(np.float32)
+    v = v / (np.linalg.norm(v) + 1e-9)
+    out: npt.NDArray[np.float32] = np.append(v, ink / 100.0).astype(np.float32)
     return out
 
 
@@ -291,10 +301,11 @@ def _turn_index() -> npt.NDArray[np.intp]:
     """
     r, c, b = np.meshgrid(np.arange(_CELLS), np.arange(_CELLS), np.arange(_BINS), indexing="ij")
     src = (c * _CELLS + (_CELLS - 1 - r)) * _BINS + (b + _BINS // 4) % _BINS
-    return src.ravel()
+    return np.append(src.ravel(), _HOG)  # the ink stays
 
 
 _TURN = _turn_index()
+_TURN_HOG = _TURN[:_HOG]
 
 
 def turn_features(f: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -327,13 +338,13 @@ def face_variants(crop: npt.NDArray[np.uint8], n: int = FACE_VARIANTS,
 
 def _turned_distances(q: npt.NDArray[np.float32],
                       x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Distance of each row of ``x`` to the nearest turn of each descriptor in ``q`` (m x n).
-
-    Descriptors have unit length, so |a - b|^2 = 2 - 2 a.b.
-    """
+    """Distance of each row of ``x`` to the nearest turn of each descriptor in ``q`` (m x n),
+    over the gradient histograms (unit length, so |a - b|^2 = 2 - 2 a.b)."""
+    q = q[..., :_HOG]
+    x = x[..., :_HOG]
     best = q @ x.T
     for _ in range(3):
-        q = q[..., _TURN]
+        q = q[..., _TURN_HOG]
         best = np.maximum(best, q @ x.T)
     out: npt.NDArray[np.float32] = np.sqrt(np.maximum(0.0, 2.0 - 2.0 * best))
     return out
@@ -432,7 +443,7 @@ class FaceSet:
             raise ValueError(f"FaceSet {self.name!r}: labels must be unique, got {self.labels!r}")
         if not self.examples:
             raise ValueError(f"FaceSet {self.name!r}: needs at least one example")
-        n = _CELLS * _CELLS * _BINS
+        n = FEATURE_LENGTH
         for i, (li, f) in enumerate(self.examples):
             if not 0 <= li < len(self.labels):
                 raise ValueError(f"FaceSet {self.name!r}: example {i} has bad label index {li}")
@@ -449,6 +460,7 @@ class FaceSet:
         y_sorted = y[order]
         starts = np.flatnonzero(np.r_[True, y_sorted[1:] != y_sorted[:-1]])
         object.__setattr__(self, "_x", x[order])
+        object.__setattr__(self, "_min_ink", INK_SHARE * float(np.percentile(x[:, _HOG], 5)))
         object.__setattr__(self, "_starts", starts)
         object.__setattr__(self, "_present", y_sorted[starts])
 
@@ -525,7 +537,10 @@ class FaceSet:
         fits, it is tried turned by 15..75 degrees and zoomed in (a crop cut too wide).
         """
         crop = _check_crop(crop)
-        best = self._per_label(face_features(crop))
+        f = face_features(crop)
+        if f[_HOG] < self._min_ink:  # type: ignore[attr-defined]
+            return None, 0.0
+        best = self._per_label(f)
         tilt = 0.0 if upright else _edge_angle(crop)
         if abs(tilt) > _TILT_MIN:
             best = np.minimum(best, self._per_label(face_features(_turned(crop, tilt))))
