@@ -16,7 +16,11 @@ Figures printed:
   and vision cut out; and end to end through read_dice, which also counts its crop mistakes);
 - faces: learned from 10 captures per face, the share of unseen dice (random turns, light
   0.7..1.3) named right, on trays without touching dice and on busy trays (touching dice,
-  clutter), plus the cross-validated accuracy calibration reports before saving.
+  clutter), the dice given a wrong name (the rest of the misses are "unknown"), the
+  cross-validated accuracy calibration reports before saving, and the time to name one die;
+- icons: end to end through read_dice (die finding included), a face set learned from 12
+  rendered examples per face reading 300 dice of random trays: the same figure as
+  ``benchmarks/vision.py --only synthetic`` prints for icons (seed 2026).
 """
 
 from __future__ import annotations
@@ -115,7 +119,8 @@ def bench_faces(per_face: int = 10, scenes: int = 60) -> None:
         cv = F.cross_validate(samples)
         fs = F.learn(samples, game)
         for busy in (False, True):
-            right = total = 0
+            right = total = wrong = 0
+            spent = 0.0
             for _ in range(scenes):
                 sc = random_scene(rng, n_dice=(3, 7), icon_set=game, clutter=2 if busy else 0,
                                   touching=0.25 if busy else 0.0)
@@ -127,16 +132,29 @@ def bench_faces(per_face: int = 10, scenes: int = 60) -> None:
                     if j is None:
                         continue
                     total += 1
-                    right += fs.classify(found[j].crop)[0] == t.face
+                    t0 = time.perf_counter()
+                    got = fs.classify(found[j].crop)[0]
+                    spent += time.perf_counter() - t0
+                    right += got == t.face
+                    wrong += got is not None and got != t.face
             kind = "busy trays" if busy else "separate dice"
             print(f"faces {game} ({len(labels)} faces, {per_face} captures each), {kind}: "
-                  f"{right}/{total} = {right / total:.2%}"
+                  f"{right}/{total} = {right / total:.2%}, wrong name {wrong}, "
+                  f"{1000 * spent / total:.2f} ms/die"
                   + ("" if busy else f"; cross-validated {cv.accuracy:.2%} ({cv.tested} crops)"))
+
+
+def bench_icons(seed: int = 2026, n_dice: int = 300) -> None:
+    from vision.faces import icon_accuracy
+
+    for name in ICON_SETS:
+        acc, n = icon_accuracy(name, np.random.default_rng(seed + 1), n_dice)
+        print(f"icons end to end through read_dice, {name}: {n} dice, face right {acc:.1%}")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("table", "palette", "faces"))
+    ap.add_argument("--only", choices=("table", "palette", "faces", "icons"))
     args = ap.parse_args()
     t0 = time.perf_counter()
     if args.only in (None, "table"):
@@ -145,6 +163,8 @@ def main() -> int:
         bench_palette()
     if args.only in (None, "faces"):
         bench_faces()
+    if args.only in (None, "icons"):
+        bench_icons()
     print(f"({time.perf_counter() - t0:.0f} s)")
     return 0
 
