@@ -91,7 +91,7 @@ def _text(mutate) -> str:  # type: ignore[no-untyped-def]
     (lambda d: d["face_sets"][0]["captures"].update(heal=[3]),
      r"face_sets\[0\]\.captures\.heal\[0\]: expected a string, got integer 3"),
     (lambda d: d["profile"]["face_sets"][0]["examples"][0][1].pop(),
-     r"example 0 has 191 features, expected 192"),
+     r"example 0 has 192 features, expected 193"),
     (lambda d: d.update(version="2"), r"version: expected an integer, got string '2'"),
     (lambda d: d.update(name="../etc"), r"profile name '\.\./etc' is not valid"),
     (lambda d: d["profile"]["table"].update(homography=[0.0] * 9), r"homography is singular"),
