@@ -144,8 +144,41 @@ def test_sets_from_other_face_features_are_refused(e4e: FaceSet) -> None:
     assert FaceSet.from_dict(e4e.to_dict()).features == FACE_FEATURES
 
 
-def test_read_dice_end_to_end_on_icon_trays() -> None:
-    """Through read_dice (die finding included): the benchmark's figure on a small draw."""
-    acc, n = icon_accuracy("dice-forge", np.random.default_rng(15), 120)
+@pytest.mark.parametrize(("icon_set", "seed", "floor"), [("dice-forge", 15, 0.95),
+                                                         ("eye-for-an-eye", 16, 0.97)])
+def test_read_dice_end_to_end_on_icon_trays(icon_set: str, seed: int, floor: float) -> None:
+    """Through read_dice (die finding included): the benchmark's figure on a small draw
+    (measured 97.5% and 100%; the benchmark's 300 dice: 98.0% and 99.0%)."""
+    acc, n = icon_accuracy(icon_set, np.random.default_rng(seed), 120)
     assert n >= 120
-    assert acc >= 0.93, acc
+    assert acc >= floor, acc
+
+
+def test_detector_finds_icon_dice_the_classical_finder_misses(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grey dice on a grey table: the classical finder sees about half; the pip-dice detector
+    finds the rest, and a die it alone saw counts once a face set names it."""
+    import vision.read as read_mod
+
+    fs = FaceSet.learn(synthetic_face_crops("eye-for-an-eye", np.random.default_rng(2), 8),
+                       "e4e")
+    faces = ICON_SETS["eye-for-an-eye"]
+    dice = tuple(
+        SynthDie(center=(90.0 + 150 * (i % 3), 90.0 + 150 * (i // 3)), size=48.0,
+                 angle=float(20 * i), face=f, colour="grey", body_bgr=SYNTH_COLOURS["grey"],
+                 pip_bgr=(235, 235, 235))
+        for i, f in enumerate(faces))
+    img = render(Scene(480, 330, dice, background_bgr=(150, 150, 150), shadow=0.2),
+                 np.random.default_rng(1))
+    found, _side, _hand = read_mod.find_candidates(img, None, None)
+    assert len(found) < 6
+    if read_mod.nets() is None:
+        pytest.skip("the CNN model files are missing")
+    reading = read_dice(img, Profile(face_sets=(fs,)))
+    assert len(reading.dice) == 6
+    for d in reading.dice:
+        truth = min(dice, key=lambda s: np.hypot(s.center[0] - d.center[0],
+                                                 s.center[1] - d.center[1]))
+        assert d.face == truth.face and d.confidence >= 0.6
+    monkeypatch.setattr(read_mod, "nets", lambda: None)
+    assert len(read_dice(img, Profile(face_sets=(fs,))).dice) == len(found)
