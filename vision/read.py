@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import HEAT_MIN, Nets, body_bgr, crop, die_angle, nets
+from vision.cnn import HEAT_MIN, Detection, Nets, body_bgr, crop, die_angle, nets
 from vision.mlp import Mlp
 from vision.profile import DEFAULT_PALETTE, FaceSet, Palette, Profile
 from vision.types import Die, Reading
@@ -591,7 +591,7 @@ def _edge_angle(patch: Image) -> float:
     return math.degrees(a / 4.0) % 90.0
 
 
-def _icon_cuts(work: Image, d: Any, side: float) -> list[Candidate]:
+def _icon_cuts(work: Image, d: Detection, side: float) -> list[Candidate]:
     """Upright crops at a detector peak, one per plausible die size (the detector's own
     size is rough: its size and the classical finder's die size, when that is near, and
     halfway between), the die's angle from its edges. None is cut off by the frame edge."""
@@ -633,7 +633,7 @@ def _icon_faces(work: Image, mask: Image | None, cands: list[Candidate], side: f
     def centre(c: Candidate) -> tuple[float, float]:
         return float(c.rect[0][0]), float(c.rect[0][1])
 
-    def best_cut(d: Any) -> tuple[Candidate | None, str | None, float]:
+    def best_cut(d: Detection) -> tuple[Candidate | None, str | None, float]:
         found: tuple[Candidate | None, str | None, float] = (None, None, 0.0)
         for c in _icon_cuts(work, d, side):
             lab, conf = best_of(c)
