@@ -575,6 +575,16 @@ class FaceSet:
     def from_dict(cls, data: Mapping[str, Any]) -> FaceSet:
         """The set from :meth:`to_dict`; a set without ``features`` is from before they were
         named (``polar-fourier-1``) and is refused with a clear error."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a face set must be a JSON object, got {type(data).__name__}")
+        keys = {"name", "features", "labels", "threshold", "examples"}
+        unknown = sorted(set(data) - keys)
+        missing = sorted(keys - {"features"} - set(data))
+        if unknown or missing:
+            raise ValueError(f"face set {data.get('name')!r}: "
+                             + (f"unknown keys {unknown}" if unknown else "")
+                             + ("; " if unknown and missing else "")
+                             + (f"missing keys {missing}" if missing else ""))
         return cls(
             name=str(data["name"]),
             labels=tuple(str(v) for v in data["labels"]),
