@@ -16,7 +16,11 @@ Figures printed:
   and vision cut out; and end to end through read_dice, which also counts its crop mistakes);
 - faces: learned from 10 captures per face, the share of unseen dice (random turns, light
   0.7..1.3) named right, on trays without touching dice and on busy trays (touching dice,
-  clutter), plus the cross-validated accuracy calibration reports before saving.
+  clutter), the dice given a wrong name (the rest of the misses are "unknown"), the
+  cross-validated accuracy calibration reports before saving, and the time to name one die;
+- icons: end to end through read_dice (die finding included), a face set learned from 12
+  rendered examples per face reading 300 dice of random trays: the same figure as
+  ``benchmarks/vision.py --only synthetic`` prints for icons (seed 2026).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -107,36 +112,69 @@ def bench_palette(seeds: int = 4, scenes: int = 45) -> None:
                                            sorted(conf.items(), key=lambda v: -v[1])))
 
 
-def bench_faces(per_face: int = 10, scenes: int = 60) -> None:
+def bench_faces(per_face: int = 10, scenes: int = 60, seeds: int = 1) -> None:
+    """``seeds`` > 1 repeats everything (captures, set, trays) with seeds 5, 6, ... and sums."""
     for game in ("eye-for-an-eye", "dice-forge"):
-        rng = np.random.default_rng(5)
         labels = ICON_SETS[game]
-        samples = face_samples(rng, labels, per_face, game)
-        cv = F.cross_validate(samples)
-        fs = F.learn(samples, game)
+        cv_right = cv_tested = 0
+        counts = {False: [0, 0, 0, 0.0], True: [0, 0, 0, 0.0]}
+        for seed in range(5, 5 + seeds):
+            rng = np.random.default_rng(seed)
+            samples = face_samples(rng, labels, per_face, game)
+            cv = F.cross_validate(samples)
+            cv_right += round(cv.accuracy * cv.tested)
+            cv_tested += cv.tested
+            fs = F.learn(samples, game)
+            for busy in (False, True):
+                _faces_on_trays(fs, game, rng, scenes, busy, counts[busy])
         for busy in (False, True):
-            right = total = 0
-            for _ in range(scenes):
-                sc = random_scene(rng, n_dice=(3, 7), icon_set=game, clutter=2 if busy else 0,
-                                  touching=0.25 if busy else 0.0)
-                img = relit(render(sc, rng), float(rng.uniform(0.7, 1.3)))
-                found = die_crops(img)
-                centres = [d.center for d in found]
-                for t in sc.truth():
-                    j = nearest(centres, t.center, t.size / 3) if t.readable else None
-                    if j is None:
-                        continue
-                    total += 1
-                    right += fs.classify(found[j].crop)[0] == t.face
+            right, total, wrong, spent = counts[busy]
             kind = "busy trays" if busy else "separate dice"
-            print(f"faces {game} ({len(labels)} faces, {per_face} captures each), {kind}: "
-                  f"{right}/{total} = {right / total:.2%}"
-                  + ("" if busy else f"; cross-validated {cv.accuracy:.2%} ({cv.tested} crops)"))
+            print(f"faces {game} ({len(labels)} faces, {per_face} captures each, {seeds} "
+                  f"set(s)), {kind}: {right}/{total} = {right / total:.2%}, wrong name "
+                  f"{wrong}, {1000 * spent / total:.2f} ms/die"
+                  + ("" if busy else f"; cross-validated {cv_right / cv_tested:.2%} "
+                                     f"({cv_tested} crops)"))
+
+
+def _faces_on_trays(fs: Any, game: str, rng: np.random.Generator, scenes: int, busy: bool,
+                    counts: list[Any]) -> None:
+    """Add (right, total, wrong name, seconds) of ``fs`` on ``scenes`` unseen trays."""
+    right = total = wrong = 0
+    spent = 0.0
+    for _ in range(scenes):
+        sc = random_scene(rng, n_dice=(3, 7), icon_set=game, clutter=2 if busy else 0,
+                          touching=0.25 if busy else 0.0)
+        img = relit(render(sc, rng), float(rng.uniform(0.7, 1.3)))
+        found = die_crops(img)
+        centres = [d.center for d in found]
+        for t in sc.truth():
+            j = nearest(centres, t.center, t.size / 3) if t.readable else None
+            if j is None:
+                continue
+            total += 1
+            t0 = time.perf_counter()
+            got = fs.classify(found[j].crop)[0]
+            spent += time.perf_counter() - t0
+            right += got == t.face
+            wrong += got is not None and got != t.face
+    for i, v in enumerate((right, total, wrong, spent)):
+        counts[i] += v
+
+
+def bench_icons(seed: int = 2026, n_dice: int = 300) -> None:
+    from vision.faces import icon_accuracy
+
+    for name in ICON_SETS:
+        acc, n = icon_accuracy(name, np.random.default_rng(seed + 1), n_dice)
+        print(f"icons end to end through read_dice, {name}: {n} dice, face right {acc:.1%}")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("table", "palette", "faces"))
+    ap.add_argument("--only", choices=("table", "palette", "faces", "icons"))
+    ap.add_argument("--seeds", type=int, default=1,
+                    help="faces: repeat with this many seeds (captures, set and trays)")
     args = ap.parse_args()
     t0 = time.perf_counter()
     if args.only in (None, "table"):
@@ -144,7 +182,9 @@ def main() -> int:
     if args.only in (None, "palette"):
         bench_palette()
     if args.only in (None, "faces"):
-        bench_faces()
+        bench_faces(seeds=args.seeds)
+    if args.only in (None, "icons"):
+        bench_icons()
     print(f"({time.perf_counter() - t0:.0f} s)")
     return 0
 

@@ -12,6 +12,7 @@ missing and reject a misspelt face name.
 
 from __future__ import annotations
 
+import base64
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.images import CalibrationError, DieCrop
-from vision.profile import FaceSet, face_features
+from vision.profile import FACE_VARIANTS, FaceSet, face_features, face_variants
 
 Image = npt.NDArray[Any]
 
@@ -75,54 +76,13 @@ def check_labels(labels: Sequence[str], game: str | None) -> list[str]:
     return [lab for lab in allowed if lab not in labels]
 
 
-AUGMENT = 8  # synthetic variants learned per captured crop
-SHIFT = 4.0  # px (of a 48 px crop) the die finder may cut off-centre
-SCALE = (0.9, 1.08)
+AUGMENT = FACE_VARIANTS  # synthetic variants learned per captured crop
 
 
 def augment(crop: Image, n: int = AUGMENT, seed: int = 0) -> list[Image]:
-    """The crop and ``n - 1`` variants a die could also show: turned (right angles plus a few
-    degrees), shifted and scaled a little as the die finder may cut it, under brighter or
-    dimmer light. Learning from these is what lets 10 captures cover unseen rolls."""
-    rng = np.random.default_rng(seed)
-    h, w = crop.shape[:2]
-    out = [crop]
-    for k in range(1, n):
-        ang = 90.0 * (k % 4) + float(rng.uniform(-7, 7))
-        scale = float(rng.uniform(*SCALE))
-        m: Image = np.asarray(cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), ang, scale),
-                              np.float64)
-        m[:, 2] += rng.uniform(-SHIFT, SHIFT, 2)
-        v = cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE)
-        out.append(cv2.convertScaleAbs(v, alpha=float(rng.uniform(0.7, 1.3))))
-    return out
-
-
-def _threshold(x: Image, y: Image, groups: Image | None = None) -> float:
-    """Distance beyond which a crop is no known face.
-
-    FaceSet.learn's rule (between the same-face spread and the nearest other face), widened
-    so that 99% of captures still lie within it of their face's *other* captures: variants of
-    one capture (``groups``) are left out, since a new roll is never one of them.
-    """
-    d = np.linalg.norm(x[:, None, :] - x[None, :, :], axis=2)
-    same = y[:, None] == y[None, :]
-    other = np.where(same, np.inf, d)
-    nearest_other = float(np.median(other.min(axis=1))) if np.isfinite(other).any() else 1.0
-    np.fill_diagonal(d, np.inf)
-    within = np.where(same, d, np.inf).min(axis=1)
-    within_f = within[np.isfinite(within)]
-    spread = float(np.median(within_f)) if within_f.size else nearest_other / 4
-    rule = max(spread * 3.0, nearest_other * 0.75, 1e-3)
-    if groups is None:
-        return rule
-    apart = same & (groups[:, None] != groups[None, :])
-    held = np.where(apart, d, np.inf).min(axis=1)
-    held = held[np.isfinite(held)]
-    if not held.size:
-        return rule
-    return max(rule, 1.3 * float(np.percentile(held, 99)))
+    """The crop and ``n - 1`` variants a die could also show (vision's
+    :func:`~vision.profile.face_variants`: turned, shifted, scaled and relit)."""
+    return face_variants(crop, n, seed)
 
 
 def build(name: str, labels: Sequence[str], feats: Sequence[tuple[int, Image]],
@@ -133,14 +93,7 @@ def build(name: str, labels: Sequence[str], feats: Sequence[tuple[int, Image]],
     """
     if len(labels) < 2:
         raise CalibrationError(f"a face set needs at least 2 faces, got {list(labels)}")
-    x = np.array([f for _, f in feats], np.float32)
-    y = np.array([li for li, _ in feats], np.int32)
-    g = np.asarray(groups, np.int64) if groups is not None else None
-    fs = FaceSet(name=name, labels=tuple(labels),
-                 examples=tuple((int(li), tuple(float(v) for v in f)) for li, f in feats),
-                 threshold=round(_threshold(x, y, g), 6))
-    # stored files round features to 5 decimals; learn in that form so saving is exact
-    return FaceSet.from_dict(fs.to_dict())
+    return FaceSet.build(name, labels, feats, groups)
 
 
 def _features(crops: Sequence[Image], rotate: bool, seed: int = 0) -> list[Image]:
@@ -219,12 +172,8 @@ def cross_validate(samples: Mapping[str, Sequence[Image]], base: FaceSet | None 
             continue
         present = sorted({li for li, _ in train})
         remap = {li: n for n, li in enumerate(present)}
-        fs = FaceSet(name="cv", labels=tuple(labels[li] for li in present),
-                     examples=tuple((remap[li], tuple(float(v) for v in vec))
-                                    for li, vec in train),
-                     threshold=_threshold(np.array([v for _, v in train], np.float32),
-                                          np.array([remap[li] for li, _ in train]),
-                                          np.array(groups)))
+        fs = FaceSet.build("cv", [labels[li] for li in present],
+                           [(remap[li], vec) for li, vec in train], groups)
         for i in test_idx:
             lab, crop = items[i]
             got, _ = fs.classify(crop)
@@ -276,6 +225,32 @@ def samples_per_label(fs: FaceSet, rotate: bool = True) -> dict[str, int]:
     for li, _ in fs.examples:
         counts[fs.labels[li]] += 1
     return {k: math.ceil(v / per) for k, v in counts.items()}
+
+
+def encode_crop(crop: Image) -> str:
+    """A crop as PNG bytes in base64: how profiles keep captures to learn a set again."""
+    ok, buf = cv2.imencode(".png", crop)
+    if not ok:
+        raise CalibrationError(f"cannot encode a crop of shape {crop.shape} as PNG")
+    return base64.b64encode(buf.tobytes()).decode("ascii")
+
+
+def decode_crop(text: str, where: str = "capture") -> Image:
+    """The crop :func:`encode_crop` wrote; CalibrationError naming ``where`` if damaged."""
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError) as e:
+        raise CalibrationError(f"{where}: not base64 ({e})") from e
+    img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
+    if img is None or img.size == 0:
+        raise CalibrationError(f"{where}: not a PNG image")
+    out: Image = img
+    return out
+
+
+def encode_captures(samples: Mapping[str, Sequence[Image]]) -> dict[str, tuple[str, ...]]:
+    """``{label: (PNG base64, ...)}`` of captured crops, for a profile's face set info."""
+    return {lab: tuple(encode_crop(c) for c in crops) for lab, crops in samples.items()}
 
 
 def crops_by_label(found: Mapping[str, Sequence[DieCrop]]) -> dict[str, list[Image]]:

@@ -14,14 +14,22 @@ Layout, version 3::
     {"format": "table-companion-profile", "version": 3, "name": ..., "camera": ..., "notes": ...,
      "table": null | {"source", "tray_mm", "px_per_mm", "die_mm", "reprojection_px"},
      "palette": null | {"light", "colours": [{"name", "lab", "spread", "samples"}]},
-     "face_sets": [{"name", "template", "samples": {label: n}, "cv_accuracy", "features"}],
+     "face_sets": [{"name", "template", "samples": {label: n}, "cv_accuracy", "features",
+                    "captures": {label: [PNG as base64, ...]}}],
      "zones": [{"seat", "space", "polygon": [[x, y], ...]}],
      "profile": <vision Profile.to_dict()>}
 
-Version 2 is version 3 without ``zones`` (the board regions of :mod:`calibration.zones`); it is
-upgraded with no zones. Version 1 (the first layout, flat) is read and upgraded:
-``{"version": 1, "name", "polygon", "homography", "table_size",
- "die_size", "colours": {name: [b, g, r]}, "face_sets": [...]}``.
+Version 2 is version 3 without ``captures``, without ``zones`` (the board regions of
+:mod:`calibration.zones`; upgraded with none) and with vision face sets that do not name their
+``features`` (they are vision's first descriptor, ``polar-fourier-1``). Version 1 (the first
+layout, flat): ``{"version": 1, "name", "polygon", "homography", "table_size", "die_size",
+"colours": {name: [b, g, r]}, "face_sets": [...]}``.
+
+A face set is examples described by one version of vision's face features. When vision
+describes faces differently (the stored set names other ``features``), the set is learned
+again on load from its stored captures; a set without captures (every set from a version 2
+file) cannot be, so it is taken out of the vision profile, kept listed as stale
+(:func:`stale_face_sets`) and the profile's notes say to learn it again.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from calibration.zones import Zone, ZoneError, check_zones
-from vision.profile import Profile, face_features
+from vision.profile import FACE_FEATURES, LEGACY_FACE_FEATURES, Profile, face_features
 
 FORMAT = "table-companion-profile"
 VERSION = 3
@@ -164,16 +172,21 @@ def _check(v: Any, spec: Spec, path: str) -> None:
 
 
 POINT = _Tuple(NUM, NUM)
+_FACE_SET_V2: dict[str, Spec] = {"name": STR, "labels": _List(STR, min_len=1), "threshold": NUM,
+                                 "examples": _List(_Tuple(INT, _List(NUM)), min_len=1)}
 VISION_SPEC: dict[str, Spec] = {
     "table": _Opt({"polygon": _List(POINT, min_len=3), "homography": _Opt(_List(NUM, 9)),
                    "table_size": _Opt(_Tuple(INT, INT))}),
     "palette": _Opt({"colours": _List({"name": STR, "bgr": _Tuple(INT, INT, INT),
                                        "tolerance": NUM}, min_len=1)}),
-    "face_sets": _List({"name": STR, "labels": _List(STR, min_len=1), "threshold": NUM,
-                        "examples": _List(_Tuple(INT, _List(NUM)), min_len=1)}),
+    "face_sets": _List({**_FACE_SET_V2, "features": STR}),
     "die_size": _Opt(NUM),
 }
-SPEC_V2: dict[str, Spec] = {
+ZONE_SPEC: dict[str, Spec] = {"seat": INT, "space": STR, "polygon": _List(POINT, min_len=3)}
+VISION_SPEC_V2: dict[str, Spec] = {**VISION_SPEC, "face_sets": _List(_FACE_SET_V2)}
+_FACE_INFO_V2: dict[str, Spec] = {"name": STR, "template": _Opt(STR), "samples": _Map(INT),
+                                  "cv_accuracy": _Opt(NUM), "features": STR}
+SPEC_V3: dict[str, Spec] = {
     "format": STR,
     "version": INT,
     "name": STR,
@@ -184,12 +197,12 @@ SPEC_V2: dict[str, Spec] = {
     "palette": _Opt({"light": NUM, "colours": _List({"name": STR, "lab": _Tuple(NUM, NUM, NUM),
                                                      "spread": _Tuple(NUM, NUM, NUM),
                                                      "samples": INT})}),
-    "face_sets": _List({"name": STR, "template": _Opt(STR), "samples": _Map(INT),
-                        "cv_accuracy": _Opt(NUM), "features": STR}),
+    "face_sets": _List({**_FACE_INFO_V2, "captures": _Map(_List(STR))}),
+    "zones": _List(ZONE_SPEC),
     "profile": VISION_SPEC,
 }
-ZONE_SPEC = {"seat": INT, "space": STR, "polygon": _List(POINT, min_len=3)}
-SPEC_V3: dict[str, Spec] = {**SPEC_V2, "zones": _List(ZONE_SPEC)}
+SPEC_V2: dict[str, Spec] = {**{k: v for k, v in SPEC_V3.items() if k != "zones"},
+                            "face_sets": _List(_FACE_INFO_V2), "profile": VISION_SPEC_V2}
 SPEC_V1: dict[str, Spec] = {
     "version": INT,
     "name": STR,
@@ -198,7 +211,7 @@ SPEC_V1: dict[str, Spec] = {
     "table_size": _Opt(_Tuple(INT, INT)),
     "die_size": _Opt(NUM),
     "colours": _Map(_Tuple(INT, INT, INT)),
-    "face_sets": VISION_SPEC["face_sets"],
+    "face_sets": VISION_SPEC_V2["face_sets"],
 }
 
 
@@ -212,7 +225,7 @@ def features_id() -> str:
     probe = np.stack([(xx * 5) % 256, (yy * 3) % 256, ((xx + yy) * 7) % 256], axis=2)
     probe[16:32, 20:28] = 20
     f = face_features(probe.astype(np.uint8))
-    text = f"{len(f)}:" + ",".join(f"{v:.3f}" for v in f)
+    text = f"{FACE_FEATURES}:{len(f)}:" + ",".join(f"{v:.3f}" for v in f)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -241,11 +254,16 @@ class PaletteInfo:
 
 @dataclass(frozen=True)
 class FaceSetInfo:
+    """What calibration knows about a face set: its game template, captures per face, the
+    cross-validated accuracy, the features fingerprint (:func:`features_id`) it was learned
+    with, and the captured crops themselves (PNG, base64), kept to learn it again."""
+
     name: str
     template: str | None
     samples: dict[str, int]
     cv_accuracy: float | None
     features: str
+    captures: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -276,8 +294,10 @@ class CalibrationProfile:
         object.__setattr__(self, "profile", Profile.from_dict(
             json.loads(json.dumps(self.profile.to_dict()))))
         known = {f.name for f in self.profile.face_sets}
+        now = features_id()
         for info in self.face_sets:
-            if info.name not in known:
+            # a stale set (other features, nothing to learn it again from) has no vision set
+            if info.name not in known and info.features == now:
                 raise ProfileError(f"profile {self.name!r}: face set info {info.name!r} has no "
                                    f"face set (have {sorted(known)})")
 
@@ -298,7 +318,8 @@ class CalibrationProfile:
                 "colours": [{"name": c.name, "lab": list(c.lab), "spread": list(c.spread),
                              "samples": c.samples} for c in p.colours]},
             "face_sets": [{"name": f.name, "template": f.template, "samples": dict(f.samples),
-                           "cv_accuracy": f.cv_accuracy, "features": f.features}
+                           "cv_accuracy": f.cv_accuracy, "features": f.features,
+                           "captures": {k: list(v) for k, v in f.captures.items()}}
                           for f in self.face_sets],
             "zones": [z.to_dict() for z in self.zones],
             "profile": self.profile.to_dict(),
@@ -325,10 +346,52 @@ def _tuple3(v: list[Any]) -> tuple[float, float, float]:
     return (float(v[0]), float(v[1]), float(v[2]))
 
 
+def _relearn(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Face sets learned with other face features than vision's: learned again from their
+    stored captures, or (without captures) taken out of the vision profile and left stale.
+    Returns the data with those sets replaced and a note per set."""
+    sets = data["profile"]["face_sets"]
+    if all(fs["features"] == FACE_FEATURES for fs in sets):
+        return data, []
+    from calibration import faces
+
+    infos = {f["name"]: f for f in data["face_sets"]}
+    kept, notes = [], []
+    for i, fs in enumerate(sets):
+        if fs["features"] == FACE_FEATURES:
+            kept.append(fs)
+            continue
+        info = infos.get(fs["name"])
+        if info is None or not info["captures"]:
+            notes.append(f"face set {fs['name']!r} was learned with vision's older face features "
+                         f"({fs['features']}) and has no stored captures: it is left out until "
+                         "it is learned again (companion calibrate faces)")
+            continue
+        try:
+            crops = {lab: [faces.decode_crop(c, f"face_sets.{fs['name']}.captures.{lab}[{j}]")
+                           for j, c in enumerate(v)] for lab, v in info["captures"].items()}
+            new = faces.learn(crops, fs["name"])
+        except (faces.CalibrationError, ValueError) as e:
+            raise ProfileError(f"profile.face_sets[{i}]: cannot be learned again from its "
+                               f"captures: {e}") from e
+        kept.append(new.to_dict())
+        info.update(features=features_id(), cv_accuracy=None,
+                    samples={k: len(v) for k, v in crops.items()})
+        notes.append(f"face set {fs['name']!r} was learned again from its captures with "
+                     f"vision's face features {FACE_FEATURES}")
+    data = {**data, "profile": {**data["profile"], "face_sets": kept}}
+    return data, notes
+
+
 def _from_v3(data: dict[str, Any]) -> CalibrationProfile:
     _check(data, SPEC_V3, "")
     if data["format"] != FORMAT:
         raise ProfileError(f"format: expected {FORMAT!r}, got {data['format']!r}")
+    names_ = [f["name"] for f in data["face_sets"]]
+    if len(set(names_)) != len(names_):
+        raise ProfileError(f"face_sets: names must be unique, got {names_}")
+    data = json.loads(json.dumps(data))  # re-learning edits it: work on a copy
+    data, notes = _relearn(data)
     try:
         vp = Profile.from_dict(data["profile"])
     except (KeyError, TypeError, ValueError) as e:
@@ -341,7 +404,8 @@ def _from_v3(data: dict[str, Any]) -> CalibrationProfile:
             raise ProfileError(f"zones[{i}]: {e}") from e
     t, p = data["table"], data["palette"]
     return CalibrationProfile(
-        name=check_name(data["name"]), profile=vp, camera=data["camera"], notes=data["notes"],
+        name=check_name(data["name"]), profile=vp, camera=data["camera"],
+        notes="; ".join(n for n in (data["notes"], *notes) if n),
         table=None if t is None else TableInfo(
             t["source"], (float(t["tray_mm"][0]), float(t["tray_mm"][1])) if t["tray_mm"]
             else None, None if t["px_per_mm"] is None else float(t["px_per_mm"]),
@@ -352,7 +416,9 @@ def _from_v3(data: dict[str, Any]) -> CalibrationProfile:
             for c in p["colours"])),
         face_sets=tuple(FaceSetInfo(f["name"], f["template"], dict(f["samples"]),
                                     None if f["cv_accuracy"] is None else float(f["cv_accuracy"]),
-                                    f["features"]) for f in data["face_sets"]),
+                                    f["features"],
+                                    {k: tuple(v) for k, v in f["captures"].items()})
+                        for f in data["face_sets"]),
         zones=tuple(zones),
     )
 
@@ -376,13 +442,21 @@ def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _upgrade_v2(data: dict[str, Any]) -> dict[str, Any]:
-    """Version 2 to version 3: no board zones yet."""
+    """Version 2 to 3: face sets gain ``captures`` (none were kept), vision's face sets name
+    their features (version 2 knew only ``polar-fourier-1``), and there are no board zones."""
     _check(data, SPEC_V2, "")
-    return {**data, "version": 3, "zones": []}
+    vp = data["profile"]
+    return {
+        **data, "version": 3,
+        "face_sets": [{**f, "captures": {}} for f in data["face_sets"]],
+        "zones": [],
+        "profile": {**vp, "face_sets": [{**f, "features": LEGACY_FACE_FEATURES}
+                                        for f in vp["face_sets"]]},
+    }
 
 
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _upgrade_v1,
-                                                                    2: _upgrade_v2}
+                                                                  2: _upgrade_v2}
 
 
 def from_dict(data: Any) -> CalibrationProfile:

@@ -207,34 +207,211 @@ DEFAULT_PALETTE = Palette((
 
 # --------------------------------------------------------------------------- icon faces
 
-_FEAT_SIZE = 48
+#: Which face descriptor this vision computes; stored with every face set, because examples
+#: described one way mean nothing to another. ``polar-fourier-1`` was the first (rotation-free
+#: polar Fourier magnitudes), retired because it mixed up small glyphs.
+FACE_FEATURES = "hog32-4x4x12"
+_FEAT_SIZE = 32  # the contrast map is described at this size (px)
+_CELLS = 4  # ... in CELLS x CELLS cells
+_BINS = 12  # ... each a histogram of this many gradient directions (0..360 degrees)
+#: Variants learned per example crop (see :func:`face_variants`); 1 learns the crops only.
+FACE_VARIANTS = 8
+_VARIANT_SCALE = (0.88, 1.1)  # scales of the learned variants (the die finder's error)
+#: Zooms also tried for a crop no face fits: the die finder cut it too wide (shadow, low
+#: contrast) and the die fills only part of it.
+_SEARCH_ZOOMS = (1.2, 1.35)
+#: Turns (degrees) also tried for a crop no face fits upright: a crop cut at an odd angle.
+_SEARCH_ANGLES = (15.0, 30.0, 45.0, 60.0, 75.0)
+#: A crop nearly as close to a second face as to the best (1 - d1/d2 below this) is unknown.
+FACE_MARGIN = 0.08
+#: A crop whose ink (see :func:`face_features`) is below this share of the learned examples'
+#: (their 5th percentile) is a plain surface, not a face: unknown whatever it looks nearest to.
+INK_SHARE = 0.35
+_HOG = _CELLS * _CELLS * _BINS
+#: Length of :func:`face_features`: the gradient histograms and the ink level.
+FEATURE_LENGTH = _HOG + 1
 
 
-def face_features(crop: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
-    """A rotation-independent descriptor of a (roughly square, upright-or-not) face crop.
+def _contrast_map(crop: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.float32], float]:
+    """How far each pixel is from the die body's colour, about 0..1, at _FEAT_SIZE px; and
+    the ink: that distance (Lab units) of the strongest 2% of the face's middle.
 
-    The crop is sampled on a polar grid around its centre; the magnitude of the Fourier
-    transform along the angle axis does not change when the face turns, so neither does the
-    descriptor. Intensities are normalised first, so lighting scale does not matter.
+    The same picture for dark-on-light and light-on-dark dice of any colour; dividing by a
+    high percentile takes out the light's strength.
     """
+    lab = cv2.cvtColor(cv2.resize(crop, (_FEAT_SIZE, _FEAT_SIZE), interpolation=cv2.INTER_AREA),
+                       cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = _FEAT_SIZE // 6
+    body = np.median(lab[q:-q, q:-q].reshape(-1, 3), axis=0)
+    d = lab - body
+    g = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
+    out: npt.NDArray[np.float32] = (g / (_high(g) + 8.0)).astype(np.float32)
+    return out, _high(g[q:-q, q:-q])
+
+
+def _high(a: npt.NDArray[np.float32]) -> float:
+    """The 98th percentile (nearest rank below) of ``a``: np.partition, 15x np.percentile's
+    speed, which matters at three calls per die."""
+    flat = a.ravel()
+    k = int(0.98 * (flat.size - 1))
+    return float(np.partition(flat, k)[k])
+
+
+def _check_crop(crop: object) -> npt.NDArray[Any]:
     if not isinstance(crop, np.ndarray) or crop.ndim not in (2, 3) or crop.size == 0:
         raise ValueError(f"face crop must be a non-empty 2-D or 3-D image, got {_desc(crop)}")
     if crop.dtype != np.uint8:
         raise ValueError(f"face crop must be uint8, got dtype {crop.dtype}")
-    if crop.ndim == 2:
+    if crop.ndim == 2 or crop.shape[2] == 1:
         crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
-    # distance from the body colour: the same picture for dark-on-light and light-on-dark
-    lab = cv2.cvtColor(cv2.resize(crop, (_FEAT_SIZE, _FEAT_SIZE), interpolation=cv2.INTER_AREA),
-                       cv2.COLOR_BGR2LAB).astype(np.float32)
-    body = np.median(lab.reshape(-1, 3), axis=0)
-    d = lab - body
-    g = np.sqrt(0.6 * d[:, :, 0] ** 2 + d[:, :, 1] ** 2 + d[:, :, 2] ** 2)
-    g = g / (float(np.percentile(g, 98)) + 8.0)
-    c = _FEAT_SIZE / 2.0
-    polar = cv2.warpPolar(g, (16, 64), (c, c), c * 0.8, cv2.WARP_POLAR_LINEAR)
-    spec = np.abs(np.fft.rfft(polar, axis=0))[:9] / 64.0
-    feats = [spec.ravel()]
-    return np.concatenate(feats).astype(np.float32)
+    elif crop.shape[2] == 4:
+        crop = cv2.cvtColor(crop, cv2.COLOR_BGRA2BGR)
+    elif crop.shape[2] != 3:
+        raise ValueError(f"face crop must be grey, BGR or BGRA, got {_desc(crop)}")
+    return crop
+
+
+def face_features(crop: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+    """The descriptor of a face crop as it lies (upright: the die's edges along the crop's).
+
+    Gradient-direction histograms (a small HOG, signed directions) in 4 x 4 cells of the
+    contrast map, square-rooted and scaled to unit length (192 numbers), then the ink level
+    / 100 (how strongly the face's middle differs from the body; a plain surface has almost
+    none). Not rotation-free by itself: the face set compares it at the four right-angle turns
+    (:func:`turn_features`), which is all an upright die crop can differ by, and turns odd
+    crops by the angles in between.
+    """
+    cm, ink = _contrast_map(_check_crop(crop))
+    gx = cv2.Sobel(cm, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(cm, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % (2 * np.pi)) * (_BINS / (2 * np.pi))
+    lo = np.floor(ang)
+    frac = ang - lo
+    b0 = lo.astype(np.int32) % _BINS
+    b1 = (b0 + 1) % _BINS
+    cell = np.arange(_FEAT_SIZE) * _CELLS // _FEAT_SIZE
+    base = (cell[:, None] * _CELLS + cell[None, :]) * _BINS
+    n = _CELLS * _CELLS * _BINS
+    hist = np.bincount((base + b0).ravel(), (mag * (1 - frac)).ravel(), n)
+    hist += np.bincount((base + b1).ravel(), (mag * frac).ravel(), n)
+    v = np.sqrt(hist / (hist.sum() + 1e-6))
+    v = v / (np.linalg.norm(v) + 1e-9)
+    out: npt.NDArray[np.float32] = np.append(v, ink / 100.0).astype(np.float32)
+    return out
+
+
+def _turn_index() -> npt.NDArray[np.intp]:
+    """Index that turns a descriptor as ``np.rot90`` turns its crop (a quarter turn).
+
+    Turning the crop moves cell (r, c) to (C-1-c, r) and turns every gradient by -90 degrees
+    (a quarter of the bins): new[r, c, b] = old[c, C-1-r, b + BINS/4].
+    """
+    r, c, b = np.meshgrid(np.arange(_CELLS), np.arange(_CELLS), np.arange(_BINS), indexing="ij")
+    src = (c * _CELLS + (_CELLS - 1 - r)) * _BINS + (b + _BINS // 4) % _BINS
+    return np.append(src.ravel(), _HOG)  # the ink stays
+
+
+_TURN = _turn_index()
+_TURN_HOG = _TURN[:_HOG]
+
+
+def turn_features(f: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The descriptor of the crop at its four right-angle turns (4 x n): 0, 90, 180, 270."""
+    out = [f]
+    for _ in range(3):
+        out.append(out[-1][..., _TURN])
+    return np.stack(out)
+
+
+def face_variants(crop: npt.NDArray[np.uint8], n: int = FACE_VARIANTS,
+                  seed: int = 0) -> list[npt.NDArray[Any]]:
+    """The crop and ``n - 1`` variants a die could also show: turned (right angles plus up to
+    8 degrees), shifted up to 8% and scaled 0.88-1.1 as the die finder may cut it, under
+    light x0.7-1.3. Learning these is what lets 10 captures cover unseen rolls."""
+    crop = _check_crop(crop)
+    rng = np.random.default_rng(seed)
+    h, w = crop.shape[:2]
+    out: list[npt.NDArray[Any]] = [crop]
+    for k in range(1, n):
+        ang = 90.0 * (k % 4) + float(rng.uniform(-8, 8))
+        m = np.asarray(cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), ang,
+                                               float(rng.uniform(*_VARIANT_SCALE))), np.float64)
+        m[:, 2] += rng.uniform(-0.08, 0.08, 2) * w
+        v = cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+        out.append(cv2.convertScaleAbs(v, alpha=float(rng.uniform(0.7, 1.3))))
+    return out
+
+
+def _turned_distances(q: npt.NDArray[np.float32],
+                      x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Distance of each row of ``x`` to the nearest turn of each descriptor in ``q`` (m x n),
+    over the gradient histograms (unit length, so |a - b|^2 = 2 - 2 a.b)."""
+    q = q[..., :_HOG]
+    x = x[..., :_HOG]
+    best = q @ x.T
+    for _ in range(3):
+        q = q[..., _TURN_HOG]
+        best = np.maximum(best, q @ x.T)
+    out: npt.NDArray[np.float32] = np.sqrt(np.maximum(0.0, 2.0 - 2.0 * best))
+    return out
+
+
+def face_threshold(x: npt.NDArray[np.float32], y: npt.NDArray[Any],
+                   groups: npt.NDArray[Any] | None = None) -> float:
+    """Distance beyond which a crop is no known face.
+
+    Between the typical same-face spread and the nearest other face; widened so that 99% of
+    examples lie within it of their face's examples from *other* captures (variants of one
+    capture, ``groups``, are left out, since a new roll is never one of them).
+    """
+    d = _turned_distances(x, x)
+    same = y[:, None] == y[None, :]
+    other = np.where(same, np.inf, d)
+    nearest_other = float(np.median(other.min(axis=1))) if np.isfinite(other).any() else 1.0
+    np.fill_diagonal(d, np.inf)
+    within = np.where(same, d, np.inf).min(axis=1)
+    within_f = within[np.isfinite(within)]
+    spread = float(np.median(within_f)) if within_f.size else nearest_other / 4
+    rule = max(spread * 3.0, nearest_other * 0.75, 1e-3)
+    if groups is None:
+        return rule
+    apart = same & (groups[:, None] != groups[None, :])
+    held = np.where(apart, d, np.inf).min(axis=1)
+    held = held[np.isfinite(held)]
+    if not held.size:
+        return rule
+    return max(rule, 1.3 * float(np.percentile(held, 99)))
+
+
+_TILT_MIN = 4.0  # degrees: a crop whose die edges lie further from upright is also turned
+
+
+def _edge_angle(crop: npt.NDArray[Any]) -> float:
+    """The angle (-45..45 degrees) of the die's edges in a crop, from the gradients near the
+    crop's border (where the die's outline is, and rarely the icon): their directions taken
+    four times over cancel the right-angle turns between the four edges."""
+    g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    h, w = g.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    ring = np.maximum(np.abs(xx - (w - 1) / 2) / w, np.abs(yy - (h - 1) / 2) / h) > 0.3
+    # |g|^2 e^(4i theta) = (gx + i gy)^4 / |g|^2: no angles computed
+    c = (gx + 1j * gy)[ring]
+    z = complex(np.sum(c**4 / (np.abs(c) ** 2 + 1e-6)))
+    return math.degrees(math.atan2(z.imag, z.real) / 4) if abs(z) > 0 else 0.0
+
+
+def _turned(crop: npt.NDArray[Any], angle: float, zoom: float = 1.0) -> npt.NDArray[Any]:
+    """The crop turned by ``angle`` degrees (and zoomed) about its centre, border pixels
+    repeated."""
+    h, w = crop.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), angle, zoom)
+    out: npt.NDArray[Any] = cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_LINEAR,
+                                           borderMode=cv2.BORDER_REPLICATE)
+    return out
 
 
 def _desc(x: object) -> str:
@@ -243,28 +420,39 @@ def _desc(x: object) -> str:
     return type(x).__name__
 
 
+_DECIMALS = 4  # stored descriptors are rounded to this many decimals
+
+
 @dataclass(frozen=True)
 class FaceSet:
     """Icon faces learned from a few example crops per face; classifies new crops.
 
-    Nearest-neighbour over :func:`face_features`, so a face is recognised at any rotation.
-    A crop further than ``threshold`` from every example, or nearly as close to two labels,
-    comes out as ``(None, low confidence)``.
+    Nearest neighbour over :func:`face_features` compared at the four right-angle turns (and,
+    for a crop that fits nothing upright, at turns in between), so a face is recognised at any
+    rotation. A crop further than ``threshold`` from every example, or nearly as close to two
+    labels, comes out as ``(None, low confidence)``. ``features`` names the descriptor the
+    examples were made with; a set made with another one is refused.
     """
 
     name: str
     labels: tuple[str, ...]
     examples: tuple[tuple[int, tuple[float, ...]], ...]
     threshold: float
+    features: str = FACE_FEATURES
 
     def __post_init__(self) -> None:
         if not (isinstance(self.name, str) and self.name):
             raise ValueError(f"FaceSet.name must be a non-empty string, got {self.name!r}")
+        if self.features != FACE_FEATURES:
+            raise ValueError(
+                f"FaceSet {self.name!r} was learned with face features {self.features!r}, but "
+                f"this vision describes faces as {FACE_FEATURES!r}: learn the set again from "
+                "its captures")
         if not self.labels or len(set(self.labels)) != len(self.labels):
             raise ValueError(f"FaceSet {self.name!r}: labels must be unique, got {self.labels!r}")
         if not self.examples:
             raise ValueError(f"FaceSet {self.name!r}: needs at least one example")
-        n = len(self.examples[0][1])
+        n = FEATURE_LENGTH
         for i, (li, f) in enumerate(self.examples):
             if not 0 <= li < len(self.labels):
                 raise ValueError(f"FaceSet {self.name!r}: example {i} has bad label index {li}")
@@ -273,72 +461,141 @@ class FaceSet:
                                  f"expected {n}")
         if _finite(f"FaceSet {self.name!r} threshold", self.threshold) <= 0:
             raise ValueError(f"FaceSet {self.name!r}: threshold must be > 0")
-        object.__setattr__(self, "_x", np.array([f for _, f in self.examples], np.float32))
-        object.__setattr__(self, "_y", np.array([li for li, _ in self.examples], np.int32))
+        x = np.array([f for _, f in self.examples], np.float32)
+        if not np.isfinite(x).all():
+            raise ValueError(f"FaceSet {self.name!r}: examples hold non-finite numbers")
+        y = np.array([li for li, _ in self.examples], np.int32)
+        order = np.argsort(y, kind="stable")
+        y_sorted = y[order]
+        starts = np.flatnonzero(np.r_[True, y_sorted[1:] != y_sorted[:-1]])
+        object.__setattr__(self, "_x", x[order])
+        object.__setattr__(self, "_min_ink", INK_SHARE * float(np.percentile(x[:, _HOG], 5)))
+        object.__setattr__(self, "_starts", starts)
+        object.__setattr__(self, "_present", y_sorted[starts])
+
+    @classmethod
+    def build(cls, name: str, labels: Sequence[str],
+              examples: Sequence[tuple[int, npt.NDArray[np.float32]]],
+              groups: Sequence[int] | None = None) -> FaceSet:
+        """A set from (label index, :func:`face_features` vector) examples, with its threshold,
+        in the stored form (rounded as saved, so saving and loading change nothing).
+        ``groups`` says which examples are variants of one capture."""
+        if len(labels) < 2:
+            raise ValueError(f"a face set needs at least 2 labels, got {list(labels)}")
+        if not examples:
+            raise ValueError(f"face set {name!r} needs at least one example")
+        x = np.round(np.array([f for _, f in examples], np.float32), _DECIMALS).astype(np.float32)
+        y = np.array([li for li, _ in examples], np.int32)
+        g = np.asarray(groups, np.int64) if groups is not None else None
+        threshold = round(face_threshold(x, y, g), 6)
+        return cls(name=name, labels=tuple(labels),
+                   examples=tuple((int(li), tuple(float(v) for v in f))
+                                  for li, f in zip(y, x, strict=True)),
+                   threshold=threshold)
 
     @classmethod
     def learn(cls, samples: Mapping[str, Sequence[npt.NDArray[np.uint8]]],
-              name: str = "faces") -> FaceSet:
-        """Learn from ``{label: [crop, ...]}``; at least one crop per label, two labels."""
+              name: str = "faces", variants: int = FACE_VARIANTS) -> FaceSet:
+        """Learn from ``{label: [crop, ...]}`` (at least two labels, a crop each), each crop
+        with ``variants - 1`` turned, shifted and relit copies (:func:`face_variants`)."""
         if len(samples) < 2:
             raise ValueError(f"FaceSet.learn needs at least 2 labels, got {len(samples)}")
         labels = tuple(str(k) for k in samples)
-        examples: list[tuple[int, tuple[float, ...]]] = []
+        examples: list[tuple[int, npt.NDArray[np.float32]]] = []
+        groups: list[int] = []
+        capture = 0
         for li, label in enumerate(labels):
             crops = samples[label]
             if not crops:
                 raise ValueError(f"FaceSet.learn: label {label!r} has no example crops")
             for crop in crops:
-                f = face_features(crop)
-                examples.append((li, tuple(float(v) for v in f)))
-        x = np.array([f for _, f in examples], np.float32)
-        y = np.array([li for li, _ in examples])
-        d = np.linalg.norm(x[:, None, :] - x[None, :, :], axis=2)
-        same = y[:, None] == y[None, :]
-        other = np.where(same, np.inf, d)
-        # the threshold sits between typical same-face spread and the nearest other face
-        nearest_other = float(np.median(other.min(axis=1)))
-        np.fill_diagonal(d, np.inf)
-        within = np.where(same, d, np.inf).min(axis=1)
-        within_f = within[np.isfinite(within)]
-        spread = float(np.median(within_f)) if within_f.size else nearest_other / 4
-        threshold = max(spread * 3.0, nearest_other * 0.75, 1e-3)
-        return cls(name=name, labels=labels, examples=tuple(examples), threshold=threshold)
+                for v in face_variants(crop, variants, seed=capture):
+                    examples.append((li, face_features(v)))
+                    groups.append(capture)
+                capture += 1
+        return cls.build(name, labels, examples, groups)
 
-    def classify(self, crop: npt.NDArray[np.uint8]) -> tuple[str | None, float]:
-        """(label, confidence 0..1), or (None, low confidence) when no face fits well."""
-        f = face_features(crop)
+    def _per_label(self, f: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+        """Distance from a descriptor (at its best turn) to each label's nearest example."""
         x: npt.NDArray[np.float32] = self._x  # type: ignore[attr-defined]
-        y: npt.NDArray[np.int32] = self._y  # type: ignore[attr-defined]
-        d = np.linalg.norm(x - f, axis=1)
+        starts: npt.NDArray[np.intp] = self._starts  # type: ignore[attr-defined]
+        present: npt.NDArray[np.int32] = self._present  # type: ignore[attr-defined]
+        d = _turned_distances(f[None, :], x)[0]
         best = np.full(len(self.labels), np.inf)
-        np.minimum.at(best, y, d)
+        best[present] = np.minimum.reduceat(d, starts)
+        return best
+
+    def _decide(self, best: npt.NDArray[np.float64]) -> tuple[int | None, float]:
         order = np.argsort(best)
         d1 = float(best[order[0]])
-        d2 = float(best[order[1]]) if len(order) > 1 else np.inf
-        margin = 1.0 - d1 / d2 if np.isfinite(d2) and d2 > 0 else 1.0
+        d2 = float(best[order[1]]) if len(order) > 1 else math.inf
+        margin = 1.0 - d1 / d2 if math.isfinite(d2) and d2 > 0 else 1.0
         closeness = max(0.0, 1.0 - d1 / self.threshold)
-        conf = float(min(1.0, 0.5 * closeness + margin))
-        if d1 > self.threshold or margin < 0.12:
+        conf = float(min(1.0, 0.5 * closeness + 2.0 * margin))
+        if d1 > self.threshold or margin < FACE_MARGIN:
             return None, min(conf, 0.3)
-        return self.labels[int(order[0])], max(conf, 0.5)
+        return int(order[0]), max(conf, 0.5)
+
+    def classify(self, crop: npt.NDArray[np.uint8],
+                 upright: bool = False) -> tuple[str | None, float]:
+        """(label, confidence 0..1), or (None, low confidence) when no face fits well.
+
+        The crop is compared at its four right-angle turns, and, unless the caller says it
+        was cut ``upright`` along the die's edges (as :func:`vision.read_dice` cuts them), also
+        turned upright when the edges near its border lie at an angle. When still no face
+        fits, it is tried turned by 15..75 degrees and zoomed in (a crop cut too wide).
+        """
+        crop = _check_crop(crop)
+        f = face_features(crop)
+        if f[_HOG] < self._min_ink:  # type: ignore[attr-defined]
+            return None, 0.0
+        best = self._per_label(f)
+        tilt = 0.0 if upright else _edge_angle(crop)
+        if abs(tilt) > _TILT_MIN:
+            best = np.minimum(best, self._per_label(face_features(_turned(crop, tilt))))
+        got, conf = self._decide(best)
+        if got is None:
+            for ang in _SEARCH_ANGLES:
+                best = np.minimum(best, self._per_label(face_features(_turned(crop, ang))))
+            for zoom in _SEARCH_ZOOMS:
+                best = np.minimum(best, self._per_label(face_features(_turned(crop, 0.0, zoom))))
+            got, conf = self._decide(best)
+        return (self.labels[got] if got is not None else None), conf
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "features": self.features,
             "labels": list(self.labels),
             "threshold": self.threshold,
-            "examples": [[li, [round(v, 5) for v in f]] for li, f in self.examples],
+            "examples": [[li, [round(v, _DECIMALS) for v in f]] for li, f in self.examples],
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FaceSet:
+        """The set from :meth:`to_dict`; a set without ``features`` is from before they were
+        named (``polar-fourier-1``) and is refused with a clear error."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a face set must be a JSON object, got {type(data).__name__}")
+        keys = {"name", "features", "labels", "threshold", "examples"}
+        unknown = sorted(set(data) - keys)
+        missing = sorted(keys - {"features"} - set(data))
+        if unknown or missing:
+            raise ValueError(f"face set {data.get('name')!r}: "
+                             + (f"unknown keys {unknown}" if unknown else "")
+                             + ("; " if unknown and missing else "")
+                             + (f"missing keys {missing}" if missing else ""))
         return cls(
             name=str(data["name"]),
             labels=tuple(str(v) for v in data["labels"]),
             examples=tuple((int(li), tuple(float(v) for v in f)) for li, f in data["examples"]),
             threshold=float(data["threshold"]),
+            features=str(data.get("features", LEGACY_FACE_FEATURES)),
         )
+
+
+#: The descriptor of face sets stored before descriptors were named.
+LEGACY_FACE_FEATURES = "polar-fourier-1"
 
 
 # --------------------------------------------------------------------------- profile

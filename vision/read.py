@@ -34,9 +34,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import HEAT_MIN, Nets, body_bgr, crop, die_angle, nets
+from vision.cnn import HEAT_MIN, Detection, Nets, body_bgr, crop, die_angle, nets
 from vision.mlp import Mlp
-from vision.profile import DEFAULT_PALETTE, Palette, Profile
+from vision.profile import DEFAULT_PALETTE, FaceSet, Palette, Profile
 from vision.types import Die, Reading
 
 Image = npt.NDArray[Any]
@@ -568,6 +568,113 @@ def find_candidates(work: Image, mask: Image | None,
     return out, side, hand
 
 
+#: Detector heat (vision.cnn) at which a die the classical finder missed or cut badly is
+#: looked at again, and the face-set confidence it then needs to count (synthetic icon trays
+#: with 3-5 clutter objects: no phantom dice at these settings; 0.8 recovered fewer dice).
+ICON_RESCUE_HEAT = HEAT_MIN
+ICON_RESCUE_CONF = 0.6
+
+
+def _edge_angle(patch: Image) -> float:
+    """The die's rotation (0..90 degrees) in a patch 1.3 die sides wide centred on it, from
+    the gradients in the ring where its edges are (not the icon inside, which may have
+    edges at any angle: an X would turn the die by 45 degrees)."""
+    g = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    n = patch.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n] - (n - 1) / 2
+    r = np.hypot(xx, yy) / n  # die edges lie 0.38..0.55 patch sides from the centre
+    m2 = (gx * gx + gy * gy) * ((r > 0.33) & (r < 0.56))
+    phi = np.arctan2(gy, gx)
+    a = math.atan2(float((m2 * np.sin(4 * phi)).sum()), float((m2 * np.cos(4 * phi)).sum()))
+    return math.degrees(a / 4.0) % 90.0
+
+
+def _icon_cuts(work: Image, d: Detection, side: float) -> list[Candidate]:
+    """Upright crops at a detector peak, one per plausible die size (the detector's own
+    size is rough: its size and the classical finder's die size, when that is near, and
+    halfway between), the die's angle from its edges. None is cut off by the frame edge."""
+    h, w = work.shape[:2]
+    sizes = [d.size]
+    if side > 0 and 0.6 < d.size / side < 1.6:
+        sizes += [side, math.sqrt(side * d.size)]
+    out: list[Candidate] = []
+    for size in sizes:
+        ang = _edge_angle(crop(work, d.cx, d.cy, size, side=64, scale=1.3))
+        rect = ((d.cx, d.cy), (size, size), ang)
+        cut, box = _upright_crop(work, rect, size)
+        if (box[:, 0].min() < 1 or box[:, 1].min() < 1 or box[:, 0].max() > w - 2
+                or box[:, 1].max() > h - 2):
+            continue
+        out.append(Candidate(rect, box, cut))
+    return out
+
+
+def _icon_faces(work: Image, mask: Image | None, cands: list[Candidate], side: float,
+                icons: tuple[FaceSet, ...]) -> list[tuple[Candidate, str | None, float]]:
+    """The icon dice of a frame: (candidate, face label or None, confidence) each.
+
+    Every candidate gets the most confident face-set label. With the CNN files present, the
+    pip-dice detector's heatmap then helps where the classical finder cut badly or not at all
+    (a grey die on a grey table, a die split in two): a candidate no face fits is cut again at
+    the nearest peak, and peaks away from every candidate are cut as new dice; either counts
+    only when a face set names it with confidence ``ICON_RESCUE_CONF``. Unknown pieces lying
+    on a named die (the other half of a split die) are dropped.
+    """
+    def best_of(c: Candidate) -> tuple[str | None, float]:
+        best: tuple[str | None, float] = (None, 0.0)
+        for fs in icons:
+            got = fs.classify(c.crop, upright=True)
+            if got[0] is not None and got[1] > best[1]:
+                best = got
+        return best
+
+    def centre(c: Candidate) -> tuple[float, float]:
+        return float(c.rect[0][0]), float(c.rect[0][1])
+
+    def best_cut(d: Detection) -> tuple[Candidate | None, str | None, float]:
+        found: tuple[Candidate | None, str | None, float] = (None, None, 0.0)
+        for c in _icon_cuts(work, d, side):
+            lab, conf = best_of(c)
+            if lab is not None and conf > found[2]:
+                found = (c, lab, conf)
+        return found
+
+    out = [(c, *best_of(c)) for c in cands]
+    net = nets()
+    if net is None:
+        return out
+    h, w = work.shape[:2]
+    dets = [d for d in net.detect(work, heat_min=ICON_RESCUE_HEAT)
+            if mask is None or mask[min(h - 1, int(d.cy)), min(w - 1, int(d.cx))]]
+    used: set[int] = set()
+    for i, (c, lab, _conf) in enumerate(out):
+        if lab is not None:
+            continue
+        cx, cy = centre(c)
+        near = [(math.hypot(d.cx - cx, d.cy - cy), k) for k, d in enumerate(dets)
+                if k not in used and math.hypot(d.cx - cx, d.cy - cy) < 0.5 * max(side, d.size)]
+        if not near:
+            continue
+        k = min(near)[1]
+        alt, lab2, conf2 = best_cut(dets[k])
+        if alt is not None and conf2 >= ICON_RESCUE_CONF:
+            out[i] = (alt, lab2, conf2)
+            used.add(k)
+    for k, d in enumerate(dets):
+        if k in used or any(math.hypot(d.cx - centre(c)[0], d.cy - centre(c)[1])
+                            < 0.6 * max(side, d.size) for c, _l, _c in out):
+            continue
+        alt, lab2, conf2 = best_cut(d)
+        if alt is not None and conf2 >= ICON_RESCUE_CONF:
+            out.append((alt, lab2, conf2))
+    named = [centre(c) for c, lab, _conf in out if lab is not None]
+    return [(c, lab, conf) for c, lab, conf in out
+            if lab is not None or not any(math.hypot(centre(c)[0] - x, centre(c)[1] - y)
+                                          < 0.5 * side for x, y in named)]
+
+
 FEAT = 32
 
 
@@ -666,6 +773,9 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
         return _read_cnn(cnn, work, mask, inv_h, shape, palette,
                          profile.die_size if profile else None)
     cands, side, hand = find_candidates(work, mask, profile.die_size if profile else None)
+    icon_faces = _icon_faces(work, mask, cands, side, icons) if icons else []
+    if icons:
+        cands = [c for c, _lab, _conf in icon_faces]
     warnings: list[str] = []
     if hand:
         warnings.append(f"{OCCLUSION_WARNING}: a large object (a hand?) is in view")
@@ -680,12 +790,8 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
         value, conf = face.value, face.confidence
         label: str | None = None
         if icons:
-            # icon dice: the learned face sets decide
-            best: tuple[str | None, float] = (None, 0.0)
-            for fs in icons:
-                got = fs.classify(crop)
-                if got[0] is not None and got[1] > best[1]:
-                    best = got
+            # icon dice: the learned face sets decide (see _icon_faces)
+            best = icon_faces[ci][1:]
             # a table with icon faces reads icon dice only: no match means "uncertain"
             label, value = best[0], None
             conf = best[1] if best[0] is not None else min(best[1], 0.2)

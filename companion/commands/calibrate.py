@@ -377,8 +377,14 @@ def _faces(args: argparse.Namespace) -> int:
         return _err(f"accuracy {cv.accuracy:.1%} is below --min-accuracy "
                     f"{args.min_accuracy:.1%}; not saved. Show more samples of the weak faces")
     fs = faces.learn(samples, set_name, base=base, rotate=rotate)
+    captures = faces.encode_captures(samples)
+    if base is not None:
+        old = next((i for i in cp.face_sets if i.name == set_name), None)
+        kept = dict(old.captures) if old is not None else {}
+        captures = {lab: kept.get(lab, ()) + captures.get(lab, ())
+                    for lab in dict.fromkeys([*kept, *captures])}
     info = profiles.FaceSetInfo(set_name, args.game, faces.samples_per_label(fs, rotate),
-                                round(cv.accuracy, 4), profiles.features_id())
+                                round(cv.accuracy, 4), profiles.features_id(), captures)
     _save(args, cp.with_face_set(fs, info))
     return 0
 

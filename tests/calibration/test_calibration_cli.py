@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from calib_synth import perspective, tray_frame
 
-from calibration import profiles
+from calibration import faces, profiles
 from companion.cli import main
 from vision.synthetic import SYNTH_COLOURS, SynthDie, random_scene
 
@@ -164,10 +164,16 @@ def test_roll_clusters_and_tapped_faces(tmp_path: Path, monkeypatch: pytest.Monk
     cp = profiles.load("rolls")
     assert [f.name for f in cp.profile.face_sets] == ["mine"]
     assert cp.face_sets[0].samples == {"attack": 4, "heal": 4}
+    # the captures are kept, so the set can be learned again from them
+    assert {k: len(v) for k, v in cp.face_sets[0].captures.items()} == {"attack": 4, "heal": 4}
+    assert faces.decode_crop(cp.face_sets[0].captures["heal"][0]).shape == (48, 48, 3)
     # more captures later, added to the same set
     assert main(["calibrate", "faces", "--taps", str(tmp_path / "taps.json"), "--set", "mine",
                  "--profile", "rolls", "--add"]) == 0
-    assert profiles.load("rolls").face_sets[0].samples == {"attack": 8, "heal": 8}
+    grown = profiles.load("rolls").face_sets[0]
+    assert grown.samples == {"attack": 8, "heal": 8}
+    assert grown.captures["attack"][:4] == cp.face_sets[0].captures["attack"]
+    assert {k: len(v) for k, v in grown.captures.items()} == {"attack": 8, "heal": 8}
     bad = [dict(taps[0], x=5, y=5)]
     (tmp_path / "bad.json").write_text(json.dumps({"taps": bad}))
     assert main(["calibrate", "faces", "--taps", str(tmp_path / "bad.json"),

@@ -37,14 +37,14 @@ def test_eye_for_an_eye_set_from_ten_captures_reads_unseen_rolls() -> None:
     samples = face_samples(rng, labels, 10, "eye-for-an-eye")
     cv = faces.cross_validate(samples)
     assert cv.tested == 60
-    assert cv.accuracy >= 0.95
+    assert cv.accuracy >= 0.98
     fs = faces.learn(samples, "eye-for-an-eye")
     assert fs.labels == labels
     right, total = _unseen(fs, "eye-for-an-eye", rng, 45)
     assert total > 150
-    # the issue's target is 99%; with vision's current face features this measures 97.9-99.5%
-    # depending on the rolls (see docs/calibration.md), so the test guards 97%
-    assert right / total >= 0.97, f"{right}/{total}"
+    # the issue's target: at least 99% of unseen dice (measured 99.3-100% over seeds, see
+    # docs/calibration.md)
+    assert right / total >= 0.99, f"{right}/{total}"
 
 
 def test_dice_forge_set_from_ten_captures() -> None:
@@ -55,9 +55,9 @@ def test_dice_forge_set_from_ten_captures() -> None:
     fs = faces.learn(samples, "dice-forge")
     right, total = _unseen(fs, "dice-forge", rng, 40)
     assert total > 150
-    # short of the 99% target (measured 93-96%): vision's rotation-free features confuse the
-    # small glyphs (2-sun / 2-glory), see docs/calibration.md
-    assert right / total >= 0.92, f"{right}/{total}"
+    # the issue's target, also for the small glyphs (measured 98.2-100% over seeds, the misses
+    # are crops the die finder cut badly), see docs/calibration.md
+    assert right / total >= 0.99, f"{right}/{total}"
 
 
 def test_read_dice_uses_the_learned_set() -> None:
@@ -74,7 +74,7 @@ def test_read_dice_uses_the_learned_set() -> None:
             j = nearest(centres, t.center, t.size / 3) if t.readable else None
             total += 1
             right += j is not None and reading.dice[j].face == t.face
-    assert right / total >= 0.95, f"{right}/{total}"
+    assert right / total >= 0.97, f"{right}/{total}"
 
 
 def test_adding_samples_later_improves_the_set() -> None:
@@ -90,7 +90,36 @@ def test_adding_samples_later_improves_the_set() -> None:
     r_small, n = _unseen(small, "eye-for-an-eye", np.random.default_rng(80), 25)
     r_grown, n2 = _unseen(grown, "eye-for-an-eye", np.random.default_rng(80), 25)
     assert n == n2
-    assert r_grown > r_small
+    # one capture per face already reads these rolls (nearly) right; more captures make the
+    # answers surer and the threshold tighter, so dice of another game are left unknown more
+    assert r_grown >= r_small >= 0.95 * n
+    assert _mean_confidence(grown) > _mean_confidence(small)
+    assert grown.threshold < small.threshold
+    assert _labelled(grown, "dice-forge") < _labelled(small, "dice-forge")
+
+
+def _crops(icon_set: str, seed: int, scenes: int) -> list[tuple[str, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(scenes):
+        sc = random_scene(rng, n_dice=(3, 7), icon_set=icon_set, clutter=0, touching=0.0)
+        found = die_crops(relit(render(sc, rng), float(rng.uniform(0.7, 1.3))))
+        centres = [d.center for d in found]
+        for t in sc.truth():
+            j = nearest(centres, t.center, t.size / 3) if t.readable else None
+            if j is not None and t.face is not None:
+                out.append((t.face, found[j].crop))
+    return out
+
+
+def _mean_confidence(fs: FaceSet) -> float:
+    got = [fs.classify(c) for _f, c in _crops("eye-for-an-eye", 81, 20)]
+    return float(np.mean([conf for _lab, conf in got]))
+
+
+def _labelled(fs: FaceSet, icon_set: str) -> int:
+    """How many dice of another game the set gives a label (it should say unknown)."""
+    return sum(fs.classify(c)[0] is not None for _f, c in _crops(icon_set, 82, 20))
 
 
 def test_cross_validation_reports_confusions_and_keeps_base() -> None:

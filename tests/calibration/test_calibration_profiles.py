@@ -12,7 +12,7 @@ from calib_synth import face_samples
 
 from calibration import faces, profiles
 from calibration.profiles import CalibrationProfile, ProfileError
-from vision.profile import ColourModel, Palette, Profile, TableRegion
+from vision.profile import FACE_FEATURES, ColourModel, Palette, Profile, TableRegion
 
 
 @pytest.fixture()
@@ -23,7 +23,8 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _full() -> CalibrationProfile:
     rng = np.random.default_rng(1)
-    fs = faces.learn(face_samples(rng, ("attack", "heal"), 2, "eye-for-an-eye"), "e4e")
+    samples = face_samples(rng, ("attack", "heal"), 2, "eye-for-an-eye")
+    fs = faces.learn(samples, "e4e")
     region = TableRegion(polygon=((10.5, 20.25), (600.0, 22.0), (590.1, 460.0), (12.0, 455.5)),
                          homography=(1.01, 0.02, -3.5, 0.001, 0.99, 2.25, 1e-05, -2e-05, 1.0),
                          table_size=(546, 402))
@@ -37,7 +38,8 @@ def _full() -> CalibrationProfile:
             profiles.ColourInfo("red", (115.0, 191.0, 169.0), (2.0, 2.965, 2.0), 5),
             profiles.ColourInfo("blue", (114.0, 133.0, 81.0), (7.413, 2.0, 2.0), 5))),
         face_sets=(profiles.FaceSetInfo("e4e", "eye-for-an-eye", {"attack": 2, "heal": 2},
-                                        0.75, profiles.features_id()),),
+                                        0.75, profiles.features_id(),
+                                        faces.encode_captures(samples)),),
     )
 
 
@@ -82,6 +84,14 @@ def _text(mutate) -> str:  # type: ignore[no-untyped-def]
     (lambda d: d.pop("camera"), r"missing key 'camera'"),
     (lambda d: d.update(format="something-else"), r"format: expected 'table-companion-profile'"),
     (lambda d: d.update(version=4), r"version 4 is newer than this companion"),
+    (lambda d: d["profile"]["face_sets"][0].update(colour=1),
+     r"unknown key 'profile\.face_sets\[0\]\.colour'"),
+    (lambda d: d["profile"]["face_sets"][0].pop("features"),
+     r"missing key 'profile\.face_sets\[0\]\.features'"),
+    (lambda d: d["face_sets"][0]["captures"].update(heal=[3]),
+     r"face_sets\[0\]\.captures\.heal\[0\]: expected a string, got integer 3"),
+    (lambda d: d["profile"]["face_sets"][0]["examples"][0][1].pop(),
+     r"example 0 has 192 features, expected 193"),
     (lambda d: d.update(version="2"), r"version: expected an integer, got string '2'"),
     (lambda d: d.update(name="../etc"), r"profile name '\.\./etc' is not valid"),
     (lambda d: d["profile"]["table"].update(homography=[0.0] * 9), r"homography is singular"),
@@ -198,3 +208,70 @@ def test_face_sets_from_other_features_are_flagged(store: Path) -> None:
     assert profiles.stale_face_sets(old) == ["e4e"]
     profiles.save(old)
     assert profiles.summary("kitchen-picam")["stale_face_sets"] == ["e4e"]
+
+
+def _v2(p: CalibrationProfile) -> dict:  # type: ignore[type-arg]
+    """``p`` as a version 2 file held it: no captures, no zones, vision face sets without
+    ``features`` (their examples were vision's polar Fourier descriptor, 144 numbers)."""
+    d = p.to_dict()
+    d["version"] = 2
+    del d["zones"]
+    for info in d["face_sets"]:
+        del info["captures"]
+        info["features"] = "0123456789abcdef"
+    for fs in d["profile"]["face_sets"]:
+        del fs["features"]
+        fs["examples"] = [[li, [0.5] * 144] for li, _f in fs["examples"]]
+    return d
+
+
+def test_version_2_face_sets_are_left_out_and_flagged(store: Path) -> None:
+    p = _full()
+    old = profiles.loads(json.dumps(_v2(p)), "v2.json")
+    # table, palette and what calibration measured survive; the old face set cannot be used
+    assert old.profile.table == p.profile.table and old.profile.palette == p.profile.palette
+    assert old.palette == p.palette and old.table == p.table
+    assert old.profile.face_sets == ()
+    assert [i.name for i in old.face_sets] == ["e4e"] and old.face_sets[0].captures == {}
+    assert profiles.stale_face_sets(old) == ["e4e"]
+    assert "face set 'e4e' was learned with vision's older face features" in old.notes
+    assert "learned again" in old.notes and old.notes.startswith("north window; ")
+    # the upgraded profile is a version 3 profile that round-trips exactly
+    profiles.save(old)
+    back = profiles.load("kitchen-picam")
+    assert back == old and json.loads(back.dumps())["version"] == 3
+    # a version 2 file is checked strictly too
+    bad = _v2(p)
+    bad["face_sets"][0]["captures"] = {}
+    with pytest.raises(ProfileError, match=r"unknown key 'face_sets\[0\]\.captures'"):
+        profiles.loads(json.dumps(bad), "v2.json")
+
+
+def test_face_sets_with_captures_are_learned_again_for_new_features() -> None:
+    p = _full()
+    d = p.to_dict()
+    d["notes"] = ""
+    d["face_sets"][0]["features"] = "0123456789abcdef"
+    d["face_sets"][0]["cv_accuracy"] = 0.5
+    d["profile"]["face_sets"][0]["features"] = "polar-fourier-1"
+    d["profile"]["face_sets"][0]["examples"] = [[0, [0.5] * 144]]
+    new = profiles.loads(json.dumps(d), "old-features.json")
+    assert new.profile.face_sets == p.profile.face_sets  # the same as learning them now
+    assert profiles.stale_face_sets(new) == []
+    assert new.face_sets[0].cv_accuracy is None  # measured with the old features
+    assert new.face_sets[0].captures == p.face_sets[0].captures
+    assert new.notes == ("face set 'e4e' was learned again from its captures with vision's "
+                         f"face features {FACE_FEATURES}")
+    # damaged captures are named
+    d["face_sets"][0]["captures"]["heal"] = ["not base64!"]
+    with pytest.raises(ProfileError, match=r"captures\.heal\[0\]: not base64"):
+        profiles.loads(json.dumps(d), "old-features.json")
+    d["face_sets"][0]["captures"]["heal"] = ["aGVsbG8="]  # base64 of "hello": no PNG
+    with pytest.raises(ProfileError, match=r"captures\.heal\[0\]: not a PNG image"):
+        profiles.loads(json.dumps(d), "old-features.json")
+
+
+def test_captures_round_trip_pixel_exact() -> None:
+    rng = np.random.default_rng(3)
+    crop = rng.integers(0, 256, (48, 48, 3), dtype=np.uint8)
+    assert np.array_equal(faces.decode_crop(faces.encode_crop(crop)), crop)

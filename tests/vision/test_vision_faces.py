@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from vision import FaceSet, Profile, read_dice
-from vision.faces import synthetic_face_crops
+from vision.faces import icon_accuracy, synthetic_face_crops
+from vision.profile import FACE_FEATURES, FEATURE_LENGTH, face_features, turn_features
 from vision.synthetic import ICON_SETS, SYNTH_COLOURS, Scene, SynthDie, render
 
 
@@ -76,4 +77,114 @@ def test_read_dice_uses_face_sets() -> None:
             right += 1
         else:
             assert d.face is None or d.confidence < 0.5
-    assert right >= 4
+    assert right == 6
+
+
+def test_turned_descriptor_equals_descriptor_of_turned_crop() -> None:
+    rng = np.random.default_rng(4)
+    crop = cv2.GaussianBlur(rng.integers(0, 256, (48, 48, 3), dtype=np.uint8), (0, 0), 2.0)
+    turns = turn_features(face_features(crop))
+    assert turns.shape == (4, FEATURE_LENGTH)
+    for k in range(4):
+        direct = face_features(np.ascontiguousarray(np.rot90(crop, k)))
+        assert np.allclose(turns[k], direct, atol=1e-5), k
+    assert not np.allclose(turns[0], turns[1], atol=1e-3)
+
+
+def _relit_crops(icon_set: str, seed: int, per_face: int) -> list[tuple[str, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for face, crops in synthetic_face_crops(icon_set, rng, per_face=per_face).items():
+        for c in crops:
+            out.append((face, cv2.convertScaleAbs(c, alpha=float(rng.uniform(0.7, 1.3)))))
+    return out
+
+
+@pytest.mark.parametrize("icon_set", sorted(ICON_SETS))
+def test_ten_examples_per_face_name_unseen_dice(icon_set: str) -> None:
+    """The issue's bar: learned from 10 crops per face, >= 99% of unseen dice (any turn,
+    light x0.7-1.3, other colours and sizes) named right, and no confident wrong name."""
+    fs = FaceSet.learn(synthetic_face_crops(icon_set, np.random.default_rng(10), per_face=10),
+                       name=icon_set)
+    tests = _relit_crops(icon_set, 11, 15)
+    got = [fs.classify(c, upright=True) for _f, c in tests]
+    right = sum(g[0] == f for (f, _c), g in zip(tests, got, strict=True))
+    assert right / len(tests) >= 0.99, f"{right}/{len(tests)}"
+    wrong = [(f, g) for (f, _c), g in zip(tests, got, strict=True) if g[0] not in (None, f)]
+    assert all(conf < 0.9 for _f, (_lab, conf) in wrong), wrong
+
+
+def test_plain_surfaces_and_other_shapes_are_unknown(e4e: FaceSet) -> None:
+    rng = np.random.default_rng(12)
+    for bgr in ((200, 200, 200), (40, 120, 220), (30, 30, 30)):
+        plain = np.clip(np.full((48, 48, 3), bgr, np.float32)
+                        + rng.normal(0, 3, (48, 48, 3)), 0, 255).astype(np.uint8)
+        assert e4e.classify(plain) == (None, 0.0)
+    forge = FaceSet.learn(synthetic_face_crops("dice-forge", np.random.default_rng(13), 6),
+                          name="forge")
+    # Eye for an Eye's faces shown to a Dice Forge set: mostly unknown (some, like the X of
+    # "attack" and Dice Forge's "triple", are alike), rarely with confidence
+    got = [forge.classify(c, upright=True) for _f, c in _relit_crops("eye-for-an-eye", 14, 8)]
+    assert sum(lab is None for lab, _c in got) >= len(got) // 3
+    assert sum(lab is not None and c >= 0.9 for lab, c in got) <= len(got) // 4
+
+
+def test_sets_from_other_face_features_are_refused(e4e: FaceSet) -> None:
+    old = e4e.to_dict()
+    del old["features"]  # stored before features were named: vision's first descriptor
+    with pytest.raises(ValueError, match=r"learned with face features 'polar-fourier-1'.*"
+                                         r"learn the set again"):
+        FaceSet.from_dict(old)
+    with pytest.raises(ValueError, match="learned with face features 'hog-9'"):
+        FaceSet.from_dict({**e4e.to_dict(), "features": "hog-9"})
+    bad = e4e.to_dict()
+    bad["examples"][3][1] = bad["examples"][3][1][:-1]
+    with pytest.raises(ValueError, match=f"example 3 has {FEATURE_LENGTH - 1} features"):
+        FaceSet.from_dict(bad)
+    assert FaceSet.from_dict(e4e.to_dict()).features == FACE_FEATURES
+    with pytest.raises(ValueError, match=r"face set 'e4e': unknown keys \['colour'\]"):
+        FaceSet.from_dict({**e4e.to_dict(), "colour": "red"})
+    no_threshold = e4e.to_dict()
+    del no_threshold["threshold"]
+    with pytest.raises(ValueError, match=r"face set 'e4e': missing keys \['threshold'\]"):
+        FaceSet.from_dict(no_threshold)
+
+
+@pytest.mark.parametrize(("icon_set", "seed", "floor"), [("dice-forge", 15, 0.95),
+                                                         ("eye-for-an-eye", 16, 0.97)])
+def test_read_dice_end_to_end_on_icon_trays(icon_set: str, seed: int, floor: float) -> None:
+    """Through read_dice (die finding included): the benchmark's figure on a small draw
+    (measured 97.5% and 100%; the benchmark's 300 dice: 98.0% and 99.0%)."""
+    acc, n = icon_accuracy(icon_set, np.random.default_rng(seed), 120)
+    assert n >= 120
+    assert acc >= floor, acc
+
+
+def test_detector_finds_icon_dice_the_classical_finder_misses(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grey dice on a grey table: the classical finder sees about half; the pip-dice detector
+    finds the rest, and a die it alone saw counts once a face set names it."""
+    import vision.read as read_mod
+
+    fs = FaceSet.learn(synthetic_face_crops("eye-for-an-eye", np.random.default_rng(2), 8),
+                       "e4e")
+    faces = ICON_SETS["eye-for-an-eye"]
+    dice = tuple(
+        SynthDie(center=(90.0 + 150 * (i % 3), 90.0 + 150 * (i // 3)), size=48.0,
+                 angle=float(20 * i), face=f, colour="grey", body_bgr=SYNTH_COLOURS["grey"],
+                 pip_bgr=(235, 235, 235))
+        for i, f in enumerate(faces))
+    img = render(Scene(480, 330, dice, background_bgr=(150, 150, 150), shadow=0.2),
+                 np.random.default_rng(1))
+    found, _side, _hand = read_mod.find_candidates(img, None, None)
+    assert len(found) < 6
+    if read_mod.nets() is None:
+        pytest.skip("the CNN model files are missing")
+    reading = read_dice(img, Profile(face_sets=(fs,)))
+    assert len(reading.dice) == 6
+    for d in reading.dice:
+        truth = min(dice, key=lambda s: np.hypot(s.center[0] - d.center[0],
+                                                 s.center[1] - d.center[1]))
+        assert d.face == truth.face and d.confidence >= 0.6
+    monkeypatch.setattr(read_mod, "nets", lambda: None)
+    assert len(read_dice(img, Profile(face_sets=(fs,))).dice) == len(found)
