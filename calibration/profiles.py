@@ -34,6 +34,7 @@ file) cannot be, so it is taken out of the vision profile, kept listed as stale
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import json
 import math
@@ -54,6 +55,9 @@ VERSION = 3
 APP_NAME = "table-companion"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 POINTER = "current-profile"
+#: True while a profile is built from a file: its vision profile is then already in the form a
+#: save writes, so the normalising round trip of ``CalibrationProfile`` is skipped.
+_STORED_FORM: contextvars.ContextVar[bool] = contextvars.ContextVar("stored_form", default=False)
 
 
 class ProfileError(ValueError):
@@ -147,6 +151,12 @@ def _check(v: Any, spec: Spec, path: str) -> None:
             raise ProfileError(f"{where}: expected {spec.length} items, got {len(v)}")
         if len(v) < spec.min_len:
             raise ProfileError(f"{where}: expected at least {spec.min_len} items, got {len(v)}")
+        if spec.spec == NUM:  # long lists of numbers (face examples): one quick pass
+            bad = next((i for i, x in enumerate(v)
+                        if type(x) not in (int, float) or not math.isfinite(x)), None)
+            if bad is not None:
+                _check(v[bad], NUM, f"{path}[{bad}]")
+            return
         for i, item in enumerate(v):
             _check(item, spec.spec, f"{path}[{i}]")
         return
@@ -291,8 +301,9 @@ class CalibrationProfile:
             raise ProfileError(f"profile {self.name!r}: zones: {e}") from e
         if not isinstance(self.profile, Profile):
             raise ProfileError(f"profile {self.name!r}: profile must be a vision.Profile")
-        object.__setattr__(self, "profile", Profile.from_dict(
-            json.loads(json.dumps(self.profile.to_dict()))))
+        if not _STORED_FORM.get():  # made in code: keep it as a save and a load would
+            object.__setattr__(self, "profile", Profile.from_dict(
+                json.loads(json.dumps(self.profile.to_dict()))))
         known = {f.name for f in self.profile.face_sets}
         now = features_id()
         for info in self.face_sets:
@@ -353,6 +364,8 @@ def _relearn(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     sets = data["profile"]["face_sets"]
     if all(fs["features"] == FACE_FEATURES for fs in sets):
         return data, []
+    data = json.loads(json.dumps(data))  # re-learning edits it: work on a copy
+    sets = data["profile"]["face_sets"]
     from calibration import faces
 
     infos = {f["name"]: f for f in data["face_sets"]}
@@ -390,7 +403,6 @@ def _from_v3(data: dict[str, Any]) -> CalibrationProfile:
     names_ = [f["name"] for f in data["face_sets"]]
     if len(set(names_)) != len(names_):
         raise ProfileError(f"face_sets: names must be unique, got {names_}")
-    data = json.loads(json.dumps(data))  # re-learning edits it: work on a copy
     data, notes = _relearn(data)
     try:
         vp = Profile.from_dict(data["profile"])
@@ -403,6 +415,15 @@ def _from_v3(data: dict[str, Any]) -> CalibrationProfile:
         except ZoneError as e:
             raise ProfileError(f"zones[{i}]: {e}") from e
     t, p = data["table"], data["palette"]
+    token = _STORED_FORM.set(True)  # read from a file: already in its stored form
+    try:
+        return _profile_from_v3(data, vp, notes, zones, t, p)
+    finally:
+        _STORED_FORM.reset(token)
+
+
+def _profile_from_v3(data: dict[str, Any], vp: Profile, notes: list[str], zones: list[Zone],
+                     t: Any, p: Any) -> CalibrationProfile:
     return CalibrationProfile(
         name=check_name(data["name"]), profile=vp, camera=data["camera"],
         notes="; ".join(n for n in (data["notes"], *notes) if n),
