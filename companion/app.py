@@ -316,6 +316,33 @@ class PlayerPanel(BoxLayout):
             self.buttons[key] = b
             self.actions.add_widget(b)
         self.add_widget(self.actions)
+        # While an attack wants a target: this seat's figures, when it has several (Echo and
+        # his Guards), take the actions' place, so the figure is tap 3 like any target.
+        self.figures = GridLayout(cols=2, spacing=3)
+        self.figure_buttons: dict[str, Any] = {}
+
+    def _show_figures(self, figures: Sequence[tuple[str, int, int]] | None) -> None:
+        """Swap the action buttons for one button per standing figure (None: back)."""
+        if figures is None:
+            if self.figures.parent is not None:
+                self.remove_widget(self.figures)
+                self.add_widget(self.actions)
+            return
+        names = [f[0] for f in figures]
+        if list(self.figure_buttons) != names:
+            self.figures.clear_widgets()
+            self.figure_buttons = {}
+            for name in names:
+                b = _w("TButton", text=name, font_size=self.app.fs(16),
+                       background_color=theme.ACCENT, color=(0, 0, 0, 1),
+                       on_release=lambda *_, n=name: self.app.tap_target_figure(n))
+                self.figure_buttons[name] = b
+                self.figures.add_widget(b)
+        for name, health, most in figures:
+            self.figure_buttons[name].text = f"{name}  {health}/{most}"
+        if self.actions.parent is not None:
+            self.remove_widget(self.actions)
+            self.add_widget(self.figures)
 
     def show(self, seat: Any, parry_left: float | None, building: Any) -> None:
         name = seat.short if seat.short == seat.player else f"{seat.short}  ({seat.player})"
@@ -364,6 +391,8 @@ class PlayerPanel(BoxLayout):
                                 and not building.active)
             b.background_color = theme.SELECT if chosen else theme.BUTTON
             b.disabled = seat.knocked_out
+        standing = [f for f in seat.figures if f[1] > 0]
+        self._show_figures(standing if targeting and len(standing) > 1 else None)
         self.opacity = 0.55 if seat.knocked_out else 1.0
 
 
@@ -1229,6 +1258,11 @@ class CompanionApp(App):
                 self.screens["arena"].choose_figure(player, figures)
             else:
                 self.session.tap_target(player)
+
+    def tap_target_figure(self, figure: str) -> None:
+        """Tap 3 on one figure of a character with several (Echo's Guards)."""
+        if self.session is not None and self.session.builder.needs_target:
+            self.session.tap_target(figure)
 
     def toggle_rear(self) -> None:
         if self.session is not None:

@@ -38,13 +38,25 @@ def test_attack_on_a_guard_by_touch(app_dirs: Path) -> None:
         d.tap(d.arena.go)  # Yarra Mark!
         yield 1
         yield from d.call("Ana", "attack", 2)
+        yield 1
+        # Tap 3 can be the figure itself: Echo's panel shows his standing figures.
+        ben = d.arena.panels["Ben"]
+        assert list(ben.figure_buttons) == ["Echo", "Guard 1", "Guard 2", "Guard 3", "Guard 4"]
+        assert ben.figures.parent is ben and ben.actions.parent is None
+        assert ben.figure_buttons["Guard 1"].text == "Guard 1  2/2"
+        d.screenshot(shots / "13-arena-target-a-figure.png")
+        d.tap(ben.figure_buttons["Guard 2"])
+        yield 2
+        assert s.log[-1].call == "Grubic: Spear Thrust 2 on Guard 2"
+        assert ben.actions.parent is ben and ben.figures.parent is None  # actions are back
+        # Or tap 3 on the header: a chooser asks which figure.
+        yield from d.call("Ana", "attack", 2)
         d.target("Ben")
         yield 2
         view = d.arena.figure_view
         found = buttons(view)
         assert list(found) == ["Echo", "Guard 1", "Guard 2", "Guard 3", "Guard 4", "Cancel"]
         assert found["Guard 1"].text == "Guard 1: 2/2"
-        d.screenshot(shots / "13-arena-choose-figure.png")
         d.tap(found["Guard 3"])
         yield 2
         assert s.log[-1].call == "Grubic: Spear Thrust 2 on Guard 3"
