@@ -16,7 +16,7 @@ def test_attack_on_a_guard_by_touch(app_dirs: Path) -> None:
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
-    # FIGURE_SHOTS=docs/screenshots writes the README's picture of the chooser.
+    # FIGURE_SHOTS=docs/screenshots writes the picture of an attack on a figure.
     shots = Path(os.environ.get("FIGURE_SHOTS", str(app_dirs / "shots")))
 
     def buttons(view: object) -> dict[str, object]:
