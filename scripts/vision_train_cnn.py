@@ -16,7 +16,14 @@ Needs PyTorch, outside the project's environment::
     python3 -m venv /tmp/trainenv
     /tmp/trainenv/bin/pip install torch numpy opencv-python-headless onnx
     /tmp/trainenv/bin/python scripts/vision_train_cnn.py det     # ~10-15 min on 1 core
-    /tmp/trainenv/bin/python scripts/vision_train_cnn.py cls     # ~10 min on 1 core
+    /tmp/trainenv/bin/python scripts/vision_train_cnn.py cls     # ~33 min on 1 core
+
+The classifier learns from jittered crops around the labelled dice (any rotation, centre +-8%,
+size x0.72-1.3, like the detector's own errors), "not a die" crops, and hard examples: crops at
+the detector's own outputs on the training images (``--mine``, labelled by matching to the
+labels; unmatched detections are "not a die"). Crops are augmented per batch (flip, brightness,
+contrast, gamma, colour cast, blur, noise, JPEG). It prints its accuracy on the val photos'
+labelled crops and on the crops at the detector's outputs ("at-detections").
 """
 
 from __future__ import annotations
@@ -44,7 +51,8 @@ if not DATA.exists():
 MODELS = ROOT / "vision" / "models"
 OUT = [MODELS]  # where the models are written (--out)
 PER_DIE = [12]  # jittered crops per real labelled die (--per-die)
-MINE = [0]  # crops per detector output on the training images (--mine; 0 = off)
+MINE = [6]  # crops per detector output on the training images (--mine; 0 = off)
+MINE_DET = [MODELS / "dice_det.onnx"]  # the detector mined (--mine-det)
 
 DET = 256  # detector input side
 STRIDE = 4
@@ -334,7 +342,7 @@ def cls_crops(items: list[tuple[np.ndarray, list[Label], list[Label]]], per_die:
 
 def mined_crops(items: list[tuple[np.ndarray, list[Label], list[Label]]], per_det: int,
                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Crops where the shipped detector (``vision/models/dice_det.onnx``) puts dice.
+    """Crops where a detector (``--mine-det``, default the shipped one) puts dice.
 
     Hard examples in the geometry the classifier sees at run time: each detection (heat >= the
     reader's rescue threshold) matched to a labelled die within 0.5 x its size is a crop of that
@@ -344,7 +352,7 @@ def mined_crops(items: list[tuple[np.ndarray, list[Label], list[Label]]], per_de
     from vision.cnn import Nets
     from vision.read import RESCUE_HEAT
 
-    nets = Nets()
+    nets = Nets(det=MINE_DET[0])
     xs, ys = [], []
     for img, good, bad in items:
         allc = good + bad
@@ -421,7 +429,8 @@ def train_cls(steps: int, seed: int) -> None:
                 pm = net(to_tensor(list(xvm))).softmax(1).numpy()
             sure = pm.max(1) >= 0.6
             print(f"step {step} {time.time() - t0:.0f}s loss {loss.item():.3f} "
-                  f"val-acc {(pv == yv).mean():.3f} at-detections {(pm.argmax(1) == yvm).mean():.3f}"
+                  f"val-acc {(pv == yv).mean():.3f} "
+                  f"at-detections {(pm.argmax(1) == yvm).mean():.3f}"
                   f" sure-right {(sure & (pm.argmax(1) == yvm)).mean():.3f}"
                   f" sure-wrong {(sure & (pm.argmax(1) != yvm)).mean():.3f}", flush=True)
     net.eval()
@@ -441,26 +450,29 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("what", choices=("det", "cls"))
-    ap.add_argument("--steps", type=int, default=0, help="default: det 2000, cls 7000")
+    ap.add_argument("--steps", type=int, default=0, help="default: det 2000, cls 16000")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--crop", type=int, default=40, help="classifier crop side, px")
     ap.add_argument("--out", type=Path, default=MODELS, help="folder for the .onnx files")
     ap.add_argument("--per-die", type=int, default=12, help="cls: jittered crops per real die")
-    ap.add_argument("--mine", type=int, default=0,
+    ap.add_argument("--mine", type=int, default=6,
                     help="cls: crops per detector output on training images (hard examples)")
+    ap.add_argument("--mine-det", type=Path, default=MODELS / "dice_det.onnx",
+                    help="cls: the detector whose outputs are mined")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     OUT[0] = args.out
     PER_DIE[0] = args.per_die
     MINE[0] = args.mine
+    MINE_DET[0] = args.mine_det
     global CLS
     CLS = args.crop
     cv2.setNumThreads(1)
     if args.what == "det":
         train_det(args.steps or 2000, args.seed)
     else:
-        train_cls(args.steps or 7000, args.seed)
+        train_cls(args.steps or 16000, args.seed)
 
 
 if __name__ == "__main__":
