@@ -847,7 +847,7 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
                 if mask[min(mask.shape[0] - 1, int(d.cy)), min(mask.shape[1] - 1, int(d.cx))]]
     if die_size is not None:
         dets = [dataclasses.replace(d, size=die_size) for d in dets]
-    probs = cnn.classify(work, dets)
+    probs = cnn.recheck(work, dets, cnn.classify(work, dets), not_die=NOT_DIE_MIN)
     sides = [d.size for d in dets]
     side = float(np.median(sides)) if sides else MIN_DIE_FRACTION * min(work.shape[:2])
     warnings: list[str] = []
