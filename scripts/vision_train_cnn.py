@@ -53,6 +53,8 @@ OUT = [MODELS]  # where the models are written (--out)
 PER_DIE = [12]  # jittered crops per real labelled die (--per-die)
 MINE = [6]  # crops per detector output on the training images (--mine; 0 = off)
 MINE_DET = [MODELS / "dice_det.onnx"]  # the detector mined (--mine-det)
+HOLDOUT = [0]  # photos whose index % 3 is this are never used (--holdout; None = use all)
+TRAIN_VAL = [False]  # train on the val photos too (--train-val; no val figures then)
 
 DET = 256  # detector input side
 STRIDE = 4
@@ -63,13 +65,18 @@ Label = tuple[int, float, float, float]  # value, cx, cy, size (px)
 
 
 def photos(part: str) -> list[tuple[np.ndarray, list[Label], str]]:
-    """(image, labels, folder) of the photos of one split: "train" or "val" (never held-out)."""
+    """(image, labels, folder) of the photos of one split: "train" or "val" (never held-out).
+
+    By default the held-out third is index % 3 == 0 (the benchmark's honest split) and val is
+    index % 9 == 1; ``--holdout K`` holds out index % 3 == K instead (k-fold), ``--holdout
+    none`` holds out nothing, and ``--train-val`` trains on the val photos too.
+    """
     out = []
     for folder in ("byler-train", "matteop65-train"):
         for i, jpg in enumerate(sorted((DATA / folder).glob("*.jpg"))):
-            if i % 3 == 0:
-                continue  # held-out: the benchmark's honest split
-            sp = "val" if i % 9 == 1 else "train"
+            if HOLDOUT[0] is not None and i % 3 == HOLDOUT[0]:
+                continue  # held-out: never trained on, never looked at
+            sp = "val" if i % 9 == 1 and not TRAIN_VAL[0] else "train"
             if sp != part:
                 continue
             img = cv2.imread(str(jpg))
@@ -401,9 +408,10 @@ def train_cls(steps: int, seed: int) -> None:
     y = np.concatenate(parts_y)
     print(f"cls: {len(xr)} real crops, {len(xsy)} synthetic, classes {np.bincount(y)}", flush=True)
     val = [(im, lab, []) for im, lab, _f in photos("val")]
-    xv, yv = cls_crops(val, 1, np.random.default_rng(seed + 3), jitter=False)
-    # the val photos' crops where the detector puts dice: the geometry seen at run time
-    xvm, yvm = mined_crops(val, 1, np.random.default_rng(seed + 4))
+    if val:
+        xv, yv = cls_crops(val, 1, np.random.default_rng(seed + 3), jitter=False)
+        # the val photos' crops where the detector puts dice: the geometry seen at run time
+        xvm, yvm = mined_crops(val, 1, np.random.default_rng(seed + 4))
     net = Cls()
     print("params", sum(p.numel() for p in net.parameters()), flush=True)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -422,7 +430,9 @@ def train_cls(steps: int, seed: int) -> None:
         loss.backward()
         opt.step()
         step += 1
-        if step % 500 == 0:
+        if step % 500 == 0 and not val:
+            print(f"step {step} {time.time() - t0:.0f}s loss {loss.item():.3f}", flush=True)
+        elif step % 500 == 0:
             net.eval()
             with torch.no_grad():
                 pv = net(to_tensor(list(xv))).argmax(1).numpy()
@@ -460,7 +470,14 @@ def main() -> None:
                     help="cls: crops per detector output on training images (hard examples)")
     ap.add_argument("--mine-det", type=Path, default=MODELS / "dice_det.onnx",
                     help="cls: the detector whose outputs are mined")
+    ap.add_argument("--holdout", choices=("0", "1", "2", "none"), default="0",
+                    help="photos whose index %% 3 is this are never used (k-fold); default 0, "
+                    "the benchmark's held-out third; none = train on every photo")
+    ap.add_argument("--train-val", action="store_true",
+                    help="train on the val photos (index %% 9 == 1) too")
     args = ap.parse_args()
+    HOLDOUT[0] = None if args.holdout == "none" else int(args.holdout)
+    TRAIN_VAL[0] = args.train_val
     torch.set_num_threads(args.threads)
     OUT[0] = args.out
     PER_DIE[0] = args.per_die
