@@ -57,6 +57,29 @@ def test_classifier_reads_each_value() -> None:
     assert [int(np.argmax(row)) for row in p] == [1, 2, 3, 4, 5, 6]
 
 
+def test_recheck_reads_only_unsure_dice_again() -> None:
+    n = nets()
+    assert n is not None
+    from vision.cnn import RECHECK_BELOW, Detection
+    dice = tuple(
+        SynthDie(center=(70 + 100 * (v - 1), 80), size=50, angle=11 * v, value=v,
+                 colour="red", body_bgr=(40, 35, 200), pip_bgr=(235, 235, 235))
+        for v in range(1, 7))
+    img = render(Scene(660, 170, dice, background_bgr=(90, 120, 90)))
+    dets = [Detection(70 + 100 * (v - 1), 80, 50, 1.0) for v in range(1, 7)]
+    given = np.full((6, 7), 1 / 7, np.float32)  # unsure rows: nothing likely
+    given[0] = [0.0, 0.95, 0.01, 0.01, 0.01, 0.01, 0.01]  # sure (and wrong: left alone)
+    given[1] = [0.9, 0.02, 0.02, 0.02, 0.02, 0.01, 0.01]  # called "not a die"
+    before = given.copy()
+    got = n.recheck(img, dets, given, not_die=0.5)
+    assert np.array_equal(given, before)  # the input is not changed
+    assert np.array_equal(got[:2], given[:2])
+    four = n.classify(img, dets[2:], turns=4)  # the four quarter-turns, averaged
+    assert np.allclose(got[2:], four, atol=1e-5)
+    assert [int(np.argmax(row)) for row in got[2:]] == [3, 4, 5, 6]
+    assert all(float(row[1:].max()) >= RECHECK_BELOW for row in got[2:])
+
+
 @pytest.mark.parametrize("angle", [0.0, 20.0, 37.0, 65.0])
 def test_die_angle_follows_rotation(angle: float) -> None:
     d = SynthDie(center=(60, 60), size=50, angle=angle, value=5, colour="red",
