@@ -153,6 +153,43 @@ def bench_real(split: str, verbose: bool) -> None:
                 print(sc.line(f"{folder} [{sp}]"))
 
 
+def bench_folds(folder_of_folds: Path, verbose: bool) -> None:
+    """k-fold figures: each photo read by the models trained without its third.
+
+    ``folder_of_folds`` holds ``f0/``, ``f1/``, ``f2/``, each with ``dice_det.onnx`` and
+    ``dice_cls.onnx`` trained by ``scripts/vision_train_cnn.py --holdout K --train-val``; the
+    photo with sorted index i is read by the models of fold ``i % 3``, which never saw it.
+    """
+    import vision.read as read_mod
+    from vision.cnn import Nets
+
+    folds = []
+    for k in range(3):
+        d = folder_of_folds / f"f{k}"
+        if not (d / "dice_det.onnx").exists() or not (d / "dice_cls.onnx").exists():
+            raise SystemExit(f"--folds {folder_of_folds}: {d} has no dice_det.onnx/dice_cls.onnx")
+        folds.append(Nets(det=d / "dice_det.onnx", cls=d / "dice_cls.onnx"))
+    shipped = read_mod.nets
+    try:
+        for folder in ("byler-train", "matteop65-train"):
+            per_fold = [Score() for _ in range(3)]
+            pooled = Score()
+            for i, jpg in enumerate(sorted((DATA / folder).glob("*.jpg"))):
+                img = cv2.imread(str(jpg))
+                if img is None:
+                    continue
+                net = folds[i % 3]
+                read_mod.nets = lambda net=net: net  # type: ignore[misc]
+                labels = load_labels(jpg.with_suffix(".txt"), img.shape[1], img.shape[0])
+                score_image(img, labels, per_fold[i % 3], verbose, jpg.name)
+                score_image(img, labels, pooled)
+            for k, sc in enumerate(per_fold):
+                print(sc.line(f"{folder} [fold {k}]"))
+            print(pooled.line(f"{folder} [3 folds]"))
+    finally:
+        read_mod.nets = shipped  # type: ignore[misc]
+
+
 def bench_synthetic(n_dice: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     s = Score()
@@ -203,8 +240,14 @@ def main() -> None:
     ap.add_argument("--synthetic-dice", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--folds", type=Path, metavar="DIR",
+                    help="k-fold figures on the real photos from the models in DIR/f0..f2 "
+                    "(each trained without its third); nothing else is run")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.folds is not None:
+        bench_folds(args.folds, args.verbose)
+        return
     if args.only in (None, "real"):
         bench_real(args.split, args.verbose)
     if args.only in (None, "synthetic"):
