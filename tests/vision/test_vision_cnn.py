@@ -7,7 +7,17 @@ import pytest
 
 import vision.read as read_mod
 from vision import read_dice
-from vision.cnn import CLS_PATH, DET_PATH, MODELS, body_bgr, crop, die_angle, nets
+from vision.cnn import (
+    CLS_PATH,
+    DET_PATH,
+    MODELS,
+    RECHECK_BELOW,
+    Detection,
+    body_bgr,
+    crop,
+    die_angle,
+    nets,
+)
 from vision.synthetic import Scene, SynthDie, random_scene, render
 
 
@@ -42,16 +52,22 @@ def test_detector_finds_synthetic_dice_centres() -> None:
     assert sum(e < 0.35 for e in size_err) >= 0.85 * len(size_err), size_err
 
 
+def _six_dice(turn: float, body: tuple[int, int, int],
+              pips: tuple[int, int, int]) -> tuple[np.ndarray, list[Detection]]:
+    """A row of dice showing 1..6, turned ``turn`` degrees per pip, and where they are."""
+    dice = tuple(
+        SynthDie(center=(70 + 100 * (v - 1), 80), size=50, angle=turn * v, value=v,
+                 colour="any", body_bgr=body, pip_bgr=pips)
+        for v in range(1, 7))
+    img = render(Scene(660, 170, dice, background_bgr=(90, 120, 90)))
+    return img, [Detection(70 + 100 * (v - 1), 80, 50, 1.0) for v in range(1, 7)]
+
+
 def test_classifier_reads_each_value() -> None:
     n = nets()
     assert n is not None
-    dice = tuple(
-        SynthDie(center=(70 + 100 * (v - 1), 80), size=50, angle=17 * v, value=v,
-                 colour="white", body_bgr=(228, 230, 232), pip_bgr=(30, 30, 30))
-        for v in range(1, 7))
-    img = render(Scene(660, 170, dice, background_bgr=(90, 120, 90)))
-    from vision.cnn import Detection
-    p = n.classify(img, [Detection(70 + 100 * (v - 1), 80, 50, 1.0) for v in range(1, 7)])
+    img, dets = _six_dice(17, (228, 230, 232), (30, 30, 30))
+    p = n.classify(img, dets)
     assert p.shape == (6, 7)
     assert np.allclose(p.sum(axis=1), 1.0, atol=1e-3)
     assert [int(np.argmax(row)) for row in p] == [1, 2, 3, 4, 5, 6]
@@ -60,13 +76,7 @@ def test_classifier_reads_each_value() -> None:
 def test_recheck_reads_only_unsure_dice_again() -> None:
     n = nets()
     assert n is not None
-    from vision.cnn import RECHECK_BELOW, Detection
-    dice = tuple(
-        SynthDie(center=(70 + 100 * (v - 1), 80), size=50, angle=11 * v, value=v,
-                 colour="red", body_bgr=(40, 35, 200), pip_bgr=(235, 235, 235))
-        for v in range(1, 7))
-    img = render(Scene(660, 170, dice, background_bgr=(90, 120, 90)))
-    dets = [Detection(70 + 100 * (v - 1), 80, 50, 1.0) for v in range(1, 7)]
+    img, dets = _six_dice(11, (40, 35, 200), (235, 235, 235))
     given = np.full((6, 7), 1 / 7, np.float32)  # unsure rows: nothing likely
     given[0] = [0.0, 0.95, 0.01, 0.01, 0.01, 0.01, 0.01]  # sure (and wrong: left alone)
     given[1] = [0.9, 0.02, 0.02, 0.02, 0.02, 0.01, 0.01]  # called "not a die"
