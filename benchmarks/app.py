@@ -8,6 +8,8 @@ Run: .venv/bin/python benchmarks/app.py   (about 40 s). Prints each figure again
   rate capped at 60 (COMPANION_MAXFPS); CPU seconds used by the process / wall seconds.
 - tap response: from a touch on a count button that completes a call (engine, journal fsync,
   redraw of the widgets) to the next frame drawn; 30 taps, median and worst.
+- button response: from a GPIO button's pin going low (gpiozero mock pin, the pad's own
+  timer thread) to the frame showing the press on the seat's panel; 20 presses.
 - memory: peak resident set size after the live dice view has shown camera frames for 4 s.
 """
 
@@ -124,9 +126,40 @@ def child_running() -> None:
             shown = next(t for t in flips if t > done)  # first frame flipped after that
             handler.append(done - t_in)
             frame.append(shown - t_in)
-        Window.unbind(on_flip=on_flip, on_touch_up=on_touch_up)
         out["tap_handler"] = handler
         out["tap_frame"] = frame
+        # GPIO button presses (gpiozero mock pins, the pad's own timer thread): from the pin
+        # going low to the frame showing the press on the seat's panel.
+        from gpiozero.pins.mock import MockFactory
+
+        from hardware.buttons import ButtonMap, ButtonPad
+
+        factory = MockFactory()
+        bmap = ButtonMap.default()
+        app.button_seats = bmap.seats
+        spec = next(b for b in bmap.buttons if b.seat == bmap.seats[0] and b.action == "move")
+        pin = factory.pin(int(spec.pin.removeprefix("GPIO")))
+        shown_at: list[float] = []
+        app.screens["arena"].panels["Ana"].buttons["movement"].bind(
+            text=lambda _b, text: shown_at.append(time.perf_counter()) if " x" in text else None)
+        presses: list[float] = []
+        with ButtonPad(bmap, app.submit_hardware, pin_factory=factory):
+            for _ in range(20):
+                calls_before = len(app.session.log)
+                t_in = time.perf_counter()
+                pin.drive_low()
+                while not shown_at or shown_at[-1] < t_in:
+                    yield 1
+                shown = next(t for t in flips if t > shown_at[-1])
+                presses.append(shown - t_in)
+                t = time.monotonic()
+                while time.monotonic() - t < 0.05:
+                    yield 1
+                pin.drive_high()
+                while len(app.session.log) == calls_before:  # the count window closes
+                    yield 1
+        out["press_frame"] = presses
+        Window.unbind(on_flip=on_flip, on_touch_up=on_touch_up)
         # Memory with the camera running.
         app.show("dice")
         t = time.monotonic()
@@ -144,6 +177,8 @@ def child_running() -> None:
           flush=True)
     print(f"tap_handler {statistics.median(h) * 1000:.1f} {max(h) * 1000:.1f}", flush=True)
     print(f"tap_frame {statistics.median(f) * 1000:.1f} {max(f) * 1000:.1f}", flush=True)
+    b = out["press_frame"]
+    print(f"press_frame {statistics.median(b) * 1000:.1f} {max(b) * 1000:.1f}", flush=True)
     print(f"rss_mb {rss_mb:.0f} {out['frames']} {out['rss_now']:.0f} {out['rss_soft_gl']:.0f}",
           flush=True)
 
@@ -204,6 +239,9 @@ def main() -> None:
     print(f"tap response, touch dispatched to the frame showing it: median {r['tap_frame'][0]} "
           f"ms, worst {r['tap_frame'][1]} ms  (target <= 50 ms; add up to {1000 / float(fps):.0f} "
           "ms for the touch to wait for the next input poll)")
+    print(f"button press, pin low to the frame showing it on the panel: median "
+          f"{r['press_frame'][0]} ms, worst {r['press_frame'][1]} ms  (target <= 50 ms; the "
+          "call itself follows when the count window closes)")
     print(f"memory with the live dice view running ({r['rss_mb'][1]} frames shown): RSS "
           f"{r['rss_mb'][2]} MB, peak {r['rss_mb'][0]} MB  (target <= 250 MB); "
           f"peak at the start screen {runs[0]['rss_start'][0]} MB; of the RSS, "

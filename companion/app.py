@@ -40,7 +40,7 @@ from companion import settings as settings_mod
 from companion import theme
 from companion.journal import Journal
 from companion.paths import journal_path
-from companion.session import ButtonPress, MonotonicClock, TableSession
+from companion.session import ButtonPress, MonotonicClock, TableSession, counting_feedback
 from rules import Event, Setup
 
 FrameProvider = Callable[[], Any]  # returns an RGB uint8 array (H, W, 3) or None
@@ -310,6 +310,7 @@ class PlayerPanel(BoxLayout):
         self.add_widget(self.parry)
         self.actions = GridLayout(cols=2, spacing=3)
         self.buttons: dict[str, Any] = {}
+        self.labels = dict(ACTION_LABELS)  # what each action button says for this character
         for key, label in ACTION_LABELS:
             b = _w("TButton", text=label, font_size=app.fs(16),
                    on_release=lambda *_, k=key: app.tap_action(self.player, k))
@@ -385,7 +386,7 @@ class PlayerPanel(BoxLayout):
             name = seat.actions.get(key)
             if key in ("attack", "innate") and name and not name.startswith(f"{seat.short}'s "):
                 label = name
-            b.text = label
+            b.text = self.labels[key] = label
             chosen = building.actor == seat.player and building.action == key
             chosen = chosen or (key == "defence" and parry_left is not None
                                 and not building.active)
@@ -641,6 +642,21 @@ class ArenaScreen(Screen):
                 self.prompt.text = "Tap an action on a panel"
         lines = [f"{fmt_clock_at(e.at)} {e.call}" for e in session.log[-14:]]
         self.log_label.text = "\n".join(reversed(lines))
+
+    def show_counting(self, session: TableSession, seat: int, action: str, count: int) -> None:
+        """A seat's button is being pressed: its panel shows the action and the count so far,
+        until the call arrives (the next refresh draws the panel as usual)."""
+        seats = session.seats()
+        if not 0 <= seat < len(seats):
+            return
+        s = seats[seat]
+        panel = self.panels.get(s.player)
+        label = s.actions.get(action) or dict(ACTION_LABELS).get(action) or action.title()
+        if panel is not None and action in panel.buttons:
+            panel.buttons[action].text = f"{panel.labels[action]} x{count}"
+            panel.buttons[action].background_color = theme.SELECT
+        self.prompt.text = f"{s.short}: {label} {count}...\npress again to add"
+        self.prompt.color = theme.TEXT
 
     def refresh_clock(self, session: TableSession) -> None:
         clock = session.clock
@@ -1305,6 +1321,11 @@ class CompanionApp(App):
 
     def _hardware(self, event: Any) -> None:
         if self.session is None or self.button_seats is None:
+            return
+        counting = counting_feedback(event, self.button_seats)
+        if counting is not None:  # a press still being counted: show it at once
+            if self.sm is not None and self.sm.current == "arena":
+                self.screens["arena"].show_counting(self.session, *counting)
             return
         try:
             press = ButtonPress.from_hardware(event, self.button_seats)

@@ -115,6 +115,16 @@ class ButtonPress:
         return cls(seat, action, int(event.count))
 
 
+def counting_feedback(event: Any, seats: Sequence[str]) -> tuple[int, str, int] | None:
+    """(seat index, session action, presses so far) for a hardware ``ButtonPress``, the
+    instant feedback while a button's presses are still being counted; None for any other
+    event or a seat the button map does not have. Nothing is called: it is for the screen."""
+    if type(event).__name__ != "ButtonPress" or str(event.seat) not in seats:
+        return None
+    action = _HARDWARE_ACTIONS.get(str(event.action), str(event.action))
+    return list(seats).index(str(event.seat)), action, int(event.count)
+
+
 #: hardware.buttons action names -> the session's.
 _HARDWARE_ACTIONS = {"move": "movement", "defend": "defence", "power": "innate",
                      "next": "pause", "cancel": "cancel"}

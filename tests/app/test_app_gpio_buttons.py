@@ -72,9 +72,27 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
         s.start_round()
         ben = s.seat_of("Ben")
         # P1 presses attack three times: with one possible target the call is complete.
-        press("P1", "attack", 3)
+        # Each press shows on the panel at once, before the count is finished.
+        arena = app.screens["arena"]
+        attack = arena.panels["Ana"].buttons["attack"]
+        label = attack.text  # the character's attack, e.g. "Spear Thrust"
+        calls_before = len(s.log)
+        for n in (1, 2):
+            p = pin("P1", "attack")
+            p.drive_low()
+            pad_clock[0] += 0.05
+            pad.tick()
+            yield 1
+            assert attack.text == f"{label} x{n}", attack.text
+            assert f"{n}..." in arena.prompt.text, arena.prompt.text
+            assert len(s.log) == calls_before  # nothing called while counting
+            p.drive_high()
+            pad_clock[0] += 0.05
+            pad.tick()
+        press("P1", "attack", 1)  # the third press; the window closes
         yield 3
         assert s.log[-1].call.endswith(f" 3 on {ben.short}")
+        assert attack.text == label  # the panel is drawn as usual again
         assert s.pending() and s.parry_left("Ben") is not None
         assert led("P2") and not led("P1")  # Ben may parry: his seat's LED is lit
         # P2 parries twice.
