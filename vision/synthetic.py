@@ -281,15 +281,20 @@ def _glyph(face: str) -> Glyph:
 # --------------------------------------------------------------------------- rendering
 
 
-@functools.lru_cache(maxsize=16)
+# A camera renders each scene many times over (dice rolling, then at rest), one background
+# per scene; two are enough and keep the stand-in camera's memory small (0.9 MB at 640x480).
+@functools.lru_cache(maxsize=2)
 def _background(w: int, h: int, bgr: BGR, gradient: tuple[float, float]) -> Frame:
     strength, direction = gradient
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     a = math.radians(direction)
-    t = ((xs - w / 2) * math.cos(a) + (ys - h / 2) * math.sin(a)) / max(w, h)
-    gain = 1.0 + strength * t
-    img = np.asarray(bgr, np.float32)[None, None, :] * gain[:, :, None]
-    out = np.asarray(np.clip(img, 0, 255), dtype=np.uint8)
+    # a linear ramp across the frame, built from one row and one column (no full-size grids)
+    k = np.float32(strength / max(w, h))
+    col = (np.arange(w, dtype=np.float32) - w / 2) * np.float32(math.cos(a)) * k
+    row = (np.arange(h, dtype=np.float32) - h / 2) * np.float32(math.sin(a)) * k
+    gain = 1.0 + row[:, None] + col[None, :]
+    out = np.empty((h, w, 3), np.uint8)
+    for c, v in enumerate(bgr):
+        out[:, :, c] = np.clip(gain * np.float32(v), 0, 255)
     out.setflags(write=False)
     return out
 
