@@ -55,6 +55,7 @@ MINE = [6]  # crops per detector output on the training images (--mine; 0 = off)
 MINE_DET = [MODELS / "dice_det.onnx"]  # the detector mined (--mine-det)
 HOLDOUT = [0]  # photos whose index % 3 is this are never used (--holdout; None = use all)
 TRAIN_VAL = [False]  # train on the val photos too (--train-val; no val figures then)
+TOUCHING = [0.25]  # chance a synthetic die is placed against the previous one (--touching)
 
 DET = 256  # detector input side
 STRIDE = 4
@@ -101,7 +102,8 @@ def synth(n: int, seed: int) -> list[tuple[np.ndarray, list[Label], list[Label]]
         w, h = ((640, 480), (640, 640), (800, 600))[k % 3]
         sc = random_scene(rng, width=w, height=h, n_dice=(1, 12),
                           perspective=float(rng.choice([0.0, 0.1, 0.2])),
-                          die_size=(24.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])))
+                          die_size=(24.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])),
+                          touching=TOUCHING[0])
         img = render(sc, rng)
         good: list[Label] = []
         bad: list[Label] = []
@@ -475,7 +477,10 @@ def main() -> None:
                     "the benchmark's held-out third; none = train on every photo")
     ap.add_argument("--train-val", action="store_true",
                     help="train on the val photos (index %% 9 == 1) too")
+    ap.add_argument("--touching", type=float, default=0.25,
+                    help="synthetic scenes: chance a die lies against the previous one")
     args = ap.parse_args()
+    TOUCHING[0] = args.touching
     HOLDOUT[0] = None if args.holdout == "none" else int(args.holdout)
     TRAIN_VAL[0] = args.train_val
     torch.set_num_threads(args.threads)
