@@ -853,7 +853,10 @@ def show_picture(image: Image, rgb: Any) -> None:
     if texture is None or tuple(texture.size) != (w, h):
         texture = Texture.create(size=(w, h), colorfmt="rgb")
         texture.flip_vertical()
-    texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+    # the array's own memory, not a bytes copy of each frame (a C-contiguous array's
+    # memoryview needs no copy; any other array is copied once here)
+    view = memoryview(rgb if rgb.flags.c_contiguous else rgb.copy()).cast("B")
+    texture.blit_buffer(view, colorfmt="rgb", bufferfmt="ubyte")
     image.texture = texture
     image.opacity = 1
     image.canvas.ask_update()
@@ -985,9 +988,8 @@ class CompanionApp(App):
         sm = ScreenManager(transition=NoTransition())
         self.screens: dict[str, Any] = {
             "start": StartScreen(self), "arena": ArenaScreen(self),
-            "between": BetweenScreen(self), "settings": SettingsScreen(self),
-            "dice": DiceScreen(self),
-        }
+            "between": BetweenScreen(self), "dice": DiceScreen(self),
+        }  # the settings screen is built when first opened (~5 MB of widgets): see show()
         for screen in self.screens.values():
             sm.add_widget(screen)
         self.sm = sm
@@ -1060,6 +1062,9 @@ class CompanionApp(App):
 
     def show(self, name: str) -> None:
         assert self.sm is not None
+        if name == "settings" and name not in self.screens:
+            self.screens[name] = SettingsScreen(self)
+            self.sm.add_widget(self.screens[name])
         if self.sm.current != name:
             self.previous = self.sm.current
             self.sm.current = name

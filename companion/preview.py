@@ -123,6 +123,8 @@ class CameraFeed:
         return source
 
     def _work(self) -> None:
+        import cv2
+
         from vision import RollTracker, annotate, read_dice
 
         trim = _malloc_tamer()
@@ -141,7 +143,8 @@ class CameraFeed:
                     from calibration.zones import count_dice, draw_zones
 
                     shown = draw_zones(shown, zones, ZONE_COLOURS, count_dice(zones, reading.dice))
-                rgb = np.ascontiguousarray(shown[:, :, ::-1])
+                # `shown` is the overlay's own copy: turn it to RGB in place (no third frame)
+                rgb = cv2.cvtColor(shown, cv2.COLOR_BGR2RGB, dst=shown)
                 with self._lock:
                     self.frames += 1
                     self._latest = Snapshot(self.frames, rgb, reading, state.moving)

@@ -319,6 +319,9 @@ def _draw_die(img: Frame, d: SynthDie) -> None:
             cv2.fillPoly(img, [_to_px(poly, d)], ink if is_ink else body_c, cv2.LINE_AA, _SHIFT)
 
 
+_NOISE_ROWS = 96  # rows of sensor noise made at a time
+
+
 def render(scene: Scene, rng: np.random.Generator | None = None) -> Frame:
     """Draw ``scene`` as a BGR uint8 image; ``rng`` (optional) adds sensor noise only."""
     w, h = scene.width, scene.height
@@ -354,10 +357,14 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> Frame:
         k = int(scene.blur * 3) // 2 * 2 + 1
         img = cv2.GaussianBlur(img, (k, k), scene.blur)
     if rng is not None and scene.noise > 0:
-        # one noise value per pixel shared by the channels: sensor-like and twice as fast
-        noise = rng.standard_normal((h, w), dtype=np.float32) * np.float32(scene.noise)
-        n3 = cv2.merge([noise, noise, noise])
-        img = cv2.add(img, n3, dtype=cv2.CV_8U)
+        # one noise value per pixel shared by the channels: sensor-like and twice as fast;
+        # in bands of rows, so a frame never needs a frame-sized float copy (the stand-in
+        # camera's memory); the values are those of one (h, w) draw
+        img = np.ascontiguousarray(img)
+        for top in range(0, h, _NOISE_ROWS):
+            band = img[top:top + _NOISE_ROWS]
+            noise = rng.standard_normal(band.shape[:2], dtype=np.float32) * np.float32(scene.noise)
+            band[...] = cv2.add(band, cv2.merge([noise, noise, noise]), dtype=cv2.CV_8U)
     return np.asarray(img, dtype=np.uint8)
 
 

@@ -35,9 +35,11 @@ def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
         yield 2
         assert "Settings file not used" in start.message.text
         assert "settings.toml: not valid TOML" in start.message.text
+        assert "settings" not in app.screens  # built when first opened (its memory)
         app.show("settings")
         yield 1
         page = app.screens["settings"]
+        assert app.sm.current_screen is page
         page.dice_view.text = "beside the arena"
         page.save()
         yield 1
