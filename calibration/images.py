@@ -31,6 +31,8 @@ class CalibrationError(ValueError):
 
 def read_image(path: Path) -> Image:
     """A BGR image from a file; CalibrationError naming the file when it cannot be read."""
+    if path.is_dir():
+        raise CalibrationError(f"image {str(path)!r} is a folder; give one image file")
     if not path.is_file():
         raise CalibrationError(f"image {str(path)!r} does not exist")
     data = np.fromfile(str(path), dtype=np.uint8)
@@ -42,6 +44,9 @@ def read_image(path: Path) -> Image:
 
 def image_files(folder: Path) -> list[Path]:
     """The image files directly inside ``folder``, sorted by name."""
+    if folder.is_file():
+        raise CalibrationError(f"folder {str(folder)!r} is a file; give the folder that holds "
+                               "the images")
     if not folder.is_dir():
         raise CalibrationError(f"folder {str(folder)!r} does not exist")
     return sorted(p for p in folder.iterdir()
@@ -50,6 +55,9 @@ def image_files(folder: Path) -> list[Path]:
 
 def labelled_folders(root: Path) -> dict[str, list[Path]]:
     """``{subfolder name: [image files]}`` for a folder holding one subfolder per label."""
+    if root.is_file():
+        raise CalibrationError(f"folder {str(root)!r} is a file; give the folder that holds "
+                               "the images")
     if not root.is_dir():
         raise CalibrationError(f"folder {str(root)!r} does not exist")
     out: dict[str, list[Path]] = {}

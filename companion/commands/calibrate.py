@@ -509,7 +509,10 @@ def _show(args: argparse.Namespace) -> int:
     name = args.name or profiles.current_name()
     if name is None:
         return _err("no profile chosen; give a name")
-    print(json.dumps(profiles.summary(name), indent=1))
+    summary = profiles.summary(name)
+    if "error" in summary:  # a missing or unreadable profile is a failure, not a summary
+        return _err(str(summary["error"]))
+    print(json.dumps(summary, indent=1))
     return 0
 
 

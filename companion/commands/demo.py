@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 HELP = "play a scripted 3-player round offscreen; write screenshots and standings"
@@ -21,7 +22,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
-        print(f"companion demo: --size {args.size!r}: expected WIDTHxHEIGHT, e.g. 800x480")
+        print(f"companion demo: --size {args.size!r}: expected WIDTHxHEIGHT, e.g. 800x480",
+              file=sys.stderr)
+        return 2
+    if args.output.exists() and not args.output.is_dir():
+        print(f"companion demo: --output {str(args.output)!r} is a file; give a folder "
+              "(it is created if missing)", file=sys.stderr)
+        return 2
+    try:
+        args.output.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"companion demo: --output {str(args.output)!r}: cannot create the folder "
+              f"({e.strerror or e})", file=sys.stderr)
         return 2
     from companion.demo import run_demo
 

@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
         if frame is None:
             failed += 1
-            why = "no such file" if not Path(name).exists() else "not a readable image"
+            why = ("no such file" if not Path(name).exists() else
+                   "a folder, not an image file" if Path(name).is_dir() else "not a readable image")
             if args.json:
                 print(json.dumps({"image": name, "error": f"cannot read {name!r}: {why}"}))
             else:

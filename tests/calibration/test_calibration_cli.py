@@ -111,6 +111,11 @@ def test_cli_errors_are_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
     assert main(["calibrate", "use", "nothing"]) == 2
     assert "no profile named 'nothing'" in capsys.readouterr().err
+    assert main(["calibrate", "show", "nothing"]) == 2  # not a summary holding the error
+    captured = capsys.readouterr()
+    assert "no profile named 'nothing'" in captured.err and captured.out == ""
+    assert main(["calibrate", "table", str(tmp_path)]) == 2
+    assert f"image {str(tmp_path)!r} is a folder" in capsys.readouterr().err
     blank = _write(tmp_path / "blank.png", np.full((480, 640, 3), 128, np.uint8))
     assert main(["calibrate", "table", str(blank)]) == 2
     assert "markers not found" in capsys.readouterr().err
@@ -119,6 +124,8 @@ def test_cli_errors_are_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert "dry run" in capsys.readouterr().out
     assert main(["calibrate", "faces", "--from", str(tmp_path / "nowhere")]) == 2
     assert "does not exist" in capsys.readouterr().err
+    assert main(["calibrate", "faces", "--from", str(blank)]) == 2
+    assert f"folder {str(blank)!r} is a file" in capsys.readouterr().err
     assert main(["calibrate", "faces", "--templates"]) == 0
     assert "eye-for-an-eye: movement, attack" in capsys.readouterr().out
     (tmp_path / "cfg" / "profiles").mkdir(parents=True)

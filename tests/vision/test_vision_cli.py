@@ -29,12 +29,14 @@ def test_json_lines(photo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[s
     bad = tmp_path / "broken.png"
     bad.write_bytes(b"not an image")
     missing = tmp_path / "missing.png"
-    rc = main(["read", str(photo), str(missing), str(bad), str(photo), "--json"])
+    rc = main(["read", str(photo), str(missing), str(bad), str(tmp_path), str(photo), "--json"])
     out = capsys.readouterr()
     lines = out.out.strip().split("\n")
     assert rc != 0
-    assert len(lines) == 4
-    first, err1, err2, last = (json.loads(line) for line in lines)
+    assert len(lines) == 5
+    first, err1, err2, err3, last = (json.loads(line) for line in lines)
+    assert "no such file" in err1["error"] and "not a readable image" in err2["error"]
+    assert err3["image"] == str(tmp_path) and "a folder, not an image file" in err3["error"]
     assert first["image"] == str(photo) and last["image"] == str(photo)
     assert set(first) == {"image", "dice", "ms"} and first["ms"] >= 0
     assert sorted(d["value"] for d in first["dice"]) == [2, 5]
