@@ -527,3 +527,8 @@ def run(args: argparse.Namespace) -> int:
         return steps[args.step](args)
     except (CalibrationError, ProfileError, ValueError) as e:
         return _err(str(e))
+    except OSError as e:  # a file or folder the step must write or read: name it
+        where = f"{e.filename!s}: " if e.filename else ""
+        if isinstance(e, FileExistsError | NotADirectoryError):
+            return _err(f"{where}a file is where a folder is needed")
+        return _err(f"{where}{e.strerror or e}")

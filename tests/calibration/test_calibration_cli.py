@@ -126,6 +126,8 @@ def test_cli_errors_are_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert "does not exist" in capsys.readouterr().err
     assert main(["calibrate", "faces", "--from", str(blank)]) == 2
     assert f"folder {str(blank)!r} is a file" in capsys.readouterr().err
+    assert main(["calibrate", "markers", "--output", str(blank / "sheet.png")]) == 2
+    assert f"{blank}: a file is where a folder is needed" in capsys.readouterr().err
     assert main(["calibrate", "faces", "--templates"]) == 0
     assert "eye-for-an-eye: movement, attack" in capsys.readouterr().out
     (tmp_path / "cfg" / "profiles").mkdir(parents=True)
