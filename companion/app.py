@@ -1378,12 +1378,9 @@ class CompanionApp(App):
 
     def soundtracks(self) -> list[str]:
         """Soundtracks in the soundtrack folder (the hardware layer reads their lengths)."""
-        if not self.settings.soundtrack_folder:
-            return []
         from hardware.audio import list_soundtracks
 
-        return [t.path.name for t in
-                list_soundtracks(Path(self.settings.soundtrack_folder).expanduser())]
+        return [t.path.name for t in list_soundtracks(settings_mod.soundtrack_dir(self.settings))]
 
     def soundtrack_length(self, name: str) -> float | None:
         """The length of a soundtrack: the round lasts as long as its music."""
@@ -1391,7 +1388,7 @@ class CompanionApp(App):
             return None
         from hardware.audio import audio_length
 
-        path = Path(self.settings.soundtrack_folder).expanduser() / name
+        path = settings_mod.soundtrack_dir(self.settings) / name
         try:
             length = audio_length(path)
         except Exception:
@@ -1407,8 +1404,8 @@ class CompanionApp(App):
 
             name = CUE_FILES.get(cue, cue.replace("-", "_"))
             path: Path | None = None
-            folder = Path(self.settings.soundtrack_folder).expanduser()
-            if self.settings.soundtrack_folder and folder.is_dir():
+            folder = settings_mod.soundtrack_dir(self.settings)
+            if folder.is_dir():
                 path = next(iter(sorted(folder.glob(f"{name}.*"))), None)
             if path is None:
                 try:

@@ -123,3 +123,19 @@ def save(settings: Settings, path: Path | None = None) -> Path:
         os.fsync(fh.fileno())
     tmp.replace(path)
     return path
+
+
+def soundtrack_dir(settings: Settings) -> Path:
+    """Where the app looks for soundtracks and cue sounds: the setting's folder when given,
+    else the hardware config's ``[audio] soundtracks`` or ``soundtracks/`` in the data folder,
+    which is where the README and `companion doctor` tell players to put their music."""
+    if settings.soundtrack_folder:
+        return Path(settings.soundtrack_folder).expanduser()
+    from hardware.config import load_config, soundtracks_dir
+    from hardware.errors import ConfigError
+
+    try:
+        config = load_config()
+    except (ConfigError, OSError):  # the doctor reports a bad config; the default still works
+        config = {}
+    return soundtracks_dir(config)

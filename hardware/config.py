@@ -2,7 +2,8 @@
 
 The file is ``config.toml`` in the user's config folder (platformdirs): on Raspberry Pi OS and
 other Linux ``~/.config/table-companion/config.toml``. ``COMPANION_CONFIG`` points elsewhere.
-Soundtracks go in ``~/.local/share/table-companion/soundtracks`` (or ``[audio] soundtracks``).
+Soundtracks go in ``~/.local/share/table-companion/soundtracks`` (or ``[audio] soundtracks``;
+``COMPANION_DATA_DIR`` moves the data folder).
 The hardware tables (``[camera]``, ``[buttons]``, ``[audio]``) are checked by their own modules.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +35,19 @@ def config_file() -> Path:
 
 
 def data_dir() -> Path:
-    """The user's data folder (journals, soundtracks)."""
-    return Path(platformdirs.user_data_dir(APP_NAME))
+    """The user's data folder (journals, soundtracks); ``COMPANION_DATA_DIR`` moves it, as it
+    moves the app's journals."""
+    env = os.environ.get("COMPANION_DATA_DIR")
+    return Path(env).expanduser() if env else Path(platformdirs.user_data_dir(APP_NAME))
 
 
-def soundtracks_dir() -> Path:
-    """Default folder of user-supplied soundtracks."""
-    return data_dir() / "soundtracks"
+def soundtracks_dir(config: Mapping[str, Any] | None = None) -> Path:
+    """The folder of user-supplied soundtracks: ``[audio] soundtracks`` in ``config`` when set,
+    else ``soundtracks`` in :func:`data_dir`. The doctor, the round player and the app all look
+    here, so music put where the doctor says is music the app offers."""
+    audio = (config or {}).get("audio") or {}
+    folder = audio.get("soundtracks") if isinstance(audio, Mapping) else None
+    return Path(str(folder)).expanduser() if folder else data_dir() / "soundtracks"
 
 
 def load_config(path: str | Path | None = None) -> dict[str, Any]:

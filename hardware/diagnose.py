@@ -227,7 +227,7 @@ def check_audio(config: Mapping[str, Any]) -> list[Check]:
                          "reinstall, or run scripts/make_sounds.sh"))
     else:
         out.append(Check("audio", "ok", f"built-in sounds: {len(BUILTIN_SOUNDS)} present"))
-    folder = Path((config.get("audio") or {}).get("soundtracks") or soundtracks_dir())
+    folder = soundtracks_dir(config)
     tracks = list_soundtracks(folder)
     if tracks:
         names = ", ".join(f"{t.path.name} ({t.length:.0f} s)" for t in tracks[:5])

@@ -270,7 +270,7 @@ def round_from_config(
     from hardware.config import soundtracks_dir
 
     opts = audio_options(config)
-    folder = Path(opts.get("soundtracks") or soundtracks_dir())
+    folder = soundtracks_dir({"audio": opts})
     if "soundtrack" in opts:
         track = find_soundtrack(folder, opts["soundtrack"])
         duration = None

@@ -49,3 +49,31 @@ def test_no_display_points_to_demo() -> None:
                           text=True, timeout=60)
     assert proc.returncode == 2
     assert "no display" in proc.stdout and "companion demo" in proc.stdout
+
+
+def test_soundtracks_are_looked_for_where_the_doctor_says(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from hardware.audio import builtin_sound
+    from hardware.diagnose import check_audio
+
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "absent.toml"))
+    default = settings.Settings()
+    assert settings.soundtrack_dir(default) == tmp_path / "data" / "soundtracks"
+    (tmp_path / "data" / "soundtracks").mkdir(parents=True)
+    shutil.copy(builtin_sound("drum_loop"), tmp_path / "data" / "soundtracks" / "arena.ogg")
+    said = " ".join(c.finding for c in check_audio({}))
+    assert f"soundtracks in {tmp_path / 'data' / 'soundtracks'}: arena" in said
+    # [audio] soundtracks in the hardware config moves it for both
+    config = tmp_path / "config.toml"
+    config.write_text(f'[audio]\nsoundtracks = "{tmp_path / "music"}"\n', encoding="utf-8")
+    monkeypatch.setenv("COMPANION_CONFIG", str(config))
+    assert settings.soundtrack_dir(default) == tmp_path / "music"
+    # a broken config file does not take the music away (the doctor reports the file)
+    config.write_text("[audio\n", encoding="utf-8")
+    assert settings.soundtrack_dir(default) == tmp_path / "data" / "soundtracks"
+    # the Settings screen's folder wins
+    chosen = settings.Settings(soundtrack_folder=str(tmp_path / "mine"))
+    assert settings.soundtrack_dir(chosen) == tmp_path / "mine"
