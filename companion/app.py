@@ -777,7 +777,7 @@ class SettingsScreen(Screen):
         self.buttons = _w("TSpinner", text=s.button_map, values=["default", "none"])
         self.volume = _w("TSpinner", text=f"{round(s.volume * 100)}%",
                          values=[f"{v}%" for v in range(0, 101, 10)])
-        self.folder = _w("TInput", text=s.soundtrack_folder, hint_text="folder of .ogg/.wav")
+        self.folder = _w("TInput", text=s.soundtrack_folder, hint_text="empty: usual music folder")
         self.palette = _w("TSpinner", text=s.palette, values=list(settings_mod.PALETTES))
         self.text_size_spin = _w("TSpinner", text=s.text_size,
                                  values=list(settings_mod.TEXT_SIZES))
