@@ -167,6 +167,9 @@ class StartScreen(Screen):
         root.add_widget(body)
         self.add_widget(root)
         self.count = 3
+        self.noticed = False  # the start-up notice has been shown (or is about to be)
+        self.notice: ModalView | None = None  # the start-up notice, once shown
+        self.notice_text: Any = None
         self.names: list[Any] = []
         self.char_spins: list[Any] = []
         self.team_spins: list[Any] = []
@@ -182,8 +185,30 @@ class StartScreen(Screen):
         self.timer_spin.text = fmt_clock(self.app.settings.round_seconds)
         self.refresh_resume()
         self.set_count(self.count)
-        if self.app.settings_problem and not self.message.text:
-            self.message.text = self.app.settings_problem
+        if self.app.notices and not self.noticed:
+            # what went wrong at start-up, once, in full, where there is room to read it
+            self.noticed = True
+            self.message.text = "Started with a problem: see the notice"
+            Clock.schedule_once(lambda dt: self.show_notice(self.app.notices), 0)
+
+    def show_notice(self, notices: Sequence[str]) -> None:
+        """A dismissable notice over the start screen (a damaged settings file or journal)."""
+        view = ModalView(size_hint=(0.9, 0.8), auto_dismiss=True)
+        box = _w("Panel", orientation="vertical", padding=10, spacing=8, bg=theme.PANEL)
+        box.add_widget(_w("THeading", text="Before you play", size_hint_y=None, height=40))
+        text = _w("TLabel", text="\n\n".join(notices), halign="left", valign="top",
+                  font_size=self.app.fs(16), shorten=False)  # wrapped in full, never cut
+        box.add_widget(text)
+
+        def close(*_: Any) -> None:
+            view.dismiss(animation=False)
+            self.message.text = ""
+
+        box.add_widget(_w("TButton", text="OK", size_hint_y=None, height=56, on_release=close))
+        view.add_widget(box)
+        self.notice = view
+        self.notice_text = text
+        view.open(animation=False)
 
     def refresh_resume(self) -> None:
         self.resume_box.clear_widgets()
@@ -953,7 +978,13 @@ class CompanionApp(App):
                 settings = settings_mod.Settings()
         self.settings = settings
         self.font_scale = self.settings.font_scale
-        self.journal = Journal(journal_file or journal_path())
+        # a damaged journal is set aside (kept) and a new one started: the app still opens
+        self.journal, self.journal_problem = Journal.open_or_set_aside(
+            journal_file or journal_path())
+        if self.journal_problem:
+            Logger.error(f"companion: {self.journal_problem}")
+        #: what the players must know before playing (shown once, on the start screen)
+        self.notices = [p for p in (self.settings_problem, self.journal_problem) if p]
         self.clock = clock
         self.board_zones: tuple[Any, ...] = ()  # calibration.zones.Zone of the profile
         self.board: Any = None  # companion.allocation.BoardWatcher while the camera allocates
@@ -1358,6 +1389,7 @@ class CompanionApp(App):
     def apply_settings(self, s: settings_mod.Settings) -> None:
         settings_mod.save(s.check(), self.settings_file)
         if self.settings_problem:
+            self.notices.remove(self.settings_problem)
             self.settings_problem = ""
             self.screens["start"].message.text = ""
         if (s.camera, s.calibration_profile) != (self.settings.camera,

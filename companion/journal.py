@@ -93,6 +93,34 @@ class Journal:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
 
+    @classmethod
+    def open_or_set_aside(cls, path: Path | str) -> tuple[Journal, str]:
+        """Open the journal at ``path``; when the file is not a sound SQLite journal (a damaged
+        SD card, a stray file), rename it and its WAL aside as ``<name>.damaged-<time>``, start
+        a new journal there, and say so. Returns (journal, "" or what happened). The damaged
+        file is kept, never deleted: what can be read from it is still there."""
+        path = Path(path)
+        try:
+            journal = cls(path)
+        except sqlite3.DatabaseError as e:
+            why = str(e)
+        else:
+            try:
+                verdict = journal.db.execute("PRAGMA quick_check").fetchone()[0]
+            except sqlite3.DatabaseError as e:
+                verdict = str(e)
+            if verdict == "ok":
+                return journal, ""
+            journal.close()
+            why = str(verdict)
+        aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(str(path) + suffix)
+            if part.exists():
+                part.rename(Path(str(aside) + suffix))
+        return cls(path), (f"The game journal {path} was damaged ({why}); it was set aside as "
+                           f"{aside.name} and a new one started. Its games cannot be resumed.")
+
     # -- lifecycle -------------------------------------------------------------------------
 
     def close(self) -> None:

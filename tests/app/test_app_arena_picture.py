@@ -1,4 +1,5 @@
-"""A damaged settings file does not stop the app; the live dice view beside the arena."""
+"""A damaged settings file and a damaged journal do not stop the app (a notice says what
+happened, the damaged journal is kept aside); the live dice view beside the arena."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ pytestmark = pytest.mark.app
 
 def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kivy.uix.modalview import ModalView
+
     import companion.preview
     from companion import settings as settings_mod
     from companion.app import CompanionApp
@@ -25,16 +28,29 @@ def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
     monkeypatch.setattr(companion.preview, "frame_provider_for", lambda spec, profile=None:
                         CameraFeed(spec, profile=profile, fps=10.0,
                                    open_source=lambda s: open_source("synthetic")))
+    junk = bytes(range(256)) * 16  # a journal file damaged beyond reading
+    (app_dirs / "j.sqlite3").write_bytes(junk)
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
                        settings_file=settings_file)
+    aside = list(app_dirs.glob("j.sqlite3.damaged-*"))
+    assert len(aside) == 1 and aside[0].read_bytes() == junk  # kept, not deleted
     assert app.settings == settings_mod.Settings()  # the defaults, not a crash
     shots = Path(os.environ.get("PICTURE_SHOTS", str(app_dirs / "shots")))
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
         yield 2
-        assert "Settings file not used" in start.message.text
-        assert "settings.toml: not valid TOML" in start.message.text
+        assert start.notice is not None and start.notice.parent is not None  # on screen
+        said = start.notice_text.text
+        assert "Settings file not used" in said and "settings.toml: not valid TOML" in said
+        assert f"set aside as {aside[0].name}" in said and "file is not a database" in said
+        assert start.message.text == "Started with a problem: see the notice"
+        d.tap(next(w for w in start.notice.walk() if getattr(w, "text", "") == "OK"))
+        yield 1
+        from kivy.core.window import Window
+
+        assert not any(isinstance(w, ModalView) for w in Window.children)  # all gone
+        assert start.message.text == ""
         assert "settings" not in app.screens  # built when first opened (its memory)
         app.show("settings")
         yield 1

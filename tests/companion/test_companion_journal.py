@@ -34,6 +34,28 @@ def test_pragmas_are_wal_and_full(tmp_path: Path) -> None:
         assert j.pragma("synchronous") == 2  # FULL
 
 
+def test_a_damaged_journal_is_set_aside_and_a_sound_one_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    game = rules.new_game("arena-standin", ["Ana", "Ben", "Cy"], seed=2)
+    journal, problem = Journal.open_or_set_aside(path)  # new: nothing to say
+    with journal:
+        gid = journal.start_game(game.setup, "friday")
+    journal, problem = Journal.open_or_set_aside(path)  # sound: opened as it is
+    with journal:
+        assert problem == "" and [g.id for g in journal.unfinished()] == [gid]
+    junk = b"SQLite format 3\x00" + bytes(4000)  # a header, then a wiped card
+    path.write_bytes(junk)
+    Path(str(path) + "-wal").write_bytes(b"half a page")
+    journal, problem = Journal.open_or_set_aside(path)
+    with journal:
+        assert journal.unfinished() == [] and journal.pragma("journal_mode") == "wal"
+        journal.start_game(game.setup, "saturday")  # the new one takes calls
+    aside = sorted(tmp_path.glob("j.sqlite3.damaged-*"))
+    assert {"", "-wal"} <= {p.name.removeprefix(aside[0].name) for p in aside}  # + any -shm
+    assert aside[0].read_bytes() == junk  # kept, never deleted
+    assert f"set aside as {aside[0].name}" in problem and str(path) in problem
+
+
 def test_resume_equals_live_game_with_undo_and_redo(tmp_path: Path) -> None:
     game = rules.new_game("arena-standin", ["Ana", "Ben", "Cy"], seed=2)
     with Journal(tmp_path / "j.sqlite3") as j:
