@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.journal import Journal
 from rules import Entry, Event, Game, IllegalCall, InvalidCall, RulesError, Setup, from_setup
+from rules.core import normalise_time
 
 MonotonicClock = Callable[[], float]
 
@@ -322,12 +323,12 @@ class TableSession:
         Raises :class:`rules.RulesError` (and journals nothing) when the engine refuses it.
         """
         at = self.clock.elapsed()
-        events = self.game.apply(text, at)
-        try:
-            self.journal.record_call(self.game_id, self.game.history[-1])
-        except BaseException:
-            self.game.undo()  # keep game and journal equal; the screen never saw the call
-            raise
+        # The engine judges the call first (a refusal changes nothing), the journal takes it
+        # (on disk), and only then does the game change: a journal that fails (disk full, a
+        # pulled card) leaves game, redo list and journal exactly as they were.
+        call = self.game.check(text, at)
+        self.journal.record_call(self.game_id, Entry(call.text(), normalise_time(at)))
+        events = self.game.apply(call, at)
         self.builder.clear()
         self.message = ""
         self.auto_hold = False
@@ -349,8 +350,8 @@ class TableSession:
             self.message = "nothing to undo"
             self._tell("refused")
             return None
+        self.journal.record_undo(self.game_id)  # journal first, as for a call
         entry = self.game.undo()
-        self.journal.record_undo(self.game_id)
         self.auto_hold = True
         self._after_change(())
         self.save_clock()  # the live calls no longer carry the latest time
@@ -362,8 +363,8 @@ class TableSession:
             self.message = "nothing to redo"
             self._tell("refused")
             return None
+        self.journal.record_redo(self.game_id)  # journal first, as for a call
         entry = self.game.redo()
-        self.journal.record_redo(self.game_id)
         self.auto_hold = False
         self._after_change(())
         self.save_clock()

@@ -141,6 +141,40 @@ def test_undo_redo_journaled_and_resume_equals(journal: Journal) -> None:
     assert TableSession.resume(journal, s.game_id).log == s.log
 
 
+def test_a_failing_journal_changes_nothing(journal: Journal,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Disk full or a pulled card while writing: the call, undo or redo fails with the
+    journal's error, and game, redo list and journal stay exactly as they were."""
+    import sqlite3
+
+    clock = FakeClock()
+    s = _session(journal, clock)
+    clock.now += 1
+    s.call("Grubic: Attack 2 on Riparian")
+    s.call("Riparian: Parry 1")
+    s.undo()  # a redo is pending: a failed call must not lose it
+
+    def full(*_: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    def state() -> tuple[object, ...]:
+        back = TableSession.resume(journal, s.game_id, clock=clock)
+        return (s.game.snapshot(), s.game.history, s.game.can_redo, s.log,
+                back.game.snapshot(), back.game.history, back.game.can_redo)
+
+    before = state()
+    for name, act in (("record_call", lambda: s.call("Banksia: Movement 2")),
+                      ("record_redo", s.redo), ("record_undo", s.undo)):
+        with monkeypatch.context() as m:
+            m.setattr(journal, name, full)
+            with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+                act()
+        assert state() == before, name
+    s.redo()  # the pending redo is still the parry, in game and journal alike
+    assert s.game.history[-1].call == "Riparian: Parry 1"
+    assert TableSession.resume(journal, s.game_id).game.snapshot() == s.game.snapshot()
+
+
 def test_buttons_build_the_same_calls(journal: Journal) -> None:
     clock = FakeClock()
     s = _session(journal, clock)
