@@ -1,29 +1,30 @@
-"""Train the two small CNNs of ``vision.read`` and export them to ONNX (not part of the tests).
+"""Train the two CNNs of ``vision.read`` and export them to ONNX (not part of the tests).
 
-- ``det``: a fully-convolutional centre-heatmap detector (CenterNet-style). Input a 256x256 BGR
-  letterboxed frame; output at 1/4 resolution (64x64): die-centre heatmap, log die size and
-  sub-cell centre offset. -> ``vision/models/dice_det.onnx``
-- ``cls``: a die-crop classifier. Input a 40x40 BGR crop around a die centre (side 1.4 x die
-  size); output 7 logits: "not a die / unreadable", 1..6. -> ``vision/models/dice_cls.onnx``
+- ``det``: a centre-heatmap detector (CenterNet-style) with a small feature pyramid: strides
+  2-4-8-16 down, then back up to 1/4 with lateral additions. Input a 256x256 BGR letterboxed
+  frame; output at 1/4 resolution (64x64): die-centre heatmap, log die size and sub-cell
+  centre offset. -> ``dice_det.onnx``
+- ``cls``: a die-crop classifier. Input a 48x48 BGR crop around a die centre (side 1.3 x die
+  size); output 7 logits: "not a die / unreadable", 1..6. -> ``dice_cls.onnx``
 
 Trained only on the shared photos (``../shared/data/dice-photos``) and on synthetic scenes
-(:mod:`vision.synthetic`). Photos whose index in the sorted file list is divisible by 3 are the
-benchmark's held-out split and are NEVER used here; of the rest, index % 9 == 1 is a small
-validation split (threshold calibration), the remainder is trained on. Seeds are fixed.
+(:mod:`vision.synthetic`). ``--holdout K`` leaves out every photo whose index in its folder's
+sorted file list is K modulo 3 (k-fold: the benchmark reads each photo with the models that
+never saw it, ``benchmarks/vision.py --folds``); ``--holdout none`` (the shipped models) trains
+on every photo. Seeds are fixed; training on CPU threads is not bit-for-bit repeatable.
 
 Needs PyTorch, outside the project's environment::
 
     python3 -m venv /tmp/trainenv
-    /tmp/trainenv/bin/pip install torch numpy opencv-python-headless onnx
-    /tmp/trainenv/bin/python scripts/vision_train_cnn.py det     # ~10-15 min on 1 core
-    /tmp/trainenv/bin/python scripts/vision_train_cnn.py cls     # ~33 min on 1 core
+    /tmp/trainenv/bin/pip install torch==2.13.0 onnx onnxscript numpy opencv-python-headless
+    /tmp/trainenv/bin/python scripts/vision_train_cnn.py det --holdout none   # ~20 min, 1 core
+    /tmp/trainenv/bin/python scripts/vision_train_cnn.py cls --holdout none   # ~45 min, 1 core
 
 The classifier learns from jittered crops around the labelled dice (any rotation, centre +-8%,
 size x0.72-1.3, like the detector's own errors), "not a die" crops, and hard examples: crops at
 the detector's own outputs on the training images (``--mine``, labelled by matching to the
-labels; unmatched detections are "not a die"). Crops are augmented per batch (flip, brightness,
-contrast, gamma, colour cast, blur, noise, JPEG). It prints its accuracy on the val photos'
-labelled crops and on the crops at the detector's outputs ("at-detections").
+labels; unmatched detections are "not a die"), so train the detector first. Crops are augmented
+per batch (flip, brightness, contrast, gamma, colour cast, blur, noise, JPEG).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import argparse
 import math
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -43,43 +45,44 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.synthetic import random_scene, render  # noqa: E402
+from vision.cnn import CLS, CROP_SCALE, DET, STRIDE, warp_down  # noqa: E402
+from vision.synthetic import ICON_SETS, random_scene, render  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "dice-photos"
 if not DATA.exists():
     DATA = Path("/work/shared/data/dice-photos")
 MODELS = ROOT / "vision" / "models"
-OUT = [MODELS]  # where the models are written (--out)
-PER_DIE = [12]  # jittered crops per real labelled die (--per-die)
-MINE = [6]  # crops per detector output on the training images (--mine; 0 = off)
-MINE_DET = [MODELS / "dice_det.onnx"]  # the detector mined (--mine-det)
-HOLDOUT = [0]  # photos whose index % 3 is this are never used (--holdout; None = use all)
-TRAIN_VAL = [False]  # train on the val photos too (--train-val; no val figures then)
-TOUCHING = [0.25]  # chance a synthetic die is placed against the previous one (--touching)
-
-DET = 256  # detector input side
-STRIDE = 4
-CLS = 40  # classifier crop side (--crop)
-CROP_SCALE = 1.4  # crop side / die size
+SEED = 2026
 
 Label = tuple[int, float, float, float]  # value, cx, cy, size (px)
+Item = tuple[np.ndarray, list[Label], list[Label]]  # image, readable dice, unreadable dice
 
 
-def photos(part: str) -> list[tuple[np.ndarray, list[Label], str]]:
-    """(image, labels, folder) of the photos of one split: "train" or "val" (never held-out).
+@dataclass
+class Config:
+    out: Path = MODELS
+    holdout: int | None = None  # photos whose index % 3 is this are never used
+    touching: float = 0.25  # chance a synthetic die lies against the previous one
+    det_steps: int = 4000
+    det_synthetic: int = 1000  # synthetic scenes for the detector
+    det_icons: float = 0.0  # share of them with icon dice (shipped models: none)
+    cls_steps: int = 10000
+    cls_synthetic: int = 700
+    per_die: int = 12  # jittered crops per real labelled die
+    mine: int = 6  # crops per detector output on the training images (0 = off)
+    mine_det: Path | None = None  # the detector mined (default: OUT/dice_det.onnx)
 
-    By default the held-out third is index % 3 == 0 (the benchmark's honest split) and val is
-    index % 9 == 1; ``--holdout K`` holds out index % 3 == K instead (k-fold), ``--holdout
-    none`` holds out nothing, and ``--train-val`` trains on the val photos too.
-    """
+
+CFG = Config()
+
+
+def photos() -> list[tuple[np.ndarray, list[Label], str]]:
+    """(image, labels, folder) of every training photo (all but the held-out third, if any)."""
     out = []
     for folder in ("byler-train", "matteop65-train"):
         for i, jpg in enumerate(sorted((DATA / folder).glob("*.jpg"))):
-            if HOLDOUT[0] is not None and i % 3 == HOLDOUT[0]:
-                continue  # held-out: never trained on, never looked at
-            sp = "val" if i % 9 == 1 and not TRAIN_VAL[0] else "train"
-            if sp != part:
-                continue
+            if CFG.holdout is not None and i % 3 == CFG.holdout:
+                continue  # never trained on: the benchmark reads it with this fold's models
             img = cv2.imread(str(jpg))
             if img is None:
                 continue
@@ -94,57 +97,72 @@ def photos(part: str) -> list[tuple[np.ndarray, list[Label], str]]:
     return out
 
 
-def synth(n: int, seed: int) -> list[tuple[np.ndarray, list[Label], list[Label]]]:
-    """(image, readable dice, unreadable dice) of n synthetic scenes."""
+def synth(n: int, seed: int, icons: float = 0.0) -> list[Item]:
+    """(image, readable dice, unreadable dice) of n synthetic scenes; a share ``icons`` of
+    them hold icon dice (for the detector, which finds dice of every kind: their value is 0)."""
     rng = np.random.default_rng(seed)
     out = []
     for k in range(n):
         w, h = ((640, 480), (640, 640), (800, 600))[k % 3]
-        sc = random_scene(rng, width=w, height=h, n_dice=(1, 12),
+        icon_set = (str(rng.choice(sorted(ICON_SETS))) if icons > 0 and rng.random() < icons
+                    else None)
+        sc = random_scene(rng, width=w, height=h, n_dice=(1, 12), icon_set=icon_set,
                           perspective=float(rng.choice([0.0, 0.1, 0.2])),
                           die_size=(24.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])),
-                          touching=TOUCHING[0])
+                          touching=CFG.touching)
         img = render(sc, rng)
         good: list[Label] = []
         bad: list[Label] = []
         for t in sc.truth():
             lab = (int(t.value or 0), t.center[0], t.center[1], t.size)
-            (good if t.readable and t.value else bad).append(lab)
+            (good if t.readable and (t.value or t.face) else bad).append(lab)
         out.append((img, good, bad))
     return out
+
+
+def cbr(i: int, o: int, s: int = 1, d: int = 1) -> nn.Sequential:
+    """3x3 convolution, batch norm, ReLU."""
+    return nn.Sequential(nn.Conv2d(i, o, 3, s, d, dilation=d, bias=False), nn.BatchNorm2d(o),
+                         nn.ReLU(inplace=True))
+
+
+def to_tensor(batch: np.ndarray | list[np.ndarray]) -> torch.Tensor:
+    """NHWC uint8 BGR -> NCHW float in -0.5..0.5, channels-last in memory (faster on CPU)."""
+    a = np.stack(batch).astype(np.float32) / 255.0 - 0.5
+    t = torch.from_numpy(a.transpose(0, 3, 1, 2).copy())
+    return t.contiguous(memory_format=torch.channels_last)
 
 
 # ------------------------------------------------------------------------------ detector
 
 
 class Det(nn.Module):
-    def __init__(self) -> None:
+    """Strides 2-4-8-16 down, lateral additions back up to 1/4; 4 output planes."""
+
+    def __init__(self, c: tuple[int, int, int, int] = (16, 24, 40, 64)) -> None:
         super().__init__()
-
-        def cbr(i: int, o: int, s: int = 1, d: int = 1) -> nn.Sequential:
-            return nn.Sequential(nn.Conv2d(i, o, 3, s, d, dilation=d, bias=False),
-                                 nn.BatchNorm2d(o), nn.ReLU(inplace=True))
-
-        self.body = nn.Sequential(cbr(3, 16, 2), cbr(16, 16, 2), cbr(16, 16), cbr(16, 16, d=2),
-                                  cbr(16, 16, d=4), cbr(16, 16, d=8), cbr(16, 16))
-        self.head = nn.Conv2d(16, 4, 1)  # heat logit, log size, dx, dy
+        c1, c2, c3, c4 = c
+        self.stem = cbr(3, c1, 2)
+        self.s4 = nn.Sequential(cbr(c1, c2, 2), cbr(c2, c2))
+        self.s8 = nn.Sequential(cbr(c2, c3, 2), cbr(c3, c3))
+        self.s16 = nn.Sequential(cbr(c3, c4, 2), cbr(c4, c4), cbr(c4, c4, d=2))
+        self.lat8 = nn.Conv2d(c4, c3, 1)
+        self.mix8 = cbr(c3, c3)
+        self.lat4 = nn.Conv2d(c3, c2, 1)
+        self.mix4 = cbr(c2, c2)
+        self.head = nn.Conv2d(c2, 4, 1)  # heat logit, log size, dx, dy
         nn.init.constant_(self.head.bias, 0.0)
         with torch.no_grad():
             self.head.bias[0] = -4.0
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.body(x))
-
-
-def letterbox(img: np.ndarray, side: int = DET) -> tuple[np.ndarray, float]:
-    """Scale so the longer side is ``side``, pad bottom/right with edge pixels."""
-    h, w = img.shape[:2]
-    s = side / max(h, w)
-    r = cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))),
-                   interpolation=cv2.INTER_AREA)
-    out = cv2.copyMakeBorder(r, 0, side - r.shape[0], 0, side - r.shape[1],
-                             cv2.BORDER_REPLICATE)
-    return out, s
+        x4 = self.s4(self.stem(x))
+        x8 = self.s8(x4)
+        x16 = self.s16(x8)
+        y8 = self.mix8(x8 + F.interpolate(self.lat8(x16), scale_factor=2.0, mode="nearest"))
+        y4 = self.mix4(x4 + F.interpolate(self.lat4(y8), scale_factor=2.0, mode="nearest"))
+        out: torch.Tensor = self.head(y4)
+        return out
 
 
 def photometric(img: np.ndarray, rng: np.random.Generator, strong: bool = False) -> np.ndarray:
@@ -187,13 +205,10 @@ def det_sample(img: np.ndarray, good: list[Label], bad: list[Label],
         # sometimes exactly the inference geometry (top-left letterbox)
         m = np.array([[base, 0, 0], [0, base, 0]], np.float64)
         s = base
-    x = cv2.warpAffine(img, m, (DET, DET), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE)
-    if rng.random() < 0.5:
+    x = warp_down(img, m, DET)
+    flip = rng.random() < 0.5
+    if flip:
         x = x[:, ::-1]
-        flip = True
-    else:
-        flip = False
     x = photometric(np.ascontiguousarray(x), rng)
     o = DET // STRIDE
     t = np.zeros((6, o, o), np.float32)
@@ -224,12 +239,8 @@ def det_sample(img: np.ndarray, good: list[Label], bad: list[Label],
     return x, t
 
 
-def to_tensor(batch: list[np.ndarray]) -> torch.Tensor:
-    a = np.stack(batch).astype(np.float32) / 255.0 - 0.5
-    return torch.from_numpy(a.transpose(0, 3, 1, 2).copy())
-
-
 def det_loss(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+    """Focal heatmap loss plus size and offset L1 at the die centres (CenterNet)."""
     heat = out[:, 0]
     gt = t[:, 0]
     wt = t[:, 5]
@@ -245,94 +256,89 @@ def det_loss(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
     return (pos_l + neg_l) / npos + (reg + off) / npos
 
 
-def train_det(steps: int, seed: int) -> None:
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    real = [(im, lab, []) for im, lab, _f in photos("train")]
-    syn = synth(300, seed + 1)
-    data = real + real + syn  # real photos twice as often
+def cosine(opt: torch.optim.Optimizer, lr: float, frac: float) -> None:
+    for g in opt.param_groups:
+        g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * min(1.0, frac)))
+
+
+def train_det() -> None:
+    torch.manual_seed(SEED)
+    rng = np.random.default_rng(SEED)
+    real = [(im, lab, []) for im, lab, _f in photos()]
+    syn = synth(CFG.det_synthetic, SEED + 1, CFG.det_icons)
+    data: list[Item] = real + real + syn  # real photos twice as often
     print(f"det: {len(real)} photos, {len(syn)} synthetic scenes", flush=True)
-    net = Det()
+    net = Det().to(memory_format=torch.channels_last)
     print("params", sum(p.numel() for p in net.parameters()), flush=True)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     t0 = time.time()
-    step = 0
-    bs = 16
-    while step < steps:
-        frac = step / steps
-        for g in opt.param_groups:
-            g["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * min(1.0, frac)))
-        idx = rng.integers(0, len(data), bs)
+    for step in range(CFG.det_steps):
+        cosine(opt, 3e-3, step / CFG.det_steps)
         xs, ts = [], []
-        for i in idx:
+        for i in rng.integers(0, len(data), 16):
             x, t = det_sample(*data[i], rng)
             xs.append(x)
             ts.append(t)
-        out = net(to_tensor(xs))
-        loss = det_loss(out, torch.from_numpy(np.stack(ts)))
+        loss = det_loss(net(to_tensor(xs)), torch.from_numpy(np.stack(ts)))
         opt.zero_grad()
         loss.backward()
         opt.step()
-        step += 1
-        if step % 50 == 0:
-            print(f"step {step} {time.time() - t0:.0f}s loss {loss.item():.3f}", flush=True)
-    net.eval()
-    export(net, torch.zeros(1, 3, DET, DET), OUT[0] / "dice_det.onnx")
+        if (step + 1) % 250 == 0:
+            print(f"step {step + 1} {time.time() - t0:.0f}s loss {loss.item():.3f}", flush=True)
+    export(net, torch.zeros(1, 3, DET, DET), CFG.out / "dice_det.onnx")
 
 
 # ---------------------------------------------------------------------------- classifier
 
+#: classifier layers: 3x3 conv widths, "M" a 2x2 max-pool; then global average, dropout, linear
+CLS_LAYERS = "16,M,32,32,M,64,64,M,96"
+
 
 class Cls(nn.Module):
-    def __init__(self) -> None:
+    def __init__(self, layers: str = CLS_LAYERS) -> None:
         super().__init__()
-
-        def cbr(i: int, o: int) -> nn.Sequential:
-            return nn.Sequential(nn.Conv2d(i, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o),
-                                 nn.ReLU(inplace=True))
-
-        self.body = nn.Sequential(cbr(3, 12), nn.MaxPool2d(2),
-                                  cbr(12, 16), cbr(16, 16), nn.MaxPool2d(2),
-                                  cbr(16, 32), cbr(32, 32), nn.MaxPool2d(2),
-                                  cbr(32, 48), nn.AdaptiveAvgPool2d(1), nn.Flatten())
-        self.fc = nn.Linear(48, 7)
+        mods: list[nn.Module] = []
+        c = 3
+        for t in layers.split(","):
+            if t == "M":
+                mods.append(nn.MaxPool2d(2))
+            else:
+                mods.append(cbr(c, int(t)))
+                c = int(t)
+        self.body = nn.Sequential(*mods, nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.fc = nn.Sequential(nn.Dropout(0.1), nn.Linear(c, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fc(self.body(x))
+        out: torch.Tensor = self.fc(self.body(x))
+        return out
 
 
 def cut(img: np.ndarray, cx: float, cy: float, size: float, ang: float = 0.0) -> np.ndarray:
-    """The CLS x CLS crop around (cx, cy), side CROP_SCALE * size, rotated by ang degrees."""
-    side = CROP_SCALE * size
-    s = CLS / side
+    """The CLS x CLS crop around (cx, cy), side CROP_SCALE * size, rotated by ang degrees
+    (sampled as ``vision.cnn.crop`` samples)."""
+    s = CLS / (CROP_SCALE * size)
     m = cv2.getRotationMatrix2D((cx, cy), ang, s)
     m[0, 2] += CLS / 2 - cx
     m[1, 2] += CLS / 2 - cy
-    return cv2.warpAffine(img, m, (CLS, CLS), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return warp_down(img, m, CLS)
 
 
-def cls_crops(items: list[tuple[np.ndarray, list[Label], list[Label]]], per_die: int,
-              rng: np.random.Generator, jitter: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def cls_crops(items: list[Item], per_die: int,
+              rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Jittered crops of every readable die, and "not a die" crops (class 0) around them."""
     xs, ys = [], []
     for img, good, bad in items:
         h, w = img.shape[:2]
         allc = good + bad
         for v, cx, cy, size in good:
             for _ in range(per_die):
-                if jitter:
-                    dx, dy = rng.normal(0, 0.08 * size, 2)
-                    sz = size * float(np.exp(rng.uniform(math.log(0.72), math.log(1.3))))
-                    a = float(rng.uniform(0, 360))
-                else:
-                    dx = dy = 0.0
-                    sz, a = size, 0.0
-                xs.append(cut(img, cx + dx, cy + dy, sz, a))
+                dx, dy = rng.normal(0, 0.08 * size, 2)
+                sz = size * float(np.exp(rng.uniform(math.log(0.72), math.log(1.3))))
+                xs.append(cut(img, cx + dx, cy + dy, sz, float(rng.uniform(0, 360))))
                 ys.append(v)
         # negatives: background, clutter, between dice, and dice badly off centre
         med = float(np.median([g[3] for g in allc])) if allc else 40.0
-        n_neg = max(2, per_die * max(1, len(good)) // 3)
-        for _ in range(n_neg):
+        for _ in range(max(2, per_die * max(1, len(good)) // 3)):
             for _try in range(20):
                 sz = med * float(rng.uniform(0.7, 1.3))
                 if allc and rng.random() < 0.4:
@@ -349,19 +355,22 @@ def cls_crops(items: list[tuple[np.ndarray, list[Label], list[Label]]], per_die:
     return np.stack(xs), np.array(ys, np.int64)
 
 
-def mined_crops(items: list[tuple[np.ndarray, list[Label], list[Label]]], per_det: int,
+def mined_crops(items: list[Item], per_det: int,
                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Crops where a detector (``--mine-det``, default the shipped one) puts dice.
+    """Crops where the detector (``--mine-det``) puts dice: hard examples.
 
-    Hard examples in the geometry the classifier sees at run time: each detection (heat >= the
-    reader's rescue threshold) matched to a labelled die within 0.5 x its size is a crop of that
-    value at the detector's own centre and size (slight jitter, any rotation); a detection
-    further than 0.75 x size from every labelled die is "not a die" (its false positives).
+    Each detection (heat >= the reader's rescue threshold) matched to a labelled die within 0.5
+    x its size is a crop of that value at the detector's own centre and size (slight jitter,
+    any rotation); a detection further than 0.75 x size from every labelled die is "not a die"
+    (its false positives).
     """
     from vision.cnn import Nets
     from vision.read import RESCUE_HEAT
 
-    nets = Nets(det=MINE_DET[0])
+    det = CFG.mine_det or CFG.out / "dice_det.onnx"
+    if not det.exists():
+        raise SystemExit(f"cls: no detector at {det} to mine (train det first, or --mine 0)")
+    nets = Nets(det=det, cls=MODELS / "dice_cls.onnx")
     xs, ys = [], []
     for img, good, bad in items:
         allc = good + bad
@@ -392,16 +401,16 @@ def aug_batch(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def train_cls(steps: int, seed: int) -> None:
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    tr = [(im, lab, []) for im, lab, _f in photos("train")]
-    syn = synth(700, seed + 2)
-    xr, yr = cls_crops(tr, PER_DIE[0], rng)
+def train_cls() -> None:
+    torch.manual_seed(SEED)
+    rng = np.random.default_rng(SEED)
+    tr = [(im, lab, []) for im, lab, _f in photos()]
+    syn = synth(CFG.cls_synthetic, SEED + 2)
+    xr, yr = cls_crops(tr, CFG.per_die, rng)
     xsy, ysy = cls_crops(syn, 3, rng)
     parts_x, parts_y = [xr, xsy], [yr, ysy]
-    if MINE[0]:
-        xm, ym = mined_crops(tr + syn[:200], MINE[0], rng)
+    if CFG.mine:
+        xm, ym = mined_crops(tr + syn[:200], CFG.mine, rng)
         parts_x.append(xm)
         parts_y.append(ym)
         print(f"cls: {len(xm)} mined crops ({int((ym == 0).sum())} detector false positives)",
@@ -409,49 +418,28 @@ def train_cls(steps: int, seed: int) -> None:
     x = np.concatenate(parts_x)
     y = np.concatenate(parts_y)
     print(f"cls: {len(xr)} real crops, {len(xsy)} synthetic, classes {np.bincount(y)}", flush=True)
-    val = [(im, lab, []) for im, lab, _f in photos("val")]
-    if val:
-        xv, yv = cls_crops(val, 1, np.random.default_rng(seed + 3), jitter=False)
-        # the val photos' crops where the detector puts dice: the geometry seen at run time
-        xvm, yvm = mined_crops(val, 1, np.random.default_rng(seed + 4))
-    net = Cls()
+    net = Cls().to(memory_format=torch.channels_last)
     print("params", sum(p.numel() for p in net.parameters()), flush=True)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     t0 = time.time()
-    step = 0
-    bs = 128
-    while step < steps:
+    for step in range(CFG.cls_steps):
         net.train()
-        frac = step / steps
-        for g in opt.param_groups:
-            g["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * min(1.0, frac)))
-        idx = rng.integers(0, len(x), bs)
-        out = net(to_tensor(list(aug_batch(x[idx], rng))))
+        cosine(opt, 3e-3, step / CFG.cls_steps)
+        idx = rng.integers(0, len(x), 128)
+        out = net(to_tensor(aug_batch(x[idx], rng)))
         loss = F.cross_entropy(out, torch.from_numpy(y[idx]), label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()
         opt.step()
-        step += 1
-        if step % 500 == 0 and not val:
-            print(f"step {step} {time.time() - t0:.0f}s loss {loss.item():.3f}", flush=True)
-        elif step % 500 == 0:
-            net.eval()
-            with torch.no_grad():
-                pv = net(to_tensor(list(xv))).argmax(1).numpy()
-                pm = net(to_tensor(list(xvm))).softmax(1).numpy()
-            sure = pm.max(1) >= 0.6
-            print(f"step {step} {time.time() - t0:.0f}s loss {loss.item():.3f} "
-                  f"val-acc {(pv == yv).mean():.3f} "
-                  f"at-detections {(pm.argmax(1) == yvm).mean():.3f}"
-                  f" sure-right {(sure & (pm.argmax(1) == yvm)).mean():.3f}"
-                  f" sure-wrong {(sure & (pm.argmax(1) != yvm)).mean():.3f}", flush=True)
-    net.eval()
-    export(net, torch.zeros(1, 3, CLS, CLS), OUT[0] / "dice_cls.onnx")
+        if (step + 1) % 500 == 0:
+            print(f"step {step + 1} {time.time() - t0:.0f}s loss {loss.item():.3f}", flush=True)
+    export(net, torch.zeros(1, 3, CLS, CLS), CFG.out / "dice_cls.onnx")
 
 
 def export(net: nn.Module, dummy: torch.Tensor, path: Path) -> None:
+    net.eval()
+    net = net.to(memory_format=torch.contiguous_format)
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(net.state_dict(), path.with_suffix(".pt"))
     torch.onnx.export(net, (dummy,), str(path), input_names=["input"], output_names=["output"],
                       opset_version=13, dynamic_axes={"input": {0: "n"}, "output": {0: "n"}},
                       dynamo=False)
@@ -461,40 +449,36 @@ def export(net: nn.Module, dummy: torch.Tensor, path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("what", choices=("det", "cls"))
-    ap.add_argument("--steps", type=int, default=0, help="default: det 2000, cls 16000")
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--crop", type=int, default=40, help="classifier crop side, px")
+    ap.add_argument("what", choices=("det", "cls", "both"))
+    ap.add_argument("--holdout", choices=("0", "1", "2", "none"), required=True,
+                    help="photos whose index %% 3 is this are never used (k-fold); none = "
+                    "train on every photo (the shipped models)")
     ap.add_argument("--out", type=Path, default=MODELS, help="folder for the .onnx files")
-    ap.add_argument("--per-die", type=int, default=12, help="cls: jittered crops per real die")
-    ap.add_argument("--mine", type=int, default=6,
+    ap.add_argument("--det-steps", type=int, default=CFG.det_steps)
+    ap.add_argument("--cls-steps", type=int, default=CFG.cls_steps)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--per-die", type=int, default=CFG.per_die,
+                    help="cls: jittered crops per real die")
+    ap.add_argument("--mine", type=int, default=CFG.mine,
                     help="cls: crops per detector output on training images (hard examples)")
-    ap.add_argument("--mine-det", type=Path, default=MODELS / "dice_det.onnx",
-                    help="cls: the detector whose outputs are mined")
-    ap.add_argument("--holdout", choices=("0", "1", "2", "none"), default="0",
-                    help="photos whose index %% 3 is this are never used (k-fold); default 0, "
-                    "the benchmark's held-out third; none = train on every photo")
-    ap.add_argument("--train-val", action="store_true",
-                    help="train on the val photos (index %% 9 == 1) too")
-    ap.add_argument("--touching", type=float, default=0.25,
+    ap.add_argument("--mine-det", type=Path, default=None,
+                    help="cls: the detector whose outputs are mined (default OUT/dice_det.onnx)")
+    ap.add_argument("--icons", type=float, default=CFG.det_icons,
+                    help="det: share of the synthetic scenes with icon dice")
+    ap.add_argument("--touching", type=float, default=CFG.touching,
                     help="synthetic scenes: chance a die lies against the previous one")
     args = ap.parse_args()
-    TOUCHING[0] = args.touching
-    HOLDOUT[0] = None if args.holdout == "none" else int(args.holdout)
-    TRAIN_VAL[0] = args.train_val
+    CFG.out = args.out
+    CFG.holdout = None if args.holdout == "none" else int(args.holdout)
+    CFG.det_steps, CFG.cls_steps = args.det_steps, args.cls_steps
+    CFG.per_die, CFG.mine, CFG.mine_det = args.per_die, args.mine, args.mine_det
+    CFG.touching, CFG.det_icons = args.touching, args.icons
     torch.set_num_threads(args.threads)
-    OUT[0] = args.out
-    PER_DIE[0] = args.per_die
-    MINE[0] = args.mine
-    MINE_DET[0] = args.mine_det
-    global CLS
-    CLS = args.crop
     cv2.setNumThreads(1)
-    if args.what == "det":
-        train_det(args.steps or 2000, args.seed)
-    else:
-        train_cls(args.steps or 16000, args.seed)
+    if args.what in ("det", "both"):
+        train_det()
+    if args.what in ("cls", "both"):
+        train_cls()
 
 
 if __name__ == "__main__":

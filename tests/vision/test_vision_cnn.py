@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 import vision.read as read_mod
 from vision import read_dice
 from vision.cnn import (
+    CLS,
     CLS_PATH,
+    DET,
     DET_PATH,
     MODELS,
     RECHECK_BELOW,
+    REF_SIDE,
     Detection,
     body_bgr,
     crop,
     die_angle,
     nets,
+    shrink,
+    warp_down,
 )
 from vision.synthetic import Scene, SynthDie, random_scene, render
 
@@ -100,12 +106,94 @@ def test_die_angle_follows_rotation(angle: float) -> None:
     assert diff < 8, (got, angle)
 
 
+def test_die_angle_on_trays_with_shadows_and_neighbours() -> None:
+    """Dice as the reader crops them (centre and size a little off, shadows, touching
+    neighbours): the rotation is within a few degrees, never far off."""
+    rng = np.random.default_rng(3)
+    errs = []
+    for _ in range(25):
+        scene = random_scene(rng, n_dice=(3, 8))
+        img = render(scene, rng)
+        for t in scene.truth():
+            if not t.readable:
+                continue
+            s = t.size * float(rng.uniform(0.9, 1.1))
+            cx, cy = (float(v + rng.normal(0, 0.04 * s)) for v in t.center)
+            got = die_angle(crop(img, cx, cy, s, side=32, scale=1.2))
+            errs.append(abs((got - t.angle + 45) % 90 - 45))
+    assert len(errs) >= 100
+    assert float(np.median(errs)) < 2.0, np.median(errs)
+    assert max(errs) < 12.0, max(errs)
+
+
 def test_body_colour_ignores_pips() -> None:
     d = SynthDie(center=(60, 60), size=60, angle=0, value=6, colour="blue",
                  body_bgr=(190, 100, 25), pip_bgr=(235, 235, 235))
     img = render(Scene(120, 120, (d,), background_bgr=(200, 200, 200), shadow=0.0))
     b = body_bgr(crop(img, 60, 60, 60, side=48, scale=1.0))
     assert abs(b[0] - 190) < 30 and abs(b[1] - 100) < 30 and abs(b[2] - 25) < 30
+
+
+def _busy(h: int, w: int) -> np.ndarray:
+    """A frame full of detail at every scale (what would alias if shrunk carelessly)."""
+    rng = np.random.default_rng(5)
+    img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    img[::2] //= 3  # fine stripes
+    return img
+
+
+def test_warp_down_smooths_what_it_shrinks() -> None:
+    img = _busy(400, 600)
+    # shrinking by 2.5: halved once first (pyrDown), then bilinear
+    m = np.array([[0.4, 0.0, 3.0], [0.0, 0.4, 5.0]])
+    got = warp_down(img, m, 160)
+    m2 = np.hstack([m[:, :2] * 2, m[:, 2:]])
+    want = cv2.warpAffine(cv2.pyrDown(img), m2, (160, 160), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+    assert got.shape == (160, 160, 3)
+    assert np.abs(got.astype(int) - want).max() <= 1
+    # plain bilinear sampling keeps the stripes' aliasing; the smoothed copy is much calmer
+    plain = cv2.warpAffine(img, m, (160, 160), flags=cv2.INTER_LINEAR)
+    assert float(np.std(got[:150, :150])) < 0.5 * float(np.std(plain[:150, :150]))
+    # no shrinking: exactly warpAffine
+    m_up = cv2.getRotationMatrix2D((300.0, 200.0), 30.0, 0.9)
+    assert np.array_equal(warp_down(img, m_up, 64), cv2.warpAffine(
+        img, m_up, (64, 64), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+
+
+@pytest.mark.parametrize(("cx", "cy", "turn", "scale"),
+                         [(300.0, 200.0, 30.0, 0.3), (2.0, 390.0, 0.0, 0.2),
+                          (590.0, 10.0, 75.0, 0.12)])
+def test_warp_down_of_a_small_part_equals_halving_the_frame(
+        cx: float, cy: float, turn: float, scale: float) -> None:
+    """A crop of a large die halves only the part of the frame it shows, with the same
+    samples as halving the whole frame (also at the frame's edges)."""
+    img = _busy(400, 600)
+    m = cv2.getRotationMatrix2D((cx, cy), turn, scale)
+    m[:, 2] += np.array([CLS / 2 - cx, CLS / 2 - cy])
+    whole, m2, s = img, m.copy(), scale
+    while s <= 0.5:
+        whole = cv2.pyrDown(whole)
+        m2[:, :2] *= 2
+        s *= 2
+    want = cv2.warpAffine(whole, m2, (CLS, CLS), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+    assert np.abs(warp_down(img, m, CLS).astype(int) - want).max() <= 1
+
+
+@pytest.mark.parametrize(("h", "w"), [(640, 640), (480, 640), (720, 1280), (300, 200)])
+def test_shrink_puts_the_frame_top_left(h: int, w: int) -> None:
+    img = np.full((h, w, 3), 90, np.uint8)
+    img[:, -4:] = (0, 0, 255)  # a red right edge, repeated into the padding
+    box, s = shrink(img)
+    assert box.shape == (DET, DET, 3)
+    assert s == pytest.approx(DET / max(h, w, REF_SIDE))
+    ih, iw = round(h * s), round(w * s)
+    assert np.all(box[: ih - 2, : iw - 4] == 90)  # the frame, at the detector's scale
+    if iw < DET - 2:
+        pad = box[: ih - 2, iw + 1:]
+        assert np.all(pad == pad[:, :1])  # one colour along each row: the edge, repeated
+        assert pad[0, 0, 2] > 200 and pad[0, 0, 0] < 50  # ... the red edge
 
 
 def test_classical_fallback_without_models(monkeypatch: pytest.MonkeyPatch) -> None:
