@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/vision.py                 # everything (~3 min)
+    .venv/bin/python benchmarks/vision.py                 # everything (~1 min)
     .venv/bin/python benchmarks/vision.py --only real -v  # real photos, every miss listed
     .venv/bin/python benchmarks/vision.py --only speed
 

@@ -20,6 +20,7 @@ from vision.cnn import (
     body_bgr,
     crop,
     die_angle,
+    load_onnx,
     nets,
     shrink,
     warp_down,
@@ -31,6 +32,21 @@ def test_models_are_small_onnx_files() -> None:
     assert DET_PATH.exists() and CLS_PATH.exists()
     total = sum(p.stat().st_size for p in MODELS.iterdir() if p.is_file())
     assert total <= 5 * 1024 * 1024, total
+
+@pytest.mark.skipif(not hasattr(cv2.dnn, "ENGINE_NEW"), reason="OpenCV 4 has one engine")
+@pytest.mark.parametrize(("path", "shape"), [(DET_PATH, (1, 3, DET, DET)),
+                                             (CLS_PATH, (5, 3, CLS, CLS))])
+def test_classic_engine_gives_the_default_engines_outputs(path: object, shape: tuple[int, ...],
+                                                          ) -> None:
+    """load_onnx picks OpenCV 5's classic engine for speed; it must compute the same nets."""
+    x = np.random.default_rng(3).uniform(-0.5, 0.5, shape).astype(np.float32)
+    outs = []
+    for net in (load_onnx(path), cv2.dnn.readNetFromONNX(str(path))):  # type: ignore[arg-type]
+        net.setInput(x)
+        outs.append(np.asarray(net.forward()))
+    assert outs[0].shape == outs[1].shape
+    assert float(np.abs(outs[0] - outs[1]).max()) < 1e-3
+    assert float(np.abs(outs[0]).max()) > 0.1  # real outputs, not zeros
 
 
 def test_detector_finds_synthetic_dice_centres() -> None:
