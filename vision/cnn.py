@@ -41,7 +41,7 @@ TURNS = 1  # quarter-turns each crop is read at (test-time augmentation; 1 = non
 #: a die whose best value is less likely than this gets a second look: its crop read in the
 #: four right-angle turns and the probabilities averaged (``Nets.recheck``)
 RECHECK_BELOW = 0.9
-CLS_BATCH = 8  # crops per classifier run (memory: see Nets._logits; the time per crop is the same)
+CLS_BATCH = 4  # crops per classifier run (memory: see Nets._logits; the time per crop is the same)
 
 
 @dataclass(frozen=True)
