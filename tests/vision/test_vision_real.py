@@ -31,22 +31,40 @@ def _labels(jpg: Path, w: int, h: int) -> list[tuple[int, float, float, float]]:
     return out
 
 
-# (photo, dice that must be read with the labelled value); all from the dev split
+# (photo, dice that must be read with the labelled value). The shipped models trained on every
+# shared photo, so with them this checks the whole pipeline on real frames; the same photos are
+# also read by the benchmark's fold models that never saw them (benchmarks/models/folds).
 CASES = [
     ("matteop65-train/dice_22.jpg", 3),
     ("matteop65-train/dice_32.jpg", 4),
     ("matteop65-train/dice_35.jpg", 3),
-    ("byler-train/IMG_20191208_111816.jpg", 4),
-    ("byler-train/IMG_20191208_111947.jpg", 5),
-    ("byler-train/IMG_20191208_112219.jpg", 4),
+    ("byler-train/IMG_20191208_111816.jpg", 5),
+    ("byler-train/IMG_20191208_111947.jpg", 6),
+    ("byler-train/IMG_20191208_112219.jpg", 6),
 ]
+FOLDS = Path(__file__).parents[2] / "benchmarks" / "models" / "folds"
 
 
+def _unseen_by(jpg: Path) -> Path:
+    """The fold models that never saw this photo (its sorted index in its folder, mod 3)."""
+    index = sorted(jpg.parent.glob("*.jpg")).index(jpg)
+    return FOLDS / f"f{index % 3}"
+
+
+@pytest.mark.parametrize("models", ["shipped", "unseen"])
 @pytest.mark.parametrize(("name", "min_right"), CASES)
-def test_real_photo(name: str, min_right: int) -> None:
+def test_real_photo(name: str, min_right: int, models: str,
+                    monkeypatch: pytest.MonkeyPatch) -> None:
     jpg = PHOTOS / name
     if not jpg.exists():
         pytest.skip(f"{jpg} missing")
+    if models == "unseen":
+        import vision.read as read_mod
+        from vision.cnn import Nets
+
+        fold = _unseen_by(jpg)
+        net = Nets(det=fold / "dice_det.onnx", cls=fold / "dice_cls.onnx")
+        monkeypatch.setattr(read_mod, "nets", lambda: net)
     img = cv2.imread(str(jpg))
     assert img is not None
     labels = _labels(jpg, img.shape[1], img.shape[0])
@@ -61,5 +79,7 @@ def test_real_photo(name: str, min_right: int) -> None:
         right += d.value == v
         # a value given with confidence must be the labelled one
         assert d.value is None or d.confidence < 0.5 or d.value == v, (name, d, v)
-    assert found >= 0.6 * len(labels), (name, found, len(labels))
+    assert found >= 0.8 * len(labels), (name, found, len(labels))
     assert right >= min_right, (name, right, len(labels))
+    # every reported die is a labelled one (these photos' labels are complete)
+    assert len(reading.dice) <= len(labels), (name, len(reading.dice), len(labels))
