@@ -155,12 +155,13 @@ def bench_folds(folder_of_folds: Path, verbose: bool) -> None:
     import vision.read as read_mod
     from vision.cnn import Nets
 
-    if os.environ.get("VISION_NO_CNN"):
+    classical = bool(os.environ.get("VISION_NO_CNN"))
+    if classical:
         print("VISION_NO_CNN set: the classical pipeline (its MLP never saw fold 0's photos, "
               "only fold 0 is a fair figure)")
     folds: list[Nets | None] = []
     for k in range(3):
-        if os.environ.get("VISION_NO_CNN"):
+        if classical:
             folds.append(None)
             continue
         d = folder_of_folds / f"f{k}"

@@ -45,7 +45,7 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.cnn import CLS, CROP_SCALE, DET, STRIDE, warp_down  # noqa: E402
+from vision.cnn import CLS, DET, STRIDE, crop, warp_down  # noqa: E402
 from vision.synthetic import ICON_SETS, random_scene, render  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "dice-photos"
@@ -313,16 +313,6 @@ class Cls(nn.Module):
         return out
 
 
-def cut(img: np.ndarray, cx: float, cy: float, size: float, ang: float = 0.0) -> np.ndarray:
-    """The CLS x CLS crop around (cx, cy), side CROP_SCALE * size, rotated by ang degrees
-    (sampled as ``vision.cnn.crop`` samples)."""
-    s = CLS / (CROP_SCALE * size)
-    m = cv2.getRotationMatrix2D((cx, cy), ang, s)
-    m[0, 2] += CLS / 2 - cx
-    m[1, 2] += CLS / 2 - cy
-    return warp_down(img, m, CLS)
-
-
 def cls_crops(items: list[Item], per_die: int,
               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Jittered crops of every readable die, and "not a die" crops (class 0) around them."""
@@ -334,7 +324,7 @@ def cls_crops(items: list[Item], per_die: int,
             for _ in range(per_die):
                 dx, dy = rng.normal(0, 0.08 * size, 2)
                 sz = size * float(np.exp(rng.uniform(math.log(0.72), math.log(1.3))))
-                xs.append(cut(img, cx + dx, cy + dy, sz, float(rng.uniform(0, 360))))
+                xs.append(crop(img, cx + dx, cy + dy, sz, angle=float(rng.uniform(0, 360))))
                 ys.append(v)
         # negatives: background, clutter, between dice, and dice badly off centre
         med = float(np.median([g[3] for g in allc])) if allc else 40.0
@@ -349,7 +339,7 @@ def cls_crops(items: list[Item], per_die: int,
                 else:
                     x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
                 if all(math.hypot(x - ax, y - ay) > 0.6 * asz for _v, ax, ay, asz in allc):
-                    xs.append(cut(img, x, y, sz, float(rng.uniform(0, 360))))
+                    xs.append(crop(img, x, y, sz, angle=float(rng.uniform(0, 360))))
                     ys.append(0)
                     break
     return np.stack(xs), np.array(ys, np.int64)
@@ -386,7 +376,7 @@ def mined_crops(items: list[Item], per_det: int,
             for _ in range(per_det):
                 dx, dy = rng.normal(0, 0.04 * d.size, 2)
                 sz = d.size * float(rng.uniform(0.93, 1.08))
-                xs.append(cut(img, d.cx + dx, d.cy + dy, sz, float(rng.uniform(0, 360))))
+                xs.append(crop(img, d.cx + dx, d.cy + dy, sz, angle=float(rng.uniform(0, 360))))
                 ys.append(label)
     return np.stack(xs), np.array(ys, np.int64)
 

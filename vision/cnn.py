@@ -127,14 +127,7 @@ class Nets:
                   if float(out[i, 1:].max()) < RECHECK_BELOW and float(out[i, 0]) < not_die]
         if not unsure:
             return out
-        views = []
-        for i in unsure:
-            c = crop(img, dets[i].cx, dets[i].cy, dets[i].size)
-            views += [np.rot90(c, k, axes=(0, 1)) for k in range(4)]
-        logits = self._logits(np.stack(views)).reshape(len(unsure), 4, 7)
-        e = np.exp(logits - logits.max(axis=2, keepdims=True))
-        p = (e / e.sum(axis=2, keepdims=True)).mean(axis=1)
-        out[unsure] = p.astype(np.float32)
+        out[unsure] = self.classify(img, [dets[i] for i in unsure], turns=4)
         return out
 
 
@@ -209,10 +202,14 @@ def _suppress(dets: list[Detection]) -> list[Detection]:
 
 
 def crop(img: Image, cx: float, cy: float, size: float, side: int = CLS,
-         scale: float = CROP_SCALE) -> Image:
-    """The ``side`` x ``side`` crop centred on (cx, cy) spanning ``scale`` x ``size`` px."""
+         scale: float = CROP_SCALE, angle: float = 0.0) -> Image:
+    """The ``side`` x ``side`` crop centred on (cx, cy) spanning ``scale`` x ``size`` px,
+    turned by ``angle`` degrees (counter-clockwise, as ``cv2.getRotationMatrix2D``)."""
     s = side / max(1.0, scale * size)
-    m = np.array([[s, 0.0, side / 2 - s * cx], [0.0, s, side / 2 - s * cy]], np.float64)
+    a = math.radians(angle)
+    c, sn = s * math.cos(a), s * math.sin(a)
+    m = np.array([[c, sn, side / 2 - (c * cx + sn * cy)],
+                  [-sn, c, side / 2 - (-sn * cx + c * cy)]], np.float64)
     return warp_down(img, m, side)
 
 

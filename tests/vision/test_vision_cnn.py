@@ -33,6 +33,7 @@ def test_models_are_small_onnx_files() -> None:
     total = sum(p.stat().st_size for p in MODELS.iterdir() if p.is_file())
     assert total <= 5 * 1024 * 1024, total
 
+
 @pytest.mark.skipif(not hasattr(cv2.dnn, "ENGINE_NEW"), reason="OpenCV 4 has one engine")
 @pytest.mark.parametrize(("path", "shape"), [(DET_PATH, (1, 3, DET, DET)),
                                              (CLS_PATH, (5, 3, CLS, CLS))])
