@@ -31,6 +31,8 @@ __all__ = [
     "Game",
     "IllegalCall",
     "InvalidCall",
+    "Placings",
+    "Prompt",
     "RulesError",
     "Setup",
     "SetupError",
@@ -84,6 +86,56 @@ class Event:
     kind: str
     text: str
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+#: Finishing positions, best first; players tied for a position share one group.
+Placings = tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the table is waiting for now: the one question every game answers the same way.
+
+    ``phase`` is the game's own name for where it stands ("playing", "allocate", "over"...).
+    ``actors`` are the players who may or must call now (empty: no one in particular).
+    ``round`` counts rounds (or hands) from 1 where the game has them, else None.
+    ``clock`` is the length in seconds of the round clock when this phase is timed (the clock
+    may run now), else None. ``roll`` says that a roll of dice is expected now, ``rollers``
+    from whom (empty with ``roll``: anyone). ``text`` says it in words for the screen.
+
+    >>> Prompt("playing", ("Ana",), text="Ana: roll").roll
+    False
+    """
+
+    phase: str
+    actors: tuple[str, ...] = ()
+    round: int | None = None
+    clock: float | None = None
+    roll: bool = False
+    rollers: tuple[str, ...] = ()
+    text: str = ""
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+
+def rank_by(players: Sequence[str], score: Mapping[str, Any],
+            first: Sequence[str] = ()) -> Placings:
+    """Placings from a score per player (higher is better): equal scores share a place, and
+    the players in ``first`` (the winners once a game's own tie-break has spoken) come first.
+
+    >>> rank_by(["Ana", "Ben", "Cy"], {"Ana": 3, "Ben": 5, "Cy": 3})
+    (('Ben',), ('Ana', 'Cy'))
+    >>> rank_by(["Ana", "Ben"], {"Ana": 4, "Ben": 4}, first=["Ben"])
+    (('Ben',), ('Ana',))
+    """
+    top = tuple(p for p in players if p in first)
+    rest = [p for p in players if p not in first]
+    groups: list[tuple[str, ...]] = [top] if top else []
+    for value in sorted({score[p] for p in rest}, reverse=True):
+        groups.append(tuple(p for p in rest if score[p] == value))
+    return tuple(groups)
 
 
 def normalise_time(at: float | None) -> float | None:
@@ -403,6 +455,23 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def standings(self) -> Standings:
         """Where everyone stands now."""
+
+    def prompt(self) -> Prompt:
+        """What the table waits for now (who acts, the phase, a clock, a roll).
+
+        Every game overrides this; the default knows only whether the game is over.
+        """
+        return Prompt("over" if self.is_over else "playing")
+
+    def placings(self) -> Placings:
+        """Finishing positions, best first (ties share a group): final once the game is over,
+        where everyone stands so far before that. Games override it with their own ranking;
+        the default puts the declared winner first and everyone else level."""
+        winner = self.standings().winner
+        players = self.setup.players
+        top = tuple(p for p in players if winner is not None and p in winner.split(" & "))
+        rest = tuple(p for p in players if p not in top)
+        return tuple(g for g in (top, rest) if g)
 
     def legal_calls(self) -> Sequence[Call]:
         """Every call allowed now, where they can be listed (empty once the game is over)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rules.core import Call, Event, Game, IllegalCall, Setup, Standings
+from rules.core import Call, Event, Game, IllegalCall, Placings, Prompt, Setup, Standings, rank_by
 from rules.dice_forge import data as D
 from rules.dice_forge.calls import (
     Buy,
@@ -379,6 +379,29 @@ class DiceForge(Game[State]):
         if s.phase == "after":
             return f"{s.current.name}: Extra action or End turn"
         return f"{s.current.name}: Forge, Perform, Use or Pass"
+
+    def prompt(self) -> Prompt:
+        """A roll or a choice awaited first (every player rolls at a divine blessing), else
+        the active player's action."""
+        s = self.state
+        text = self.waiting_for()
+        if s.phase == "over":
+            return Prompt("over", round=s.round, text=text)
+        if s.steps:
+            roll = s.steps[0].kind != "choose"
+            rollers = tuple(dict.fromkeys(st.player for st in s.steps
+                                          if st.kind in ("roll2", "roll1", "celestial")))
+            return Prompt(s.phase, (s.steps[0].player,), s.round, roll=roll,
+                          rollers=rollers if roll else (), text=text)
+        return Prompt(s.phase, (s.current.name,), s.round, text=text)
+
+    def placings(self) -> Placings:
+        """By score (glory with cards and Titans); the winner, after the tie-break option, first
+        once the game is over."""
+        winner = self.standings().winner
+        first = winner.split(" and ") if winner else []
+        return rank_by(self.setup.players, {n: self.score(n) for n in self.setup.players},
+                       first)
 
     def sanctuary_view(self) -> list[tuple[int, int, list[str]]]:
         """What is left in each Sanctuary pool: (pool, gold cost, faces), pool 1 to 10."""

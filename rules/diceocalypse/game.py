@@ -12,7 +12,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rules.core import Call, Event, Game, IllegalCall, Setup, SetupError, Standings
+from rules.core import (
+    Call,
+    Event,
+    Game,
+    IllegalCall,
+    Placings,
+    Prompt,
+    Setup,
+    SetupError,
+    Standings,
+    rank_by,
+)
 from rules.diceocalypse.calls import (
     BLOODSHED,
     CARDS,
@@ -847,6 +858,33 @@ class Diceocalypse(Game[DiceocalypseState]):
     @property
     def is_over(self) -> bool:
         return self.state.phase == "over"
+
+    def prompt(self) -> Prompt:
+        """Dice the game waits for first (a roll-off, a card's or a Battle Zone's dice), else the
+        turn: roll, keep scoring dice, then roll again or bank."""
+        s = self.state
+        if s.phase == "over":
+            return Prompt("over", text=f"{s.winner} wins")
+        if s.stage is not None:
+            who = tuple(q for q in self.players if q in s.stage.need)
+            what = {"order": "roll for the order of play", "card": "roll for the card",
+                    "battle": "roll for the Battle Zone", "clash": "roll for the clash",
+                    "tiebreak": "roll to break the tie"}[s.stage.kind]
+            return Prompt(s.phase, who, roll=True, rollers=who,
+                          text=f"{', '.join(who)}: {what}")
+        t = s.turn
+        if t is None:
+            return Prompt(s.phase, (s.current,), roll=True, rollers=(s.current,),
+                          text=f"{s.current}: roll {6 - s.infection} dice")
+        if t.roll is not None:
+            return Prompt(s.phase, (t.player,), text=f"{t.player}: keep scoring dice")
+        return Prompt(s.phase, (t.player,), roll=True, rollers=(t.player,),
+                      text=f"{t.player}: roll {t.available} dice or bank {t.points}")
+
+    def placings(self) -> Placings:
+        """By score; the winner first once the game is over."""
+        s = self.state
+        return rank_by(self.players, s.scores, [s.winner] if s.winner else [])
 
     def standings(self) -> Standings:
         s = self.state

@@ -17,9 +17,12 @@ from rules.core import (
     Game,
     IllegalCall,
     InvalidCall,
+    Placings,
+    Prompt,
     Setup,
     SetupError,
     Standings,
+    rank_by,
 )
 from rules.eye_for_an_eye.calls import (
     Act,
@@ -834,6 +837,28 @@ class EyeForAnEye(Game[EyeState]):
 
     def character_of(self, player: str) -> Character:
         return self._chars[self.setup.players.index(player)]
+
+    def prompt(self) -> Prompt:
+        """Playing: every standing player may call, the round clock runs, dice are rolled
+        all the time; between rounds the table starts the next one."""
+        s = self.state
+        if s.phase == "over":
+            return Prompt("over", round=s.round_number, text=f"{s.winner} wins")
+        if s.phase == "between-rounds":
+            return Prompt(s.phase, round=s.round_number,
+                          text=f"Round {s.round_number} is over: start the next round")
+        standing = tuple(seat.player for seat in s.seats if seat.standing)
+        return Prompt("playing", standing, s.round_number, self.options.round_seconds,
+                      roll=True, rollers=standing,
+                      text=f"Round {s.round_number}" + (" (tie-break)" if s.tiebreak else ""))
+
+    def placings(self) -> Placings:
+        """By match points of each player's side; the match winner first."""
+        s = self.state
+        score = {seat.player: s.points[seat.side] for seat in s.seats}
+        first = [seat.player for seat in s.seats if s.winner is not None
+                 and seat.side == s.winner]
+        return rank_by(self.setup.players, score, first)
 
     def standings(self) -> Standings:
         s = self.state

@@ -14,7 +14,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rules.core import Call, Event, Game, IllegalCall, InvalidCall, Setup, SetupError, Standings
+from rules.core import (
+    Call,
+    Event,
+    Game,
+    IllegalCall,
+    InvalidCall,
+    Placings,
+    Prompt,
+    Setup,
+    SetupError,
+    Standings,
+    rank_by,
+)
 from rules.occulites.data import (
     CARDS,
     COLOURS,
@@ -772,6 +784,32 @@ class OcculitesGame(Game[OcculitesState]):
         if self.state.phase == "share":
             return self.state.share_queue[0][1]
         return None
+
+    def prompt(self) -> Prompt:
+        """Tribes and the draft go one player at a time; in allocation everyone rolls and lines
+        up at once (the timer's clock may run); Share Knowledge goes card by card."""
+        state = self.state
+        phase = state.phase
+        text = self._phase_text(state)
+        rnd = state.round or None
+        if phase == "over":
+            return Prompt("over", round=rnd, text=text)
+        if phase == "tribes":
+            free = tuple(p for p in self.setup.players if state.tribe_of.get(p) is None)
+            return Prompt(phase, free, rnd, text=text)
+        if phase == "allocate":
+            waiting = tuple(p for p in self.setup.players if p not in state.lineups)
+            return Prompt(phase, waiting, rnd, self.options.deadline, roll=bool(waiting),
+                          rollers=waiting, text=text)
+        who = self.whose_turn()
+        return Prompt(phase, (who,) if who else (), rnd, text=text)
+
+    def placings(self) -> Placings:
+        """By points; once over, the winners (after the table's tie-break option) first."""
+        state = self.state
+        winner = self.standings().winner
+        first = winner.split(" & ") if winner else []
+        return rank_by(self.setup.players, state.points, first)
 
     def current_cards(self) -> list[CardInfo]:
         """The six cards of this round's line-up, card 1 first."""

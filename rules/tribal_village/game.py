@@ -18,7 +18,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rules.core import Call, Event, Game, IllegalCall, Setup, SetupError, Standings
+from rules.core import (
+    Call,
+    Event,
+    Game,
+    IllegalCall,
+    Placings,
+    Prompt,
+    Setup,
+    SetupError,
+    Standings,
+    rank_by,
+)
 from rules.tribal_village.calls import (
     Chaos,
     ChaosReturn,
@@ -267,6 +278,31 @@ class TribalVillage(Game[TribalVillageState]):
     def waiting_for(self) -> str:
         """A sentence saying what the game waits for now."""
         return self._waiting(self.state)
+
+    def prompt(self) -> Prompt:
+        """A card game: whoever must answer or play next; no clock and no dice."""
+        s = self.state
+        text = self.waiting_for()
+        if s.phase == "over":
+            return Prompt("over", round=s.hand_no, text=text)
+        if s.phase == "setup":
+            missing = tuple(p for p in self.setup.players if s.objective.get(p) is None)
+            return Prompt("setup", missing, s.hand_no, text=text)
+        who = self.current_player
+        return Prompt(s.phase, (who,) if who else (), s.hand_no, text=text)
+
+    def placings(self) -> Placings:
+        """By total score, or in Alliance mode by the team's total (team mates share a place)."""
+        s = self.state
+        players = self.setup.players
+        totals = {p: sum(h[p] for h in s.hand_scores) for p in players}
+        if self.options.alliance_mode:
+            teams: dict[str, int] = {}
+            for p in players:
+                team = self.team_of(p) or ""
+                teams[team] = teams.get(team, 0) + totals[p]
+            totals = {p: teams[self.team_of(p) or ""] for p in players}
+        return rank_by(players, totals)
 
     def trick_verdict(self) -> Verdict | None:
         """Who is winning the trick on the table and why (None before its first card)."""
