@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.tests.common import UnitTestTouch
+from kivy.input.motionevent import MotionEvent
 
 Script = Callable[["Driver"], Generator[int | None, None, None]]
 
@@ -35,6 +36,33 @@ class ManualClock:
         self.now += seconds
 
 
+class ScriptTouch(MotionEvent):
+    """One finger on the screen, put down and lifted by a script through Kivy's own input
+    dispatch (the same path a touch panel's events take). Written here rather than taken from
+    ``kivy.tests``, which needs pytest: `companion demo` runs where only the app is installed."""
+
+    _ids = 0
+
+    def __init__(self, x: float, y: float) -> None:
+        ScriptTouch._ids += 1
+        win = EventLoop.window
+        super().__init__("script", ScriptTouch._ids,
+                         {"x": x / max(1.0, win.width - 1.0),
+                          "y": y / max(1.0, win.height - 1.0)},
+                         is_touch=True, type_id="touch")
+        self.profile = ["pos"]
+
+    def depack(self, args: dict[str, float]) -> None:
+        self.sx, self.sy = args["x"], args["y"]
+        super().depack(args)
+
+    def down(self) -> None:
+        EventLoop.post_dispatch_input("begin", self)
+
+    def up(self) -> None:
+        EventLoop.post_dispatch_input("end", self)
+
+
 class Driver:
     """Taps widgets and takes screenshots of a running app."""
 
@@ -47,9 +75,9 @@ class Driver:
             text = getattr(widget, "text", "")
             raise AssertionError(f"tapping a disabled widget: {widget!r} {text!r}")
         x, y = widget.to_window(*widget.center)
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
-        touch.touch_up()
+        touch = ScriptTouch(x, y)
+        touch.down()
+        touch.up()
 
     def screenshot(self, path: Path) -> Path:
         """Save the window as it is on screen to ``path`` (PNG)."""

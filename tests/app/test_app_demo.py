@@ -38,3 +38,34 @@ def test_demo_writes_every_screen_and_standings(app_dirs: Path) -> None:
     assert replayed.phase == "between-rounds"
     assert replayed.history[-1].call == "Yarra Bung!"
     assert any(s.knocked_out for s in replayed.seats())
+
+
+BLOCK_TEST_PACKAGES = """
+import importlib.abc, sys
+class NoTestPackages(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] in ('pytest', '_pytest', 'hypothesis'):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+sys.meta_path.insert(0, NoTestPackages())
+for name in [m for m in sys.modules if m.split('.')[0] in ('pytest', '_pytest', 'hypothesis')]:
+    del sys.modules[name]
+from companion.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_demo_runs_where_only_the_app_is_installed(app_dirs: Path) -> None:
+    """`./start.sh demo` installs no test packages: nothing the demo imports may need them
+    (it crashed with "No module named 'pytest'" through kivy.tests)."""
+    import os
+    import subprocess
+    import sys
+
+    out = app_dirs / "demo"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    done = subprocess.run([sys.executable, "-c", BLOCK_TEST_PACKAGES, "demo", "--output",
+                           str(out)], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "No module named" not in done.stderr
+    assert (out / "01-start.png").is_file() and (out / "standings.txt").is_file()
