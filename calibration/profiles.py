@@ -1,8 +1,8 @@
 """Calibration profiles: strict, versioned JSON files wrapping vision's Profile.
 
-One file per camera and table setup, in ``<config>/profiles/<name>.json`` where ``<config>`` is
-``platformdirs.user_config_dir("table-companion")`` (or ``$COMPANION_CONFIG_DIR``); the file
-``<config>/current-profile`` names the one in use.
+One file per camera and table setup, in ``<config>/profiles/<name>.json`` of a
+:class:`ProfileStore`; the file ``<config>/current-profile`` names the one in use. The config
+folder is the app's to choose (``companion.paths.config_dir()``), never this package's.
 
 Reading is strict: every key is known (an unknown key is rejected by its path, e.g.
 ``palette.colours[2].colour``), every value has its type (a wrong one is named with what was
@@ -52,7 +52,6 @@ from vision.profile import FACE_FEATURES, LEGACY_FACE_FEATURES, Profile, face_fe
 
 FORMAT = "table-companion-profile"
 VERSION = 3
-APP_NAME = "table-companion"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 POINTER = "current-profile"
 #: True while a profile is built from a file: its vision profile is then already in the form a
@@ -520,24 +519,6 @@ def loads(text: str, source: str = "<profile>") -> CalibrationProfile:
 # --------------------------------------------------------------------------- the store
 
 
-def config_dir() -> Path:
-    """Where profiles live: $COMPANION_CONFIG_DIR, else the platform's user config folder."""
-    env = os.environ.get("COMPANION_CONFIG_DIR")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir(APP_NAME))
-
-
-def profiles_dir() -> Path:
-    return config_dir() / "profiles"
-
-
-def profile_path(name: str) -> Path:
-    return profiles_dir() / f"{check_name(name)}.json"
-
-
 def _write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -546,13 +527,6 @@ def _write_atomic(path: Path, text: str) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
-
-
-def save(profile: CalibrationProfile) -> Path:
-    """Write the profile to its file (atomically); returns the path."""
-    path = profile_path(profile.name)
-    _write_atomic(path, profile.dumps())
-    return path
 
 
 def load_file(path: Path) -> CalibrationProfile:
@@ -566,55 +540,93 @@ def load_file(path: Path) -> CalibrationProfile:
     return loads(text, repr(str(path)))
 
 
-def load(name: str) -> CalibrationProfile:
-    """Read the stored profile called ``name``."""
-    path = profile_path(name)
-    if not path.exists():
-        have = names()
-        raise ProfileError(f"no profile named {name!r}; stored: {', '.join(have) or 'none'}")
-    p = load_file(path)
-    if p.name != name:
-        raise ProfileError(f"{str(path)!r}: holds a profile named {p.name!r}, not {name!r}")
-    return p
+@dataclass(frozen=True)
+class ProfileStore:
+    """The profiles of one config folder: ``<folder>/profiles/<name>.json``, and the file
+    ``<folder>/current-profile`` naming the one in use.
 
+    The folder is given by whoever opens the store (the app passes its one config folder), so
+    this package never decides where the user's files are.
+    """
 
-def names() -> list[str]:
-    d = profiles_dir()
-    if not d.is_dir():
-        return []
-    return sorted(p.stem for p in d.glob("*.json") if NAME_RE.match(p.stem))
+    folder: Path
 
+    @property
+    def profiles_dir(self) -> Path:
+        return self.folder / "profiles"
 
-def current_name() -> str | None:
-    """The name in the current-profile pointer, or None when none is chosen."""
-    ptr = config_dir() / POINTER
-    if not ptr.exists():
-        return None
-    name = ptr.read_text(encoding="utf-8").strip()
-    try:
-        return check_name(name)
-    except ProfileError as e:
-        raise ProfileError(f"{str(ptr)!r}: {e}") from e
+    def profile_path(self, name: str) -> Path:
+        return self.profiles_dir / f"{check_name(name)}.json"
 
+    def save(self, profile: CalibrationProfile) -> Path:
+        """Write the profile to its file (atomically); returns the path."""
+        path = self.profile_path(profile.name)
+        _write_atomic(path, profile.dumps())
+        return path
 
-def use(name: str) -> CalibrationProfile:
-    """Make ``name`` the current profile (it must load cleanly); returns it."""
-    p = load(name)
-    _write_atomic(config_dir() / POINTER, name + "\n")
-    return p
+    def load(self, name: str) -> CalibrationProfile:
+        """Read the stored profile called ``name``."""
+        path = self.profile_path(name)
+        if not path.exists():
+            have = self.names()
+            raise ProfileError(f"no profile named {name!r}; stored: {', '.join(have) or 'none'}")
+        p = load_file(path)
+        if p.name != name:
+            raise ProfileError(f"{str(path)!r}: holds a profile named {p.name!r}, not {name!r}")
+        return p
 
+    def names(self) -> list[str]:
+        d = self.profiles_dir
+        if not d.is_dir():
+            return []
+        return sorted(p.stem for p in d.glob("*.json") if NAME_RE.match(p.stem))
 
-def current() -> CalibrationProfile | None:
-    """The current profile, or None when none is chosen; ProfileError if it is broken."""
-    name = current_name()
-    return None if name is None else load(name)
+    def current_name(self) -> str | None:
+        """The name in the current-profile pointer, or None when none is chosen."""
+        ptr = self.folder / POINTER
+        if not ptr.exists():
+            return None
+        try:
+            name = ptr.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as e:
+            raise ProfileError(f"{str(ptr)!r}: cannot be read ({e})") from e
+        try:
+            return check_name(name)
+        except ProfileError as e:
+            raise ProfileError(f"{str(ptr)!r}: {e}") from e
 
+    def use(self, name: str) -> CalibrationProfile:
+        """Make ``name`` the current profile (it must load cleanly); returns it."""
+        p = self.load(name)
+        _write_atomic(self.folder / POINTER, name + "\n")
+        return p
 
-def load_or_new(name: str, camera: str = "") -> CalibrationProfile:
-    """The stored profile ``name``, or a new empty one (a broken file is an error, not new)."""
-    if profile_path(name).exists():
-        return load(name)
-    return CalibrationProfile(name=name, camera=camera)
+    def current(self) -> CalibrationProfile | None:
+        """The current profile, or None when none is chosen; ProfileError if it is broken."""
+        name = self.current_name()
+        return None if name is None else self.load(name)
+
+    def load_or_new(self, name: str, camera: str = "") -> CalibrationProfile:
+        """The stored profile ``name``, or a new empty one (a broken file is an error)."""
+        if self.profile_path(name).exists():
+            return self.load(name)
+        return CalibrationProfile(name=name, camera=camera)
+
+    def summary(self, name: str) -> Mapping[str, Any]:
+        """One line's worth about a stored profile, or its error."""
+        try:
+            p = self.load(name)
+        except ProfileError as e:
+            return {"name": name, "error": str(e)}
+        vp = p.profile
+        return {
+            "name": name, "camera": p.camera,
+            "table": (p.table.source if p.table else ("yes" if vp.table else "no")),
+            "colours": len(vp.palette.colours) if vp.palette else 0,
+            "face_sets": [f.name for f in vp.face_sets],
+            "stale_face_sets": stale_face_sets(p),
+            "zones": len(p.zones),
+        }
 
 
 def stale_face_sets(profile: CalibrationProfile) -> list[str]:
@@ -622,20 +634,3 @@ def stale_face_sets(profile: CalibrationProfile) -> list[str]:
     no longer match what vision measures, so they must be learned again."""
     now = features_id()
     return [f.name for f in profile.face_sets if f.features != now]
-
-
-def summary(name: str) -> Mapping[str, Any]:
-    """One line's worth about a stored profile, or its error."""
-    try:
-        p = load(name)
-    except ProfileError as e:
-        return {"name": name, "error": str(e)}
-    vp = p.profile
-    return {
-        "name": name, "camera": p.camera,
-        "table": (p.table.source if p.table else ("yes" if vp.table else "no")),
-        "colours": len(vp.palette.colours) if vp.palette else 0,
-        "face_sets": [f.name for f in vp.face_sets],
-        "stale_face_sets": stale_face_sets(p),
-        "zones": len(p.zones),
-    }

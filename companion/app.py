@@ -835,9 +835,9 @@ class SettingsScreen(Screen):
     def profile_choices(chosen: str) -> list[str]:
         """"default" (the current profile), "none", and every stored profile by name."""
         try:
-            from calibration import profiles
+            from companion.paths import profile_store
 
-            stored = profiles.names()
+            stored = profile_store().names()
         except Exception as e:  # an unreadable config folder must not stop the settings
             Logger.warning(f"companion: calibration profiles not listed: {e}")
             stored = []
@@ -1158,9 +1158,10 @@ class CompanionApp(App):
         if name in ("", "none"):
             return None
         try:
-            from calibration import profiles
+            from companion.paths import profile_store
 
-            return profiles.current() if name == "default" else profiles.load(name)
+            store = profile_store()
+            return store.current() if name == "default" else store.load(name)
         except Exception as e:  # a bad profile must not stop the app: read uncalibrated
             Logger.warning(f"companion: calibration profile not used: {e}")
             return None

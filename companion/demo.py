@@ -37,8 +37,10 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
     """Play the scripted round; returns the files written, by name."""
     prepare_environment()
     scratch = Path(tempfile.mkdtemp(prefix="companion-demo-"))
-    os.environ.setdefault("COMPANION_DATA_DIR", str(scratch / "data"))
-    os.environ.setdefault("COMPANION_CONFIG_DIR", str(scratch / "config"))
+    # the demo's own folders, whatever the user's are: it never reads or writes their files
+    os.environ["COMPANION_DATA_DIR"] = str(scratch / "data")
+    os.environ["COMPANION_CONFIG_DIR"] = str(scratch / "config")
+    os.environ.pop("COMPANION_CONFIG", None)
 
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app

@@ -94,13 +94,9 @@ class Settings:
         return "\n".join(lines) + "\n"
 
 
-def settings_path() -> Path:
-    return paths.config_dir() / "settings.toml"
-
-
 def load(path: Path | None = None) -> Settings:
     """The saved settings, or the defaults when there is no file yet."""
-    path = path or settings_path()
+    path = path or paths.settings_path()
     if not path.exists():
         return Settings()
     try:
@@ -113,7 +109,7 @@ def load(path: Path | None = None) -> Settings:
 def save(settings: Settings, path: Path | None = None) -> Path:
     """Write the settings atomically: a temporary file, flushed to disk, renamed over the old
     one, so a power cut leaves either the old file or the new one."""
-    path = path or settings_path()
+    path = path or paths.settings_path()
     text = settings.check().to_toml()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")

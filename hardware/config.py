@@ -1,9 +1,15 @@
 """Where the companion's config and data live, and reading the config file (TOML).
 
-The file is ``config.toml`` in the user's config folder (platformdirs): on Raspberry Pi OS and
-other Linux ``~/.config/table-companion/config.toml``. ``COMPANION_CONFIG`` points elsewhere.
-Soundtracks go in ``~/.local/share/table-companion/soundtracks`` (or ``[audio] soundtracks``;
-``COMPANION_DATA_DIR`` moves the data folder).
+These are the only functions that decide where the user's files are; everything else (the
+app's settings, journal and calibration profiles, the doctor) asks them:
+
+- the config folder: ``COMPANION_CONFIG_DIR``, else the user's config folder (platformdirs; on
+  Raspberry Pi OS and other Linux ``~/.config/table-companion``);
+- the config file: ``COMPANION_CONFIG``, else ``config.toml`` in the config folder;
+- the data folder (journals, soundtracks): ``COMPANION_DATA_DIR``, else the user's data folder
+  (``~/.local/share/table-companion``); soundtracks in its ``soundtracks`` (or ``[audio]
+  soundtracks``).
+
 The hardware tables (``[camera]``, ``[buttons]``, ``[audio]``) are checked by their own modules.
 """
 
@@ -21,11 +27,14 @@ from hardware.errors import ConfigError
 
 APP_NAME = "table-companion"
 ENV_VAR = "COMPANION_CONFIG"
+CONFIG_DIR_VAR = "COMPANION_CONFIG_DIR"
+DATA_DIR_VAR = "COMPANION_DATA_DIR"
 
 
 def config_dir() -> Path:
-    """The user's config folder for the companion."""
-    return Path(platformdirs.user_config_dir(APP_NAME))
+    """The companion's config folder: $COMPANION_CONFIG_DIR, else the user's (platformdirs)."""
+    env = os.environ.get(CONFIG_DIR_VAR)
+    return Path(env).expanduser() if env else Path(platformdirs.user_config_dir(APP_NAME))
 
 
 def config_file() -> Path:
@@ -37,7 +46,7 @@ def config_file() -> Path:
 def data_dir() -> Path:
     """The user's data folder (journals, soundtracks); ``COMPANION_DATA_DIR`` moves it, as it
     moves the app's journals."""
-    env = os.environ.get("COMPANION_DATA_DIR")
+    env = os.environ.get(DATA_DIR_VAR)
     return Path(env).expanduser() if env else Path(platformdirs.user_data_dir(APP_NAME))
 
 

@@ -13,3 +13,13 @@ os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("COMPANION_CAMERA", "synthetic")
+
+# Never the user's own files: the companion's folders, and the platform folders behind them,
+# point into a throwaway home for the whole run (tests that need others set their own).
+_home = tempfile.mkdtemp(prefix="companion-test-home-")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_home, "xdg-config")
+os.environ["XDG_DATA_HOME"] = os.path.join(_home, "xdg-data")
+os.environ["COMPANION_CONFIG_DIR"] = os.path.join(_home, "config")
+os.environ["COMPANION_DATA_DIR"] = os.path.join(_home, "data")
+os.environ.pop("COMPANION_CONFIG", None)
+os.environ.pop("COMPANION_AUDIO", None)

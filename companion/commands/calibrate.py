@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion import paths
+
 HELP = "calibrate a table: markers, table region, colour palette, icon faces, check, profiles"
 
 
@@ -128,22 +130,20 @@ def _err(msg: str) -> int:
 
 
 def _target(args: argparse.Namespace) -> Any:
-    from calibration import profiles
 
-    name = args.profile or profiles.current_name() or "default"
-    return profiles.load_or_new(name)
+    name = args.profile or paths.profile_store().current_name() or "default"
+    return paths.profile_store().load_or_new(name)
 
 
 def _save(args: argparse.Namespace, cp: Any) -> None:
-    from calibration import profiles
 
     if args.dry_run:
         print("dry run: nothing saved")
         return
-    path = profiles.save(cp)
+    path = paths.profile_store().save(cp)
     print(f"saved profile {cp.name!r} to {path}")
-    if profiles.current_name() is None:
-        profiles.use(cp.name)
+    if paths.profile_store().current_name() is None:
+        paths.profile_store().use(cp.name)
         print(f"{cp.name!r} is now the current profile")
 
 
@@ -397,8 +397,8 @@ def _check(args: argparse.Namespace) -> int:
     if args.file:
         cp = profiles.load_file(args.file)
     else:
-        name = args.profile or profiles.current_name()
-        cp = profiles.load(name) if name else None
+        name = args.profile or paths.profile_store().current_name()
+        cp = paths.profile_store().load(name) if name else None
         if cp is None:
             print("no profile chosen: checking with the defaults", file=sys.stderr)
     vp = cp.profile if cp is not None else None
@@ -474,15 +474,14 @@ def _zones(args: argparse.Namespace) -> int:
 
 
 def _list(_args: argparse.Namespace) -> int:
-    from calibration import profiles
 
-    cur = profiles.current_name()
-    names = profiles.names()
+    cur = paths.profile_store().current_name()
+    names = paths.profile_store().names()
     if not names:
-        print(f"no profiles yet in {profiles.profiles_dir()}")
+        print(f"no profiles yet in {paths.profile_store().profiles_dir}")
         return 0
     for n in names:
-        s = profiles.summary(n)
+        s = paths.profile_store().summary(n)
         mark = "*" if n == cur else " "
         if "error" in s:
             print(f"{mark} {n}: BROKEN - {s['error']}")
@@ -496,20 +495,18 @@ def _list(_args: argparse.Namespace) -> int:
 
 
 def _use(args: argparse.Namespace) -> int:
-    from calibration import profiles
 
-    p = profiles.use(args.name)
+    p = paths.profile_store().use(args.name)
     print(f"using profile {p.name!r}")
     return 0
 
 
 def _show(args: argparse.Namespace) -> int:
-    from calibration import profiles
 
-    name = args.name or profiles.current_name()
+    name = args.name or paths.profile_store().current_name()
     if name is None:
         return _err("no profile chosen; give a name")
-    summary = profiles.summary(name)
+    summary = paths.profile_store().summary(name)
     if "error" in summary:  # a missing or unreadable profile is a failure, not a summary
         return _err(str(summary["error"]))
     print(json.dumps(summary, indent=1))

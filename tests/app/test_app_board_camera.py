@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from companion import paths
+
 pytestmark = pytest.mark.app
 
 
@@ -54,10 +56,10 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
     from companion.drive import Driver, ManualClock, run_app
     from companion.preview import CameraFeed
 
-    profiles.save(profiles.CalibrationProfile(name="den", zones=(
+    paths.profile_store().save(profiles.CalibrationProfile(name="den", zones=(
         rectangle(1, "Parry", 20, 20, 260, 200), rectangle(1, "Spear Thrust", 20, 260, 260, 200),
         rectangle(2, "Parry", 360, 20, 260, 200))))
-    profiles.use("den")
+    paths.profile_store().use("den")
     camera = BoardsCamera()
     monkeypatch.setattr(companion.preview, "frame_provider_for", lambda spec, profile=None:
                         CameraFeed(spec, profile=profile, fps=30.0,

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from calib_synth import perspective, tray_frame
 
-from calibration import faces, profiles
+from calibration import faces
+from companion import paths
 from companion.cli import main
 from vision.synthetic import SYNTH_COLOURS, SynthDie, random_scene
 
@@ -88,8 +89,8 @@ def test_headless_calibration_from_folders(tmp_path: Path, monkeypatch: pytest.M
                             "colour": d.colour} for p, d in zip(pts, dice, strict=True)]}
         (roll_dir / f"roll{k}.png.json").write_text(json.dumps(labels))
     # pip dice are read with a profile without icon faces
-    cp = profiles.load("test-table")
-    profiles.save(dataclasses.replace(
+    cp = paths.profile_store().load("test-table")
+    paths.profile_store().save(dataclasses.replace(
         cp, name="pips", face_sets=(),
         profile=dataclasses.replace(cp.profile, face_sets=())))
     assert main(["calibrate", "check", str(roll_dir), "--profile", "pips", "--json"]) == 0
@@ -103,7 +104,7 @@ def test_headless_calibration_from_folders(tmp_path: Path, monkeypatch: pytest.M
     assert "* test-table: camera synthetic, table markers, 3 colours, face sets eye-for-an-eye" \
         in out
     assert main(["calibrate", "use", "pips"]) == 0
-    assert profiles.current_name() == "pips"
+    assert paths.profile_store().current_name() == "pips"
 
 
 def test_cli_errors_are_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -156,7 +157,7 @@ def test_roll_clusters_and_tapped_faces(tmp_path: Path, monkeypatch: pytest.Monk
     assert main(["calibrate", "palette", "--roll", str(roll), "--name", "0=red",
                  "--name", "1=blue", "--profile", "rolls"]) == 0
     assert "saved profile 'rolls'" in capsys.readouterr().out
-    pal = profiles.load("rolls").profile.palette
+    pal = paths.profile_store().load("rolls").profile.palette
     assert pal is not None and pal.names == ("red", "blue")
 
     taps = []
@@ -170,7 +171,7 @@ def test_roll_clusters_and_tapped_faces(tmp_path: Path, monkeypatch: pytest.Monk
                  "--profile", "rolls"]) == 0
     out = capsys.readouterr().out
     assert "attack: 4 crop(s)" in out and "heal: 4 crop(s)" in out
-    cp = profiles.load("rolls")
+    cp = paths.profile_store().load("rolls")
     assert [f.name for f in cp.profile.face_sets] == ["mine"]
     assert cp.face_sets[0].samples == {"attack": 4, "heal": 4}
     # the captures are kept, so the set can be learned again from them
@@ -179,7 +180,7 @@ def test_roll_clusters_and_tapped_faces(tmp_path: Path, monkeypatch: pytest.Monk
     # more captures later, added to the same set
     assert main(["calibrate", "faces", "--taps", str(tmp_path / "taps.json"), "--set", "mine",
                  "--profile", "rolls", "--add"]) == 0
-    grown = profiles.load("rolls").face_sets[0]
+    grown = paths.profile_store().load("rolls").face_sets[0]
     assert grown.samples == {"attack": 8, "heal": 8}
     assert grown.captures["attack"][:4] == cp.face_sets[0].captures["attack"]
     assert {k: len(v) for k, v in grown.captures.items()} == {"attack": 8, "heal": 8}

@@ -12,6 +12,7 @@ from calib_synth import face_samples
 
 from calibration import faces, profiles
 from calibration.profiles import CalibrationProfile, ProfileError
+from companion import paths
 from vision.profile import FACE_FEATURES, ColourModel, Palette, Profile, TableRegion
 
 
@@ -45,9 +46,9 @@ def _full() -> CalibrationProfile:
 
 def test_round_trip_is_exact(store: Path) -> None:
     p = _full()
-    path = profiles.save(p)
+    path = paths.profile_store().save(p)
     text = path.read_text(encoding="utf-8")
-    back = profiles.load("kitchen-picam")
+    back = paths.profile_store().load("kitchen-picam")
     assert back == p
     assert back.dumps() == text
     assert back.profile.face_sets[0].examples == p.profile.face_sets[0].examples
@@ -58,7 +59,7 @@ def test_round_trip_is_exact(store: Path) -> None:
 def test_vision_read_command_accepts_the_file(store: Path) -> None:
     from companion.commands.read import _load_profile
 
-    path = profiles.save(_full())
+    path = paths.profile_store().save(_full())
     assert _load_profile(path) == _full().profile
 
 
@@ -116,18 +117,18 @@ def test_corrupt_files_give_clear_errors(text: str, message: str) -> None:
 
 
 def test_truncated_and_binary_files_on_disk(store: Path) -> None:
-    path = profiles.save(_full())
+    path = paths.profile_store().save(_full())
     full = path.read_bytes()
     path.write_bytes(full[: len(full) // 2])
     with pytest.raises(ProfileError, match=r"kitchen-picam\.json.*not valid JSON"):
-        profiles.load("kitchen-picam")
+        paths.profile_store().load("kitchen-picam")
     path.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(ProfileError, match="cannot be read"):
-        profiles.load("kitchen-picam")
+        paths.profile_store().load("kitchen-picam")
     # a broken file is an error, never silently replaced by a new profile
     with pytest.raises(ProfileError):
-        profiles.load_or_new("kitchen-picam")
-    assert "cannot be read" in profiles.summary("kitchen-picam")["error"]
+        paths.profile_store().load_or_new("kitchen-picam")
+    assert "cannot be read" in paths.profile_store().summary("kitchen-picam")["error"]
 
 
 V1 = {
@@ -163,25 +164,25 @@ def test_version_1_is_checked_strictly_too() -> None:
 
 
 def test_store_list_use_current(store: Path) -> None:
-    assert profiles.names() == [] and profiles.current() is None
-    profiles.save(_full())
-    profiles.save(CalibrationProfile(name="attic"))
-    assert profiles.names() == ["attic", "kitchen-picam"]
-    assert profiles.current_name() is None
-    assert profiles.use("attic").name == "attic"
-    assert profiles.current_name() == "attic"
+    assert paths.profile_store().names() == [] and paths.profile_store().current() is None
+    paths.profile_store().save(_full())
+    paths.profile_store().save(CalibrationProfile(name="attic"))
+    assert paths.profile_store().names() == ["attic", "kitchen-picam"]
+    assert paths.profile_store().current_name() is None
+    assert paths.profile_store().use("attic").name == "attic"
+    assert paths.profile_store().current_name() == "attic"
     assert (store / "current-profile").read_text().strip() == "attic"
     with pytest.raises(ProfileError, match="no profile named 'cellar'; stored: attic, "
                                            "kitchen-picam"):
-        profiles.use("cellar")
-    assert profiles.current_name() == "attic"
+        paths.profile_store().use("cellar")
+    assert paths.profile_store().current_name() == "attic"
     # a renamed file is caught
     (store / "profiles" / "attic.json").rename(store / "profiles" / "loft.json")
     with pytest.raises(ProfileError, match="holds a profile named 'attic', not 'loft'"):
-        profiles.load("loft")
+        paths.profile_store().load("loft")
     (store / "current-profile").write_text("bad name!\n")
     with pytest.raises(ProfileError, match="not valid"):
-        profiles.current_name()
+        paths.profile_store().current_name()
 
 
 def test_face_set_update_replaces_by_name() -> None:
@@ -193,11 +194,6 @@ def test_face_set_update_replaces_by_name() -> None:
     assert q.face_sets[0].cv_accuracy == 1.0
 
 
-def test_config_dir_default_uses_platformdirs(monkeypatch: pytest.MonkeyPatch) -> None:
-    import platformdirs
-
-    monkeypatch.delenv("COMPANION_CONFIG_DIR", raising=False)
-    assert profiles.config_dir() == Path(platformdirs.user_config_dir("table-companion"))
 
 
 def test_face_sets_from_other_features_are_flagged(store: Path) -> None:
@@ -206,8 +202,8 @@ def test_face_sets_from_other_features_are_flagged(store: Path) -> None:
     old = dataclasses.replace(p, face_sets=(dataclasses.replace(p.face_sets[0],
                                                                 features="0123456789abcdef"),))
     assert profiles.stale_face_sets(old) == ["e4e"]
-    profiles.save(old)
-    assert profiles.summary("kitchen-picam")["stale_face_sets"] == ["e4e"]
+    paths.profile_store().save(old)
+    assert paths.profile_store().summary("kitchen-picam")["stale_face_sets"] == ["e4e"]
 
 
 def _v2(p: CalibrationProfile) -> dict:  # type: ignore[type-arg]
@@ -237,8 +233,8 @@ def test_version_2_face_sets_are_left_out_and_flagged(store: Path) -> None:
     assert "face set 'e4e' was learned with vision's older face features" in old.notes
     assert "learned again" in old.notes and old.notes.startswith("north window; ")
     # the upgraded profile is a version 3 profile that round-trips exactly
-    profiles.save(old)
-    back = profiles.load("kitchen-picam")
+    paths.profile_store().save(old)
+    back = paths.profile_store().load("kitchen-picam")
     assert back == old and json.loads(back.dumps())["version"] == 3
     # a version 2 file is checked strictly too
     bad = _v2(p)

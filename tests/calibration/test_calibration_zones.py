@@ -14,6 +14,7 @@ import pytest
 from calibration import profiles
 from calibration import zones as Z
 from calibration.profiles import CalibrationProfile, ProfileError
+from companion import paths
 from companion.cli import main
 from vision.synthetic import SYNTH_COLOURS, SynthDie, random_scene, render
 
@@ -67,8 +68,8 @@ def test_zones_round_trip_in_a_profile_and_v2_files_upgrade(store: Path) -> None
     zones = (Z.rectangle(1, "Parry", 10.5, 20, 80, 40),
              Z.Zone(2, "Spear Thrust", ((300, 10), (390.25, 12), (380, 70), (305, 66))))
     p = CalibrationProfile(name="den", zones=zones)
-    path = profiles.save(p)
-    back = profiles.load("den")
+    path = paths.profile_store().save(p)
+    back = paths.profile_store().load("den")
     assert back == p and back.zones == zones
     assert back.dumps() == path.read_text(encoding="utf-8")
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -76,7 +77,7 @@ def test_zones_round_trip_in_a_profile_and_v2_files_upgrade(store: Path) -> None
     old = {k: v for k, v in data.items() if k != "zones"} | {"version": 2}
     upgraded = profiles.loads(json.dumps(old), "old.json")
     assert upgraded.zones == () and dataclasses.replace(upgraded, zones=zones) == p
-    assert profiles.summary("den")["zones"] == 2
+    assert paths.profile_store().summary("den")["zones"] == 2
 
 
 @pytest.mark.parametrize(("change", "message"), [
@@ -121,14 +122,15 @@ def test_cli_adds_draws_and_removes_zones(store: Path, tmp_path: Path,
     out = capsys.readouterr().out
     assert "2 dice on seat 1 Parry" in out and "1 dice on seat 2 Spear Thrust" in out
     assert (tmp_path / "boards.zones.png").exists()
-    stored = profiles.load("den").zones
+    stored = paths.profile_store().load("den").zones
     assert [(z.seat, z.space) for z in stored] == [(2, "Spear Thrust"), (1, "Parry")]
     assert main(["calibrate", "zones", "--profile", "den", "--remove", "1", "parry"]) == 0
-    assert [z.space for z in profiles.load("den").zones] == ["Spear Thrust"]
+    assert [z.space for z in paths.profile_store().load("den").zones] == ["Spear Thrust"]
     capsys.readouterr()
     assert main(["calibrate", "zones", "--profile", "den", "--rect", "x", "Heal", "1,2,3,4"]) == 2
     assert "seat must be a number 1..6, got 'x'" in capsys.readouterr().err
     assert main(["calibrate", "zones", "--profile", "den", "--add", "1", "Heal", "1,2"]) == 2
     assert "at least 3 corners" in capsys.readouterr().err
-    assert [z.space for z in profiles.load("den").zones] == ["Spear Thrust"]  # unchanged
+    unchanged = paths.profile_store().load("den").zones
+    assert [z.space for z in unchanged] == ["Spear Thrust"]
 

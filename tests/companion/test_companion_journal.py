@@ -130,7 +130,8 @@ def test_export_is_a_game_file_that_replays(tmp_path: Path) -> None:
 def test_data_dir_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
     assert paths.journal_path() == tmp_path / "data" / "journal.sqlite3"
-    assert (tmp_path / "data").is_dir()
+    with Journal(paths.journal_path()):  # the folder is made when the journal is first opened
+        assert (tmp_path / "data").is_dir()
 
 
 def test_kill_dash_nine_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:

@@ -851,9 +851,9 @@ class OcculitesScreen(Screen):
         if name in ("", "default", "none"):
             return None
         try:
-            from calibration.profiles import load
+            from companion.paths import profile_store
 
-            return load(name).profile
+            return profile_store().load(name).profile
         except Exception:  # a bad profile: vision's default palette
             return None
 
