@@ -47,7 +47,9 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
 
     output.mkdir(parents=True, exist_ok=True)
     clock = ManualClock()
-    app = CompanionApp(clock=clock, journal_file=scratch / "journal.sqlite3")
+    # the stand-in camera, chosen: the demo's rolls are rendered dice, and it says so
+    app = CompanionApp(clock=clock, journal_file=scratch / "journal.sqlite3",
+                       camera_flag="synthetic")
     written: dict[str, Path] = {}
 
     def advance(seconds: float) -> None:
@@ -58,9 +60,9 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
     def shot(d: Driver, name: str) -> None:
         written[name] = d.screenshot(output / f"{name}.png")
 
-    def seat_short(player: str) -> Any:
+    def seat(player: str) -> Any:
         assert app.session is not None
-        return app.session.seat_of(player)
+        return next(s for s in app.session.game.seats() if s.player == player)
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
@@ -106,7 +108,7 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
         yield 2
         for _ in range(12):  # Ana hits Ben with unblockable hits until Ben is knocked out
             advance(2.0)
-            if seat_short("Ben").knocked_out:
+            if seat("Ben").knocked_out:
                 break
             yield from d.call("Ana", "unblockable", 3, "Ben")
             yield 2
@@ -126,7 +128,7 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
             if time.monotonic() - started > 20:
                 raise RuntimeError(f"the live dice view showed no picture: {dice.status.text}")
             yield 1
-        feed = app.frame_provider
+        feed = app.camera
         while time.monotonic() - started < 20:  # wait for dice at rest, read, on screen
             snap = feed.latest() if feed is not None else None
             if snap is not None and len(snap.reading.dice) >= 2 and not snap.moving \
@@ -153,14 +155,15 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
         exported = journal.export(session_box["id"])
     standings = output / "standings.txt"
     lines = [session_game.standings().format(), ""]
-    from companion.app import _result_row
+    from companion.games.eye_for_an_eye.screen import result_row
+    from rules.eye_for_an_eye import EyeForAnEye
 
-    for result in getattr(session_game, "round_results", list)():
-        number = getattr(result, "round_number", None) or getattr(result, "number", "?")
-        ended = getattr(result, "ended_by", "")
-        lines.append(f"Round {number}" + (f" (ended by {ended})" if ended else ""))
+    results = session_game.round_results() if isinstance(session_game, EyeForAnEye) else []
+    for result in results:
+        ended = result.ended_by
+        lines.append(f"Round {result.number}" + (f" (ended by {ended})" if ended else ""))
         table = [("side", "cup", "bonus", "score", "rank", "points"),
-                 *(tuple(str(v) for v in _result_row(r)) for r in result.rows)]
+                 *(tuple(str(v) for v in result_row(r)) for r in result.rows)]
         widths = [max(len(row[i]) for row in table) for i in range(6)]
         for row in table:
             cells = (c.ljust(w) for c, w in zip(row, widths, strict=True))

@@ -12,14 +12,16 @@ the same game, redo stack included, and :meth:`Journal.export` writes the game-f
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
+import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from rules import Entry, Game, Setup, format_game_file, replay
+from rules import Entry, Game, ReplayError, RulesError, Setup, format_game_file, replay
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -73,6 +75,7 @@ class GameRecord:
     entries: tuple[Entry, ...]
     undone: tuple[Entry, ...]
     clock: ClockRecord | None
+    problem: str | None = None  # why it cannot be resumed, once found
 
     @property
     def calls(self) -> int:
@@ -92,34 +95,58 @@ class Journal:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "problem" not in columns:  # journals from before "cannot be resumed" was kept
+            self._db.execute("ALTER TABLE games ADD COLUMN problem TEXT")
 
     @classmethod
     def open_or_set_aside(cls, path: Path | str) -> tuple[Journal, str]:
-        """Open the journal at ``path``; when the file is not a sound SQLite journal (a damaged
-        SD card, a stray file), rename it and its WAL aside as ``<name>.damaged-<time>``, start
-        a new journal there, and say so. Returns (journal, "" or what happened). The damaged
-        file is kept, never deleted: what can be read from it is still there."""
+        """Open the journal at ``path`` whatever state the file is in, and say what was wrong.
+
+        - not a sound SQLite journal (a damaged SD card, a stray file), or emptied to 0 bytes:
+          the file and its WAL are renamed aside as ``<name>.damaged-<time>`` (kept, never
+          deleted: what can be read is still there) and a new journal is started;
+        - a write-ahead log (WAL) that is cut short or garbled, whose last calls SQLite would
+          silently skip: a copy of the log is kept aside, the journal opens with what the log
+          still holds, and the players are told.
+
+        Returns (journal, "" or what happened, in words for the start-up notice)."""
         path = Path(path)
-        try:
-            journal = cls(path)
-        except sqlite3.DatabaseError as e:
-            why = str(e)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = path.with_name(f"{path.name}.damaged-{stamp}")
+        why = ""
+        notes: list[str] = []
+        if path.is_dir():
+            why = "it is a folder, not a file"
+        elif path.exists() and path.stat().st_size == 0:
+            why = "the file was empty (0 bytes): its games were lost"
         else:
+            wal = wal_problem(Path(str(path) + "-wal"))
+            if wal:
+                kept = Path(str(aside) + "-wal")
+                shutil.copy2(str(path) + "-wal", kept)
+                notes.append(f"The game journal's log {path.name}-wal {wal}; a copy is kept "
+                             f"as {kept.name}. Check the last calls of any game you resume.")
             try:
-                verdict = journal.db.execute("PRAGMA quick_check").fetchone()[0]
+                journal = cls(path)
             except sqlite3.DatabaseError as e:
-                verdict = str(e)
-            if verdict == "ok":
-                return journal, ""
-            journal.close()
-            why = str(verdict)
-        aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+                why = str(e)
+            else:
+                try:
+                    verdict = journal.db.execute("PRAGMA quick_check").fetchone()[0]
+                except sqlite3.DatabaseError as e:
+                    verdict = str(e)
+                if verdict == "ok":
+                    return journal, " ".join(notes)
+                journal.close()
+                why = str(verdict)
         for suffix in ("", "-wal", "-shm"):
             part = Path(str(path) + suffix)
-            if part.exists():
+            if part.exists() or part.is_symlink():
                 part.rename(Path(str(aside) + suffix))
-        return cls(path), (f"The game journal {path} was damaged ({why}); it was set aside as "
-                           f"{aside.name} and a new one started. Its games cannot be resumed.")
+        notes.append(f"The game journal {path} was damaged ({why}); it was set aside as "
+                     f"{aside.name} and a new one started. Its games cannot be resumed.")
+        return cls(path), " ".join(notes)
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -231,14 +258,46 @@ class Journal:
         self._write("UPDATE games SET finished=? WHERE id=? AND finished IS NULL",
                     (time.time() if wall is None else wall, game_id))
 
+    def mark_broken(self, game_id: int, why: str) -> None:
+        """A game that cannot be resumed: kept with its reason, never offered again."""
+        self._write("UPDATE games SET problem=?, finished=COALESCE(finished, ?) WHERE id=?",
+                    (why, time.time(), game_id))
+
+    def check_unfinished(self, export_dir: Path) -> list[str]:
+        """Try every game offered for resume; one that cannot be loaded or replayed (a row
+        that is not a setup, a game this version does not know, a call the engine or an
+        edited data file now refuses) is marked "cannot be resumed" with its reason, so it is
+        not offered again, and what can still be read of it is written as a game file into
+        ``export_dir``. Returns one notice per such game."""
+        notices = []
+        for (gid,) in self.db.execute(
+                "SELECT id FROM games WHERE finished IS NULL ORDER BY id").fetchall():
+            try:
+                self.resume(int(gid))
+            except (JournalError, RulesError) as e:
+                why = str(e)
+                written = self.export_readable(int(gid), export_dir)
+                self.mark_broken(int(gid), why)
+                notices.append(f"Game {gid} cannot be resumed: {why}. What could be read of "
+                               f"it is in {written}.")
+        return notices
+
     # -- reading ---------------------------------------------------------------------------
 
     def load(self, game_id: int) -> GameRecord:
-        """Everything the journal holds about one game."""
-        row = self.db.execute("SELECT id, setup, title, started, finished FROM games WHERE id=?",
-                              (game_id,)).fetchone()
+        """Everything the journal holds about one game.
+
+        Raised when ...: JournalError naming the game when it is not there or its row cannot
+        be read (a setup that is not JSON or not a game's setup).
+        """
+        row = self.db.execute("SELECT id, setup, title, started, finished, problem FROM games "
+                              "WHERE id=?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"game {game_id}: not in the journal {self.path}")
+        try:
+            setup = Setup.from_json(json.loads(row[1]))
+        except (ValueError, TypeError, RecursionError) as e:
+            raise JournalError(f"game {game_id}: its setup cannot be read ({e})") from None
         calls = self.db.execute("SELECT call, at, undone FROM calls WHERE game_id=? ORDER BY seq",
                                 (game_id,)).fetchall()
         clock_row = self.db.execute("SELECT round, elapsed, paused FROM clock WHERE game_id=?",
@@ -246,18 +305,28 @@ class Journal:
         clock = None if clock_row is None else ClockRecord(int(clock_row[0]),
                                                            float(clock_row[1]),
                                                            bool(clock_row[2]))
+        try:
+            entries = tuple(Entry(str(c), _time(a)) for c, a, u in calls if not u)
+            undone = tuple(Entry(str(c), _time(a)) for c, a, u in calls if u)
+        except (RulesError, TypeError) as e:
+            raise JournalError(f"game {game_id}: a call's time cannot be read ({e})") from None
         return GameRecord(
-            id=int(row[0]), setup=Setup.from_json(json.loads(row[1])), title=str(row[2]),
+            id=int(row[0]), setup=setup, title=str(row[2]),
             started=float(row[3]), finished=None if row[4] is None else float(row[4]),
-            entries=tuple(Entry(c, a) for c, a, u in calls if not u),
-            undone=tuple(Entry(c, a) for c, a, u in calls if u),
-            clock=clock)
+            entries=entries, undone=undone, clock=clock, problem=row[5])
 
     def unfinished(self) -> list[GameRecord]:
-        """Games not marked finished, newest first: the ones to offer for resume."""
+        """Games not marked finished, newest first: the ones to offer for resume (a game
+        whose row cannot be read is left out; :meth:`check_unfinished` says why)."""
         ids = [r[0] for r in self.db.execute(
             "SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC")]
-        return [self.load(i) for i in ids]
+        out = []
+        for i in ids:
+            try:
+                out.append(self.load(i))
+            except JournalError:
+                continue
+        return out
 
     def games(self) -> list[GameRecord]:
         """Every game in the journal, newest first."""
@@ -271,6 +340,35 @@ class Journal:
             game.undo()
         return game
 
+    def export_readable(self, game_id: int, folder: Path) -> Path:
+        """Write what can be read of a game into ``folder``: its setup and the calls that
+        replay, as a game file; or, when even its setup cannot be read, the raw rows."""
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            record = self.load(game_id)
+        except JournalError:
+            raw = self.db.execute("SELECT setup FROM games WHERE id=?", (game_id,)).fetchone()
+            rows = self.db.execute("SELECT call, at, undone FROM calls WHERE game_id=? "
+                                   "ORDER BY seq", (game_id,)).fetchall()
+            path = folder / f"game-{game_id}.txt"
+            lines = [f"setup: {raw[0] if raw else ''}",
+                     *(f"{c!r} at {a!r}{' (undone)' if u else ''}" for c, a, u in rows)]
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            return path
+        good: list[Entry] = []
+        try:
+            replay(record.setup, record.entries)
+            good = list(record.entries)
+        except ReplayError as e:
+            good = list(record.entries[:e.index - 1])
+        except RulesError:
+            good = []
+        path = folder / f"game-{game_id}.game"
+        comment = f"journal game {record.id}: the calls that still replay ({len(good)} of " \
+                  f"{len(record.entries)})"
+        path.write_text(format_game_file(record.setup, good, comment), encoding="utf-8")
+        return path
+
     def export(self, game_id: int) -> str:
         """The game as a game file (setup, ``---``, one call per line) for `companion replay`."""
         record = self.load(game_id)
@@ -281,4 +379,79 @@ class Journal:
         return format_game_file(record.setup, record.entries, comment)
 
 
-__all__ = ["ClockRecord", "GameRecord", "Journal", "JournalError"]
+def _time(at: Any) -> float | None:
+    from rules.core import normalise_time
+
+    return normalise_time(at)
+
+
+#: The two WAL magic numbers (checksums big- or little-endian) and the sizes of its headers.
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+WAL_HEADER = 32
+WAL_FRAME_HEADER = 24
+
+
+def _wal_checksum(data: bytes, big: bool, s0: int, s1: int) -> tuple[int, int]:
+    """SQLite's WAL checksum over ``data`` (a multiple of 8 bytes), continuing from (s0, s1)."""
+    words = struct.unpack((">" if big else "<") + f"{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def wal_problem(wal: Path) -> str:
+    """What is wrong with a journal's write-ahead log, in words; "" when nothing is.
+
+    SQLite reads a WAL frame by frame and stops, silently, at the first frame whose checksum
+    does not follow: calls saved after it are skipped. That is found here before the journal
+    is opened: a log cut short in the middle of a frame, or frames of the log's current
+    generation (their salts match its header) lying after one that does not check out.
+    """
+    try:
+        data = wal.read_bytes()
+    except (FileNotFoundError, IsADirectoryError):
+        return ""
+    except OSError as e:
+        return f"cannot be read ({e.strerror or e})"
+    if not data:
+        return ""
+    if len(data) < WAL_HEADER:
+        return "is cut short (no complete header)"
+    magic, _version, page, _seq, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:WAL_HEADER])
+    if magic not in WAL_MAGIC or not 512 <= page <= 65536:
+        return "is not a SQLite log"
+    big = magic & 1 == 1
+    s0, s1 = _wal_checksum(data[:24], big, 0, 0)
+    if (s0, s1) != (c0, c1):
+        return "has a damaged header: the calls it held cannot be read"
+    size = WAL_FRAME_HEADER + page
+    frames, tail = divmod(len(data) - WAL_HEADER, size)
+    broken_at: int | None = None
+    lost = 0
+    for i in range(frames):
+        start = WAL_HEADER + i * size
+        head = data[start:start + WAL_FRAME_HEADER]
+        _pgno, _commit, f1, f2, fc0, fc1 = struct.unpack(">6I", head)
+        if (f1, f2) != (salt1, salt2):
+            if broken_at is None:
+                break  # older frames of a reused log: the current log ends here, as it should
+            continue
+        if broken_at is not None:
+            lost += 1
+            continue
+        s0, s1 = _wal_checksum(head[:8] + data[start + WAL_FRAME_HEADER:start + size], big,
+                               s0, s1)
+        if (s0, s1) != (fc0, fc1):
+            broken_at = i
+            lost += 1
+    if broken_at is not None:
+        return (f"is damaged at entry {broken_at + 1}: {lost} of its {frames} entries cannot "
+                "be read, so the last calls saved may be missing")
+    if tail and broken_at is None and frames >= 0:
+        return ("ends in the middle of an entry (cut short, or a power cut while a call was "
+                "being saved): the last calls may be missing")
+    return ""
+
+
+__all__ = ["ClockRecord", "GameRecord", "Journal", "JournalError", "wal_problem"]

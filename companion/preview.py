@@ -1,13 +1,19 @@
 """The camera feed: one worker thread from camera frames to vision readings and settled rolls.
 
-It opens the chosen :mod:`hardware.camera` source (falling back to the synthetic dice with a
-warning, as the hardware layer does), reads every frame with :func:`vision.read_dice`, feeds the
-readings to a :class:`vision.RollTracker`, and keeps the newest picture with vision's overlay
-(:func:`vision.annotate`) for the live dice view. Settled rolls go to ``on_roll``, called on the
-worker thread: the app hands them to the UI thread through ``Clock.schedule_once``.
+It opens the camera the table chose (:func:`hardware.camera.open_source`, in the documented
+order of precedence; the stand-in draws vision's rendered dice), reads every frame with
+:func:`vision.read_dice`, feeds the readings to a :class:`vision.RollTracker`, and keeps the
+newest picture with vision's overlay (:func:`vision.annotate`) for the live dice view. Settled
+rolls go to ``on_roll``, called on the worker thread: the app hands them to the UI thread
+through ``Clock.schedule_once``.
 
-The thread runs only while something wants it (the dice view on screen, or a game screen that
-reads dice), so an idle companion does not spend the Pi's CPU on vision.
+The thread runs only while something wants it (the dice view on screen, or a game that reads
+dice), so an idle companion does not spend the Pi's CPU on vision. Wanting and releasing are
+race-free: the worker decides to stop only under the feed's lock, when nobody wants it, and a
+new want after that starts a new worker.
+
+A stand-in picture (rendered dice) is always said to be one (:attr:`CameraFeed.label`), and its
+rolls count in games (:attr:`CameraFeed.rolls_count`) only when the players chose it.
 """
 
 from __future__ import annotations
@@ -15,66 +21,104 @@ from __future__ import annotations
 import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
-import numpy as np
-
+from calibration.zones import Zone
+from companion.contract import Snapshot
+from companion.standin import LABEL as STAND_IN_LABEL
+from companion.standin import stand_in_camera
 from companion.theme import PALETTES
+from hardware.camera import CameraChoice
+from vision import Profile, Reading
 
-RollListener = Callable[[Any], None]
+RollListener = Callable[[Reading], None]
 TRIM_EVERY = 16  # frames between handing freed memory back to the system
 #: Zone outlines in the seats' colours (BGR, as vision draws).
 ZONE_COLOURS = tuple((round(b * 255), round(g * 255), round(r * 255))
                      for r, g, b, _ in PALETTES["okabe-ito"])
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    """The newest frame: its number, the picture with the overlay (RGB) and the reading."""
+class Source(Protocol):
+    """What the feed needs of a camera source (``name``: its spec, "synthetic" for the
+    stand-in)."""
 
-    index: int
-    rgb: np.ndarray
-    reading: Any
-    moving: bool
+    name: str
+
+    def read(self) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+def describe(spec: str) -> str:
+    """A camera spec in plain words."""
+    name, _, arg = spec.partition(":")
+    name = name.strip().lower()
+    if name == "picamera2":
+        return "Pi camera" + (f" {arg}" if arg and arg != "0" else "")
+    if name == "opencv":
+        if not arg or arg.strip().isdigit():
+            return f"USB camera {arg.strip() or 0}"
+        return f"video {arg}"
+    if name == "replay":
+        return f"replay of {arg}"
+    if name == "synthetic":
+        return STAND_IN_LABEL
+    if name == "auto":
+        return "the camera found"
+    return spec
 
 
 class CameraFeed:
     """Frames -> readings -> settled rolls, on a worker thread, while wanted.
 
-    ``spec`` is a camera setting (``synthetic``, ``picamera2``, ``opencv:0``, ``replay:PATH``,
-    ``auto``); ``profile`` a vision Profile or None; ``fps`` caps how often frames are read.
-    ``open_source`` is injectable for tests (default :func:`hardware.camera.open_source`).
+    ``choice`` is the camera chosen (a :class:`hardware.camera.CameraChoice`, or a spec
+    string: ``synthetic``, ``picamera2``, ``opencv:0``, ``replay:PATH``, ``auto``); ``config``
+    the parsed config file (its ``[camera]`` options); ``profile`` a vision Profile or None;
+    ``fps`` caps how often frames are read. ``open_source`` is injectable for tests.
     """
 
-    def __init__(self, spec: str, *, profile: Any = None, fps: float = 8.0,
-                 settle_s: float = 0.3, open_source: Callable[[str], Any] | None = None) -> None:
-        self.spec = spec
+    def __init__(self, choice: CameraChoice | str, *, config: Mapping[str, Any] | None = None,
+                 profile: Profile | None = None, fps: float = 8.0, settle_s: float = 0.3,
+                 open_source: Callable[[str], Source] | None = None) -> None:
+        self.choice = choice if isinstance(choice, CameraChoice) else CameraChoice(choice,
+                                                                                   "given")
+        self.spec = self.choice.spec
+        self.config = dict(config or {})
         self.profile = profile
         self.period = 1.0 / fps
         self.settle_s = settle_s
         self.on_roll: RollListener | None = None
-        self.zones: Sequence[Any] = ()  # calibration.zones.Zone: outlined on the picture
-        self.label = spec
+        self.zones: Sequence[Zone] = ()  # outlined on the picture
+        self.label = describe(self.spec)
+        self.stand_in = self.choice.stand_in
         self.error: str | None = None
+        self.why = ""  # why the stand-in is shown, when no camera was found
         self.frames = 0
         self._open = open_source
-        self._source: Any = None
+        self._source: Source | None = None
         self._latest: Snapshot | None = None
         self._wanted: set[str] = set()
+        self._closed = False
         self._lock = threading.Lock()
-        self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
+
+    @property
+    def rolls_count(self) -> bool:
+        """Its settled rolls may enter a game: a real camera, or the stand-in chosen."""
+        return not self.stand_in or self.choice.stand_in
 
     # -- who wants the camera ---------------------------------------------------------------
 
     def want(self, who: str) -> None:
         """Start (or keep) the worker for ``who`` ("dice-view", "game")."""
         with self._lock:
+            if self._closed:
+                return
             self._wanted.add(who)
-            if self._thread is None or not self._thread.is_alive():
-                self._stop.clear()
+            if self._thread is None:
+                self._wake.clear()
                 self._thread = threading.Thread(target=self._work, daemon=True,
                                                 name="camera-feed")
                 self._thread.start()
@@ -84,11 +128,17 @@ class CameraFeed:
         with self._lock:
             self._wanted.discard(who)
             if not self._wanted:
-                self._stop.set()
+                self._wake.set()
+
+    @property
+    def wanted(self) -> frozenset[str]:
+        with self._lock:
+            return frozenset(self._wanted)
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        thread = self._thread
+        return thread is not None and thread.is_alive()
 
     def latest(self) -> Snapshot | None:
         with self._lock:
@@ -97,30 +147,43 @@ class CameraFeed:
     def close(self, timeout: float = 2.0) -> None:
         """Stop the worker and close the camera (idempotent)."""
         with self._lock:
+            self._closed = True
             self._wanted.clear()
-            self._stop.set()
+            self._wake.set()
             thread = self._thread
         if thread is not None:
             thread.join(timeout)
-        if self._source is not None:
-            self._source.close()
-            self._source = None
+        source, self._source = self._source, None
+        if source is not None:
+            source.close()
 
     # -- the worker -------------------------------------------------------------------------
 
-    def _open_source(self) -> Any:
+    def _open_source(self) -> Source:
         if self._open is not None:
             return self._open(self.spec)
-        from hardware.camera import open_source
+        from hardware.camera import CameraFallback, open_source
 
         with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            source = open_source(self.spec)
-        if caught:
-            self.label = f"synthetic dice ({caught[0].message})"
-        else:
-            self.label = self.spec
+            warnings.simplefilter("always", CameraFallback)
+            source = open_source(self.spec, self.config, stand_in=stand_in_camera)
+        self.stand_in = source.name == "synthetic"
+        fell = [str(w.message) for w in caught if issubclass(w.category, CameraFallback)]
+        if self.stand_in and not self.choice.stand_in:
+            self.label = STAND_IN_LABEL
+            self.why = fell[0] if fell else ""
+        elif self.choice.auto:
+            self.label = describe(source.name)
         return source
+
+    def _keep_going(self) -> bool:
+        """Under the lock: go on while wanted; else the worker ends here (atomically with the
+        check a new want makes, so a want never finds a worker that is about to stop)."""
+        with self._lock:
+            if self._wanted and not self._closed:
+                return True
+            self._thread = None
+            return False
 
     def _work(self) -> None:
         import cv2
@@ -132,9 +195,12 @@ class CameraFeed:
         try:
             if self._source is None:
                 self._source = self._open_source()
-            while not self._stop.is_set():
+            while self._keep_going():
                 started = time.monotonic()
-                frame = self._source.read()
+                source = self._source
+                if source is None:  # closed while a read was in flight
+                    continue
+                frame = source.read()
                 reading = read_dice(frame.image, self.profile)
                 state = tracker.update(reading, frame.t)
                 shown = annotate(frame.image, reading)
@@ -153,10 +219,12 @@ class CameraFeed:
                     self.on_roll(state.settled)
                 if trim is not None and (self.frames <= 8 or self.frames % TRIM_EVERY == 0):
                     trim()
-                self._stop.wait(max(0.0, self.period - (time.monotonic() - started)))
+                self._wake.wait(max(0.0, self.period - (time.monotonic() - started)))
+                self._wake.clear()
         except Exception as e:  # a camera failing must not kill the app: the view says why
             with self._lock:
                 self.error = f"{type(e).__name__}: {e}"
+                self._thread = None
 
 
 def _malloc_tamer() -> Callable[[], None] | None:
@@ -184,11 +252,4 @@ def _malloc_tamer() -> Callable[[], None] | None:
     return release
 
 
-def frame_provider_for(camera: str, profile: Any = None) -> CameraFeed | None:
-    """The camera feed for a camera setting; None when no camera is configured."""
-    if camera in ("", "none"):
-        return None
-    return CameraFeed(camera, profile=profile)
-
-
-FrameProvider = CameraFeed
+__all__ = ["CameraFeed", "Snapshot", "describe"]

@@ -1,12 +1,16 @@
-"""The table's settings: a small TOML file in the user's config folder, read strictly.
+"""The table's settings: a small TOML file the Settings screen writes, read strictly.
 
 Unknown keys and wrong types are refused with a message naming the key, so a typo in a
-hand-edited file is found at once instead of silently ignored.
+hand-edited file is found at once instead of silently ignored. Two settings may be left to the
+hand-written config file (``config.toml``): the camera (empty: ``COMPANION_CAMERA``, else
+``[camera] source``, else the camera found) and the volume (unset: ``[audio] volume``, else
+80%). What a damaged file does at start is :mod:`companion.startfiles`'s business.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
 from dataclasses import dataclass, fields
@@ -18,6 +22,11 @@ from companion import paths
 PALETTES = ("okabe-ito", "classic")
 TEXT_SIZES = {"normal": 1.0, "large": 1.2, "huge": 1.45}
 DICE_VIEWS = ("full screen", "beside the arena")
+#: The cameras the Settings screen offers; "" leaves the choice to the config file.
+CAMERAS = ("", "auto", "picamera2", "opencv:0", "synthetic", "none")
+#: A settings file is a few hundred bytes; anything near this is not one.
+MAX_BYTES = 100_000
+DEFAULT_VOLUME = 0.8
 
 
 class SettingsError(ValueError):
@@ -28,10 +37,10 @@ class SettingsError(ValueError):
 class Settings:
     """Everything the settings screen changes."""
 
-    camera: str = "synthetic"          # picamera2 | opencv:0 | replay:PATH | synthetic | none
+    camera: str = ""  # "" (as configured) | auto | picamera2 | opencv:N | replay:PATH | ...
     calibration_profile: str = "default"
     button_map: str = "default"
-    volume: float = 0.8
+    volume: float | None = None  # None: [audio] volume of the config file, else 80%
     soundtrack_folder: str = ""
     palette: str = "okabe-ito"
     text_size: str = "normal"
@@ -40,7 +49,7 @@ class Settings:
     dice_view: str = "full screen"  # the live dice view: its own screen, or also in the arena
 
     def check(self) -> Settings:
-        if not 0.0 <= self.volume <= 1.0:
+        if self.volume is not None and not 0.0 <= self.volume <= 1.0:
             raise SettingsError(f"volume={self.volume!r}: must be between 0 and 1")
         if self.palette not in PALETTES:
             raise SettingsError(f"palette={self.palette!r}: choose one of {', '.join(PALETTES)}")
@@ -54,6 +63,11 @@ class Settings:
                                 f"{', '.join(DICE_VIEWS)}")
         if not 10 <= self.round_seconds <= 3600:
             raise SettingsError(f"round_seconds={self.round_seconds!r}: must be 10 to 3600")
+        for name in ("camera", "calibration_profile", "button_map", "soundtrack_folder"):
+            value = getattr(self, name)
+            if len(value) > 1000 or "\n" in value or "\x00" in value:
+                raise SettingsError(f"{name}={value[:40]!r}...: not a setting (one line of "
+                                    "at most 1000 characters)")
         return self
 
     @property
@@ -69,14 +83,13 @@ class Settings:
             if name not in known:
                 raise SettingsError(f"{source}: unknown key {key!r}; known: "
                                     + ", ".join(known))
-            default = getattr(cls(), name)
-            if isinstance(default, float):
-                if isinstance(value, bool) or not isinstance(value, int | float):
+            if name in ("volume", "parry_seconds", "round_seconds"):
+                if isinstance(value, bool) or not isinstance(value, int | float) \
+                        or not math.isfinite(value):
                     raise SettingsError(f"{source}: {key}={value!r} must be a number")
                 value = float(value)
-            elif not isinstance(value, type(default)):
-                raise SettingsError(f"{source}: {key}={value!r} must be "
-                                    f"{type(default).__name__}")
+            elif not isinstance(value, str):
+                raise SettingsError(f"{source}: {key}={value!r} must be text")
             values[name] = value
         try:
             return cls(**values).check()
@@ -86,6 +99,8 @@ class Settings:
     def to_toml(self) -> str:
         lines = []
         for key, value in dataclasses.asdict(self).items():
+            if value is None:
+                continue
             if isinstance(value, str):
                 escaped = value.replace("\\", "\\\\").replace('"', '\\"')
                 lines.append(f'{key} = "{escaped}"')
@@ -95,15 +110,33 @@ class Settings:
 
 
 def load(path: Path | None = None) -> Settings:
-    """The saved settings, or the defaults when there is no file yet."""
+    """The saved settings, or the defaults when there is no file yet.
+
+    Raised when ...: SettingsError naming the file and what is wrong with it (not TOML, not
+    UTF-8, a folder, nested too deeply, an unknown key, a value of the wrong kind).
+    """
     path = path or paths.settings_path()
-    if not path.exists():
-        return Settings()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return Settings()
+    except IsADirectoryError:
+        raise SettingsError(f"{path}: is a folder, not a settings file") from None
+    except OSError as e:
+        raise SettingsError(f"{path}: cannot be read ({e.strerror or e})") from None
+    if len(data) > MAX_BYTES:
+        raise SettingsError(f"{path}: {len(data)} bytes is too large to be a settings file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SettingsError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    try:
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise SettingsError(f"{path}: not valid TOML: {e}") from e
-    return Settings.from_mapping(data, str(path))
+    except RecursionError:
+        raise SettingsError(f"{path}: nested too deeply to be a settings file") from None
+    return Settings.from_mapping(table, str(path))
 
 
 def save(settings: Settings, path: Path | None = None) -> Path:
@@ -121,17 +154,16 @@ def save(settings: Settings, path: Path | None = None) -> Path:
     return path
 
 
-def soundtrack_dir(settings: Settings) -> Path:
+def soundtrack_dir(settings: Settings, config: dict[str, Any] | None = None) -> Path:
     """Where the app looks for soundtracks and cue sounds: the setting's folder when given,
-    else the hardware config's ``[audio] soundtracks`` or ``soundtracks/`` in the data folder,
-    which is where the README and `companion doctor` tell players to put their music."""
+    else the config's ``[audio] soundtracks`` or ``soundtracks/`` in the data folder, which is
+    where the README and `companion doctor` tell players to put their music."""
     if settings.soundtrack_folder:
         return Path(settings.soundtrack_folder).expanduser()
-    from hardware.config import load_config, soundtracks_dir
-    from hardware.errors import ConfigError
+    from hardware.config import soundtracks_dir
 
-    try:
-        config = load_config()
-    except (ConfigError, OSError):  # the doctor reports a bad config; the default still works
-        config = {}
-    return soundtracks_dir(config)
+    return soundtracks_dir(config or {})
+
+
+__all__ = ["CAMERAS", "DEFAULT_VOLUME", "DICE_VIEWS", "PALETTES", "TEXT_SIZES", "Settings",
+           "SettingsError", "load", "save", "soundtrack_dir"]

@@ -29,6 +29,8 @@ APP_NAME = "table-companion"
 ENV_VAR = "COMPANION_CONFIG"
 CONFIG_DIR_VAR = "COMPANION_CONFIG_DIR"
 DATA_DIR_VAR = "COMPANION_DATA_DIR"
+#: A config is a few hundred bytes; anything near this is not one.
+MAX_CONFIG_BYTES = 1_000_000
 
 
 def config_dir() -> Path:
@@ -62,14 +64,29 @@ def soundtracks_dir(config: Mapping[str, Any] | None = None) -> Path:
 def load_config(path: str | Path | None = None) -> dict[str, Any]:
     """Parse the config file; a missing file is an empty config.
 
-    Raised when ...: ConfigError naming the file and TOML error for a file that does not parse.
+    Raised when ...: ConfigError naming the file and what is wrong with it: not TOML, not
+    UTF-8 text, a folder, unreadable, or nested too deeply to be a config.
     """
     file = Path(path) if path is not None else config_file()
     try:
-        text = file.read_text(encoding="utf-8")
+        data = file.read_bytes()
     except FileNotFoundError:
         return {}
+    except IsADirectoryError:
+        raise ConfigError(f"config file {file} is a folder, not a file") from None
+    except OSError as exc:
+        raise ConfigError(f"config file {file} cannot be read: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"config file {file} is {len(data)} bytes: too large to be a config "
+                          f"(at most {MAX_CONFIG_BYTES})")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {file} is not UTF-8 text (byte {exc.start}): "
+                          "save it as UTF-8") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {file} is not valid TOML: {exc}") from exc
+    except RecursionError:
+        raise ConfigError(f"config file {file} is nested too deeply to be a config") from None

@@ -8,16 +8,18 @@ and, unless all is well, what to do. Checks look without touching: cameras are n
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import time
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hardware.errors import HardwareError
+
+if TYPE_CHECKING:
+    from hardware.camera import StandIn
 
 
 @dataclass(frozen=True)
@@ -49,33 +51,45 @@ def check_config(path: Path) -> tuple[list[Check], dict[str, Any]]:
     try:
         config = load_config(path)
     except HardwareError as exc:
-        return [Check("config", "fail", str(exc), f"fix the TOML syntax in {path}")], {}
+        return [Check("config", "fail", str(exc), f"fix {path} (or move it away to start from "
+                      "the defaults)")], {}
     tables = ", ".join(f"[{k}]" for k in config) or "no tables"
     return [Check("config", "ok", f"{path} ({tables})")], config
 
 
-def check_camera(config: Mapping[str, Any], *, probe: bool = False) -> list[Check]:
-    """Camera sources available, and which one the companion would use."""
-    from hardware.camera import choose_spec, open_source
-    from hardware.errors import ConfigError
+def check_camera(config: Mapping[str, Any], *, probe: bool = False, setting: str | None = None,
+                 stand_in: StandIn | None = None) -> list[Check]:
+    """Which camera the companion uses and why, and what cameras are there.
+
+    ``setting`` is the app's own camera setting (its Settings screen), ``stand_in`` what the
+    stand-in camera draws with (for the probe).
+    """
+    from hardware.camera import choose, open_source
+    from hardware.errors import ConfigError, UnknownSource
 
     out: list[Check] = []
     on_pi = pi_model() is not None
     try:
-        spec = choose_spec(None, config)
+        choice = choose(None, config, setting=setting)
+    except UnknownSource as exc:
+        where = {"COMPANION_CAMERA": "unset COMPANION_CAMERA or set it to",
+                 "Settings": "in Settings > Camera choose",
+                 "config file": "in the config file set [camera] source to"}
+        origin = next((o for o in where if f"(from {o})" in str(exc)), "config file")
+        return [Check("camera", "fail", str(exc), f"{where[origin]} auto, picamera2, opencv:0, "
+                      "replay:PATH or synthetic")]
     except ConfigError as exc:
         return [Check("camera", "fail", str(exc), "fix [camera] in the config file")]
-    why = ("COMPANION_CAMERA" if os.environ.get("COMPANION_CAMERA")
-           else "config file" if (config.get("camera") or {}).get("source") else "default")
-    out.append(Check("camera", "ok", f"source {spec!r} (from {why})"))
 
+    pi_cameras: list[str] | None = None  # None: picamera2 not usable here
     try:
         from picamera2 import Picamera2
 
         cams = Picamera2.global_camera_info()
+        pi_cameras = [str(c.get("Model", "?")) for c in cams]
         if cams:
-            models = ", ".join(str(c.get("Model", "?")) for c in cams)
-            out.append(Check("camera", "ok", f"picamera2: {len(cams)} camera(s): {models}"))
+            out.append(Check("camera", "ok", f"picamera2: {len(cams)} camera(s): "
+                             f"{', '.join(pi_cameras)}"))
         else:
             out.append(Check("camera", "warn", "picamera2: installed but no camera detected",
                              "check the ribbon cable (contacts facing the right way), then "
@@ -88,8 +102,10 @@ def check_camera(config: Mapping[str, Any], *, probe: bool = False) -> list[Chec
         else:
             out.append(Check("camera", "ok", "picamera2: not installed (not a Raspberry Pi)"))
     except Exception as exc:
-        out.append(Check("camera", "warn", f"picamera2: error listing cameras: {exc}",
-                         "reboot; if it persists, check `rpicam-hello --list-cameras`"))
+        out.append(Check("camera", "warn", f"picamera2: cannot be loaded: "
+                         f"{type(exc).__name__}: {exc}",
+                         "run ./start.sh again so the venv gets what picamera2 needs; see "
+                         "docs/hardware.md"))
 
     videos = sorted(str(p) for p in Path("/dev").glob("video*"))
     if videos:
@@ -98,19 +114,32 @@ def check_camera(config: Mapping[str, Any], *, probe: bool = False) -> list[Chec
     else:
         out.append(Check("camera", "ok", "opencv: no /dev/video* devices (no USB webcam)"))
 
-    try:
-        importlib.import_module("vision.synthetic")
-
-        out.append(Check("camera", "ok", "synthetic: vision renderer available"))
-    except ImportError as exc:
-        out.append(Check("camera", "fail", f"synthetic: vision.synthetic not importable ({exc})",
-                         "reinstall the companion (./start.sh) so the vision package is complete"))
+    why = f"from {choice.origin}"
+    if choice.stand_in:
+        out.insert(0, Check("camera", "ok", f"camera: the stand-in, rendered dice ({why}); "
+                            "its rolls count in games because it was chosen"))
+    elif choice.auto:
+        if pi_cameras:
+            found = "the Pi camera"
+        elif "/dev/video0" in videos:
+            found = "USB camera 0 (opencv:0)"
+        else:
+            found = ""
+        if found:
+            out.insert(0, Check("camera", "ok", f"camera: auto ({why}) finds {found}"))
+        else:
+            out.insert(0, Check("camera", "warn", f"camera: auto ({why}) finds no camera: the "
+                                "screens show rendered dice, and no roll reaches a game",
+                                "connect the Pi camera or a USB webcam, or enter rolls by touch; "
+                                "COMPANION_CAMERA=synthetic plays with rendered dice"))
+    else:
+        out.insert(0, Check("camera", "ok", f"camera: {choice.spec!r} ({why})"))
 
     if probe:
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                src = open_source(None, config)
+                src = open_source(None, config, setting=setting, stand_in=stand_in)
             with src:
                 start = time.monotonic()
                 frames = [src.read() for _ in range(5)]
@@ -196,11 +225,34 @@ def check_gpio(config: Mapping[str, Any]) -> list[Check]:
 
 def check_audio(config: Mapping[str, Any]) -> list[Check]:
     """The sound output, the built-in sounds and the soundtracks folder."""
-    from hardware.audio import BUILTIN_SOUNDS, builtin_sound, list_soundtracks
+    from hardware.audio import (
+        BUILTIN_SOUNDS,
+        audio_options,
+        builtin_sound,
+        list_soundtracks,
+        open_audio,
+    )
     from hardware.config import soundtracks_dir
-    from hardware.errors import SoundMissing
+    from hardware.errors import ConfigError, SoundMissing
 
     out: list[Check] = []
+    try:
+        audio_options(config)
+    except ConfigError as exc:
+        out.append(Check("audio", "fail", str(exc), "fix [audio] in the config file: volume is "
+                         "a number from 0 to 1, backend is kivy or silent"))
+        config = {k: v for k, v in config.items() if k != "audio"}
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            backend = open_audio(config=config)
+        backend.close()
+        fell = f" (after: {caught[0].message})" if caught else ""
+        out.append(Check("audio", "warn" if caught else "ok", f"audio backend: {backend.name}"
+                         + fell, "see docs/hardware.md (sound)" if caught else ""))
+    except ConfigError as exc:
+        out.append(Check("audio", "fail", str(exc), "set COMPANION_AUDIO or [audio] backend to "
+                         "kivy or silent"))
     driver = os.environ.get("SDL_AUDIODRIVER")
     cards_file = Path("/proc/asound/cards")
     cards = cards_file.read_text().strip() if cards_file.exists() else ""
@@ -267,13 +319,17 @@ def check_display() -> list[Check]:
     return out
 
 
-def run_checks(config_path: Path, *, probe_camera: bool = False) -> list[Check]:
-    """All checks, in the order the doctor prints them."""
+def run_checks(config_path: Path, *, probe_camera: bool = False,
+               camera_setting: str | None = None,
+               stand_in: StandIn | None = None) -> list[Check]:
+    """All checks, in the order the doctor prints them (``camera_setting`` and ``stand_in``:
+    see :func:`check_camera`)."""
     checks, config = check_config(config_path)
     model = pi_model()
     checks.insert(0, Check("system", "ok", model or "not a Raspberry Pi (stand-ins will be used)"))
     steps: list[Callable[[], list[Check]]] = [
-        lambda: check_camera(config, probe=probe_camera),
+        lambda: check_camera(config, probe=probe_camera, setting=camera_setting,
+                             stand_in=stand_in),
         lambda: check_gpio(config),
         lambda: check_audio(config),
         check_display,

@@ -32,8 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="a .png/.jpg file for one photo, else a folder (made if needed) for "
                    "snap-001.png, snap-002.png ...")
     p.add_argument("--camera", metavar="SPEC",
-                   help="picamera2, opencv:N, replay:PATH or synthetic (default: the app's "
-                   "camera setting)")
+                   help="auto, picamera2, opencv:N or replay:PATH (default: as the app "
+                   "chooses: COMPANION_CAMERA, Settings, the config file, the camera found)")
+    p.add_argument("--stand-in", action="store_true",
+                   help="allow the stand-in camera's rendered dice (to try the steps without "
+                   "a camera: such photos do not calibrate a real table)")
     p.add_argument("--count", type=int, default=1, help="how many photos (default 1)")
     p.add_argument("--every", type=float, default=2.0, metavar="S",
                    help="seconds between photos, to roll or turn the dice (default 2)")
@@ -161,30 +164,40 @@ def _snap(args: argparse.Namespace) -> int:
 
     import cv2
 
-    from hardware.camera import open_source
+    from companion import settings as settings_mod
+    from companion.standin import stand_in_camera
+    from companion.startfiles import read_config
+    from hardware.camera import choose, open_source
     from hardware.errors import HardwareError
 
     if args.count < 1:
         return _err(f"--count must be at least 1, got {args.count}")
     if args.every < 0 or args.warmup < 0:
         return _err("--every and --warmup cannot be negative")
-    spec = args.camera
-    if spec is None:
-        from companion import settings as settings_mod
-
-        try:
-            spec = settings_mod.load().camera
-        except settings_mod.SettingsError:
-            spec = "auto"
-        if spec == "none":
-            return _err("the app's camera setting is 'none': give --camera SPEC")
+    try:
+        setting = settings_mod.load().camera
+    except settings_mod.SettingsError:
+        setting = ""
+    if setting == "none" and args.camera is None:
+        return _err("the app's camera setting is 'none': give --camera SPEC")
+    config, _ = read_config()
+    try:
+        choice = choose(args.camera, config, setting=setting or None)
+    except HardwareError as e:
+        return _err(str(e))
+    if choice.stand_in and not args.stand_in:
+        return _err(f"the camera chosen ({choice.origin}) is the stand-in: its photos are "
+                    "rendered dice, not your table, and would calibrate nothing. Connect the "
+                    "camera and give --camera picamera2 or opencv:0, or add --stand-in to save "
+                    "rendered dice anyway (to try the steps)")
+    spec = choice.spec
     single = args.output.suffix.lower() in (".png", ".jpg", ".jpeg") and args.count == 1
     folder = args.output.parent if single else args.output
     folder.mkdir(parents=True, exist_ok=True)
     saved = 0
     try:
         # No silent stand-in: photos of rendered dice would calibrate the wrong table.
-        with open_source(spec, fallback=False) as source:
+        with open_source(spec, config, fallback=False, stand_in=stand_in_camera) as source:
             for _ in range(args.warmup):
                 source.read()
             for i in range(args.count):
@@ -196,7 +209,8 @@ def _snap(args: argparse.Namespace) -> int:
                     return _err(f"cannot write {str(path)!r}")
                 saved += 1
                 h, w = frame.image.shape[:2]
-                print(f"saved {path} ({w}x{h})", flush=True)
+                what = ", rendered dice from the stand-in" if choice.stand_in else ""
+                print(f"saved {path} ({w}x{h}{what})", flush=True)
     except HardwareError as e:
         return _err(f"{e} ({saved} of {args.count} photos saved)")
     return 0
@@ -237,8 +251,9 @@ def _table(args: argparse.Namespace) -> int:
     if cal.reprojection_px is not None:
         print(f"reprojection error: {cal.reprojection_px:.3f} px RMS, "
               f"{cal.max_reprojection_px:.3f} px worst")
-    if args.preview and img is not None and r.matrix() is not None and r.table_size:
-        top = cv2.warpPerspective(img, r.matrix(), r.table_size)
+    matrix = r.matrix()
+    if args.preview and img is not None and matrix is not None and r.table_size:
+        top = cv2.warpPerspective(img, matrix, r.table_size)
         args.preview.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(args.preview), top)
         print(f"wrote the top-down view to {args.preview}")
@@ -405,7 +420,7 @@ def _check(args: argparse.Namespace) -> int:
     if cp is not None and profiles.stale_face_sets(cp):
         print(f"warning: face sets {', '.join(profiles.stale_face_sets(cp))} were learned with "
               "other face features; re-run `companion calibrate faces`", file=sys.stderr)
-    files = []
+    files: list[Path] = []
     for p in args.images:
         files += image_files(p) if p.is_dir() else [p]
     rep = check.check(files, vp)
@@ -455,12 +470,14 @@ def _zones(args: argparse.Namespace) -> int:
         print("no zones (add one with --add SEAT SPACE X,Y X,Y X,Y or --rect)")
     if args.draw is not None:
         import cv2
+        import numpy as np
 
         from vision.read import read_dice
 
-        frame = cv2.imread(str(args.draw), cv2.IMREAD_COLOR)
-        if frame is None:
+        image = cv2.imread(str(args.draw), cv2.IMREAD_COLOR)
+        if image is None:
             raise ValueError(f"cannot read image {str(args.draw)!r}")
+        frame = np.asarray(image, dtype=np.uint8)
         reading = read_dice(frame, cp.profile)
         counts = Z.count_dice(cp.zones, reading.dice)
         out = args.output or args.draw.with_suffix(".zones.png")

@@ -15,6 +15,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="use a window even on a Raspberry Pi")
     parser.add_argument("--size", default="800x480",
                         help="window size WIDTHxHEIGHT on a desktop (default 800x480)")
+    parser.add_argument("--camera", metavar="SOURCE",
+                        help="the camera for this run, before COMPANION_CAMERA, Settings and "
+                             "the config file: auto, picamera2, opencv:N, replay:PATH or "
+                             "synthetic")
 
 
 def is_raspberry_pi() -> bool:
@@ -49,6 +53,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"companion: --size {args.size!r}: expected WIDTHxHEIGHT, e.g. 800x480")
         return 2
+    if args.camera is not None:
+        from hardware.camera import choose
+        from hardware.errors import HardwareError
+
+        try:
+            choose(args.camera)
+        except HardwareError as e:
+            print(f"companion: --camera {args.camera!r}: {e}", file=sys.stderr)
+            return 2
     fullscreen = is_raspberry_pi() and not args.window
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
@@ -66,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
     from companion.app import CompanionApp
 
-    app = CompanionApp()
+    app = CompanionApp(camera_flag=args.camera)
     Logger.info("Companion: %s", app.open_buttons())
     app.run()
     return 0

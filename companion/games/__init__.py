@@ -1,27 +1,33 @@
-"""Each game's table screen, found by module: ``companion/games/<module>/``.
+"""Every game of the companion, one folder each: ``companion/games/<game>/``.
 
-A game module exports ``GAME`` (the rules short name, e.g. ``"occulites"``) and
-``make_screen(app, session) -> kivy Screen``; the screen has a ``refresh(session, events=())``
-method that the app calls after every call, undo and redo. Eye for an Eye's arena is the app's
-own :class:`companion.app.ArenaScreen` and needs no module here. Kivy is imported only by the
-modules' screens, so listing the games stays cheap.
+A game's package declares ``PLUGIN``, a :class:`companion.contract.GamePlugin` (its rules short
+name, title, whether it uses the table's buttons, how to make its table); its screens and
+adapters live beside it. Kivy is imported only when a table is made, so listing the games
+stays cheap.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from types import ModuleType
+
+import rules
+from companion.contract import GamePlugin
 
 
-def table_screens() -> dict[str, ModuleType]:
-    """Rules short name -> the module that builds its table screen."""
-    found: dict[str, ModuleType] = {}
+def plugins() -> dict[str, GamePlugin]:
+    """Rules short name -> the game's plugin, for every game installed in both rooms (rules/
+    and companion/games/), in the registry's order."""
+    found: dict[str, GamePlugin] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
+        if info.name.startswith("_") or not info.ispkg:
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
-        name = getattr(module, "GAME", None)
-        if isinstance(name, str) and callable(getattr(module, "make_screen", None)):
-            found[name] = module
-    return found
+        plugin = module.__dict__.get("PLUGIN")
+        if isinstance(plugin, GamePlugin):
+            found[plugin.name] = plugin
+    names = rules.game_names()
+    return {n: found[n] for n in names if n in found}
+
+
+__all__ = ["plugins"]

@@ -44,8 +44,11 @@ def cue_schedule(duration: float, warnings: tuple[float, ...] = (60.0, 10.0)) ->
 class RoundClock:
     """Counts a round of ``duration`` seconds on ``clock`` (time.monotonic unless injected).
 
-    ``due_cues()`` returns each cue once, in order, as soon as its time has passed (several at
-    once if the caller was late). States: ready, running, paused, over.
+    The one round clock of the companion: the table session keeps the round's time on it (each
+    call carries the seconds since the round began) and the sound follows it. States: ready
+    (not started), running, paused, over. ``elapsed`` starts a resumed round where it stood
+    (paused; cues already past are not delivered again). ``due_cues()`` returns each cue once,
+    in order, as soon as its time has passed (several at once if the caller was late).
     """
 
     def __init__(
@@ -54,31 +57,42 @@ class RoundClock:
         *,
         clock: Clock = time.monotonic,
         warnings: tuple[float, ...] = (60.0, 10.0),
+        elapsed: float = 0.0,
     ) -> None:
-        self.duration = float(duration)
-        self.schedule = cue_schedule(self.duration, warnings)
         self._clock = clock
-        self._started_at: float | None = None
-        self._paused_at: float | None = None
-        self._paused_total = 0.0
-        self._next_cue = 0
+        self._warnings = warnings
+        self.reset(duration, elapsed=elapsed)
+
+    def reset(self, duration: float | None = None, *, elapsed: float = 0.0) -> None:
+        """A new round (of ``duration`` seconds when given): not running, at ``elapsed``."""
+        if duration is not None:
+            self.duration = float(duration)
+            self.schedule = cue_schedule(self.duration, self._warnings)
+        self._base = min(max(0.0, float(elapsed)), self.duration)
+        self._since: float | None = None
+        self._started = self._base > 0
+        self._next_cue = sum(1 for c in self.schedule if c.at < self._base
+                             or (self._base > 0 and c.at == self._base))
 
     @property
     def state(self) -> str:
         """ready, running, paused or over."""
-        if self._started_at is None:
-            return "ready"
         if self.elapsed >= self.duration:
             return "over"
-        return "paused" if self._paused_at is not None else "running"
+        if self._since is not None:
+            return "running"
+        return "paused" if self._started else "ready"
+
+    @property
+    def running(self) -> bool:
+        """True while the round's time counts."""
+        return self.state == "running"
 
     @property
     def elapsed(self) -> float:
         """Seconds of round played so far (pauses excluded), at most ``duration``."""
-        if self._started_at is None:
-            return 0.0
-        now = self._paused_at if self._paused_at is not None else self._clock()
-        return min(max(now - self._started_at - self._paused_total, 0.0), self.duration)
+        run = 0.0 if self._since is None else self._clock() - self._since
+        return min(max(self._base + run, 0.0), self.duration)
 
     @property
     def remaining(self) -> float:
@@ -86,25 +100,30 @@ class RoundClock:
         return self.duration - self.elapsed
 
     def start(self) -> None:
-        """Start the round now. Raised when ...: HardwareError if it was already started."""
-        if self._started_at is not None:
-            raise HardwareError("round clock already started; make a new RoundClock per round")
-        self._started_at = self._clock()
+        """Start the round now, or go on after a pause (no-op while running).
+
+        Raised when ...: HardwareError if the round is over (reset it for a new one).
+        """
+        if self.state == "over":
+            raise HardwareError("the round is over: reset the round clock for a new round")
+        if self._since is None:
+            self._since = self._clock()
+            self._started = True
 
     def pause(self) -> None:
         """Stop the count (no-op unless running)."""
-        if self.state == "running":
-            self._paused_at = self._clock()
+        if self._since is not None:
+            self._base = self.elapsed
+            self._since = None
 
     def resume(self) -> None:
         """Continue after :meth:`pause` (no-op unless paused)."""
-        if self._paused_at is not None:
-            self._paused_total += self._clock() - self._paused_at
-            self._paused_at = None
+        if self.state == "paused":
+            self.start()
 
     def due_cues(self) -> list[Cue]:
         """Cues whose time has come since the last call."""
-        if self._started_at is None:
+        if self.state == "ready":
             return []
         elapsed = self.elapsed
         out = []

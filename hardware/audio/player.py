@@ -308,11 +308,149 @@ def open_audio(
         return SilentAudio()
 
 
+# -- the table's sounds ------------------------------------------------------------------------
+
+
+class Sounds:
+    """Every sound of the table on one backend at one volume: the announcer's cues and effects
+    by name, and the round's music.
+
+    A sound ``name`` ("yarra_mark", "knockout", "occulites_look"...) is a file called
+    ``name.*`` in ``folder`` (the soundtracks folder, so players can replace any sound), else
+    the built-in sound of that name; a name with neither plays nothing and is remembered in
+    :attr:`missing` (a table never stops over a sound). Every sound asked for is remembered in
+    :attr:`heard`, in order. The app and :class:`RoundPlayer` both play through this.
+    """
+
+    def __init__(self, backend: AudioBackend, *, volume: float = 0.8,
+                 folder: Path | None = None) -> None:
+        self.backend = backend
+        self.folder = folder
+        self.heard: list[str] = []
+        self.missing: set[str] = set()
+        self._tracks: dict[str, Track | None] = {}
+        self.music: Track | None = None
+        self._music_paused_by_mixer = False
+        self._volume = 0.0
+        self.volume = volume
+
+    @property
+    def volume(self) -> float:
+        """Master volume, 0 to 1, for music, announcer and effects."""
+        return self._volume
+
+    @volume.setter
+    def volume(self, value: float) -> None:
+        if isinstance(value, bool) or not 0.0 <= float(value) <= 1.0:
+            raise ValueError(f"volume must be between 0 and 1, got {value}")
+        self._volume = float(value)
+        for track in self.tracks():
+            track.set_volume(self._volume)
+
+    def tracks(self) -> list[Track]:
+        """Every sound loaded so far, the music included."""
+        loaded = [t for t in self._tracks.values() if t is not None]
+        return loaded + ([self.music] if self.music is not None else [])
+
+    def path_of(self, name: str) -> Path:
+        """The file a sound name plays: the folder's ``name.*`` first, else the built-in.
+
+        Raised when ...: SoundMissing when there is neither.
+        """
+        if self.folder is not None and self.folder.is_dir():
+            for candidate in sorted(self.folder.glob(f"{name}.*")):
+                if candidate.is_file():
+                    return candidate
+        return _sound_path(name)
+
+    def load(self, name: str) -> Track:
+        """Load a sound by name now (so a missing file is found before it is needed).
+
+        Raised when ...: SoundMissing naming the sound or file.
+        """
+        track = self._tracks.get(name)
+        if track is None:
+            track = self.backend.load(self.path_of(name))
+            track.set_volume(self._volume)
+            self._tracks[name] = track
+        return track
+
+    def play(self, name: str) -> bool:
+        """Play a cue or effect by name; False (and nothing plays) when there is no such sound."""
+        self.heard.append(name)
+        if name in self.missing:
+            return False
+        try:
+            track = self.load(name)
+        except (SoundMissing, HardwareError) as exc:
+            self.missing.add(name)
+            log.warning("sound %r not played: %s", name, exc)
+            return False
+        track.play()
+        return True
+
+    # -- the music ---------------------------------------------------------------------
+
+    def set_music(self, soundtrack: Soundtrack | None, *, loop: bool = False) -> None:
+        """The music of the rounds to come (None: no music). Raised when ...: SoundMissing."""
+        self.stop_music()
+        if soundtrack is None:
+            self.music = None
+            return
+        self.music = self.backend.load(soundtrack.path)
+        self.music.set_loop(soundtrack.loop or loop)
+        self.music.set_volume(self._volume)
+
+    def start_music(self) -> None:
+        """The round starts: music from its top."""
+        if self.music is not None:
+            self._music_paused_by_mixer = False
+            self.music.play()
+
+    def pause_music(self) -> None:
+        """Pause the music where it is (or stop it where the backend cannot pause)."""
+        if self.music is None or not self.music.playing:
+            return
+        if self.backend.pause_all():
+            self._music_paused_by_mixer = True
+        else:
+            self.music.stop()
+            log.warning("audio backend cannot pause: music restarts from the top on resume")
+
+    def resume_music(self) -> None:
+        """Go on after :meth:`pause_music`."""
+        if self.music is None:
+            return
+        if self._music_paused_by_mixer:
+            self._music_paused_by_mixer = False
+            self.backend.resume_all()
+        elif not self.music.playing:
+            self.music.play()
+
+    def stop_music(self) -> None:
+        if self.music is not None:
+            if self._music_paused_by_mixer:
+                self.backend.resume_all()
+                self._music_paused_by_mixer = False
+            self.music.stop()
+
+    def stop(self) -> None:
+        """Stop every sound."""
+        self.stop_music()
+        for track in self.tracks():
+            track.stop()
+
+    def close(self) -> None:
+        self.stop()
+        self.backend.close()
+
+
 # -- the round -------------------------------------------------------------------------------
 
 
 class RoundPlayer:
-    """One round: its clock, its soundtrack and the announcer, kept together.
+    """One round on its own clock: the clock, its soundtrack and the announcer, kept together
+    (for a table without the app; the app drives :class:`Sounds` from its game's clock).
 
     ``duration`` defaults to the soundtrack's length (a looping soundtrack such as the built-in
     drum loop needs ``duration``). Call :meth:`tick` often (e.g. from a Kivy Clock interval): it
@@ -330,6 +468,7 @@ class RoundPlayer:
         volume: float = 0.8,
         cue_sounds: Mapping[str, str | Path] | None = None,
         on_cue: Callable[[Cue], None] | None = None,
+        folder: Path | None = None,
     ) -> None:
         if duration is None:
             if soundtrack.loop:
@@ -337,41 +476,47 @@ class RoundPlayer:
                     f"soundtrack {soundtrack.path.name} loops: give the round a duration"
                 )
             duration = soundtrack.length
+        self.sounds = Sounds(backend, volume=volume, folder=folder)
         self.backend = backend
         self.soundtrack = soundtrack
         self.clock = RoundClock(duration, clock=clock)
         self.on_cue = on_cue
-        self.music = backend.load(soundtrack.path)
-        self.music.set_loop(soundtrack.loop or duration > soundtrack.length)
-        sounds = dict(CUE_SOUNDS)
-        sounds.update({k: str(v) for k, v in (cue_sounds or {}).items()})
-        self.cue_tracks: dict[str, Track] = {}
+        self.sounds.set_music(soundtrack, loop=duration > soundtrack.length)
+        assert self.sounds.music is not None
+        self.music: Track = self.sounds.music
+        self.cue_sounds = dict(CUE_SOUNDS)
+        self.cue_sounds.update({k: str(v) for k, v in (cue_sounds or {}).items()})
         for cue in self.clock.schedule:
-            ref = sounds.get(cue.name)
+            ref = self.cue_sounds.get(cue.name)
             if ref:
-                self.cue_tracks[cue.name] = backend.load(_sound_path(ref))
-        self.effects: dict[str, Track] = {}
-        self._volume = 0.0
-        self.volume = volume
-        self._restart_music_on_resume = False
+                self.sounds.load(ref)
 
     @property
     def volume(self) -> float:
         """Master volume, 0 to 1, applied to music, announcer and effects."""
-        return self._volume
+        return self.sounds.volume
 
     @volume.setter
     def volume(self, value: float) -> None:
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"volume must be between 0 and 1, got {value}")
-        self._volume = float(value)
-        for track in (self.music, *self.cue_tracks.values(), *self.effects.values()):
-            track.set_volume(self._volume)
+        self.sounds.volume = value
+
+    @property
+    def cue_tracks(self) -> dict[str, Track]:
+        """The loaded track of each cue of the round's schedule."""
+        return {c.name: self.sounds.load(self.cue_sounds[c.name]) for c in self.clock.schedule
+                if self.cue_sounds.get(c.name)}
+
+    @property
+    def effects(self) -> dict[str, Track]:
+        """Effects played so far (sounds that are no cue of the schedule), by name."""
+        cues = set(self.cue_sounds.values())
+        return {name: self.sounds.load(name) for name in dict.fromkeys(self.sounds.heard)
+                if name not in cues and name not in self.sounds.missing}
 
     def start(self) -> list[Cue]:
         """Start the clock and the music; the start cue ("Yarra Mark!") plays at once."""
         self.clock.start()
-        self.music.play()
+        self.sounds.start_music()
         return self.tick()
 
     def tick(self) -> list[Cue]:
@@ -379,10 +524,10 @@ class RoundPlayer:
         cues = self.clock.due_cues()
         for cue in cues:
             if cue.name == "end":
-                self.music.stop()
-            track = self.cue_tracks.get(cue.name)
-            if track is not None:
-                track.play()
+                self.sounds.stop_music()
+            ref = self.cue_sounds.get(cue.name)
+            if ref:
+                self.sounds.play(ref)
             if self.on_cue is not None:
                 self.on_cue(cue)
         return cues
@@ -392,37 +537,28 @@ class RoundPlayer:
         if self.clock.state != "running":
             return
         self.clock.pause()
-        if not self.backend.pause_all():
-            # No mixer pause: stop the music; it restarts from its top on resume.
-            self.music.stop()
-            self._restart_music_on_resume = True
-            log.warning("audio backend cannot pause: music restarts from the top on resume")
+        self.sounds.pause_music()
 
     def resume(self) -> None:
         """Resume clock and sound together."""
         if self.clock.state != "paused":
             return
         self.clock.resume()
-        if self._restart_music_on_resume:
-            self._restart_music_on_resume = False
-            self.music.play()
-        else:
-            self.backend.resume_all()
+        self.sounds.resume_music()
 
     def play_effect(self, name: str | Path) -> None:
         """Play ``hit``, ``knockout`` (built in) or a sound file."""
-        key = str(name)
-        track = self.effects.get(key)
-        if track is None:
-            track = self.backend.load(_sound_path(key))
-            track.set_volume(self._volume)
-            self.effects[key] = track
-        track.play()
+        self.sounds.play(str(name))
 
     def stop(self) -> None:
         """Stop all sound (the clock keeps its state)."""
-        for track in (self.music, *self.cue_tracks.values(), *self.effects.values()):
-            track.stop()
+        self.sounds.stop()
+
+
+def audio_volume(config: Mapping[str, Any] | None) -> float | None:
+    """``[audio] volume`` of a parsed config (checked), or None when it does not say."""
+    opts = audio_options(config)
+    return float(opts["volume"]) if "volume" in opts else None
 
 
 def _sound_path(ref: str | Path) -> Path:

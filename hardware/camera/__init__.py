@@ -1,23 +1,27 @@
 """Camera sources and how one is chosen.
 
-Like gpiozero's pin factories: the source comes from the ``source=`` argument, else the
-``COMPANION_CAMERA`` environment variable, else ``[camera] source`` in the config file, else
-``auto`` (the Pi camera, then webcam 0, then synthetic dice). Names:
+Like gpiozero's pin factories, in this order (:func:`choose`): the ``source=`` argument (the
+command line), the ``COMPANION_CAMERA`` environment variable, the app's own setting (its
+Settings screen), ``[camera] source`` in the config file, else ``auto``: the Pi camera, then
+webcam 0, then the stand-in. Names:
 
 - ``picamera2`` or ``picamera2:N``: the Pi camera (N-th camera);
 - ``opencv:N`` a USB webcam by index, ``opencv:PATH`` a video file;
 - ``replay:PATH``: a folder of images or a video at its own pace;
-- ``synthetic``: rendered dice rolls (the stand-in when no camera is present).
+- ``synthetic``: rendered dice rolls (the stand-in when no camera is present). What it draws is
+  given by the caller (``stand_in=``): this package knows devices, not dice.
 
 An unknown name raises :class:`UnknownSource` naming it. A source that cannot open falls back to
-``synthetic`` with a warning saying why (``fallback=False`` raises instead).
+the stand-in with a :class:`CameraFallback` warning saying why (``fallback=False`` raises).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from hardware.camera.base import DeviceLost, Frame, FrameSource
@@ -29,6 +33,7 @@ from hardware.errors import CameraUnavailable, ConfigError, UnknownSource
 
 __all__ = [
     "CAMERA_KEYS",
+    "CameraChoice",
     "CameraFallback",
     "DeviceLost",
     "Frame",
@@ -36,15 +41,42 @@ __all__ = [
     "OpenCVSource",
     "Picamera2Source",
     "ReplaySource",
+    "StandIn",
     "SyntheticSource",
     "SyntheticTruth",
+    "choose",
     "choose_spec",
     "make_source",
     "open_source",
 ]
 
+log = logging.getLogger(__name__)
+
 ENV_VAR = "COMPANION_CAMERA"
-CHOICES = "picamera2, opencv:N, replay:PATH or synthetic"
+CHOICES = "auto, picamera2, opencv:N, replay:PATH or synthetic"
+KNOWN = ("auto", "picamera2", "opencv", "replay", "synthetic")
+
+#: Builds the stand-in camera from the ``[camera]`` options it may use (width, height, fps,
+#: seed, speed, realtime): the caller's renderer inside a :class:`SyntheticSource`.
+StandIn = Callable[[Mapping[str, Any]], FrameSource]
+
+
+@dataclass(frozen=True)
+class CameraChoice:
+    """Which camera was asked for and by whom: ``origin`` is "command line",
+    "COMPANION_CAMERA", "Settings", "config file" or "default"."""
+
+    spec: str
+    origin: str
+
+    @property
+    def stand_in(self) -> bool:
+        """True when the stand-in itself was asked for (its rolls are then the players')."""
+        return self.spec.partition(":")[0].strip().lower() == "synthetic"
+
+    @property
+    def auto(self) -> bool:
+        return self.spec.strip().lower() == "auto"
 
 
 class CameraFallback(RuntimeWarning):
@@ -104,18 +136,37 @@ def camera_options(config: Mapping[str, Any] | None) -> dict[str, Any]:
     return out
 
 
+def choose(source: str | None = None, config: Mapping[str, Any] | None = None, *,
+           setting: str | None = None) -> CameraChoice:
+    """Which camera applies, and why: argument, $COMPANION_CAMERA, the app's setting, the
+    config file's ``[camera] source``, else ``auto``.
+
+    Raised when ...: UnknownSource for a name that is none of the known sources (a typo is
+    named with where it came from, never silently replaced); ConfigError for a bad [camera].
+    """
+    for candidate, origin in ((source, "command line"), (os.environ.get(ENV_VAR), ENV_VAR),
+                              (setting, "Settings"),
+                              (camera_options(config).get("source"), "config file")):
+        if candidate is not None and str(candidate).strip():
+            spec = str(candidate).strip()
+            if spec.partition(":")[0].strip().lower() not in KNOWN:
+                raise UnknownSource(f"unknown camera source {spec!r} (from {origin}): choose "
+                                    f"{CHOICES}")
+            return CameraChoice(spec, origin)
+    return CameraChoice("auto", "default")
+
+
 def choose_spec(source: str | None = None, config: Mapping[str, Any] | None = None) -> str:
     """Which source name applies: argument, then $COMPANION_CAMERA, then config, then ``auto``."""
-    for candidate in (source, os.environ.get(ENV_VAR), camera_options(config).get("source")):
-        if candidate is not None and str(candidate).strip():
-            return str(candidate).strip()
-    return "auto"
+    return choose(source, config).spec
 
 
 def make_source(
-    spec: str, config: Mapping[str, Any] | None = None, **overrides: Any
+    spec: str, config: Mapping[str, Any] | None = None, *, stand_in: StandIn | None = None,
+    **overrides: Any
 ) -> FrameSource:
-    """Build (but do not open) the source named by ``spec``.
+    """Build (but do not open) the source named by ``spec``; ``stand_in`` builds the synthetic
+    one (without it, the stand-in has nothing to draw and cannot open).
 
     Raised when ...: UnknownSource for a name that is none of the known sources; ConfigError for
     a spec with a bad argument (``opencv:`` with nothing after it, ``replay:`` without a path).
@@ -159,6 +210,8 @@ def make_source(
         syn_kw: dict[str, Any] = {
             k: opts[k] for k in ("width", "height", "fps", "seed", "speed", "realtime") if k in opts
         }
+        if stand_in is not None:
+            return stand_in(syn_kw)
         return SyntheticSource(**syn_kw)
     raise UnknownSource(f"unknown camera source {spec!r}: choose {CHOICES}")
 
@@ -177,15 +230,21 @@ def open_source(
     config: Mapping[str, Any] | None = None,
     *,
     fallback: bool = True,
+    stand_in: StandIn | None = None,
+    setting: str | None = None,
     **overrides: Any,
 ) -> FrameSource:
     """Choose, build and open a camera source (see the module docstring for the order).
 
+    ``auto`` tries the Pi camera, then webcam 0; a backend that fails in any way (not only
+    "no camera": a library that will not load) is passed over with its reason kept. When
+    nothing opens, the stand-in is used with a :class:`CameraFallback` warning saying why.
+
     Raised when ...: UnknownSource for an unknown name (never falls back: a typo should be fixed);
     CameraUnavailable when the source cannot open and ``fallback`` is False, or when even the
-    synthetic stand-in cannot open.
+    stand-in cannot open.
     """
-    spec = choose_spec(source, config)
+    spec = choose(source, config, setting=setting).spec
     if spec.lower() == "auto":
         tried: list[str] = []
         for candidate in ("picamera2", "opencv:0"):
@@ -193,36 +252,37 @@ def open_source(
             try:
                 return src.open()
             except CameraUnavailable as exc:
-                src.close()
                 tried.append(str(exc))
+            except Exception as exc:  # a backend that cannot even load: next camera, say why
+                tried.append(f"{candidate}: {type(exc).__name__}: {exc}")
+            src.close()
         if not fallback:
             raise CameraUnavailable("no camera found: " + "; ".join(tried))
-        warnings.warn(
-            "no camera found, using synthetic dice (" + "; ".join(tried) + ")",
-            CameraFallback,
-            stacklevel=2,
-        )
-        return _open_stand_in("no camera found: " + "; ".join(tried), config, overrides)
-    src = make_source(spec, config, **overrides)
+        why = "no camera found: " + "; ".join(tried)
+        warnings.warn(f"{why}; showing rendered dice", CameraFallback, stacklevel=2)
+        return _open_stand_in(why, config, overrides, stand_in)
+    src = make_source(spec, config, stand_in=stand_in, **overrides)
     try:
         return src.open()
     except CameraUnavailable as exc:
         src.close()
-        if not fallback or src.name == "synthetic":
+        if not fallback or spec.lower().startswith("synthetic"):
             raise
         warnings.warn(
-            f"camera source {spec!r} could not open, falling back to synthetic: {exc}",
+            f"camera source {spec!r} could not open, showing rendered dice: {exc}",
             CameraFallback,
             stacklevel=2,
         )
-        return _open_stand_in(f"camera source {spec!r} could not open ({exc})", config, overrides)
+        return _open_stand_in(f"camera source {spec!r} could not open ({exc})", config,
+                              overrides, stand_in)
 
 
 def _open_stand_in(
-    why: str, config: Mapping[str, Any] | None, overrides: Mapping[str, Any]
+    why: str, config: Mapping[str, Any] | None, overrides: Mapping[str, Any],
+    stand_in: StandIn | None,
 ) -> FrameSource:
-    stand_in = make_source("synthetic", config, **overrides)
+    src = make_source("synthetic", config, stand_in=stand_in, **overrides)
     try:
-        return stand_in.open()
+        return src.open()
     except CameraUnavailable as exc:
-        raise CameraUnavailable(f"{why}, and the synthetic stand-in failed too ({exc})") from exc
+        raise CameraUnavailable(f"{why}, and the stand-in failed too ({exc})") from exc

@@ -2,17 +2,17 @@
 
 Each roll: the tray is empty for a moment (dice picked up), the dice slide in from one side while
 spinning and decelerate to their resting places, then rest for a few seconds, and the next roll
-starts. The scenes come from vision's synthetic renderer (``vision.synthetic``), imported when
-the source opens, so the ground truth of every frame is known and exposed as :attr:`truth`.
+starts. What a scene holds and how it is drawn are given by whoever makes the source (the app
+gives vision's synthetic renderer; this package knows devices, not dice), so the ground truth of
+every frame is known and exposed as :attr:`truth`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +70,7 @@ class SyntheticSource(FrameSource):
         tumble_faces: bool = True,
         scene_factory: SceneFactory | None = None,
         renderer: Renderer | None = None,
+        icon_sets: Mapping[str, tuple[str, ...]] | None = None,
         clock: Clock = time.monotonic,
         sleep: Sleep = time.sleep,
     ) -> None:
@@ -91,7 +92,7 @@ class SyntheticSource(FrameSource):
         self._count = 0
         self._roll_cache: tuple[int, Any, list[tuple[float, float, float]]] | None = None
         self.truth: SyntheticTruth | None = None
-        self._icon_sets: dict[str, tuple[str, ...]] = {}
+        self._icon_sets: dict[str, tuple[str, ...]] = dict(icon_sets or {})
 
     @property
     def cycle_s(self) -> float:
@@ -100,23 +101,8 @@ class SyntheticSource(FrameSource):
 
     def _connect(self) -> None:
         if self._scene_factory is None or self._renderer is None:
-            try:
-                vs: Any = importlib.import_module("vision.synthetic")
-            except ImportError as exc:
-                raise DeviceLost(f"vision.synthetic renderer is not importable: {exc}") from exc
-            if self._scene_factory is None:
-                w, h, n = self.width, self.height, self.n_dice
-                c, icons = self.colours, self.icon_set
-
-                def factory(rng: np.random.Generator) -> Any:
-                    return vs.random_scene(
-                        rng, width=w, height=h, n_dice=n, colours=c, icon_set=icons
-                    )
-
-                self._scene_factory = factory
-            if self._renderer is None:
-                self._renderer = vs.render
-            self._icon_sets = dict(getattr(vs, "ICON_SETS", {}))
+            raise DeviceLost("the stand-in camera was given nothing to draw (no scene factory "
+                             "and renderer)")
         if self._t0 is None:
             self._t0 = self._clock()
 

@@ -136,6 +136,12 @@ class OcculitesOptions:
         return self.look_seconds + self.allocate_seconds
 
 
+#: The round clock of allocation counts the seconds since the dice were rolled (each line-up
+#: carries them, so a late one is seen as late); it has no end of its own: the timer mode's
+#: moments are :func:`timer_cues`.
+ROLL_CLOCK_SECONDS = 3600.0
+
+
 @dataclass(frozen=True)
 class TimerCue:
     """One moment of timer mode for the screen and speaker: when, what, and which sound."""
@@ -799,7 +805,7 @@ class OcculitesGame(Game[OcculitesState]):
             return Prompt(phase, free, rnd, text=text)
         if phase == "allocate":
             waiting = tuple(p for p in self.setup.players if p not in state.lineups)
-            return Prompt(phase, waiting, rnd, self.options.deadline, roll=bool(waiting),
+            return Prompt(phase, waiting, rnd, ROLL_CLOCK_SECONDS, roll=bool(waiting),
                           rollers=waiting, text=text)
         who = self.whose_turn()
         return Prompt(phase, (who,) if who else (), rnd, text=text)

@@ -7,33 +7,37 @@ they are deselected) never opens a window.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "companion"))
-
 
 def arena_game() -> str:
-    """The Eye for an Eye engine when it is installed, else the test stand-in of its contract."""
-    import rules
+    """The arena game's short name."""
+    return "eye-for-an-eye"
 
-    if "eye-for-an-eye" in rules.game_names():
-        return "eye-for-an-eye"
-    import arena_standin
 
-    arena_standin.register()
-    return "arena-standin"
+def arena_of(app: Any) -> Any:
+    """The calls of the Eye for an Eye match the app is running (its seats, pending attacks,
+    parry windows, the call being built)."""
+    from companion.games.eye_for_an_eye.table import EyeTable
+
+    table = app.table
+    assert isinstance(table, EyeTable), f"the app runs {type(table).__name__}, not the arena"
+    return table.calls
 
 
 @pytest.fixture
 def app_dirs(tmp_path: Path) -> Iterator[Path]:
     """Throwaway data and config folders for the app under test."""
-    old = {k: os.environ.get(k) for k in ("COMPANION_DATA_DIR", "COMPANION_CONFIG_DIR")}
+    old = {k: os.environ.get(k) for k in ("COMPANION_DATA_DIR", "COMPANION_CONFIG_DIR",
+                                          "COMPANION_CAMERA")}
     os.environ["COMPANION_DATA_DIR"] = str(tmp_path / "data")
     os.environ["COMPANION_CONFIG_DIR"] = str(tmp_path / "config")
+    # The camera is what each test's settings say (COMPANION_CAMERA would come before them).
+    os.environ.pop("COMPANION_CAMERA", None)
     os.environ.setdefault("KIVY_CLIPBOARD", "dummy")
     yield tmp_path
     for k, v in old.items():

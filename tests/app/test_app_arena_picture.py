@@ -16,18 +16,12 @@ def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from kivy.uix.modalview import ModalView
 
-    import companion.preview
     from companion import settings as settings_mod
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
-    from companion.preview import CameraFeed
-    from hardware.camera import open_source
 
     settings_file = app_dirs / "settings.toml"
     settings_file.write_text('camera = "synthetic"\nvolume = 0.8\ndice_view = "besi', "utf-8")
-    monkeypatch.setattr(companion.preview, "frame_provider_for", lambda spec, profile=None:
-                        CameraFeed(spec, profile=profile, fps=10.0,
-                                   open_source=lambda s: open_source("synthetic")))
     junk = bytes(range(256)) * 16  # a journal file damaged beyond reading
     (app_dirs / "j.sqlite3").write_bytes(junk)
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
@@ -42,7 +36,8 @@ def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
         yield 2
         assert start.notice is not None and start.notice.parent is not None  # on screen
         said = start.notice_text.text
-        assert "Settings file not used" in said and "settings.toml: not valid TOML" in said
+        assert "settings file" in said and "settings.toml: not valid TOML" in said
+        assert "kept as settings.toml.damaged-" in said
         assert f"set aside as {aside[0].name}" in said and "file is not a database" in said
         assert start.message.text == "Started with a problem: see the notice"
         d.tap(next(w for w in start.notice.walk() if getattr(w, "text", "") == "OK"))
@@ -70,7 +65,7 @@ def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
         arena = d.arena
         assert app.sm.current == "arena"
         for _ in range(300):  # until a frame with dice on it is shown (the synthetic tray rolls)
-            snap = app.frame_provider.latest()
+            snap = app.camera.latest()
             if arena._picture_frame and snap is not None and snap.reading.dice \
                     and arena._picture_frame == snap.index:
                 break

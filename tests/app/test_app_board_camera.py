@@ -27,6 +27,8 @@ class FakeFrame:
 class BoardsCamera:
     """A rendered table whose dice the test moves; virtual time, 0.1 s per frame."""
 
+    name = "fake"  # a camera, not the stand-in
+
     def __init__(self) -> None:
         self.set_dice([])
         self.reads = 0
@@ -48,25 +50,21 @@ class BoardsCamera:
 
 def test_dice_on_a_board_zone_are_allocated_by_the_camera(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.preview
     from calibration import profiles
     from calibration.zones import rectangle
     from companion import settings as settings_mod
-    from companion.app import BOARDS_CAMERA, CompanionApp
+    from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
-    from companion.preview import CameraFeed
+    from companion.screens import BOARDS_CAMERA
 
     paths.profile_store().save(profiles.CalibrationProfile(name="den", zones=(
         rectangle(1, "Parry", 20, 20, 260, 200), rectangle(1, "Spear Thrust", 20, 260, 260, 200),
         rectangle(2, "Parry", 360, 20, 260, 200))))
     paths.profile_store().use("den")
     camera = BoardsCamera()
-    monkeypatch.setattr(companion.preview, "frame_provider_for", lambda spec, profile=None:
-                        CameraFeed(spec, profile=profile, fps=30.0,
-                                   open_source=lambda s: camera))
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
-                       settings=settings_mod.Settings(camera="synthetic"),
-                       settings_file=app_dirs / "settings.json")
+                       settings=settings_mod.Settings(camera="opencv:0"),
+                       settings_file=app_dirs / "settings.json", open_camera=lambda s: camera)
     assert [z.space for z in app.board_zones] == ["Parry", "Spear Thrust", "Parry"]
 
     def wait_until(check: Any, seconds: float = 30.0) -> Generator[int, None, None]:
@@ -85,16 +83,16 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
         start.set_count(2)
         assert not start.boards_spin.disabled
         start.boards_spin.text = BOARDS_CAMERA
-        zones, app.board_zones = app.board_zones, ()
+        zones, app._board_zones = app.board_zones, ()
         d.tap(start.start_button)  # without zones the camera cannot fill the boards
         yield 1
         assert app.session is None and "no board zones" in start.message.text
-        app.board_zones = zones
+        app._board_zones = zones
         d.tap(start.start_button)
         yield 2
         s = app.session
         assert s is not None and app.sm.current == "arena", start.message.text
-        assert s.game.options.track_allocation and app.board is not None
+        assert s.game.options.track_allocation and app.table.board is not None
         ana = s.game.seats()[0].character.short
         # Two dice on seat 1's Parry, one on seat 2's Parry.
         camera.set_dice([(90.0, 80.0), (200.0, 150.0), (480.0, 110.0)])
@@ -117,7 +115,7 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
         assert s.game.seats()[0].allocation == {"defence": 1}
         app.show("dice")
         yield 10
-        snap = app.frame_provider.latest()
+        snap = app.camera.latest()
         assert snap is not None
         # The zones are outlined in the seats' colours on the live picture.
         assert tuple(snap.rgb[20, 150]) != tuple(camera.image[20, 150, ::-1])
@@ -127,6 +125,6 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
         assert app.screens["settings"].profile.values == ["default", "none", "den"]
         app.end_game()
         yield 1
-        assert app.board is None
+        assert app.table is None and not app.camera.wanted  # the camera stops with the game
 
     run_app(app, script)

@@ -7,6 +7,7 @@ from collections.abc import Generator
 from pathlib import Path
 
 import pytest
+from conftest import arena_of
 
 pytestmark = pytest.mark.app
 
@@ -16,7 +17,7 @@ def test_cycle_hold_chooses_the_target(app_dirs: Path) -> None:
 
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
-    from companion.session import CYCLE_SETTLE
+    from companion.games.eye_for_an_eye.calls import CYCLE_SETTLE
     from hardware.buttons import ButtonMap, ButtonPad
 
     clock = ManualClock()
@@ -47,7 +48,7 @@ def test_cycle_hold_chooses_the_target(app_dirs: Path) -> None:
         yield 2
         s = app.session
         assert s is not None
-        s.start_round()
+        s.start_clock()
         attack = pin("P1", "attack")
         for _ in range(2):
             attack.drive_low()
@@ -56,16 +57,17 @@ def test_cycle_hold_chooses_the_target(app_dirs: Path) -> None:
             advance(0.05)
         advance(1.0)
         yield 3
-        assert s.builder.needs_target and s.builder.count == 2
+        assert arena_of(app).builder.needs_target and arena_of(app).builder.count == 2
         power = pin("P1", "power")
         power.drive_low()
         advance(bmap.hold_time + 0.1)  # the hold starts: step 1 points at Ben
         yield 3
-        assert s.builder.proposed == "Ben"
+        assert arena_of(app).builder.proposed == "Ben"
         assert "let go" in d.arena.panels["Ben"].header.text
         advance(bmap.hold_repeat)  # step 2: Cy
         yield 3
-        assert s.builder.proposed == "Cy" and "let go" in d.arena.panels["Cy"].header.text
+        assert arena_of(app).builder.proposed == "Cy"
+        assert "let go" in d.arena.panels["Cy"].header.text
         assert "let go" not in d.arena.panels["Ben"].header.text
         power.drive_high()
         advance(0.1)
@@ -73,9 +75,9 @@ def test_cycle_hold_chooses_the_target(app_dirs: Path) -> None:
         clock.advance(CYCLE_SETTLE + 0.1)
         app._tick(0.0)
         yield 2
-        cy = s.seat_of("Cy").short
+        cy = arena_of(app).seat_of("Cy").character.short
         assert s.log[-1].call.endswith(f" 2 on {cy}"), s.log[-1].call
-        assert not s.builder.active
+        assert not arena_of(app).builder.active
 
     try:
         run_app(app, script)

@@ -47,6 +47,8 @@ class Tray:
     """The camera over the tray: renders the dice the test has put there, in one row (BGR, as
     hardware.camera sources give), on virtual time."""
 
+    name = "fake"  # a camera, not the stand-in
+
     def __init__(self) -> None:
         self.values: tuple[int, ...] = ()
         self.frames = 0
@@ -76,8 +78,8 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
 
     tray = Tray()
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
-                       frame_provider=CameraFeed("test tray", fps=30.0,
-                                                 open_source=lambda spec: tray))
+                       camera=CameraFeed("test tray", fps=30.0,
+                                         open_source=lambda spec: tray))
     shots = Path(os.environ.get("DICEOCALYPSE_SHOTS", str(app_dirs / "shots")))
     seen: dict[str, Any] = {}
 
@@ -143,11 +145,23 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         def calls() -> list[str]:
             return [e.call for e in s.game.history]
 
-        # The camera is off for the app's test stand-in camera setting; the players switch it on.
-        assert not scr.camera_on and scr.camera_button.text == "Camera off"
+        # A real camera's rolls count: it reads from the start; the players can switch it off
+        # (the app then stops the camera for the game) and on again.
+        assert scr.camera_on and scr.camera_button.text == "Camera on"
         d.tap(scr.camera_button)
         yield 1
-        assert scr.camera_on and scr.feed is not None and scr.feed.running
+        assert not scr.camera_on and scr.camera_button.text == "Camera off"
+        for _ in range(60):
+            if "game" not in app.camera.wanted:
+                break
+            yield 1
+        assert "game" not in app.camera.wanted
+        d.tap(scr.camera_button)
+        for _ in range(60):
+            if app.camera.running and "game" in app.camera.wanted:
+                break
+            yield 1
+        assert scr.camera_on and app.camera.running and "game" in app.camera.wanted
         # Who goes first: one die each, tapped in.
         assert "Who goes first" in scr.status.text
         assert scr.info.text == "Ana rolls 1 die"

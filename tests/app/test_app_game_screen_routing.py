@@ -1,9 +1,11 @@
-"""Games other than the arena get their own table screen from companion/games/."""
+"""Every game reaches the app through its plugin (companion/games/<game>/): the start screen
+routes to the game's table, the table redraws after every call, settings and the dice view come
+back to it, and a game left is offered for resume. The table's buttons reach a game that uses
+them; in one that does not, its screen says so."""
 
 from __future__ import annotations
 
-import types
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,21 +16,30 @@ pytestmark = pytest.mark.app
 
 def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from kivy.uix.screenmanager import Screen
-
-    import companion.games
+    import companion.app
+    import companion.screens
     from companion.app import CompanionApp
+    from companion.contract import ButtonUse, GamePlugin, Host
     from companion.drive import Driver, ManualClock, run_app
+    from companion.games import plugins
+    from companion.games.table import ScreenTable, TableScreen
+    from rules import Event
 
     refreshed: list[tuple[str, ...]] = []
 
-    class FakeScreen(Screen):  # type: ignore[misc]
-        def refresh(self, session: Any, events: Any = ()) -> None:
+    class FakeScreen(TableScreen):
+        def refresh(self, events: Sequence[Event] = ()) -> None:
             refreshed.append(tuple(e.kind for e in events))
 
-    module = types.SimpleNamespace(GAME="dice-ocalypse",
-                                   make_screen=lambda app, session: FakeScreen())
-    monkeypatch.setattr(companion.games, "table_screens", lambda: {"dice-ocalypse": module})
+    def make(host: Host, session: Any) -> ScreenTable:
+        return ScreenTable(FakeScreen(host, session, name="game-dice-ocalypse"),
+                           ButtonUse(False, "no buttons here"))
+
+    real = plugins()
+    fake = {**real, "dice-ocalypse": GamePlugin("dice-ocalypse", "Dice-ocalypse",
+                                                ButtonUse(False, "no buttons here"), make)}
+    monkeypatch.setattr(companion.app, "plugins", lambda: fake)
+    monkeypatch.setattr(companion.screens, "plugins", lambda: fake)
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
 
     def script(d: Driver) -> Generator[int | None, None, None]:
@@ -45,19 +56,68 @@ def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
         s = app.session
         assert s is not None and s.game.name == "dice-ocalypse"
         first = s.game.legal_calls()[0]
-        s.call(str(first))
+        s.call(first)
         yield 1
         assert len(refreshed) == 2 and app.sm.current == "game-dice-ocalypse"
         app.show("settings")
         app.back()
         assert app.sm.current == "game-dice-ocalypse"
+        app.show("dice")
+        yield 1
+        app.back()
+        assert app.sm.current == "game-dice-ocalypse"
         app.end_game()
         yield 1
         assert app.sm.current == "start" and app.game_screen is None
+        assert "game-dice-ocalypse" not in app.screens
         gid = app.journal.unfinished()[0].id
         app.resume_game(gid)
         yield 1
         assert app.sm.current == "game-dice-ocalypse"
+        assert app.session is not None
         assert [e.call for e in app.session.game.history] == [str(first)]
+
+    run_app(app, script)
+
+
+def test_buttons_reach_the_arena_and_other_games_say_they_are_not_used(app_dirs: Path) -> None:
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.games.eye_for_an_eye.table import EyeTable
+    from hardware.buttons import ButtonCall
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    app.button_seats = ("P1", "P2")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "dice-forge"
+        yield 2
+        start.set_count(2)
+        d.tap(start.start_button)
+        yield 2
+        s = app.session
+        assert s is not None and s.game.name == "dice-forge"
+        calls = len(s.log)
+        app.on_button(ButtonCall("P1", "attack", 2, 0.0))
+        yield 2
+        screen = app.game_screen
+        assert screen is not None
+        assert "buttons are not used in Dice Forge" in screen.message_label.text
+        assert len(s.log) == calls
+        app.end_game()
+        yield 1
+        start.game_spin.text = "eye-for-an-eye"
+        yield 2
+        start.set_count(2)
+        d.tap(start.start_button)
+        yield 2
+        assert isinstance(app.table, EyeTable)
+        s = app.session
+        assert s is not None
+        s.start_clock()
+        app.on_button(ButtonCall("P1", "move", 2, 0.0))
+        yield 2
+        assert s.log and s.log[-1].call.endswith(" 2")  # Ana's movement 2, by her button
 
     run_app(app, script)

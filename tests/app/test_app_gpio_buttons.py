@@ -7,7 +7,7 @@ from collections.abc import Generator
 from pathlib import Path
 
 import pytest
-from conftest import arena_game
+from conftest import arena_game, arena_of
 
 pytestmark = pytest.mark.app
 
@@ -68,9 +68,9 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
         d.tap(start.start_button)
         yield 2
         s = app.session
-        assert s is not None and len(s.seats()) == 2
-        s.start_round()
-        ben = s.seat_of("Ben")
+        assert s is not None and len(s.game.setup.players) == 2
+        s.start_clock()
+        ben = arena_of(app).seat_of("Ben")
         # P1 presses attack three times: with one possible target the call is complete.
         # Each press shows on the panel at once, before the count is finished.
         arena = app.screens["arena"]
@@ -91,36 +91,37 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
             pad.tick()
         press("P1", "attack", 1)  # the third press; the window closes
         yield 3
-        assert s.log[-1].call.endswith(f" 3 on {ben.short}")
+        assert s.log[-1].call.endswith(f" 3 on {ben.character.short}")
         assert attack.text == label  # the panel is drawn as usual again
-        assert s.pending() and s.parry_left("Ben") is not None
+        assert arena_of(app).pending() and arena_of(app).parry_left("Ben") is not None
         assert led("P2") and not led("P1")  # Ben may parry: his seat's LED is lit
         # P2 parries twice.
         press("P2", "defend", 2)
         yield 3
-        assert f"{ben.short}: Parry 2" in [e.call for e in s.log[-2:]]
-        assert s.pending() == []
+        assert f"{ben.character.short}: Parry 2" in [e.call for e in s.log[-2:]]
+        assert arena_of(app).pending() == []
         assert not led("P2")
-        health = s.seat_of("Ben").health
+        health = arena_of(app).seat_of("Ben").health
         # P2 moves, then holds defend: undo.
         press("P2", "move", 2)
         yield 3
-        assert "2" in s.log[-1].call and s.log[-1].call.startswith(ben.short)
+        assert "2" in s.log[-1].call and s.log[-1].call.startswith(ben.character.short)
         calls = len(s.log)
         hold("P2", "defend")
         yield 3
         assert len(s.log) == calls - 1
         # Knock Ben out with attacks that nobody parries.
         for _ in range(20):
-            if s.phase != "playing":
+            if s.game.state.phase != "playing":
                 break
             press("P1", "attack", 3)
             yield 3
-            clock.advance(s.parry_seconds + 0.1)
+            clock.advance(arena_of(app).parry_seconds + 0.1)
             app._tick(0.0)
             yield 2
-        assert s.seat_of("Ben").knocked_out and s.seat_of("Ben").health == 0 < health
-        assert s.phase == "between-rounds" and app.sm.current == "between"
+        ben_now = arena_of(app).seat_of("Ben")
+        assert ben_now.knocked_out and ben_now.health == 0 < health
+        assert s.game.state.phase == "between-rounds" and app.sm.current == "between"
         assert app.seat_leds.state("P2") == "blink" and app.seat_leds.state("P1") == "off"
 
     try:

@@ -7,7 +7,7 @@ from collections.abc import Generator
 from pathlib import Path
 
 import pytest
-from conftest import arena_game
+from conftest import arena_game, arena_of
 
 pytestmark = pytest.mark.app
 
@@ -54,10 +54,11 @@ def test_every_screen_fits_both_displays(app_dirs: Path) -> None:
             s = app.session
             assert s is not None, start.message.text
             # A pending attack shows the parry countdown, which takes room in a panel.
-            s.start_round()
-            s.tap_action("Ana", "attack")
-            s.tap_count(2)
-            s.tap_target("Ben")
+            calls = arena_of(app)
+            s.start_clock()
+            calls.tap_action("Ana", "attack")
+            calls.tap_count(2)
+            calls.tap_target("Ben")
             for size in ((800, 480), (1280, 720)):
                 Window.size = size
                 yield 3

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import arena_of
 
 pytestmark = pytest.mark.app
 
@@ -60,7 +61,7 @@ def test_cards_and_dispute_by_touch(app_dirs: Path) -> None:
         assert s.game.history[-1].call == "Grubic: Leap"
         yield from d.call("Ana", "attack", 2, "Ben")
         yield 1
-        assert s.pending()
+        assert arena_of(app).pending()
         d.tap(_button(arena, "More"))
         yield 2
         view = arena.more_view
@@ -69,7 +70,7 @@ def test_cards_and_dispute_by_touch(app_dirs: Path) -> None:
         d.tap(_button(view, "Clear their dice"))
         yield 2
         assert s.game.history[-1].call == "Dispute: Grubic, Riparian"
-        assert s.pending() == []
+        assert arena_of(app).pending() == []
         assert "Dispute: Grubic, Riparian" in arena.log_label.text
         journal = app.journal.resume(s.game_id)
         assert journal.snapshot() == s.game.snapshot()

@@ -47,7 +47,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
 
     def advance(seconds: float) -> None:
         clock.advance(seconds)
-        app.game_screen._tick(0.0)
+        app._tick(0.0)
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
@@ -78,11 +78,11 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         # The timer: look, warning, hide; the calls carry the seconds since the roll.
         d.tap(scr.roll_button)
         yield 1
-        assert "occulites-look" in app.heard and scr.timer_label.text.startswith("Look")
+        assert "occulites_start" in app.heard and scr.timer_label.text.startswith("Look")
         advance(10.5)
-        assert "occulites-warning" in app.heard
+        assert "occulites_warning" in app.heard
         advance(5.0)
-        assert "occulites-hide" in app.heard and scr.timer_label.text.startswith("Line up")
+        assert "occulites_hide" in app.heard and scr.timer_label.text.startswith("Line up")
         # Ana's line-up by touch: her first die, then colour and pips for each card.
         ana = [5, 3, 2, 6, 1, 4]
         d.tap(scr.rows["Ana"].slots[0])
@@ -121,7 +121,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         assert tuple(x.pips for x in g.state.lineups["Ben"]) == tuple(ben)
         assert not scr.reveal_button.disabled
         advance(30.0)
-        assert "occulites-reveal" in app.heard and scr.timer_label.text == "Reveal!"
+        assert "occulites_reveal" in app.heard and scr.timer_label.text == "Reveal!"
         # Reveal: the six cards one at a time, each with the engine's explanation.
         d.tap(scr.reveal_button)
         yield 2
@@ -292,6 +292,8 @@ class TrayCamera:
     """A camera over the tray: an empty table until ``image`` (BGR) is laid out; 0.05 s of
     virtual time a frame."""
 
+    name = "fake"  # a camera, not the stand-in
+
     def __init__(self) -> None:
         import numpy as np
 
@@ -324,7 +326,7 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
     camera = TrayCamera()
     feed = CameraFeed("tray", fps=30.0, settle_s=0.2, open_source=lambda spec: camera)
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
-                       frame_provider=feed)
+                       camera=feed)
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]

@@ -57,8 +57,8 @@ def test_resume_after_kill_dash_nine(app_dirs: Path) -> None:
         assert s is not None and app.sm.current == "arena"
         seen["snapshot"] = s.game.snapshot()
         seen["log"] = s.log
-        seen["elapsed"] = s.clock.elapsed()
-        seen["paused"] = s.clock.paused
+        seen["elapsed"] = s.clock.elapsed
+        seen["paused"] = (not s.clock.running)
         arena = app.screens["arena"]
         seen["log_text"] = arena.log_label.text
         seen["go"] = arena.go.text

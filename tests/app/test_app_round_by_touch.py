@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import arena_game
+from conftest import arena_game, arena_of
 
 pytestmark = pytest.mark.app
 
@@ -42,8 +42,8 @@ def test_round_by_touch(app_dirs: Path) -> None:
         assert arena.go.text == "Yarra Mark!"
         d.tap(arena.go)
         yield 2
-        assert "yarra-mark" in app.heard and not s.clock.paused
-        ben_health = s.seat_of("Ben").health
+        assert "yarra_mark" in app.heard and s.clock.running
+        ben_health = arena_of(app).seat_of("Ben").health
         # Three taps: action -> count -> target.
         advance(2.0)
         d.action("Ana", "attack")
@@ -54,24 +54,24 @@ def test_round_by_touch(app_dirs: Path) -> None:
         assert "TARGET" in arena.panels["Ben"].header.text
         d.target("Ben")
         yield 2
-        assert s.pending() and s.pending()[0].hits == 2
+        assert arena_of(app).pending() and arena_of(app).pending()[0].hits == 2
         assert arena.panels["Ben"].parry.text.startswith("PARRY?")
         # Nobody parries: the window closes and the hits land.
-        advance(s.parry_seconds + 0.1)
+        advance(arena_of(app).parry_seconds + 0.1)
         yield 2
-        assert s.pending() == []
-        assert s.seat_of("Ben").health == ben_health - 2
+        assert arena_of(app).pending() == []
+        assert arena_of(app).seat_of("Ben").health == ben_health - 2
         assert f"Health {ben_health - 2}/" in arena.panels["Ben"].health.text
         assert arena.panels["Ben"].parry.opacity == 0
         # An attack parried inside its window.
         yield from d.call("Cy", "attack", 1, "Ana")
-        ana_health = s.seat_of("Ana").health
+        ana_health = arena_of(app).seat_of("Ana").health
         advance(1.0)
         yield from d.call("Ana", "defence", 1)
         yield 2
-        assert s.pending() == [] and s.seat_of("Ana").health == ana_health
+        assert arena_of(app).pending() == [] and arena_of(app).seat_of("Ana").health == ana_health
         # An attack from the rear: no parry window, the hits land at the next tick.
-        ana_health = s.seat_of("Ana").health
+        ana_health = arena_of(app).seat_of("Ana").health
         d.action("Cy", "attack")
         yield 1
         d.count(1)
@@ -85,34 +85,34 @@ def test_round_by_touch(app_dirs: Path) -> None:
         advance(0.1)
         yield 1
         assert s.log[-1].call.startswith("Hits land on ")
-        assert s.seat_of("Ana").health == ana_health - 1
+        assert arena_of(app).seat_of("Ana").health == ana_health - 1
         # Undo and redo by touch.
         calls = len(s.log)
         d.tap(arena.undo_b)
         yield 2
-        assert len(s.log) == calls - 1 and s.pending()
+        assert len(s.log) == calls - 1 and arena_of(app).pending()
         d.tap(arena.redo_b)
         yield 2
-        assert len(s.log) == calls and not s.pending()
+        assert len(s.log) == calls and not arena_of(app).pending()
         # A knockout: unblockable hits until Ben is out.
         for _ in range(30):
-            if s.seat_of("Ben").knocked_out:
+            if arena_of(app).seat_of("Ben").knocked_out:
                 break
             yield from d.call("Ana", "unblockable", 3, "Ben")
             advance(0.5)
         yield 2
-        assert s.seat_of("Ben").knocked_out
+        assert arena_of(app).seat_of("Ben").knocked_out
         assert "KNOCKED OUT" in arena.panels["Ben"].header.text
         assert arena.panels["Ben"].buttons["attack"].disabled
         assert "knockout" in app.heard
         # Last one standing ends the round.
         for _ in range(30):
-            if s.phase != "playing":
+            if s.game.state.phase != "playing":
                 break
             yield from d.call("Ana", "unblockable", 3, "Cy")
             advance(0.5)
         yield 2
-        assert s.phase == "between-rounds" and app.sm.current == "between"
+        assert s.game.state.phase == "between-rounds" and app.sm.current == "between"
         between = app.screens["between"]
         assert between.title.text == "Round 1 results"
         texts = [w.text for w in between.table.children]
@@ -120,8 +120,8 @@ def test_round_by_touch(app_dirs: Path) -> None:
         seen["results"] = s.game.round_results()[0].rows
         d.tap(between.next_b)
         yield 2
-        assert app.sm.current == "arena" and s.round_number == 2
-        assert s.clock.elapsed() == 0 and arena.go.text == "Yarra Mark!"
+        assert app.sm.current == "arena" and s.game.state.round_number == 2
+        assert s.clock.elapsed == 0 and arena.go.text == "Yarra Mark!"
         assert arena.round_label.text == "Round 2/2"
         seen["log"] = list(s.log)
         seen["snapshot"] = s.game.snapshot()

@@ -196,8 +196,12 @@ def test_snap_saves_camera_photos_and_names_failures(
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
     out = tmp_path / "snaps"
-    assert main(["calibrate", "snap", "-o", str(out), "--camera", "synthetic", "--count", "2",
-                 "--every", "0", "--warmup", "1"]) == 0
+    # The stand-in's rendered dice are refused as calibration photos unless asked for.
+    assert main(["calibrate", "snap", "-o", str(out), "--camera", "synthetic"]) == 2
+    assert "is the stand-in" in capsys.readouterr().err and not out.exists()
+    assert main(["calibrate", "snap", "-o", str(out), "--camera", "synthetic", "--stand-in",
+                 "--count", "2", "--every", "0", "--warmup", "1"]) == 0
+    assert "rendered dice from the stand-in" in capsys.readouterr().out
     shots = sorted(out.glob("snap-*.png"))
     assert [p.name for p in shots] == ["snap-001.png", "snap-002.png"]
     first = cv2.imread(str(shots[0]))
@@ -215,3 +219,24 @@ def test_snap_saves_camera_photos_and_names_failures(
     assert main(["calibrate", "snap", "-o", str(one), "--camera", "bogus"]) == 2
     assert "unknown camera source 'bogus'" in capsys.readouterr().err
     assert main(["calibrate", "snap", "-o", str(one), "--count", "0"]) == 2
+
+
+def test_snap_with_no_camera_refuses_rather_than_saving_rendered_dice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Step 3 of the first game night on a machine with no camera: the old default (the app's
+    camera setting, "synthetic") saved a rendered picture as the tray photo."""
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.delenv("COMPANION_CAMERA", raising=False)
+    from hardware.camera import opencv, picam
+    from hardware.errors import CameraUnavailable
+
+    def nothing(self: object) -> None:
+        raise CameraUnavailable("no such camera here")
+
+    monkeypatch.setattr(picam.Picamera2Source, "open", nothing)
+    monkeypatch.setattr(opencv.OpenCVSource, "open", nothing)
+    tray = tmp_path / "tray.png"
+    assert main(["calibrate", "snap", "-o", str(tray)]) == 2
+    assert "no camera found" in capsys.readouterr().err
+    assert not tray.exists()

@@ -12,17 +12,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[2]))
 
-import arena_standin
-
 import rules
 from companion.journal import Journal
 from rules import Entry
 
 
 def main() -> None:
-    arena_standin.register()
     journal = Journal(sys.argv[1])
-    game = rules.new_game("arena-standin", ["Ana", "Ben", "Cy"], {"rounds": 1000}, seed=5)
+    game = rules.new_game("eye-for-an-eye", ["Ana", "Ben", "Cy"], {"rounds": 1000}, seed=5)
     gid = journal.start_game(game.setup, "kill test")
     print(f"game {gid}", flush=True)
     writes = 0
@@ -37,8 +34,8 @@ def main() -> None:
             game.redo()
             journal.record_redo(gid)
         else:
-            text = ("Grubic: Movement 1", "Riparian: Movement 2", "Banksia: Heal",
-                    "Grubic: Movement 3", "Riparian: Heal", "Banksia: Movement 1",
+            text = ("Grubic: Movement 1", "Riparian: Movement 2", "Banksia: Movement 3",
+                    "Grubic: Movement 3", "Riparian: Movement 1", "Banksia: Movement 1",
                     "Cy: Movement 2")[k]
             game.apply(text, at)
             journal.record_call(gid, Entry(game.history[-1].call, game.history[-1].at))

@@ -10,9 +10,10 @@ import pytest
 
 import rules
 from calibration.zones import ROLL_AREA, rectangle
-from companion.allocation import BoardWatcher, apply_board
+from companion.games.eye_for_an_eye.board import BoardWatcher, apply_board
 from companion.journal import Journal
 from companion.session import TableSession
+from rules.eye_for_an_eye import EyeForAnEye
 
 # Seat 1 (Ana, Grubic): Parry at x 0-100, Spear Thrust at x 100-200; seat 2 (Ben, Riparian):
 # Parry at x 300-400; a roll area for seat 1 that must be ignored here.
@@ -26,20 +27,20 @@ def dice(*centres: tuple[float, float]) -> list[SimpleNamespace]:
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Iterator[TableSession]:
+def session(tmp_path: Path) -> Iterator[TableSession[EyeForAnEye]]:
     with Journal(tmp_path / "j.sqlite3") as j:
         setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben"),
                             {"track_allocation": True, "characters": ["grubic", "riparian"]}, 1)
-        s = TableSession.new(j, setup, "board test")
-        s.start_round()
+        s = TableSession.new(j, setup, "board test").typed(EyeForAnEye)
+        s.start_clock()
         yield s
 
 
-def alloc(s: TableSession, seat: int) -> dict[str, int]:
+def alloc(s: TableSession[EyeForAnEye], seat: int) -> dict[str, int]:
     return dict(s.game.seats()[seat].allocation)
 
 
-def test_dice_placed_spent_and_taken_off(session: TableSession) -> None:
+def test_dice_placed_spent_and_taken_off(session: TableSession[EyeForAnEye]) -> None:
     w = BoardWatcher(ZONES)
     assert apply_board(session, w, dice()) == []
     lines = apply_board(session, w, dice((20, 20), (60, 60), (150, 50), (320, 50), (50, 300)))
@@ -66,7 +67,7 @@ def test_dice_placed_spent_and_taken_off(session: TableSession) -> None:
 
 
 def test_a_refused_allocation_shows_the_reason_and_changes_nothing(
-        session: TableSession) -> None:
+        session: TableSession[EyeForAnEye]) -> None:
     w = BoardWatcher(ZONES)
     before = session.game.snapshot()
     # Riparian's Parry has fewer spaces than six dice.
@@ -78,14 +79,15 @@ def test_a_refused_allocation_shows_the_reason_and_changes_nothing(
     assert alloc(session, 1) == {"defence": 2}
 
 
-def test_a_resumed_board_that_matches_the_game_makes_no_call(session: TableSession) -> None:
+def test_a_resumed_board_that_matches_the_game_makes_no_call(
+        session: TableSession[EyeForAnEye]) -> None:
     session.call("Grubic: Allocate 2 to Parry")
     w = BoardWatcher(ZONES)  # a fresh watcher, as after a restart
     assert apply_board(session, w, dice((20, 20), (60, 60))) == []
     assert alloc(session, 0) == {"defence": 2}
 
 
-def test_a_space_the_character_lacks_is_refused_by_name(session: TableSession) -> None:
+def test_a_space_the_character_lacks_is_refused_by_name(session: TableSession[EyeForAnEye]) -> None:
     w = BoardWatcher((rectangle(2, "Spear Thrust", 0, 0, 100, 100),))
     lines = apply_board(session, w, dice((50, 50)))
     assert len(lines) == 1 and "Riparian has no action or card called 'Spear Thrust'" in lines[0]

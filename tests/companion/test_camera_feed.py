@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.preview import CameraFeed, frame_provider_for
+from companion.preview import CameraFeed
 
 
 @dataclass
@@ -21,6 +21,8 @@ class FakeFrame:
 
 class StillDiceCamera:
     """A rendered tray of known dice, on virtual time: 0.1 s per frame."""
+
+    name = "fake"  # a camera, not the stand-in
 
     def __init__(self) -> None:
         from vision.synthetic import Scene, SynthDie, render
@@ -90,7 +92,67 @@ def test_a_failing_camera_is_reported_not_raised() -> None:
     feed.close()
 
 
-def test_no_camera_setting_gives_no_feed() -> None:
-    assert frame_provider_for("none") is None
-    feed = frame_provider_for("synthetic")
-    assert isinstance(feed, CameraFeed) and feed.spec == "synthetic" and not feed.running
+def test_release_then_want_at_once_keeps_the_feed_running() -> None:
+    """The hand-off race: a release followed at once by a want (a game attached while the
+    dice view closes) must leave the worker running; so must want twice, and close while a
+    read is in flight must neither hang nor raise."""
+    camera = StillDiceCamera()
+    feed = CameraFeed("fake", fps=200.0, open_source=lambda spec: camera)
+    for _ in range(25):
+        feed.want("dice-view")
+        wait_for(lambda: camera.reads > 0)
+        feed.release("dice-view")
+        feed.want("game")  # at once: the old worker may still be alive
+        reads = camera.reads
+        wait_for(lambda r=reads: camera.reads > r + 2)  # frames keep coming
+        assert feed.running and feed.wanted == {"game"}
+        feed.want("game")  # wanted twice: still one worker
+        feed.release("game")
+        wait_for(lambda: not feed.running)
+    slow = threading.Event()
+
+    class SlowCamera(StillDiceCamera):
+        def read(self) -> FakeFrame:
+            slow.set()
+            time.sleep(0.3)
+            return super().read()
+
+    cam2 = SlowCamera()
+    feed2 = CameraFeed("slow", open_source=lambda spec: cam2)
+    feed2.want("game")
+    assert slow.wait(10)
+    feed2.close()  # a read is in flight
+    feed2.close()
+    wait_for(lambda: not feed2.running)
+    assert cam2.closed == 1 and feed2.error is None
+    feed.close()
+
+
+def test_a_stand_in_shown_for_want_of_a_camera_says_so_and_its_rolls_do_not_count(
+        monkeypatch: Any) -> None:
+    import cv2
+
+    from hardware.camera import CameraChoice
+
+    class NoWebcam:
+        def __init__(self, *_: object) -> None:
+            pass
+
+        def isOpened(self) -> bool:
+            return False
+
+        def release(self) -> None:
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", NoWebcam)
+    found = CameraFeed(CameraChoice("opencv:3", "Settings"), config={"camera": {"fps": 30}})
+    found.want("dice-view")
+    wait_for(lambda: found.latest() is not None or found.error is not None)
+    assert found.stand_in and not found.rolls_count, found.error
+    assert found.label == "rendered dice, no camera" and "opencv:3" in found.why
+    found.close()
+    chosen = CameraFeed(CameraChoice("synthetic", "COMPANION_CAMERA"))
+    chosen.want("dice-view")
+    wait_for(lambda: chosen.latest() is not None or chosen.error is not None)
+    assert chosen.stand_in and chosen.rolls_count and chosen.label == "rendered dice, no camera"
+    chosen.close()

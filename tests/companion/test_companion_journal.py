@@ -5,22 +5,14 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import arena_standin
 import pytest
 
 import rules
 from companion import paths
 from companion.journal import Journal, JournalError
 from rules import Entry, parse_game_file
-
-
-@pytest.fixture(autouse=True)
-def standin() -> Iterator[None]:
-    arena_standin.register()
-    yield
 
 
 def _play(journal: Journal, gid: int, game: rules.Game, text: str, at: float) -> None:
@@ -36,7 +28,7 @@ def test_pragmas_are_wal_and_full(tmp_path: Path) -> None:
 
 def test_a_damaged_journal_is_set_aside_and_a_sound_one_is_kept(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
-    game = rules.new_game("arena-standin", ["Ana", "Ben", "Cy"], seed=2)
+    game = rules.new_game("eye-for-an-eye", ["Ana", "Ben", "Cy"], seed=2)
     journal, problem = Journal.open_or_set_aside(path)  # new: nothing to say
     with journal:
         gid = journal.start_game(game.setup, "friday")
@@ -57,10 +49,10 @@ def test_a_damaged_journal_is_set_aside_and_a_sound_one_is_kept(tmp_path: Path) 
 
 
 def test_resume_equals_live_game_with_undo_and_redo(tmp_path: Path) -> None:
-    game = rules.new_game("arena-standin", ["Ana", "Ben", "Cy"], seed=2)
+    game = rules.new_game("eye-for-an-eye", ["Ana", "Ben", "Cy"], seed=2)
     with Journal(tmp_path / "j.sqlite3") as j:
         gid = j.start_game(game.setup, "friday")
-        _play(j, gid, game, "Grubic: Attack 3 on Riparian", 1.5)
+        _play(j, gid, game, "Grubic: Spear Thrust 3 on Riparian", 1.5)
         _play(j, gid, game, "Riparian: Parry 1", 2.25)
         _play(j, gid, game, "Banksia: Movement 2", 3.0)
         game.undo()
@@ -78,7 +70,7 @@ def test_resume_equals_live_game_with_undo_and_redo(tmp_path: Path) -> None:
         # A new call forgets what was taken back, in the journal as in the game.
         game.undo()
         j.record_undo(gid)
-        _play(j, gid, game, "Cy: Heal", 4.0)
+        _play(j, gid, game, "Cy: Movement 1", 4.0)
         record = j.load(gid)
         assert record.undone == ()
         assert record.entries == game.history
@@ -86,7 +78,7 @@ def test_resume_equals_live_game_with_undo_and_redo(tmp_path: Path) -> None:
 
 
 def test_unfinished_and_finish(tmp_path: Path) -> None:
-    setup = rules.new_game("arena-standin", ["Ana", "Ben"]).setup
+    setup = rules.new_game("eye-for-an-eye", ["Ana", "Ben"]).setup
     with Journal(tmp_path / "j.sqlite3") as j:
         a = j.start_game(setup, "a")
         b = j.start_game(setup, "b")
@@ -102,7 +94,7 @@ def test_unfinished_and_finish(tmp_path: Path) -> None:
 
 
 def test_clock_is_saved(tmp_path: Path) -> None:
-    setup = rules.new_game("arena-standin", ["Ana", "Ben"]).setup
+    setup = rules.new_game("eye-for-an-eye", ["Ana", "Ben"]).setup
     with Journal(tmp_path / "j.sqlite3") as j:
         gid = j.start_game(setup)
         assert j.load(gid).clock is None
@@ -113,11 +105,11 @@ def test_clock_is_saved(tmp_path: Path) -> None:
 
 
 def test_export_is_a_game_file_that_replays(tmp_path: Path) -> None:
-    game = rules.new_game("arena-standin", ["Ana", "Ben", "Cy"], {"rounds": 1}, seed=9)
+    game = rules.new_game("eye-for-an-eye", ["Ana", "Ben", "Cy"], {"rounds": 1}, seed=9)
     with Journal(tmp_path / "j.sqlite3") as j:
         gid = j.start_game(game.setup, "export me")
-        for t, text in enumerate(["Grubic: Attack 5 on Banksia", "Hits land on Banksia",
-                                  "Riparian: Attack 5 on Grubic", "Hits land on Grubic"]):
+        for t, text in enumerate(["Grubic: Unblockable 15 on Banksia",
+                                  "Riparian: Unblockable 15 on Grubic"]):
             _play(j, gid, game, text, t * 1.125)
         text = j.export(gid)
     assert text.startswith("# export me\n")

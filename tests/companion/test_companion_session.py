@@ -1,16 +1,21 @@
-"""The table session with a fake clock: taps, buttons, parry windows, clock end, undo, resume."""
+"""The table session (generic: call, journal, undo/redo, the round clock) and Eye for an Eye's
+calls at the table (taps, buttons, parry windows, the clock's end), on a fake clock and the
+real engine."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-import arena_standin
 import pytest
 
 import rules
+from companion.games.eye_for_an_eye.calls import CYCLE_SETTLE, ArenaCalls, Press
 from companion.journal import Journal
-from companion.session import ButtonPress, RoundClock, TableSession
+from companion.session import TableSession
+from hardware.buttons import ButtonCall, ButtonHold, ButtonPress
+from rules.eye_for_an_eye import EyeForAnEye
 
 
 class FakeClock:
@@ -23,111 +28,110 @@ class FakeClock:
 
 @pytest.fixture
 def journal(tmp_path: Path) -> Iterator[Journal]:
-    arena_standin.register()
     with Journal(tmp_path / "j.sqlite3") as j:
         yield j
 
 
-def _session(journal: Journal, clock: FakeClock, **options: object) -> TableSession:
-    setup = rules.Setup("arena-standin", ("Ana", "Ben", "Cy"),
+def _arena(journal: Journal, clock: FakeClock, **options: Any) -> ArenaCalls:
+    setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben", "Cy"),
                         {"round_seconds": 60.0, **options}, 1)
-    s = TableSession.new(journal, setup, "test", clock=clock, parry_seconds=3.0)
-    s.start_round()
-    return s
+    s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
+    s.start_clock()
+    return ArenaCalls(s, parry_seconds=3.0, now=clock)
 
 
-def test_round_clock_pauses_and_caps() -> None:
-    clock = FakeClock()
-    rc = RoundClock(10, clock, paused=False)
-    clock.now += 4
-    rc.pause()
-    clock.now += 100
-    assert rc.elapsed() == 4
-    rc.start()
-    clock.now += 3
-    assert rc.elapsed() == 7 and rc.remaining() == 3
-    clock.now += 30
-    assert rc.elapsed() == 10
+def health(a: ArenaCalls, player: str) -> int:
+    return a.seat_of(player).health
 
 
 def test_attack_in_three_taps_then_parry_window_lands_hits(journal: Journal) -> None:
     clock = FakeClock()
-    s = _session(journal, clock)
+    a = _arena(journal, clock)
+    s = a.session
+    ben = health(a, "Ben")
     clock.now += 5
-    assert s.tap_action("Ana", "attack") is None
-    assert s.tap_count(2) is None
-    events = s.tap_target("Ben")
+    assert a.tap_action("Ana", "attack") is None
+    assert a.tap_count(2) is None
+    events = a.tap_target("Ben")
     assert events is not None and [e.kind for e in events] == ["attack-pending"]
-    assert s.log[-1] == rules.Entry("Grubic: Attack 2 on Riparian", 5.0)
-    assert s.parry_left("Ben") == 3.0
+    assert s.log[-1] == rules.Entry("Grubic: Spear Thrust 2 on Riparian", 5.0)
+    assert a.parry_left("Ben") == 3.0
     clock.now += 2.5
-    assert s.tick() == []
+    a.tick()
+    assert len(s.log) == 1
     clock.now += 0.5
-    landed = s.tick()
-    assert [e.kind for e in landed] == ["hit"]
+    a.tick()
     assert s.log[-1] == rules.Entry("Hits land on Riparian", 8.0)
-    assert s.seat_of("Ben").health == 3
+    assert health(a, "Ben") == ben - 2
     assert journal.load(s.game_id).entries == tuple(s.log)
 
 
 def test_parry_inside_window_and_pause_freezes_it(journal: Journal) -> None:
     clock = FakeClock()
-    s = _session(journal, clock)
-    s.call("Grubic: Attack 2 on Riparian")
+    a = _arena(journal, clock)
+    s = a.session
+    ben = health(a, "Ben")
+    s.call("Grubic: Spear Thrust 2 on Riparian")
     clock.now += 2
-    s.pause()
+    s.pause_clock()
     clock.now += 50
-    assert s.tick() == [] and s.parry_left("Ben") == 1.0
-    s.start_round()
-    s.tap_action("Ben", "defence")
-    events = s.tap_count(2)
-    assert events is not None and [e.kind for e in events] == ["parry", "hit"]
-    assert s.seat_of("Ben").health == 5 and s.parry_deadlines == {}
+    a.tick()
+    assert a.parry_left("Ben") == 1.0 and len(s.log) == 1
+    s.start_clock()
+    a.tap_action("Ben", "defence")
+    events = a.tap_count(2)
+    assert events is not None and events[0].kind == "parry"
+    assert health(a, "Ben") == ben and a.parry_deadlines == {}
 
 
 def test_knockout_and_last_standing_ends_round(journal: Journal) -> None:
     clock = FakeClock()
-    s = _session(journal, clock)
-    s.call("Grubic: Unblockable 5 on Riparian")
-    assert s.seat_of("Ben").knocked_out and s.seat_of("Ana").cup == 1
-    s.call("Grubic: Unblockable 5 on Banksia")
-    assert s.phase == "between-rounds" and s.clock.paused
+    a = _arena(journal, clock)
+    s = a.session
+    for target in ("Riparian", "Banksia"):
+        while not a.seat_of(target).knocked_out and s.game.state.phase == "playing":
+            s.call(f"Grubic: Unblockable 5 on {target}")
+    assert s.game.state.phase == "between-rounds" and not s.clock.running
     assert s.game.round_results()[0].rows[0].side == "Ana"
     clock.now += 10
-    assert s.next_round() is not None
-    assert s.round_number == 2 and s.clock.elapsed() == 0 and s.clock.paused
+    assert a.next_round() is not None
+    assert s.game.state.round_number == 2 and s.clock.elapsed == 0
+    assert s.clock.state == "ready"
 
 
 def test_clock_running_out_says_yarra_bung(journal: Journal) -> None:
     clock = FakeClock()
-    s = _session(journal, clock)
+    a = _arena(journal, clock)
+    s = a.session
     heard: list[str] = []
     s.subscribe(lambda what, events: heard.append(what))
     clock.now += 45
     s.tick()
-    assert "ten-seconds" not in heard and "one-minute" not in heard  # a 60 s round
+    a.tick()
+    assert "cue:ten_seconds" not in heard and "cue:one_minute" not in heard  # a 60 s round
     clock.now += 16
-    events = s.tick()
-    assert "ten-seconds" in heard
-    assert [e.kind for e in events] == ["round-over"]
+    s.tick()
+    a.tick()
+    assert "cue:ten_seconds" in heard and "cue:end" in heard
     assert s.log[-1] == rules.Entry("Yarra Bung!", 60.0)
-    assert "yarra-bung" in heard and s.phase == "between-rounds"
+    assert s.game.state.phase == "between-rounds"
 
 
 def test_refused_call_is_not_journaled(journal: Journal) -> None:
     clock = FakeClock()
-    s = _session(journal, clock)
-    s.tap_action("Ben", "defence")
-    assert s.tap_count(1) is None
-    assert "no attack on Ben is pending" in s.message
-    assert journal.load(s.game_id).entries == ()
+    a = _arena(journal, clock)
+    a.tap_action("Ben", "defence")
+    assert a.tap_count(1) is None
+    assert "Parry 1" in a.session.message
+    assert journal.load(a.session.game_id).entries == ()
 
 
 def test_undo_redo_journaled_and_resume_equals(journal: Journal) -> None:
     clock = FakeClock()
-    s = _session(journal, clock)
+    a = _arena(journal, clock)
+    s = a.session
     clock.now += 1
-    s.call("Grubic: Attack 2 on Riparian")
+    s.call("Grubic: Spear Thrust 2 on Riparian")
     clock.now += 1
     s.call("Riparian: Parry 1")
     clock.now += 1.5
@@ -136,7 +140,7 @@ def test_undo_redo_journaled_and_resume_equals(journal: Journal) -> None:
     back = TableSession.resume(journal, s.game_id, clock=clock)
     assert back.game.snapshot() == s.game.snapshot()
     assert back.log == s.log and back.game.can_redo
-    assert back.clock.paused and back.clock.elapsed() == pytest.approx(3.5)
+    assert not back.clock.running and back.clock.elapsed == pytest.approx(3.5)
     s.redo()
     assert TableSession.resume(journal, s.game_id).log == s.log
 
@@ -148,9 +152,9 @@ def test_a_failing_journal_changes_nothing(journal: Journal,
     import sqlite3
 
     clock = FakeClock()
-    s = _session(journal, clock)
+    s = _arena(journal, clock).session
     clock.now += 1
-    s.call("Grubic: Attack 2 on Riparian")
+    s.call("Grubic: Spear Thrust 2 on Riparian")
     s.call("Riparian: Parry 1")
     s.undo()  # a redo is pending: a failed call must not lose it
 
@@ -177,105 +181,128 @@ def test_a_failing_journal_changes_nothing(journal: Journal,
 
 def test_buttons_build_the_same_calls(journal: Journal) -> None:
     clock = FakeClock()
-    s = _session(journal, clock)
-    s.press(ButtonPress(0, "attack", count=3))
-    events = s.press(ButtonPress(2, "target"))
-    assert events is not None and s.log[-1].call == "Grubic: Attack 3 on Banksia"
-    s.press(ButtonPress(1, "movement"))
-    s.press(ButtonPress(1, "movement", hold=True))
-    assert not s.builder.active
-    s.press(ButtonPress(0, "undo"))
+    a = _arena(journal, clock)
+    s = a.session
+    a.press(Press(0, "attack", count=3))
+    events = a.press(Press(2, "target"))
+    assert events is not None and s.log[-1].call == "Grubic: Spear Thrust 3 on Banksia"
+    a.press(Press(1, "movement"))
+    a.press(Press(1, "movement", hold=True))
+    assert not a.builder.active
+    a.press(Press(0, "undo"))
     assert s.log == []
-    s.press(ButtonPress(0, "pause"))
-    assert s.clock.paused
-    with pytest.raises(rules.InvalidCall, match="button seat 7"):
-        s.press(ButtonPress(7, "attack"))
+    a.press(Press(0, "pause"))
+    assert not s.clock.running
+    with pytest.raises(rules.InvalidCall, match="button seat 8"):
+        a.press(Press(7, "attack"))
 
 
 def test_a_held_cycle_button_steps_through_targets_and_letting_go_calls(
         journal: Journal) -> None:
-    from companion.session import CYCLE_SETTLE
-
     clock = FakeClock()
-    s = _session(journal, clock)
-    s.press(ButtonPress(0, "attack", count=2))
-    assert s.builder.needs_target
-    s.press(ButtonPress(0, "cycle", count=1, hold=True))
-    assert s.builder.proposed == "Ben"
+    a = _arena(journal, clock)
+    s = a.session
+    a.press(Press(0, "attack", count=2))
+    assert a.builder.needs_target
+    a.press(Press(0, "cycle", count=1, hold=True))
+    assert a.builder.proposed == "Ben"
     clock.now += 0.6
-    s.tick()
-    s.press(ButtonPress(0, "cycle", count=2, hold=True))
-    assert s.builder.proposed == "Cy"
+    a.tick()
+    a.press(Press(0, "cycle", count=2, hold=True))
+    assert a.builder.proposed == "Cy"
     clock.now += 0.6
-    s.tick()
-    s.press(ButtonPress(0, "cycle", count=3, hold=True))  # wraps round to the first
-    assert s.builder.proposed == "Ben" and s.log == []
+    a.tick()
+    a.press(Press(0, "cycle", count=3, hold=True))  # wraps round to the first
+    assert a.builder.proposed == "Ben" and s.log == []
     clock.now += CYCLE_SETTLE - 0.1
-    s.tick()
+    a.tick()
     assert s.log == []  # still held
     clock.now += 0.2
-    s.tick()  # let go: the call is made on the target pointed at
-    assert s.log[-1].call == "Grubic: Attack 2 on Riparian"
-    assert s.builder.proposed is None and not s.builder.active
+    a.tick()  # let go: the call is made on the target pointed at
+    assert s.log[-1].call == "Grubic: Spear Thrust 2 on Riparian"
+    assert a.builder.proposed is None and not a.builder.active
     # Another seat's cycle hold, or one with no target wanted, cancels as any hold does.
-    s.press(ButtonPress(1, "movement"))
-    s.press(ButtonPress(0, "cycle", count=1, hold=True))
-    assert not s.builder.active and len(s.log) == 1
+    a.press(Press(1, "movement"))
+    a.press(Press(0, "cycle", count=1, hold=True))
+    assert not a.builder.active and len(s.log) == 1
 
 
-def test_hardware_cycle_holds_become_cycle_presses() -> None:
-    from types import SimpleNamespace
-
-    hold = SimpleNamespace(seat="P2", action="power", meaning="cycle", repeat=3, cancelled=0,
-                           t=1.0)
-    assert ButtonPress.from_hardware(hold, ("P1", "P2")) == ButtonPress(1, "cycle", 3, hold=True)
-    undo = SimpleNamespace(seat="P1", action="defend", meaning="undo", repeat=1, cancelled=0,
-                           t=1.0)
-    assert ButtonPress.from_hardware(undo, ("P1", "P2")) == ButtonPress(0, "undo")
+def test_hardware_events_become_presses() -> None:
+    seats = ("P1", "P2")
+    cycle = ButtonHold("P2", "power", "cycle", 3, 0, 1.0)
+    assert Press.from_hardware(cycle, seats) == Press(1, "cycle", 3, hold=True)
+    undo = ButtonHold("P1", "defend", "undo", 1, 0, 1.0)
+    assert Press.from_hardware(undo, seats) == Press(0, "undo")
+    assert Press.from_hardware(ButtonCall("P1", "defend", 2, 1.0), seats) == Press(0, "defence",
+                                                                                  2)
+    assert Press.from_hardware(ButtonPress("P1", "move", 1, 1.0), seats) is None
+    with pytest.raises(rules.InvalidCall, match="button seat 'P3'"):
+        Press.from_hardware(ButtonCall("P3", "move", 1, 1.0), seats)
 
 
 def test_attack_from_the_rear_by_taps(journal: Journal) -> None:
     clock = FakeClock()
-    s = _session(journal, clock)
-    s.toggle_rear()
-    assert "choose an attack first" in s.message
-    s.tap_action("Ana", "attack")
-    s.tap_count(2)
-    s.toggle_rear()
-    assert s.builder.rear
-    s.tap_target("Ben")
-    assert s.log[-1].call == "Grubic: Attack 2 on Riparian from the rear"
+    a = _arena(journal, clock)
+    a.toggle_rear()
+    assert "choose an attack first" in a.session.message
+    a.tap_action("Ana", "attack")
+    a.tap_count(2)
+    a.toggle_rear()
+    assert a.builder.rear
+    a.tap_target("Ben")
+    assert a.session.log[-1].call == "Grubic: Spear Thrust 2 on Riparian from the rear"
 
 
 def test_undo_holds_automatic_hits_until_the_next_call(journal: Journal) -> None:
     clock = FakeClock()
-    s = _session(journal, clock)
-    s.call("Grubic: Attack 2 on Riparian")
+    a = _arena(journal, clock)
+    s = a.session
+    s.call("Grubic: Spear Thrust 2 on Riparian")
     clock.now += 3.5
-    assert [e.kind for e in s.tick()] == ["hit"]
+    a.tick()
+    assert s.log[-1].call == "Hits land on Riparian"
     s.undo()  # the hits are taken back: the attack is pending again
     clock.now += 10
-    assert s.tick() == [] and s.pending() and s.parry_left("Ben") is not None
+    a.tick()
+    assert s.log[-1].call.startswith("Grubic:") and a.pending()
+    assert a.parry_left("Ben") is not None
     s.call("Banksia: Movement 1")  # play goes on: the window runs again
     clock.now += 0.5
-    assert [e.kind for e in s.tick()] == ["hit"]
+    a.tick()
+    assert s.log[-1].call == "Hits land on Riparian"
 
 
-def test_card_calls_and_dispute_come_from_the_real_engine(tmp_path: Path) -> None:
-    with Journal(tmp_path / "cards.sqlite3") as j:
-        setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben"), {"round_seconds": 60.0}, 1)
-        s = TableSession.new(j, setup, "cards", clock=FakeClock())
-        s.start_round()
-        cards = s.card_calls()
-        assert "Grubic: Ready Leap" in cards["Ana"]
-        assert all(t.startswith("Riparian: Ready ") for t in cards["Ben"])
-        assert not any(t == "Grubic: Leap" for t in cards["Ana"])
-        s.try_call("Grubic: Ready Leap")
-        cards = s.card_calls()
-        assert "Grubic: Leap" in cards["Ana"] and "Grubic: Ready Leap" not in cards["Ana"]
-        s.call("Grubic: Spear Thrust 2 on Riparian")
-        assert s.dispute([]) is None and "tap who is involved" in s.message
-        events = s.dispute(["Ana", "Ben"])
-        assert events is not None and [e.kind for e in events] == ["dispute"]
-        assert s.game.pending() == []
-        assert [e.call for e in j.resume(s.game_id).history][-1] == "Dispute: Grubic, Riparian"
+def test_card_calls_and_dispute_come_from_the_engine(journal: Journal) -> None:
+    clock = FakeClock()
+    setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben"), {"round_seconds": 60.0}, 1)
+    s = TableSession.new(journal, setup, "cards", clock=clock).typed(EyeForAnEye)
+    s.start_clock()
+    a = ArenaCalls(s, now=clock)
+    texts = {p: [c.text() for c in cs] for p, cs in a.card_calls().items()}
+    assert "Grubic: Ready Leap" in texts["Ana"]
+    assert all(t.startswith("Riparian: Ready ") for t in texts["Ben"])
+    assert "Grubic: Leap" not in texts["Ana"]
+    s.try_call("Grubic: Ready Leap")
+    texts = {p: [c.text() for c in cs] for p, cs in a.card_calls().items()}
+    assert "Grubic: Leap" in texts["Ana"] and "Grubic: Ready Leap" not in texts["Ana"]
+    s.call("Grubic: Spear Thrust 2 on Riparian")
+    assert a.dispute([]) is None and "tap who is involved" in s.message
+    events = a.dispute(["Ana", "Ben"])
+    assert events is not None and [e.kind for e in events] == ["dispute"]
+    assert s.game.pending() == []
+    assert [e.call for e in journal.resume(s.game_id).history][-1] == "Dispute: Grubic, Riparian"
+
+
+def test_a_phase_that_is_not_timed_stops_the_clock_and_a_new_round_resets_it(
+        journal: Journal) -> None:
+    """The generic session asks the game's prompt: the clock runs only in a timed phase."""
+    clock = FakeClock()
+    a = _arena(journal, clock)
+    s = a.session
+    clock.now += 12
+    assert s.clock.running and s.clock_may_run
+    s.call("Yarra Bung!")
+    assert not s.clock.running and not s.clock_may_run
+    assert not s.start_clock()  # between rounds, nothing to time
+    s.call("Next round")
+    assert s.clock.state == "ready" and s.clock.duration == 60.0

@@ -28,7 +28,9 @@ def test_settings_round_trip_and_defaults(tmp_path: Path) -> None:
     ("volumes = 0.5", "unknown key 'volumes'"),
     ("volume = 2", "volume=2.0: must be between 0 and 1"),
     ('palette = "rainbow"', "palette='rainbow': choose one of okabe-ito, classic"),
-    ("camera = 3", "camera=3 must be str"),
+    ("camera = 3", "camera=3 must be text"),
+    ("volume = nan", "volume=nan must be a number"),
+    ("[camera]\nsource = 'x'", "camera=.* must be text"),
     ("volume = true", "volume=True must be a number"),
     ("volume = ", "not valid TOML"),
     ('dice_view = "corner"', "dice_view='corner': choose one of full screen, beside the arena"),
@@ -55,6 +57,7 @@ def test_soundtracks_are_looked_for_where_the_doctor_says(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil
 
+    from companion.startfiles import read_config
     from hardware.audio import builtin_sound
     from hardware.diagnose import check_audio
 
@@ -70,10 +73,11 @@ def test_soundtracks_are_looked_for_where_the_doctor_says(tmp_path: Path,
     config = tmp_path / "config.toml"
     config.write_text(f'[audio]\nsoundtracks = "{tmp_path / "music"}"\n', encoding="utf-8")
     monkeypatch.setenv("COMPANION_CONFIG", str(config))
-    assert settings.soundtrack_dir(default) == tmp_path / "music"
+    assert settings.soundtrack_dir(default, read_config()[0]) == tmp_path / "music"
     # a broken config file does not take the music away (the doctor reports the file)
     config.write_text("[audio\n", encoding="utf-8")
-    assert settings.soundtrack_dir(default) == tmp_path / "data" / "soundtracks"
+    assert settings.soundtrack_dir(default, read_config()[0]) == \
+        tmp_path / "data" / "soundtracks"
     # the Settings screen's folder wins
     chosen = settings.Settings(soundtrack_folder=str(tmp_path / "mine"))
     assert settings.soundtrack_dir(chosen) == tmp_path / "mine"

@@ -175,7 +175,7 @@ def render_tray(synthetic: Any, lineups: dict[str, list[tuple[str, int]]]) -> An
 
 def test_roll_zones_from_calibration_give_each_player_a_rectangle() -> None:
     from calibration.zones import ROLL_AREA, Zone, rectangle
-    from companion.games.occulites import roll_zones
+    from companion.games.occulites.adapter import roll_zones
 
     zones = (rectangle(1, ROLL_AREA, 0, 0, 600, 100),
              Zone(2, "Roll", ((10, 150), (590, 160), (600, 260), (0, 250))),

@@ -78,8 +78,23 @@ def test_round_clock_delivers_each_cue_once_and_pauses() -> None:
     clock.t += 20  # the caller was late: both cues, in order
     assert [c.name for c in rc.due_cues()] == ["ten_seconds", "end"]
     assert rc.state == "over" and rc.remaining == 0 and rc.next_cue() is None
-    with pytest.raises(HardwareError, match="already started"):
+    with pytest.raises(HardwareError, match="the round is over"):
         rc.start()
+    rc.reset(30)
+    assert rc.state == "ready" and rc.elapsed == 0 and rc.duration == 30
+
+
+def test_round_clock_resumed_mid_round_skips_cues_already_past() -> None:
+    clock = FakeClock()
+    rc = RoundClock(90, clock=clock, elapsed=40.0)
+    assert rc.state == "paused" and rc.elapsed == 40.0 and rc.due_cues() == []
+    rc.start()
+    clock.t += 45
+    assert [c.name for c in rc.due_cues()] == ["ten_seconds"]  # start and one_minute were heard
+    rc.pause()
+    clock.t += 100
+    rc.start()
+    assert rc.state == "running" and rc.elapsed == pytest.approx(85)
 
 
 # -- the round player on the silent backend ------------------------------------------------------

@@ -262,11 +262,12 @@ def test_opencv_webcam_unplugged_mid_game_then_reconnects() -> None:
 def test_opencv_missing_webcam_falls_back_to_synthetic_with_a_warning(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    pytest.importorskip("vision.synthetic", reason="vision.synthetic (branch vision) not merged")
+    from companion.standin import stand_in_camera
+
     monkeypatch.setattr(cv2, "VideoCapture", lambda *_: FakeWebcam(
         {"plugged": False, "opened": 0, "n": 0}, 7))
     with pytest.warns(CameraFallback, match=r"'opencv:7' could not open.*webcam index 7"):
-        src = open_source("opencv:7", realtime=False)
+        src = open_source("opencv:7", realtime=False, stand_in=stand_in_camera)
     with src:
         assert src.name == "synthetic"
         assert src.read().image.ndim == 3
@@ -478,7 +479,8 @@ def test_picamera2_missing_module_or_camera_explains_what_to_do(
 
 
 def test_unknown_source_name_is_named_in_the_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(UnknownSource, match=r"unknown camera source 'foo': choose picamera2"):
+    with pytest.raises(UnknownSource, match=r"unknown camera source 'foo' \(from command line\): "
+                       "choose auto, picamera2"):
         open_source("foo")
     monkeypatch.delenv("COMPANION_CAMERA", raising=False)
     with pytest.raises(UnknownSource, match="'webcam:0'"):
@@ -493,6 +495,43 @@ def test_source_precedence_argument_env_config(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("COMPANION_CAMERA", "opencv:1")
     assert choose_spec(None, cfg) == "opencv:1"
     assert choose_spec("synthetic", cfg) == "synthetic"
+
+
+def test_precedence_with_the_apps_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """command line > COMPANION_CAMERA > the app's Settings > [camera] source > auto."""
+    from hardware.camera import CameraChoice, choose
+
+    cfg = {"camera": {"source": "replay:/x"}}
+    monkeypatch.delenv("COMPANION_CAMERA", raising=False)
+    assert choose(None, cfg) == CameraChoice("replay:/x", "config file")
+    assert choose(None, cfg, setting="opencv:0") == CameraChoice("opencv:0", "Settings")
+    assert choose(None, cfg, setting="") == CameraChoice("replay:/x", "config file")
+    monkeypatch.setenv("COMPANION_CAMERA", "picamera2")
+    assert choose(None, cfg, setting="opencv:0") == CameraChoice("picamera2", "COMPANION_CAMERA")
+    assert choose("synthetic", cfg, setting="opencv:0") == CameraChoice("synthetic",
+                                                                         "command line")
+    assert choose("synthetic").stand_in and not choose("picamera2").stand_in
+    monkeypatch.setenv("COMPANION_CAMERA", "bogus")
+    with pytest.raises(UnknownSource, match=r"'bogus' \(from COMPANION_CAMERA\)"):
+        choose(None, cfg)
+
+
+def test_auto_passes_over_a_backend_that_fails_to_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pi camera stack that will not even load (numpy 1/2 clash: ValueError) is passed over
+    like a missing camera, and the reason is kept in the warning."""
+    from companion.standin import stand_in_camera
+    from hardware.camera import picam
+
+    def broken(self: object) -> None:
+        raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")
+
+    monkeypatch.setattr(picam.Picamera2Source, "open", broken)
+    monkeypatch.setattr(cv2, "VideoCapture", lambda *_: FakeWebcam(
+        {"plugged": False, "opened": 0, "n": 0}, 0))
+    with pytest.warns(CameraFallback, match=r"numpy.dtype size changed.*rendered dice"):
+        src = open_source("auto", realtime=False, stand_in=stand_in_camera)
+    with src:
+        assert src.name == "synthetic"
 
 
 def test_make_source_parses_specs(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ def test_doctor_lists_every_area_with_a_verdict(tmp_path: Path, monkeypatch: pyt
         assert f" {area} " in out
     assert "seat Red: attack=GPIO4(pin 7), led=GPIO14(pin 8)" in out
     assert "[warn] gpio" in out and "GPIO14 is also the serial console" in out
-    assert "source 'synthetic' (from COMPANION_CAMERA)" in out
+    assert "camera: the stand-in, rendered dice (from COMPANION_CAMERA)" in out
     assert "SDL_AUDIODRIVER=dummy" in out and "-> unset SDL_AUDIODRIVER" in out
     fails = sum(line.startswith("[FAIL]") for line in out.splitlines())
     assert re.fullmatch(rf"\d+ checks: {fails} to fix, \d+ to look at", out.splitlines()[-1])
@@ -69,15 +69,16 @@ def test_display_check_follows_the_environment(monkeypatch: pytest.MonkeyPatch) 
 def test_camera_probe_reports_the_failure_and_what_to_do(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from companion.standin import stand_in_camera
+
     monkeypatch.setenv("COMPANION_CAMERA", f"replay:{tmp_path / 'none'}")
-    checks = [c for c in run_checks(tmp_path / "absent.toml", probe_camera=True)
+    checks = [c for c in run_checks(tmp_path / "absent.toml", probe_camera=True,
+                                    stand_in=stand_in_camera)
               if c.finding.startswith("probe")]
     assert len(checks) == 1
     probe = checks[0]
-    try:
-        import vision.synthetic  # noqa: F401
-    except ImportError:
-        assert probe.verdict == "fail" and "could not open" in probe.finding
-        assert "synthetic stand-in failed too" in probe.finding
-    else:
-        assert probe.verdict == "warn" and "synthetic gave" in probe.finding
+    assert probe.verdict == "warn" and "synthetic gave" in probe.finding
+    assert "could not open" in probe.finding
+    alone = next(c for c in run_checks(tmp_path / "absent.toml", probe_camera=True)
+                 if c.finding.startswith("probe"))
+    assert alone.verdict == "fail" and "the stand-in failed too" in alone.finding

@@ -119,10 +119,11 @@ def test_realtime_synthetic_paces_frames_on_the_clock() -> None:
 
 
 def test_with_the_vision_renderer() -> None:
-    vs = pytest.importorskip(
-        "vision.synthetic", reason="vision.synthetic (branch vision) not merged yet"
-    )
-    with SyntheticSource(seed=11, realtime=False, fps=10, width=320, height=240) as src:
+    from companion.standin import stand_in_camera
+    from vision import synthetic as vs
+
+    with stand_in_camera({"seed": 11, "realtime": False, "fps": 10, "width": 320,
+                          "height": 240}) as src:
         frames = [src.read() for _ in range(int(src.cycle_s * 10) + 1)]
         truth = src.truth
     assert frames[0].image.shape == (240, 320, 3) and frames[0].image.dtype == np.uint8
@@ -132,21 +133,38 @@ def test_with_the_vision_renderer() -> None:
 
 
 def test_icon_dice_tumble_through_their_own_icon_set() -> None:
-    vs = pytest.importorskip(
-        "vision.synthetic", reason="vision.synthetic (branch vision) not merged yet"
-    )
-    if not hasattr(vs, "ICON_SETS"):
-        pytest.skip("vision.synthetic has no ICON_SETS")
+    from companion.standin import stand_in_camera
+    from vision import synthetic as vs
+
     name, faces = next(iter(vs.ICON_SETS.items()))
 
     def icon_scene(rng: np.random.Generator) -> object:
         return vs.random_scene(rng, width=320, height=240, n_dice=(3, 3), icon_set=name)
 
-    with SyntheticSource(seed=4, realtime=False, fps=10, width=320, height=240, empty_s=0,
-                         scene_factory=icon_scene) as src:
+    with stand_in_camera({"seed": 4, "realtime": False, "fps": 10, "width": 320,
+                          "height": 240}, empty_s=0, scene_factory=icon_scene) as src:
         seen: set[str] = set()
         for _ in range(8):
             src.read()
             assert src.truth is not None
             seen.update(d.face for d in src.truth.scene.dice)
     assert len(seen) > 3 and seen <= set(faces)
+
+
+def test_without_a_renderer_the_stand_in_says_it_has_nothing_to_draw() -> None:
+    from hardware.errors import CameraUnavailable
+
+    with pytest.raises(CameraUnavailable, match="nothing to draw"):
+        SyntheticSource(realtime=False).open()
+
+
+def test_hardware_imports_nothing_of_vision() -> None:
+    """Devices, not dice: no module of hardware/ names vision, even through importlib."""
+    import re
+    from pathlib import Path
+
+    imports = re.compile(r"^\s*(from|import)\s+vision\b|import_module\(\s*[\"']vision",
+                         re.MULTILINE)
+    root = Path(__file__).parents[2] / "hardware"
+    for path in root.rglob("*.py"):
+        assert not imports.search(path.read_text(encoding="utf-8")), path

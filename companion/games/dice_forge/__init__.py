@@ -1,24 +1,31 @@
-"""Dice Forge's table screen: reserves and glory, rolled faces by touch or camera, the
-sanctuary, forge and feat flows offering only what the engine allows, the module boards."""
+"""Dice Forge with Rebellion at the table: reserves and glory, rolled faces by touch or camera,
+the sanctuary, forge and feat flows offering only what the engine allows, the module boards.
+
+Kivy is imported only when a table is made, so listing the games stays cheap.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from companion.contract import GamePlugin, Host, TableGame
+from companion.games.table import no_buttons
+
+if TYPE_CHECKING:
+    from companion.session import TableSession
 
 GAME = "dice-forge"
-MODULES = ("none", "titans", "goddess")
+TITLE = "Dice Forge"
+BUTTONS = no_buttons(TITLE)
 
 
-def setup_options(players: tuple[str, ...] | list[str]) -> dict[str, Any]:
-    """Options the start screen could offer for Dice Forge: the module (default none).
-
-    The start screen does not show these yet; the table screen offers the module choice
-    itself before the first call (see docs/app-dice-forge.md)."""
-    del players
-    return {"module": list(MODULES)}
-
-
-def make_screen(app: Any, session: Any) -> Any:
+def make_table(host: Host, session: TableSession[Any]) -> TableGame:
     from companion.games.dice_forge.screen import DiceForgeScreen
+    from companion.games.table import ScreenTable
 
-    return DiceForgeScreen(app, session)
+    return ScreenTable(DiceForgeScreen(host, session, name=f"game-{GAME}"), BUTTONS)
+
+
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table)
+
+__all__ = ["GAME", "PLUGIN"]

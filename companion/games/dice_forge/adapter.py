@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+#: The modules a table chooses from before the first call.
+MODULES = ("none", "titans", "goddess")
 #: Below this confidence a die's face is shown for the players to confirm by touch.
 MIN_CONFIDENCE = 0.6
 

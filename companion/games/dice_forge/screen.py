@@ -14,21 +14,24 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kivy.factory import Factory
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
-from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion import theme
-from companion.games.dice_forge import MODULES
-from companion.games.dice_forge.adapter import call_from_reading, rolled_text
-from rules import Event, RulesError, Setup
-from rules.dice_forge import Buy, Choose, Forge, Perform, Rolled
+from companion.contract import Host
+from companion.games.dice_forge.adapter import MODULES, call_from_reading, rolled_text
+from companion.games.table import TableScreen
+from companion.session import TableSession
+from companion.widgets import w as _w
+from rules import Event, RulesError
+from rules.dice_forge import Buy, Choose, DiceForge, Forge, Perform, Rolled
 from rules.dice_forge.data import CELESTIAL_FACES
+from rules.dice_forge.state import Player
 from rules.dice_forge.table import GODDESS, TITANS
+from vision import Reading
 
 RESOURCES = (("gold", "Gold"), ("sun", "Sun"), ("moon", "Moon"), ("ancient", "Anc"))
 #: Resource colours on the dark panels (gold, sun orange-yellow, moon sky blue, ancient green).
@@ -39,14 +42,10 @@ ZONE_COLOUR = {"rebellion_a": (0.45, 0.16, 0.10, 1), "rebellion_b": (0.36, 0.20,
                "loyalty_2": (0.08, 0.30, 0.45, 1), "loyalty_3": (0.05, 0.36, 0.55, 1)}
 
 
-def _w(kind: str, **kwargs: Any) -> Any:
-    return Factory.get(kind)(**kwargs)
-
-
 class PlayerPanel(BoxLayout):
     """One hero at a glance: name, glory and score, reserves with caps, module token, dice."""
 
-    def __init__(self, app: Any, seat: int, name: str, **kwargs: Any) -> None:
+    def __init__(self, app: Host, seat: int, name: str, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", spacing=4, **kwargs)
         self.name = name
         colour = theme.player_colour(app.settings.palette, seat)
@@ -78,7 +77,7 @@ class PlayerPanel(BoxLayout):
         body.add_widget(self.dice_label)
         self.add_widget(body)
 
-    def show(self, game: Any, active: bool, module: str) -> None:
+    def show(self, game: DiceForge, active: bool, module: str) -> None:
         p = game.state.player(self.name)
         self.body.bg = (0.24, 0.25, 0.20, 1) if active else theme.PANEL
         self.glory_label.text = (f"[color={RES_COLOUR['glory']}]Glory [b]{p.glory}[/b][/color]"
@@ -89,8 +88,8 @@ class PlayerPanel(BoxLayout):
                 label.text = ""
                 continue
             cap = p.cap(key)
-            label.text = (f"[color={RES_COLOUR[key]}]{title}[/color] [b]{getattr(p, key)}[/b]"
-                          f"/{cap}")
+            have = {"gold": p.gold, "sun": p.sun, "moon": p.moon, "ancient": p.ancient}[key]
+            label.text = (f"[color={RES_COLOUR[key]}]{title}[/color] [b]{have}[/b]/{cap}")
         if module == "titans":
             self.token_label.text = f"Titans: {p.titan} ({TITANS[p.titan][3]:+d})"
         elif module == "goddess":
@@ -111,16 +110,15 @@ class PlayerPanel(BoxLayout):
         return out
 
 
-class DiceForgeScreen(Screen):
+class DiceForgeScreen(TableScreen):
     """The table screen of Dice Forge (see the module docstring)."""
 
-    def __init__(self, app: Any, session: Any, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.app = app
-        self.session = session
-        #: Optional camera: a callable returning the newest settled vision Reading (or None).
-        #: Set by whoever wires a calibrated face set; without it, tapping always works.
-        self.read_camera: Callable[[], Any] | None = None
+    def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
+        self.session: TableSession[DiceForge] = session.typed(DiceForge)
+        super().__init__(host, session, **kwargs)
+        app = host
+        #: The camera's newest settled roll (faces need a calibrated Dice Forge face set).
+        self.settled: Reading | None = None
         self.view = "play"  # play | sanctuary | feats | board
         self.mode = ""  # "" | forge | perform
         self.picked: dict[int, str] = {}  # roll of both dice: die index -> face tapped
@@ -174,38 +172,38 @@ class DiceForgeScreen(Screen):
     # -- taps -------------------------------------------------------------------------------
 
     @property
-    def game(self) -> Any:
+    def game(self) -> DiceForge:
         return self.session.game
 
     def call(self, text: str) -> bool:
         """Send one call through the session; a refusal shows the engine's reason."""
-        if self.session.try_call(text) is None:
-            self.message = self.session.message
-            self.refresh(self.session)
-            return False
-        return True
+        return self.session.try_call(text) is not None
 
     def undo(self) -> None:
-        self.app.undo()
+        self.host.undo()
 
     def redo(self) -> None:
-        self.app.redo()
+        self.host.redo()
+
+    def say(self, text: str) -> None:
+        self.message = text
+        self.refresh()
 
     def show_view(self, view: str) -> None:
         self.view = view
         if view == "play":
             self.mode, self.basket, self.face = "", [], None
-        self.refresh(self.session)
+        self.refresh()
 
     def start_forge(self) -> None:
         self.mode, self.basket, self.face = "forge", [], None
         self.view = "sanctuary"
-        self.refresh(self.session)
+        self.refresh()
 
     def start_feat(self) -> None:
         self.mode = "perform"
         self.view = "feats"
-        self.refresh(self.session)
+        self.refresh()
 
     def pick_face(self, die: int, face: str) -> None:
         """A face tapped for a roll of both dice; the call goes when both are known."""
@@ -216,22 +214,44 @@ class DiceForgeScreen(Screen):
             self.picked = {}
             self.call(rolled_text(st.player, faces))
             return
-        self.refresh(self.session)
+        self.refresh()
+
+    def wants_camera(self) -> bool:
+        return self.camera_ready()
+
+    def camera_ready(self) -> bool:
+        """True when a camera whose rolls count is there (a real one, or the chosen stand-in)."""
+        camera = self.host.camera
+        return camera is not None and camera.rolls_count
+
+    def on_roll(self, reading: Reading) -> None:
+        """A settled roll: read at once while a roll of the dice is awaited."""
+        self.settled = reading
+        s = self.game.state
+        if s.steps and s.steps[0].kind in ("roll2", "roll1") and self.camera_ready():
+            self.use_camera()
 
     def use_camera(self) -> None:
         """Read the roll from the camera; certain faces go at once, the rest are preselected
         for the players to confirm by touch."""
-        if self.read_camera is None:
-            return
         s = self.game.state
+        if not s.steps:
+            return
         st = s.steps[0]
         p = s.player(st.player)
         which = (0, 1) if st.kind == "roll2" else (
             (st.data["die"],) if st.data.get("die", -1) >= 0 else (0,))
-        reading = self.read_camera()
+        camera = self.host.camera
+        if camera is None or not camera.rolls_count:
+            why = "no camera" if camera is None else f"the picture is {camera.label}"
+            self.message = f"camera: {why}: tap the faces that came up"
+            self.refresh()
+            return
+        snap = camera.latest()
+        reading = self.settled if snap is None or snap.moving else snap.reading
         if reading is None:
             self.message = "the camera has no settled roll yet"
-            self.refresh(self.session)
+            self.refresh()
             return
         text, got = call_from_reading(p.name, reading, p.dice, which)
         if text is not None:
@@ -241,42 +261,38 @@ class DiceForgeScreen(Screen):
         if st.kind == "roll2":
             self.picked = {d: f for d, f in zip(which, got.faces, strict=True)
                            if f is not None and not got.uncertain[which.index(d)]}
-        self.refresh(self.session)
+        self.refresh()
 
     def choose_sanctuary_face(self, face: str) -> None:
         self.face = face
-        self.refresh(self.session)
+        self.refresh()
 
     def add_buy(self, buy: Buy) -> None:
         self.basket.append(buy)
         self.face = None
-        self.refresh(self.session)
+        self.refresh()
 
     def forge_now(self) -> None:
         p = self.game.state.current
         if self.basket and self.call(Forge(p.name, tuple(self.basket)).text()):
             self.mode, self.basket, self.face, self.view = "", [], None, "play"
-            self.refresh(self.session)
+            self.refresh()
 
     def cancel_forge(self) -> None:
         self.mode, self.basket, self.face, self.view = "", [], None, "play"
-        self.refresh(self.session)
+        self.refresh()
 
     def perform(self, text: str) -> None:
         if self.call(text):
             self.mode, self.view = "", "play"
-            self.refresh(self.session)
+            self.refresh()
 
     def choose_module(self, module: str) -> None:
         """Restart this not-yet-played game with another module (the setup step)."""
         game = self.game
         if game.history or game.setup.options.get("module", "none") == module:
             return
-        setup = game.setup
-        old = self.session.game_id
-        self.app.start_game(Setup(setup.game, setup.players,
-                                  {**setup.options, "module": module}, setup.seed))
-        self.app.journal.finish(old)
+        self.host.restart({**game.setup.options, "module": module})
 
     # -- what the engine allows -------------------------------------------------------------
 
@@ -298,9 +314,10 @@ class DiceForgeScreen(Screen):
 
     # -- drawing ----------------------------------------------------------------------------
 
-    def refresh(self, session: Any, events: Sequence[Event] = ()) -> None:
-        self.session = session
+    def refresh(self, events: Sequence[Event] = ()) -> None:
         game = self.game
+        if self.session.message:  # a refusal: the engine's reason
+            self.message, self.session.message = self.session.message, ""
         s = game.state
         key = (len(game.history), game.waiting_for())
         if key != self.wait_key:  # the table moved on: drop half-built taps
@@ -333,9 +350,9 @@ class DiceForgeScreen(Screen):
         {"play": self.draw_play, "sanctuary": self.draw_sanctuary, "feats": self.draw_feats,
          "board": self.draw_board}[self.view]()
 
-    def _button(self, key: str, text: str, action: Callable[[], None], *,
+    def _button(self, key: str, text: str, action: Callable[..., object], *,
                 enabled: bool = True, selected: bool = False, **kwargs: Any) -> Any:
-        b = _w("TButton", text=text, font_size=kwargs.pop("font_size", self.app.fs(16)),
+        b = _w("TButton", text=text, font_size=kwargs.pop("font_size", self.host.fs(16)),
                shorten=False, on_release=lambda *_: action(), **kwargs)
         b.disabled = not enabled
         if selected:
@@ -344,7 +361,7 @@ class DiceForgeScreen(Screen):
         return b
 
     def _title(self, text: str) -> Any:
-        return _w("TLabel", text=text, size_hint_y=None, height=30, font_size=self.app.fs(16),
+        return _w("TLabel", text=text, size_hint_y=None, height=30, font_size=self.host.fs(16),
                   color=theme.MUTED, halign="left")
 
     def _scroll(self, inner: Any) -> Any:
@@ -363,12 +380,12 @@ class DiceForgeScreen(Screen):
             lines = [f"{i + 1}. {name}: {game.score(name)} glory"
                      for i, name in enumerate(sorted((p.name for p in s.players),
                                                      key=lambda n: -game.score(n)))]
-            box.add_widget(_w("TLabel", text="\n".join(lines), font_size=self.app.fs(20),
+            box.add_widget(_w("TLabel", text="\n".join(lines), font_size=self.host.fs(20),
                               valign="top"))
             return
         if not game.history:
             row = BoxLayout(size_hint_y=None, height=52, spacing=4)
-            row.add_widget(_w("TLabel", text="Module", size_hint_x=0.7, font_size=self.app.fs(16)))
+            row.add_widget(_w("TLabel", text="Module", size_hint_x=0.7, font_size=self.host.fs(16)))
             for m in MODULES:
                 row.add_widget(self._button(f"module:{m}", m.capitalize(),
                                             lambda m=m: self.choose_module(m),
@@ -421,31 +438,31 @@ class DiceForgeScreen(Screen):
             grid.add_widget(self._button(label, label, lambda t=text: self.call(t)))
         box.add_widget(self._scroll(grid))
 
-    def draw_roll(self, p: Any, dice: tuple[int, ...], minor: bool = False) -> None:
+    def draw_roll(self, p: Player, dice: tuple[int, ...], minor: bool = False) -> None:
         what = "one die" if minor else "both dice"
         self.content.add_widget(self._title(f"{p.name} rolls {what}: tap the faces that came up"))
         cols = BoxLayout(spacing=6)
         for d in dice:
             col = BoxLayout(orientation="vertical", spacing=3)
             col.add_widget(_w("TLabel", text=f"Die {d + 1}", size_hint_y=None, height=24,
-                              font_size=self.app.fs(15), color=theme.MUTED))
+                              font_size=self.host.fs(15), color=theme.MUTED))
             faces = list(dict.fromkeys(p.dice[d]))
             grid = GridLayout(cols=1 if len(faces) <= 4 else 2, spacing=3)
             for face in faces:
                 if minor:
                     text = rolled_text(p.name, [face], d + 1)
-                    action: Callable[[], Any] = lambda t=text: self.call(t)  # noqa: E731
+                    action: Callable[..., object] = lambda t=text: self.call(t)  # noqa: E731
                 else:
                     action = lambda d=d, f=face: self.pick_face(d, f)  # noqa: E731
                 grid.add_widget(self._button(f"die{d + 1}:{face}", face, action,
                                              selected=self.picked.get(d) == face,
-                                             font_size=self.app.fs(15)))
+                                             font_size=self.host.fs(15)))
             for _ in range(grid.cols * 4 - len(faces) if len(faces) <= 4 else 0):
                 grid.add_widget(Widget())  # buttons keep one size, top-aligned
             col.add_widget(grid)
             cols.add_widget(col)
         self.content.add_widget(cols)
-        if self.read_camera is not None:
+        if self.camera_ready():
             self.content.add_widget(self._button("camera", "Read the camera", self.use_camera,
                                                  size_hint_y=None, height=50))
 
@@ -475,22 +492,22 @@ class DiceForgeScreen(Screen):
         for _pool, cost, faces in game.sanctuary_view():
             row = BoxLayout(size_hint_y=None, height=50, spacing=3)
             row.add_widget(_w("TLabel", text=f"[b]{cost}[/b] gold", markup=True,
-                              size_hint_x=None, width=64, font_size=self.app.fs(15),
+                              size_hint_x=None, width=64, font_size=self.host.fs(15),
                               color=(0.94, 0.89, 0.26, 1)))
             counts: dict[str, int] = {}
             for f in faces:
                 counts[f] = counts.get(f, 0) + 1
             if not counts:
                 row.add_widget(_w("TLabel", text="(empty)", color=theme.MUTED,
-                                  font_size=self.app.fs(14)))
+                                  font_size=self.host.fs(14)))
             for f, n in counts.items():
                 text = f"{f} x{n}"
                 if forging:
                     row.add_widget(self._button(f"buy:{f}", text,
                                                 lambda f=f: self.choose_sanctuary_face(f),
-                                                enabled=f in wanted, font_size=self.app.fs(13)))
+                                                enabled=f in wanted, font_size=self.host.fs(13)))
                 else:
-                    row.add_widget(_w("TLabel", text=text, font_size=self.app.fs(13),
+                    row.add_widget(_w("TLabel", text=text, font_size=self.host.fs(13),
                                       shorten=False))
             grid.add_widget(row)
         box.add_widget(self._scroll(grid))
@@ -504,7 +521,7 @@ class DiceForgeScreen(Screen):
 
     def choose_sanctuary_face_none(self) -> None:
         self.face = None
-        self.refresh(self.session)
+        self.refresh()
 
     def draw_feats(self) -> None:
         game = self.game
@@ -526,9 +543,9 @@ class DiceForgeScreen(Screen):
                 said = call.text() if call is not None else ""
                 grid.add_widget(self._button(f"feat:{name}", text,
                                              lambda t=said: self.perform(t),
-                                             enabled=call is not None, font_size=self.app.fs(14)))
+                                             enabled=call is not None, font_size=self.host.fs(14)))
             else:
-                grid.add_widget(_w("TLabel", text=text, font_size=self.app.fs(14),
+                grid.add_widget(_w("TLabel", text=text, font_size=self.host.fs(14),
                                    halign="left", color=theme.TEXT if left else theme.MUTED))
         self.content.add_widget(self._scroll(grid))
         if performing:
@@ -537,7 +554,7 @@ class DiceForgeScreen(Screen):
 
     def draw_board(self) -> None:
         s = self.game.state
-        palette = self.app.settings.palette
+        palette = self.host.settings.palette
         seats = {p.name: i for i, p in enumerate(s.players)}
 
         def marks(names: list[str]) -> str:
@@ -557,8 +574,8 @@ class DiceForgeScreen(Screen):
                 cell = _w("Panel", orientation="vertical", bg=ZONE_COLOUR.get(row[4],
                                                                               theme.PANEL))
                 cell.add_widget(_w("TLabel", text=f"{space} ({row[3]:+d})",
-                                   font_size=self.app.fs(12)))
-                cell.add_widget(Label(text=marks(here), markup=True, font_size=self.app.fs(13)))
+                                   font_size=self.host.fs(12)))
+                cell.add_widget(Label(text=marks(here), markup=True, font_size=self.host.fs(13)))
                 grid.add_widget(cell)
             self.content.add_widget(grid)
         elif s.module == "goddess":
@@ -577,8 +594,8 @@ class DiceForgeScreen(Screen):
                     reward = f"hall: {hall}"
                 cell = _w("Panel", orientation="vertical", bg=theme.PANEL)
                 cell.add_widget(_w("TLabel", text=f"[b]{space}[/b] {reward}", markup=True,
-                                   font_size=self.app.fs(11), shorten=False))
-                cell.add_widget(Label(text=marks(here), markup=True, font_size=self.app.fs(13)))
+                                   font_size=self.host.fs(11), shorten=False))
+                cell.add_widget(Label(text=marks(here), markup=True, font_size=self.host.fs(13)))
                 grid.add_widget(cell)
             self.content.add_widget(grid)
         else:

@@ -1,28 +1,31 @@
-"""Dice-ocalypse's table screen and camera adapter (see docs/app-diceocalypse.md).
+"""Dice-ocalypse at the table: scores, the roll read by the camera or tapped in, the best keep,
+bank or roll on, the Act of War cards and the special dice (see docs/app-diceocalypse.md).
 
-Kivy is imported only when the screen is made, so listing the games stays cheap.
+Kivy is imported only when a table is made, so listing the games stays cheap.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from companion.contract import GamePlugin, Host, TableGame
+from companion.games.table import no_buttons
+
+if TYPE_CHECKING:
+    from companion.session import TableSession
 
 GAME = "dice-ocalypse"
+TITLE = "Dice-ocalypse"
+BUTTONS = no_buttons(TITLE)
 
-#: Targets offered before the first call (and to the start screen, when it asks).
-TARGETS = (10000, 5000, 3000, 2000, 1000)
 
-
-def make_screen(app: Any, session: Any) -> Any:
-    """The table screen for one game (a kivy Screen with ``refresh(session, events=())``)."""
+def make_table(host: Host, session: TableSession[Any]) -> TableGame:
     from companion.games.diceocalypse.screen import DiceocalypseScreen
+    from companion.games.table import ScreenTable
 
-    return DiceocalypseScreen(app, session)
+    return ScreenTable(DiceocalypseScreen(host, session, name=f"game-{GAME}"), BUTTONS)
 
 
-def setup_options(players: Sequence[str]) -> dict[str, list[Any]]:
-    """Options a start screen may offer for this game, with their choices."""
-    from rules.diceocalypse import key_names
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table)
 
-    return {"target": list(TARGETS), "scoring-key": key_names()}
+__all__ = ["GAME", "PLUGIN"]

@@ -14,6 +14,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules import Call
+from rules.diceocalypse import Roll
+
+#: Targets offered before the first call (a short game is handy to learn, or to test).
+TARGETS = (10000, 5000, 3000, 2000, 1000)
 #: Dice read with less confidence than this are shown for the players to confirm.
 MIN_CONFIDENCE = 0.6
 #: How a roll is said; ``{player}`` and ``{dice}`` are filled in. Special dice use
@@ -156,7 +161,7 @@ def call_for(reading: Any, player: str, needed: int, *,
                      template=template).text()
 
 
-def expected_rolls(legal_calls: Sequence[Any]) -> dict[str, int]:
+def expected_rolls(legal_calls: Sequence[Call]) -> dict[str, int]:
     """Who the game waits on to roll, and how many dice, from the engine's legal calls.
 
     Rolls are listed by the engine once per set of values; each roller's dice count is the
@@ -164,9 +169,8 @@ def expected_rolls(legal_calls: Sequence[Any]) -> dict[str, int]:
     """
     out: dict[str, int] = {}
     for call in legal_calls:
-        values = getattr(call, "values", None)
-        if type(call).__name__ == "Roll" and values is not None:
-            out.setdefault(str(call.player), len(values))
+        if isinstance(call, Roll):
+            out.setdefault(call.player, len(call.values))
     return out
 
 

@@ -16,19 +16,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kivy.factory import Factory
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
-from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion import theme
-from companion.games.diceocalypse import TARGETS
-from companion.games.diceocalypse.adapter import ROLL, RollEntry, expected_rolls, read_roll
-from rules import Event, RulesError, Setup
+from companion.contract import Host
+from companion.games.diceocalypse.adapter import (
+    ROLL,
+    TARGETS,
+    RollEntry,
+    expected_rolls,
+    read_roll,
+)
+from companion.games.table import TableScreen
+from companion.session import TableSession
+from companion.widgets import w as _w
+from rules import Call, Event
 from rules.diceocalypse import (
     Bank,
+    Diceocalypse,
     Immunity,
     Keep,
     Pick,
@@ -39,6 +47,8 @@ from rules.diceocalypse import (
     key_names,
     scoring_mask,
 )
+from rules.diceocalypse.game import DiceocalypseState
+from vision import Reading
 
 #: Targets offered before the first call (a short game is handy to learn, or to test).
 LIT: theme.RGBA = (0.94, 0.89, 0.26, 1)  # a scoring die
@@ -49,11 +59,7 @@ NEWS_KINDS = ("bust", "hot-dice", "battle-zone", "card", "card-void", "zombie", 
               "double-turn", "bank", "immunity", "clash", "pick")
 
 
-def _w(kind: str, **kwargs: Any) -> Any:
-    return Factory.get(kind)(**kwargs)
-
-
-def _label(app: Any, size: float, **kwargs: Any) -> Label:
+def _label(app: Host, size: float, **kwargs: Any) -> Label:
     kwargs.setdefault("color", theme.TEXT)
     kwargs.setdefault("halign", "center")
     kwargs.setdefault("valign", "middle")
@@ -63,10 +69,6 @@ def _label(app: Any, size: float, **kwargs: Any) -> Label:
 
 
 
-#: Camera settings that are test stand-ins: the screen does not read rolls from them unless the
-#: players switch the camera on (their dice are random, not the table's).
-STAND_INS = ("synthetic", "none", "")
-
 class ScoreRow(BoxLayout):
     """One player's tile: colour strip, name and badges (tap: this player rolls next), score.
 
@@ -74,7 +76,7 @@ class ScoreRow(BoxLayout):
     the name is always written too, so colour is never the only cue.
     """
 
-    def __init__(self, app: Any, seat: int, player: str, **kwargs: Any) -> None:
+    def __init__(self, app: Host, seat: int, player: str, **kwargs: Any) -> None:
         super().__init__(spacing=0, **kwargs)
         self.player = player
         self.colour = theme.player_colour(app.settings.palette, seat)
@@ -100,13 +102,13 @@ class ScoreRow(BoxLayout):
         self.score.color = theme.MUTED if out and not current else ink
 
 
-class DiceocalypseScreen(Screen):
+class DiceocalypseScreen(TableScreen):
     """The table screen; the app calls :meth:`refresh` after every call, undo and redo."""
 
-    def __init__(self, app: Any, session: Any, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.app = app
-        self.session = session
+    def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
+        self.session: TableSession[Diceocalypse] = session.typed(Diceocalypse)
+        super().__init__(host, session, **kwargs)
+        app = host
         self.entry: RollEntry | None = None
         self.selected: int | None = None  # die index chosen for a correction
         self.roller: str | None = None  # chosen roller when several must roll
@@ -116,11 +118,10 @@ class DiceocalypseScreen(Screen):
         self.chosen_for: tuple[int, ...] | None = None
         self.cards_open = False
         self.news = ""
-        self.legal: list[Any] = []
-        self.feed: Any = None  # the app's camera feed while this screen reads rolls from it
-        camera = str(getattr(app.settings, "camera", "none"))
-        #: Rolls are read from a real camera by default, never from a test stand-in.
-        self.camera_on = camera not in STAND_INS and app.frame_provider is not None
+        self.legal: list[Call] = []
+        #: Rolls are read from the camera when its rolls count (a real camera, or the stand-in
+        #: the players chose); a stand-in shown for want of a camera is never read.
+        self.camera_on = host.camera is not None and host.camera.rolls_count
 
         root = _w("Panel", orientation="vertical", padding=6, spacing=6, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=56, spacing=6)
@@ -217,12 +218,15 @@ class DiceocalypseScreen(Screen):
 
     # -- reading the engine --------------------------------------------------------------------
 
+    def wants_camera(self) -> bool:
+        return self.camera_on
+
     @property
-    def game(self) -> Any:
+    def game(self) -> Diceocalypse:
         return self.session.game
 
     @property
-    def state(self) -> Any:
+    def state(self) -> DiceocalypseState:
         return self.session.game.state
 
     def expected(self) -> dict[str, int]:
@@ -233,7 +237,7 @@ class DiceocalypseScreen(Screen):
         t = self.state.turn
         return list(t.roll) if t is not None and t.roll is not None else None
 
-    def extra_calls(self) -> list[Any]:
+    def extra_calls(self) -> list[Call]:
         """Cards, Immunity and picks that are legal now (for the card panel)."""
         return [c for c in self.legal if isinstance(c, PlayCard | Immunity | Pick)]
 
@@ -247,12 +251,8 @@ class DiceocalypseScreen(Screen):
 
     # -- redraw --------------------------------------------------------------------------------
 
-    def refresh(self, session: Any, events: Sequence[Event] = ()) -> None:
-        self.session = session
-        try:
-            self.legal = list(session.game.legal_calls())
-        except NotImplementedError:
-            self.legal = []
+    def refresh(self, events: Sequence[Event] = ()) -> None:
+        self.legal = list(self.game.legal_calls())
         news = [e.text for e in events if e.kind in NEWS_KINDS]
         self.news = "  ".join(news[-2:])
         if events:
@@ -368,7 +368,8 @@ class DiceocalypseScreen(Screen):
 
     def _draw_over(self) -> None:
         s = self.state
-        self.info.text = f"{s.winner} wins with {s.scores[s.winner]:,}"
+        winner = s.winner or ""
+        self.info.text = f"{winner} wins with {s.scores.get(winner, 0):,}"
         for b in self.dice:
             b.text, b.background_color, b.disabled = "", EMPTY, True
         self.hint.text = self.news
@@ -401,6 +402,7 @@ class DiceocalypseScreen(Screen):
         points = keep_score(kept, key) if kept else None
         best = best_keep(roll, key)
         t = self.state.turn
+        assert t is not None  # a roll to keep belongs to the turn in progress
         self.info.text = f"{t.player} rolled · {self._turn_line()}"
         best_text = f"best: {' '.join(map(str, best.dice))} = {best.points:,}" if best else ""
         if points is None:
@@ -522,7 +524,7 @@ class DiceocalypseScreen(Screen):
                                      on_release=lambda *_: self.toggle_cards()))
         self.card_grid.clear_widgets()
         for text, action in by_player.get(self.cards_player or "", []):
-            self.card_grid.add_widget(_w("TButton", text=text, font_size=self.app.fs(17),
+            self.card_grid.add_widget(_w("TButton", text=text, font_size=self.host.fs(17),
                                          on_release=action))
 
     def choose_card_player(self, player: str) -> None:
@@ -582,7 +584,7 @@ class DiceocalypseScreen(Screen):
     def tap_primary(self) -> None:
         s = self.state
         if s.phase == "over":
-            self.app.end_game()
+            self.host.end_game()
             return
         roll = self.roll_to_keep()
         if roll is not None:
@@ -608,6 +610,7 @@ class DiceocalypseScreen(Screen):
 
     def keep(self, roll: list[int]) -> bool:
         t = self.state.turn
+        assert t is not None
         kept = tuple(sorted(roll[i] for i in self.chosen))
         return self.send(str(Keep(t.player, kept)))
 
@@ -652,7 +655,7 @@ class DiceocalypseScreen(Screen):
             self.special = None
         return done
 
-    def on_reading(self, reading: Any) -> str | None:
+    def on_reading(self, reading: Reading) -> str | None:
         """A settled camera reading: the roll the game waits for. A sure and complete reading
         is called at once; otherwise its dice wait on screen for the players' touch.
         Returns the call made, if any."""
@@ -671,39 +674,21 @@ class DiceocalypseScreen(Screen):
 
     # -- the camera ------------------------------------------------------------------------------
 
-    def on_enter(self, *args: Any) -> None:
-        if self.camera_on:
-            self.start_camera()
-
-    def on_leave(self, *args: Any) -> None:
-        self.stop_camera()
-
     def toggle_camera(self) -> None:
+        """Read rolls from the camera, or not (the app runs the camera while they are)."""
+        camera = self.host.camera
         if self.camera_on:
             self.camera_on = False
-            self.stop_camera()
-        elif self.app.frame_provider is None:
+        elif camera is None:
             self.session.message = "no camera: choose one in Settings"
+        elif not camera.rolls_count:
+            self.session.message = (f"the picture is {camera.label}: its rolls are not the "
+                                    "table's; enter them by touch")
         else:
             self.camera_on = True
-            self.start_camera()
         self.draw()
 
-    def start_camera(self) -> None:
-        """Read rolls from the app's camera feed (its worker thread runs vision and the roll
-        tracker); settled rolls come back on the main thread through :meth:`on_roll`."""
-        feed = self.app.frame_provider
-        if feed is None:
-            return
-        feed.want("game")
-        self.feed = feed
-
-    def stop_camera(self) -> None:
-        if self.feed is not None:
-            self.feed.release("game")
-            self.feed = None
-
-    def on_roll(self, reading: Any) -> None:
+    def on_roll(self, reading: Reading) -> None:
         """The app's camera feed settled a roll (main thread)."""
         if self.camera_on:
             self.on_reading(reading)
@@ -720,13 +705,6 @@ class DiceocalypseScreen(Screen):
         if name == "target":
             # A shorter game keeps the Battle Zone halfway (the rulebook: 5,000 of 10,000).
             options["battle-zone-at"] = max(50, int(value) // 2)
-        old = self.session.game_id
-        try:
-            self.app.start_game(Setup(setup.game, setup.players, options, setup.seed))
-        except RulesError as e:
-            self.session.message = str(e)
-            self.draw()
-            return
-        self.app.journal.finish(old)
+        self.host.restart(options)
 
 

@@ -1,43 +1,31 @@
-"""Dice of the Occulites' table screen: Tribes, line-ups read by the camera or tapped in, the six
-cards resolved one at a time, Share Knowledge as a guided step, scores and the timers.
+"""Dice of the Occulites at the table: Tribes, line-ups read by the camera or tapped in, the six
+cards resolved one at a time, Share Knowledge as a guided step, scores and the timer.
 
-Kivy is imported only when the screen is made, so listing the games stays cheap.
+Kivy is imported only when a table is made, so listing the games stays cheap.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from companion.contract import GamePlugin, Host, TableGame
+from companion.games.table import no_buttons
+
+if TYPE_CHECKING:
+    from companion.session import TableSession
 
 GAME = "occulites"
+TITLE = "Dice of the Occulites"
+BUTTONS = no_buttons(TITLE)
 
 
-def make_screen(app: Any, session: Any) -> Any:
-    """The table screen for one game of Dice of the Occulites."""
+def make_table(host: Host, session: TableSession[Any]) -> TableGame:
     from companion.games.occulites.screen import OcculitesScreen
+    from companion.games.table import ScreenTable
 
-    screen = OcculitesScreen(app, session)
-    screen.zones = roll_zones(getattr(app, "board_zones", ()), screen.players)
-    return screen
-
-
-Rect = tuple[float, float, float, float]
+    return ScreenTable(OcculitesScreen(host, session, name=f"game-{GAME}"), BUTTONS)
 
 
-def roll_zones(zones: Any, players: list[str]) -> dict[str, Rect] | None:
-    """Each player's line-up area from the calibration profile's ``roll`` zones (seat N = the
-    N-th player), as the rectangle around its outline; None unless every seat has one, so a
-    half-marked table falls back to reading line-ups as rows."""
-    from calibration.zones import ROLL_AREA
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table)
 
-    areas = {z.seat: z.polygon for z in zones if z.space.casefold() == ROLL_AREA}
-    if not players or any(i + 1 not in areas for i in range(len(players))):
-        return None
-    out: dict[str, Rect] = {}
-    for i, player in enumerate(players):
-        xs = [p[0] for p in areas[i + 1]]
-        ys = [p[1] for p in areas[i + 1]]
-        out[player] = (min(xs), min(ys), max(xs), max(ys))
-    return out
-
-
-__all__ = ["GAME", "make_screen"]
+__all__ = ["GAME", "PLUGIN"]

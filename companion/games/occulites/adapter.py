@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from calibration.zones import ROLL_AREA, Zone
 from rules.occulites import COLOURS, Die, LineUp
 
 #: Dice read with less confidence than this are flagged for the players to confirm.
@@ -182,3 +183,18 @@ def read_lineups(reading: Any, players: Sequence[str],
 
 __all__ = ["MIN_CONFIDENCE", "LineupRead", "SlotRead", "band_zones", "lineup_text",
            "read_lineups", "slot_of"]
+
+
+def roll_zones(zones: Sequence[Zone], players: Sequence[str]) -> dict[str, Rect] | None:
+    """Each player's line-up area from the calibration profile's ``roll`` zones (seat N = the
+    N-th player), as the rectangle around its outline; None unless every seat has one, so a
+    half-marked table falls back to reading line-ups as rows."""
+    areas = {z.seat: z.polygon for z in zones if z.space.casefold() == ROLL_AREA}
+    if not players or any(i + 1 not in areas for i in range(len(players))):
+        return None
+    out: dict[str, Rect] = {}
+    for i, player in enumerate(players):
+        xs = [p[0] for p in areas[i + 1]]
+        ys = [p[1] for p in areas[i + 1]]
+        out[player] = (min(xs), min(ys), max(xs), max(ys))
+    return out

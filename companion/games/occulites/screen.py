@@ -14,17 +14,34 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from kivy.clock import Clock
-from kivy.factory import Factory
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion import theme
-from companion.games.occulites.adapter import LineupRead, SlotRead, lineup_text, read_lineups
+from companion.contract import Host
+from companion.games.occulites.adapter import (
+    LineupRead,
+    SlotRead,
+    lineup_text,
+    read_lineups,
+    roll_zones,
+)
+from companion.games.table import TableScreen
+from companion.session import TableSession
+from companion.widgets import w as _w
 from rules import Event
-from rules.occulites import COLOURS, POOL, TRIBE_NAMES, TRIBES, TimerCue, timer_cues
+from rules.occulites import (
+    COLOURS,
+    POOL,
+    TRIBE_NAMES,
+    TRIBES,
+    OcculitesGame,
+    TimerCue,
+    timer_cues,
+)
+from rules.occulites.game import OcculitesOptions
+from vision import Reading
 
 #: How each dice colour is drawn (the colour's name is always written too).
 DIE_RGBA: dict[str, theme.RGBA] = {
@@ -42,11 +59,6 @@ CARDS = 6
 MODES = (("timer", "Timer mode"), ("creatures", "Creatures &\nPredators"),
          ("lots_of_interests", "Lots of\nInterests"),
          ("conflicted_interests", "Conflicted\nInterests"))
-
-
-def _w(kind: str, **kwargs: Any) -> Any:
-    """A widget of one of the styled classes in companion/app.kv."""
-    return Factory.get(kind)(**kwargs)
 
 
 def die_colour(colour: str | None) -> theme.RGBA:
@@ -72,7 +84,7 @@ class PlayerRow(BoxLayout):
 
     def __init__(self, screen: OcculitesScreen, seat: int, player: str) -> None:
         super().__init__(spacing=4)
-        app = screen.app
+        app = screen.host
         self.player = player
         self.colour = theme.player_colour(app.settings.palette, seat)
         self.header = _w("TButton", background_color=self.colour,
@@ -91,16 +103,12 @@ class PlayerRow(BoxLayout):
             self.add_widget(o)
 
 
-class OcculitesScreen(Screen):
+class OcculitesScreen(TableScreen):
     """One game of Dice of the Occulites at the table."""
 
-    #: The app runs its camera feed while this screen is the game's (see companion/app.py).
-    wants_camera = True
-
-    def __init__(self, app: Any, session: Any, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.app = app
-        self.session = session
+    def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
+        self.session: TableSession[OcculitesGame] = session.typed(OcculitesGame)
+        super().__init__(host, session, **kwargs)
         self.players: list[str] = list(session.game.setup.players)
         self.sel: tuple[str, int] | None = None  # the die slot being entered
         self.chooser: str | None = None  # the player choosing a Tribe
@@ -109,20 +117,33 @@ class OcculitesScreen(Screen):
         self.snapshot: dict[str, tuple[Any, ...]] = {}  # line-ups before the reveal
         self.resolving: dict[str, Any] | None = None  # the reveal being stepped through
         self.share_give: str | None = None
-        self.zones: dict[str, tuple[float, float, float, float]] | None = None  # calibrated
-        self.timer_at: float | None = None  # app clock when the dice were rolled
-        self.fired: set[int] = set()
+        #: Each player's line-up area on the table, from the calibration profile (or None).
+        self.zones = roll_zones(host.board_zones, self.players)
+        self.fired: set[int] = set()  # timer cues already heard this roll
         self.round_seen = session.game.state.round
         self.notice = ""
-        self.settled: Any = None  # the camera feed's newest settled roll
+        self.settled: Reading | None = None  # the camera feed's newest settled roll
         self._history = len(session.game.history)
         self._build()
-        self._ticker = Clock.schedule_interval(self._tick, 0.1)
+
+    def wants_camera(self) -> bool:
+        return True
+
+    @property
+    def timer_on(self) -> bool:
+        """True once the dice were rolled this round (the round clock counts from the roll)."""
+        return (self.game.phase == "allocate" and self.resolving is None
+                and self.session.clock.state != "ready")
+
+    @property
+    def since_roll(self) -> float:
+        """Seconds since the dice were rolled (the round clock's time)."""
+        return self.session.clock.elapsed
 
     # -- building ---------------------------------------------------------------------------
 
     def _build(self) -> None:
-        app = self.app
+        app = self.host
         root = _w("Panel", orientation="vertical", padding=6, spacing=6, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=52, spacing=6)
         self.title_label = _w("THeading", text="", font_size=app.fs(19))
@@ -176,12 +197,12 @@ class OcculitesScreen(Screen):
     # -- from the session ---------------------------------------------------------------------
 
     @property
-    def game(self) -> Any:
+    def game(self) -> OcculitesGame:
         return self.session.game
 
-    def refresh(self, session: Any, events: Sequence[Event] = ()) -> None:
+    def refresh(self, events: Sequence[Event] = ()) -> None:
         """Redraw after a call, an undo or a redo (the app calls this)."""
-        self.session = session
+        session = self.session
         st = self.game.state
         kinds = [e.kind for e in events]
         history = len(self.game.history)
@@ -195,7 +216,6 @@ class OcculitesScreen(Screen):
             self.sel = None
         if st.round != self.round_seen:
             self.round_seen = st.round
-            self.timer_at = None
             self.fired.clear()
             self.drafts.clear()
             self.flagged.clear()
@@ -210,8 +230,6 @@ class OcculitesScreen(Screen):
             self.notice = ""
         if self.game.phase == "allocate":
             self.snapshot = dict(st.lineups)
-            if self.timer_at is not None:
-                session.clock.start()  # calls carry the seconds since the roll
         self.share_give = None if "share" in kinds or "pass" in kinds else self.share_give
         self.draw()
 
@@ -226,14 +244,13 @@ class OcculitesScreen(Screen):
                                            "creature", "reshuffle"):
                 extra.setdefault(number, []).append(e.text)
         after = [e.text for e in events if e.kind in ("round-over", "game-over")]
+        self.fired.clear()
         self.resolving = {
             "round": self.round_seen, "step": 1, "lineups": dict(self.snapshot),
             "cards": [str(e.data.get("card", "")) for e in cards],
             "outcomes": [{"text": e.text, **dict(e.data)} for e in cards],
             "extra": extra, "after": ". ".join(after),
         }
-        self.timer_at = None
-        self.session.clock.pause()
 
     # -- drawing ------------------------------------------------------------------------------
 
@@ -365,7 +382,7 @@ class OcculitesScreen(Screen):
                 status = "WINS" if current is not None and current.get("winner") == p \
                     else "shares"
             row.header.text = (f"{p}  [b]{self._shown_points(p)}[/b]\n"
-                               f"[size={int(self.app.fs(13))}]{tribe}\n{status}[/size]")
+                               f"[size={int(self.host.fs(13))}]{tribe}\n{status}[/size]")
             highlight = won or (p == turn and self.resolving is None) or \
                 (g.phase == "tribes" and p == self._chooser())
             bg = theme.ACCENT if highlight else row.colour
@@ -380,7 +397,7 @@ class OcculitesScreen(Screen):
                 bg = die_colour(colour)
                 b.background_color = bg
                 b.color = theme.text_on(bg)
-                big = int(self.app.fs(22))
+                big = int(self.host.fs(22))
                 mark = "?" if i in flags and pips else ""
                 b.text = "" if s is None else (f"[size={big}][b]{pips or '?'}{mark}[/b][/size]"
                                                f"\n{colour or '?'}")
@@ -394,10 +411,10 @@ class OcculitesScreen(Screen):
                 o.light(lit)
 
     def _draw_timer(self) -> None:
-        if self.timer_at is None:
+        if not self.timer_on:
             self.timer_label.text = ""
             return
-        elapsed = self.app.clock() - self.timer_at
+        elapsed = self.since_roll
         opts = self.timer_options()
         if elapsed < opts.look_seconds:
             self.timer_label.text = f"Look {self._secs(opts.look_seconds - elapsed)}"
@@ -443,7 +460,7 @@ class OcculitesScreen(Screen):
             colour = TRIBES[t].colour
             bg = die_colour(colour)
             b = _w("TButton", text=f"{t}\n{colour}", background_color=bg, color=theme.text_on(bg),
-                   font_size=self.app.fs(15), shorten=False,
+                   font_size=self.host.fs(15), shorten=False,
                    on_release=lambda *_, t=t: self.choose_tribe(t))
             b.disabled = t in taken or t not in self.game.options.tribes
             if b.disabled:
@@ -465,8 +482,8 @@ class OcculitesScreen(Screen):
             return None
         grid = self._grid(2, 2)
         for key, label in MODES:
-            on = bool(getattr(self.game.options, key))
-            b = _w("TButton", text=("ON: " if on else "") + label, font_size=self.app.fs(14),
+            on = self.mode_on(key)
+            b = _w("TButton", text=("ON: " if on else "") + label, font_size=self.host.fs(14),
                    shorten=False, background_color=theme.SELECT if on else theme.BUTTON,
                    on_release=lambda *_, key=key: self.toggle_mode(key))
             self.mode_buttons[key] = b
@@ -476,20 +493,18 @@ class OcculitesScreen(Screen):
     def toggle_mode(self, key: str) -> None:
         """Turn a mode on or off before play: the game starts again with the new options
         (the empty one is closed in the journal, so it is not offered for resume)."""
-        from rules import RulesError, Setup
-
         if self.game.history:
             return
-        setup = self.game.setup
-        options = dict(setup.options)
-        options[key] = not bool(getattr(self.game.options, key))
-        try:
-            new = Setup(setup.game, setup.players, options, setup.seed)
-            self.app.journal.finish(self.session.game_id)
-            self.app.start_game(new)
-        except RulesError as e:
-            self.notice = str(e)
-            self.draw()
+        options = dict(self.game.setup.options)
+        options[key] = not self.mode_on(key)
+        self.host.restart(options)
+
+    def mode_on(self, key: str) -> bool:
+        """Whether one of the screen's modes (:data:`MODES`) is on in this game."""
+        opts = self.game.options
+        return {"timer": opts.timer, "creatures": opts.creatures,
+                "lots_of_interests": opts.lots_of_interests,
+                "conflicted_interests": opts.conflicted_interests}[key]
 
     def _tools_draft(self) -> None:
         who = self.game.whose_turn()
@@ -501,7 +516,7 @@ class OcculitesScreen(Screen):
         for c in COLOURS:
             bg = die_colour(c)
             b = _w("TButton", text=f"{c}\n{pool[c]} left", background_color=bg,
-                   color=theme.text_on(bg), font_size=self.app.fs(14), shorten=False,
+                   color=theme.text_on(bg), font_size=self.host.fs(14), shorten=False,
                    on_release=lambda *_, c=c: self.session.try_call(f"{who}: Take {c}"))
             b.disabled = pool[c] == 0
             self.take_colour_buttons[c] = b
@@ -535,7 +550,7 @@ class OcculitesScreen(Screen):
         for c in COLOURS:
             bg = die_colour(c)
             b = _w("TButton", text=c, background_color=bg, color=theme.text_on(bg),
-                   font_size=self.app.fs(15), on_release=lambda *_, c=c: self.tap_colour(c))
+                   font_size=self.host.fs(15), on_release=lambda *_, c=c: self.tap_colour(c))
             b.disabled = self.sel is None or not held.get(c)
             b.opacity = 0.3 if b.disabled else 1
             self.colour_buttons[c] = b
@@ -543,29 +558,29 @@ class OcculitesScreen(Screen):
         pips = self._grid(4, 2)
         self.pip_buttons: list[Any] = []
         for n in range(1, 7):
-            b = _w("TButton", text=str(n), font_size=self.app.fs(22), bold=True,
+            b = _w("TButton", text=str(n), font_size=self.host.fs(22), bold=True,
                    background_color=theme.COUNT, color=(0, 0, 0, 1),
                    on_release=lambda *_, n=n: self.tap_pips(n))
             b.disabled = self.sel is None
             self.pip_buttons.append(b)
             pips.add_widget(b)
-        self.confirm_button = _w("TButton", text="OK", font_size=self.app.fs(16),
+        self.confirm_button = _w("TButton", text="OK", font_size=self.host.fs(16),
                                  on_release=lambda *_: self.confirm())
         self.confirm_button.disabled = not self._can_confirm()
         pips.add_widget(self.confirm_button)
-        self.clear_button = _w("TButton", text="Clear", font_size=self.app.fs(16),
+        self.clear_button = _w("TButton", text="Clear", font_size=self.host.fs(16),
                                on_release=lambda *_: self.clear_selection())
         pips.add_widget(self.clear_button)
         actions = BoxLayout(spacing=4, size_hint_y=None, height=56)
-        self.read_button = _w("TButton", text="Camera", font_size=self.app.fs(16),
+        self.read_button = _w("TButton", text="Camera", font_size=self.host.fs(16),
                               on_release=lambda *_: self.read_camera())
-        self.roll_button = _w("TButton", text="Timer", font_size=self.app.fs(16),
+        self.roll_button = _w("TButton", text="Timer", font_size=self.host.fs(16),
                               on_release=lambda *_: self.roll())
-        self.roll_button.disabled = self.timer_at is not None
-        if self.game.options.timer and self.timer_at is None:  # Timer mode: roll, then tap
+        self.roll_button.disabled = self.timer_on
+        if self.game.options.timer and not self.timer_on:  # Timer mode: roll, then tap
             self.roll_button.text = "Roll!"
             self.roll_button.background_color = theme.SELECT
-        self.reveal_button = _w("TBigButton", text="Reveal", font_size=self.app.fs(18),
+        self.reveal_button = _w("TBigButton", text="Reveal", font_size=self.host.fs(18),
                                 on_release=lambda *_: self.reveal())
         self.reveal_button.disabled = bool(waiting) and not self._may_forfeit()
         for b in (self.read_button, self.roll_button, self.reveal_button):
@@ -576,8 +591,8 @@ class OcculitesScreen(Screen):
 
     def _may_forfeit(self) -> bool:
         opts = self.game.options
-        return bool(opts.timer and opts.late_lineups == "forfeit" and self.timer_at is not None
-                    and self.app.clock() - self.timer_at >= opts.deadline)
+        return bool(opts.timer and opts.late_lineups == "forfeit" and self.timer_on
+                    and self.since_roll >= opts.deadline)
 
     def _tools_resolving(self) -> None:
         r = self.resolving
@@ -586,7 +601,7 @@ class OcculitesScreen(Screen):
         out = self._outcome_for(step)
         text = out["text"] if out else f"Card {step}: nothing to resolve."
         extra = r["extra"].get(step, [])
-        self._say(f"[size={int(self.app.fs(17))}]{text}[/size]"
+        self._say(f"[size={int(self.host.fs(17))}]{text}[/size]"
                   + ("\n" + "\n".join(extra) if extra else ""))
         row = BoxLayout(spacing=4, size_hint_y=None, height=64)
         self.back_button = _w("TButton", text="<", size_hint_x=None, width=64,
@@ -601,7 +616,7 @@ class OcculitesScreen(Screen):
             label = "Final scores"
         else:
             label = f"Round {self.game.state.round}"
-        self.next_button = _w("TBigButton", text=label, font_size=self.app.fs(19),
+        self.next_button = _w("TBigButton", text=label, font_size=self.host.fs(19),
                               on_release=lambda *_: self.step(1))
         row.add_widget(self.next_button)
         self.tools.add_widget(row)
@@ -632,20 +647,20 @@ class OcculitesScreen(Screen):
             for c in gives:
                 bg = die_colour(c)
                 b = _w("TButton", text=c, background_color=bg, color=theme.text_on(bg),
-                       font_size=self.app.fs(15),
+                       font_size=self.host.fs(15),
                        on_release=lambda *_, c=c: self.choose_give(c))
                 self.give_buttons[c] = b
                 grid.add_widget(b)
         else:
             takes = [c for c in choices if c.give == self.share_give]
             grid = self._grid(2, max(1, (len(takes) + 1) // 2))
-            for c in takes:
-                bg = die_colour(c.take)
-                where = "pool" if c.source == POOL else c.source
-                key = f"{c.take} from {where}"
+            for share in takes:
+                bg = die_colour(share.take)
+                where = "pool" if share.source == POOL else share.source
+                key = f"{share.take} from {where}"
                 b = _w("TButton", text=key, background_color=bg, color=theme.text_on(bg),
-                       font_size=self.app.fs(14), shorten=False,
-                       on_release=lambda *_, c=c: self.session.try_call(c.text()))
+                       font_size=self.host.fs(14), shorten=False,
+                       on_release=lambda *_, c=share: self.session.try_call(c))
                 self.take_buttons[key] = b
                 grid.add_widget(b)
         if gives:
@@ -654,7 +669,7 @@ class OcculitesScreen(Screen):
         row = BoxLayout(spacing=4, size_hint_y=None, height=56)
         if self.share_give is not None:
             row.add_widget(_w("TButton", text="Back", on_release=lambda *_: self.choose_give(None)))
-        self.pass_button = _w("TBigButton", text=f"{who}: Pass", font_size=self.app.fs(18),
+        self.pass_button = _w("TBigButton", text=f"{who}: Pass", font_size=self.host.fs(18),
                               on_release=lambda *_: self.session.try_call(f"{who}: Pass"))
         row.add_widget(self.pass_button)
         self.tools.add_widget(row)
@@ -668,7 +683,7 @@ class OcculitesScreen(Screen):
         lines += [f"{r[0]} ({r[1]}): {r[2]} points, {r[3]} won alone" for r in ranked]
         self._say("\n".join(lines))
         self.finish_button = _w("TBigButton", text="Finish", size_hint_y=None, height=60,
-                                on_release=lambda *_: self.app.end_game())
+                                on_release=lambda *_: self.host.end_game())
         self.tools.add_widget(self.finish_button)
         self._tools_height(60)
 
@@ -802,7 +817,7 @@ class OcculitesScreen(Screen):
 
     # -- camera -------------------------------------------------------------------------------
 
-    def on_roll(self, reading: Any) -> None:
+    def on_roll(self, reading: Reading) -> None:
         """The app's camera feed saw the dice settle (main thread). Not used as line-ups by
         itself: during allocation the dice settle after the roll too, before they are lined
         up. It only tells the players the camera is ready; Camera reads the tray."""
@@ -811,29 +826,22 @@ class OcculitesScreen(Screen):
             self.notice = f"The camera sees {len(reading.dice)} dice: tap Camera to read them."
             self.draw()
 
-    def camera_reading(self) -> tuple[Any, str]:
+    def camera_reading(self) -> tuple[Reading | None, str]:
         """The tray as the camera sees it now: (reading or None, why not)."""
-        feed = getattr(self.app, "frame_provider", None)
-        if feed is None:
+        camera = self.host.camera
+        if camera is None:
             return None, "No camera: choose one in Settings, or enter the line-ups by touch."
-        latest = getattr(feed, "latest", None)
-        if latest is not None:  # the app's camera feed: read on its worker thread
-            snap = latest()
-            if snap is None:
-                error = getattr(feed, "error", None)
-                return None, (f"Camera: {error}" if error else
-                              "The camera is starting: tap Camera again in a moment.")
-            if snap.moving:
-                return None, "The dice are still moving: tap Camera when they are still."
-            return snap.reading, ""
-        frame = feed()  # a bare frame provider: read the frame here
-        if frame is None:
-            return None, "No camera frame: enter the line-ups by touch."
-        try:
-            from vision import read_dice
-        except ImportError:
-            return None, "Dice reading (vision) is not installed: enter the line-ups by touch."
-        return read_dice(frame[:, :, ::-1].copy(), self.vision_profile()), ""  # RGB -> BGR
+        if not camera.rolls_count:
+            return None, (f"The picture is {camera.label}, not your table: enter the "
+                          "line-ups by touch, or connect a camera.")
+        snap = camera.latest()
+        if snap is None:
+            error = camera.error
+            return None, (f"Camera: {error}" if error else
+                          "The camera is starting: tap Camera again in a moment.")
+        if snap.moving:
+            return None, "The dice are still moving: tap Camera when they are still."
+        return snap.reading, ""
 
     def read_camera(self) -> None:
         """Read every line-up on the tray from the camera."""
@@ -844,20 +852,7 @@ class OcculitesScreen(Screen):
             return
         self.apply_reading(reading)
 
-    def vision_profile(self) -> Any:
-        """vision's Profile of the calibration profile named in the settings (its palette
-        reads the table's dice colours); None when there is none."""
-        name = getattr(self.app.settings, "calibration_profile", "") or ""
-        if name in ("", "default", "none"):
-            return None
-        try:
-            from companion.paths import profile_store
-
-            return profile_store().load(name).profile
-        except Exception:  # a bad profile: vision's default palette
-            return None
-
-    def apply_reading(self, reading: Any) -> dict[str, LineupRead]:
+    def apply_reading(self, reading: Reading) -> dict[str, LineupRead]:
         """Use a camera reading: sure line-ups become calls at once; the others wait on the
         players' rows with their unsure dice flagged."""
         reads = read_lineups(reading, self.players, self.zones)
@@ -893,7 +888,7 @@ class OcculitesScreen(Screen):
 
     # -- timer --------------------------------------------------------------------------------
 
-    def timer_options(self) -> Any:
+    def timer_options(self) -> OcculitesOptions:
         """The game's options with the timer on (the screen offers it in every game)."""
         return dataclasses.replace(self.game.options, timer=True)
 
@@ -901,26 +896,20 @@ class OcculitesScreen(Screen):
         return timer_cues(self.timer_options())
 
     def roll(self) -> None:
-        """The dice are rolled: 15 s to look, then 30 s to line up (the game's options)."""
-        self.timer_at = self.app.clock()
+        """The dice are rolled: 15 s to look, then 30 s to line up (the game's options); the
+        round clock counts from now, and each line-up carries its seconds since the roll."""
         self.fired.clear()
-        self.session.clock.reset()
-        self.session.clock.start()
-        self._tick(0.0)
+        self.session.start_clock(fresh=True)
+        self.tick()
         self.draw()
 
-    def _tick(self, dt: float) -> None:
-        if getattr(self.app, "game_screen", None) is not self:
-            if getattr(self.app, "session", None) is not self.session:
-                self._ticker.cancel()
+    def tick(self) -> None:
+        if not self.timer_on:
             return
-        if self.timer_at is None:
-            return
-        elapsed = self.app.clock() - self.timer_at
+        elapsed = self.since_roll
         for n, cue in enumerate(self.cues()):
             if n not in self.fired and cue.at <= elapsed:
                 self.fired.add(n)
-                self.app.announce(f"occulites-{cue.kind}")
                 if cue.sound:
                     self._play(cue.sound)
                 self.notice = cue.text
@@ -929,19 +918,13 @@ class OcculitesScreen(Screen):
 
     def _play(self, name: str) -> None:
         """A cue's sound: ``occulites_<name>`` from the soundtrack folder, else the built-in
-        "hit" (through the app's sound finder, when it has one)."""
-        find = getattr(self.app, "_sound", None)
-        if find is None:
-            return
-        for cue in (f"occulites-{name}", "hit"):
-            try:
-                sound = find(cue)
-            except Exception:
-                sound = None
-            if sound is not None:
-                sound.volume = self.app.settings.volume
-                sound.play()
-                return
+        "hit"."""
+        if not self.host.sound(f"occulites_{name}"):
+            self.host.sound("hit")
+
+    def say(self, text: str) -> None:
+        self.notice = text
+        self.draw()
 
 
 __all__ = ["DIE_RGBA", "OcculitesScreen"]

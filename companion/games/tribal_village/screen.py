@@ -14,14 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from kivy.factory import Factory
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from companion import theme
-from rules import RulesError
+from companion.contract import Host
+from companion.games.table import ScreenTable, TableScreen
+from companion.session import TableSession
+from companion.widgets import w as _w
+from rules import Game
 from rules.tribal_village import (
     GRETIN,
     OBJECTIVES,
@@ -37,6 +39,7 @@ from rules.tribal_village import (
     Play,
     Reveal,
     SetAlliances,
+    TribalVillage,
 )
 from rules.tribal_village.cards import tribe_of
 
@@ -44,22 +47,18 @@ OFF: theme.RGBA = (0.17, 0.18, 0.21, 1)  # a choice that is not possible now
 HOT_TEXT: theme.RGBA = (0, 0, 0, 1)
 
 
-def accepts(game: Any, text: str) -> bool:
+def accepts(game: Game[Any], text: str) -> bool:
     """Whether the engine would take ``text`` now (nothing changes)."""
-    return bool(game.is_legal(text))
+    return game.is_legal(text)
 
 
-def _w(kind: str, **kwargs: Any) -> Any:
-    return Factory.get(kind)(**kwargs)
-
-
-class TribalVillageScreen(Screen):  # type: ignore[misc]
+class TribalVillageScreen(TableScreen):
     """One screen for the whole game: it redraws from the engine after every call."""
 
-    def __init__(self, app: Any, session: Any, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.app = app
-        self.session = session
+    def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
+        self.session: TableSession[TribalVillage] = session.typed(TribalVillage)
+        super().__init__(host, session, **kwargs)
+        app = host
         self.buttons: dict[str, Any] = {}  # key -> button on screen now (tests tap these)
         self._seen = -1
         self.setup_mode = "pick"  # pick | alliances | revealed: kept across calls
@@ -67,12 +66,12 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         root = BoxLayout(orientation="vertical")
         top = BoxLayout(size_hint_y=None, height=52, spacing=4, padding=(4, 2))
         self.undo_button = _w("TButton", text="Undo", size_hint_x=None, width=90)
-        self.undo_button.bind(on_release=lambda *_: self.app.undo())
+        self.undo_button.bind(on_release=lambda *_: self.host.undo())
         self.redo_button = _w("TButton", text="Redo", size_hint_x=None, width=90)
-        self.redo_button.bind(on_release=lambda *_: self.app.redo())
+        self.redo_button.bind(on_release=lambda *_: self.host.redo())
         self.title_label = _w("THeading", halign="center")
         self.leave_button = _w("TButton", text="Leave", size_hint_x=None, width=90)
-        self.leave_button.bind(on_release=lambda *_: self.app.end_game())
+        self.leave_button.bind(on_release=lambda *_: self.host.end_game())
         for w in (self.undo_button, self.redo_button, self.title_label, self.leave_button):
             top.add_widget(w)
         root.add_widget(top)
@@ -118,9 +117,8 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
 
     # -- the app calls this after every call, undo, redo (and refusal) ------------------------
 
-    def refresh(self, session: Any, events: Sequence[Any] = ()) -> None:
-        self.session = session
-        done = len(session.game.history)
+    def refresh(self, events: Sequence[Any] = ()) -> None:
+        done = len(self.session.game.history)
         if done != self._seen:
             self._seen = done
             self._reset_local()
@@ -160,7 +158,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         self.verdict_label.text = verdict
         # big when it fits; setup steps leave the box less room
         roomy = len(verdict) <= 110 and game.state.phase != "setup"
-        self.verdict_label.font_size = self.app.fs(22 if roomy else 18)
+        self.verdict_label.font_size = self.host.fs(22 if roomy else 18)
 
     # -- texts ------------------------------------------------------------------------------
 
@@ -241,52 +239,52 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
             lines += [f"chaos: {c}" for c in p.cards]
         self.trick_label.text = "This trick\n" + ("\n".join(lines) if lines else "-")
         self.players_box.clear_widgets()
-        palette = self.app.settings.palette
+        palette = self.host.settings.palette
         current = game.current_player
         self.player_labels: dict[str, Any] = {}
         self.score_labels: dict[str, Any] = {}
-        for i, p in enumerate(game.setup.players):
+        for i, who in enumerate(game.setup.players):
             row = BoxLayout(spacing=4)
             row.add_widget(_w("Panel", size_hint_x=None, width=10,
                               bg=theme.player_colour(palette, i)))
-            total = sum(h[p] for h in s.hand_scores)
-            team = game.team_of(p)
-            name = ("> " if p == current else "") + p + (f" (team {team})" if team else "")
-            objective = s.objective.get(p) or "no objective yet"
-            extras = [f"{s.hand_count[p]} cards", f"{len(s.villages[p])} tricks"]
-            if s.tokens[p]:
-                extras.append(f"{s.tokens[p]} token" + ("s" if s.tokens[p] > 1 else ""))
-            if s.nets.get(p):
-                extras.append(f"net on {s.nets[p]}")
+            total = sum(h[who] for h in s.hand_scores)
+            team = game.team_of(who)
+            name = ("> " if who == current else "") + who + (f" (team {team})" if team else "")
+            objective = s.objective.get(who) or "no objective yet"
+            extras = [f"{s.hand_count[who]} cards", f"{len(s.villages[who])} tricks"]
+            if s.tokens[who]:
+                extras.append(f"{s.tokens[who]} token" + ("s" if s.tokens[who] > 1 else ""))
+            if s.nets.get(who):
+                extras.append(f"net on {s.nets[who]}")
             text = f"[b]{name}[/b] · {objective}\n{', '.join(extras)}"
             label = _w("TLabel", text=text, markup=True, shorten=False, halign="left",
-                       font_size=self.app.fs(15))
+                       font_size=self.host.fs(15))
             # the hand's score so far, big; the game's total (earlier hands + this one) under it
-            small = int(self.app.fs(12))
+            small = int(self.host.fs(12))
             gap = "\n" if len(game.setup.players) <= 4 else " "  # 5-6 rows: one line each
             if game.is_over or (s.phase == "setup" and s.hand_scores):
                 score = f"[b]{total}[/b]{gap}[size={small}]total[/size]"
             elif s.hand_scores:
-                now = game.hand_score(p)
+                now = game.hand_score(who)
                 score = f"[b]{now}[/b]{gap}[size={small}]total {total + now}[/size]"
             else:
-                score = f"[b]{game.hand_score(p)}[/b]{gap}[size={small}]this hand[/size]"
+                score = f"[b]{game.hand_score(who)}[/b]{gap}[size={small}]this hand[/size]"
             points = _w("TLabel", text=score, markup=True, shorten=False, size_hint_x=None,
-                        width=90, font_size=self.app.fs(22))
+                        width=90, font_size=self.host.fs(22))
             row.add_widget(label)
             row.add_widget(points)
-            self.player_labels[p] = label
-            self.score_labels[p] = points
+            self.player_labels[who] = label
+            self.score_labels[who] = points
             self.players_box.add_widget(row)
 
     # -- building blocks ----------------------------------------------------------------------
 
-    def _button(self, key: str, text: str, on: Callable[[], None], *, enabled: bool = True,
+    def _button(self, key: str, text: str, on: Callable[..., object], *, enabled: bool = True,
                 hot: bool = False, selected: bool = False, font: float = 16,
                 **kwargs: Any) -> Any:
         """A choice: ``hot`` (accent) marks the sensible ones; disabled ones are greyed."""
         bg = theme.ACCENT if hot else theme.SELECT if selected else theme.BUTTON
-        b = _w("TButton", text=text, font_size=self.app.fs(font), disabled=not enabled,
+        b = _w("TButton", text=text, font_size=self.host.fs(font), disabled=not enabled,
                background_color=bg if enabled else OFF,
                color=HOT_TEXT if hot else theme.TEXT, disabled_color=theme.MUTED,
                background_disabled_normal="", **kwargs)
@@ -311,7 +309,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
 
     def _note(self, text: str, height: float = 30) -> None:
         self.choices.add_widget(_w("TLabel", text=text, size_hint_y=None, height=height,
-                                   font_size=self.app.fs(16), halign="left", shorten=False))
+                                   font_size=self.host.fs(16), halign="left", shorten=False))
 
     def _call(self, text: str) -> None:
         self.session.try_call(text)
@@ -358,7 +356,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
 
     def _player_row(self, players: Sequence[str], chosen: str | None,
                     on: Callable[[str], None], prefix: str = "player:") -> None:
-        palette = self.app.settings.palette
+        palette = self.host.settings.palette
         order = list(self.session.game.setup.players)
         widgets = []
         for p in players:
@@ -418,7 +416,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
                          lambda: self._restart(alliance_mode=not o.alliance_mode),
                          enabled=n in (4, 6), selected=o.alliance_mode, font=15)])
         self._row([_w("TLabel", text="Hands", size_hint_x=None, width=80,
-                      font_size=self.app.fs(15)),
+                      font_size=self.host.fs(15)),
                    *(self._button(f"opt:hands:{h}", str(h), lambda h=h: self._restart(hands=h),
                                   selected=o.hands == h) for h in range(1, 6))])
         self._row([
@@ -432,22 +430,11 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
                          selected=o.new_alliances_each_hand, font=15)])
 
     def _restart(self, **changes: Any) -> None:
-        from rules import Setup
-
         game = self.session.game
-        options = {**game.setup.options, **changes}
-        old = self.session.game_id
-        try:
-            self.app.start_game(Setup(game.setup.game, game.setup.players, options,
-                                      game.setup.seed))
-        except RulesError as e:
-            self.session.message = str(e)
-            self.redraw()
-            return
-        self.app.journal.finish(old)  # never played: not offered for resume
-        screen = self.app.game_screen
-        screen.setup_mode = "options"
-        screen.redraw()
+        new = self.host.restart({**game.setup.options, **changes})
+        if isinstance(new, ScreenTable) and isinstance(new.screen, TribalVillageScreen):
+            new.screen.setup_mode = "options"  # the players are still choosing options
+            new.screen.redraw()
 
     def _edit_ally(self, tribe: str) -> None:
         first = self.swap_first
@@ -500,17 +487,18 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
             self._grid(widgets, cols=3)
             return
         players = list(game.setup.players)
-        who = self.picker if self.picker in players else None
+        picker = self.picker if self.picker in players else None
         unallied = [g[0] for g in s.layout if len(g) == 1]
-        self._player_row(players, who, lambda p: self._set(picker=p))
-        if who is None:
+        self._player_row(players, picker, lambda p: self._set(picker=p))
+        if picker is None:
             return
+        lead = picker
         allowed = {f"{t} {v}" for t in unallied for v in VALUES
-                   if accepts(game, FirstLead(who, f"{t} {v}").text())}
-        self._card_picker(allowed, allowed, lambda c: self._call(FirstLead(who, c).text()),
+                   if accepts(game, FirstLead(lead, f"{t} {v}").text())}
+        self._card_picker(allowed, allowed, lambda c: self._call(FirstLead(lead, c).text()),
                           tribes=unallied)
-        self._row([self._button("lead:none", f"No unallied card dealt: {who} leads",
-                                lambda: self._call(FirstLead(who).text()), font=15)])
+        self._row([self._button("lead:none", f"No unallied card dealt: {lead} leads",
+                                lambda: self._call(FirstLead(lead).text()), font=15)])
 
     # -- play: a card by two taps, then its ability ---------------------------------------------
 
@@ -523,6 +511,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
         game = self.session.game
         s = game.state
         who = game.current_player
+        assert who is not None  # a card is awaited from the player on turn
         plays = self._plays()
         allowed = {c.card for c in plays}
         hot = {c for c in allowed if game.is_on_suit(c)}
@@ -533,13 +522,14 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
                                     lambda n=n: self._set(tokens=n), selected=self.tokens == n,
                                     font=16) for n in span]
             self._row([_w("TLabel", text="Luftle tokens", size_hint_x=None, width=120,
-                          font_size=self.app.fs(15)), *widgets])
+                          font_size=self.host.fs(15)), *widgets])
         self._card_picker(allowed, hot, self._chosen)
 
     def _chosen(self, card: str) -> None:
         """A card was tapped: play it, or first ask for its ability's choice."""
         game = self.session.game
         who = game.current_player
+        assert who is not None
         variants = [c for c in self._plays() if c.card == card]
         if any(c.net or c.take or c.swap for c in variants):
             self._set(card=card, tribe=None)
@@ -548,8 +538,9 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
 
     def _send_play(self, **ability: Any) -> None:
         game = self.session.game
-        assert self.card is not None
-        self._call(Play(game.current_player, self.card, self.tokens, **ability).text())
+        who = game.current_player
+        assert self.card is not None and who is not None
+        self._call(Play(who, self.card, self.tokens, **ability).text())
 
     def _draw_ability(self) -> None:
         game = self.session.game
@@ -575,6 +566,7 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
             assert take is not None
             self._note(f"Took {take}: now discard a card into the trick (no effect)")
             who = game.current_player
+            assert who is not None
             allowed = {c for c in [take, *self._possible(who)]
                        if accepts(game, Play(who, card, self.tokens, take=take,
                                              discard=c).text())}
@@ -726,16 +718,16 @@ class TribalVillageScreen(Screen):  # type: ignore[misc]
 
     def _draw_over(self) -> None:
         st = self.session.game.standings()
-        cells = [_w("TLabel", text=c, bold=True, font_size=self.app.fs(15)) for c in st.columns]
+        cells = [_w("TLabel", text=c, bold=True, font_size=self.host.fs(15)) for c in st.columns]
         for row in st.rows:
-            cells += [_w("TLabel", text=c, font_size=self.app.fs(15)) for c in row]
+            cells += [_w("TLabel", text=c, font_size=self.host.fs(15)) for c in row]
         grid = GridLayout(cols=len(st.columns), size_hint_y=None,
                           height=28 * (len(st.rows) + 1))
         for cell in cells:
             grid.add_widget(cell)
         self.choices.add_widget(grid)
         self.choices.add_widget(self._button("over:leave", "Back to start",
-                                             lambda: self.app.end_game(), hot=True,
+                                             lambda: self.host.end_game(), hot=True,
                                              size_hint_y=None, height=52))
 
 

@@ -22,10 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from calibration.zones import ROLL_AREA, Zone, count_dice
+from companion.session import TableSession
 from rules import RulesError
+from rules.eye_for_an_eye import EyeForAnEye
+from rules.eye_for_an_eye.calls import Allocate, Recover
+from vision import Die
 
 
 @dataclass(frozen=True)
@@ -49,12 +52,12 @@ class BoardWatcher:
         """Forget the last counts (a new round: the boards are cleared by the rules)."""
         self.seen.clear()
 
-    def calls(self, dice: Iterable[Any], game: Any) -> list[BoardCall]:
+    def calls(self, dice: Iterable[Die], game: EyeForAnEye) -> list[BoardCall]:
         """The calls that bring the game in line with this view of the boards.
 
-        ``game`` is the rules engine (its ``seats()`` give each seat's character short name
-        and allocation; its ``parse`` names the allocation key of a space). Zones of seats the
-        game does not have are ignored.
+        The engine's ``seats()`` give each seat's character short name and allocation; its
+        ``parse`` names the allocation key of a space. Zones of seats the game does not have
+        are ignored.
         """
         views = list(game.seats())
         counts = count_dice(self.zones, dice)
@@ -83,17 +86,17 @@ class BoardWatcher:
         self.seen[call.zone] = call.before
 
 
-def _key(game: Any, actor: str, space: str) -> str | None:
+def _key(game: EyeForAnEye, actor: str, space: str) -> str | None:
     """The engine's allocation key for ``space`` (None when the game has no such space)."""
     try:
-        call = game.parse(f"{actor}: Allocate 1 to {space}")
+        call = game.parse(str(Allocate(actor, 1, "", space)))
     except RulesError:
         return None
-    key = getattr(call, "key", None)
-    return key if isinstance(key, str) else None
+    return call.key if isinstance(call, Allocate | Recover) and call.key else None
 
 
-def apply_board(session: Any, watcher: BoardWatcher, dice: Iterable[Any]) -> list[str]:
+def apply_board(session: TableSession[EyeForAnEye], watcher: BoardWatcher,
+                dice: Iterable[Die]) -> list[str]:
     """Make the watcher's calls through the session; returns one line per call for the
     screen: the call, or the engine's reason for refusing it."""
     lines = []

@@ -1,0 +1,182 @@
+"""The contract between the app and a game: what a game gives, and what its screens may ask.
+
+Every game of the companion lives in ``companion/games/<game>/`` and declares itself with one
+:class:`GamePlugin` (its rules short name, its title, whether it uses the table's buttons, and
+how to make a :class:`TableGame` for a session). The app asks every game the same typed
+questions and gives every game's screens the same small :class:`Host`, never the app itself:
+
+- the game's state questions are the rules' own: ``session.prompt()`` (who acts, the phase,
+  whether a round clock runs, whether a roll is expected) and ``game.placings()``;
+- a :class:`TableGame` answers for the table: its screens, what it does after a change of the
+  game, on every tick of the app's clock, with a settled roll from the camera and with a
+  press of the table's buttons;
+- a :class:`Host` gives screens what the table has: the settings, the clock, screens to show,
+  undo and redo, leaving or restarting the game, the camera and the sounds.
+
+A sixth game is one new folder with a ``PLUGIN``; nothing else in the app changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rules import Event
+
+if TYPE_CHECKING:
+    from kivy.uix.screenmanager import Screen
+
+    from calibration.zones import Zone
+    from companion.session import TableSession
+    from companion.settings import Settings
+    from hardware.buttons import ButtonEvent
+    from vision import Profile, Reading
+
+
+@dataclass(frozen=True)
+class ButtonUse:
+    """Whether a game uses the table's arcade buttons, and what players are told when not."""
+
+    used: bool
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The camera's newest frame: its number, the picture with vision's overlay (RGB), the
+    reading, and whether dice are moving."""
+
+    index: int
+    rgb: Any  # numpy uint8 array (H, W, 3)
+    reading: Reading
+    moving: bool
+
+
+class CameraView(Protocol):
+    """The table's camera as a screen sees it."""
+
+    @property
+    def label(self) -> str:
+        """What the camera is, in plain words ("Pi camera", "rendered dice, no camera")."""
+
+    @property
+    def stand_in(self) -> bool:
+        """True when the picture is rendered dice, not a camera's."""
+
+    @property
+    def rolls_count(self) -> bool:
+        """True when its settled rolls may enter a game: a real camera, or the stand-in the
+        players chose themselves (never a stand-in shown because no camera was found)."""
+
+    @property
+    def error(self) -> str | None: ...
+
+    def want(self, who: str) -> None: ...
+
+    def release(self, who: str) -> None: ...
+
+    def latest(self) -> Snapshot | None: ...
+
+
+class Host(Protocol):
+    """What a game's screens may ask of the table (boardgame.io's board props, for Kivy)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def camera(self) -> CameraView | None:
+        """The table's camera, or None when there is none ("none" in Settings)."""
+
+    @property
+    def board_zones(self) -> tuple[Zone, ...]:
+        """The players' board zones of the calibration profile in use."""
+
+    def now(self) -> float:
+        """The table's monotonic clock (seconds)."""
+
+    def fs(self, size: float) -> float:
+        """A font size scaled by the text-size setting."""
+
+    def show(self, name: str) -> None:
+        """Show a screen: one of the game's own, or "settings", "dice", "start"."""
+
+    def back(self) -> None:
+        """Back to the game's screen from settings or the dice view."""
+
+    def undo(self) -> None: ...
+
+    def redo(self) -> None: ...
+
+    def end_game(self) -> None:
+        """Leave the game (it stays in the journal and can be resumed)."""
+
+    def restart(self, options: Mapping[str, Any]) -> TableGame | None:
+        """Start this game again with other options, before its first call (same players and
+        seed); the empty game is closed in the journal. Returns the new table game, or None
+        (the reason shown in the session's message) when the engine refuses the options."""
+
+    def sound(self, name: str) -> bool:
+        """Play a sound by name ("yarra_mark", "knockout", "hit"...); False when there is no
+        such sound (nothing plays; the table goes on)."""
+
+    def vision_profile(self) -> Profile | None:
+        """vision's profile of the calibration profile in use (palette, face sets)."""
+
+
+class TableGame(Protocol):
+    """One game at the table, as the app drives it."""
+
+    @property
+    def screens(self) -> Sequence[Screen]:
+        """The game's screens; the first is shown when the game starts or is resumed."""
+
+    def on_session(self, what: str, events: Sequence[Event]) -> None:
+        """The session changed: "call", "undo", "redo", "refused", "building" (a call being
+        built by taps), "clock-start", "clock-resume", "clock-pause" or "cue:<name>" (a
+        moment of the round clock)."""
+
+    def on_tick(self) -> None:
+        """The app's clock ticked (10 times a second while the game is on)."""
+
+    def on_roll(self, reading: Reading) -> None:
+        """The camera saw dice settle (main thread); only rolls that may count arrive."""
+
+    def on_button(self, event: ButtonEvent, seats: Sequence[str]) -> None:
+        """A press of the table's buttons (main thread), for games that use them; ``seats``
+        are the button map's seat names in table order."""
+
+    def say(self, text: str) -> None:
+        """Show a short message to the players on the game's screen."""
+
+    def wants_camera(self) -> bool:
+        """True while the game reads dice from the camera."""
+
+    def lights(self) -> Sequence[str]:
+        """Each seat's light on the table's buttons: "on", "off" or "blink" (seat order)."""
+
+    def close(self) -> None:
+        """The game leaves the table: stop its timers, release what it holds."""
+
+
+MakeTable = Callable[["Host", "TableSession[Any]"], TableGame]
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """A game's declaration to the app: found by :func:`companion.games.plugins`.
+
+    ``characters`` lists the characters players choose on the start screen (id -> name),
+    for games that have them.
+    """
+
+    name: str  # the rules short name, e.g. "occulites"
+    title: str
+    buttons: ButtonUse
+    make: MakeTable
+    characters: Callable[[], Mapping[str, str]] | None = None
+
+
+__all__ = ["ButtonUse", "CameraView", "GamePlugin", "Host", "MakeTable", "Snapshot",
+           "TableGame"]

@@ -1,0 +1,34 @@
+"""Eye for an Eye at the table: the arena and between-rounds screens, calls by touch or by the
+table's buttons, the parry windows, the dice on the boards read by the camera, the seat lights.
+
+Kivy is imported only when a table is made, so listing the games stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.contract import ButtonUse, GamePlugin, Host, TableGame
+
+if TYPE_CHECKING:
+    from companion.session import TableSession
+
+GAME = "eye-for-an-eye"
+
+
+def make_table(host: Host, session: TableSession[Any]) -> TableGame:
+    from companion.games.eye_for_an_eye.table import EyeTable
+
+    return EyeTable(host, session)
+
+
+def characters() -> dict[str, str]:
+    """Character id -> the name the start screen shows."""
+    from rules.eye_for_an_eye.characters import characters as all_characters
+
+    return {cid: c.short for cid, c in all_characters().items()}
+
+
+PLUGIN = GamePlugin(GAME, "Eye for an Eye", ButtonUse(True), make_table, characters)
+
+__all__ = ["GAME", "PLUGIN", "characters"]

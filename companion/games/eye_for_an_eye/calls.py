@@ -1,0 +1,444 @@
+"""Eye for an Eye at the table: calls built from taps or buttons, and the parry windows.
+
+No Kivy here. A call is built in up to three steps (action, count, target) from touch or from
+the table's arcade buttons; its shape (does it take a count, a target, which targets) is read
+from the engine's typed legal calls, never from their words. The parry window is the table's
+short wait before hits land: opened for every parryable attack, it runs on the round clock
+(so a pause freezes it), and when it shuts the hits land ("Hits land on X"). The end of the
+round clock is "Yarra Bung!".
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from companion.session import MonotonicClock, TableSession
+from hardware.buttons import ButtonCall, ButtonEvent, ButtonHold, ButtonPress
+from rules import Call, Event, IllegalCall, InvalidCall, RulesError
+from rules.eye_for_an_eye import EyeForAnEye
+from rules.eye_for_an_eye.calls import Act, Dispute, Land, NextRound, Ready, TimeUp, Unblockable
+from rules.eye_for_an_eye.game import PendingView, SeatView
+
+#: Seconds a target has to parry before the hits land (a table setting; the rulebook says
+#: "a short window"; see docs/app.md).
+DEFAULT_PARRY_SECONDS = 3.0
+#: Seconds without a new step of a held "cycle" button after which its target is taken.
+CYCLE_SETTLE = 1.0
+
+# Actions, by their generic key: (needs a count, needs a target) when the engine lists none.
+GRAMMAR: dict[str, tuple[bool, bool]] = {
+    "movement": (True, False),
+    "attack": (True, True),
+    "defence": (True, False),
+    "heal": (False, False),
+    "innate": (False, False),
+    "unblockable": (True, True),
+}
+#: hardware.buttons action names -> the arena's.
+HARDWARE_ACTIONS = {"move": "movement", "defend": "defence", "power": "innate",
+                    "next": "pause", "cancel": "cancel"}
+
+
+@dataclass(frozen=True)
+class Press:
+    """A press of the table's buttons, as the arena takes it.
+
+    ``seat`` is the player's seat (0-based, in setup order). ``action`` is an action key
+    ("movement", "attack", "heal", "defence", "innate"), "target" (this seat is the target of
+    the call being built), "count" (``count`` dice for the call being built), "undo", "pause"
+    or "cancel". ``hold`` (a long press) cancels the call being built, except "cycle" (``count``
+    = the step of a held button): while the seat's attack waits for a target it points at the
+    next possible target, and letting go (no step for :data:`CYCLE_SETTLE` s) makes the call.
+    """
+
+    seat: int
+    action: str
+    count: int = 0
+    hold: bool = False
+
+    @classmethod
+    def from_hardware(cls, event: ButtonEvent, seats: Sequence[str]) -> Press | None:
+        """Adapt an event of :mod:`hardware.buttons`. ``seats`` are the button map's seat
+        names in table order ("P1", "P2"...). A finished count becomes a press with that count;
+        a hold meaning "undo" becomes undo, "cycle" a cycle step, any other hold cancels; a
+        press still being counted gives None (see :func:`counting_feedback`)."""
+        if event.seat not in seats:
+            raise InvalidCall(f"button seat {event.seat!r}: the button map has "
+                              f"{', '.join(seats)}")
+        seat = list(seats).index(event.seat)
+        if isinstance(event, ButtonHold):
+            if event.meaning == "undo":
+                return cls(seat, "undo")
+            if event.meaning == "cycle":
+                return cls(seat, "cycle", event.repeat, hold=True)
+            return cls(seat, "cancel", hold=True)
+        if isinstance(event, ButtonPress):
+            return None
+        assert isinstance(event, ButtonCall)
+        return cls(seat, HARDWARE_ACTIONS.get(event.action, event.action), event.count)
+
+
+def counting_feedback(event: ButtonEvent, seats: Sequence[str]) -> tuple[int, str, int] | None:
+    """(seat index, action, presses so far) for a press still being counted, the instant
+    feedback on the seat's panel; None for any other event or an unknown seat."""
+    if not isinstance(event, ButtonPress) or event.seat not in seats:
+        return None
+    action = HARDWARE_ACTIONS.get(event.action, event.action)
+    return list(seats).index(event.seat), action, event.count
+
+
+@dataclass
+class CallBuilder:
+    """One call being built from up to three taps: action -> count -> target."""
+
+    actor: str | None = None
+    action: str | None = None
+    count: int | None = None
+    want_count: bool = False
+    want_target: bool = False
+    rear: bool = False  # an attack "from the rear": no parry possible
+    proposed: str | None = None  # the target a held "cycle" button points at (buttons only)
+    proposed_at: float = 0.0  # when it last moved (monotonic seconds)
+
+    @property
+    def needs_count(self) -> bool:
+        return self.action is not None and self.want_count and self.count is None
+
+    @property
+    def needs_target(self) -> bool:
+        return self.action is not None and self.want_target and not self.needs_count
+
+    @property
+    def active(self) -> bool:
+        return self.action is not None
+
+    def clear(self) -> None:
+        self.actor = self.action = self.count = self.proposed = None
+        self.want_count = self.want_target = self.rear = False
+
+
+@dataclass
+class ArenaCalls:
+    """The arena's calls: building them, the parry windows, the buttons, the round's end."""
+
+    session: TableSession[EyeForAnEye]
+    parry_seconds: float = DEFAULT_PARRY_SECONDS
+    now: MonotonicClock = time.monotonic
+    builder: CallBuilder = field(default_factory=CallBuilder)
+    parry_deadlines: dict[str, float] = field(default_factory=dict)  # player -> round time
+    _parry_names: dict[str, str] = field(default_factory=dict)
+    # After an undo, no automatic "Hits land" until the next call or redo: otherwise the
+    # tick would land again at once the hits a player just took back.
+    auto_hold: bool = False
+    _round: int = 0
+
+    def __post_init__(self) -> None:
+        self._round = self.game.state.round_number
+        self.session.subscribe(self._changed)
+        self.sync()
+
+    @property
+    def game(self) -> EyeForAnEye:
+        return self.session.game
+
+    # -- what the table sees -----------------------------------------------------------------
+
+    def seats(self) -> list[SeatView]:
+        return self.game.seats()
+
+    def seat_of(self, name: str) -> SeatView:
+        """The seat of a player (by player or character short name)."""
+        for s in self.seats():
+            if name in (s.player, s.character.short):
+                return s
+        raise InvalidCall(f"{name!r}: no such player at this table")
+
+    def player_of(self, name: str) -> str:
+        """The player a name (player, character or figure) belongs to; the name if unknown."""
+        for s in self.seats():
+            if name in (s.player, s.character.short) or any(f[0] == name for f in s.figures):
+                return s.player
+        return name
+
+    def parry_left(self, player: str) -> float | None:
+        """Seconds left in ``player``'s parry window, or None when none is open."""
+        deadline = self.parry_deadlines.get(player)
+        return None if deadline is None else max(0.0, deadline - self.session.clock.elapsed)
+
+    def pending(self) -> list[PendingView]:
+        return self.game.pending()
+
+    # -- after every change --------------------------------------------------------------------
+
+    def _changed(self, what: str, events: Sequence[Event]) -> None:
+        if what in ("call", "undo", "redo"):
+            self.auto_hold = what == "undo"
+            if self.game.state.round_number != self._round:
+                self._round = self.game.state.round_number
+                self.parry_deadlines.clear()
+            if self.game.state.phase != "playing":
+                self.builder.clear()
+            self.sync()
+
+    def sync(self) -> None:
+        """Open a window for each new parryable attack; close windows no longer pending."""
+        now = self.session.clock.elapsed
+        open_now: dict[str, float] = {}
+        names: dict[str, str] = {}
+        for p in self.pending():
+            if p.can_parry:
+                player = self.player_of(p.target)
+                open_now[player] = self.parry_deadlines.get(player, now + self.parry_seconds)
+                names[player] = p.target
+        self.parry_deadlines = open_now
+        self._parry_names = names
+
+    def tick(self) -> None:
+        """Lands hits whose parry window closed, makes a held button's call once it is let go,
+        and ends the round when its clock runs out ("Yarra Bung!")."""
+        b = self.builder
+        if b.proposed is not None and self.now() - b.proposed_at >= CYCLE_SETTLE:
+            self.tap_target(b.proposed)  # the cycle button was let go
+        clock = self.session.clock
+        if self.game.state.phase != "playing" or not (clock.running or clock.state == "over"):
+            return
+        now = clock.elapsed
+        if self.auto_hold:  # after an undo: windows wait for the next call
+            for player in self.parry_deadlines:
+                self.parry_deadlines[player] = max(self.parry_deadlines[player], now + 0.001)
+        else:
+            for p in self.pending():
+                if not p.can_parry:
+                    self._auto(Land(p.target))
+            for player, deadline in sorted(self.parry_deadlines.items(), key=lambda kv: kv[1]):
+                if now >= deadline and player in self.parry_deadlines:
+                    self._auto(Land(self._parry_names.get(player, player)), player)
+        if self.game.state.phase == "playing" and clock.state == "over":
+            self._auto(TimeUp())
+
+    def _auto(self, call: Call, player: str | None = None) -> None:
+        try:
+            self.session.call(call)
+        except RulesError as e:
+            # The engine says no (e.g. the attack was parried meanwhile): forget the window.
+            self.session.message = str(e)
+            if player is not None:
+                self.parry_deadlines.pop(player, None)
+
+    # -- the clock -------------------------------------------------------------------------
+
+    def toggle_clock(self) -> None:
+        """Yarra Mark! (or go on after a pause), or pause for a dispute."""
+        if self.session.clock.running:
+            self.session.pause_clock()
+        else:
+            self.session.start_clock()
+
+    def next_round(self) -> list[Event] | None:
+        return self.session.try_call(NextRound())
+
+    # -- taps --------------------------------------------------------------------------------
+
+    def _refuse(self, why: str) -> None:
+        self.session.refuse(why)
+
+    def _building(self) -> None:
+        self.session.tell("building")
+
+    def tap_action(self, player: str, action: str) -> list[Event] | None:
+        """Tap 1: an action on a player's panel. Calls with no count are made at once."""
+        if action not in GRAMMAR:
+            raise InvalidCall(f"action {action!r}: choose one of {', '.join(GRAMMAR)}")
+        self.builder.clear()
+        want_count, want_target = self.call_shape(player, action)
+        self.builder.actor = player
+        self.builder.action = action
+        self.builder.want_count = want_count
+        self.builder.want_target = want_target
+        self._building()
+        return self._maybe_finish()
+
+    def tap_count(self, count: int) -> list[Event] | None:
+        """Tap 2: how many dice (or hits)."""
+        if not self.builder.needs_count:
+            self._refuse("choose an action first")
+            return None
+        self.builder.count = int(count)
+        self._building()
+        return self._maybe_finish()
+
+    def tap_target(self, target: str) -> list[Event] | None:
+        """Tap 3: the target of an attack (a player, or one figure of a player)."""
+        if not self.builder.needs_target:
+            self._refuse("choose an attack and a count first")
+            return None
+        return self._finish(target)
+
+    def toggle_rear(self) -> None:
+        """While building an attack: make it "from the rear" (or not again)."""
+        if self.builder.action == "attack":
+            self.builder.rear = not self.builder.rear
+            self._building()
+        else:
+            self._refuse("from the rear: choose an attack first")
+
+    def cancel(self) -> None:
+        self.builder.clear()
+        self.session.message = ""
+        self._building()
+
+    def _maybe_finish(self) -> list[Event] | None:
+        if self.builder.needs_count or self.builder.needs_target:
+            return None
+        return self._finish(None)
+
+    def _finish(self, target: str | None) -> list[Event] | None:
+        b = self.builder
+        assert b.actor is not None and b.action is not None
+        try:
+            call = self.build(b.actor, b.action, b.count, target, b.rear)
+        except RulesError as e:
+            self.builder.clear()
+            self._refuse(str(e))
+            return None
+        self.builder.clear()
+        return self.session.try_call(call)
+
+    def build(self, actor: str, action: str, count: int | None, target: str | None,
+              rear: bool = False) -> Call:
+        """The typed call for an action of ``actor``'s board."""
+        seat = self.seat_of(actor)
+        me = seat.character.short
+        named = self.target_name(target) if target is not None else None
+        if action == "unblockable":
+            if count is None or named is None:
+                raise IllegalCall(f"{me}: Unblockable needs a count and a target")
+            return Unblockable(me, count, named)
+        board = seat.character.actions.get(action)
+        if board is None:
+            raise InvalidCall(f"{me} has no {action} action")
+        return Act(me, action, board.name, count, named, rear and named is not None)
+
+    def _acts(self, actor: str, action: str) -> list[Act | Unblockable]:
+        me = self.seat_of(actor).character.short
+        want: type[Act] | type[Unblockable] = Unblockable if action == "unblockable" else Act
+        return [c for c in self.game.legal_calls()
+                if isinstance(c, want) and c.actor == me
+                and (isinstance(c, Unblockable) or (c.key == action and not c.rear))]
+
+    def call_shape(self, actor: str, action: str) -> tuple[bool, bool]:
+        """Does this action take a count, a target? Asked of the engine's legal calls first
+        (an innate action may or may not take dice); the grammar when none is listed."""
+        shapes = {(c.count is not None, c.target is not None) for c in self._acts(actor, action)}
+        if len(shapes) == 1:
+            return shapes.pop()
+        return GRAMMAR[action]
+
+    def target_name(self, target: str) -> str:
+        """How a call names ``target``: a player's character, or one figure of a character
+        with several (Echo's Guards) by the figure's own name."""
+        for seat in self.seats():
+            if target in (seat.player, seat.character.short):
+                return seat.character.short
+        for seat in self.seats():
+            if any(f[0] == target for f in seat.figures):
+                return target
+        raise InvalidCall(f"{target!r}: no such player or figure at this table")
+
+    def figures_to_target(self, player: str) -> list[tuple[str, int, int]]:
+        """The standing figures of ``player`` when there are several to choose from (Echo
+        and his Guards); empty when the player is simply the target."""
+        standing = [f for f in self.seat_of(player).figures if f[1] > 0]
+        return standing if len(standing) > 1 else []
+
+    def possible_targets(self) -> list[str]:
+        """Players the call being built may name as its target, by the engine's legal calls."""
+        b = self.builder
+        if b.actor is None or b.action is None or b.count is None:
+            return []
+        found: list[str] = []
+        for c in self._acts(b.actor, b.action):
+            if c.count == b.count and c.target is not None:
+                player = self.player_of(c.target)
+                if player not in found and player != b.actor:
+                    found.append(player)
+        order = [s.player for s in self.seats()]
+        return sorted(found, key=order.index)
+
+    def card_calls(self) -> dict[str, list[Call]]:
+        """Tribal-card calls the engine takes now (ready a card, or resolve a ready one), by
+        player, for the arena's "More" panel."""
+        by_short = {s.character.short: s.player for s in self.seats()}
+        found: dict[str, list[Call]] = {}
+        for c in self.game.legal_calls():
+            card = isinstance(c, Ready) or (isinstance(c, Act) and c.key.startswith("card:")
+                                            and not c.rear)
+            if card and isinstance(c, Ready | Act) and c.actor in by_short:
+                found.setdefault(by_short[c.actor], []).append(c)
+        return found
+
+    def dispute(self, players: Sequence[str]) -> list[Event] | None:
+        """Players cannot agree: everyone named clears their dice (the engine's dispute)."""
+        if not players:
+            self._refuse("Dispute: tap who is involved first")
+            return None
+        return self.session.try_call(Dispute(tuple(self.seat_of(p).character.short
+                                                   for p in players)))
+
+    # -- buttons -----------------------------------------------------------------------------
+
+    def press(self, press: Press) -> list[Event] | None:
+        """A table button: the same three steps as touch."""
+        players = list(self.game.setup.players)
+        if not 0 <= press.seat < len(players):
+            raise InvalidCall(f"button seat {press.seat + 1}: this table has seats 1-"
+                              f"{len(players)}")
+        player = players[press.seat]
+        if press.action == "cycle" and self.builder.needs_target \
+                and self.builder.actor == player:
+            self.cycle_target(press.count)
+            return None
+        if press.hold or press.action == "cancel":
+            self.cancel()
+            return None
+        if press.action == "undo":
+            self.session.undo()
+            return None
+        if press.action == "pause":
+            self.toggle_clock()
+            return None
+        if press.action == "target":
+            if press.count <= 0:
+                return self.tap_target(player)  # this seat is the target
+            # The seat's own target button, pressed n times: the n-th other seat after it.
+            others = players[press.seat + 1:] + players[:press.seat]
+            return self.tap_target(others[(press.count - 1) % len(others)])
+        if press.action == "count":
+            return self.tap_count(press.count)
+        result = self.tap_action(player, press.action)
+        if press.count and self.builder.needs_count:
+            result = self.tap_count(press.count)
+        if self.builder.needs_target:
+            # Buttons have no target when only one is possible: ask the engine which.
+            targets = self.possible_targets()
+            if len(targets) == 1:
+                return self.tap_target(targets[0])
+        return result
+
+    def cycle_target(self, step: int) -> None:
+        """A held "cycle" button, step ``step`` (1, 2, ...): point at the step-th possible
+        target of the call being built; :meth:`tick` makes the call once the steps stop."""
+        targets = self.possible_targets() or [
+            s.player for s in self.seats() if s.player != self.builder.actor
+            and not s.knocked_out]
+        if not targets:
+            self._refuse("no one to target")
+            return
+        self.builder.proposed = targets[(max(1, step) - 1) % len(targets)]
+        self.builder.proposed_at = self.now()
+        self._building()
+
+
+__all__ = ["DEFAULT_PARRY_SECONDS", "ArenaCalls", "CallBuilder", "Press", "counting_feedback"]

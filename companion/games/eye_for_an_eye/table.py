@@ -1,0 +1,129 @@
+"""Eye for an Eye as a table game: its screens, sounds, buttons, board camera and seat lights."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.uix.screenmanager import Screen
+
+from companion.contract import Host
+from companion.games.eye_for_an_eye.board import BoardWatcher, apply_board
+from companion.games.eye_for_an_eye.calls import ArenaCalls, Press, counting_feedback
+from companion.games.eye_for_an_eye.screen import ArenaScreen, BetweenScreen
+from companion.session import TableSession
+from hardware.buttons import ButtonEvent
+from rules import Event, RulesError
+from rules.eye_for_an_eye import EyeForAnEye
+from vision import Reading
+
+#: The round clock's moments -> the announcer's sounds.
+CUE_SOUNDS = {"start": "yarra_mark", "one_minute": "one_minute", "ten_seconds": "ten_seconds",
+              "end": "yarra_bung"}
+#: What happened in the arena -> an effect.
+EVENT_SOUNDS = {"knockout": "knockout"}
+
+
+class EyeTable:
+    """One match of Eye for an Eye at the table (a :class:`companion.contract.TableGame`)."""
+
+    def __init__(self, host: Host, session: TableSession[Any]) -> None:
+        self.host = host
+        self.session: TableSession[EyeForAnEye] = session.typed(EyeForAnEye)
+        self.calls = ArenaCalls(self.session, parry_seconds=host.settings.parry_seconds,
+                                now=host.now)
+        self.arena = ArenaScreen(host, self.calls)
+        self.between = BetweenScreen(host, self.calls)
+        #: The players' boards filled by the camera (allocation tracking and board zones).
+        self.board: BoardWatcher | None = None
+        if self.game.options.track_allocation and host.board_zones:
+            self.board = BoardWatcher(host.board_zones)
+            self.board.round = self.game.state.round_number
+        self.arena.refresh()
+        self.between.refresh()
+
+    @property
+    def game(self) -> EyeForAnEye:
+        return self.session.game
+
+    @property
+    def screens(self) -> Sequence[Screen]:
+        playing = self.game.state.phase == "playing"
+        return [self.arena, self.between] if playing else [self.between, self.arena]
+
+    # -- the session -------------------------------------------------------------------------
+
+    def on_session(self, what: str, events: Sequence[Event]) -> None:
+        if what.startswith("cue:"):
+            sound = CUE_SOUNDS.get(what[4:])
+            if sound is not None:
+                self.host.sound(sound)
+            return
+        for e in events:
+            if e.kind in EVENT_SOUNDS:
+                self.host.sound(EVENT_SOUNDS[e.kind])
+        if what in ("call", "undo", "redo"):
+            if self.game.state.phase != "playing":
+                self.between.refresh(events)
+                self.host.show("between")
+                return
+            if self.between.manager is not None and self.between.manager.current == "between":
+                self.host.show("arena")
+        self.arena.refresh()
+
+    def on_tick(self) -> None:
+        self.calls.tick()
+        self.arena.refresh_clock()
+
+    # -- the camera --------------------------------------------------------------------------
+
+    def wants_camera(self) -> bool:
+        return self.board is not None
+
+    def on_roll(self, reading: Reading) -> None:
+        """Dice seen on the players' boards: their changes become Allocate/Recover calls."""
+        board = self.board
+        if board is None or self.game.state.phase != "playing":
+            return
+        if board.round != self.game.state.round_number:
+            board.reset()
+            board.round = self.game.state.round_number
+        lines = apply_board(self.session, board, reading.dice)
+        refused = [line for line in lines if line.startswith("camera: ")]
+        if refused:
+            self.say(refused[-1])
+
+    # -- the buttons -------------------------------------------------------------------------
+
+    def on_button(self, event: ButtonEvent, seats: Sequence[str]) -> None:
+        counting = counting_feedback(event, seats)
+        if counting is not None:  # a press still being counted: show it at once
+            self.arena.show_counting(*counting)
+            return
+        try:
+            press = Press.from_hardware(event, seats)
+            if press is not None:
+                self.calls.press(press)
+        except RulesError as e:
+            self.say(str(e))
+
+    def lights(self) -> Sequence[str]:
+        """Lit while that seat may parry, blinking when knocked out."""
+        out = []
+        for seat in self.calls.seats():
+            if seat.knocked_out:
+                out.append("blink")
+            else:
+                out.append("on" if self.calls.parry_left(seat.player) is not None else "off")
+        return out
+
+    def say(self, text: str) -> None:
+        self.session.message = text
+        self.arena.refresh()
+
+    def close(self) -> None:
+        self.session.unsubscribe(self.calls._changed)
+        self.arena.on_leave()
+
+
+__all__ = ["EyeTable"]

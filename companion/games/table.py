@@ -1,0 +1,106 @@
+"""The table of a game played on one screen: the screen base class and its TableGame.
+
+Four of the five games (all but Eye for an Eye's arena and between-rounds pair) show one table
+screen. Such a screen subclasses :class:`TableScreen`; :class:`ScreenTable` is the
+:class:`~companion.contract.TableGame` the app drives, passing each change of the session,
+tick, settled roll and button press to the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.uix.screenmanager import Screen
+
+from companion.contract import ButtonUse, Host
+from companion.session import TableSession
+from hardware.buttons import ButtonEvent
+from rules import Event
+from vision import Reading
+
+#: Changes of the session after which the screen redraws.
+REDRAW = ("call", "undo", "redo", "refused", "building")
+
+
+class TableScreen(Screen):
+    """A game's one table screen: redraws from the session after every change."""
+
+    def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.host = host
+        self.session = session
+
+    def refresh(self, events: Sequence[Event] = ()) -> None:
+        """Redraw after a call, an undo, a redo or a refusal."""
+        raise NotImplementedError
+
+    def wants_camera(self) -> bool:
+        """True while the screen reads dice from the camera."""
+        return False
+
+    def on_roll(self, reading: Reading) -> None:
+        """The camera saw dice settle (only rolls that may count arrive)."""
+
+    def tick(self) -> None:
+        """The app's clock ticked."""
+
+    def on_cue(self, name: str) -> None:
+        """A moment of the round clock ("start", "one_minute", "ten_seconds", "end")."""
+
+    def say(self, text: str) -> None:
+        """Show a message to the players (where the screen shows the engine's refusals)."""
+        self.session.message = text
+        self.refresh()
+
+    def close(self) -> None:
+        """The game leaves the table."""
+
+
+class ScreenTable:
+    """A one-screen game at the table (a :class:`companion.contract.TableGame`)."""
+
+    def __init__(self, screen: TableScreen, buttons: ButtonUse) -> None:
+        self.screen = screen
+        self.buttons = buttons
+        screen.refresh()
+
+    @property
+    def screens(self) -> Sequence[Screen]:
+        return [self.screen]
+
+    def on_session(self, what: str, events: Sequence[Event]) -> None:
+        if what.startswith("cue:"):
+            self.screen.on_cue(what[4:])
+        elif what in REDRAW:
+            self.screen.refresh(events)
+
+    def on_tick(self) -> None:
+        self.screen.tick()
+
+    def on_roll(self, reading: Reading) -> None:
+        self.screen.on_roll(reading)
+
+    def on_button(self, event: ButtonEvent, seats: Sequence[str]) -> None:
+        """The game takes no button: the players are told so on its screen."""
+        self.say(self.buttons.note)
+
+    def say(self, text: str) -> None:
+        self.screen.say(text)
+
+    def wants_camera(self) -> bool:
+        return self.screen.wants_camera()
+
+    def lights(self) -> Sequence[str]:
+        return ()
+
+    def close(self) -> None:
+        self.screen.close()
+
+
+def no_buttons(title: str) -> ButtonUse:
+    """What a game without button calls tells players who press one."""
+    return ButtonUse(False, f"The table's buttons are not used in {title}: tap the screen.")
+
+
+__all__ = ["REDRAW", "ScreenTable", "TableScreen", "no_buttons"]

@@ -1,0 +1,121 @@
+"""Every file the app reads at start, read through one error path: none can stop the app.
+
+The settings (written by the app), the config file (written by hand), the calibration profile
+and the journal. A file that cannot be used gives a notice naming the file and what was wrong,
+shown once in full on the start screen, and the app starts with the defaults:
+
+- a file the app writes itself (settings, journal) is renamed aside as
+  ``<name>.damaged-<time>`` (kept, never deleted), so the app can write a sound one;
+- a file the players write or make with `companion calibrate` (config.toml, profiles) is left
+  where it is, untouched, and not used until it is fixed (`companion doctor` says how).
+
+A journal game that cannot be resumed is marked so (with its reason) and what can still be read
+of it is written into ``<data>/cannot-resume/``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from companion import paths
+from companion import settings as settings_mod
+from companion.journal import Journal
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a damaged file (or folder) aside as ``<name>.damaged-<time>``; returns the name."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    path.rename(aside)
+    return aside
+
+
+def read_start_file(path: Path, what: str, read: Callable[[Path], T], default: T, *,
+                    owned: bool) -> tuple[T, str]:
+    """Read one start-up file; on any problem, the default and a notice saying what happened.
+
+    ``owned``: the app writes this file itself, so a damaged one is set aside (kept) and the
+    app writes a new one; otherwise it is left untouched for the players to fix.
+    """
+    try:
+        return read(path), ""
+    except Exception as e:  # nothing on disk may stop the app: say what, keep the file
+        reason = str(e) or type(e).__name__
+        if owned and (path.exists() or path.is_symlink()):
+            try:
+                aside = set_aside(path)
+                kept = f"It was kept as {aside.name}"
+            except OSError as moved:
+                kept = f"It could not be moved aside ({moved.strerror or moved})"
+            note = f"The {what} could not be used: {reason}. {kept}; the app uses the defaults."
+        else:
+            note = (f"The {what} could not be used: {reason}. It was left as it is; the app "
+                    "uses the defaults until it is fixed (`companion doctor` says how).")
+        log.error("companion: %s", note)
+        return default, note
+
+
+@dataclass
+class StartFiles:
+    """What the app read at start, and what the players must know about it."""
+
+    settings: settings_mod.Settings
+    config: dict[str, Any]
+    journal: Journal
+    notices: list[str] = field(default_factory=list)
+
+
+def read_settings(path: Path | None = None) -> tuple[settings_mod.Settings, str]:
+    file = path or paths.settings_path()
+    return read_start_file(file, f"settings file {file}", settings_mod.load,
+                           settings_mod.Settings(), owned=True)
+
+
+def read_config(path: Path | None = None) -> tuple[dict[str, Any], str]:
+    from hardware.config import load_config
+
+    file = path or paths.config_file()
+    empty: dict[str, Any] = {}
+    return read_start_file(file, f"config file {file}", load_config, empty, owned=False)
+
+
+def open_journal(path: Path | None = None) -> tuple[Journal, list[str]]:
+    """The journal, whatever state its file is in, and one notice per thing that was wrong
+    (the file itself, its log, each game that cannot be resumed)."""
+    file = path or paths.journal_path()
+    journal, problem = Journal.open_or_set_aside(file)
+    notices = [problem] if problem else []
+    try:
+        notices += journal.check_unfinished(file.parent / "cannot-resume")
+    except Exception as e:  # a check that fails must not stop the app either
+        notices.append(f"The games of the journal {file} could not all be checked: {e}")
+    return journal, notices
+
+
+def read_all(*, settings: settings_mod.Settings | None = None,
+             settings_file: Path | None = None, journal_file: Path | None = None) -> StartFiles:
+    """Settings (unless given), config and journal, with their notices."""
+    notices: list[str] = []
+    if settings is None:
+        settings, note = read_settings(settings_file)
+        notices += [note] if note else []
+    config, note = read_config()
+    notices += [note] if note else []
+    journal, more = open_journal(journal_file)
+    return StartFiles(settings, config, journal, notices + more)
+
+
+__all__ = ["StartFiles", "open_journal", "read_all", "read_config", "read_settings",
+           "read_start_file", "set_aside"]

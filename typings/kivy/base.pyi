@@ -1,0 +1,7 @@
+from typing import Any
+
+class _EventLoop:
+    window: Any
+    def post_dispatch_input(self, etype: str, me: Any) -> None: ...
+
+EventLoop: _EventLoop

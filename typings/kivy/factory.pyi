@@ -1,0 +1,6 @@
+from typing import Any
+
+class _Factory:
+    def get(self, classname: str) -> Any: ...
+
+Factory: _Factory

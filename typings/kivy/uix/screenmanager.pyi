@@ -1,0 +1,19 @@
+from typing import Any
+
+from kivy.uix.widget import Widget
+
+class Screen(Widget):
+    name: str
+    manager: ScreenManager | None
+    def on_pre_enter(self, *args: Any) -> None: ...
+    def on_enter(self, *args: Any) -> None: ...
+    def on_leave(self, *args: Any) -> None: ...
+
+class ScreenManager(Widget):
+    current: str
+    current_screen: Screen
+    def __init__(self, **kwargs: Any) -> None: ...
+
+class TransitionBase: ...
+class NoTransition(TransitionBase):
+    def __init__(self, **kwargs: Any) -> None: ...
