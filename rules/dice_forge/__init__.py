@@ -16,6 +16,7 @@ from rules.dice_forge.calls import (
     Pass,
     Perform,
     Rolled,
+    SanctuaryRemoved,
     Use,
 )
 from rules.dice_forge.data import describe_face, face_info
@@ -39,6 +40,7 @@ __all__ = [
     "Perform",
     "Player",
     "Rolled",
+    "SanctuaryRemoved",
     "State",
     "Use",
     "describe_face",

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rules.core import Call, Event, Game, IllegalCall, Setup, SetupError, Standings
+from rules.core import Call, Event, Game, IllegalCall, Setup, SetupError, Standings, tidy_call
 from rules.diceocalypse.calls import (
     BLOODSHED,
     CARDS,
@@ -220,7 +220,12 @@ class Diceocalypse(Game[DiceocalypseState]):
         )
 
     def parse(self, text: str) -> Call:
-        return parse_call(text, self.setup.players)
+        """Read a call: names in any case, dice in digits or words, forgiving spacing; "NAME:"
+        may be left out when only one player can make the call now."""
+        raw = tidy_call(text, [w for p in self.setup.players for w in p.split()])
+        if ":" not in raw and raw:
+            return self.parse_unsaid_speaker(raw, lambda t: parse_call(t, self.setup.players))
+        return parse_call(raw, self.setup.players)
 
     @property
     def special_dice(self) -> bool:

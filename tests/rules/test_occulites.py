@@ -343,8 +343,8 @@ def test_lineup_errors() -> None:
                        "green 5, green 6: Ana holds 6 green, but the line-up uses 5 green, "
                        "1 blue$"):
         game.apply("Ana: Line-up blue 1, green 2, green 3, green 4, green 5, green 6")
-    with pytest.raises(InvalidCall, match="a line-up names 6 dice 'COLOUR PIPS' separated by "
-                       "commas, got 2"):
+    with pytest.raises(InvalidCall, match="a line-up names 6 dice, each a colour and pips "
+                       r"\(e.g. 'green 5, blue 3, ...'\), got 'green 1, green 2'"):
         game.apply("Ana: Line-up green 1, green 2")
     with pytest.raises(InvalidCall, match="'green 7' should be a colour and pips 1-6"):
         game.apply("Ana: Line-up green 7, green 2, green 3, green 4, green 5, green 6")
@@ -530,12 +530,16 @@ def test_effect_hooks_are_called_at_the_right_moments(monkeypatch: pytest.Monkey
                "Floris 3": "winner-bonus-1", "Floris 4": "winner-bonus-1",
                "Floris 5": "trailing-gain-1"}
     game = start({"Ana": "Palaudis", "Ben": "Hydris"}, first="Floris", card_effects=effects)
-    # before allocation: everyone is tied on 0, so both gain 1.
-    assert game.state.points == {"Ana": 1, "Ben": 1}
+    # before allocation (run when the first line-up comes, once the table can no longer flip
+    # another card): everyone is tied on 0, so both gain 1.
+    assert game.state.points == {"Ana": 0, "Ben": 0}
     with pytest.raises(IllegalCall, match=r"^Ana: Line-up green 1, green 6, green 1, green 1, "
                        "green 1, green 1: card 2: no 6 on Floris 2$"):
         game.apply("Ana: Line-up green 1, green 6, green 1, green 1, green 1, green 1")
-    line(game, "Ana", [1, 2, 6, 3, 1, 1])
+    assert game.state.points == {"Ana": 0, "Ben": 0}  # a refused line-up changes nothing
+    events = game.apply("Ana: Line-up green 1, green 2, green 6, green 3, green 1, green 1")
+    assert [e.kind for e in events] == ["effect-points", "effect-points", "lineup"]
+    assert game.state.points == {"Ana": 1, "Ben": 1}
     line(game, "Ben", [6, 2, 1, 3, 1, 1])
     events = game.apply("Reveal")
     texts = [e.text for e in events]
