@@ -86,7 +86,14 @@ _DIGITS = re.compile(r"[0-9]{1,7}")
 _NUMBER_WORD = re.compile(r"(?<![\w-])(" + "|".join(NUMBER_WORDS) + r")(?![\w-])",
                           re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-_SHOWN = reprlib.Repr()
+class _Shown(reprlib.Repr):
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 200:  # repr() refuses ints of more than 4300 digits
+            return f"<a {'negative ' if x < 0 else ''}whole number of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_SHOWN = _Shown()
 _SHOWN.maxstring = 60
 _SHOWN.maxother = 60
 _SHOWN.maxlevel = 3

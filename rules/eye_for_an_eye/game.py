@@ -439,9 +439,9 @@ class EyeForAnEye(Game[EyeState]):
         if m:
             rest, rear = m[1], m[2].casefold() != "front"
         target = None
-        head, on, tail = rest.rpartition(" on ")
-        if on:
-            rest, target = head, self._target(tail, raw)[1]
+        at = rest.casefold().rfind(" on ")
+        if at >= 0:
+            rest, target = rest[:at], self._target(rest[at + 4:], raw)[1]
         count = None
         m = _LAST_WORD.match(rest)
         if m and (read_number(m["n"]) is not None or _numberish(m["n"])):

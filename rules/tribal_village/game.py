@@ -452,8 +452,8 @@ class TribalVillage(Game[TribalVillageState]):
                     or (pend.kind == "gretin" and isinstance(call, PickObjective))):
                 break
             answer = _DEFAULTS[pend.kind](pend.player)
-            events.append(Event("default", f"{answer} (said for {pend.player}: "
-                                f"{call} came first)", {"player": pend.player}))
+            events.append(Event("default", f"{answer} (taken as said: '{call}' came next)",
+                                {"player": pend.player, "call": answer.text()}))
             events += getattr(self, f"_answer_{pend.kind}")(s, answer)
             self._settle(s, events)
         return events
