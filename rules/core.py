@@ -51,7 +51,6 @@ __all__ = [
     "format_time",
     "normalise_time",
     "options_from_mapping",
-    "read_count",
     "read_number",
     "shown",
     "tidy_call",
@@ -144,24 +143,6 @@ def read_number(word: str) -> int | None:
     if _DIGITS.fullmatch(w):
         return int(w)
     return None
-
-
-def read_count(word: str, raw: str, what: str = "a number", low: int = 1,
-               high: int = 99) -> int:
-    """Read a number said in the call ``raw``, between ``low`` and ``high``.
-
-    Raises :class:`InvalidCall` naming the call and the word.
-
-    >>> read_count("two", "Grubic: Movement two")
-    2
-    """
-    n = read_number(word)
-    if n is None:
-        raise InvalidCall(f"{raw!r}: {shown(word.strip())} is not {what} "
-                          f"(say {low} to {high}, in digits or words)")
-    if not low <= n <= high:
-        raise InvalidCall(f"{raw!r}: {what} is {low} to {high}, not {n}")
-    return n
 
 
 def tidy_call(text: object, keep: Collection[str] = ()) -> str:

@@ -21,7 +21,7 @@ from rules.dice_forge.calls import (
 )
 from rules.dice_forge.data import describe_face, face_info
 from rules.dice_forge.game import DiceForge
-from rules.dice_forge.state import DiceForgeOptions, Player, State
+from rules.dice_forge.state import DiceForgeOptions, Player, State, slot_choices
 from rules.dice_forge.table import titan_path
 
 GAME = DiceForge
@@ -45,5 +45,6 @@ __all__ = [
     "Use",
     "describe_face",
     "face_info",
+    "slot_choices",
     "titan_path",
 ]

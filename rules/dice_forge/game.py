@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 
@@ -12,9 +13,11 @@ from rules.core import (
     Event,
     Game,
     IllegalCall,
+    RulesError,
     Setup,
     Standings,
     tidy_call,
+    to_plain,
 )
 from rules.dice_forge import data as D
 from rules.dice_forge.calls import (
@@ -497,6 +500,31 @@ class DiceForge(Game[State]):
         if s.phase == "after":
             return f"{s.current.name}: Extra action or End turn"
         return f"{s.current.name}: Forge, Perform, Use or Pass"
+
+    def order_matters(self, call: Rolled | str) -> bool:
+        """Whether a divine blessing's two faces end differently applied the other way round
+        (in the Titans module a face may move the token into a zone whose bonus the other face
+        then gets): a screen then asks which die the player applies first. False for a call
+        that is not a legal two-face roll now."""
+        if isinstance(call, str):
+            try:
+                parsed = self.parse(call)
+            except RulesError:
+                return False
+        else:
+            parsed = call
+        if not isinstance(parsed, Rolled) or len(parsed.faces) != 2 or parsed.celestial:
+            return False
+        ends = []
+        for faces in (parsed.faces, parsed.faces[::-1]):
+            state = copy.deepcopy(self.state)
+            try:
+                self._apply(state, Rolled(parsed.player, faces), None)
+            except RulesError:
+                return False
+            state.gained = sorted(state.gained)  # bookkeeping of this blessing, not an outcome
+            ends.append(to_plain(state))
+        return bool(ends[0] != ends[1])
 
     def sanctuary_view(self) -> list[tuple[int, int, list[str]]]:
         """What is left in each Sanctuary pool: (pool, gold cost, faces), pool 1 to 10."""

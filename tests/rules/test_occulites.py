@@ -141,7 +141,7 @@ def test_highest_research_value_wins_and_scores_card_number() -> None:
     game.apply("Reveal")
     assert [outcome(game, n).winner for n in (1, 2, 5, 6)] == ["Ana", "Ben", "Cy", "Ana"]
     assert outcome(game, 1).explanation == ("Card 1 (Ignis 1, red): Ana wins with the highest "
-                                            "6; Ben 2, Cy 1; Ana wins 1 points.")
+                                            "6; Ben 2, Cy 1; Ana wins 1 point.")
     # cards 3 and 4: all three drew on 1; Cy's red dice match the Ignis card, so Cy wins.
     assert outcome(game, 3).winner == "Cy" and outcome(game, 3).reason == "colour"
     assert game.state.points == {"Ana": 1 + 6, "Ben": 2, "Cy": 3 + 4 + 5}
@@ -156,7 +156,7 @@ def test_draw_is_a_joint_discovery_without_winner() -> None:
     first, second = outcome(game, 1), outcome(game, 2)
     assert first.winner is None and first.discoverers == ("Ana", "Ben")
     assert first.reason == "draw"
-    assert "Ana and Ben draw on 4: a Joint Discovery, 1 points each" in first.explanation
+    assert "Ana and Ben draw on 4: a Joint Discovery, 1 point each" in first.explanation
     assert second.discoverers == ("Ana", "Ben", "Cy")
     assert game.state.points == {"Ana": 1 + 2, "Ben": 1 + 2, "Cy": 2 + 3 + 4 + 5 + 6}
     # Only Cy won cards alone: only Cy gets Share Knowledge turns (cards 3 to 5).
@@ -175,7 +175,7 @@ def test_matching_colour_breaks_the_draw() -> None:
     first = outcome(game, 1)
     assert first.winner == "Ben" and first.discoverers == ("Ben",)
     assert first.explanation == ("Card 1 (Hydris 1, blue): Ana, Ben and Cy draw on 5; only Ben "
-                                 "used a blue die, so Ben wins 1 points.")
+                                 "used a blue die, so Ben wins 1 point.")
 
 
 def test_several_matching_colours_draw_only_between_them() -> None:
@@ -200,7 +200,7 @@ def test_several_matching_colours_draw_only_between_them() -> None:
     assert first.winner is None and first.discoverers == ("Ana", "Ben")
     assert first.reason == "colour-draw"
     assert first.explanation == ("Card 1 (Hydris 1, blue): Ana, Ben and Cy draw on 6; Ana and "
-                                 "Ben used blue dice, so the Joint Discovery is theirs: 1 points "
+                                 "Ben used blue dice, so the Joint Discovery is theirs: 1 point "
                                  "each.")
     assert game.state.points == {"Ana": 1 + 2 + 3 + 4, "Ben": 1 + 4 + 5 + 6, "Cy": 4}
     assert outcome(game, 2).winner == "Ana"  # only Ana's blue on card 2

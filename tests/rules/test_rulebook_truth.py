@@ -513,3 +513,31 @@ def test_history_entries_from_json_are_bounded() -> None:
     with pytest.raises(SetupError, match=r"'seed' .* is out of range"):
         rules.Setup.from_json({"game": "eye-for-an-eye", "players": ["A", "B"],
                                "seed": 10**5000})
+
+
+def test_dice_forge_says_when_the_order_of_two_faces_matters() -> None:
+    # Rebellion rulebook, the Titans module: Max's loyalty face moved him into zone 3, yet gave
+    # no bonus; the next face got it. So "apply the effects of the rolled faces, in any order"
+    # gives different results, and a screen must ask which first (order_matters).
+    game = forge(module="titans")
+    assert not game.order_matters("Ana: Rolled 1 gold, 1 loyalty + 1 glory")  # space 16
+    game.state.players[0].titan = 19  # one step before the first Loyalty zone
+    assert game.order_matters("Ana: Rolled 1 gold, 1 loyalty + 1 glory")
+    assert not game.order_matters("Ana: Rolled 1 gold, 1 gold")
+    assert not game.order_matters("Ben: Rolled 1 gold, 1 gold")  # not Ben's roll now
+    assert not forge().order_matters("Ana: Rolled 1 gold, 2 glory")
+
+
+@pytest.mark.parametrize("module", ["none", "titans", "goddess"])
+def test_dice_forge_lists_the_alternative_card_sets_for_a_start_screen(module: str) -> None:
+    # Rebellion rulebook: "The 20 sets of alternative Heroic Feat cards from this expansion can
+    # be mixed and matched with the Heroic Feat cards from the base game."
+    from rules.dice_forge import slot_choices
+
+    choices = slot_choices(module)
+    assert sum(len(c) for c in choices.values()) - len(choices) >= 14  # alternatives offered
+    for slot, cards in choices.items():
+        assert len({k for k, _ in cards}) == len(cards)
+        for key, _ in cards:
+            game = forge(module=module, cards={slot: key})
+            assert game.state.slot_cards[slot] == key
