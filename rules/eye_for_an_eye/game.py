@@ -808,7 +808,7 @@ class EyeForAnEye(Game[EyeState]):
         if len(set(tokens)) != len(tokens):
             raise IllegalCall(f"{call}: each flower token is dealt once (six tokens, one per "
                               "starting area)")
-        state.areas = dict(call.areas)
+        state.areas.update(call.areas)  # a seat sitting out a tie-break keeps its area
         return [Event("starting-areas", "Starting areas: "
                       + ", ".join(f"{who} {a}" for who, a in call.areas),
                       {"areas": dict(call.areas)})]

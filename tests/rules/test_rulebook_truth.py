@@ -541,3 +541,16 @@ def test_dice_forge_lists_the_alternative_card_sets_for_a_start_screen(module: s
         for key, _ in cards:
             game = forge(module=module, cards={slot: key})
             assert game.state.slot_cards[slot] == key
+
+
+def test_starting_areas_in_a_tie_break_round_are_dealt_to_the_players_in_it() -> None:
+    # How to Win: "If there is a tie, then the tied players or teams play one more match".
+    game = eye(("Ana", "Ben", "Cy"), rounds=1)
+    for call in ("Grubic: Spear Thrust 1 on Banksia", "Hits land on Banksia",
+                 "Riparian: Attack 1 on Banksia", "Hits land on Banksia", "Yarra Bung!",
+                 "Next round"):
+        game.apply(call)
+    (deal,) = game.table_deals()
+    assert [c.label for c in deal.choices] == ["Ana (Grubic)", "Ben (Riparian)"]
+    game.apply("Starting areas: Grubic 4, Riparian 6")
+    assert game.starting_areas()["Ana"] == 4 and "Cy" in game.starting_areas()
