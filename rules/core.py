@@ -16,16 +16,27 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+import math
 import random
+import re
+import reprlib
 import types
 import typing
+import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 __all__ = [
+    "MAX_CALL_CHARS",
+    "MAX_NAME_CHARS",
+    "MAX_NESTING",
+    "MAX_SECONDS",
+    "NUMBER_WORDS",
     "Call",
+    "Deal",
+    "DealChoice",
     "Entry",
     "Event",
     "Game",
@@ -37,11 +48,135 @@ __all__ = [
     "Setup",
     "SetupError",
     "Standings",
+    "check_nesting",
+    "check_player_name",
     "format_time",
     "normalise_time",
     "options_from_mapping",
+    "read_number",
+    "shown",
+    "tidy_call",
     "to_plain",
 ]
+
+#: The longest call the rules read, in characters (a Dice Forge forge of two faces is ~70).
+MAX_CALL_CHARS = 400
+#: The longest player name, in characters.
+MAX_NAME_CHARS = 32
+#: The deepest nesting of lists and tables a setup, an option or a history entry may hold.
+MAX_NESTING = 8
+#: The latest time a call may carry, in seconds since its round began (one day).
+MAX_SECONDS = 86_400.0
+#: The most players a setup may name (every game takes fewer).
+MAX_PLAYERS = 16
+#: Whole numbers an option, a seed or a count may hold: at most this far from zero.
+MAX_WHOLE = 10**6
+MAX_SEED = 2**63
+#: The longest text option and the longest list or table an option may hold.
+MAX_OPTION_CHARS = 400
+MAX_OPTION_ITEMS = 64
+
+#: Number words read as numbers in calls, as players say them ("Movement Two").
+NUMBER_WORDS: dict[str, int] = {
+    w: i for i, w in enumerate((
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+        "eighteen", "nineteen", "twenty"))
+}
+_DIGITS = re.compile(r"[0-9]{1,7}")
+_NUMBER_WORD = re.compile(r"(?<![\w-])(" + "|".join(NUMBER_WORDS) + r")(?![\w-])",
+                          re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+class _Shown(reprlib.Repr):
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 200:  # repr() refuses ints of more than 4300 digits
+            return f"<a {'negative ' if x < 0 else ''}whole number of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_SHOWN = _Shown()
+_SHOWN.maxstring = 60
+_SHOWN.maxother = 60
+_SHOWN.maxlevel = 3
+_SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxdict = _SHOWN.maxset = 6
+
+
+def shown(value: Any) -> str:
+    """A short repr of an untrusted value for an error message (long or deep values cut).
+
+    >>> len(shown("x" * 5000)) <= 62
+    True
+    >>> shown([[[[1]]]])
+    '[[[[...]]]]'
+    """
+    return _SHOWN.repr(value)
+
+
+def check_nesting(value: Any, what: str, limit: int = MAX_NESTING) -> None:
+    """Raise :class:`SetupError` when ``value`` nests lists or tables deeper than ``limit``.
+
+    Checked without recursion, so a hostile file cannot exhaust the stack.
+    """
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    seen = 0
+    while stack:
+        item, depth = stack.pop()
+        seen += 1
+        if seen > 100_000:
+            raise SetupError(f"{what}: too many values (more than 100000)")
+        if isinstance(item, Mapping | list | tuple | set | frozenset):
+            if depth >= limit:
+                raise SetupError(f"{what}: nested more than {limit} levels deep")
+            children = item.values() if isinstance(item, Mapping) else item
+            stack.extend((child, depth + 1) for child in children)
+
+
+def read_number(word: str) -> int | None:
+    """A whole number as players say it: ASCII digits or a number word zero..twenty.
+
+    Anything else (other scripts' digits, signs, fractions, more than 7 digits) is None.
+
+    >>> read_number("3"), read_number("Twelve"), read_number("²"), read_number("9" * 5000)
+    (3, 12, None, None)
+    """
+    w = word.strip().casefold()
+    if w in NUMBER_WORDS:
+        return NUMBER_WORDS[w]
+    if _DIGITS.fullmatch(w):
+        return int(w)
+    return None
+
+
+def tidy_call(text: object, keep: Collection[str] = ()) -> str:
+    """Tidy a call as said at the table before it is parsed.
+
+    Checks it is text of at most :data:`MAX_CALL_CHARS` characters with no control character;
+    collapses whitespace; puts exactly one space after ``:``, ``,`` and ``;`` and none before;
+    drops sentence punctuation at the end (``.``, ``!``, ``?``); and turns number words
+    (one..twenty) into digits, except words in ``keep`` (casefolded words of names).
+    Raises :class:`InvalidCall`.
+
+    >>> tidy_call("  grubic :spear thrust Three on  Hydris. ")
+    'grubic: spear thrust 3 on Hydris'
+    """
+    if not isinstance(text, str):
+        raise InvalidCall(f"{shown(text)}: a call is text")
+    if len(text) > MAX_CALL_CHARS:
+        raise InvalidCall(f"{shown(text)}: a call has at most {MAX_CALL_CHARS} characters, "
+                          f"this one {len(text)}")
+    if _CONTROL.search(text):
+        raise InvalidCall(f"{shown(text)}: a call holds no control characters")
+    out = " ".join(text.split())
+    out = re.sub(r"\s*([:,;])\s*", r"\1 ", out).strip()
+    out = out.rstrip(".!?").strip()
+    folded = {k.casefold() for k in keep}
+
+    def digit(m: re.Match[str]) -> str:
+        word = m.group(1)
+        return word if word.casefold() in folded else str(NUMBER_WORDS[word.casefold()])
+
+    return _NUMBER_WORD.sub(digit, out)
+
 
 
 class RulesError(ValueError):
@@ -148,8 +283,11 @@ def normalise_time(at: float | None) -> float | None:
         return None
     if isinstance(at, bool) or not isinstance(at, int | float):
         raise InvalidCall(f"time {at!r}: must be a number of seconds since the round began")
-    if at != at or at < 0 or at == float("inf"):
-        raise InvalidCall(f"time {at!r}: must be a finite number of seconds, 0 or more")
+    if not math.isfinite(at) or at < 0:
+        raise InvalidCall(f"time {shown(at)}: must be a finite number of seconds, 0 or more")
+    if at > MAX_SECONDS:
+        raise InvalidCall(f"time {shown(at)}: at most {MAX_SECONDS:g} seconds since the round "
+                          "began")
     return round(at * 1000) / 1000
 
 
@@ -164,26 +302,25 @@ def format_time(at: float) -> str:
     return f"{minutes}:{ms // 1000:02d}.{ms % 1000:03d}"
 
 
+_TIME_TEXT = re.compile(r"(?:(?P<m>[0-9]{1,4}):)?(?P<s>[0-9]{1,6})(?:\.(?P<f>[0-9]{1,9}))?")
+
+
 def parse_time(text: str) -> float:
     """Read ``m:ss.sss`` or plain seconds back; the inverse of :func:`format_time`.
 
     >>> parse_time("1:02.500")
     62.5
     """
-    raw = text.strip()
-    try:
-        if ":" in raw:
-            minutes, _, seconds = raw.partition(":")
-            if not minutes.isdigit():
-                raise ValueError(raw)
-            ms = int(minutes) * 60_000 + round(float(seconds) * 1000)
-        else:
-            ms = round(float(raw) * 1000)
-    except ValueError:
-        raise InvalidCall(f"time {text!r}: expected m:ss.sss or seconds") from None
-    if ms < 0:
-        raise InvalidCall(f"time {text!r}: must not be negative")
-    return ms / 1000
+    match = _TIME_TEXT.fullmatch(text.strip())
+    if match is None:
+        raise InvalidCall(f"time {shown(text)}: expected m:ss.sss or seconds, in digits")
+    minutes = int(match["m"]) if match["m"] is not None else 0
+    seconds = int(match["s"])
+    if match["m"] is not None and seconds >= 60:
+        raise InvalidCall(f"time {shown(text)}: seconds after the minutes are 0 to 59")
+    fraction = (match["f"] or "0")[:6].ljust(6, "0")
+    ms = (minutes * 60 + seconds) * 1000 + round(int(fraction) / 1000)
+    return normalise_time(ms / 1000) or 0.0
 
 
 @dataclass(frozen=True)
@@ -199,10 +336,14 @@ class Entry:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Entry:
         if not isinstance(data, Mapping) or not isinstance(data.get("call"), str):
-            raise InvalidCall(f"history entry {data!r}: needs a 'call' string")
+            raise InvalidCall(f"history entry {shown(data)}: needs a 'call' string")
         extra = set(data) - {"call", "at"}
         if extra:
-            raise InvalidCall(f"history entry {data!r}: unknown keys {sorted(extra)}")
+            raise InvalidCall(f"history entry {shown(data)}: unknown keys "
+                              f"{shown(sorted(map(str, extra)))}")
+        if len(data["call"]) > MAX_CALL_CHARS:
+            raise InvalidCall(f"history entry {shown(data)}: a call has at most "
+                              f"{MAX_CALL_CHARS} characters")
         return cls(data["call"], normalise_time(data.get("at")))
 
     def line(self) -> str:
@@ -230,23 +371,29 @@ class Setup:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Setup:
         if not isinstance(data, Mapping):
-            raise SetupError(f"setup {data!r}: must be a table with game, players, options, seed")
+            raise SetupError(f"setup {shown(data)}: must be a table with game, players, "
+                             "options, seed")
+        check_nesting(data, "setup")
         extra = set(data) - {"game", "players", "options", "seed"}
         if extra:
-            raise SetupError(f"setup: unknown keys {sorted(extra)}; allowed: game, players, "
-                             "options, seed")
+            raise SetupError(f"setup: unknown keys {shown(sorted(map(str, extra)))}; allowed: "
+                             "game, players, options, seed")
         game = data.get("game")
-        if not isinstance(game, str):
-            raise SetupError(f"setup: 'game' must be a string, got {game!r}")
+        if not isinstance(game, str) or len(game) > 64:
+            raise SetupError(f"setup: 'game' must be a short name, got {shown(game)}")
         players = data.get("players")
         if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
-            raise SetupError(f"setup: 'players' must be a list of names, got {players!r}")
+            raise SetupError(f"setup: 'players' must be a list of names, got {shown(players)}")
+        if len(players) > MAX_PLAYERS:
+            raise SetupError(f"setup: {len(players)} players; at most {MAX_PLAYERS}")
         options = data.get("options", {})
         if not isinstance(options, Mapping):
-            raise SetupError(f"setup: 'options' must be a table, got {options!r}")
+            raise SetupError(f"setup: 'options' must be a table, got {shown(options)}")
         seed = data.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise SetupError(f"setup: 'seed' must be an integer, got {seed!r}")
+            raise SetupError(f"setup: 'seed' must be an integer, got {shown(seed)}")
+        if not -MAX_SEED <= seed < MAX_SEED:
+            raise SetupError(f"setup: 'seed' {shown(seed)} is out of range (a 64-bit integer)")
         return cls(game, tuple(players), dict(options), seed)
 
 
@@ -285,6 +432,79 @@ class Standings:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class DealChoice:
+    """One thing the table deals, flips, draws, removes or places, and what it may be.
+
+    ``label`` names it for a screen ("Pool 3", "Grubic", "Card 2"); ``options`` are what the
+    table may have dealt there, in a stable order; ``count`` how many of them are picked
+    (``distinct``: each at most once); ``current`` is what the game holds now (the companion's
+    seeded draw until the table says otherwise). ``say`` renders the picks in the call: its
+    ``{}`` is replaced by the picks joined with ``joiner``.
+    """
+
+    label: str
+    options: tuple[str, ...]
+    current: tuple[str, ...]
+    count: int = 1
+    distinct: bool = True
+    say: str = "{}"
+    joiner: str = ", "
+
+    def render(self, picks: Sequence[str]) -> str:
+        """This choice's part of the call for ``picks``. Raises :class:`InvalidCall`."""
+        if isinstance(picks, str) or len(picks) != self.count:
+            raise InvalidCall(f"{self.label}: pick {self.count}, got {shown(picks)}")
+        for pick in picks:
+            if pick not in self.options:
+                raise InvalidCall(f"{self.label}: {shown(pick)} is not one of "
+                                  + ", ".join(self.options))
+        if self.distinct and len(set(picks)) != len(picks):
+            raise InvalidCall(f"{self.label}: {', '.join(picks)} names one twice")
+        return self.say.format(self.joiner.join(picks))
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Something a rulebook has the table deal by itself, and the call that says what it dealt.
+
+    A game lists what may be dealt *now* with :meth:`Game.table_deals`. The companion deals
+    by default (the game's seeded draw, shown in each choice's ``current``); a table that
+    dealt by hand enters what it dealt with :meth:`call`, which a game then takes through
+    :meth:`Game.apply` like any call (checked, journaled, undone). ``kind`` is a short machine
+    name ("sanctuary", "tribe-card"...), ``title`` a heading for a screen, ``rule`` the
+    rulebook's instruction, ``prefix`` the call's first words and ``separator`` what joins
+    the choices' parts.
+
+    >>> d = Deal("areas", "Starting areas", "Deal one flower token to each player.",
+    ...          (DealChoice("Grubic", ("1", "2"), ("2",), say="Grubic {}"),
+    ...           DealChoice("Riparian", ("1", "2"), ("1",), say="Riparian {}")),
+    ...          prefix="Starting areas: ")
+    >>> d.call([["1"], ["2"]])
+    'Starting areas: Grubic 1, Riparian 2'
+    >>> d.current_call()
+    'Starting areas: Grubic 2, Riparian 1'
+    """
+
+    kind: str
+    title: str
+    rule: str
+    choices: tuple[DealChoice, ...]
+    prefix: str
+    separator: str = ", "
+
+    def call(self, picks: Sequence[Sequence[str]]) -> str:
+        """The call saying the table dealt ``picks`` (one sequence per choice, in order)."""
+        if len(picks) != len(self.choices):
+            raise InvalidCall(f"{self.title}: {len(self.choices)} choices, got {len(picks)}")
+        return self.prefix + self.separator.join(
+            c.render(p) for c, p in zip(self.choices, picks, strict=True))
+
+    def current_call(self) -> str:
+        """The call that restates what the game holds now (the companion's deal)."""
+        return self.call([c.current for c in self.choices])
+
+
 def to_plain(value: Any) -> Any:
     """Turn a state into plain JSON values (dicts, lists, str, numbers, bools, None).
 
@@ -308,6 +528,40 @@ def to_plain(value: Any) -> Any:
     raise TypeError(f"cannot turn {type(value).__name__} into plain data: {value!r}")
 
 
+_NAME_PUNCTUATION = frozenset(" '-.")
+
+
+def check_player_name(name: object) -> str:
+    """Check a player's name; return it. Raises :class:`SetupError` naming what is wrong.
+
+    A name is 1 to :data:`MAX_NAME_CHARS` characters, starts with a letter and holds letters
+    (any script), digits 0-9, spaces, apostrophes, hyphens and full stops, so that it reads
+    back from every call ("Ana: Pass", "... from Ana, Ben") and every game file line.
+
+    >>> check_player_name("Zoë O'Neil")
+    "Zoë O'Neil"
+    """
+    if not isinstance(name, str):
+        raise SetupError(f"player name {shown(name)}: must be text")
+    if not name.strip() or name != name.strip():
+        raise SetupError(f"player name {shown(name)}: must be non-empty with no outer spaces")
+    if len(name) > MAX_NAME_CHARS:
+        raise SetupError(f"player name {shown(name)}: at most {MAX_NAME_CHARS} characters, "
+                         f"got {len(name)}")
+    if ":" in name or "\n" in name:
+        raise SetupError(f"player name {shown(name)}: must not contain ':' or a line break")
+    if not name[0].isalpha():
+        raise SetupError(f"player name {shown(name)}: must start with a letter")
+    for ch in name:
+        if not (ch.isalpha() or "0" <= ch <= "9" or ch in _NAME_PUNCTUATION
+                or unicodedata.category(ch) in ("Mn", "Mc")):
+            raise SetupError(f"player name {shown(name)}: {ch!r} is not allowed (letters, "
+                             "digits, spaces, ' - and . only)")
+    if "  " in name:
+        raise SetupError(f"player name {shown(name)}: one space between words")
+    return name
+
+
 OptionsT = TypeVar("OptionsT")
 
 
@@ -318,8 +572,8 @@ def _check_type(name: str, value: Any, hint: Any) -> Any:
         return value
     if origin is typing.Literal:
         allowed = typing.get_args(hint)
-        if value not in allowed:
-            raise SetupError(f"option {name}={value!r}: choose one of "
+        if not isinstance(value, str | int | bool | None) or value not in allowed:
+            raise SetupError(f"option {name}={shown(value)}: choose one of "
                              + ", ".join(repr(a) for a in allowed))
         return value
     if origin in (typing.Union, types.UnionType):
@@ -333,16 +587,21 @@ def _check_type(name: str, value: Any, hint: Any) -> Any:
                 return _check_type(name, value, arg)
             except SetupError as e:
                 errors.append(str(e))
-        raise SetupError(f"option {name}={value!r}: " + "; or ".join(errors))
+        raise SetupError(f"option {name}={shown(value)}: " + "; or ".join(errors))
     if origin in (tuple, list) or hint in (tuple, list):
         if not isinstance(value, list | tuple):
-            raise SetupError(f"option {name}={value!r}: must be a list")
+            raise SetupError(f"option {name}={shown(value)}: must be a list")
+        if len(value) > MAX_OPTION_ITEMS:
+            raise SetupError(f"option {name}: at most {MAX_OPTION_ITEMS} items, got {len(value)}")
         args = typing.get_args(hint)
         item = args[0] if args else Any
         return tuple(_check_type(f"{name}[{i}]", v, item) for i, v in enumerate(value))
     if origin in (dict, Mapping) or hint in (dict, Mapping):
         if not isinstance(value, Mapping):
-            raise SetupError(f"option {name}={value!r}: must be a table")
+            raise SetupError(f"option {name}={shown(value)}: must be a table")
+        if len(value) > MAX_OPTION_ITEMS:
+            raise SetupError(f"option {name}: at most {MAX_OPTION_ITEMS} entries, got "
+                             f"{len(value)}")
         args = typing.get_args(hint) or (Any, Any)
         return {
             _check_type(f"{name} key", k, args[0]): _check_type(f"{name}[{k!r}]", v, args[1])
@@ -350,15 +609,23 @@ def _check_type(name: str, value: Any, hint: Any) -> Any:
         }
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise SetupError(f"option {name}={value!r}: must be a number")
+            raise SetupError(f"option {name}={shown(value)}: must be a number")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise SetupError(f"option {name}={shown(value)}: must be a finite number")
+        if abs(value) > MAX_WHOLE:
+            raise SetupError(f"option {name}={shown(value)}: must be within {MAX_WHOLE} of 0")
         return float(value)
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SetupError(f"option {name}={value!r}: must be a whole number")
+            raise SetupError(f"option {name}={shown(value)}: must be a whole number")
+        if abs(value) > MAX_WHOLE:
+            raise SetupError(f"option {name}={shown(value)}: must be within {MAX_WHOLE} of 0")
         return value
+    if hint is str and isinstance(value, str) and len(value) > MAX_OPTION_CHARS:
+        raise SetupError(f"option {name}={shown(value)}: at most {MAX_OPTION_CHARS} characters")
     if isinstance(hint, type):
         if not isinstance(value, hint):
-            raise SetupError(f"option {name}={value!r}: must be {hint.__name__}")
+            raise SetupError(f"option {name}={shown(value)}: must be {hint.__name__}")
         return value
     raise TypeError(f"option {name}: unsupported type hint {hint!r}")
 
@@ -374,14 +641,15 @@ def options_from_mapping(options_cls: type[OptionsT], raw: Mapping[str, Any] | N
     if isinstance(raw, options_cls):
         return raw
     if not isinstance(raw, Mapping):
-        raise SetupError(f"options {raw!r}: must be a table of option = value")
+        raise SetupError(f"options {shown(raw)}: must be a table of option = value")
+    check_nesting(raw, "options")
     hints = typing.get_type_hints(options_cls)
     names = [f.name for f in dataclasses.fields(options_cls)]  # type: ignore[arg-type]
     values: dict[str, Any] = {}
     for key, value in raw.items():
         name = str(key).replace("-", "_")
         if name not in names:
-            raise SetupError(f"unknown option {key!r}; known options: "
+            raise SetupError(f"unknown option {shown(key)}; known options: "
                              + ", ".join(n.replace("_", "-") for n in names))
         values[name] = _check_type(name.replace("_", "-"), value, hints[name])
     try:
@@ -417,10 +685,7 @@ class Game(ABC, Generic[S]):
             raise SetupError(f"{self.title} takes {self.min_players} to {self.max_players} "
                              f"players, got {len(players)}: {', '.join(players) or 'none'}")
         for p in players:
-            if not p.strip() or p != p.strip():
-                raise SetupError(f"player name {p!r}: must be non-empty with no outer spaces")
-            if ":" in p or "\n" in p:
-                raise SetupError(f"player name {p!r}: must not contain ':' or a line break")
+            check_player_name(p)
         lowered = [p.casefold() for p in players]
         if len(set(lowered)) != len(lowered):
             raise SetupError(f"player names must differ (ignoring case): {', '.join(players)}")
@@ -483,6 +748,48 @@ class Game(ABC, Generic[S]):
         if not calls:
             raise IllegalCall(f"no call is possible in {self.title} now")
         return rng.choice(list(calls))
+
+    def table_deals(self) -> tuple[Deal, ...]:
+        """What the table may deal, flip, draw, remove or place by itself now, and the call
+        that says what it dealt (see :class:`Deal`); empty when nothing is dealt now.
+
+        The game's own seeded draw (each choice's ``current``) stands until such a call.
+        """
+        return ()
+
+    def speakers(self) -> tuple[str, ...]:
+        """The names that open a call ("WHO: ..."), in seat order: the players by default."""
+        return self.setup.players
+
+    def parse_unsaid_speaker(self, text: str, parse: Callable[[str], Call] | None = None
+                             ) -> Call:
+        """Read a call said without "WHO:" ("Spear Thrust 3 on Hydris", "Pass").
+
+        It is the call of the one speaker (:meth:`speakers`) for whom the words are a call; if
+        several could say them, the one for whom the call is legal now. ``parse`` reads a
+        "WHO: words" text (default :meth:`parse`). Raises :class:`InvalidCall` naming who
+        could have said it when that is not one speaker.
+        """
+        read = parse or self.parse
+        found: dict[Call, str] = {}
+        first_error: RulesError | None = None
+        for who in self.speakers():
+            try:
+                found.setdefault(read(f"{who}: {text}"), who)
+            except RulesError as e:
+                first_error = first_error or e
+        if not found:
+            why = f" ({first_error})" if first_error is not None else ""
+            raise InvalidCall(f"{text!r}: not a call of {self.title}, or say who first "
+                              f"('NAME: ...'){why}")
+        if len(found) == 1:
+            return next(iter(found))
+        legal = [c for c in found if self.is_legal(c)]
+        if len(legal) == 1:
+            return legal[0]
+        names = list(dict.fromkeys(found[c] for c in (legal or found)))
+        raise InvalidCall(f"{text!r}: say who: {', '.join(names[:-1])} or {names[-1]} "
+                          f"could say it ('{names[0]}: {text}')")
 
     def check_invariants(self) -> None:
         """Raise AssertionError if a conservation law is broken (tokens created or lost...)."""

@@ -27,10 +27,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import Entry, Game, RulesError, Setup, SetupError, format_time, parse_time
+from rules.core import (
+    MAX_CALL_CHARS,
+    Entry,
+    Game,
+    RulesError,
+    Setup,
+    SetupError,
+    format_time,
+    parse_time,
+    shown,
+)
 from rules.registry import ReplayError, replay
 
 _TIME = re.compile(r"^\[(?P<time>[^\]]*)\]\s*(?P<call>.*)$")
+#: The largest game file read, in characters (a long game is a few thousand).
+MAX_GAME_FILE_CHARS = 2_000_000
+#: The largest setup (the TOML before ``---``), in characters.
+MAX_SETUP_CHARS = 20_000
 
 
 class GameFileError(RulesError):
@@ -65,6 +79,11 @@ class GameFile:
 
 def parse_game_file(text: str, source: str = "game file") -> GameFile:
     """Read a game file's text. Raises :class:`GameFileError` naming the line."""
+    if not isinstance(text, str):
+        raise GameFileError(None, f"a game file is text, not {type(text).__name__}", source)
+    if len(text) > MAX_GAME_FILE_CHARS:
+        raise GameFileError(None, f"{len(text)} characters; a game file has at most "
+                            f"{MAX_GAME_FILE_CHARS}", source)
     lines = text.splitlines()
     try:
         split = next(i for i, line in enumerate(lines) if line.strip() == "---")
@@ -72,10 +91,18 @@ def parse_game_file(text: str, source: str = "game file") -> GameFile:
         raise GameFileError(None, "no '---' line between the setup and the calls",
                             source) from None
     header = "\n".join(lines[:split])
+    if len(header) > MAX_SETUP_CHARS:
+        raise GameFileError(None, f"the setup has {len(header)} characters; at most "
+                            f"{MAX_SETUP_CHARS}", source)
     try:
         data = tomllib.loads(header)
     except tomllib.TOMLDecodeError as e:
         raise GameFileError(None, f"setup is not valid TOML: {e}", source) from e
+    except RecursionError:
+        raise GameFileError(None, "setup is not valid TOML: nested too deeply",
+                            source) from None
+    except ValueError as e:  # tomllib: an integer of more than 4300 digits
+        raise GameFileError(None, f"setup is not valid TOML: {shown(str(e))}", source) from e
     try:
         setup = Setup.from_json(data)
     except SetupError as e:
@@ -86,6 +113,9 @@ def parse_game_file(text: str, source: str = "game file") -> GameFile:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        if len(line) > MAX_CALL_CHARS + 20:
+            raise GameFileError(number, f"{len(line)} characters; a call has at most "
+                                f"{MAX_CALL_CHARS}", source)
         at: float | None = None
         match = _TIME.match(line)
         if match:

@@ -16,11 +16,12 @@ from rules.dice_forge.calls import (
     Pass,
     Perform,
     Rolled,
+    SanctuaryRemoved,
     Use,
 )
 from rules.dice_forge.data import describe_face, face_info
 from rules.dice_forge.game import DiceForge
-from rules.dice_forge.state import DiceForgeOptions, Player, State
+from rules.dice_forge.state import DiceForgeOptions, Player, State, slot_choices
 from rules.dice_forge.table import titan_path
 
 GAME = DiceForge
@@ -39,9 +40,11 @@ __all__ = [
     "Perform",
     "Player",
     "Rolled",
+    "SanctuaryRemoved",
     "State",
     "Use",
     "describe_face",
     "face_info",
+    "slot_choices",
     "titan_path",
 ]

@@ -14,13 +14,18 @@ Every call starts with the caller's name and a colon:
 * ``Ana: Extra action`` / ``Ana: Extra action paying 1 ancient``   pay 2 sun for a 2nd action
 * ``Ana: End turn``
 * ``Ana: Hammer all`` / ``Ana: Scepter overflow``  where an owner's gold goes (any time)
+* ``Sanctuary removed: 6 gold, 1 glory + 1 sun, 4 glory, 2 glory + 2 moon``  2 players: the
+                                             faces the table removed from the mixed pools
+
+Words are read in any case, with number words (one..twenty) for numbers; "NAME:" may be left
+out when only one player can make the call (see :meth:`DiceForge.parse`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core import Call, InvalidCall
+from rules.core import Call, InvalidCall, read_number, shown
 from rules.dice_forge import data as D
 
 
@@ -65,14 +70,15 @@ class Buy:
 
     @classmethod
     def from_text(cls, text: str) -> Buy:
-        """Read ``"3 gold on die 1 over 1 gold"``. Raises :class:`InvalidCall`."""
-        new, sep, rest = text.partition(" on die ")
+        """Read ``"3 gold on die 1 over 1 gold"`` (any case). Raises :class:`InvalidCall`."""
+        low = " ".join(text.split()).casefold()
+        new, sep, rest = low.partition(" on die ")
         die, sep2, over = rest.partition(" over ")
         if not sep or not sep2 or die not in ("1", "2"):
-            raise InvalidCall(f"{text!r}: expected 'FACE on die 1|2 over FACE'")
+            raise InvalidCall(f"{shown(text)}: expected 'FACE on die 1|2 over FACE'")
         for face in (new, over):
             if not D.is_face(face):
-                raise InvalidCall(f"{text!r}: {face!r} is no die face")
+                raise InvalidCall(f"{shown(text)}: {shown(face)} is no die face")
         return cls(new, int(die), over)
 
 
@@ -147,6 +153,17 @@ class GoldTo(Call):
 
 
 @dataclass(frozen=True)
+class SanctuaryRemoved(Call):
+    """2 players: the faces the table removed from the Sanctuary's pools of different faces
+    (2 from each; pools of four identical faces need no saying)."""
+
+    faces: tuple[str, ...]
+
+    def text(self) -> str:
+        return "Sanctuary removed: " + ", ".join(self.faces)
+
+
+@dataclass(frozen=True)
 class EndTurn(Call):
     """End the active player's turn."""
 
@@ -158,41 +175,61 @@ class EndTurn(Call):
 
 def _paying(rest: str, text: str) -> tuple[str, int]:
     """Split ``"X paying 2 ancient"`` into ``("X", 2)``."""
-    head, sep, tail = rest.partition(" paying ")
-    if not sep:
+    at = rest.casefold().find(" paying ")
+    if at < 0:
         return rest, 0
+    head, tail = rest[:at], rest[at + len(" paying "):]
     words = tail.split()
-    if len(words) != 2 or words[1] != "ancient" or not words[0].isdigit() or words[0] == "0":
-        raise InvalidCall(f"{text!r}: expected 'paying N ancient' with N of 1 or more")
-    return head, int(words[0])
+    n = read_number(words[0]) if len(words) == 2 else None
+    if len(words) != 2 or words[1].casefold() != "ancient" or n is None or not 1 <= n <= 6:
+        raise InvalidCall(f"{text!r}: expected 'paying N ancient' with N of 1 to 6")
+    return head, n
+
+
+def _face(word: str, text: str) -> str:
+    face = word.strip()
+    if not D.is_face(face):
+        raise InvalidCall(f"{text!r}: {shown(face)} is no die face")
+    return face
 
 
 def parse_call(text: str, players: tuple[str, ...]) -> Call:
-    """Read a call of Dice Forge. Raises :class:`InvalidCall` for words that are no call."""
+    """Read a call of Dice Forge (tidied: see :func:`rules.core.tidy_call`). Raises
+    :class:`InvalidCall` for words that are no call."""
     who, colon, rest = text.partition(":")
     who, rest = who.strip(), " ".join(rest.split())
+    if who.casefold() in ("sanctuary removed", "removed") and colon:
+        faces = tuple(_face(f, text) for f in rest.casefold().split(",") if f.strip())
+        if not faces:
+            raise InvalidCall(f"{text!r}: name the faces removed, e.g. 'Sanctuary removed: "
+                              "6 gold, 2 gold + 1 moon, 4 glory, 3 glory'")
+        return SanctuaryRemoved(faces)
     if not colon or not rest:
         raise InvalidCall(f"{text!r}: expected 'NAME: what happened'")
-    if who not in players:
-        raise InvalidCall(f"{text!r}: no player called {who!r} (players: {', '.join(players)})")
-    verb, _, arg = rest.partition(" ")
-    if rest == "Pass":
+    named = next((p for p in players if p.casefold() == who.casefold()), None)
+    if named is None:
+        raise InvalidCall(f"{text!r}: no player called {shown(who)} (players: "
+                          f"{', '.join(players)})")
+    who = named
+    low = rest.casefold()
+    verb, _, arg = low.partition(" ")
+    if low == "pass":
         return Pass(who)
-    if rest == "End turn":
+    if low == "end turn":
         return EndTurn(who)
-    if rest.startswith("Extra action"):
-        tail = rest[len("Extra action"):]
+    if low.startswith("extra action"):
+        tail = low[len("extra action"):]
         if not tail:
             return ExtraAction(who)
         if not tail.startswith(" paying "):
             raise InvalidCall(f"{text!r}: expected 'Extra action' or 'Extra action paying N "
                               "ancient'")
         return ExtraAction(who, _paying(tail, text)[1])
-    if verb == "Rolled" and arg:
+    if verb in ("rolled", "roll") and arg:
         if arg.startswith("celestial "):
             face = arg[len("celestial "):]
             if face not in D.CELESTIAL_FACES:
-                raise InvalidCall(f"{text!r}: {face!r} is no Celestial die face; faces: "
+                raise InvalidCall(f"{text!r}: {shown(face)} is no Celestial die face; faces: "
                                   + ", ".join(D.CELESTIAL_FACES))
             return Rolled(who, (face,), celestial=True)
         face, sep, die = arg.rpartition(" on die ")
@@ -200,24 +237,22 @@ def parse_call(text: str, players: tuple[str, ...]) -> Call:
             if die not in ("1", "2") or not D.is_face(face):
                 raise InvalidCall(f"{text!r}: expected 'Rolled FACE on die 1|2'")
             return Rolled(who, (face,), int(die))
-        faces = tuple(arg.split(", "))
+        faces = tuple(f.strip() for f in arg.split(","))
         if len(faces) != 2:
             raise InvalidCall(f"{text!r}: a divine blessing names two faces, "
                               "'Rolled FACE, FACE'; a minor one 'Rolled FACE on die N'")
-        for f in faces:
-            if not D.is_face(f):
-                raise InvalidCall(f"{text!r}: {f!r} is no die face")
-        return Rolled(who, faces)
-    if verb == "Choose" and arg:
-        return Choose(who, arg)
-    if verb == "Forge" and arg:
+        return Rolled(who, tuple(_face(f, text) for f in faces))
+    raw_arg = rest.partition(" ")[2]
+    if verb == "choose" and arg:
+        return Choose(who, raw_arg)
+    if verb == "forge" and arg:
         return Forge(who, tuple(Buy.from_text(b.strip()) for b in arg.split(";")))
-    if verb == "Perform" and arg:
-        card, ancient = _paying(arg, text)
+    if verb == "perform" and arg:
+        card, ancient = _paying(raw_arg, text)
         return Perform(who, card, ancient)
-    if verb in ("Hammer", "Scepter") and arg in ("all", "overflow"):
-        return GoldTo(who, verb, arg)
-    if verb == "Use" and arg:
-        return Use(who, arg)
+    if verb in ("hammer", "scepter") and arg in ("all", "overflow"):
+        return GoldTo(who, verb.capitalize(), arg)
+    if verb == "use" and arg:
+        return Use(who, raw_arg)
     raise InvalidCall(f"{text!r}: expected Rolled, Choose, Forge, Perform, Use, Pass, "
                       "Extra action, End turn, Hammer or Scepter all|overflow")

@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 
-from rules.core import Call, Event, Game, IllegalCall, Placings, Prompt, Setup, Standings, rank_by
+from rules.core import (
+    Call,
+    Deal,
+    DealChoice,
+    Event,
+    Game,
+    IllegalCall,
+    Placings,
+    Prompt,
+    RulesError,
+    Setup,
+    Standings,
+    rank_by,
+    tidy_call,
+    to_plain,
+)
 from rules.dice_forge import data as D
 from rules.dice_forge.calls import (
     Buy,
@@ -17,6 +33,7 @@ from rules.dice_forge.calls import (
     Pass,
     Perform,
     Rolled,
+    SanctuaryRemoved,
     Use,
     parse_call,
 )
@@ -24,6 +41,8 @@ from rules.dice_forge.state import SLOTS, DiceForgeOptions, Player, State, Step,
 from rules.dice_forge.table import NOTHING, Table, buy_options, card_key, titan_glory
 
 ROUNDS = {2: 9, 3: 10, 4: 9}
+_CARD_NAMES: dict[str, str] = {str(c["name"]).casefold(): str(c["name"])
+                               for c in D.load("cards")["cards"].values()}
 STARTING_GOLD = (3, 2, 1, 0)
 SANCTUARY_KEYS = [str(k) for k in D.sanctuary()]
 
@@ -117,7 +136,28 @@ class DiceForge(Game[State]):
                 + sum(len(p.removed) for p in s.players))
 
     def parse(self, text: str) -> Call:
-        return parse_call(text, self.setup.players)
+        """Read a call: any case, number words, "NAME:" optional when one player can say it."""
+        raw = tidy_call(text, [w for p in self.setup.players for w in p.split()])
+        if ":" not in raw and raw:
+            return self.parse_unsaid_speaker(raw, self._parse_said)
+        return self._parse_said(raw)
+
+    def _parse_said(self, raw: str) -> Call:
+        call = parse_call(raw, self.setup.players)
+        if isinstance(call, Choose):
+            steps = self.state.steps
+            if steps and steps[0].kind == "choose" and steps[0].player == call.player:
+                options: list[str] = steps[0].data["options"]
+                same = [o for o in options if o.casefold() == call.option.casefold()]
+                if same:
+                    return Choose(call.player, same[0])
+        if isinstance(call, Perform | Use):
+            name = _CARD_NAMES.get(call.card.casefold())
+            if name is not None:
+                if isinstance(call, Perform):
+                    return Perform(call.player, name, call.ancient)
+                return Use(call.player, name)
+        return call
 
     # -- the turn ------------------------------------------------------------------------
 
@@ -160,7 +200,20 @@ class DiceForge(Game[State]):
         t.say("over", "The game is over: " + ", ".join(f"{k} {v}" for k, v in s.final.items()))
 
     def _can_extra(self, p: Player) -> bool:
-        return min_ancient(p, 2, 0) is not None
+        """Whether ``p`` could still pay 2 sun for an extra action this turn: with the shards
+        held now, or after using Triton's token, cashing in the Companion or resetting the
+        Scepter, which all work "during your own turn" (then the turn waits for 'Extra action'
+        or 'End turn' instead of ending by itself)."""
+        if min_ancient(p, 2, 0) is not None:
+            return True
+        cap = p.cap("sun") or 0
+        sun = p.sun
+        if "triton" in p.tokens:
+            sun += 2
+        sun += sum(x for x in p.companion if x > 0)
+        sun = min(sun, cap)
+        sun += p.scepter_sun + sum(2 if x == 6 else 1 for x in p.scepter if x >= 4)
+        return sun + p.ancient >= 2
 
     def _run(self, t: Table) -> None:
         """Resolve every step that needs no answer, then move the turn on as far as it goes."""
@@ -190,6 +243,8 @@ class DiceForge(Game[State]):
         t = Table(state)
         s = state
         what = call.text()
+        if isinstance(call, SanctuaryRemoved):
+            return self._sanctuary_removed(s, call)
         who = getattr(call, "player", "")
         p = s.player(who)
         if isinstance(call, GoldTo):
@@ -214,6 +269,75 @@ class DiceForge(Game[State]):
             self._turn_call(t, p, call, what)
         self._run(t)
         return t.events
+
+    # -- what the table deals ------------------------------------------------------------
+
+    @staticmethod
+    def _mixed_pools() -> list[int]:
+        """The Sanctuary pools whose four faces differ (removing two of them is a choice)."""
+        return [k for k, (_, _, faces) in D.sanctuary().items() if len(set(faces)) > 1]
+
+    def _sanctuary_open(self, s: State) -> bool:
+        """2 players, and no face has left the Sanctuary yet."""
+        return len(s.players) == 2 and all(
+            len(s.pools[str(k)]) == len(faces) - 2 for k, (_, _, faces) in D.sanctuary().items())
+
+    def _removed(self, s: State, pool: int) -> list[str]:
+        left = list(s.pools[str(pool)])
+        out = []
+        for face in D.sanctuary()[pool][2]:
+            if face in left:
+                left.remove(face)
+            else:
+                out.append(face)
+        return out
+
+    def _sanctuary_removed(self, s: State, call: SanctuaryRemoved) -> list[Event]:
+        what = call.text()
+        if len(s.players) != 2:
+            raise IllegalCall(f"{what}: faces are removed from the Sanctuary only with 2 "
+                              "players")
+        if not self._sanctuary_open(s):
+            raise IllegalCall(f"{what}: a face has already been taken from the Sanctuary; say "
+                              "what was removed before the first forge")
+        named: dict[int, list[str]] = {}
+        for face in call.faces:
+            pool = next((k for k, (_, _, faces) in D.sanctuary().items() if face in faces), None)
+            if pool is None:
+                raise IllegalCall(f"{what}: {face} is not a Sanctuary face")
+            named.setdefault(pool, []).append(face)
+        for pool in self._mixed_pools():
+            if pool not in named:
+                raise IllegalCall(f"{what}: say the 2 faces removed from pool {pool} ("
+                                  + ", ".join(D.sanctuary()[pool][2]) + ")")
+        for pool, faces in named.items():
+            left = list(D.sanctuary()[pool][2])
+            for face in faces:
+                if face not in left:
+                    raise IllegalCall(f"{what}: pool {pool} has no more {face} faces to remove")
+                left.remove(face)
+            if len(faces) != 2:
+                raise IllegalCall(f"{what}: 2 faces are removed from pool {pool}, not "
+                                  f"{len(faces)}")
+            s.pools[str(pool)] = left
+        return [Event("sanctuary", "The table removed " + ", ".join(call.faces)
+                      + " from the Sanctuary", {"faces": list(call.faces)})]
+
+    def table_deals(self) -> tuple[Deal, ...]:
+        """2 players, before the first forge: the 2 faces removed from each Sanctuary pool
+        (reference 1.1: "remove 2 at random from each pool"); only pools of different faces
+        ask, as removing two of four identical faces leaves the same pool."""
+        s = self.state
+        if s.phase == "over" or not self._sanctuary_open(s):
+            return ()
+        choices = tuple(
+            DealChoice(f"Pool {k} ({D.sanctuary()[k][0]} gold)",
+                       tuple(dict.fromkeys(D.sanctuary()[k][2])), tuple(self._removed(s, k)),
+                       count=2)
+            for k in self._mixed_pools())
+        return (Deal("sanctuary", "Sanctuary: faces removed for 2 players",
+                     "2 players: remove 2 at random from each pool (of the Sanctuary).",
+                     choices, prefix="Sanctuary removed: "),)
 
     def _answer(self, t: Table, p: Player, step: Step, call: Call, what: str) -> None:
         if step.kind in ("roll2", "roll1"):
@@ -402,6 +526,31 @@ class DiceForge(Game[State]):
         first = winner.split(" and ") if winner else []
         return rank_by(self.setup.players, {n: self.score(n) for n in self.setup.players},
                        first)
+
+    def order_matters(self, call: Rolled | str) -> bool:
+        """Whether a divine blessing's two faces end differently applied the other way round
+        (in the Titans module a face may move the token into a zone whose bonus the other face
+        then gets): a screen then asks which die the player applies first. False for a call
+        that is not a legal two-face roll now."""
+        if isinstance(call, str):
+            try:
+                parsed = self.parse(call)
+            except RulesError:
+                return False
+        else:
+            parsed = call
+        if not isinstance(parsed, Rolled) or len(parsed.faces) != 2 or parsed.celestial:
+            return False
+        ends = []
+        for faces in (parsed.faces, parsed.faces[::-1]):
+            state = copy.deepcopy(self.state)
+            try:
+                self._apply(state, Rolled(parsed.player, faces), None)
+            except RulesError:
+                return False
+            state.gained = sorted(state.gained)  # bookkeeping of this blessing, not an outcome
+            ends.append(to_plain(state))
+        return bool(ends[0] != ends[1])
 
     def sanctuary_view(self) -> list[tuple[int, int, list[str]]]:
         """What is left in each Sanctuary pool: (pool, gold cost, faces), pool 1 to 10."""

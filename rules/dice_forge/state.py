@@ -76,6 +76,27 @@ def card_setup(module: str, overrides: dict[str, str]) -> dict[str, str]:
     return chosen
 
 
+def slot_choices(module: str = "none") -> dict[str, list[tuple[str, str]]]:
+    """For a start screen: every feat slot's cards a table may choose, as (key, name), the
+    default set first; a slot holding a module card offers only it (it cannot be replaced).
+    Choosing one is the option ``cards = {slot = key}``.
+
+    >>> slot_choices()["M5"][0]
+    ('ferryman', 'The Ferryman')
+    """
+    default = card_setup(module, {})
+    cards: dict[str, dict[str, Any]] = D.load("cards")["cards"]
+    out: dict[str, list[tuple[str, str]]] = {}
+    for slot in SLOTS:
+        first = default[slot]
+        keys = [first]
+        if card(first)["set"] not in ("titans", "goddess"):
+            keys += [k for k, c in cards.items() if c["slot"] == slot and k != first
+                     and c["implemented"] and c["set"] in ("base", "rebellion", module)]
+        out[slot] = [(k, str(cards[k]["name"])) for k in keys]
+    return out
+
+
 @dataclass
 class Player:
     """One hero: dice, reserves, glory, cards, pawn and module tokens."""

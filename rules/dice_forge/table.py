@@ -173,17 +173,26 @@ class Table:
 
     # -- resources -----------------------------------------------------------------------
 
-    def gain(self, p: Player, res: str, n: int) -> int:
-        """Add (or with ``n`` < 0 take) a resource, respecting caps; returns the change."""
+    def gain(self, p: Player, res: str, n: int, record: bool = True) -> int:
+        """Add (or with ``n`` < 0 take) a resource, respecting caps; returns the change.
+
+        A gain is recorded in ``state.gained`` (what this blessing gave, which shields, Chaos
+        faces and The Oracle look at), glory and loyalty included, unless ``record`` is off
+        (a bonus of the Titans board rather than of a die face).
+        """
         if n == 0:
             return 0
         if res == "loyalty":
             if n > 0:
                 self.move_titan(p, "loyalty", n)
+                if record:
+                    self.s.gained.append(res)
             return n if n > 0 else 0
         if res == "glory":
             old = p.glory
             p.glory = max(0, p.glory + n)
+            if record and p.glory > old:
+                self.s.gained.append(res)
             return p.glory - old
         before: int = getattr(p, res)
         if n < 0:
@@ -208,7 +217,7 @@ class Table:
                      player=p.name, resource=res, amount=over)
         if res == "ancient":
             self.move_titan(p, "rebellion", n)
-        if kept or hammered:
+        if (kept or hammered) and record:
             self.s.gained.append(res)
         return kept + hammered
 
@@ -273,15 +282,15 @@ class Table:
             self.gain(p, res, sign * n * times)
         if own and sign > 0 and self.s.module == "titans":
             if any(r == "gold" for r, _ in parts) and zone.startswith("loyalty"):
-                self.gain(p, "gold", 1)
+                self.gain(p, "gold", 1, record=False)
                 extra = 0 if zone == "loyalty_1" else 1
-                self.gain(p, "glory", extra)
+                self.gain(p, "glory", extra, record=False)
                 self.say("zone", f"{p.name} gets the {zone} bonus: +1 gold"
                          + (" +1 glory" if extra else ""), player=p.name)
             if glory_face is None:
                 glory_face = any(r == "glory" for r, _ in parts)
             if glory_face and zone == "loyalty_3":
-                self.gain(p, "glory", 1)
+                self.gain(p, "glory", 1, record=False)
                 self.say("zone", f"{p.name} gets the loyalty_3 glory bonus: +1 glory",
                          player=p.name)
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from rules.core import Call, InvalidCall
+from rules.core import Call, InvalidCall, read_number, shown
 
 PROVE_IT = "Prove It"
 DOUBLE_OR_NOTHING = "Double or Nothing"
@@ -112,19 +112,28 @@ DiceCall = Roll | Keep | Bank | PlayCard | Immunity | Pick | SpecialRoll
 
 
 def _dice(text: str, words: list[str], least: int, most: int) -> tuple[int, ...]:
-    if not least <= len(words) <= most or not all(w in "123456" and len(w) == 1 for w in words):
+    values = [read_number(w) for w in words]
+    if not least <= len(words) <= most or not all(v is not None and 1 <= v <= 6
+                                                  for v in values):
         raise InvalidCall(f"{text!r}: expected {least} to {most} dice, each a number 1 to 6")
-    return tuple(int(w) for w in words)
+    return tuple(v for v in values if v is not None)
+
+
+def _player(name: str, players: Sequence[str]) -> str | None:
+    """The player called ``name``, in any case; None if nobody is."""
+    return next((p for p in players if p.casefold() == name.strip().casefold()), None)
 
 
 def parse_call(text: str, players: Sequence[str]) -> DiceCall:
-    """Read one call; raises :class:`InvalidCall` naming the words that are no call."""
-    who, sep, rest = text.partition(":")
-    who = who.strip()
+    """Read one call (names in any case, dice in digits or words); raises
+    :class:`InvalidCall` naming the words that are no call."""
+    said, sep, rest = text.partition(":")
     if not sep:
         raise InvalidCall(f"{text!r}: expected 'NAME: call', e.g. 'Ana: Roll 1 5 5 3 2 6'")
-    if who not in players:
-        raise InvalidCall(f"{text!r}: no player called {who!r}; players: {', '.join(players)}")
+    who = _player(said, players)
+    if who is None:
+        raise InvalidCall(f"{text!r}: no player called {shown(said.strip())}; players: "
+                          f"{', '.join(players)}")
     words = rest.split()
     if not words:
         raise InvalidCall(f"{text!r}: nothing called after {who!r}")
@@ -138,9 +147,9 @@ def parse_call(text: str, players: Sequence[str]) -> DiceCall:
     if head == "immunity" and not args:
         return Immunity(who)
     if head == "pick" and args:
-        chosen = " ".join(args)
-        if chosen not in players:
-            raise InvalidCall(f"{text!r}: no player called {chosen!r} to pick")
+        chosen = _player(" ".join(args), players)
+        if chosen is None:
+            raise InvalidCall(f"{text!r}: no player called {shown(' '.join(args))} to pick")
         return Pick(who, chosen)
     special: SpecialDie | None = None
     if head == "zombie" and len(args) == 1:
@@ -154,17 +163,18 @@ def parse_call(text: str, players: Sequence[str]) -> DiceCall:
         together = body.casefold().endswith(" together")
         if together:
             body = body[: -len(" together")]
-        name, on, target = body.rpartition(" on ")
-        if not on:
-            name, target = body, ""
+        at = body.casefold().rfind(" on ")
+        on = at >= 0
+        name, target = (body[:at], body[at + 4:]) if on else (body, "")
         card = next((c for c in CARDS if c.casefold() == name.strip().casefold()), None)
         if card is None:
             raise InvalidCall(f"{text!r}: no Act of War card called {name.strip()!r}; cards: "
                               + ", ".join(CARDS))
         if card in TARGETED:
-            if target not in players:
+            named = _player(target, players) if on else None
+            if named is None:
                 raise InvalidCall(f"{text!r}: {card} needs 'on NAME' naming a player")
-            return PlayCard(who, card, target, together)
+            return PlayCard(who, card, named, together)
         if on:
             raise InvalidCall(f"{text!r}: {card} is not played on another player")
         return PlayCard(who, card, None, together)

@@ -23,6 +23,7 @@ from rules.core import (
     SetupError,
     Standings,
     rank_by,
+    tidy_call,
 )
 from rules.diceocalypse.calls import (
     BLOODSHED,
@@ -231,7 +232,12 @@ class Diceocalypse(Game[DiceocalypseState]):
         )
 
     def parse(self, text: str) -> Call:
-        return parse_call(text, self.setup.players)
+        """Read a call: names in any case, dice in digits or words, forgiving spacing; "NAME:"
+        may be left out when only one player can make the call now."""
+        raw = tidy_call(text, [w for p in self.setup.players for w in p.split()])
+        if ":" not in raw and raw:
+            return self.parse_unsaid_speaker(raw, lambda t: parse_call(t, self.setup.players))
+        return parse_call(raw, self.setup.players)
 
     @property
     def special_dice(self) -> bool:

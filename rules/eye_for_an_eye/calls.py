@@ -87,12 +87,15 @@ class Recover(Call):
 
 @dataclass(frozen=True)
 class Land(Call):
-    """The parry window closed: the pending hits on the target land."""
+    """A parry window closed: the oldest attack waiting on the target lands (or the oldest of
+    ``attacker``'s, when named: "Hits land on Riparian from Banksia")."""
 
     target: str
+    attacker: str | None = None
 
     def text(self) -> str:
-        return f"Hits land on {self.target}"
+        by = f" from {self.attacker}" if self.attacker is not None else ""
+        return f"Hits land on {self.target}{by}"
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,16 @@ class Dispute(Call):
 
     def text(self) -> str:
         return "Dispute: " + ", ".join(self.involved)
+
+
+@dataclass(frozen=True)
+class StartingAreas(Call):
+    """The Ceremonial Flower Tokens the table dealt: each character's starting area (1-6)."""
+
+    areas: tuple[tuple[str, int], ...]  # (character short name, area), in seat order
+
+    def text(self) -> str:
+        return "Starting areas: " + ", ".join(f"{who} {area}" for who, area in self.areas)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ See docs/rules/eye-for-an-eye.md for every ruling this engine makes where the ru
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from collections.abc import Sequence
@@ -13,6 +14,8 @@ from typing import Literal
 
 from rules.core import (
     Call,
+    Deal,
+    DealChoice,
     Event,
     Game,
     IllegalCall,
@@ -23,6 +26,9 @@ from rules.core import (
     SetupError,
     Standings,
     rank_by,
+    read_number,
+    shown,
+    tidy_call,
 )
 from rules.eye_for_an_eye.calls import (
     Act,
@@ -32,6 +38,7 @@ from rules.eye_for_an_eye.calls import (
     NextRound,
     Ready,
     Recover,
+    StartingAreas,
     TimeUp,
     Unblockable,
 )
@@ -41,6 +48,11 @@ from rules.eye_for_an_eye.scoring import RoundRow, rank_round
 #: Health cubes in the box; a game never creates or loses one.
 HEALTH_TOKENS = 110
 STANDING_BONUS = 5
+#: The six Ceremonial Flower Tokens, one per starting area; the rulebook names none, so they
+#: are numbered 1-6 here (provisional: number the arena's starting areas the same way).
+FLOWER_TOKENS = (1, 2, 3, 4, 5, 6)
+MAX_ROUNDS = 20
+MAX_ROUND_SECONDS = 3600.0
 DEFAULT_ORDER = ("grubic", "riparian", "banksia", "pluma", "incendiary", "echo")
 
 
@@ -59,6 +71,7 @@ class EyeOptions:
     friendly_fire: bool = False
     heal_above_start: bool = False
     health_tokens: int = HEALTH_TOKENS
+    match_length: Literal["sides", "players"] = "sides"
 
 
 @dataclass
@@ -123,6 +136,8 @@ class EyeState:
     results: list[RoundRecord] = field(default_factory=list)
     points: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
+    areas: dict[str, int] = field(default_factory=dict)  # character short -> starting area
+    round_calls: int = 0  # calls made in this round (starting areas are dealt before any)
 
 
 @dataclass(frozen=True)
@@ -155,11 +170,16 @@ class PendingView:
     rear: bool
 
 
-_NUMBER = re.compile(r"^(?P<rest>.*?)\s+(?P<n>-?\d+)$")
+_LAST_WORD = re.compile(r"^(?P<rest>.*?)\s+(?P<n>\S+)$")
 _GENERIC = {
     "move": "movement", "movement": "movement", "attack": "attack", "defend": "defence",
     "defence": "defence", "defense": "defence", "heal": "heal", "innate": "innate",
 }
+
+
+def _numberish(word: str) -> bool:
+    """True for a word meant as a number that is not one we read ("-1", "²", "1e3", "٣")."""
+    return any(ch.isdigit() for ch in word) or word[:1] in "+-"
 
 
 def _norm(text: str) -> str:
@@ -203,10 +223,13 @@ class EyeForAnEye(Game[EyeState]):
         else:
             side_of, sides = self._teams(players)
         self._chars = [known[c] for c in chosen]
-        if opts.rounds is not None and opts.rounds < 1:
-            raise SetupError(f"option rounds={opts.rounds}: must be at least 1")
-        if opts.round_seconds <= 0:
-            raise SetupError(f"option round-seconds={opts.round_seconds}: must be positive")
+        if opts.rounds is not None and not 1 <= opts.rounds <= MAX_ROUNDS:
+            raise SetupError(f"option rounds={opts.rounds}: choose 1 to {MAX_ROUNDS}")
+        if not 0 < opts.round_seconds <= MAX_ROUND_SECONDS:
+            raise SetupError(f"option round-seconds={opts.round_seconds:g}: more than 0 and at "
+                             f"most {MAX_ROUND_SECONDS:g}")
+        if not 0 < opts.health_tokens <= 1000:
+            raise SetupError(f"option health-tokens={opts.health_tokens}: 1 to 1000")
         total_health = sum(c.health for c in self._chars)
         if total_health > opts.health_tokens:
             raise SetupError(f"the characters need {total_health} health tokens, "
@@ -215,8 +238,14 @@ class EyeForAnEye(Game[EyeState]):
         seats = [SeatState(p, c.id, side_of[p],
                            [FigureState(f.name, f.health, f.health) for f in c.figures])
                  for p, c in zip(players, self._chars, strict=True)]
+        # Setup step 2: "Shuffle the six Ceremonial Flower Tokens and deal one randomly to each
+        # player." The companion deals with the seeded rng unless the table says
+        # "Starting areas: ..." (see table_deals).
+        dealt = rng.sample(FLOWER_TOKENS, len(players))
+        areas = {c.short: a for c, a in zip(self._chars, dealt, strict=True)}
         return EyeState(seats, sides, {s: 0 for s in sides},
-                        opts.health_tokens - total_health, points={s: 0 for s in sides})
+                        opts.health_tokens - total_health, points={s: 0 for s in sides},
+                        areas=areas)
 
     def _teams(self, players: Sequence[str]) -> tuple[dict[str, str], list[str]]:
         teams = self.options.teams
@@ -286,18 +315,27 @@ class EyeForAnEye(Game[EyeState]):
 
     # -- reading calls ------------------------------------------------------------------
 
+    def speakers(self) -> tuple[str, ...]:
+        return tuple(c.short for c in self._chars)
+
     def parse(self, text: str) -> Call:
-        if not isinstance(text, str):
-            raise InvalidCall(f"{text!r}: a call is text")
-        raw = " ".join(text.split())
+        keep = [w for p in self.setup.players for w in p.split()]
+        raw = tidy_call(text, keep)
         low = _norm(raw)
         if low in ("yarra bung", "time", "time up"):
             return TimeUp()
         if low in ("next round", "yarra mark"):
             return NextRound()
         if low.startswith("hits land on "):
-            seat, figure = self._target(raw[len("hits land on "):], raw)
-            return Land(figure)
+            rest = raw[len("hits land on "):]
+            attacker = None
+            m = re.fullmatch(r"(.+?)\s+from\s+(.+)", rest, re.IGNORECASE)
+            if m and rest.casefold() not in self._figure_alias:
+                rest, attacker = m[1], self._short(self._seat(m[2], raw))
+            seat, figure = self._target(rest, raw)
+            return Land(figure, attacker)
+        if low.startswith(("starting areas", "starting area", "areas")):
+            return self._parse_areas(raw)
         if low.startswith("dispute"):
             _, _, names = raw.partition(":")
             involved = [n.strip() for n in names.split(",") if n.strip()]
@@ -307,11 +345,36 @@ class EyeForAnEye(Game[EyeState]):
             idx = sorted({self._seat(n, raw) for n in involved})
             return Dispute(tuple(self._short(i) for i in idx))
         who, colon, rest = raw.partition(":")
-        if not colon or not rest.strip():
+        if not colon:
+            if not raw:
+                raise InvalidCall(f"{text!r}: expected 'WHO: ACTION [N] [on TARGET]', e.g. "
+                                  "'Grubic: Spear Thrust 3 on Riparian'")
+            return self.parse_unsaid_speaker(raw)
+        if not rest.strip():
             raise InvalidCall(f"{raw!r}: expected 'WHO: ACTION [N] [on TARGET]', e.g. "
                               "'Grubic: Spear Thrust 3 on Riparian'")
         seat = self._seat(who.strip(), raw)
         return self._parse_action(seat, rest.strip(), raw)
+
+    def _parse_areas(self, raw: str) -> StartingAreas:
+        _, colon, body = raw.partition(":")
+        parts = [x.strip() for x in body.split(",") if x.strip()]
+        if not colon or not parts:
+            raise InvalidCall(f"{raw!r}: expected 'Starting areas: Grubic 3, Riparian 5, ...'")
+        areas: dict[int, int] = {}
+        for part in parts:
+            m = _LAST_WORD.match(part)
+            n = read_number(m["n"]) if m else None
+            if m is None or n is None:
+                raise InvalidCall(f"{raw!r}: {shown(part)} should be a name and an area 1-6, "
+                                  "e.g. 'Grubic 3'")
+            seat = self._seat(m["rest"], raw)
+            if seat in areas:
+                raise InvalidCall(f"{raw!r}: {self._short(seat)} is named twice")
+            if n not in FLOWER_TOKENS:
+                raise InvalidCall(f"{raw!r}: starting areas are 1 to 6, not {n}")
+            areas[seat] = n
+        return StartingAreas(tuple((self._short(i), areas[i]) for i in sorted(areas)))
 
     def _short(self, seat: int) -> str:
         return self._chars[seat].short
@@ -354,7 +417,7 @@ class EyeForAnEye(Game[EyeState]):
         actor = self._short(seat)
         low = rest.casefold()
         if low.startswith("allocate "):
-            m = re.fullmatch(r"allocate\s+(\d+)\s+(?:to|on)\s+(.+)", rest, re.IGNORECASE)
+            m = re.fullmatch(r"allocate\s+(\S+)\s+(?:to|on)\s+(.+)", rest, re.IGNORECASE)
             if not m:
                 raise InvalidCall(f"{raw!r}: expected 'Allocate N to ACTION'")
             key, name = self._named(seat, m[2], raw)
@@ -362,7 +425,7 @@ class EyeForAnEye(Game[EyeState]):
         if low.startswith("recover"):
             if _norm(rest) in ("recover", "recover all", "recover all dice"):
                 return Recover(actor)
-            m = re.fullmatch(r"recover\s+(\d+)\s+from\s+(.+)", rest, re.IGNORECASE)
+            m = re.fullmatch(r"recover\s+(\S+)\s+from\s+(.+)", rest, re.IGNORECASE)
             if not m:
                 raise InvalidCall(f"{raw!r}: expected 'Recover all' or 'Recover N from ACTION'")
             key, name = self._named(seat, m[2], raw)
@@ -379,12 +442,12 @@ class EyeForAnEye(Game[EyeState]):
         if m:
             rest, rear = m[1], m[2].casefold() != "front"
         target = None
-        head, on, tail = rest.rpartition(" on ")
-        if on:
-            rest, target = head, self._target(tail, raw)[1]
+        at = rest.casefold().rfind(" on ")
+        if at >= 0:
+            rest, target = rest[:at], self._target(rest[at + 4:], raw)[1]
         count = None
-        m = _NUMBER.match(rest)
-        if m:
+        m = _LAST_WORD.match(rest)
+        if m and (read_number(m["n"]) is not None or _numberish(m["n"])):
             rest, count = m["rest"], self._count(m["n"], raw)
         if _norm(rest) == "unblockable":
             if count is None or target is None:
@@ -397,9 +460,16 @@ class EyeForAnEye(Game[EyeState]):
 
     @staticmethod
     def _count(text: str, raw: str) -> int:
-        n = int(text)
+        n = read_number(text.lstrip("+"))
+        if n is None:
+            if text.startswith("-") and read_number(text[1:]) is not None:
+                raise InvalidCall(f"{raw!r}: a number of dice is 1 or more, not {shown(text)}")
+            raise InvalidCall(f"{raw!r}: {shown(text)} is not a number of dice (1 to 99, in "
+                              "digits or words)")
         if n < 1:
             raise InvalidCall(f"{raw!r}: a number of dice is 1 or more, not {n}")
+        if n > 99:
+            raise InvalidCall(f"{raw!r}: a number of dice is at most 99, not {n}")
         return n
 
     # -- applying calls -----------------------------------------------------------------
@@ -419,18 +489,24 @@ class EyeForAnEye(Game[EyeState]):
         if state.phase != "playing":
             raise IllegalCall(f"{call}: round {state.round_number} is over; "
                               "call 'Next round' to begin the next")
+        if isinstance(call, StartingAreas):
+            return self._starting_areas(state, call)
+        state.round_calls += 1
         if isinstance(call, TimeUp):
-            for p in list(state.pending):
-                self._land(state, p, 0, events)
+            self._land_all(state, list(state.pending), events)
             if state.phase == "playing":
                 self._end_round(state, "time", events)
             return events
         if isinstance(call, Land):
             seat, _ = self._target(call.target, str(call))
-            pending = self._pending_on(state, seat)
-            if pending is None:
-                raise IllegalCall(f"{call}: no attack on {call.target} is waiting to land")
-            self._land(state, pending, 0, events)
+            waiting = self._waiting_on(state, seat)
+            if call.attacker is not None:
+                attacker = self._seat(call.attacker, str(call))
+                waiting = [p for p in waiting if p.attacker == attacker]
+            if not waiting:
+                by = f" from {call.attacker}" if call.attacker is not None else ""
+                raise IllegalCall(f"{call}: no attack on {call.target}{by} is waiting to land")
+            self._land(state, waiting[0], 0, events)
             return events
         if isinstance(call, Dispute):
             return self._dispute(state, call)
@@ -442,9 +518,7 @@ class EyeForAnEye(Game[EyeState]):
         reaction = isinstance(call, Act) and self._action_of(seat, call.key).reaction
         if not reaction:
             # Whoever acts instead of reacting takes the hits waiting on them.
-            pending = self._pending_on(state, seat)
-            if pending is not None:
-                self._land(state, pending, 0, events)
+            self._land_all(state, self._waiting_on(state, seat), events)
         if not me.standing:
             raise IllegalCall(f"{call}: {call.actor} is knocked out")
         if state.phase != "playing":
@@ -478,7 +552,13 @@ class EyeForAnEye(Game[EyeState]):
         return card
 
     def _pending_on(self, state: EyeState, seat: int) -> Pending | None:
+        """The oldest attack waiting on ``seat``."""
         return next((p for p in state.pending if p.target == seat), None)
+
+    @staticmethod
+    def _waiting_on(state: EyeState, seat: int) -> list[Pending]:
+        """Every attack waiting on ``seat``, oldest first: each has its own parry window."""
+        return [p for p in state.pending if p.target == seat]
 
     def _spend(self, state: EyeState, seat: int, key: str, label: str, need: int,
                spend: int, what: str) -> None:
@@ -532,14 +612,17 @@ class EyeForAnEye(Game[EyeState]):
         if call.rear and not wants_target:
             raise IllegalCall(f"{label}: only attacks come from an arc")
         if effect.kind == "cancel":
-            pending = self._pending_on(state, seat)
-            if pending is None:
+            waiting = self._waiting_on(state, seat)
+            if not waiting:
                 raise IllegalCall(f"{label}: no attack on {c.short} is waiting; "
                                   f"{action.name} is a reaction")
-            if pending.rear:
-                attacker = self._short(pending.attacker)
+            front = [p for p in waiting if not p.rear]
+            if not front:
+                attacker = self._short(waiting[0].attacker)
                 raise IllegalCall(f"{label}: {attacker}'s attack came from {c.short}'s rear "
                                   "arc; no parry is possible")
+            # The parry answers the oldest attack from the front still waiting.
+            pending = front[0]
             cancel = effect.total(dice)
             if cancel > pending.hits:
                 raise IllegalCall(f"{label}: only {pending.hits} "
@@ -572,9 +655,9 @@ class EyeForAnEye(Game[EyeState]):
         else:
             self._spend(state, seat, call.key, label, need, dice, action.name)
             if effect.kind == "face":
-                pending = self._pending_on(state, seat)
-                if pending is not None and pending.rear:
-                    pending.rear = False
+                rear = [p for p in self._waiting_on(state, seat) if p.rear]
+                if rear:  # turning to face the oldest attack from behind
+                    rear[0].rear = False
                 events.append(Event("face", f"{c.short} changes facing", {"player": me.player}))
             elif effect.kind == "move":
                 events.append(Event("move", str(call), {"player": me.player}))
@@ -602,14 +685,10 @@ class EyeForAnEye(Game[EyeState]):
         if me.side == them.side and not self.options.friendly_fire:
             raise IllegalCall(f"{label}: {self._short(seat)} and {self._short(target)} are on "
                               f"{me.side}; friendly fire is off")
-        earlier = self._pending_on(state, target)
-        if earlier is not None:
-            self._land(state, earlier, 0, events)
-            if not figure.standing:
-                raise IllegalCall(f"{label}: {figure_name} was knocked out by the hits "
-                                  "already waiting")
-            if state.phase != "playing":
-                raise IllegalCall(f"{label}: the round ended when the waiting hits landed")
+        # Each attack has its own parry window: a second attack on the same target leaves the
+        # first waiting, and unblockable hits land at once without touching the others
+        # ("you can cancel the regular hits if you are able, but the Unblockable hits go
+        # through").
         if unblockable:
             events.append(Event("attack", f"{self._short(seat)}: {hits} unblockable on "
                                 f"{figure_name}", {"attacker": me.player, "target": them.player}))
@@ -623,10 +702,17 @@ class EyeForAnEye(Game[EyeState]):
                             {"attacker": me.player, "target": them.player, "hits": hits,
                              "can_parry": not rear}))
 
+    def _land_all(self, state: EyeState, waiting: list[Pending], events: list[Event]) -> None:
+        """Land attacks in the order called; one that a knockout or the round's end already
+        removed lands no more."""
+        for pending in waiting:
+            if state.phase == "playing" and any(p is pending for p in state.pending):
+                self._land(state, pending, 0, events)
+
     def _land(self, state: EyeState, pending: Pending, cancelled: int, events: list[Event],
               queued: bool = True) -> None:
         if queued:
-            state.pending.remove(pending)
+            state.pending = [p for p in state.pending if p is not pending]
         them = state.seats[pending.target]
         attacker = state.seats[pending.attacker]
         figure = next(f for f in them.figures if f.name == pending.figure)
@@ -653,8 +739,7 @@ class EyeForAnEye(Game[EyeState]):
                                  or p.hits > 0]
             standing_sides = {s.side for s in state.seats if s.standing}
             if len(standing_sides) <= 1 and state.phase == "playing":
-                for p in list(state.pending):
-                    self._land(state, p, 0, events)
+                self._land_all(state, list(state.pending), events)
                 if state.phase == "playing":
                     self._end_round(state, "last standing", events)
 
@@ -712,6 +797,25 @@ class EyeForAnEye(Game[EyeState]):
         return Event("ready", f"{call.actor} readies {card.name}",
                      {"player": me.player, "card": card.name})
 
+    def _starting_areas(self, state: EyeState, call: StartingAreas) -> list[Event]:
+        if state.round_calls:
+            raise IllegalCall(f"{call}: starting areas are dealt before the round's first "
+                              f"call; round {state.round_number} has {state.round_calls}")
+        named = {who for who, _ in call.areas}
+        missing = [self._short(i) for i, seat in enumerate(state.seats)
+                   if seat.playing and self._short(i) not in named]
+        if missing:
+            raise IllegalCall(f"{call}: deal a flower token to every player; "
+                              f"{', '.join(missing)} has none")
+        tokens = [a for _, a in call.areas]
+        if len(set(tokens)) != len(tokens):
+            raise IllegalCall(f"{call}: each flower token is dealt once (six tokens, one per "
+                              "starting area)")
+        state.areas.update(call.areas)  # a seat sitting out a tie-break keeps its area
+        return [Event("starting-areas", "Starting areas: "
+                      + ", ".join(f"{who} {a}" for who, a in call.areas),
+                      {"areas": dict(call.areas)})]
+
     def _dispute(self, state: EyeState, call: Dispute) -> list[Event]:
         idx = {self._seat(n, str(call)) for n in call.involved}
         for i in idx:
@@ -725,8 +829,13 @@ class EyeForAnEye(Game[EyeState]):
 
     @property
     def rounds_total(self) -> int:
+        """Rounds in the match: the option, else "the number of players, plus one", where a
+        player is a side (a team in Alliances; option match-length = "players" counts each
+        player)."""
         if self.options.rounds is not None:
             return self.options.rounds
+        if self.options.match_length == "players":
+            return len(self.setup.players) + 1
         return len(self.state.sides) + 1
 
     def _end_round(self, state: EyeState, ended_by: str, events: list[Event]) -> None:
@@ -769,6 +878,7 @@ class EyeForAnEye(Game[EyeState]):
             raise IllegalCall(f"{call}: round {state.round_number} is still being played")
         state.round_number += 1
         state.phase = "playing"
+        state.round_calls = 0
         for side in state.cups:
             state.cups[side] = 0
         for seat in state.seats:
@@ -811,6 +921,26 @@ class EyeForAnEye(Game[EyeState]):
                          tuple(seat.trophies), dict(seat.allocation),
                          c.dice - sum(seat.allocation.values()), tuple(seat.ready))
                 for seat, c in zip(s.seats, self._chars, strict=True)]
+
+    def starting_areas(self) -> dict[str, int]:
+        """Each player's starting area (flower token 1-6), as dealt."""
+        return {seat.player: self.state.areas[self._short(i)]
+                for i, seat in enumerate(self.state.seats)}
+
+    def table_deals(self) -> tuple[Deal, ...]:
+        """Before a round's first call: the Ceremonial Flower Tokens (starting areas)."""
+        s = self.state
+        if s.phase != "playing" or s.round_calls:
+            return ()
+        options = tuple(str(a) for a in FLOWER_TOKENS)
+        choices = tuple(
+            DealChoice(f"{seat.player} ({self._short(i)})", options,
+                       (str(s.areas[self._short(i)]),), say=f"{self._short(i)} {{}}")
+            for i, seat in enumerate(s.seats) if seat.playing)
+        return (Deal("starting-areas", "Starting areas (flower tokens)",
+                     "Shuffle the six Ceremonial Flower Tokens and deal one randomly to each "
+                     "player. This determines your figure's starting area.", choices,
+                     prefix="Starting areas: "),)
 
     def pending(self) -> list[PendingView]:
         """Attacks waiting for their target's reaction, oldest first."""
@@ -884,21 +1014,26 @@ class EyeForAnEye(Game[EyeState]):
         if s.phase == "between-rounds":
             return [NextRound()]
         calls: list[Call] = [TimeUp()]
+        if s.round_calls == 0:
+            calls.append(StartingAreas(tuple(sorted(
+                s.areas.items(), key=lambda kv: self.speakers().index(kv[0])))))
         for p in s.pending:
             calls.append(Land(p.figure))
+            calls.append(Land(p.figure, self._short(p.attacker)))
+        calls = list(dict.fromkeys(calls))
         tracking = self.options.track_allocation
         for i, seat in enumerate(s.seats):
             if not seat.standing:
                 continue
             c = self._chars[i]
             me = c.short
-            pending = self._pending_on(s, i)
-            if pending is not None and not pending.rear:
+            front = [p for p in self._waiting_on(s, i) if not p.rear]
+            if front:
                 d = c.actions["defence"]
-                for n in range(1, min(d.spaces, pending.hits) + 1):
+                for n in range(1, min(d.spaces, front[0].hits) + 1):
                     if not tracking or seat.allocation.get("defence", 0) >= max(d.required, n):
                         calls.append(Act(me, "defence", d.name, n))
-            if pending is not None and self._doomed(pending):
+            if self._doomed(i):
                 continue  # only a reaction is possible before the hits land
             keys = list(c.actions)
             if self.options.advanced:
@@ -923,10 +1058,8 @@ class EyeForAnEye(Game[EyeState]):
                         for j, other in enumerate(s.seats):
                             if j != i and other.standing and (
                                     other.side != seat.side or self.options.friendly_fire):
-                                waiting = self._pending_on(s, j)
                                 for f in other.figures:
-                                    if f.standing and not (waiting is not None
-                                                           and self._doomed(waiting)):
+                                    if f.standing:
                                         calls.append(Act(me, key, action.name, count,
                                                          f.name))
                                         calls.append(Act(me, key, action.name, count,
@@ -959,11 +1092,14 @@ class EyeForAnEye(Game[EyeState]):
                     calls.append(Recover(me))
         return calls
 
-    def _doomed(self, pending: Pending) -> bool:
-        """True when the hits waiting in ``pending`` would knock their figure out."""
-        seat = self.state.seats[pending.target]
-        figure = next(f for f in seat.figures if f.name == pending.figure)
-        return pending.hits >= figure.health
+    def _doomed(self, seat: int) -> bool:
+        """True when the hits waiting on ``seat`` would knock it out or end the round: then it
+        can only react (a parry, a change of facing) before they land."""
+        if not self._waiting_on(self.state, seat):
+            return False
+        state = copy.deepcopy(self.state)
+        self._land_all(state, self._waiting_on(state, seat), [])
+        return not state.seats[seat].standing or state.phase != "playing"
 
     def random_call(self, rng: random.Random) -> Call:
         calls = self.legal_calls()

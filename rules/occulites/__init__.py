@@ -14,6 +14,8 @@ from rules.occulites.effects import EFFECTS, Effect, EffectContext
 from rules.occulites.game import (
     POOL,
     ChooseTribe,
+    FlipCards,
+    FlipTribe,
     LineUp,
     OcculitesGame,
     OcculitesOptions,
@@ -47,6 +49,8 @@ __all__ = [
     "Die",
     "Effect",
     "EffectContext",
+    "FlipCards",
+    "FlipTribe",
     "LineUp",
     "OcculitesGame",
     "OcculitesOptions",

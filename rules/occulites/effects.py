@@ -3,8 +3,9 @@
 The rulebook gives no card texts, so no real card has an effect yet. Each card's TOML entry has
 an ``effect`` key; when it names an entry of :data:`EFFECTS`, the engine calls that entry's hooks:
 
-- ``before_allocation(ctx)``: once per round, when the card is placed in the line-up, before
-  anyone allocates (cards in line-up order).
+- ``before_allocation(ctx)``: once per round, when the round's cards are final (just before
+  the first line-up is taken, after any cards the table flipped), before anyone allocates
+  (cards in line-up order).
 - ``check_allocation(card, die)``: for every die a line-up puts on the card; return a reason
   string to refuse the line-up ("card text can modify what you are allowed to allocate").
 - ``resolve(card, placed)``: replaces the main rules for who discovers the card.

@@ -16,6 +16,8 @@ from typing import Any, Literal
 
 from rules.core import (
     Call,
+    Deal,
+    DealChoice,
     Event,
     Game,
     IllegalCall,
@@ -26,6 +28,9 @@ from rules.core import (
     SetupError,
     Standings,
     rank_by,
+    read_number,
+    shown,
+    tidy_call,
 )
 from rules.occulites.data import (
     CARDS,
@@ -45,6 +50,8 @@ from rules.occulites.resolve import CardOutcome, Die, Placed, join_names, resolv
 __all__ = [
     "POOL",
     "ChooseTribe",
+    "FlipCards",
+    "FlipTribe",
     "LineUp",
     "OcculitesGame",
     "OcculitesOptions",
@@ -65,6 +72,8 @@ POOL = "pool"
 #: Most Share Knowledge actions one player may take in one round (rulebook, Sharing knowledge).
 MAX_SHARES = 3
 CARDS_PER_ROUND = 6
+MAX_ROUNDS = 20
+MAX_TIMER_SECONDS = 600.0
 
 Phase = Literal["tribes", "draft", "allocate", "share", "over"]
 
@@ -104,10 +113,11 @@ class OcculitesOptions:
     share_last_round: bool = False
     tie_break: Literal["shared", "most-sole-wins"] = "shared"
     card_effects: dict[str, str] = field(default_factory=dict)
+    conflicted_creatures: Literal["always", "with-creatures"] = "always"
 
     def __post_init__(self) -> None:
-        if self.rounds < 1:
-            raise SetupError(f"option rounds={self.rounds}: play at least 1 round")
+        if not 1 <= self.rounds <= MAX_ROUNDS:
+            raise SetupError(f"option rounds={self.rounds}: play 1 to {MAX_ROUNDS} rounds")
         unknown = [t for t in self.tribes if t not in TRIBES]
         if unknown:
             raise SetupError(f"option tribes: unknown Tribe(s) {', '.join(unknown)}; choose "
@@ -117,11 +127,12 @@ class OcculitesOptions:
         if not self.tribes:
             raise SetupError("option tribes: needs at least one Tribe card set")
         for name in ("look_seconds", "allocate_seconds"):
-            if getattr(self, name) <= 0:
-                raise SetupError(f"option {name.replace('_', '-')}={getattr(self, name)}: "
-                                 "must be more than 0 seconds")
-        if self.warning_seconds < 0:
-            raise SetupError(f"option warning-seconds={self.warning_seconds}: must be 0 or more")
+            if not 0 < getattr(self, name) <= MAX_TIMER_SECONDS:
+                raise SetupError(f"option {name.replace('_', '-')}={getattr(self, name):g}: "
+                                 f"must be more than 0 and at most {MAX_TIMER_SECONDS:g} seconds")
+        if not 0 <= self.warning_seconds <= MAX_TIMER_SECONDS:
+            raise SetupError(f"option warning-seconds={self.warning_seconds:g}: must be 0 to "
+                             f"{MAX_TIMER_SECONDS:g}")
         for card, effect in self.card_effects.items():
             if card not in CARDS:
                 raise SetupError(f"option card-effects: no card called {card!r} "
@@ -236,6 +247,27 @@ class LineUp(Call):
 
 
 @dataclass(frozen=True)
+class FlipTribe(Call):
+    """The number 1 card the table flipped for this round: the Tribe everyone researches."""
+
+    tribe: str
+
+    def text(self) -> str:
+        return f"Flip {self.tribe}"
+
+
+@dataclass(frozen=True)
+class FlipCards(Call):
+    """Cards the table flipped for this round: the Creatures and Predators card drawn, or
+    (Conflicted Interests) the top card of each pile; each lies on the place of its number."""
+
+    cards: tuple[str, ...]
+
+    def text(self) -> str:
+        return "Flip " + ", ".join(self.cards)
+
+
+@dataclass(frozen=True)
 class Reveal(Call):
     """Every line-up is revealed: the six cards resolve in order."""
 
@@ -298,6 +330,10 @@ class OcculitesState:
     outcomes: list[CardOutcome] = field(default_factory=list)  # this round's, once revealed
     share_queue: list[tuple[int, str]] = field(default_factory=list)  # (card number, player)
     reshuffles: int = 0
+    hooks_done: bool = False  # this round's before-allocation effects have run
+
+
+_VERBS = ("tribe", "take", "line-up", "line", "lineup", "share", "pass")
 
 
 def _count(colours: Sequence[str]) -> dict[str, int]:
@@ -305,6 +341,12 @@ def _count(colours: Sequence[str]) -> dict[str, int]:
     for c in colours:
         out[c] += 1
     return out
+
+
+def _card_order(cid: str) -> tuple[int, int, str]:
+    card = CARDS[cid]
+    sets = [*TRIBE_NAMES, "Creatures", "Predators"]
+    return (card.number, sets.index(card.set) if card.set in sets else len(sets), cid)
 
 
 def _dice_text(held: Mapping[str, int]) -> str:
@@ -398,51 +440,101 @@ class OcculitesGame(Game[OcculitesState]):
         return colour
 
     def parse(self, text: str) -> Call:
-        raw = text.strip()
-        if raw.casefold() == "reveal":
+        """Read a call: any case, number words, forgiving spacing; "NAME:" may be left out when
+        only one player can make the call (a share turn, a draft turn, one player's dice)."""
+        raw = tidy_call(text, [w for p in self.setup.players for w in p.split()])
+        low = raw.casefold()
+        if low == "reveal":
             return Reveal()
+        if low.startswith("flip ") or low.startswith("flip: "):
+            return self._parse_flip(raw)
         who, colon, rest = raw.partition(":")
         if not colon:
-            raise InvalidCall(f"{text!r}: expected 'Reveal' or 'NAME: Tribe T', 'NAME: Take "
-                              "COLOUR', 'NAME: Line-up COLOUR PIPS, ...', 'NAME: Share COLOUR "
-                              "for COLOUR from pool|NAME' or 'NAME: Pass'")
-        player = self._player(who, text)
-        verb, _, args = rest.strip().partition(" ")
+            if not raw or raw.casefold().split()[0] not in _VERBS:
+                raise InvalidCall(f"{text!r}: expected 'Reveal', 'Flip CARD' or 'NAME: Tribe T', "
+                                  "'NAME: Take COLOUR', 'NAME: Line-up COLOUR PIPS, ...', "
+                                  "'NAME: Share COLOUR for COLOUR from pool|NAME' or "
+                                  "'NAME: Pass'")
+            return self.parse_unsaid_speaker(raw)
+        player = self._player(who, raw)
+        rest = rest.strip()
+        verb, _, args = rest.partition(" ")
         verb = verb.casefold()
         args = args.strip()
+        for long_verb in ("line up", "line-up"):
+            if rest.casefold().startswith(long_verb):
+                verb, args = "lineup", rest[len(long_verb):].strip()
         if verb == "tribe":
-            for t in TRIBE_NAMES:
-                if t.casefold() == args.casefold():
-                    return ChooseTribe(player, t)
-            raise InvalidCall(f"{text!r}: {args!r} is no Tribe; Tribes: {', '.join(TRIBE_NAMES)}")
+            return ChooseTribe(player, self._tribe(args, raw))
         if verb == "take":
-            return TakeDie(player, self._colour(args, text))
-        if verb == "line-up":
-            parts = [p.strip() for p in args.split(",")]
-            if len(parts) != CARDS_PER_ROUND:
-                raise InvalidCall(f"{text!r}: a line-up names {CARDS_PER_ROUND} dice "
-                                  f"'COLOUR PIPS' separated by commas, got {len(parts)}")
-            dice = []
-            for part in parts:
-                words = part.split()
-                if len(words) != 2 or words[1] not in {"1", "2", "3", "4", "5", "6"}:
-                    raise InvalidCall(f"{text!r}: {part!r} should be a colour and pips 1-6, "
-                                      "e.g. 'green 5'")
-                dice.append(Die(self._colour(words[0], text), int(words[1])))
-            return LineUp(player, tuple(dice))
+            return TakeDie(player, self._colour(args, raw))
+        if verb == "lineup":
+            return LineUp(player, self._dice(args, raw))
         if verb == "share":
             words = args.split(None, 4)
             if len(words) != 5 or words[1].casefold() != "for" or words[3].casefold() != "from":
-                raise InvalidCall(f"{text!r}: expected 'NAME: Share COLOUR for COLOUR from "
+                raise InvalidCall(f"{raw!r}: expected 'NAME: Share COLOUR for COLOUR from "
                                   "pool' or '... from NAME'")
-            give, take = self._colour(words[0], text), self._colour(words[2], text)
+            give, take = self._colour(words[0], raw), self._colour(words[2], raw)
             source = (POOL if words[4].strip().casefold() == POOL
-                      else self._player(words[4], text))
+                      else self._player(words[4], raw))
             return Share(player, give, take, source)
         if verb == "pass" and not args:
             return Pass(player)
-        raise InvalidCall(f"{text!r}: {rest.strip()!r} is no call; expected Tribe, Take, "
+        raise InvalidCall(f"{raw!r}: {shown(rest)} is no call; expected Tribe, Take, "
                           "Line-up, Share or Pass")
+
+    @staticmethod
+    def _tribe(word: str, raw: str) -> str:
+        for t in TRIBE_NAMES:
+            if t.casefold() == word.strip().casefold():
+                return t
+        raise InvalidCall(f"{raw!r}: {shown(word.strip())} is no Tribe; Tribes: "
+                          f"{', '.join(TRIBE_NAMES)}")
+
+    def _dice(self, args: str, raw: str) -> tuple[Die, ...]:
+        """Six dice, "COLOUR PIPS" each, with or without commas between them."""
+        words = args.replace(",", " ").split()
+        if len(words) != 2 * CARDS_PER_ROUND:
+            raise InvalidCall(f"{raw!r}: a line-up names {CARDS_PER_ROUND} dice, each a colour "
+                              f"and pips (e.g. 'green 5, blue 3, ...'), got {shown(args)}")
+        dice = []
+        for colour, pips in zip(words[::2], words[1::2], strict=True):
+            n = read_number(pips)
+            if n is None or not 1 <= n <= 6:
+                raise InvalidCall(f"{raw!r}: {shown(colour + ' ' + pips)} should be a colour "
+                                  "and pips 1-6, e.g. 'green 5'")
+            dice.append(Die(self._colour(colour, raw), n))
+        return tuple(dice)
+
+    def _parse_flip(self, raw: str) -> Call:
+        body = raw.partition(" ")[2].lstrip(":").strip()
+        parts = [x.strip() for x in body.split(",") if x.strip()]
+        if not parts:
+            raise InvalidCall(f"{raw!r}: expected 'Flip TRIBE' or 'Flip CARD, CARD, ...'")
+        cards = []
+        for part in parts:
+            words = part.split()
+            number = read_number(words[-1]) if len(words) >= 2 else None
+            if number is None:
+                if len(parts) == 1 and not self.options.conflicted_interests:
+                    return FlipTribe(self._tribe(part, raw))
+                raise InvalidCall(f"{raw!r}: {shown(part)} is no card; say a set and a number, "
+                                  "e.g. 'Hydris 2' or 'Predators 5'")
+            set_name = " ".join(words[:-1]).casefold()
+            card = next((cid for cid, c in CARDS.items()
+                         if c.set.casefold() == set_name and c.number == number), None)
+            if card is None:
+                raise InvalidCall(f"{raw!r}: {shown(part)} is no card; sets: "
+                                  f"{', '.join(TRIBE_NAMES)}, Creatures, Predators; numbers 1-6")
+            cards.append(card)
+        if (len(cards) == 1 and not self.options.conflicted_interests
+                and cards[0] not in CREATURE_CARDS):
+            if CARDS[cards[0]].number != 1:
+                raise InvalidCall(f"{raw!r}: the Tribe deck holds the number 1 cards; say "
+                                  f"'Flip {CARDS[cards[0]].set}'")
+            return FlipTribe(CARDS[cards[0]].set)
+        return FlipCards(tuple(sorted(cards, key=lambda c: CARDS[c].number)))
 
     # -- applying ----------------------------------------------------------------------
 
@@ -451,10 +543,12 @@ class OcculitesGame(Game[OcculitesState]):
             return self._choose(state, call)
         if isinstance(call, TakeDie):
             return self._take(state, call)
+        if isinstance(call, FlipTribe | FlipCards):
+            return self._flip(state, call)
         if isinstance(call, LineUp):
-            return self._lineup(state, call, at)
+            return self._hooks(state) + self._lineup(state, call, at)
         if isinstance(call, Reveal):
-            return self._reveal(state, call, at)
+            return self._hooks(state) + self._reveal(state, call, at)
         if isinstance(call, Share | Pass):
             return self._share(state, call)
         raise IllegalCall(f"{call}: not a call of {self.title}")
@@ -528,7 +622,7 @@ class OcculitesGame(Game[OcculitesState]):
         if opts.conflicted_interests:
             for n in range(1, CARDS_PER_ROUND + 1):
                 pile = [card_id(t, n) for t in opts.tribes]
-                if opts.creatures:
+                if self._creatures_in_piles():
                     pile += [c for c in CREATURE_CARDS if CARDS[c].number == n]
                 rng.shuffle(pile)
                 state.piles[n] = pile
@@ -598,11 +692,168 @@ class OcculitesGame(Game[OcculitesState]):
                                + ", ".join(state.cards),
                                {"round": state.round, "tribe": state.tribe,
                                 "cards": list(state.cards)}))
+        state.hooks_done = False
+        return events
+
+    def _hooks(self, state: OcculitesState) -> list[Event]:
+        """The before-allocation card effects of this round, once, when its cards are final:
+        before the first line-up is taken (cards may be flipped by the table until then)."""
+        if state.hooks_done or state.phase != "allocate":
+            return []
+        state.hooks_done = True
+        events: list[Event] = []
         for cid in state.cards:
-            effect = effect_of(cid, opts)
+            effect = effect_of(cid, self.options)
             if effect is not None and effect.before_allocation is not None:
                 events += effect.before_allocation(self._ctx(state, cid))
         return events
+
+    def _creatures_in_piles(self) -> bool:
+        """Conflicted Interests puts the Creatures and Predators cards in the piles ("Take all
+        the cards from all Tribes and the Creatures and Predators"); option
+        conflicted-creatures = "with-creatures" does so only when creatures is on."""
+        opts = self.options
+        return opts.conflicted_creatures == "always" or opts.creatures
+
+    # -- what the table flips --------------------------------------------------------------
+
+    def _flip(self, state: OcculitesState, call: FlipTribe | FlipCards) -> list[Event]:
+        if state.phase != "allocate" or state.hooks_done:
+            raise IllegalCall(f"{call}: cards are flipped at the start of a round, before any "
+                              f"line-up; {self._phase_text(state)}"
+                              + (" and line-ups have begun" if state.phase == "allocate" else ""))
+        if isinstance(call, FlipTribe):
+            return self._flip_tribe(state, call)
+        if self.options.conflicted_interests:
+            return self._flip_piles(state, call)
+        return self._flip_creature(state, call)
+
+    def _flip_tribe(self, state: OcculitesState, call: FlipTribe) -> list[Event]:
+        opts = self.options
+        if opts.conflicted_interests:
+            raise IllegalCall(f"{call}: in Conflicted Interests every pile is flipped; say "
+                              "'Flip Hydris 1, Palaudis 2, ...'")
+        if call.tribe not in opts.tribes:
+            raise IllegalCall(f"{call}: {call.tribe} is not in play; Tribes in play: "
+                              f"{', '.join(opts.tribes)}")
+        current = state.tribe
+        assert current is not None
+        deck = [*state.tribe_deck, current]
+        if call.tribe in deck:
+            deck.remove(call.tribe)
+        elif call.tribe in state.tribes_played:
+            raise IllegalCall(f"{call}: {call.tribe} was already researched; the number 1 deck "
+                              f"holds {', '.join(sorted(deck))}")
+        else:
+            # Setup step 3 deals "additional number 1 cards from other Tribe sets": the table
+            # dealt this one where the companion dealt another of those.
+            chosen = {t for t in state.tribe_of.values() if t is not None}
+            extra = [t for t in deck if t not in chosen]
+            if not extra:
+                raise IllegalCall(f"{call}: the number 1 deck holds only the players' Tribes "
+                                  f"({', '.join(sorted(deck))})")
+            deck.remove(current if current in extra else extra[-1])
+        state.tribe_deck = deck
+        state.tribe = call.tribe
+        creature = next((c for c in state.cards if c in CREATURE_CARDS), None)
+        state.cards = [c.id for c in TRIBES[call.tribe].cards]
+        if creature is not None:
+            state.cards[CARDS[creature].number - 1] = creature
+        return [Event("round", f"Round {state.round}: the table flipped {call.tribe}; cards "
+                      + ", ".join(state.cards),
+                      {"round": state.round, "tribe": call.tribe, "cards": list(state.cards)})]
+
+    def _flip_creature(self, state: OcculitesState, call: FlipCards) -> list[Event]:
+        if not self.options.creatures:
+            raise IllegalCall(f"{call}: this game plays without Creatures and Predators "
+                              "(option creatures)")
+        if len(call.cards) != 1 or call.cards[0] not in CREATURE_CARDS:
+            raise IllegalCall(f"{call}: one Creatures and Predators card is drawn each round")
+        new = call.cards[0]
+        old = next(c for c in state.cards if c in CREATURE_CARDS)
+        deck = [old, *state.creature_deck]
+        if new not in deck:
+            raise IllegalCall(f"{call}: {new} was already drawn; the deck holds "
+                              f"{', '.join(sorted(deck))}")
+        deck.remove(new)
+        state.creature_deck = deck
+        assert state.tribe is not None
+        number = CARDS[old].number
+        state.cards[number - 1] = card_id(state.tribe, number)
+        state.cards[CARDS[new].number - 1] = new
+        return [Event("creature", f"{new} replaces card {CARDS[new].number}",
+                      {"card": new, "number": CARDS[new].number})]
+
+    def _flip_piles(self, state: OcculitesState, call: FlipCards) -> list[Event]:
+        numbers = [CARDS[c].number for c in call.cards]
+        if len(set(numbers)) != len(numbers):
+            raise IllegalCall(f"{call}: one card is flipped from each pile")
+        piles = {n: [state.cards[n - 1], *state.piles[n]] for n in numbers}
+        for cid in call.cards:
+            n = CARDS[cid].number
+            if cid not in piles[n]:
+                where = ("is not in this game's piles" if not self._in_piles(cid)
+                         else "was already flipped")
+                raise IllegalCall(f"{call}: {cid} {where}; pile {n} holds "
+                                  + ", ".join(sorted(piles[n])))
+            piles[n].remove(cid)
+            state.piles[n] = piles[n]
+            state.cards[n - 1] = cid
+        return [Event("round", f"Round {state.round}: the table flipped "
+                      + ", ".join(call.cards) + "; cards " + ", ".join(state.cards),
+                      {"round": state.round, "tribe": None, "cards": list(state.cards)})]
+
+    def _in_piles(self, cid: str) -> bool:
+        card = CARDS[cid]
+        if cid in CREATURE_CARDS:
+            return self._creatures_in_piles()
+        return card.set in self.options.tribes
+
+    def _flip_calls(self) -> list[Call]:
+        """Every flip the table may still say this round (one card at a time)."""
+        calls: list[Call] = []
+        for deal in self.table_deals():
+            for choice in deal.choices:
+                for option in choice.options:
+                    calls.append(FlipTribe(option) if deal.kind == "tribe-card"
+                                 else FlipCards((option,)))
+        return calls
+
+    def table_deals(self) -> tuple[Deal, ...]:
+        """At the start of each round, before any line-up: the cards the table flips."""
+        s = self.state
+        if s.phase != "allocate" or s.hooks_done:
+            return ()
+        deals: list[Deal] = []
+        if self.options.conflicted_interests:
+            choices = tuple(
+                DealChoice(f"Card {n}", tuple(sorted({s.cards[n - 1], *s.piles[n]},
+                                                     key=_card_order)),
+                           (s.cards[n - 1],))
+                for n in range(1, CARDS_PER_ROUND + 1))
+            deals.append(Deal("piles", f"Round {s.round}: the top card of each pile",
+                              "At the start of each round, flip the top card off each pile and "
+                              "place it on the line up.", choices, prefix="Flip "))
+            return tuple(deals)
+        assert s.tribe is not None
+        chosen = {t for t in s.tribe_of.values() if t is not None}
+        pool = [*s.tribe_deck, s.tribe]
+        if any(t not in chosen for t in pool):
+            pool += [t for t in self.options.tribes
+                     if t not in pool and t not in s.tribes_played]
+        deals.append(Deal("tribe-card", f"Round {s.round}: the Tribe card",
+                          "Reveal the top card of the number 1 card deck. This is the Tribe "
+                          "that everyone will be researching next.",
+                          (DealChoice("Tribe", tuple(sorted(pool, key=TRIBE_NAMES.index)),
+                                      (s.tribe,)),), prefix="Flip "))
+        if self.options.creatures:
+            old = next(c for c in s.cards if c in CREATURE_CARDS)
+            deck = sorted({old, *s.creature_deck}, key=_card_order)
+            deals.append(Deal("creature-card", f"Round {s.round}: the Creatures and Predators "
+                              "card", "At the start of each round ... draw the top card of the "
+                              "Creatures and Predators deck.",
+                              (DealChoice("Card", tuple(deck), (old,)),), prefix="Flip "))
+        return tuple(deals)
 
     def _ctx(self, state: OcculitesState, cid: str) -> EffectContext:
         return EffectContext(CARDS[cid], self.setup.players, state.points, state.dice,
@@ -935,13 +1186,16 @@ class OcculitesGame(Game[OcculitesState]):
             calls: list[Call] = [c for p in players if (c := self._valid_lineup(p, None))]
             if len(state.lineups) == len(players):
                 calls.append(Reveal())
-            return calls
+            return calls + self._flip_calls()
         who = state.share_queue[0][1]
         return [*self.share_choices(), Pass(who)]
 
     def random_call(self, rng: random.Random) -> Call:
         state = self.state
         if state.phase == "allocate":
+            flips = self._flip_calls()
+            if flips and rng.random() < 0.2:
+                return rng.choice(flips)
             waiting = [p for p in self.setup.players if p not in state.lineups]
             if waiting:
                 call = self._valid_lineup(rng.choice(waiting), rng)

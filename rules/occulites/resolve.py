@@ -26,6 +26,11 @@ __all__ = ["CardOutcome", "Die", "Placed", "Reason", "join_names", "resolve_card
 Reason = Literal["highest", "colour", "draw", "colour-draw", "nobody"]
 
 
+def _points(n: int) -> str:
+    """Discovery Points in words: "1 point", "2 points"."""
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class Die:
     """One die of a line-up: its colour and the pips showing (its Research Value)."""
@@ -100,7 +105,7 @@ def resolve_card(card: CardInfo, placed: Sequence[Placed], lowest: bool = False)
         who = tied[0].player
         return CardOutcome(card.number, card.id, card.colour, tuple(placed), who, (who,), points,
                            "highest", f"{head}: {who} wins with the {word} {best}{rest}; "
-                           f"{who} wins {points} points.")
+                           f"{who} wins {_points(points)}.")
     names = [p.player for p in tied]
     drawn = f"{head}: {join_names(names)} draw on {best}"
     matching = [p.player for p in tied if p.colour == card.colour]
@@ -108,12 +113,12 @@ def resolve_card(card: CardInfo, placed: Sequence[Placed], lowest: bool = False)
         who = matching[0]
         return CardOutcome(card.number, card.id, card.colour, tuple(placed), who, (who,), points,
                            "colour", f"{drawn}; only {who} used a {card.colour} die, "
-                           f"so {who} wins {points} points.")
+                           f"so {who} wins {_points(points)}.")
     if len(matching) > 1:
         return CardOutcome(card.number, card.id, card.colour, tuple(placed), None,
                            tuple(matching), points, "colour-draw",
                            f"{drawn}; {join_names(matching)} used {card.colour} dice, so the "
-                           f"Joint Discovery is theirs: {points} points each.")
+                           f"Joint Discovery is theirs: {_points(points)} each.")
     return CardOutcome(card.number, card.id, card.colour, tuple(placed), None, tuple(names),
                        points, "draw",
-                       f"{drawn}: a Joint Discovery, {points} points each, no winner text.")
+                       f"{drawn}: a Joint Discovery, {_points(points)} each, no winner text.")

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.core import Call, InvalidCall
-from rules.tribal_village.cards import format_layout, parse_card, parse_layout
+from rules.core import Call, InvalidCall, read_number, shown
+from rules.tribal_village.cards import LUFTLE_TOKENS, format_layout, parse_card, parse_layout
 from rules.tribal_village.objectives import OBJECTIVES
 
 __all__ = [
@@ -213,7 +213,10 @@ def _player(text: str, players: Sequence[str], whole: str) -> str:
 def _pairs(text: str, sep: str, players: Sequence[str], whole: str) -> tuple[tuple[str, str], ...]:
     pairs = []
     for part in text.split(","):
-        card_text, found, name = part.strip().rpartition(f" {sep} ")
+        part = part.strip()
+        at = part.casefold().rfind(f" {sep} ")
+        found = at >= 0
+        card_text, name = (part[:at], part[at + len(sep) + 2:]) if found else (part, "")
         if not found:
             raise InvalidCall(f"{whole!r}: expected 'CARD {sep} PLAYER', got {part.strip()!r}")
         pairs.append((_card(card_text, whole), _player(name, players, whole)))
@@ -228,10 +231,12 @@ def _play(who: str, words: list[str], players: Sequence[str], whole: str) -> Pla
     tokens = 0
     net = take = discard = None
     swap = None
-    if rest and rest[0][:1] in "+-" and rest[0][1:].isdigit():
-        tokens = int(rest[0])
-        if tokens == 0:
-            raise InvalidCall(f"{whole!r}: Luftle tokens are +N or -N with N at least 1")
+    if rest and rest[0][:1] in "+-":
+        n = read_number(rest[0][1:])
+        if n is None or not 1 <= n <= LUFTLE_TOKENS:
+            raise InvalidCall(f"{whole!r}: Luftle tokens are +N or -N with N 1 to "
+                              f"{LUFTLE_TOKENS}, not {shown(rest[0])}")
+        tokens = n if rest[0][0] == "+" else -n
         rest = rest[1:]
     while rest:
         word = rest[0].casefold()

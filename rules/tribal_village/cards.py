@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from rules.core import read_number
+
 __all__ = [
     "GRETIN",
     "TRIBES",
@@ -87,11 +89,11 @@ def parse_card(text: str) -> str | None:
     words = text.split()
     if [w.casefold() for w in words] == [w.casefold() for w in GRETIN.split()]:
         return GRETIN
-    if len(words) != 2 or not words[1].isdigit():
+    if len(words) != 2:
         return None
     tribe = _BY_FOLD.get(words[0].casefold())
-    value = int(words[1])
-    if tribe is None or value not in VALUES:
+    value = read_number(words[1])
+    if tribe is None or value is None or value not in VALUES:
         return None
     return card_name(tribe, value)
 

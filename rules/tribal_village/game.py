@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.core import (
     Call,
+    Deal,
+    DealChoice,
     Event,
     Game,
     IllegalCall,
@@ -29,6 +31,7 @@ from rules.core import (
     SetupError,
     Standings,
     rank_by,
+    tidy_call,
 )
 from rules.tribal_village.calls import (
     Chaos,
@@ -162,6 +165,17 @@ class TribalVillageState:
     hand_objectives: list[dict[str, str]] = field(default_factory=list)
 
 
+#: Decisions with a default a later call takes for granted, and the answer it stands for.
+_DEFAULTS: dict[str, Callable[[str], Call]] = {
+    "chaos": lambda who: Chaos(who),
+    "manipulate": lambda who: Manipulate(who),
+    "net": lambda who: NetAnswer(who, False),
+    "gretin": lambda who: KeepObjective(who),
+}
+_ANSWERS: dict[str, type[Call]] = {"chaos": Chaos, "manipulate": Manipulate, "net": NetAnswer,
+                                   "gretin": KeepObjective}
+
+
 def _layout_problem(layout: Sequence[Sequence[str]], players: int) -> str | None:
     """What is wrong with an alliance layout for this player count, or None."""
     ntribes, npairs, _ = SEATS[players]
@@ -261,7 +275,12 @@ class TribalVillage(Game[TribalVillageState]):
     # -- reading calls -------------------------------------------------------------------
 
     def parse(self, text: str) -> Call:
-        return parse_call(text, self.setup.players)
+        """Read a call: names and cards in any case, number words, forgiving spacing; "NAME:"
+        may be left out when only one player can make the call now (the player on turn)."""
+        raw = tidy_call(text, [w for p in self.setup.players for w in p.split()])
+        if ":" not in raw and raw:
+            return self.parse_unsaid_speaker(raw, lambda t: parse_call(t, self.setup.players))
+        return parse_call(raw, self.setup.players)
 
     # -- helpers a screen needs ----------------------------------------------------------
 
@@ -433,30 +452,80 @@ class TribalVillage(Game[TribalVillageState]):
             if isinstance(call, Reveal):
                 return self._reveal(s, call)
             return self._first_lead(s, call)
+        events = self._defaults(s, call)
         if isinstance(call, PickObjective):
-            events = self._pick(s, call)
+            events += self._pick(s, call)
         elif type(call) in answers:
             kind = answers[type(call)]
             player = getattr(call, "player", "")
             if s.phase != "play" or not s.pending or s.pending[0].kind != kind \
                     or s.pending[0].player != player:
                 raise IllegalCall(f"{say}: not now; {self._waiting(s)}")
-            events = getattr(self, f"_answer_{kind}")(s, call)
+            events += getattr(self, f"_answer_{kind}")(s, call)
         elif isinstance(call, Play):
-            events = self._play(s, call)
+            events += self._play(s, call)
         else:
             raise IllegalCall(f"{say}: not a Tribal Village call")
         self._settle(s, events)
+        return events
+
+    def _defaults(self, s: TribalVillageState, call: Call) -> list[Event]:
+        """Decisions a player may let pass: a call that does not answer them takes their
+        default first ('No chaos', 'No manipulation', 'Leave net', 'Keep objective')."""
+        events: list[Event] = []
+        while s.phase == "play" and s.pending and s.pending[0].kind in _DEFAULTS:
+            pend = s.pending[0]
+            if getattr(call, "player", None) == pend.player and (
+                    isinstance(call, _ANSWERS[pend.kind])
+                    or (pend.kind == "gretin" and isinstance(call, PickObjective))):
+                break
+            answer = _DEFAULTS[pend.kind](pend.player)
+            events.append(Event("default", f"{answer} (taken as said: '{call}' came next)",
+                                {"player": pend.player, "call": answer.text()}))
+            events += getattr(self, f"_answer_{pend.kind}")(s, answer)
+            self._settle(s, events)
         return events
 
     def _set_alliances(self, s: TribalVillageState, call: SetAlliances) -> list[Event]:
         problem = _layout_problem(call.layout, len(self.setup.players))
         if problem:
             raise IllegalCall(f"{call}: {problem}")
-        if sorted(t for g in call.layout for t in g) != sorted(s.tribes):
-            raise IllegalCall(f"{call}: this game's tribes are {', '.join(s.tribes)}")
+        tribes = [t for g in call.layout for t in g]
+        if sorted(tribes) != sorted(s.tribes):
+            if s.hand_no != 1:
+                raise IllegalCall(f"{call}: this game's tribes are {', '.join(s.tribes)}; "
+                                  "other tribes are chosen only before the first hand")
+            s.tribes = tribes
+            s.nets = {p: None for p in self.setup.players} if "Hydris" in tribes else {}
         s.layout = [list(g) for g in call.layout]
         return [Event("alliances", f"Alliances: {format_layout(s.layout)}")]
+
+    def table_deals(self) -> tuple[Deal, ...]:
+        """Before a hand's first lead: the Tribal Alliance cards (which tribes, before the
+        first hand, and how they pair) and the five objectives dealt face up."""
+        s = self.state
+        if s.phase != "setup":
+            return ()
+        ntribes, npairs, _ = SEATS[len(self.setup.players)]
+        tribes = tuple(TRIBES) if s.hand_no == 1 else tuple(s.tribes)
+        groups = [g for g in s.layout if len(g) == 2] + [g for g in s.layout if len(g) == 1]
+        choices = tuple(
+            DealChoice(f"Allies {i + 1}" if i < npairs else f"Unallied {i - npairs + 1}",
+                       tribes, tuple(g), count=len(g), joiner="+")
+            for i, g in enumerate(groups))
+        pool = tuple(dict.fromkeys([*s.revealed, *s.objective_deck]))
+        want = min(REVEALED, len(pool))
+        return (
+            Deal("alliances", f"Hand {s.hand_no}: Tribal Alliance cards",
+                 "Gather the Tribal Ally cards and randomly select a number of these and set "
+                 f"them up ({ntribes} tribes: {npairs} pairs of allies and "
+                 f"{ntribes - 2 * npairs} unallied).", choices, prefix="Alliances: "),
+            Deal("objectives", f"Hand {s.hand_no}: objectives",
+                 "Shuffle the 14 Objective cards together and randomly deal 5 of them to the "
+                 "middle of the table.",
+                 (DealChoice("Objectives", pool, tuple(s.revealed), count=want),),
+                 prefix="Objectives: "),
+        )
 
     def _reveal(self, s: TribalVillageState, call: Reveal) -> list[Event]:
         pool = s.revealed + s.objective_deck

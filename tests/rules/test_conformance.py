@@ -90,3 +90,190 @@ def test_game_file_round_trip(name: str) -> None:
 
 def test_every_game_module_loads() -> None:
     assert "eye-for-an-eye" in rules.game_names()
+
+
+# -- fuzz stage: no input escapes the error family ------------------------------------------
+
+#: Words that broke parsers or setups before (issue 25), always among the fuzzed tokens.
+NASTY = ["9" * 5000, "99999999999999999999", "²", "٣", "１２", "-1", "+0", "0", "1e999", "nan",
+         "inf", "-inf", "NaN", "1_000", "0x1F", "½", "Ⅻ", "twenty", "TWENTY-ONE", "", " ",
+         "\t", "::", ",,", ";", "+", "[" * 200, "]" * 200, "{" * 200, "\x00", "\u2028",
+         "🎲", "x" * 600, "on", "from", "over", "die", "to", "paying", "ancient", "net",
+         "take", "discard", "swap", "Flip", "Pass", "pool", "Chief", "the rear", "together"]
+
+TOKENS = st.one_of(
+    st.sampled_from(NASTY),
+    st.integers(min_value=-10**30, max_value=10**30).map(str),
+    st.text(alphabet=st.characters(categories=["Nd", "No", "Nl"]), min_size=1, max_size=3),
+    st.text(max_size=6),
+)
+TIMES = st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True),
+                  st.integers(min_value=-10**30, max_value=10**30))
+
+_FUZZ_GAMES: dict[str, list[rules.Game[object]]] = {}
+
+
+def _fuzz_games(name: str) -> list[rules.Game[object]]:
+    """A few positions of ``name`` to fuzz: the start and after 10 and 40 random calls."""
+    if name not in _FUZZ_GAMES:
+        cls = rules.game_class(name)
+        games: list[rules.Game[object]] = []
+        for seed, steps in ((1, 0), (2, 10), (3, 40)):
+            rng = random.Random(seed)
+            game = rules.from_setup(cls.random_setup(rng))
+            for _ in range(steps):
+                if game.is_over:
+                    break
+                game.apply(game.random_call(rng))
+            games.append(game)
+        _FUZZ_GAMES[name] = games
+    return _FUZZ_GAMES[name]
+
+
+@st.composite
+def mutated_call(draw: st.DrawFn, game: rules.Game[object]) -> str:
+    """A legal call's words with some replaced, inserted or dropped, or just noise."""
+    calls = list(game.legal_calls()) if not game.is_over else []
+    if not calls or draw(st.integers(0, 9)) == 0:
+        return draw(st.lists(TOKENS, max_size=8).map(" ".join))
+    words = draw(st.sampled_from(calls)).text().split(" ")
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(words)))
+        how = draw(st.sampled_from(["replace", "insert", "drop", "case"]))
+        if how == "insert" or not words:
+            words.insert(at, draw(TOKENS))
+        elif how == "replace":
+            words[min(at, len(words) - 1)] = draw(TOKENS)
+        elif how == "drop":
+            del words[min(at, len(words) - 1)]
+        else:
+            words = [w.upper() for w in words]
+    return " ".join(words)
+
+
+@pytest.mark.parametrize("name", rules.game_names())
+@settings(max_examples=120, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_fuzzed_calls_raise_only_rules_errors(name: str, data: st.DataObject) -> None:
+    game = data.draw(st.sampled_from(_fuzz_games(name)))
+    before = game.snapshot()
+    done = len(game.history)
+    text = data.draw(mutated_call(game))
+    at = data.draw(TIMES)
+    try:
+        game.apply(text, at)
+    except RulesError as e:
+        assert len(str(e)) < 2000, f"a {len(str(e))}-character message for {text[:80]!r}"
+        assert game.snapshot() == before
+        assert len(game.history) == done
+        return
+    game.check_invariants()
+    assert game.parse(game.history[-1].call).text() == game.history[-1].call
+    game.undo()
+    assert game.snapshot() == before
+
+
+NESTED = st.recursive(st.one_of(st.none(), st.booleans(), TIMES, st.text(max_size=5)),
+                      lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                              st.dictionaries(st.text(max_size=3), inner,
+                                                              max_size=3)),
+                      max_leaves=30)
+
+
+def _deep(depth: int) -> object:
+    value: object = "x"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(setup=st.fixed_dictionaries({}, optional={
+    "game": st.one_of(st.sampled_from(rules.game_names()), NESTED),
+    "players": st.one_of(st.lists(st.one_of(st.sampled_from(["Ana", "Ben", "Cy", "ana"]),
+                                            TOKENS), max_size=7), NESTED),
+    "options": st.one_of(st.dictionaries(st.sampled_from(
+        ["rounds", "round-seconds", "teams", "characters", "cards", "target", "hands",
+         "tribes", "alliances", "look-seconds", "card-effects", "module", "x"]),
+        st.one_of(NESTED, st.just(_deep(2000)), TIMES), max_size=3), NESTED),
+    "seed": st.one_of(st.integers(min_value=-2**70, max_value=2**70), NESTED),
+    "colour": NESTED}), entry=st.one_of(NESTED, st.fixed_dictionaries(
+        {"call": st.one_of(st.text(max_size=20), NESTED, st.just(_deep(3000)))},
+        optional={"at": NESTED})))
+def test_fuzzed_setups_and_history_entries_raise_only_rules_errors(
+        setup: dict[str, object], entry: object) -> None:
+    try:
+        game = rules.from_setup(rules.Setup.from_json(setup))
+        game.check_invariants()
+    except RulesError as e:
+        assert len(str(e)) < 2000
+    try:
+        rules.Entry.from_json(entry)  # type: ignore[arg-type]
+    except RulesError as e:
+        assert len(str(e)) < 2000
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_fuzzed_game_files_raise_only_rules_errors(data: st.DataObject) -> None:
+    text = data.draw(fuzzed_game_file())
+    try:
+        rules.parse_game_file(text, "fuzz.game").play("fuzz.game")
+    except rules.GameFileError as e:
+        assert str(e).startswith("fuzz.game") and len(str(e)) < 2000
+
+
+@st.composite
+def fuzzed_game_file(draw: st.DrawFn) -> str:
+    """A game file: a real game's setup and calls, with lines, values and times broken."""
+    name = draw(st.sampled_from(rules.game_names()))
+    game = draw(st.sampled_from(_fuzz_games(name)))
+    lines = rules.format_game_file(game.setup, game.history).splitlines()
+    for _ in range(draw(st.integers(0, 4))):
+        at = draw(st.integers(0, len(lines)))
+        how = draw(st.sampled_from(["value", "line", "time", "drop", "nest"]))
+        if how == "value" and lines:
+            i = min(at, len(lines) - 1)
+            key, eq, _ = lines[i].partition(" = ")
+            lines[i] = (key + eq + draw(st.sampled_from(
+                ["nan", "inf", "-inf", "99999999999999999999", "9" * 5000, '"' + "x" * 5000 + '"',
+                 "[" * 3000 + "]" * 3000, "[[[[[[[[[[1]]]]]]]]]]", "{a={b={c={d={}}}}}", "-1",
+                 "0", "1e999", "true", '["A", "A"]', "[]"]))) if eq else draw(TOKENS)
+        elif how == "line":
+            lines.insert(at, draw(st.lists(TOKENS, max_size=6).map(" ".join)))
+        elif how == "time":
+            lines.insert(at, f"[{draw(TOKENS)}] {draw(st.sampled_from(lines or ['x']))}")
+        elif how == "nest":
+            lines.insert(at, "x = " + "[" * 2000 + "]" * 2000)
+        elif lines:
+            del lines[min(at, len(lines) - 1)]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("name", rules.game_names())
+def test_restating_the_companions_deal_changes_nothing(name: str) -> None:
+    """Every deal a game offers is well formed, and its call restating the companion's own draw
+    is legal and leaves the game as it was (so "We dealt: enter it" with the same cards is
+    harmless); a different legal pick is taken and undone like any call."""
+    cls = rules.game_class(name)
+    offered = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = rules.from_setup(cls.random_setup(rng))
+        for _ in range(60):
+            for deal in game.table_deals():
+                offered += 1
+                for choice in deal.choices:
+                    assert len(choice.current) == choice.count
+                    assert set(choice.current) <= set(choice.options)
+                before = game.snapshot()
+                game.apply(deal.current_call())
+                assert game.snapshot() == before, deal.current_call()
+                game.undo()
+            if game.is_over:
+                break
+            game.apply(game.random_call(rng))
+    # Dice-ocalypse's only chance is dice, which its calls already say (roll-off included).
+    assert (offered == 0) == (name == "dice-ocalypse")

@@ -128,8 +128,10 @@ def test_knockout_trophy_and_last_standing_ends_the_round() -> None:
     g = game(("Ana", "Ben", "Cy"))
     g.apply("Grubic: Spear Thrust 3 on Banksia")
     g.apply("Hits land on Banksia")
-    for _ in range(4):
+    for _ in range(3):
         g.apply("Riparian: Attack 3 on Banksia")
+        g.apply("Hits land on Banksia")
+    g.apply("Riparian: Attack 3 on Banksia")
     events = g.apply("Hits land on Banksia")
     kinds = [e.kind for e in events]
     assert kinds == ["hit", "knockout"]
@@ -140,8 +142,10 @@ def test_knockout_trophy_and_last_standing_ends_the_round() -> None:
         g.apply("Banksia: Movement 1")
     with pytest.raises(IllegalCall, match="Banksia is knocked out"):
         g.apply("Grubic: Spear Thrust 1 on Banksia")
-    for _ in range(5):
+    for _ in range(4):
         g.apply("Grubic: Spear Thrust 3 on Riparian")
+        g.apply("Hits land on Riparian")
+    g.apply("Grubic: Spear Thrust 3 on Riparian")
     events = g.apply("Hits land on Riparian")
     assert [e.kind for e in events] == ["hit", "knockout", "round-over"]
     assert g.phase == "between-rounds"
@@ -153,16 +157,15 @@ def test_knockout_trophy_and_last_standing_ends_the_round() -> None:
     assert g.round_results()[0].ended_by == "last standing"
 
 
-def test_a_second_attack_on_the_same_target_lands_the_first() -> None:
+def test_the_target_acting_instead_of_reacting_takes_every_waiting_hit() -> None:
     g = game(("Ana", "Ben", "Cy"))
     g.apply("Grubic: Spear Thrust 2 on Riparian")
     events = g.apply("Banksia: Attack 1 on Riparian")
-    assert [e.kind for e in events] == ["hit", "attack-pending"]
-    assert seat(g, "Ana").cup == 2
-    # The target acting instead of reacting takes the waiting hits.
+    assert [e.kind for e in events] == ["attack-pending"]
+    assert [p.hits for p in g.pending()] == [2, 1]
     events = g.apply("Riparian: Movement 1")
-    assert [e.kind for e in events] == ["hit", "move"]
-    assert seat(g, "Cy").cup == 1
+    assert [e.kind for e in events] == ["hit", "hit", "move"]
+    assert (seat(g, "Ana").cup, seat(g, "Cy").cup) == (2, 1)
 
 
 def test_unblockable_hits_skip_the_parry_window() -> None:
@@ -218,12 +221,14 @@ def test_calls_parse_from_many_names_and_render_canonically() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("Spear Thrust 3", "expected 'WHO: ACTION [N] [on TARGET]'"),
+    ("Movement 3", "say who: Grubic or Riparian could say it"),
+    ("", "expected 'WHO: ACTION [N] [on TARGET]'"),
     ("Zed: Movement 1", "nobody called 'Zed' is playing (Grubic, Riparian)"),
     ("Grubic: Fireball 2", "Grubic has no action or card called 'Fireball'"),
     ("Grubic: Spear Thrust 0 on Riparian", "a number of dice is 1 or more, not 0"),
     ("Grubic: Spear Thrust 2 on Zed", "no figure called 'Zed' is in the arena"),
-    ("Grubic: Allocate two to Movement", "expected 'Allocate N to ACTION'"),
+    ("Grubic: Allocate ² to Movement", "'²' is not a number of dice"),
+    ("Grubic: Allocate to Movement", "expected 'Allocate N to ACTION'"),
     ("Grubic: Ready Movement", "only tribal cards are readied"),
 ])
 def test_invalid_calls_say_what_is_wrong(text: str, message: str) -> None:

@@ -141,7 +141,7 @@ def test_highest_research_value_wins_and_scores_card_number() -> None:
     game.apply("Reveal")
     assert [outcome(game, n).winner for n in (1, 2, 5, 6)] == ["Ana", "Ben", "Cy", "Ana"]
     assert outcome(game, 1).explanation == ("Card 1 (Ignis 1, red): Ana wins with the highest "
-                                            "6; Ben 2, Cy 1; Ana wins 1 points.")
+                                            "6; Ben 2, Cy 1; Ana wins 1 point.")
     # cards 3 and 4: all three drew on 1; Cy's red dice match the Ignis card, so Cy wins.
     assert outcome(game, 3).winner == "Cy" and outcome(game, 3).reason == "colour"
     assert game.state.points == {"Ana": 1 + 6, "Ben": 2, "Cy": 3 + 4 + 5}
@@ -156,7 +156,7 @@ def test_draw_is_a_joint_discovery_without_winner() -> None:
     first, second = outcome(game, 1), outcome(game, 2)
     assert first.winner is None and first.discoverers == ("Ana", "Ben")
     assert first.reason == "draw"
-    assert "Ana and Ben draw on 4: a Joint Discovery, 1 points each" in first.explanation
+    assert "Ana and Ben draw on 4: a Joint Discovery, 1 point each" in first.explanation
     assert second.discoverers == ("Ana", "Ben", "Cy")
     assert game.state.points == {"Ana": 1 + 2, "Ben": 1 + 2, "Cy": 2 + 3 + 4 + 5 + 6}
     # Only Cy won cards alone: only Cy gets Share Knowledge turns (cards 3 to 5).
@@ -175,7 +175,7 @@ def test_matching_colour_breaks_the_draw() -> None:
     first = outcome(game, 1)
     assert first.winner == "Ben" and first.discoverers == ("Ben",)
     assert first.explanation == ("Card 1 (Hydris 1, blue): Ana, Ben and Cy draw on 5; only Ben "
-                                 "used a blue die, so Ben wins 1 points.")
+                                 "used a blue die, so Ben wins 1 point.")
 
 
 def test_several_matching_colours_draw_only_between_them() -> None:
@@ -200,7 +200,7 @@ def test_several_matching_colours_draw_only_between_them() -> None:
     assert first.winner is None and first.discoverers == ("Ana", "Ben")
     assert first.reason == "colour-draw"
     assert first.explanation == ("Card 1 (Hydris 1, blue): Ana, Ben and Cy draw on 6; Ana and "
-                                 "Ben used blue dice, so the Joint Discovery is theirs: 1 points "
+                                 "Ben used blue dice, so the Joint Discovery is theirs: 1 point "
                                  "each.")
     assert game.state.points == {"Ana": 1 + 2 + 3 + 4, "Ben": 1 + 4 + 5 + 6, "Cy": 4}
     assert outcome(game, 2).winner == "Ana"  # only Ana's blue on card 2
@@ -343,8 +343,8 @@ def test_lineup_errors() -> None:
                        "green 5, green 6: Ana holds 6 green, but the line-up uses 5 green, "
                        "1 blue$"):
         game.apply("Ana: Line-up blue 1, green 2, green 3, green 4, green 5, green 6")
-    with pytest.raises(InvalidCall, match="a line-up names 6 dice 'COLOUR PIPS' separated by "
-                       "commas, got 2"):
+    with pytest.raises(InvalidCall, match="a line-up names 6 dice, each a colour and pips "
+                       r"\(e.g. 'green 5, blue 3, ...'\), got 'green 1, green 2'"):
         game.apply("Ana: Line-up green 1, green 2")
     with pytest.raises(InvalidCall, match="'green 7' should be a colour and pips 1-6"):
         game.apply("Ana: Line-up green 7, green 2, green 3, green 4, green 5, green 6")
@@ -530,12 +530,16 @@ def test_effect_hooks_are_called_at_the_right_moments(monkeypatch: pytest.Monkey
                "Floris 3": "winner-bonus-1", "Floris 4": "winner-bonus-1",
                "Floris 5": "trailing-gain-1"}
     game = start({"Ana": "Palaudis", "Ben": "Hydris"}, first="Floris", card_effects=effects)
-    # before allocation: everyone is tied on 0, so both gain 1.
-    assert game.state.points == {"Ana": 1, "Ben": 1}
+    # before allocation (run when the first line-up comes, once the table can no longer flip
+    # another card): everyone is tied on 0, so both gain 1.
+    assert game.state.points == {"Ana": 0, "Ben": 0}
     with pytest.raises(IllegalCall, match=r"^Ana: Line-up green 1, green 6, green 1, green 1, "
                        "green 1, green 1: card 2: no 6 on Floris 2$"):
         game.apply("Ana: Line-up green 1, green 6, green 1, green 1, green 1, green 1")
-    line(game, "Ana", [1, 2, 6, 3, 1, 1])
+    assert game.state.points == {"Ana": 0, "Ben": 0}  # a refused line-up changes nothing
+    events = game.apply("Ana: Line-up green 1, green 2, green 6, green 3, green 1, green 1")
+    assert [e.kind for e in events] == ["effect-points", "effect-points", "lineup"]
+    assert game.state.points == {"Ana": 1, "Ben": 1}
     line(game, "Ben", [6, 2, 1, 3, 1, 1])
     events = game.apply("Reveal")
     texts = [e.text for e in events]
