@@ -19,7 +19,7 @@ from rules import Entry
 
 def main() -> None:
     journal = Journal(sys.argv[1])
-    game = rules.new_game("eye-for-an-eye", ["Ana", "Ben", "Cy"], {"rounds": 1000}, seed=5)
+    game = rules.new_game("eye-for-an-eye", ["Ana", "Ben", "Cy"], {"rounds": 20}, seed=5)
     gid = journal.start_game(game.setup, "kill test")
     print(f"game {gid}", flush=True)
     writes = 0

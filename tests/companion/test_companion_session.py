@@ -61,7 +61,7 @@ def test_attack_in_three_taps_then_parry_window_lands_hits(journal: Journal) -> 
     assert len(s.log) == 1
     clock.now += 0.5
     a.tick()
-    assert s.log[-1] == rules.Entry("Hits land on Riparian", 8.0)
+    assert s.log[-1] == rules.Entry("Hits land on Riparian from Grubic", 8.0)
     assert health(a, "Ben") == ben - 2
     assert journal.load(s.game_id).entries == tuple(s.log)
 
@@ -260,7 +260,7 @@ def test_undo_holds_automatic_hits_until_the_next_call(journal: Journal) -> None
     s.call("Grubic: Spear Thrust 2 on Riparian")
     clock.now += 3.5
     a.tick()
-    assert s.log[-1].call == "Hits land on Riparian"
+    assert s.log[-1].call == "Hits land on Riparian from Grubic"
     s.undo()  # the hits are taken back: the attack is pending again
     clock.now += 10
     a.tick()
@@ -269,7 +269,30 @@ def test_undo_holds_automatic_hits_until_the_next_call(journal: Journal) -> None
     s.call("Banksia: Movement 1")  # play goes on: the window runs again
     clock.now += 0.5
     a.tick()
-    assert s.log[-1].call == "Hits land on Riparian"
+    assert s.log[-1].call == "Hits land on Riparian from Grubic"
+
+
+def test_each_attack_has_its_own_parry_window(journal: Journal) -> None:
+    """Banksia attacks Riparian a second after Grubic: Grubic's hits land when his window
+    shuts, Banksia's window runs on, and Riparian can still parry Banksia's attack."""
+    clock = FakeClock()
+    a = _arena(journal, clock)
+    s = a.session
+    ben = health(a, "Ben")
+    s.call("Grubic: Spear Thrust 2 on Riparian")
+    clock.now += 1
+    s.call("Banksia: Attack 3 on Riparian")
+    assert a.parry_left("Ben") == 2.0  # the soonest of Riparian's two windows
+    clock.now += 2.1
+    a.tick()
+    assert s.log[-1].call == "Hits land on Riparian from Grubic"
+    assert health(a, "Ben") == ben - 2
+    assert a.parry_left("Ben") == pytest.approx(0.9)  # Banksia's window still open
+    s.call("Riparian: Parry 3")
+    assert a.pending() == [] and health(a, "Ben") == ben - 2
+    clock.now += 5
+    a.tick()
+    assert s.log[-1].call == "Riparian: Parry 3"  # nothing else landed
 
 
 def test_card_calls_and_dispute_come_from_the_engine(journal: Journal) -> None:

@@ -21,6 +21,9 @@ from rules.eye_for_an_eye import EyeForAnEye
 from rules.eye_for_an_eye.calls import Act, Dispute, Land, NextRound, Ready, TimeUp, Unblockable
 from rules.eye_for_an_eye.game import PendingView, SeatView
 
+#: One attack's parry window: (target player, attacker, figure hit), oldest window first.
+WindowKey = tuple[str, str, str]
+
 #: Seconds a target has to parry before the hits land (a table setting; the rulebook says
 #: "a short window"; see docs/app.md).
 DEFAULT_PARRY_SECONDS = 3.0
@@ -127,8 +130,9 @@ class ArenaCalls:
     parry_seconds: float = DEFAULT_PARRY_SECONDS
     now: MonotonicClock = time.monotonic
     builder: CallBuilder = field(default_factory=CallBuilder)
-    parry_deadlines: dict[str, float] = field(default_factory=dict)  # player -> round time
-    _parry_names: dict[str, str] = field(default_factory=dict)
+    #: Each parryable attack's window, by target, attacker and figure: the round times the
+    #: windows shut, oldest attack first (an attacker may have several attacks waiting).
+    windows: dict[WindowKey, list[float]] = field(default_factory=dict)
     # After an undo, no automatic "Hits land" until the next call or redo: otherwise the
     # tick would land again at once the hits a player just took back.
     auto_hold: bool = False
@@ -162,8 +166,17 @@ class ArenaCalls:
                 return s.player
         return name
 
+    @property
+    def parry_deadlines(self) -> dict[str, float]:
+        """Each player's soonest parry window (round time it shuts), for players with one."""
+        out: dict[str, float] = {}
+        for (player, _, _), deadlines in self.windows.items():
+            if deadlines:
+                out[player] = min(out.get(player, deadlines[0]), deadlines[0])
+        return out
+
     def parry_left(self, player: str) -> float | None:
-        """Seconds left in ``player``'s parry window, or None when none is open."""
+        """Seconds left in ``player``'s soonest parry window, or None when none is open."""
         deadline = self.parry_deadlines.get(player)
         return None if deadline is None else max(0.0, deadline - self.session.clock.elapsed)
 
@@ -177,23 +190,31 @@ class ArenaCalls:
             self.auto_hold = what == "undo"
             if self.game.state.round_number != self._round:
                 self._round = self.game.state.round_number
-                self.parry_deadlines.clear()
+                self.windows.clear()
             if self.game.state.phase != "playing":
                 self.builder.clear()
             self.sync()
 
+    def _key(self, p: PendingView) -> WindowKey:
+        return (self.player_of(p.target), p.attacker, p.figure)
+
     def sync(self) -> None:
-        """Open a window for each new parryable attack; close windows no longer pending."""
+        """One window per parryable attack. The engine resolves the oldest attack of a kind
+        first (a parry answers the oldest waiting on its target; hits land oldest first) and
+        adds new ones last, so per target, attacker and figure: fewer attacks waiting close
+        the oldest windows, more open new ones (shutting ``parry_seconds`` from now)."""
         now = self.session.clock.elapsed
-        open_now: dict[str, float] = {}
-        names: dict[str, str] = {}
+        waiting: dict[WindowKey, int] = {}
         for p in self.pending():
             if p.can_parry:
-                player = self.player_of(p.target)
-                open_now[player] = self.parry_deadlines.get(player, now + self.parry_seconds)
-                names[player] = p.target
-        self.parry_deadlines = open_now
-        self._parry_names = names
+                key = self._key(p)
+                waiting[key] = waiting.get(key, 0) + 1
+        windows: dict[WindowKey, list[float]] = {}
+        for key, n in waiting.items():
+            old = self.windows.get(key, [])
+            kept = old[len(old) - n:] if len(old) >= n else old
+            windows[key] = kept + [now + self.parry_seconds] * (n - len(kept))
+        self.windows = windows
 
     def tick(self) -> None:
         """Lands hits whose parry window closed, makes a held button's call once it is let go,
@@ -206,26 +227,28 @@ class ArenaCalls:
             return
         now = clock.elapsed
         if self.auto_hold:  # after an undo: windows wait for the next call
-            for player in self.parry_deadlines:
-                self.parry_deadlines[player] = max(self.parry_deadlines[player], now + 0.001)
+            for deadlines in self.windows.values():
+                deadlines[:] = [max(d, now + 0.001) for d in deadlines]
         else:
             for p in self.pending():
-                if not p.can_parry:
-                    self._auto(Land(p.target))
-            for player, deadline in sorted(self.parry_deadlines.items(), key=lambda kv: kv[1]):
-                if now >= deadline and player in self.parry_deadlines:
-                    self._auto(Land(self._parry_names.get(player, player)), player)
+                if not p.can_parry:  # from the rear: no window, the hits land at once
+                    self._auto(Land(p.figure, p.attacker))
+            due = sorted((deadlines[0], key) for key, deadlines in self.windows.items()
+                         if deadlines and now >= deadlines[0])
+            for _, key in due:
+                if self.windows.get(key):
+                    self._auto(Land(key[2], key[1]), key)
         if self.game.state.phase == "playing" and clock.state == "over":
             self._auto(TimeUp())
 
-    def _auto(self, call: Call, player: str | None = None) -> None:
+    def _auto(self, call: Call, window: WindowKey | None = None) -> None:
         try:
             self.session.call(call)
         except RulesError as e:
             # The engine says no (e.g. the attack was parried meanwhile): forget the window.
             self.session.message = str(e)
-            if player is not None:
-                self.parry_deadlines.pop(player, None)
+            if window is not None and self.windows.get(window):
+                self.windows[window].pop(0)
 
     # -- the clock -------------------------------------------------------------------------
 
