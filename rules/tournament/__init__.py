@@ -41,6 +41,7 @@ from rules.tournament.tournament import (
     ReportOutcome,
     StandingRow,
     Tournament,
+    placings_for_entrants,
 )
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "event_to_json",
     "format_placings",
     "parse_placings",
+    "placings_for_entrants",
     "placings_from_json",
     "table_sizes",
 ]

@@ -265,21 +265,11 @@ class Tournament:
 
     def entrant_placings(self, round_number: int, table: int, game_placings: Placings
                          ) -> Placings:
-        """A table game's placings in entrants' names (Alliances: each team where its best
-        member finished; every member of a team finishes together)."""
+        """A table game's placings in entrants' names (see :func:`placings_for_entrants`)."""
         t = self._round(round_number).table(table)
-        if not self.format.alliances:
-            return game_placings
-        team_of = {m: s for s in t.seats for m in self._state.entrants[s].members}
-        out: list[tuple[str, ...]] = []
-        placed: set[str] = set()
-        for group in game_placings:
-            teams = tuple(dict.fromkeys(team_of.get(p, p) for p in group if
-                                        team_of.get(p, p) not in placed))
-            placed.update(teams)
-            if teams:
-                out.append(teams)
-        return tuple(out)
+        teams = [self._state.entrants[s].members for s in t.seats] if self.format.alliances \
+            else []
+        return placings_for_entrants(t.seats, teams, game_placings)
 
     # -- standings --------------------------------------------------------------------------
 
@@ -318,7 +308,7 @@ class Tournament:
             "tiebreaks": list(TIE_BREAKS),
             "bracket": self.bracket(),
             "ranking": [{"name": n, "reached": s} for n, s in self.final_ranking()]
-            if self._elimination_started() or self.is_over else [],
+            if self.is_over else [],
             "conflicts": len(self.conflicts()),
             "over": self.is_over,
             "winner": self.winner(),
@@ -425,6 +415,30 @@ class Tournament:
 
     def _elimination_started(self) -> bool:
         return any(r.stage not in SCORING_STAGES for r in self._state.rounds)
+
+
+def placings_for_entrants(seats: Sequence[str], teams: Sequence[Sequence[str]],
+                          game_placings: Placings) -> Placings:
+    """A table game's placings in entrants' names. Without teams the players are the
+    entrants. With teams (Alliances; ``teams[i]`` the members of ``seats[i]``) each team
+    finishes where its best member did.
+
+    >>> placings_for_entrants(["Reds", "Blues"], [["a", "b"], ["c", "d"]],
+    ...                       (("c", "d"), ("a", "b")))
+    (('Blues',), ('Reds',))
+    """
+    if not teams:
+        return tuple(tuple(g) for g in game_placings)
+    team_of = {m: s for s, members in zip(seats, teams, strict=True) for m in members}
+    out: list[tuple[str, ...]] = []
+    placed: set[str] = set()
+    for group in game_placings:
+        here = tuple(dict.fromkeys(team_of.get(p, p) for p in group
+                                   if team_of.get(p, p) not in placed))
+        placed.update(here)
+        if here:
+            out.append(here)
+    return tuple(out)
 
 
 # -- applying events ------------------------------------------------------------------------
@@ -927,13 +941,15 @@ def _final_ranking(t: Tournament, state: _State) -> list[tuple[str, str]]:
     placed: set[str] = set()
     seeds = _seeds(state) or tuple(ranked)
     stages = ["final", "elimination-2", "elimination-1"]
-    labels = {"final": "final", "elimination-2": "elimination round 2",
-              "elimination-1": "elimination round 1"}
-    for stage in stages:
+    nexts = {"elimination-1": "elimination 2", "elimination-2": "the final"}
+    drawn = {r.stage for r in state.rounds}
+    for i, stage in enumerate(stages):
         rounds = [r for r in state.rounds if r.stage == stage]
         if not rounds:
             continue
+        later = any(s in drawn for s in stages[:i])
         r0 = rounds[0]
+        cut = 1 if stage == "final" else _elimination(fmt, seeds).advance
         rows: list[tuple[int, int, str, str]] = []
         for table in r0.tables:
             result = r0.results.get(table.number)
@@ -941,32 +957,52 @@ def _final_ranking(t: Tournament, state: _State) -> list[tuple[str, str]]:
                 for n in table.seats:
                     rows.append((99, seeds.index(n) if n in seeds else 99, n,
                                  "playing the final" if stage == "final" else
-                                 f"playing group {table.group} ({labels[stage]})"))
+                                 f"playing group {table.group}"))
                 continue
             if fmt.style == "groups" and stage == "final":
                 key = {n: i for i, (n, _) in enumerate(_ordered(state, table.seats))}
                 order = [n for g in result.placings for n in sorted(g, key=lambda n: key[n])]
+                tie = None
             else:
-                order, _ = _order(state, stage, table.group, result.placings,
-                                  1 if stage == "final" else
-                                  _elimination(fmt, seeds).advance, seeds)
-            for place, n in enumerate(order):
-                where = ("winner" if stage == "final" and place == 0 else
-                         f"{_ordinal(place + 1)} in the final" if stage == "final" else
-                         f"{_ordinal(place + 1)} in group {table.group} ({labels[stage]})")
-                rows.append((place, seeds.index(n) if n in seeds else 99, n, where))
-        for byes_name in r0.byes:
-            rows.append((0, seeds.index(byes_name) if byes_name in seeds else 99, byes_name,
-                         f"bye in {labels[stage]}"))
+                order, tie = _order(state, stage, table.group, result.placings, cut, seeds)
+            place = _places(result.placings, order, cut)
+            for n in order:
+                if tie is not None and n in tie[0]:
+                    where = "tie-break for the title" if stage == "final" else (
+                        f"tie-break in group {table.group}")
+                elif stage == "final":
+                    where = "winner" if place[n] == 1 else f"{_ordinal(place[n])} in the final"
+                elif order.index(n) < cut and not later:
+                    where = f"through to {nexts[stage]} from group {table.group}"
+                else:
+                    where = f"out in group {table.group}, {_ordinal(place[n])}"
+                rows.append((place[n], seeds.index(n) if n in seeds else 99, n, where))
+        for name in r0.byes:
+            rows.append((0, seeds.index(name) if name in seeds else 99, name,
+                         f"bye to {nexts.get(stage, 'the final')}"))
         for _, _, n, where in sorted(rows):
             if n not in placed:
                 out.append((n, where))
                 placed.add(n)
-    rest_label = "qualifying" if fmt.style == "eye-for-an-eye" else "group rounds"
+    rest = "out after qualifying" if fmt.style == "eye-for-an-eye" else (
+        "out after the group rounds")
     for n in ranked:
         if n not in placed:
-            out.append((n, "dropped" if state.entrants[n].dropped is not None else rest_label))
+            out.append((n, "dropped" if state.entrants[n].dropped is not None else rest))
     return out
+
+
+def _places(placings: Placings, order: Sequence[str], cut: int) -> dict[str, int]:
+    """Each name's place (1 first): tied names share their group's first place, except
+    where a tie across the cut was played off (then the order decides)."""
+    place: dict[str, int] = {}
+    before = 0
+    for g in placings:
+        split = len(g) > 1 and before < cut < before + len(g)
+        for n in g:
+            place[n] = order.index(n) + 1 if split else before + 1
+        before += len(g)
+    return place
 
 
 def _ordinal(n: int) -> str:
@@ -1060,4 +1096,4 @@ def _draws_that_differ(t: Tournament, correction: ResultCorrected) -> tuple[int,
 
 
 __all__ = ["DIRECTOR", "TIE_BREAKS", "Correction", "Entrant", "ReportOutcome", "Result",
-           "Round", "StandingRow", "Tournament"]
+           "Round", "StandingRow", "Tournament", "placings_for_entrants"]
