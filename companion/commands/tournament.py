@@ -97,6 +97,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--simulate", action="store_true",
                    help="play each seated game with random calls and report it")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--delay", type=float, default=0.0,
+                   help="with --simulate: seconds the players take before the result")
     p.add_argument("--resend", type=float, default=2.0, help="seconds between resends")
     p.add_argument("--until-over", action="store_true",
                    help="exit once the tournament is over and every report acknowledged")
@@ -369,12 +371,12 @@ def _codes(args: argparse.Namespace) -> int:
     return 0
 
 
-def _wait_for_signal() -> None:
+def _wait_for_signal(tick: Callable[[], None]) -> None:
     done = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: done.set())
     while not done.wait(0.5):
-        pass
+        tick()
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -387,7 +389,18 @@ def _serve(args: argparse.Namespace) -> int:
         if service.web is not None:
             print(f"standings page: {service.page_url(args.address)}")
         print("Ctrl-C stops the broker, the director and the page.", flush=True)
-        _wait_for_signal()
+        shown = 0
+
+        def show_log() -> None:
+            nonlocal shown
+            director = service.director
+            if director is None or director.log_count == shown:
+                return
+            for line in director.log[-min(director.log_count - shown, len(director.log)):]:
+                print(line, flush=True)
+            shown = director.log_count
+
+        _wait_for_signal(show_log)
     print("stopped: no tournament port is open")
     return 0
 
@@ -422,6 +435,8 @@ def _table(args: argparse.Namespace) -> int:
             print(f"already reported round {seating.round}", flush=True)
             return
         placings, text = play_seating(seating, args.seed)
+        if done.wait(args.delay):
+            return
         report = client.report(placings, text, seating)
         print(f"reported {report.report_id[:8]}: {report.describe()}", flush=True)
 

@@ -11,6 +11,7 @@ so tables can be added while it runs.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import os
 import shutil
@@ -117,6 +118,7 @@ def config_text(folder: Path, plan: BrokerPlan) -> str:
         f"persistence_location {data}/",
         "autosave_interval 5",
         "max_queued_messages 10000",
+        f"pid_file {folder / 'mosquitto.pid'}",
         f"log_dest file {folder / 'mosquitto.log'}",
         "log_type error",
         "log_type warning",
@@ -129,12 +131,34 @@ def config_text(folder: Path, plan: BrokerPlan) -> str:
 
 
 class Broker:
-    """A Mosquitto process for one tournament. A context manager; :meth:`stop` is idempotent."""
+    """A Mosquitto process for one tournament. A context manager; :meth:`stop` is idempotent.
+
+    A broker left running by a director that was killed is taken over by the next
+    :meth:`start` (found by its pid file and its command line), so tables stay connected and
+    the reports it kept for the director are delivered.
+    """
 
     def __init__(self, folder: Path | str, plan: BrokerPlan) -> None:
         self.folder = Path(folder)
         self.plan = plan
         self._process: subprocess.Popen[bytes] | None = None
+        self._adopted: int | None = None
+
+    @property
+    def pid_path(self) -> Path:
+        return self.folder / "mosquitto.pid"
+
+    def _left_running(self) -> int | None:
+        """The pid of this tournament's broker if one is still running, else None."""
+        try:
+            pid = int(self.pid_path.read_text().strip())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            return None
+        if str(self.config_path).encode() in cmdline and any(
+                part.endswith(b"mosquitto") for part in cmdline[:1]):
+            return pid
+        return None
 
     @property
     def config_path(self) -> Path:
@@ -155,6 +179,11 @@ class Broker:
         if self.running:
             return
         exe = find_mosquitto()
+        left = self._left_running()
+        if left is not None:
+            self._adopted = left
+            self.reload(self.plan)
+            return
         self.write()
         log = self.folder / "mosquitto.out"
         with open(log, "ab") as out:
@@ -188,25 +217,35 @@ class Broker:
         """New credentials (more tables): rewrite the files and tell the broker (SIGHUP)."""
         self.plan = plan
         write_credentials(self.folder, plan)
-        if self.running and self._process is not None:
-            self._process.send_signal(signal.SIGHUP)
+        if self.running and self.pid is not None:
+            os.kill(self.pid, signal.SIGHUP)
 
     @property
     def running(self) -> bool:
+        if self._adopted is not None:
+            return _alive(self._adopted)
         return self._process is not None and self._process.poll() is None
 
     @property
     def pid(self) -> int | None:
+        if self._adopted is not None:
+            return self._adopted
         return None if self._process is None else self._process.pid
 
     def kill(self) -> None:
         """Kill the broker at once (SIGKILL), as a power cut would: for fault tests."""
+        if self._adopted is not None:
+            _signal_and_wait(self._adopted, signal.SIGKILL)
+            self._adopted = None
         if self._process is not None and self._process.poll() is None:
             self._process.kill()
             self._process.wait(timeout=10)
         self._process = None
 
     def stop(self) -> None:
+        if self._adopted is not None:
+            _signal_and_wait(self._adopted, signal.SIGTERM)
+            self._adopted = None
         if self._process is None:
             return
         if self._process.poll() is None:
@@ -225,6 +264,31 @@ class Broker:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.stop()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    try:  # a zombie is not alive
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return True
+
+
+def _signal_and_wait(pid: int, sig: int, timeout: float = 5.0) -> None:
+    """Signal a process that is not our child and wait (bounded) until it is gone."""
+    try:
+        os.kill(pid, sig)
+    except OSError:
+        return
+    deadline = time.monotonic() + timeout
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _alive(pid):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -48,7 +48,8 @@ class Director:
         self.on_change = on_change
         self.poll_seconds = poll_seconds
         self.online: dict[str, bool] = {}
-        self.log: list[str] = []
+        self.log: list[str] = []  # the last 200 lines
+        self.log_count = 0  # lines ever logged
         self._lock = threading.RLock()
         self._seen = desk.version
         self._connected = threading.Event()
@@ -120,19 +121,19 @@ class Director:
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
         if reason.is_failure:
-            self._note(f"broker refused the director: {reason}")
+            self.note(f"broker refused the director: {reason}")
             return
         base = f"companion/{self.tid}/tables/+/"
         client.subscribe([(base + "report", QOS), (base + "status", QOS)])
         self._connected.set()
         self.publish_all()
-        self._note("connected to the broker")
+        self.note("connected to the broker")
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
         self._connected.clear()
         if not self._stop.is_set():
-            self._note(f"lost the broker ({reason}); reconnecting")
+            self.note(f"lost the broker ({reason}); reconnecting")
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         where = user_of_topic(self.tid, msg.topic)
@@ -153,26 +154,28 @@ class Director:
         try:
             report = Report.from_payload(payload)
         except ProtocolError as e:
-            self._note(f"{user}: unreadable report: {e}")
+            self.note(f"{user}: unreadable report: {e}")
             return Ack("?", "rejected", str(e))
         table = table_of_user(user)
+        why = ""
         if report.tournament != self.tid:
-            return Ack(report.report_id, "rejected",
-                       f"report for tournament {report.tournament}, this is {self.tid}")
-        if table is None or report.table != table:
-            return Ack(report.report_id, "rejected",
-                       f"{user} may report only its own table, not table {report.table}")
+            why = f"report for tournament {report.tournament}, this is {self.tid}"
+        elif table is None or report.table != table:
+            why = f"{user} may report only its own table, not table {report.table}"
+        if why:
+            self.note(f"{user}: report refused: {why}")
+            return Ack(report.report_id, "rejected", why)
         with self._lock:
             try:
                 outcome = self.desk.report(report.round, report.table, report.placings,
                                            user, report.report_id)
             except TournamentError as e:
-                self._note(f"{user}: report refused: {e}")
+                self.note(f"{user}: report refused: {e}")
                 return Ack(report.report_id, "rejected", str(e))
             if report.game_file and outcome.status != "duplicate":
                 self.desk.store.save_game(self.tid, report.round, report.table,
                                           report.report_id, user, report.game_file)
-            self._note(f"{user}: {outcome.status}: {outcome.text}")
+            self.note(f"{user}: {outcome.status}: {outcome.text}")
         self._changed_if_new()
         return Ack(report.report_id, outcome.status, outcome.text)
 
@@ -189,11 +192,13 @@ class Director:
             try:
                 self.desk.refresh()
             except Exception as e:  # a locked or damaged store: say so, keep serving
-                self._note(f"could not read the tournament store: {e}")
+                self.note(f"could not read the tournament store: {e}")
                 continue
             self._changed_if_new()
 
-    def _note(self, text: str) -> None:
+    def note(self, text: str) -> None:
+        """Add a line to the director's log (shown by `serve` and the Tournament screen)."""
         line = f"{time.strftime('%H:%M:%S')} {text}"
+        self.log_count += 1
         self.log.append(line)
         del self.log[:-200]

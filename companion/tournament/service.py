@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
 from companion import paths
-from companion.tournament.broker import Broker, BrokerPlan
+from companion.tournament.broker import Broker, BrokerError, BrokerPlan
 from companion.tournament.desk import DirectorConfig, TournamentDesk
 from companion.tournament.director import Director
 from companion.tournament.protocol import JoinCode
@@ -62,6 +63,9 @@ class TournamentService:
         self.broker: Broker | None = None
         self.director: Director | None = None
         self.web: StandingsServer | None = None
+        self.restarts = 0  # times the broker was found dead and started again
+        self._stop = threading.Event()
+        self._watcher: threading.Thread | None = None
 
     @property
     def config(self) -> DirectorConfig:
@@ -101,6 +105,27 @@ class TournamentService:
         if config.web_port >= 0:
             self.web = StandingsServer(self.feed, config.listen, config.web_port)
             self.web.start()
+        if self.broker is not None:
+            self._stop.clear()
+            self._watcher = threading.Thread(target=self._watch_broker, name="broker-watch",
+                                             daemon=True)
+            self._watcher.start()
+
+    def _watch_broker(self) -> None:
+        """Start the broker again whenever it dies (killed, out of memory...)."""
+        while not self._stop.wait(0.5):
+            broker = self.broker
+            if broker is None or broker.running:
+                continue
+            try:
+                broker.start()
+                self.restarts += 1
+                if self.director is not None:
+                    self.director.note(f"the broker had stopped; started it again "
+                                       f"({self.restarts})")
+            except BrokerError as e:
+                if self.director is not None:
+                    self.director.note(f"the broker is down and will not start: {e}")
 
     def add_tables(self, count: int) -> list[JoinCode]:
         """Credentials for tables up to ``count``, taken by the running broker at once."""
@@ -125,6 +150,10 @@ class TournamentService:
         return self.web.url()
 
     def stop(self) -> None:
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
+            self._watcher = None
         if self.web is not None:
             self.web.stop()
             self.web = None

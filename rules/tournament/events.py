@@ -114,10 +114,11 @@ class Format:
         if self.style == "eye-for-an-eye":
             unit = "teams" if self.alliances else "players"
             return (f"{title}{' Alliances' if self.alliances else ''}: {self.rounds} qualifying "
-                    f"rounds at tables of up to {self.table_size} {unit}, elimination groups, "
-                    f"a final of {self.final_rounds} rounds")
-        return (f"{title}: {self.rounds} rounds of group play at tables of up to "
-                f"{self.table_size}, then a final table of {self.final_size}")
+                    f"round{'s' * (self.rounds != 1)} at tables of up to {self.table_size} "
+                    f"{unit}, elimination groups, a final of {self.final_rounds} "
+                    f"round{'s' * (self.final_rounds != 1)}")
+        return (f"{title}: {self.rounds} round{'s' * (self.rounds != 1)} of group play at "
+                f"tables of up to {self.table_size}, then a final table of {self.final_size}")
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ class Round:
     seeds: tuple[str, ...]
     results: dict[int, Result] = field(default_factory=dict)
     conflicts: dict[int, list[Result]] = field(default_factory=dict)
-    seen: set[str] = field(default_factory=set)  # report ids already counted or conflicted
+    seen: set[tuple[int, str]] = field(default_factory=set)  # (table, report id) taken
 
     def table(self, number: int) -> Table:
         for t in self.tables:
@@ -343,7 +343,7 @@ class Tournament:
         r = self._round(round_number)
         placings = self._check_placings(r, table, placings)
         where = f"round {round_number}, table {table}"
-        if report_id in r.seen:
+        if (table, report_id) in r.seen:
             return ReportOutcome("duplicate", f"{where}: report {report_id} already counted")
         held = r.results.get(table)
         if held is not None and held.placings == placings:
@@ -545,10 +545,10 @@ def _apply_reported(t: Tournament, state: _State, e: ResultReported) -> None:
         raise TournamentError(f"round {e.round}, table {e.table}: a report needs a source "
                               "and a report id")
     held = r.results.get(e.table)
-    if e.report_id in r.seen or (held is not None and held.placings == placings):
-        r.seen.add(e.report_id)
+    if (e.table, e.report_id) in r.seen or (held is not None and held.placings == placings):
+        r.seen.add((e.table, e.report_id))
         return
-    r.seen.add(e.report_id)
+    r.seen.add((e.table, e.report_id))
     result = Result(placings, e.source, e.report_id)
     if held is None:
         r.results[e.table] = result
