@@ -302,6 +302,7 @@ def standings_text(summary: dict[str, Any]) -> str:
         for g in stage["groups"]:
             through = f"; through: {', '.join(g['through'])}" if g["through"] else ""
             result = f": {g['result']}" if g["result"] else ""
+            result += "".join(f" (tie-break: {tb})" for tb in g["tiebreaks"])
             label = "" if g["group"] == "final" else f" {g['group']}"
             lines.append(f"{stage['stage']}{label}: {', '.join(g['members'])}{result}"
                          f"{through}{' (bye)' if g['bye'] else ''}")

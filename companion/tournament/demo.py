@@ -22,7 +22,6 @@ from typing import Any
 
 from companion.tournament.broker import BrokerError, find_mosquitto, free_port
 from companion.tournament.desk import DirectorConfig, TournamentDesk
-from companion.tournament.protocol import new_tournament_id
 from companion.tournament.screenshot import SIZES, screenshot
 from companion.tournament.service import TournamentService
 from companion.tournament.simulate import play_seating
@@ -40,6 +39,7 @@ FORGE_PLAYERS = ("Ada", "Bo", "Cas", "Dai", "Eli", "Fen", "Gus", "Hal", "Ivy", "
 
 @dataclass(frozen=True)
 class DemoSpec:
+    tid: str
     slug: str
     name: str
     players: tuple[str, ...]
@@ -48,8 +48,8 @@ class DemoSpec:
 
 
 SPECS = (
-    DemoSpec("eye-for-an-eye-16", "Friday Arena Cup", EYE_PLAYERS, {}, (3, 7)),
-    DemoSpec("dice-forge-12", "Dice Forge League", FORGE_PLAYERS,
+    DemoSpec("eyes", "eye-for-an-eye-16", "Friday Arena Cup", EYE_PLAYERS, {}, (3, 7)),
+    DemoSpec("forg", "dice-forge-12", "Dice Forge League", FORGE_PLAYERS,
              {"game": "dice-forge", "rounds": 3}, (2,)),
 )
 
@@ -87,7 +87,7 @@ def _run_one(spec: DemoSpec, tmp: Path, out: Path, network: bool, shots: bool,
     tournament = Tournament.new(spec.name, spec.fmt, seed=2026)
     for name in spec.players:
         tournament.add_entrant(name)
-    tid = new_tournament_id()
+    tid = spec.tid  # fixed, so that the demo plays the same games every time
     config = DirectorConfig(listen="127.0.0.1", port=free_port(), address="127.0.0.1",
                             web_port=0 if network else -1)
     store.create(tid, tournament, config.to_json())

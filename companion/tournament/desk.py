@@ -180,6 +180,7 @@ class TournamentDesk:
             data["id"] = self.tid
             data["round_left"] = len(self._tournament.missing())
             data["updated"] = time.strftime("%H:%M:%S")
+            data["online"] = {}  # which tables' companions are connected (the director knows)
             data["conflict_details"] = [
                 {"round": r, "table": n, "counted": format_placings(held.placings),
                  "counted_from": held.source,

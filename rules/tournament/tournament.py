@@ -1030,7 +1030,12 @@ def _bracket(t: Tournament, state: _State) -> list[dict[str, Any]]:
             order: list[str] = []
             if result is not None:
                 order, _ = _order(state, stage, g, result.placings, cut, seeds or m)
-            rows.append({"group": g, "members": list(m), "bye": len(m) <= cut and
+            tiebreaks = [format_placings(res.placings) for r in state.rounds
+                         if r.stage == "tie-break" and _tiebreak_stage(state, r) == stage
+                         for tb in r.tables if tb.group == g
+                         and (res := r.results.get(tb.number)) is not None]
+            rows.append({"group": g, "members": list(m), "tiebreaks": tiebreaks,
+                         "bye": len(m) <= cut and
                          stage != "final", "result": format_placings(result.placings)
                          if result else None, "through": order[:cut] if result and
                          stage != "final" else list(m) if len(m) <= cut else
