@@ -44,13 +44,14 @@ class DemoSpec:
     name: str
     players: tuple[str, ...]
     fmt: dict[str, Any]
-    shots: tuple[int, ...]  # rounds to photograph half-reported
+    shots: tuple[tuple[str, int], ...]  # (stage, nth round of it) to photograph half-reported
 
 
 SPECS = (
-    DemoSpec("eyes", "eye-for-an-eye-16", "Friday Arena Cup", EYE_PLAYERS, {}, (3, 7)),
+    DemoSpec("eyes", "eye-for-an-eye-16", "Friday Arena Cup", EYE_PLAYERS, {},
+             (("qualifying", 3), ("elimination-2", 1))),
     DemoSpec("forg", "dice-forge-12", "Dice Forge League", FORGE_PLAYERS,
-             {"game": "dice-forge", "rounds": 3}, (2,)),
+             {"game": "dice-forge", "rounds": 3}, (("group", 2),)),
 )
 
 
@@ -119,7 +120,9 @@ def _run_one(spec: DemoSpec, tmp: Path, out: Path, network: bool, shots: bool,
                 r = desk.draw_next()
                 playing = [c for c in clients if any(t.number == c.code.table
                                                      for t in r.tables)]
-                half = len(playing) // 2 if r.number in spec.shots and shots else len(playing)
+                nth = sum(x.stage == r.stage for x in desk.tournament.rounds)
+                shoot = shots and (r.stage, nth) in spec.shots
+                half = max(1, len(playing) // 2) if shoot else len(playing)
                 _play(playing[:half], r.number)
                 if half < len(playing):
                     _wait_results(desk, len(r.tables) - half)
