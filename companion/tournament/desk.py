@@ -108,6 +108,15 @@ class TournamentDesk:
         with self._lock:
             return copy.deepcopy(self._tournament)
 
+    def tournament_view(self) -> Tournament:
+        """The tournament itself, to read without copying: never change it (use the
+        actions), and hold :attr:`lock` while reading from another thread."""
+        return self._tournament
+
+    @property
+    def lock(self) -> threading.RLock:
+        return self._lock
+
     @property
     def seq(self) -> int:
         return self._seq
@@ -193,13 +202,17 @@ class TournamentDesk:
 
     def _act(self, action: Callable[[Tournament], T]) -> T:
         """Apply ``action`` and journal its events; reload and retry if another writer was
-        first. Raised when the action is refused: :class:`TournamentError`, nothing kept."""
+        first. Raised when the action is refused: :class:`TournamentError`, nothing kept.
+
+        The action works on the live tournament (its own changes are all-or-nothing); when
+        the journal cannot take the events, the tournament is rebuilt from the journal, so
+        memory never holds what the disk does not."""
         with self._lock:
+            self.refresh()
             for _ in range(5):
-                work = copy.deepcopy(self._tournament)
-                before = len(work.events)
-                result = action(work)
-                new = work.events[before:]
+                before = len(self._tournament.events)
+                result = action(self._tournament)
+                new = self._tournament.events[before:]
                 if not new:
                     return result
                 try:
@@ -207,7 +220,9 @@ class TournamentDesk:
                 except StaleError:
                     self._tournament, self._seq = self.store.load(self.tid)
                     continue
-                self._tournament = work
+                except BaseException:
+                    self._tournament, self._seq = self.store.load(self.tid)
+                    raise
                 self.version += 1
                 return result
             raise TournamentError("the tournament keeps changing under this command; try again")

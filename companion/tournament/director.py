@@ -52,6 +52,8 @@ class Director:
         self.log_count = 0  # lines ever logged
         self._lock = threading.RLock()
         self._seen = desk.version
+        self._last_state: dict[str, Any] = {}
+        self._last_seating: tuple[int, int] = (-1, -1)
         self._connected = threading.Event()
         self._stop = threading.Event()
         self._poller: threading.Thread | None = None
@@ -95,24 +97,32 @@ class Director:
 
     # -- publishing -----------------------------------------------------------------------
 
-    def publish_all(self) -> None:
-        """The state and every table's seating, retained (tables read them on joining)."""
-        with self._lock:
+    def publish_all(self, force: bool = True) -> None:
+        """The state and every table's seating, retained (tables read them on joining).
+        Without ``force``, only what changed since the last time (a result changes neither
+        the seatings nor, until a round ends, the state)."""
+        with self._lock, self.desk.lock:
             stations = len(self.desk.config.table_secrets)
-            summary = self.desk.summary()
-            r = summary["round"]
-            state = {"tournament": self.tid, "name": summary["name"],
-                     "round": r["number"] if r else 0, "stage": r["stage"] if r else "waiting",
-                     "over": summary["over"], "winner": summary["winner"]}
-            self._client.publish(topic_state(self.tid), json.dumps(state), qos=QOS, retain=True)
-            for n, seating in self.desk.seatings(stations).items():
-                self._client.publish(topic_table(self.tid, table_user(n), "seating"),
-                                     seating.to_payload(), qos=QOS, retain=True)
+            t = self.desk.tournament_view()
+            r = t.current
+            state = {"tournament": self.tid, "name": t.name,
+                     "round": r.number if r else 0, "stage": r.stage if r else "waiting",
+                     "over": t.is_over, "winner": t.winner()}
+            if force or state != self._last_state:
+                self._client.publish(topic_state(self.tid), json.dumps(state), qos=QOS,
+                                     retain=True)
+                self._last_state = state
+            key = (r.number if r else 0, stations)
+            if force or key != self._last_seating:
+                for n, seating in self.desk.seatings(stations).items():
+                    self._client.publish(topic_table(self.tid, table_user(n), "seating"),
+                                         seating.to_payload(), qos=QOS, retain=True)
+                self._last_seating = key
 
     def changed(self) -> None:
         """Something changed (a report, or an organiser's action): tell tables and page."""
         if self.connected:
-            self.publish_all()
+            self.publish_all(force=False)
         if self.on_change is not None:
             self.on_change()
 

@@ -14,11 +14,10 @@ which of them put it ahead of the entrant below on equal points.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.core import Placings, Setup
@@ -93,6 +92,14 @@ class _State:
     seed: int = 0
     entrants: dict[str, Entrant] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
+
+    def clone(self) -> _State:
+        """A copy to change: mutable parts copied, frozen values (tables, results) shared."""
+        return _State(self.name, self.format, self.seed,
+                      {k: replace(v) for k, v in self.entrants.items()},
+                      [replace(r, results=dict(r.results),
+                               conflicts={k: list(v) for k, v in r.conflicts.items()},
+                               seen=set(r.seen)) for r in self.rounds])
 
 
 @dataclass(frozen=True)
@@ -182,7 +189,7 @@ class Tournament:
     def apply(self, event: TournamentEvent) -> None:
         """Validate and apply one event. Raised when it is not allowed now:
         :class:`TournamentError`; the tournament is then exactly as it was."""
-        state = copy.deepcopy(self._state)
+        state = self._state.clone()
         _APPLY[type(event)](self, state, event)
         self._state = state
         self._events.append(event)
