@@ -196,3 +196,21 @@ def test_commands_say_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 1 and "a join code looks like" in err
     code, _, err = run_cli(capsys, "use", "zz99")
     assert code == 1 and "no tournament 'zz99'" in err
+
+
+def test_a_join_code_shown_as_a_qr_code_is_read_back_from_a_camera_frame() -> None:
+    import cv2
+    import numpy as np
+
+    from companion.tournament.join import qr_png, scan_join_code
+
+    code = JoinCode("k7m2", 3, "KQ7MX2P9", "192.168.1.20", 1884)
+    image = cv2.imdecode(np.frombuffer(qr_png(code), np.uint8), cv2.IMREAD_GRAYSCALE)
+    # Under the camera: smaller, on a grey table, a little rotated.
+    small = cv2.resize(image, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA)
+    frame = np.full((480, 640), 150, np.uint8)
+    frame[60:60 + small.shape[0], 100:100 + small.shape[1]] = small
+    turn = cv2.getRotationMatrix2D((320, 240), 8, 1.0)
+    frame = cv2.warpAffine(frame, turn, (640, 480), borderValue=150)
+    assert scan_join_code(frame) == code
+    assert scan_join_code(np.full((480, 640), 150, np.uint8)) is None
