@@ -343,8 +343,10 @@ class TableStore(_Base):
         False if it was not in the outbox (an acknowledgement repeated)."""
         with self._transaction() as db:
             cur = db.execute("DELETE FROM tournament_outbox WHERE report_id=?", (report_id,))
-            db.execute("UPDATE tournament_reports SET status=?, text=? WHERE report_id=?",
-                       (status, text, report_id))
+            # The first answer stands: a resend crossing the acknowledgement is answered
+            # "duplicate", which must not hide that the report was recorded.
+            db.execute("UPDATE tournament_reports SET status=?, text=? WHERE report_id=? AND "
+                       "status='waiting'", (status, text, report_id))
         return cur.rowcount > 0
 
     def reports(self, tournament: str) -> list[ReportRecord]:

@@ -206,7 +206,7 @@ class TableClient:
             elif msg.topic == self._topic("ack"):
                 ack = Ack.from_payload(bytes(msg.payload))
                 self.store.acknowledged(ack.report_id, ack.status, ack.text)
-                self.acks[ack.report_id] = ack
+                self.acks.setdefault(ack.report_id, ack)  # the first answer stands
                 if self.on_ack is not None:
                     self.on_ack(ack)
         except (ProtocolError, ValueError):

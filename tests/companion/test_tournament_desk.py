@@ -126,7 +126,7 @@ def test_table_store_keeps_the_outbox_across_a_restart(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert again.acknowledged("r1", "recorded", "ok") is True
-    assert again.acknowledged("r1", "recorded", "ok") is False
+    assert again.acknowledged("r1", "duplicate", "again") is False  # a resend's answer
     assert again.pending("ab12") == []
     assert [(r.report_id, r.status) for r in again.reports("ab12")] == [("r1", "recorded")]
 
