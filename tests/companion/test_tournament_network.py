@@ -178,3 +178,34 @@ def test_the_page_hears_of_a_report_without_asking(service: TournamentService) -
     assert data["standings"]["round"]["tables"][0]["result"] == " > ".join(seats)
     assert f"result: {seats[0]} &gt; {seats[1]}" in data["html"]
     conn.close()
+
+
+def test_an_existing_broker_named_in_the_config(tmp_path: Path) -> None:
+    """The director uses a broker it did not start (its admin added our users and ACL)."""
+    from dataclasses import replace
+
+    from companion.tournament.broker import Broker, BrokerPlan
+    from companion.tournament.desk import TournamentDesk
+
+    db, config = new_tournament(tmp_path / "director", 4, {"rounds": 1})
+    store = TournamentStore(db)
+    desk = TournamentDesk(store, "tt01")
+    config = desk.ensure_tables(1)
+    existing = Broker(tmp_path / "venue-broker", BrokerPlan(
+        "tt01", "127.0.0.1", config.port, config.director_password, config.table_secrets))
+    with existing:
+        desk.set_config(replace(config, external=f"127.0.0.1:{config.port}"))
+        service = TournamentService(store, "tt01", folder=tmp_path / "director" / "t")
+        with service:
+            assert service.broker is None  # nothing of its own started
+            code = service.join_codes("10.9.9.9")[0]
+            assert (code.host, code.port) == ("127.0.0.1", config.port)  # the broker's address
+            table = TableClient(TableStore(tmp_path / "table.sqlite3"), code)
+            with table:
+                r = service.desk.draw_next()
+                assert table.wait_for(lambda: table.seating is not None and
+                                      table.seating.round == r.number, 10)
+                assert table.seating is not None
+                table.report(tuple((s,) for s in table.seating.seats))
+                wait_until(lambda: not service.desk.tournament.missing(), 10, "the result")
+        assert existing.running  # the director leaves a broker it did not start alone
