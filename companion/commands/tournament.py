@@ -146,11 +146,7 @@ def _desk(args: argparse.Namespace) -> Any:
 
 
 def _new(args: argparse.Namespace) -> int:
-    import random
-
-    from companion.tournament.desk import DirectorConfig
-    from companion.tournament.protocol import new_tournament_id
-    from rules.tournament import Tournament
+    from companion.tournament.desk import DirectorConfig, TournamentDesk
 
     fmt: dict[str, Any] = {"game": args.game, "mode": args.mode}
     for key in ("style", "rounds", "table_size", "final_size", "final_rounds", "bye_points",
@@ -173,23 +169,16 @@ def _new(args: argparse.Namespace) -> int:
             options[key] = value
     if options:
         fmt["game-options"] = options
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    tournament = Tournament.new(args.name, fmt, seed=seed)
     if args.broker and not args.broker_password:
         return _fail("--broker needs --broker-password (the password of its 'director' user)",
                      2)
     config = DirectorConfig(listen=args.listen, port=args.port, address=args.address,
                             external=args.broker, web_port=args.web_port,
                             director_password=args.broker_password)
-    store = _store()
-    tid = new_tournament_id()
-    while any(r.id == tid for r in store.records()):
-        tid = new_tournament_id()
-    store.create(tid, tournament, config.to_json())
+    desk = TournamentDesk.create(_store(), args.name, fmt, seed=args.seed, config=config)
     if args.tables:
-        from companion.tournament.desk import TournamentDesk
-
-        TournamentDesk(store, tid).ensure_tables(args.tables)
+        desk.ensure_tables(args.tables)
+    tid, tournament = desk.tid, desk.tournament
     print(f"tournament {tid}: {tournament.name}")
     print(tournament.format.describe())
     print("Next: `companion tournament add NAME...`, then `companion tournament serve` "

@@ -23,6 +23,7 @@ from companion.tournament.protocol import (
     JoinCode,
     Seating,
     new_secret,
+    new_tournament_id,
 )
 from companion.tournament.store import StaleError, TournamentStore
 from rules.core import Placings
@@ -99,6 +100,24 @@ class TournamentDesk:
         self._tournament, self._seq = store.load(self.tid)
         #: Goes up with every change, ours or another writer's (for whoever shows it).
         self.version = 0
+
+    @classmethod
+    def create(cls, store: TournamentStore, name: str,
+               fmt: Mapping[str, Any] | None = None, *, seed: int | None = None,
+               config: DirectorConfig | None = None, tid: str | None = None
+               ) -> TournamentDesk:
+        """Make a new tournament (it becomes the current one) and return its desk. ``seed``
+        None draws one; ``tid`` None makes a fresh id. Raised for a bad format:
+        :class:`TournamentError` naming the option."""
+        import random
+
+        tournament = Tournament.new(name, fmt or {}, seed=random.SystemRandom().randrange(
+            2**31) if seed is None else seed)
+        known = {r.id for r in store.records()}
+        while tid is None or tid in known:
+            tid = new_tournament_id()
+        store.create(tid, tournament, (config or DirectorConfig()).to_json())
+        return cls(store, tid)
 
     # -- reading --------------------------------------------------------------------------
 

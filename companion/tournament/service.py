@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,13 +53,17 @@ class TournamentService:
 
     def __init__(self, store: TournamentStore, tid: str | None = None, *,
                  config: DirectorConfig | None = None, folder: Path | None = None,
-                 connect_timeout: float = 10.0) -> None:
+                 connect_timeout: float = 10.0,
+                 on_change: Callable[[], None] | None = None) -> None:
+        """``on_change`` is called (from a network thread) whenever the tournament, or a
+        table's online status, changes: a screen hands it on with ``Clock.schedule_once``."""
         self.desk = TournamentDesk(store, tid)
         self.tid = self.desk.tid
         if config is not None:
             self.desk.set_config(config)
         self.folder = folder or tournament_folder(self.tid)
         self.connect_timeout = connect_timeout
+        self.on_change = on_change
         self.feed = StandingsFeed(self.snapshot)
         self.broker: Broker | None = None
         self.director: Director | None = None
@@ -70,6 +75,11 @@ class TournamentService:
     @property
     def config(self) -> DirectorConfig:
         return self.desk.config
+
+    def _changed(self) -> None:
+        self.feed.bump()
+        if self.on_change is not None:
+            self.on_change()
 
     def snapshot(self) -> dict[str, Any]:
         """What the page shows: the tournament's summary and which tables are online."""
@@ -96,7 +106,7 @@ class TournamentService:
             self.broker.start()
         host, port = config.broker_endpoint()
         self.director = Director(self.desk, host, port, config.director_password,
-                                 on_change=self.feed.bump)
+                                 on_change=self._changed)
         self.director.start()
         if not self.director.wait_connected(self.connect_timeout):
             log = self.broker.log_tail() if self.broker else ""

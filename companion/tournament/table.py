@@ -30,7 +30,8 @@ from companion.tournament.protocol import (
     topic_table,
 )
 from companion.tournament.store import OutboxItem, ReportRecord, TableStore
-from rules.core import Placings
+from rules.core import Game, Placings
+from rules.tournament import placings_for_entrants
 
 QOS = 1
 
@@ -142,6 +143,23 @@ class TableClient:
                          report.to_payload())
         self._send(report.report_id, report.to_payload())
         return report
+
+    def report_game(self, game: Game[Any], game_file: str = "",
+                    seating: Seating | None = None) -> Report:
+        """Report a finished game of this table's seating: its own placings
+        (:meth:`rules.Game.placings`) in entrants' names (Alliances: teams), and its game
+        file (``Journal.export``). Raised when the game is not over or is not the seated
+        one: :class:`ValueError` saying so."""
+        seating = seating or self.seating
+        if seating is None or seating.table is None or seating.setup is None:
+            raise ValueError("no game to report: this table has no seating in this round")
+        if tuple(game.setup.players) != tuple(seating.setup.players):
+            raise ValueError(f"this game's players ({', '.join(game.setup.players)}) are not "
+                             f"the seated ones ({', '.join(seating.setup.players)})")
+        if not game.is_over:
+            raise ValueError(f"{game.title} is not over yet: finish it, or type the result in")
+        placings = placings_for_entrants(seating.seats, seating.teams, game.placings())
+        return self.report(placings, game_file, seating)
 
     def pending(self) -> list[OutboxItem]:
         """Reports not yet acknowledged by the director."""

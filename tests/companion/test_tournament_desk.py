@@ -214,3 +214,35 @@ def test_a_join_code_shown_as_a_qr_code_is_read_back_from_a_camera_frame() -> No
     frame = cv2.warpAffine(frame, turn, (640, 480), borderValue=150)
     assert scan_join_code(frame) == code
     assert scan_join_code(np.full((480, 640), 150, np.uint8)) is None
+
+
+def test_a_table_reports_its_finished_game_in_entrants_names_even_offline(
+        tmp_path: Path) -> None:
+    import random
+
+    import rules
+    from companion.tournament.table import TableClient
+
+    store = make_store(tmp_path, 0, {"mode": "alliances", "table-size": 2, "rounds": 1})
+    desk = TournamentDesk(store)
+    for team, members in (("Reds", ["a1", "a2"]), ("Blues", ["b1", "b2"])):
+        desk.add_entrant(team, members)
+    desk.draw_next()
+    seating = desk.seatings(1)[1]
+    assert seating.setup is not None
+    code = JoinCode("ab12", 1, "KQ7MX2P9", "127.0.0.1", 1)  # nothing listens: offline
+    client = TableClient(TableStore(tmp_path / "table.sqlite3"), code)
+    game = rules.from_setup(seating.setup)
+    with pytest.raises(ValueError, match="is not over yet"):
+        client.report_game(game, seating=seating)
+    rng = random.Random(2)
+    while not game.is_over:
+        game.apply(game.random_call(rng))
+    report = client.report_game(game, "the game file", seating)
+    assert sorted(n for g in report.placings for n in g) == ["Blues", "Reds"]
+    waiting = client.pending()
+    assert [Report.from_payload(i.payload) for i in waiting] == [report]  # kept until acked
+    assert client.reported(1, 1) is not None and client.reported(1, 1).status == "waiting"
+    other = rules.new_game("eye-for-an-eye", ["x", "y"])
+    with pytest.raises(ValueError, match="not the seated ones"):
+        client.report_game(other, seating=seating)
