@@ -9,7 +9,12 @@ cd "$here"
 is_pi() { grep -qs "Raspberry Pi" /proc/device-tree/model; }
 
 need_apt=()
-apt_pkgs=(python3 python3-venv libgl1 libegl1 libgles2 libmtdev1 libsdl2-2.0-0)
+# mosquitto: the broker a director starts while it serves a tournament (docs/tournaments.md).
+apt_pkgs=(python3 python3-venv libgl1 libegl1 libgles2 libmtdev1 libsdl2-2.0-0 mosquitto)
+case " $* " in
+    *" --no-dev "*) ;;
+    *) apt_pkgs+=(chromium chromium-driver) ;;  # tests only: the standings page in a browser
+esac
 if is_pi; then
     # picamera2 and the Pi 5 GPIO backend come from Raspberry Pi OS, not from PyPI.
     apt_pkgs+=(python3-picamera2 python3-lgpio)
@@ -25,6 +30,16 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+    if [[ " ${need_apt[*]} " == *" mosquitto "* ]]; then
+        # Debian enables and starts Mosquitto's own service on install. The companion runs its
+        # own broker only while a tournament is served, so no port stays open otherwise.
+        if [ -d /run/systemd/system ]; then
+            $sudo_cmd systemctl disable --now mosquitto.service >/dev/null 2>&1 || true
+        elif command -v update-rc.d >/dev/null 2>&1; then
+            $sudo_cmd service mosquitto stop >/dev/null 2>&1 || true
+            $sudo_cmd update-rc.d mosquitto disable >/dev/null 2>&1 || true
+        fi
+    fi
 fi
 
 python_bin="${COMPANION_PYTHON:-}"

@@ -13,7 +13,6 @@ from rules.eye_for_an_eye import EyeForAnEye, points_table, rank_round
 from rules.eye_for_an_eye.characters import CharacterError, character_from_dict, characters
 from rules.eye_for_an_eye.tournament import (
     Elimination,
-    Qualifying,
     TournamentError,
     qualifying_tables,
 )
@@ -494,16 +493,3 @@ def test_qualifying_draw_is_seeded_and_avoids_rematches() -> None:
     assert all(sorted(len(t) for t in tables) == [2, 3] for tables in small)
     with pytest.raises(TournamentError, match="at least 2 entrants"):
         qualifying_tables(["A"])
-
-
-def test_qualifying_totals_and_ranking() -> None:
-    q = Qualifying(("Ana", "Ben", "Cy"))
-    q.record({"Ana": 4, "Ben": 2})
-    q.record({"Cy": 4, "Ana": 2})
-    q.record({"Ben": 4, "Cy": 2})
-    assert [q.total(n) for n in ("Ana", "Ben", "Cy")] == [6, 6, 6]
-    assert q.ranking() == ["Ana", "Ben", "Cy"]  # equal totals and wins: entry order
-    q.record({"Cy": 1})
-    assert q.ranking()[0] == "Cy"
-    with pytest.raises(TournamentError, match="'Zed' is not an entrant"):
-        q.record({"Zed": 4})

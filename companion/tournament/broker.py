@@ -1,0 +1,299 @@
+"""The tournament's own Mosquitto: a config, credentials and an access list the director writes,
+and the broker process it starts and stops. Nothing listens unless a tournament is served.
+
+Files, in the tournament's folder (``<data>/tournaments/<id>/broker/``, owner-only):
+``mosquitto.conf`` (no anonymous clients, one listener), ``passwords`` (hashed by Debian's
+``mosquitto_passwd -U``), ``acl`` (a table reads its own seating and acknowledgements, writes
+its own report and status; the director reads and writes the tournament's topics) and the
+broker's persistence and log. Mosquitto rereads the credentials and the access list on SIGHUP,
+so tables can be added while it runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from companion.tournament.protocol import prefix, table_user
+
+DIRECTOR_USER = "director"
+
+
+class BrokerError(RuntimeError):
+    """Raised when the broker cannot be set up or started; says why and what to do."""
+
+
+def find_mosquitto() -> str:
+    """The mosquitto executable. Raised when it is not installed: :class:`BrokerError`."""
+    for candidate in (shutil.which("mosquitto"), "/usr/sbin/mosquitto"):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    raise BrokerError("mosquitto is not installed: `sudo apt-get install mosquitto` "
+                      "(./start.sh installs it), or name an existing broker with --broker")
+
+
+def _passwd_tool() -> str:
+    tool = shutil.which("mosquitto_passwd")
+    if tool is None:
+        raise BrokerError("mosquitto_passwd is not installed (it comes with Debian's "
+                          "mosquitto package): `sudo apt-get install mosquitto`")
+    return tool
+
+
+@dataclass(frozen=True)
+class BrokerPlan:
+    """Who may connect to a tournament's broker, and where it listens."""
+
+    tournament: str
+    listen: str
+    port: int
+    director_password: str
+    table_secrets: Mapping[int, str]
+
+
+def acl_text(tournament: str) -> str:
+    """The access list: every table only its own topics (``%u`` is the user name)."""
+    p = prefix(tournament)
+    return "\n".join([
+        f"# Written by the table companion for tournament {tournament}; rewritten on start.",
+        "# Tables: read their own seating and acknowledgements, write their own report and",
+        "# status, read the tournament's state. Nothing else.",
+        f"pattern read {p}/state",
+        f"pattern read {p}/tables/%u/seating",
+        f"pattern read {p}/tables/%u/ack",
+        f"pattern write {p}/tables/%u/report",
+        f"pattern readwrite {p}/tables/%u/status",
+        "",
+        f"user {DIRECTOR_USER}",
+        f"topic readwrite {p}/#",
+        "",
+    ])
+
+
+def write_credentials(folder: Path, plan: BrokerPlan) -> tuple[Path, Path]:
+    """Write the hashed password file and the access list; returns their paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+    passwords = folder / "passwords"
+    plain = [f"{DIRECTOR_USER}:{plan.director_password}"] + [
+        f"{table_user(n)}:{secret}" for n, secret in sorted(plan.table_secrets.items())]
+    tmp = folder / "passwords.new"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write("\n".join(plain) + "\n")
+    done = subprocess.run([_passwd_tool(), "-U", str(tmp)], capture_output=True, text=True,
+                          timeout=30, check=False)
+    if done.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        raise BrokerError(f"mosquitto_passwd could not hash the passwords: "
+                          f"{(done.stderr or done.stdout).strip()}")
+    os.replace(tmp, passwords)
+    acl = folder / "acl"
+    acl.write_text(acl_text(plan.tournament), encoding="utf-8")
+    os.chmod(acl, 0o600)
+    return passwords, acl
+
+
+def config_text(folder: Path, plan: BrokerPlan) -> str:
+    data = folder / "data"
+    return "\n".join([
+        f"# Mosquitto for tournament {plan.tournament}, written by the table companion.",
+        "# Started by `companion tournament serve` and stopped with it.",
+        "per_listener_settings false",
+        "allow_anonymous false",
+        f"password_file {folder / 'passwords'}",
+        f"acl_file {folder / 'acl'}",
+        f"listener {plan.port} {plan.listen}",
+        "persistence true",
+        f"persistence_location {data}/",
+        "autosave_interval 5",
+        "max_queued_messages 10000",
+        f"pid_file {folder / 'mosquitto.pid'}",
+        f"log_dest file {folder / 'mosquitto.log'}",
+        "log_type error",
+        "log_type warning",
+        "log_type notice",
+        "connection_messages true",
+        # As root, Mosquitto would switch to the 'mosquitto' user, who cannot read these files.
+        f"user {getpass.getuser()}",
+        "",
+    ])
+
+
+class Broker:
+    """A Mosquitto process for one tournament. A context manager; :meth:`stop` is idempotent.
+
+    A broker left running by a director that was killed is taken over by the next
+    :meth:`start` (found by its pid file and its command line), so tables stay connected and
+    the reports it kept for the director are delivered.
+    """
+
+    def __init__(self, folder: Path | str, plan: BrokerPlan) -> None:
+        self.folder = Path(folder)
+        self.plan = plan
+        self._process: subprocess.Popen[bytes] | None = None
+        self._adopted: int | None = None
+
+    @property
+    def pid_path(self) -> Path:
+        return self.folder / "mosquitto.pid"
+
+    def _left_running(self) -> int | None:
+        """The pid of this tournament's broker if one is still running, else None."""
+        try:
+            pid = int(self.pid_path.read_text().strip())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            return None
+        if str(self.config_path).encode() in cmdline and any(
+                part.endswith(b"mosquitto") for part in cmdline[:1]):
+            return pid
+        return None
+
+    @property
+    def config_path(self) -> Path:
+        return self.folder / "mosquitto.conf"
+
+    def write(self) -> Path:
+        """Write the config, credentials and access list; returns the config's path."""
+        write_credentials(self.folder, self.plan)
+        (self.folder / "data").mkdir(exist_ok=True)
+        self.config_path.write_text(config_text(self.folder, self.plan), encoding="utf-8")
+        os.chmod(self.config_path, 0o600)
+        return self.config_path
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Write the files and start the broker; returns once it accepts connections.
+        Raised when it does not within ``timeout`` seconds: :class:`BrokerError` with the
+        end of its log."""
+        if self.running:
+            return
+        exe = find_mosquitto()
+        left = self._left_running()
+        if left is not None:
+            self._adopted = left
+            self.reload(self.plan)
+            return
+        self.write()
+        log = self.folder / "mosquitto.out"
+        with open(log, "ab") as out:
+            self._process = subprocess.Popen([exe, "-c", str(self.config_path)], stdout=out,
+                                             stderr=subprocess.STDOUT,
+                                             start_new_session=True)
+        deadline = time.monotonic() + timeout
+        host = "127.0.0.1" if self.plan.listen in ("0.0.0.0", "") else self.plan.listen
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                break
+            try:
+                with socket.create_connection((host, self.plan.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        tail = self.log_tail()
+        self.stop()
+        raise BrokerError(f"mosquitto did not start on {self.plan.listen}:{self.plan.port} "
+                          f"(is the port taken?): {tail}")
+
+    def log_tail(self, lines: int = 5) -> str:
+        text = ""
+        for name in ("mosquitto.out", "mosquitto.log"):
+            p = self.folder / name
+            if p.exists():
+                text += p.read_text(encoding="utf-8", errors="replace")
+        return " | ".join(text.strip().splitlines()[-lines:])
+
+    def reload(self, plan: BrokerPlan) -> None:
+        """New credentials (more tables): rewrite the files and tell the broker (SIGHUP)."""
+        self.plan = plan
+        write_credentials(self.folder, plan)
+        if self.running and self.pid is not None:
+            os.kill(self.pid, signal.SIGHUP)
+
+    @property
+    def running(self) -> bool:
+        if self._adopted is not None:
+            return _alive(self._adopted)
+        return self._process is not None and self._process.poll() is None
+
+    @property
+    def pid(self) -> int | None:
+        if self._adopted is not None:
+            return self._adopted
+        return None if self._process is None else self._process.pid
+
+    def kill(self) -> None:
+        """Kill the broker at once (SIGKILL), as a power cut would: for fault tests."""
+        if self._adopted is not None:
+            _signal_and_wait(self._adopted, signal.SIGKILL)
+            self._adopted = None
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait(timeout=10)
+        self._process = None
+
+    def stop(self) -> None:
+        if self._adopted is not None:
+            _signal_and_wait(self._adopted, signal.SIGTERM)
+            self._adopted = None
+        if self._process is None:
+            return
+        if self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait(timeout=5)
+        self._process = None
+
+    def __enter__(self) -> Broker:
+        self.start()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    try:  # a zombie is not alive
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return True
+
+
+def _signal_and_wait(pid: int, sig: int, timeout: float = 5.0) -> None:
+    """Signal a process that is not our child and wait (bounded) until it is gone."""
+    try:
+        os.kill(pid, sig)
+    except OSError:
+        return
+    deadline = time.monotonic() + timeout
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _alive(pid):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on now (for tests, benchmarks and the demo)."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port

@@ -1,0 +1,271 @@
+"""The director's desk: every organiser action on one tournament, journaled before it counts.
+
+The ``companion tournament`` commands, the director service (:mod:`companion.tournament.director`)
+and the app's Tournament screen all act through a :class:`TournamentDesk`. Each action is
+applied to the tournament (which refuses it whole, with a message, when it is not allowed) and
+its events are appended to the store in one transaction that names the event it follows, so
+a command run while the director serves never interleaves with it: the later writer reloads and
+tries again. A power cut loses nothing that an action returned from.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
+
+from companion.tournament.protocol import (
+    DEFAULT_PORT,
+    JoinCode,
+    Seating,
+    new_secret,
+    new_tournament_id,
+)
+from companion.tournament.store import StaleError, TournamentStore
+from rules.core import Placings
+from rules.tournament import (
+    DIRECTOR,
+    Correction,
+    ReportOutcome,
+    RoundDrawn,
+    Tournament,
+    TournamentError,
+    format_placings,
+)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class DirectorConfig:
+    """How a tournament is served: its broker (our own, or an existing one) and web page.
+
+    ``listen``/``port``: where our own broker listens; ``address``: the address tables are
+    given in their join codes ("" = this machine's address on the local network, found when
+    serving); ``external``: ``host:port`` of an existing broker to use instead of our own;
+    ``web_port``: the standings page (0 = any free port, -1 = no page). Secrets: the
+    director's broker password and one per table.
+    """
+
+    listen: str = "0.0.0.0"
+    port: int = DEFAULT_PORT
+    address: str = ""
+    external: str = ""
+    web_port: int = 8080
+    director_password: str = ""
+    table_secrets: Mapping[int, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"listen": self.listen, "port": self.port, "address": self.address,
+                "external": self.external, "web_port": self.web_port,
+                "director_password": self.director_password,
+                "table_secrets": {str(k): v for k, v in self.table_secrets.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DirectorConfig:
+        secrets = data.get("table_secrets", {})
+        return cls(str(data.get("listen", "0.0.0.0")), int(data.get("port", DEFAULT_PORT)),
+                   str(data.get("address", "")), str(data.get("external", "")),
+                   int(data.get("web_port", 8080)), str(data.get("director_password", "")),
+                   {int(k): str(v) for k, v in secrets.items()})
+
+    def with_tables(self, count: int) -> DirectorConfig:
+        """The same with secrets for tables 1..count (existing secrets kept)."""
+        secrets = dict(self.table_secrets)
+        for n in range(1, count + 1):
+            secrets.setdefault(n, new_secret())
+        password = self.director_password or new_secret(16)
+        return replace(self, table_secrets=secrets, director_password=password)
+
+    def broker_endpoint(self) -> tuple[str, int]:
+        """(host, port) the director connects to."""
+        if self.external:
+            host, _, port = self.external.rpartition(":")
+            return host or self.external, int(port) if port.isdigit() else DEFAULT_PORT
+        host = "127.0.0.1" if self.listen in ("0.0.0.0", "::", "") else self.listen
+        return host, self.port
+
+
+class TournamentDesk:
+    """One tournament in the director's store; thread-safe."""
+
+    def __init__(self, store: TournamentStore, tid: str | None = None) -> None:
+        self.store = store
+        self.tid = store.record(tid).id
+        self._lock = threading.RLock()
+        self._tournament, self._seq = store.load(self.tid)
+        #: Goes up with every change, ours or another writer's (for whoever shows it).
+        self.version = 0
+
+    @classmethod
+    def create(cls, store: TournamentStore, name: str,
+               fmt: Mapping[str, Any] | None = None, *, seed: int | None = None,
+               config: DirectorConfig | None = None, tid: str | None = None
+               ) -> TournamentDesk:
+        """Make a new tournament (it becomes the current one) and return its desk. ``seed``
+        None draws one; ``tid`` None makes a fresh id. Raised for a bad format:
+        :class:`TournamentError` naming the option."""
+        import random
+
+        tournament = Tournament.new(name, fmt or {}, seed=random.SystemRandom().randrange(
+            2**31) if seed is None else seed)
+        known = {r.id for r in store.records()}
+        while tid is None or tid in known:
+            tid = new_tournament_id()
+        store.create(tid, tournament, (config or DirectorConfig()).to_json())
+        return cls(store, tid)
+
+    # -- reading --------------------------------------------------------------------------
+
+    @property
+    def tournament(self) -> Tournament:
+        """The tournament as journaled (a copy: change it only through this desk)."""
+        with self._lock:
+            return copy.deepcopy(self._tournament)
+
+    def tournament_view(self) -> Tournament:
+        """The tournament itself, to read without copying: never change it (use the
+        actions), and hold :attr:`lock` while reading from another thread."""
+        return self._tournament
+
+    @property
+    def lock(self) -> threading.RLock:
+        return self._lock
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    def refresh(self) -> bool:
+        """Take in events another writer journaled; True when there were any."""
+        with self._lock:
+            if self.store.last_seq(self.tid) == self._seq:
+                return False
+            self._tournament, self._seq = self.store.load(self.tid)
+            self.version += 1
+            return True
+
+    @property
+    def config(self) -> DirectorConfig:
+        return DirectorConfig.from_json(self.store.record(self.tid).config)
+
+    def set_config(self, config: DirectorConfig) -> None:
+        self.store.set_config(self.tid, config.to_json())
+
+    def tables_needed(self) -> int:
+        """Tables the busiest round needs (at least the current round's)."""
+        with self._lock:
+            t = self._tournament
+            most = t.format.table_size
+            need = math.ceil(max(len(t.active()), 2) / most)
+            if t.current is not None:
+                need = max(need, len(t.current.tables))
+            return need
+
+    def ensure_tables(self, count: int | None = None) -> DirectorConfig:
+        """Make sure every table up to ``count`` (default: as many as needed) has a secret."""
+        config = self.config
+        want = max(count or 0, self.tables_needed(), len(config.table_secrets))
+        if want > len(config.table_secrets) or not config.director_password:
+            config = config.with_tables(want)
+            self.set_config(config)
+        return config
+
+    def join_codes(self, address: str) -> list[JoinCode]:
+        """Every table's join code, for the director's screen and `companion tournament codes`."""
+        config = self.config
+        host, port = (config.broker_endpoint() if config.external else (address, config.port))
+        return [JoinCode(self.tid, n, secret, host, port)
+                for n, secret in sorted(config.table_secrets.items())]
+
+    def seatings(self, stations: int) -> dict[int, Seating]:
+        """What each of tables 1..stations is told for the current round."""
+        with self._lock:
+            t = self._tournament
+            r = t.current
+            out = {}
+            for n in range(1, stations + 1):
+                if r is None:
+                    out[n] = Seating(self.tid, t.name, 0, "waiting", None)
+                    continue
+                table = next((tb for tb in r.tables if tb.number == n), None)
+                if table is None:
+                    out[n] = Seating(self.tid, t.name, r.number, r.stage, None)
+                    continue
+                setup = t.table_setup(r.number, n)
+                teams = tuple(tuple(team) for team in setup.options.get("teams", ()))
+                out[n] = Seating(self.tid, t.name, r.number, r.stage, n, table.group,
+                                 table.seats, setup, teams)
+            return out
+
+    def summary(self) -> dict[str, Any]:
+        with self._lock:
+            data = self._tournament.summary()
+            data["id"] = self.tid
+            data["round_left"] = len(self._tournament.missing())
+            data["updated"] = time.strftime("%H:%M:%S")
+            data["online"] = {}  # which tables' companions are connected (the director knows)
+            data["conflict_details"] = [
+                {"round": r, "table": n, "counted": format_placings(held.placings),
+                 "counted_from": held.source,
+                 "others": [{"result": format_placings(c.placings), "from": c.source}
+                            for c in others]}
+                for r, n, held, others in self._tournament.conflicts()]
+            return data
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def _act(self, action: Callable[[Tournament], T]) -> T:
+        """Apply ``action`` and journal its events; reload and retry if another writer was
+        first. Raised when the action is refused: :class:`TournamentError`, nothing kept.
+
+        The action works on the live tournament (its own changes are all-or-nothing); when
+        the journal cannot take the events, the tournament is rebuilt from the journal, so
+        memory never holds what the disk does not."""
+        with self._lock:
+            self.refresh()
+            for _ in range(5):
+                before = len(self._tournament.events)
+                result = action(self._tournament)
+                new = self._tournament.events[before:]
+                if not new:
+                    return result
+                try:
+                    self._seq = self.store.append(self.tid, new, self._seq)
+                except StaleError:
+                    self._tournament, self._seq = self.store.load(self.tid)
+                    continue
+                except BaseException:
+                    self._tournament, self._seq = self.store.load(self.tid)
+                    raise
+                self.version += 1
+                return result
+            raise TournamentError("the tournament keeps changing under this command; try again")
+
+    def add_entrant(self, name: str, members: Sequence[str] = ()) -> None:
+        self._act(lambda t: t.add_entrant(name, members))
+
+    def drop(self, name: str, reason: str = "") -> None:
+        self._act(lambda t: t.drop(name, reason))
+
+    def draw_next(self) -> RoundDrawn:
+        return self._act(lambda t: t.draw_next())
+
+    def report(self, round_number: int, table: int, placings: Placings,
+               source: str = DIRECTOR, report_id: str = "") -> ReportOutcome:
+        """A result from a table (``source`` its user) or typed by the organiser."""
+        rid = report_id or f"director-{round_number}-{table}-{format_placings(placings)}"
+        return self._act(lambda t: t.report(round_number, table, placings, source, rid))
+
+    def preview_correction(self, round_number: int, table: int, placings: Placings,
+                           reason: str = "") -> Correction:
+        with self._lock:
+            return self._tournament.preview_correction(round_number, table, placings, reason)
+
+    def correct(self, round_number: int, table: int, placings: Placings,
+                reason: str = "") -> Correction:
+        return self._act(lambda t: t.correct(round_number, table, placings, reason))

@@ -1,0 +1,255 @@
+"""What the director and the tables say to each other over MQTT: topics, messages, join codes.
+
+Topics, under ``companion/<tournament>/`` (``<user>`` is a table's broker user, ``table-3``):
+
+===============================  =========  ==========================================
+``state``                        director   the tournament's name, round and stage (retained)
+``tables/<user>/seating``        director   this table's seating for the round (retained)
+``tables/<user>/report``         table      a result, QoS 1, repeated until acknowledged
+``tables/<user>/ack``            director   what became of a report, QoS 1
+``tables/<user>/status``         table      ``online`` / ``offline`` (retained; last will)
+===============================  =========  ==========================================
+
+The broker's access list lets a table read only its own seating and acknowledgements and
+write only its own report and status: a table cannot report another table's result.
+Messages are JSON objects; every one is read strictly, and a bad one is refused with a message
+that names the field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from rules import Setup
+from rules.core import Placings
+from rules.tournament import TournamentError, format_placings, placings_from_json
+
+DEFAULT_PORT = 1883
+#: Letters for secrets people type: no I, L, O or U to misread (Crockford's base 32).
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+SECRET_LENGTH = 8
+
+
+class ProtocolError(ValueError):
+    """Raised for a message or join code that cannot be read; names the field and why."""
+
+
+def new_secret(length: int = SECRET_LENGTH) -> str:
+    """A random secret of ``length`` characters from :data:`ALPHABET` (5 bits each)."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(length))
+
+
+def new_tournament_id() -> str:
+    """A short tournament id for topics and join codes: 4 lower-case characters."""
+    return new_secret(4).lower()
+
+
+def table_user(table: int) -> str:
+    return f"table-{table}"
+
+
+def table_of_user(user: str) -> int | None:
+    m = re.fullmatch(r"table-([1-9][0-9]*)", user)
+    return int(m.group(1)) if m else None
+
+
+def prefix(tournament: str) -> str:
+    return f"companion/{tournament}"
+
+
+def topic_state(tournament: str) -> str:
+    return f"{prefix(tournament)}/state"
+
+
+def topic_table(tournament: str, user: str, what: str) -> str:
+    """``what``: seating, report, ack or status."""
+    return f"{prefix(tournament)}/tables/{user}/{what}"
+
+
+def user_of_topic(tournament: str, topic: str) -> tuple[str, str] | None:
+    """(user, what) of a table topic of this tournament, else None."""
+    m = re.fullmatch(re.escape(prefix(tournament)) + r"/tables/([^/]+)/([a-z]+)", topic)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def _obj(payload: bytes | str, what: str) -> dict[str, Any]:
+    try:
+        data = json.loads(payload)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ProtocolError(f"{what}: not JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{what}: must be a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise ProtocolError(f"{what}: {key!r} missing or not {getattr(kind, '__name__', kind)}: "
+                            f"{value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One table's seating for a round: who sits where, and the game to start.
+
+    ``table`` is None when this table has no game this round (fewer tables are needed).
+    """
+
+    tournament: str
+    name: str
+    round: int
+    stage: str
+    table: int | None
+    group: str = ""
+    seats: tuple[str, ...] = ()
+    setup: Setup | None = None
+    teams: tuple[tuple[str, ...], ...] = ()
+
+    def to_payload(self) -> bytes:
+        return json.dumps({
+            "tournament": self.tournament, "name": self.name, "round": self.round,
+            "stage": self.stage, "table": self.table, "group": self.group,
+            "seats": list(self.seats), "teams": [list(t) for t in self.teams],
+            "setup": None if self.setup is None else self.setup.to_json()}).encode()
+
+    @classmethod
+    def from_payload(cls, payload: bytes | str) -> Seating:
+        what = "seating"
+        data = _obj(payload, what)
+        table = data.get("table")
+        if table is not None and (isinstance(table, bool) or not isinstance(table, int)):
+            raise ProtocolError(f"{what}: 'table' must be a number or null, got {table!r}")
+        setup_raw = data.get("setup")
+        try:
+            setup = None if setup_raw is None else Setup.from_json(setup_raw)
+        except ValueError as e:
+            raise ProtocolError(f"{what}: {e}") from None
+        seats = _field(data, "seats", list, what)
+        teams = data.get("teams", [])
+        if not all(isinstance(s, str) for s in seats) or not isinstance(teams, list):
+            raise ProtocolError(f"{what}: 'seats' must be names, 'teams' lists of names")
+        return cls(_field(data, "tournament", str, what), _field(data, "name", str, what),
+                   _field(data, "round", int, what), _field(data, "stage", str, what), table,
+                   str(data.get("group", "")), tuple(seats),
+                   setup, tuple(tuple(t) for t in teams))
+
+    def describe(self) -> str:
+        if self.table is None:
+            return f"{self.name}, round {self.round}: no game at this table this round"
+        label = f" (group {self.group})" if self.group and self.group != "final" else (
+            " (the final)" if self.group == "final" else "")
+        return (f"{self.name}, round {self.round} {self.stage}{label}, table {self.table}: "
+                + ", ".join(f"seat {i} {s}" for i, s in enumerate(self.seats, 1)))
+
+
+@dataclass(frozen=True)
+class Report:
+    """A table's result: finishing positions in entrants' names, and the game file."""
+
+    report_id: str
+    tournament: str
+    round: int
+    table: int
+    placings: Placings
+    game_file: str = ""
+    sent: float = 0.0  # the table's wall clock when first queued (for figures only)
+
+    def to_payload(self) -> bytes:
+        return json.dumps({
+            "report_id": self.report_id, "tournament": self.tournament, "round": self.round,
+            "table": self.table, "placings": [list(g) for g in self.placings],
+            "game_file": self.game_file, "sent": self.sent}).encode()
+
+    @classmethod
+    def from_payload(cls, payload: bytes | str) -> Report:
+        what = "report"
+        data = _obj(payload, what)
+        try:
+            placings = placings_from_json(data.get("placings"), "report placings")
+        except TournamentError as e:
+            raise ProtocolError(str(e)) from None
+        sent = data.get("sent", 0.0)
+        if isinstance(sent, bool) or not isinstance(sent, int | float):
+            raise ProtocolError(f"{what}: 'sent' must be a number, got {sent!r}")
+        report_id = _field(data, "report_id", str, what)
+        if not 1 <= len(report_id) <= 80:
+            raise ProtocolError(f"{what}: 'report_id' must be 1 to 80 characters")
+        return cls(report_id, _field(data, "tournament", str, what),
+                   _field(data, "round", int, what), _field(data, "table", int, what),
+                   placings, str(data.get("game_file", "") or ""), float(sent))
+
+    def describe(self) -> str:
+        return f"round {self.round}, table {self.table}: {format_placings(self.placings)}"
+
+
+@dataclass(frozen=True)
+class Ack:
+    """What the director did with a report: recorded, duplicate, conflict or rejected."""
+
+    report_id: str
+    status: str
+    text: str = ""
+
+    def to_payload(self) -> bytes:
+        return json.dumps({"report_id": self.report_id, "status": self.status,
+                           "text": self.text}).encode()
+
+    @classmethod
+    def from_payload(cls, payload: bytes | str) -> Ack:
+        data = _obj(payload, "ack")
+        return cls(_field(data, "report_id", str, "ack"), _field(data, "status", str, "ack"),
+                   str(data.get("text", "")))
+
+
+@dataclass(frozen=True)
+class JoinCode:
+    """What a table needs to join: the broker's address, the tournament, its table number
+    and its secret. As text: ``k7m2-3-KQ7MX2P9@192.168.1.20`` (``:port`` when not 1883); the
+    QR code on the director's screen holds the same text.
+
+    >>> code = JoinCode.parse("k7m2-3-kq7m-x2p9 @ 192.168.1.20")
+    >>> (code.tournament, code.table, code.secret, code.host, code.port)
+    ('k7m2', 3, 'KQ7MX2P9', '192.168.1.20', 1883)
+    >>> code.text()
+    'k7m2-3-KQ7MX2P9@192.168.1.20'
+    """
+
+    tournament: str
+    table: int
+    secret: str
+    host: str
+    port: int = DEFAULT_PORT
+
+    @property
+    def user(self) -> str:
+        return table_user(self.table)
+
+    def text(self) -> str:
+        where = self.host if self.port == DEFAULT_PORT else f"{self.host}:{self.port}"
+        return f"{self.tournament}-{self.table}-{self.secret}@{where}"
+
+    @classmethod
+    def parse(cls, text: str) -> JoinCode:
+        """Read a join code as typed or scanned: spaces, case and dashes inside the secret
+        do not matter; O reads as 0 and I or L as 1. Raised when it cannot be read:
+        :class:`ProtocolError` saying what a code looks like."""
+        raw = "".join(str(text).split())
+        example = "a join code looks like k7m2-3-KQ7MX2P9@192.168.1.20"
+        m = re.fullmatch(r"([0-9a-zA-Z]{4})-([1-9][0-9]{0,2})-([0-9A-Za-z-]+)@"
+                         r"([0-9A-Za-z.\-]+|\[[0-9a-fA-F:]+\])(?::([0-9]{1,5}))?", raw)
+        if m is None:
+            raise ProtocolError(f"join code {text!r}: {example}")
+        secret = m.group(3).replace("-", "").upper().translate(str.maketrans("OIL", "011"))
+        if len(secret) != SECRET_LENGTH or any(c not in ALPHABET for c in secret):
+            raise ProtocolError(f"join code {text!r}: the secret after the table number must "
+                                f"be {SECRET_LENGTH} letters and digits; {example}")
+        port = int(m.group(5)) if m.group(5) else DEFAULT_PORT
+        if not 1 <= port <= 65535:
+            raise ProtocolError(f"join code {text!r}: port {port} is not 1 to 65535")
+        return cls(m.group(1).lower(), int(m.group(2)), secret, m.group(4).strip("[]"), port)

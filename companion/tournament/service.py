@@ -1,0 +1,182 @@
+"""Everything a director runs while a tournament is on: its broker, the director, the page.
+
+:class:`TournamentService` starts, in order, the tournament's own Mosquitto (or uses the
+existing broker its config names), the :class:`~companion.tournament.director.Director`, and the
+standings page, and stops them in reverse order. No port is open before :meth:`start` or after
+:meth:`stop`: this is the only place the companion listens on the network.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion import paths
+from companion.tournament.broker import Broker, BrokerError, BrokerPlan
+from companion.tournament.desk import DirectorConfig, TournamentDesk
+from companion.tournament.director import Director
+from companion.tournament.protocol import JoinCode
+from companion.tournament.store import TournamentStore
+from companion.tournament.web import StandingsFeed, StandingsServer
+
+
+class ServiceError(RuntimeError):
+    """Raised when the tournament cannot be served; says why."""
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (for join codes and the page's address),
+    or 127.0.0.1 when it has none. Reads ``hostname -I``; sends nothing anywhere."""
+    tool = shutil.which("hostname")
+    if tool is not None:
+        try:
+            out = subprocess.run([tool, "-I"], capture_output=True, text=True, timeout=5,
+                                 check=False).stdout
+        except (OSError, subprocess.SubprocessError):
+            out = ""
+        for word in out.split():
+            if "." in word and not word.startswith("127."):
+                return word
+    return "127.0.0.1"
+
+
+def tournament_folder(tid: str) -> Path:
+    return paths.data_dir() / "tournaments" / tid
+
+
+class TournamentService:
+    """Serve one tournament. A context manager; :meth:`stop` is idempotent."""
+
+    def __init__(self, store: TournamentStore, tid: str | None = None, *,
+                 config: DirectorConfig | None = None, folder: Path | None = None,
+                 connect_timeout: float = 10.0,
+                 on_change: Callable[[], None] | None = None) -> None:
+        """``on_change`` is called (from a network thread) whenever the tournament, or a
+        table's online status, changes: a screen hands it on with ``Clock.schedule_once``."""
+        self.desk = TournamentDesk(store, tid)
+        self.tid = self.desk.tid
+        if config is not None:
+            self.desk.set_config(config)
+        self.folder = folder or tournament_folder(self.tid)
+        self.connect_timeout = connect_timeout
+        self.on_change = on_change
+        self.feed = StandingsFeed(self.snapshot)
+        self.broker: Broker | None = None
+        self.director: Director | None = None
+        self.web: StandingsServer | None = None
+        self.restarts = 0  # times the broker was found dead and started again
+        self._stop = threading.Event()
+        self._watcher: threading.Thread | None = None
+
+    @property
+    def config(self) -> DirectorConfig:
+        return self.desk.config
+
+    def _changed(self) -> None:
+        self.feed.bump()
+        if self.on_change is not None:
+            self.on_change()
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the page shows: the tournament's summary and which tables are online."""
+        data = self.desk.summary()
+        data["online"] = dict(self.director.online) if self.director else {}
+        return data
+
+    def start(self) -> None:
+        """Start the broker (unless an existing one is named), the director and the page.
+        Raised when any of them cannot start: :class:`ServiceError`, and whatever started
+        is stopped again."""
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> None:
+        config = self.desk.ensure_tables()
+        if not config.external:
+            self.broker = Broker(self.folder / "broker", BrokerPlan(
+                self.tid, config.listen, config.port, config.director_password,
+                config.table_secrets))
+            self.broker.start()
+        host, port = config.broker_endpoint()
+        self.director = Director(self.desk, host, port, config.director_password,
+                                 on_change=self._changed)
+        self.director.start()
+        if not self.director.wait_connected(self.connect_timeout):
+            log = self.broker.log_tail() if self.broker else ""
+            raise ServiceError(f"the director could not connect to the broker at {host}:{port}"
+                               + (f": {log}" if log else ""))
+        if config.web_port >= 0:
+            self.web = StandingsServer(self.feed, config.listen, config.web_port)
+            self.web.start()
+        if self.broker is not None:
+            self._stop.clear()
+            self._watcher = threading.Thread(target=self._watch_broker, name="broker-watch",
+                                             daemon=True)
+            self._watcher.start()
+
+    def _watch_broker(self) -> None:
+        """Start the broker again whenever it dies (killed, out of memory...)."""
+        while not self._stop.wait(0.5):
+            broker = self.broker
+            if broker is None or broker.running:
+                continue
+            try:
+                broker.start()
+                self.restarts += 1
+                if self.director is not None:
+                    self.director.note(f"the broker had stopped; started it again "
+                                       f"({self.restarts})")
+            except BrokerError as e:
+                if self.director is not None:
+                    self.director.note(f"the broker is down and will not start: {e}")
+
+    def add_tables(self, count: int) -> list[JoinCode]:
+        """Credentials for tables up to ``count``, taken by the running broker at once."""
+        config = self.desk.ensure_tables(count)
+        if self.broker is not None:
+            self.broker.reload(BrokerPlan(self.tid, config.listen, config.port,
+                                          config.director_password, config.table_secrets))
+        if self.director is not None:
+            self.director.changed()
+        return self.join_codes()
+
+    def join_codes(self, address: str = "") -> list[JoinCode]:
+        config = self.config
+        return self.desk.join_codes(address or config.address or lan_address())
+
+    def page_url(self, address: str = "") -> str:
+        if self.web is None:
+            return ""
+        config = self.config
+        if config.listen in ("0.0.0.0", "::", ""):
+            return self.web.url(address or config.address or lan_address())
+        return self.web.url()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
+            self._watcher = None
+        if self.web is not None:
+            self.web.stop()
+            self.web = None
+        if self.director is not None:
+            self.director.stop()
+            self.director = None
+        if self.broker is not None:
+            self.broker.stop()
+            self.broker = None
+
+    def __enter__(self) -> TournamentService:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,363 @@
+"""Tournament tables in SQLite, beside the game journal: the director's events, a table's outbox.
+
+Both live in the journal's file by default (``companion.paths.journal_path()``), in tables of
+their own, opened like the journal: WAL and ``synchronous=FULL``, so a write that returned
+survives a power cut. The director's tournament is its list of events (append-only; each
+append names the sequence number it follows, so two writers never interleave); a table keeps
+every report in its outbox until the director acknowledges it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from rules.tournament import (
+    Tournament,
+    TournamentError,
+    TournamentEvent,
+    event_from_json,
+    event_to_json,
+)
+
+_DIRECTOR_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournament_list (
+    id      TEXT PRIMARY KEY,
+    name    TEXT NOT NULL,
+    config  TEXT NOT NULL,
+    created REAL NOT NULL,
+    current INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS tournament_events (
+    tournament TEXT NOT NULL REFERENCES tournament_list(id),
+    seq        INTEGER NOT NULL,
+    event      TEXT NOT NULL,
+    wall       REAL NOT NULL,
+    PRIMARY KEY (tournament, seq)
+);
+CREATE TABLE IF NOT EXISTS tournament_games (
+    tournament TEXT NOT NULL,
+    round      INTEGER NOT NULL,
+    table_no   INTEGER NOT NULL,
+    report_id  TEXT NOT NULL,
+    source     TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    wall       REAL NOT NULL,
+    PRIMARY KEY (tournament, report_id)
+);
+"""
+
+_TABLE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournament_membership (
+    tournament TEXT PRIMARY KEY,
+    code       TEXT NOT NULL,
+    joined     REAL NOT NULL,
+    seating    TEXT
+);
+CREATE TABLE IF NOT EXISTS tournament_outbox (
+    report_id  TEXT PRIMARY KEY,
+    tournament TEXT NOT NULL,
+    round      INTEGER NOT NULL,
+    table_no   INTEGER NOT NULL,
+    payload    TEXT NOT NULL,
+    created    REAL NOT NULL,
+    sends      INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS tournament_reports (
+    report_id  TEXT PRIMARY KEY,
+    tournament TEXT NOT NULL,
+    round      INTEGER NOT NULL,
+    table_no   INTEGER NOT NULL,
+    created    REAL NOT NULL,
+    status     TEXT NOT NULL DEFAULT 'waiting',
+    text       TEXT NOT NULL DEFAULT ''
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """Raised when the tournament store cannot do what was asked; names the file and why."""
+
+
+class StaleError(StoreError):
+    """Raised when another writer appended events first: reload and try again."""
+
+
+def _connect(path: Path, schema: str) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                             timeout=10.0)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(schema)
+    except sqlite3.DatabaseError as e:
+        raise StoreError(f"the journal {path} cannot hold tournaments: {e}") from None
+    return db
+
+
+class _Base:
+    _schema = ""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._db: sqlite3.Connection | None = _connect(self.path, self._schema)
+        # One connection, used from several threads (a network thread, the screen's): one
+        # statement or transaction at a time.
+        self._lock = threading.RLock()
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError(f"tournament store {self.path} is closed")
+        return self._db
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self.db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        with self._lock:
+            return self.db.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    id: str
+    name: str
+    config: dict[str, Any]
+    created: float
+    current: bool
+
+
+class TournamentStore(_Base):
+    """The director's tournaments and their events. A context manager."""
+
+    _schema = _DIRECTOR_SCHEMA
+
+    def create(self, tid: str, tournament: Tournament, config: dict[str, Any]) -> None:
+        """Record a new tournament (its events so far) and make it the current one."""
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM tournament_list WHERE id=?", (tid,)).fetchone():
+                raise StoreError(f"tournament {tid} already exists in {self.path}")
+            db.execute("UPDATE tournament_list SET current=0")
+            db.execute("INSERT INTO tournament_list (id, name, config, created, current) "
+                       "VALUES (?, ?, ?, ?, 1)",
+                       (tid, tournament.name, json.dumps(config), time.time()))
+            for seq, event in enumerate(tournament.events, start=1):
+                db.execute("INSERT INTO tournament_events VALUES (?, ?, ?, ?)",
+                           (tid, seq, json.dumps(event_to_json(event)), time.time()))
+
+    def records(self) -> list[TournamentRecord]:
+        rows = self._query("SELECT id, name, config, created, current FROM tournament_list "
+                               "ORDER BY created DESC")
+        return [TournamentRecord(r[0], r[1], json.loads(r[2]), float(r[3]), bool(r[4]))
+                for r in rows]
+
+    def record(self, tid: str | None = None) -> TournamentRecord:
+        """One tournament by id, or the current one. Raised when there is none:
+        :class:`StoreError` saying how to make one."""
+        for r in self.records():
+            if (tid is None and r.current) or r.id == tid:
+                return r
+        if tid is None:
+            raise StoreError("no tournament yet: make one with `companion tournament new NAME`")
+        known = ", ".join(r.id for r in self.records()) or "none"
+        raise StoreError(f"no tournament {tid!r} in {self.path} (known: {known})")
+
+    def use(self, tid: str) -> None:
+        self.record(tid)
+        with self._transaction() as db:
+            db.execute("UPDATE tournament_list SET current=(id=?)", (tid,))
+
+    def set_config(self, tid: str, config: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE tournament_list SET config=? WHERE id=?", (json.dumps(config), tid))
+
+    def events(self, tid: str, after: int = 0) -> list[tuple[int, TournamentEvent]]:
+        rows = self._query("SELECT seq, event FROM tournament_events WHERE tournament=? "
+                               "AND seq>? ORDER BY seq", (tid, after))
+        out = []
+        for seq, text in rows:
+            try:
+                out.append((int(seq), event_from_json(json.loads(text))))
+            except (ValueError, TournamentError) as e:
+                raise StoreError(f"tournament {tid}, event {seq} in {self.path} cannot be "
+                                 f"read: {e}") from None
+        return out
+
+    def last_seq(self, tid: str) -> int:
+        rows = self._query("SELECT MAX(seq) FROM tournament_events WHERE tournament=?", (tid,))
+        return int(rows[0][0] or 0)
+
+    def load(self, tid: str) -> tuple[Tournament, int]:
+        """The tournament rebuilt from its events, and the last sequence number."""
+        events = self.events(tid)
+        try:
+            t = Tournament.from_events(e for _, e in events)
+        except TournamentError as e:
+            raise StoreError(f"tournament {tid} in {self.path}: {e}") from None
+        return t, (events[-1][0] if events else 0)
+
+    def append(self, tid: str, events: Sequence[TournamentEvent], after: int) -> int:
+        """Append events after sequence number ``after``; returns the new last number.
+        Raised when someone else appended first: :class:`StaleError`."""
+        with self._transaction() as db:
+            row = db.execute("SELECT MAX(seq) FROM tournament_events WHERE tournament=?",
+                             (tid,)).fetchone()
+            if int(row[0] or 0) != after:
+                raise StaleError(f"tournament {tid}: events were added meanwhile")
+            seq = after
+            for event in events:
+                seq += 1
+                db.execute("INSERT INTO tournament_events VALUES (?, ?, ?, ?)",
+                           (tid, seq, json.dumps(event_to_json(event)), time.time()))
+        return seq
+
+    def save_game(self, tid: str, round_number: int, table: int, report_id: str, source: str,
+                  text: str) -> None:
+        """Keep a reported game file (once per report id)."""
+        with self._transaction() as db:
+            db.execute("INSERT OR IGNORE INTO tournament_games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (tid, round_number, table, report_id, source, text, time.time()))
+
+    def games(self, tid: str) -> list[tuple[int, int, str, str, str]]:
+        """(round, table, report id, source, game file) of every reported game file."""
+        rows = self._query("SELECT round, table_no, report_id, source, text FROM "
+                           "tournament_games WHERE tournament=? ORDER BY round, table_no, wall",
+                           (tid,))
+        return [(int(a), int(b), str(c), str(d), str(e)) for a, b, c, d, e in rows]
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    report_id: str
+    tournament: str
+    round: int
+    table: int
+    payload: bytes
+    created: float
+    sends: int
+
+
+@dataclass(frozen=True)
+class ReportRecord:
+    report_id: str
+    round: int
+    table: int
+    created: float
+    status: str
+    text: str
+
+
+@dataclass
+class Membership:
+    tournament: str
+    code: str
+    joined: float
+    seating: str | None = None
+
+
+class TableStore(_Base):
+    """A table's side: the tournament it joined, its last seating, and its outbox."""
+
+    _schema = _TABLE_SCHEMA
+
+    def join(self, tournament: str, code: str) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT INTO tournament_membership (tournament, code, joined) "
+                       "VALUES (?, ?, ?) ON CONFLICT(tournament) DO UPDATE SET code=excluded.code",
+                       (tournament, code, time.time()))
+
+    def memberships(self) -> list[Membership]:
+        rows = self._query("SELECT tournament, code, joined, seating FROM "
+                               "tournament_membership ORDER BY joined DESC")
+        return [Membership(str(a), str(b), float(c), d) for a, b, c, d in rows]
+
+    def leave(self, tournament: str) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM tournament_membership WHERE tournament=?", (tournament,))
+
+    def save_seating(self, tournament: str, payload: str) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE tournament_membership SET seating=? WHERE tournament=?",
+                       (payload, tournament))
+
+    def queue(self, report_id: str, tournament: str, round_number: int, table: int,
+              payload: bytes) -> None:
+        """Put a report in the outbox (and in the table's list of reports); returns once it
+        is on disk."""
+        now = time.time()
+        with self._transaction() as db:
+            db.execute("INSERT OR IGNORE INTO tournament_outbox (report_id, tournament, round, "
+                       "table_no, payload, created) VALUES (?, ?, ?, ?, ?, ?)",
+                       (report_id, tournament, round_number, table, payload.decode(), now))
+            db.execute("INSERT OR IGNORE INTO tournament_reports (report_id, tournament, round, "
+                       "table_no, created) VALUES (?, ?, ?, ?, ?)",
+                       (report_id, tournament, round_number, table, now))
+
+    def pending(self, tournament: str | None = None) -> list[OutboxItem]:
+        rows = self._query(
+            "SELECT report_id, tournament, round, table_no, payload, created, sends FROM "
+            "tournament_outbox WHERE ? IS NULL OR tournament=? ORDER BY created",
+            (tournament, tournament))
+        return [OutboxItem(str(a), str(b), int(c), int(d), str(e).encode(), float(f), int(g))
+                for a, b, c, d, e, f, g in rows]
+
+    def mark_sent(self, report_id: str) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE tournament_outbox SET sends=sends+1 WHERE report_id=?",
+                       (report_id,))
+
+    def acknowledged(self, report_id: str, status: str = "recorded", text: str = "") -> bool:
+        """The director has the report: take it out of the outbox and keep what became of it.
+        False if it was not in the outbox (an acknowledgement repeated)."""
+        with self._transaction() as db:
+            cur = db.execute("DELETE FROM tournament_outbox WHERE report_id=?", (report_id,))
+            # The first answer stands: a resend crossing the acknowledgement is answered
+            # "duplicate", which must not hide that the report was recorded.
+            db.execute("UPDATE tournament_reports SET status=?, text=? WHERE report_id=? AND "
+                       "status='waiting'", (status, text, report_id))
+        return cur.rowcount > 0
+
+    def reports(self, tournament: str) -> list[ReportRecord]:
+        """Every report this table made in a tournament, oldest first, with its fate
+        (``waiting`` until acknowledged)."""
+        rows = self._query("SELECT report_id, round, table_no, created, status, text FROM "
+                               "tournament_reports WHERE tournament=? ORDER BY created",
+                               (tournament,))
+        return [ReportRecord(str(a), int(b), int(c), float(d), str(e), str(f))
+                for a, b, c, d, e, f in rows]
+
+
+__all__ = ["Membership", "OutboxItem", "ReportRecord", "StaleError", "StoreError", "TableStore",
+           "TournamentRecord", "TournamentStore"]
