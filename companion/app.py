@@ -344,9 +344,8 @@ class CompanionApp(App):
             if session.game.name not in plugins():
                 raise RulesError(f"the game {session.game.name!r} has no table screen here")
         except (JournalError, RulesError) as e:
-            from companion.paths import data_dir
-
-            written = self.journal.export_readable(game_id, data_dir() / "cannot-resume")
+            folder = self.journal.path.parent / "cannot-resume"
+            written = self.journal.export_readable(game_id, folder)
             self.journal.mark_broken(game_id, str(e))
             start = self.screens.get("start")
             if isinstance(start, StartScreen):

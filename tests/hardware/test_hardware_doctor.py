@@ -82,3 +82,64 @@ def test_camera_probe_reports_the_failure_and_what_to_do(
     alone = next(c for c in run_checks(tmp_path / "absent.toml", probe_camera=True)
                  if c.finding.startswith("probe"))
     assert alone.verdict == "fail" and "the stand-in failed too" in alone.finding
+
+
+@pytest.mark.parametrize(("config", "finding"), [
+    ('[camera]\nsource = "bogus"\n', "unknown camera source 'bogus' (from config file)"),
+    ('[audio]\nvolume = "max"\n', "[audio] volume: expected int or float, got 'max'"),
+    ("[audio]\nvolume = 999\n", "[audio] volume: must be between 0 and 1, got 999"),
+])
+def test_bad_values_are_fails_with_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str], config: str,
+                                           finding: str) -> None:
+    monkeypatch.delenv("COMPANION_CAMERA", raising=False)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(config, encoding="utf-8")
+    rc, out = run_doctor(capsys, "--config", str(cfg))
+    assert rc == 1
+    line = next(ln for ln in out.splitlines() if finding in ln)
+    assert line.startswith("[FAIL]")
+    fix = out.splitlines()[out.splitlines().index(line) + 1]
+    assert "->" in fix
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\x80", b"a = " + b"[" * 5000 + b"]" * 5000,
+                                     None])
+def test_a_damaged_config_file_is_a_fail_not_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None) -> None:
+    cfg = tmp_path / "config.toml"
+    if content is None:
+        cfg.mkdir()
+    else:
+        cfg.write_bytes(content)
+    rc, out = run_doctor(capsys, "--config", str(cfg))
+    assert rc == 1 and "[FAIL] config" in out and "Traceback" not in out
+
+
+def test_the_apps_damaged_files_are_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "cfg" / "settings.toml").write_bytes(b"\xff not text")
+    (tmp_path / "data" / "journal.sqlite3").write_bytes(b"")
+    rc, out = run_doctor(capsys, "--config", str(tmp_path / "absent.toml"))
+    assert rc == 1
+    assert "[FAIL] settings" in out and "not UTF-8" in out
+    assert "[FAIL] journal" in out and "empty (0 bytes)" in out
+    assert (tmp_path / "cfg" / "settings.toml").exists()  # the doctor looks, never touches
+
+
+def test_the_doctor_names_the_camera_chosen_and_why(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COMPANION_CAMERA", "replay:/tray")
+    _, out = run_doctor(capsys, "--config", str(tmp_path / "absent.toml"))
+    assert "[ok]   camera" in out and "camera: 'replay:/tray' (from COMPANION_CAMERA)" in out
+    monkeypatch.delenv("COMPANION_CAMERA")
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[camera]\nsource = "opencv:1"\n', encoding="utf-8")
+    _, out = run_doctor(capsys, "--config", str(cfg))
+    assert "camera: 'opencv:1' (from config file)" in out
+    assert "source 'auto'" not in out
