@@ -17,6 +17,7 @@ from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 import rules
@@ -123,9 +124,14 @@ class StartScreen(Screen):
         view = ModalView(size_hint=(0.9, 0.8), auto_dismiss=True)
         box = w("Panel", orientation="vertical", padding=10, spacing=8, bg=theme.PANEL)
         box.add_widget(w("THeading", text="Before you play", size_hint_y=None, height=40))
-        text = w("TLabel", text="\n\n".join(notices), halign="left", valign="top",
-                 font_size=self.app.fs(16), shorten=False)  # wrapped in full, never cut
-        box.add_widget(text)
+        # wrapped in full, never cut: a long notice scrolls
+        text = Label(text="\n\n".join(notices), halign="left", valign="top",
+                     font_size=self.app.fs(16), color=theme.TEXT, size_hint_y=None)
+        text.bind(width=lambda wid, v: setattr(wid, "text_size", (v - 30, None)),
+                  texture_size=lambda wid, v: setattr(wid, "height", v[1]))
+        scroll = ScrollView(do_scroll_x=False, bar_width=8)
+        scroll.add_widget(text)
+        box.add_widget(scroll)
 
         def close(*_: Any) -> None:
             view.dismiss(animation=False)
@@ -267,9 +273,12 @@ class SettingsScreen(Screen):
         self.profile = w("TSpinner", text=s.calibration_profile,
                          values=self.profile_choices(s.calibration_profile))
         self.buttons = w("TSpinner", text=s.button_map, values=["default", "none"])
-        volume = AS_CONFIGURED if s.volume is None else f"{round(s.volume * 100)}%"
+        # "as configured" says what that is: the volume playing now when none is set here
+        configured = f"{AS_CONFIGURED} ({round(app.sounds.volume * 100)}%)" \
+            if s.volume is None else AS_CONFIGURED
+        volume = configured if s.volume is None else f"{round(s.volume * 100)}%"
         self.volume = w("TSpinner", text=volume,
-                        values=[AS_CONFIGURED, *(f"{v}%" for v in range(0, 101, 10))])
+                        values=[configured, *(f"{v}%" for v in range(0, 101, 10))])
         self.folder = w("TInput", text=s.soundtrack_folder,
                         hint_text="empty: usual music folder")
         self.palette = w("TSpinner", text=s.palette, values=list(settings_mod.PALETTES))
@@ -327,7 +336,7 @@ class SettingsScreen(Screen):
         s = settings_mod.Settings(
             camera=_setting(self.camera.text), calibration_profile=self.profile.text or "default",
             button_map=self.buttons.text,
-            volume=None if volume == AS_CONFIGURED else int(volume.rstrip("%")) / 100,
+            volume=None if volume.startswith(AS_CONFIGURED) else int(volume.rstrip("%")) / 100,
             soundtrack_folder=self.folder.text.strip(), palette=self.palette.text,
             text_size=self.text_size_spin.text,
             parry_seconds=float(self.parry.text.split()[0]),

@@ -52,7 +52,7 @@ def read_start_file(path: Path, what: str, read: Callable[[Path], T], default: T
     try:
         return read(path), ""
     except Exception as e:  # nothing on disk may stop the app: say what, keep the file
-        reason = str(e) or type(e).__name__
+        reason = _without_path(str(e) or type(e).__name__, path)
         if owned and (path.exists() or path.is_symlink()):
             try:
                 aside = set_aside(path)
@@ -65,6 +65,14 @@ def read_start_file(path: Path, what: str, read: Callable[[Path], T], default: T
                     "uses the defaults until it is fixed (`companion doctor` says how).")
         log.error("companion: %s", note)
         return default, note
+
+
+def _without_path(reason: str, path: Path) -> str:
+    """The reason an error gives, without the file's path the notice already names."""
+    for said in (f"config file {path} is ", f"config file {path} ", f"'{path}': ", f"{path}: ",
+                 f"{path} "):
+        reason = reason.replace(said, "")
+    return reason
 
 
 @dataclass

@@ -298,3 +298,71 @@ def test_dice_forge_goddess_labyrinth_drawn(app_dirs: Path, tmp_path: Path) -> N
         _shot(d, "goddess-board-1280x720", tmp_path)
 
     run_app(app, script, size=(1280, 720))
+
+
+def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
+        app_dirs: Path) -> None:
+    """Dice Forge's camera is wired: with a camera whose rolls count and a face set that knows
+    Dice Forge faces, a settled roll during a roll of both dice becomes the call; without the
+    face set the players tap, and the button is not offered."""
+    from companion.app import CompanionApp
+    from companion.contract import Snapshot
+    from companion.drive import Driver, ManualClock, run_app
+    from vision import Die, Profile, Reading
+    from vision.profile import FEATURE_LENGTH, FaceSet
+
+    class TableCamera:  # a CameraView whose newest picture the test sets
+        label, stand_in, rolls_count, error = "test camera", False, True, None
+        snap: Snapshot | None = None
+
+        def want(self, who: str) -> None:
+            pass
+
+        def release(self, who: str) -> None:
+            pass
+
+        def latest(self) -> Snapshot | None:
+            return self.snap
+
+        def close(self) -> None:
+            pass
+
+    def die(x: float, face: str) -> Die:
+        corners = ((x - 20, 80.0), (x + 20, 80.0), (x + 20, 120.0), (x - 20, 120.0))
+        return Die((x, 100.0), corners, 0.0, 40.0, None, face, "white", 0.95)
+
+    camera = TableCamera()
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    app._camera = camera  # type: ignore[assignment]
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.game_spin.text = "dice-forge"
+        yield 2
+        start.set_count(2)
+        d.tap(start.start_button)
+        yield 2
+        screen = app.game_screen
+        s = app.session
+        assert screen is not None and s is not None
+        st = s.game.state
+        ana = st.player(st.steps[0].player)
+        faces = (ana.dice[0][0], ana.dice[1][0])
+        reading = Reading((die(100.0, faces[0]), die(300.0, faces[1])), (480, 640))
+        app.on_settled_roll(reading)  # no face set yet: nothing is read, nothing offered
+        yield 1
+        assert not s.game.history and "camera" not in screen.buttons
+        labels = tuple(sorted({f for p in st.players for dd in p.dice for f in dd}))
+        app._vision_profile = Profile(face_sets=(FaceSet(
+            "dice-forge", labels, tuple((i, (0.0,) * FEATURE_LENGTH)
+                                        for i in range(len(labels))), 1.0),))
+        screen.refresh()
+        yield 1
+        assert "camera" in screen.buttons  # "Read the camera" offered now
+        app.on_settled_roll(reading)
+        yield 2
+        assert s.game.history, screen.message
+        said = s.game.history[0].call
+        assert said.startswith(f"{ana.name}: ") and faces[0] in said and faces[1] in said
+
+    run_app(app, script)

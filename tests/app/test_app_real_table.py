@@ -199,6 +199,8 @@ def test_damaged_files_give_a_notice_and_the_app_reaches_its_start_screen(
         assert start.notice is not None and start.notice.parent is not None
         said = start.notice_text.text
         seen["said"] = said
+        shots = Path(os.environ.get("NOTICE_SHOTS", str(app_dirs / "shots")))
+        d.screenshot(shots / "15-start-notice.png")
         for what in ("settings.toml", "not UTF-8", "config.toml", "not valid TOML",
                      "den", f"Game {gid} cannot be resumed", "'Ana: Juggle'",
                      f"Game {other} cannot be resumed", "unknown game 'chess'"):

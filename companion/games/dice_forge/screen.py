@@ -22,7 +22,7 @@ from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import Host
-from companion.games.dice_forge.adapter import MODULES, call_from_reading, rolled_text
+from companion.games.dice_forge.adapter import MODULES, call_from_reading, face_name, rolled_text
 from companion.games.table import TableScreen
 from companion.session import TableSession
 from companion.widgets import w as _w
@@ -220,9 +220,15 @@ class DiceForgeScreen(TableScreen):
         return self.camera_ready()
 
     def camera_ready(self) -> bool:
-        """True when a camera whose rolls count is there (a real one, or the chosen stand-in)."""
+        """True when the camera can read this game's dice: its rolls count (a real camera, or
+        the stand-in chosen) and the calibration profile has a face set that knows Dice Forge
+        faces (``companion calibrate faces --game dice-forge``); else faces are tapped."""
         camera = self.host.camera
-        return camera is not None and camera.rolls_count
+        profile = self.host.vision_profile()
+        if camera is None or not camera.rolls_count or profile is None:
+            return False
+        faces = {f for p in self.game.state.players for die in p.dice for f in die}
+        return any(face_name(label) in faces for fs in profile.face_sets for label in fs.labels)
 
     def on_roll(self, reading: Reading) -> None:
         """A settled roll: read at once while a roll of the dice is awaited."""
