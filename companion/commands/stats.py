@@ -74,7 +74,8 @@ def _tables(history: Any, args: argparse.Namespace) -> int:
 def _fairness(history: Any) -> list[Any]:
     from companion.history import RollLog, assess_counts
 
-    return assess_counts(RollLog(history.journal).counts())
+    with RollLog(history.journal) as log:
+        return assess_counts(log.counts())
 
 
 def _dice(history: Any, args: argparse.Namespace) -> int:

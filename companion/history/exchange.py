@@ -193,7 +193,7 @@ def import_game_text(history: History, text: str, source: str = "game file",
     except BaseException:
         db.execute("ROLLBACK")
         raise
-    history.summarise(gid)
+    history.summarise(gid, game)
     return gid
 
 

@@ -89,11 +89,35 @@ def _naming_fields(call: Any, old: str) -> list[str]:
 
 def _rewrite(setup: Any, entries: list[Any], old: str, new: str) -> tuple[Any, list[str]]:
     """The setup and calls with ``old`` renamed ``new``, said again by the game; raises
-    :class:`rules.RulesError` or ValueError when that is not possible."""
+    :class:`rules.RulesError` or ValueError when that is not possible.
+
+    An option holding the name (Eye for an Eye's teams) is renamed too, unless the game then
+    refuses the setup or a call (an Occulites Tribe called like the player): then fewer options
+    are renamed.
+    """
     import rules
 
-    new_setup = rules.Setup(setup.game, tuple(new if p == old else p for p in setup.players),
-                            _swap(dict(setup.options), old, new), setup.seed)
+    naming = [k for k, v in setup.options.items() if _swap(v, old, "\0") != v]
+    problem: Exception | None = None
+    for size in range(len(naming), -1, -1):
+        for keys in itertools.combinations(naming, size):
+            options = {k: _swap(v, old, new) if k in keys else v
+                       for k, v in setup.options.items()}
+            new_setup = rules.Setup(setup.game,
+                                    tuple(new if p == old else p for p in setup.players),
+                                    options, setup.seed)
+            try:
+                return new_setup, _rewrite_calls(setup, new_setup, entries, old, new)
+            except (rules.RulesError, ValueError) as e:
+                problem = e
+    assert problem is not None
+    raise problem
+
+
+def _rewrite_calls(setup: Any, new_setup: Any, entries: list[Any], old: str,
+                   new: str) -> list[str]:
+    import rules
+
     before = rules.from_setup(setup)
     after = rules.from_setup(new_setup)
     texts = []
@@ -121,7 +145,7 @@ def _rewrite(setup: Any, entries: list[Any], old: str, new: str) -> tuple[Any, l
               for r in before.results()]
     if list(after.results()) != mapped:
         raise ValueError("the rewritten game does not end the same")
-    return new_setup, texts
+    return texts
 
 
 def forget_player(history: History, name: str) -> ForgetReport:

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from companion.journal import Journal, JournalError
+from companion.journal import Journal
 
 #: Bump when what the index derives from a game changes: every row is rebuilt once.
 SUMMARY_VERSION = 1
@@ -72,6 +72,10 @@ CREATE TABLE IF NOT EXISTS history_forgotten (
     PRIMARY KEY (game_id, name)
 );
 """
+
+
+#: One game's index rows: (history_games row, history_players rows, (seat, card) pairs).
+_Rows = tuple[tuple[Any, ...], list[tuple[Any, ...]], list[tuple[int, str]]]
 
 
 class HistoryError(RuntimeError):
@@ -179,23 +183,27 @@ def _canonical_setup(raw: str) -> str:
 class History:
     """The history of every game in a journal file: an index kept beside the journal's tables.
 
-    Open it on the journal's path (it keeps its own connection, so a screen can refresh it on
-    a worker thread while the game writes through the app's :class:`Journal`). A context
+    It always opens its own connection to the journal file (given as a path or as the app's
+    :class:`Journal`), so a screen can refresh it on a worker thread while the game writes
+    through the app's connection. The index is derived data, so its writes are not synced one
+    by one (``synchronous=NORMAL``: a power cut can lose the last rows, which
+    :meth:`refresh` rebuilds); the journal's own calls keep the app's ``FULL``. A context
     manager; :meth:`close` is idempotent.
     """
 
     def __init__(self, journal: Journal | Path | str) -> None:
-        self._owns = not isinstance(journal, Journal)
-        self.journal = journal if isinstance(journal, Journal) else Journal(journal)
-        self.journal.db.executescript(_SCHEMA)
+        path = journal.path if isinstance(journal, Journal) else Path(journal)
+        self.journal = Journal(path)
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA busy_timeout=5000")
+        self.db.executescript(_SCHEMA)
 
     @property
     def db(self) -> sqlite3.Connection:
         return self.journal.db
 
     def close(self) -> None:
-        if self._owns:
-            self.journal.close()
+        self.journal.close()
 
     def __enter__(self) -> History:
         return self
@@ -232,24 +240,29 @@ class History:
                                      (game_id, last)).fetchone()
         return f"{count}:{last}:{wall!r}:{call}"
 
-    def refresh(self, progress: Callable[[int, int], None] | None = None) -> int:
+    def refresh(self, progress: Callable[[int, int], None] | None = None,
+                batch: int = 100) -> int:
         """Bring the index up to date with the journal; returns how many games were
-        (re)summarised. ``progress(done, total)`` is called after each one: the first refresh
+        (re)summarised. ``progress(done, total)`` is called after each batch: the first refresh
         of a long history replays every game (tens of milliseconds each)."""
         ids = self.stale()
         dropped = self.db.execute(
             "SELECT game_id FROM history_games WHERE game_id NOT IN (SELECT id FROM games)"
         ).fetchall()
-        for (gid,) in dropped:
-            self._write_rows(int(gid), None)
-        for n, gid in enumerate(ids, start=1):
-            self.summarise(gid)
+        self._write_rows({int(gid): None for (gid,) in dropped})
+        for start in range(0, len(ids), batch):
+            part = ids[start:start + batch]
+            self._write_rows({gid: self._summary_rows(gid) for gid in part})
             if progress is not None:
-                progress(n, len(ids))
+                progress(start + len(part), len(ids))
         return len(ids)
 
-    def summarise(self, game_id: int) -> None:
-        """Replay one game through the rules and remember its result in the index."""
+    def summarise(self, game_id: int, played: Any = None) -> None:
+        """Replay one game through the rules and remember its result in the index.
+        ``played``: the same game already replayed (an import has it), to save replaying."""
+        self._write_rows({game_id: self._summary_rows(game_id, played)})
+
+    def _summary_rows(self, game_id: int, played: Any = None) -> _Rows:
         import rules
 
         db = self.db
@@ -276,7 +289,8 @@ class History:
         try:
             setup = rules.Setup.from_json(json.loads(setup_raw))
             game_name, players = setup.game, setup.players
-            game = rules.replay(setup, [rules.Entry(c, a) for c, a, _ in calls])
+            game = played if played is not None else rules.replay(
+                setup, [rules.Entry(c, a) for c, a, _ in calls])
             standings = game.standings()
             results = game.results()
             winner, is_over, note = standings.winner, game.is_over, standings.note
@@ -294,17 +308,21 @@ class History:
         summary = (game_id, SUMMARY_VERSION, game_name, str(title), float(started), ended,
                    int(finished is not None), int(is_over), len(calls), fingerprint, digest,
                    winner, note, error)
-        self._write_rows(game_id, (summary, lines, cards))
+        return summary, lines, cards
 
-    def _write_rows(self, game_id: int, rows: tuple[tuple[Any, ...], list[tuple[Any, ...]],
-                                                    list[tuple[int, str]]] | None) -> None:
+    def _write_rows(self, rows: dict[int, _Rows | None]) -> None:
+        """Replace the index rows of these games (None: drop them) in one transaction."""
+        if not rows:
+            return
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            for table in ("history_games", "history_players", "history_cards"):
-                db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
-            if rows is not None:
-                summary, lines, cards = rows
+            for game_id, found in rows.items():
+                for table in ("history_games", "history_players", "history_cards"):
+                    db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
+                if found is None:
+                    continue
+                summary, lines, cards = found
                 db.execute("INSERT INTO history_games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            summary)
                 db.executemany("INSERT INTO history_players VALUES (?,?,?,?,?,?,?,?,?)", lines)
@@ -399,11 +417,3 @@ class History:
         """Unfinished games that still replay, newest first: what the start screen offers."""
         return self._load(" WHERE finished = 0 AND error IS NULL ORDER BY started DESC, "
                           "game_id DESC", [])
-
-
-def check_game_id(journal: Journal, game_id: int) -> None:
-    """Raise :class:`HistoryError` naming the journal when ``game_id`` is not in it."""
-    try:
-        journal.load(game_id)
-    except JournalError as e:
-        raise HistoryError(str(e)) from e

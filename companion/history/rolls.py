@@ -21,6 +21,8 @@ import sqlite3
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from companion.journal import Journal
@@ -60,7 +62,8 @@ class RollLogError(ValueError):
 class RolledDie:
     """One die of a settled roll, as read: its face (``"1"``..``"6"`` for pips, an icon label
     otherwise; None when unread), its colour name (None when unknown) and the reading's
-    confidence (0..1). ``fixed`` is the face the players set by touch, if they did."""
+    confidence (0..1, kept to 3 decimals). ``fixed`` is the face the players set by touch, if
+    they did."""
 
     face: str | None
     colour: str | None
@@ -77,6 +80,8 @@ class RolledDie:
         if isinstance(c, bool) or not isinstance(c, int | float) or not (
                 math.isfinite(c) and 0.0 <= c <= 1.0):
             raise RollLogError(f"RolledDie.confidence must be within 0..1, got {c!r}")
+        # Kept to 3 decimals, as stored: whether a die counts is decided on what is kept.
+        object.__setattr__(self, "confidence", round(float(c), 3))
 
     @property
     def counted_face(self) -> str | None:
@@ -88,7 +93,7 @@ class RolledDie:
         return None
 
     def _plain(self) -> list[Any]:
-        return [self.face, self.colour, round(float(self.confidence), 3), self.fixed]
+        return [self.face, self.colour, self.confidence, self.fixed]
 
     @classmethod
     def _from_plain(cls, data: Sequence[Any]) -> RolledDie:
@@ -154,15 +159,41 @@ class FaceCounts:
 
 
 class RollLog:
-    """The roll log in a journal's database. Use it on the thread that owns ``journal``."""
+    """The roll log in a journal's database file (given as a path or as the app's
+    :class:`Journal`).
 
-    def __init__(self, journal: Journal) -> None:
-        self.journal = journal
-        self.db.executescript(_SCHEMA)
+    It opens its own connection, usable from one thread at a time, whichever (the camera's
+    worker thread, say). A roll is statistics, not the game: its writes are not synced one by
+    one (``synchronous=NORMAL``: a power cut can lose the last rolls, never a journaled call),
+    which keeps :meth:`record` to about a millisecond instead of an fsync. A context manager;
+    :meth:`close` is idempotent.
+    """
+
+    def __init__(self, journal: Journal | Path | str) -> None:
+        self.path = journal.path if isinstance(journal, Journal) else Path(journal)
+        self._db: sqlite3.Connection | None = sqlite3.connect(
+            str(self.path), isolation_level=None, check_same_thread=False, timeout=5.0)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
 
     @property
     def db(self) -> sqlite3.Connection:
-        return self.journal.db
+        if self._db is None:
+            raise RollLogError(f"roll log {self.path} is closed")
+        return self._db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> RollLog:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
 
     # -- writing ---------------------------------------------------------------------------
 
