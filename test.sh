@@ -7,8 +7,8 @@ cd "$here"
 py=.venv/bin/python
 echo "== ruff"
 $py -m ruff check .
-echo "== mypy --strict rules/ vision/"
-$py -m mypy --strict rules vision
+echo "== mypy --strict rules/ vision/ companion/history/"
+$py -m mypy --strict rules vision companion/history companion/commands/history.py companion/commands/stats.py
 echo "== pytest"
 # Whole-app tests start a Kivy App, which closes Kivy's event loop for the rest of its process,
 # so they run one file per process after the main suite.

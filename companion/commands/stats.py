@@ -36,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", "-o", type=Path, default=None,
                         help="PNG file for --chart (default: <chart>.png here)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.add_argument("--clear-dice", metavar="LABEL",
+                        help="forget the rolls of one group of dice, as --dice names it "
+                             "(e.g. 'the red dice'), or 'all' (new dice on the table)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     if history is None:
         return 2 if args.journal is not None else 0
     with history:
+        if args.clear_dice is not None:
+            return _clear(history, args.clear_dice)
         if args.chart is not None:
             return _chart(history, args)
         if args.dice:
@@ -76,6 +81,25 @@ def _fairness(history: Any) -> list[Any]:
 
     with RollLog(history.journal) as log:
         return assess_counts(log.counts())
+
+
+def _clear(history: Any, label: str) -> int:
+    from companion.history import RollLog
+
+    with RollLog(history.journal) as log:
+        if label.strip().casefold() == "all":
+            gone = log.clear()
+            print(f"Forgot all {gone:,} rolls")
+            return 0
+        groups = {g.label.casefold(): g for g in log.counts()}
+        group = groups.get(label.strip().casefold())
+        if group is None:
+            print(f"companion stats: no dice called {label!r}; recorded: "
+                  + (", ".join(repr(g.label) for g in log.counts()) or "none"), file=sys.stderr)
+            return 2
+        gone = log.clear(dice_set=group.dice_set or "", colour=group.colour or "")
+        print(f"Forgot the rolls of {group.label} ({gone:,} rolls)")
+        return 0
 
 
 def _dice(history: Any, args: argparse.Namespace) -> int:

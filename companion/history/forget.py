@@ -208,13 +208,12 @@ def forget_player(history: History, name: str) -> ForgetReport:
 
 
 def _remove_game(history: History, game_id: int) -> None:
+    history._write_rows({game_id: None})
     db = history.db
     db.execute("BEGIN IMMEDIATE")
     try:
         for table, column in (("calls", "game_id"), ("clock", "game_id"),
-                              ("history_players", "game_id"), ("history_cards", "game_id"),
-                              ("history_games", "game_id"), ("history_forgotten", "game_id"),
-                              ("games", "id")):
+                              ("history_forgotten", "game_id"), ("games", "id")):
             db.execute(f"DELETE FROM {table} WHERE {column}=?", (game_id,))
         if db.execute("SELECT 1 FROM sqlite_master WHERE name='roll_log'").fetchone():
             db.execute("UPDATE roll_log SET game_id=NULL WHERE game_id=?", (game_id,))

@@ -66,6 +66,15 @@ CREATE TABLE IF NOT EXISTS history_cards (
     card    TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS history_cards_game ON history_cards(game_id);
+CREATE TABLE IF NOT EXISTS history_meta (
+    key   TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS history_stats (
+    filters TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    data    TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS history_forgotten (
     game_id INTEGER NOT NULL,
     name    TEXT NOT NULL,
@@ -197,10 +206,17 @@ class History:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA busy_timeout=5000")
         self.db.executescript(_SCHEMA)
+        #: Answers worked out from the index, by what was asked: (index version, answer).
+        self.cache: dict[str, tuple[int, Any]] = {}
 
     @property
     def db(self) -> sqlite3.Connection:
         return self.journal.db
+
+    def version(self) -> int:
+        """A number that changes whenever the index does (kept answers are for one version)."""
+        row = self.db.execute("SELECT value FROM history_meta WHERE key = 'version'").fetchone()
+        return 0 if row is None else int(row[0])
 
     def close(self) -> None:
         self.journal.close()
@@ -294,7 +310,9 @@ class History:
             standings = game.standings()
             results = game.results()
             winner, is_over, note = standings.winner, game.is_over, standings.note
-            cards = [(seat, card) for seat, r in enumerate(results) for card in r.cards]
+            # A card counts once per player who had it, however many copies.
+            cards = [(seat, card) for seat, r in enumerate(results)
+                     for card in dict.fromkeys(r.cards)]
         except (rules.RulesError, ValueError, TypeError) as e:
             error = str(e)
         lines = []
@@ -328,6 +346,9 @@ class History:
                 db.executemany("INSERT INTO history_players VALUES (?,?,?,?,?,?,?,?,?)", lines)
                 db.executemany("INSERT INTO history_cards VALUES (?,?,?)",
                                [(game_id, seat, card) for seat, card in cards])
+            db.execute("INSERT INTO history_meta (key, value) VALUES ('version', 1) "
+                       "ON CONFLICT (key) DO UPDATE SET value = value + 1")
+            db.execute("DELETE FROM history_stats")
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")

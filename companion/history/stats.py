@@ -10,6 +10,8 @@ a winning team wins.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -186,7 +188,47 @@ def statistics(history: History, game: str | None = None,
                player: str | None = None) -> Statistics:
     """Statistics of every player and every game, optionally only ``game`` (short name) and
     only the games ``player`` took part in. Reads the index: call ``history.refresh()`` first.
+
+    The answer is kept (in memory and in the database, ``history_stats``) until the index
+    changes, so opening the statistics again, or in a new process, costs a lookup; the app
+    can work the statistics out ahead, off the screen's thread, when a game ends
+    (:meth:`History.refresh` then this).
     """
+    filters = json.dumps([game, None if player is None else player_key(player)])
+    version = history.version()
+    cached = history.cache.get(filters)
+    if cached is not None and cached[0] == version:
+        return cached[1]  # type: ignore[no-any-return]
+    row = history.db.execute("SELECT version, data FROM history_stats WHERE filters = ?",
+                             (filters,)).fetchone()
+    if row is not None and row[0] == version:
+        stats = _loads(json.loads(row[1]))
+    else:
+        stats = compute_statistics(history, game, player)
+        history.db.execute(
+            "INSERT INTO history_stats (filters, version, data) VALUES (?, ?, ?) "
+            "ON CONFLICT (filters) DO UPDATE SET version = excluded.version, "
+            "data = excluded.data", (filters, version, json.dumps(dataclasses.asdict(stats))))
+    history.cache[filters] = (version, stats)
+    return stats
+
+
+def _loads(data: dict[str, Any]) -> Statistics:
+    """A :class:`Statistics` back from ``dataclasses.asdict`` as JSON."""
+    players = tuple(PlayerStats(
+        p["player"], p["games"], p["wins"], p["unfinished"],
+        tuple((str(n), int(k)) for n, k in p["opponents"]), Streak(**p["streak"]),
+        p["longest_winning_streak"], p["first_played"], p["last_played"],
+        tuple(PlayerGameStats(**g) for g in p["per_game"])) for p in data["players"])
+    games = tuple(GameStats(**{**g, "roles": tuple(CountStat(**c) for c in g["roles"]),
+                               "cards": tuple(CountStat(**c) for c in g["cards"])})
+                  for g in data["games"])
+    return Statistics(players, games, dict(data["filters"]))
+
+
+def compute_statistics(history: History, game: str | None = None,
+                       player: str | None = None) -> Statistics:
+    """:func:`statistics` worked out from the index rows, every time."""
     import rules
 
     clauses, params = ["h.error IS NULL"], []

@@ -16,8 +16,7 @@ from PIL import Image
 
 import rules
 from companion.cli import main
-from companion.history import History, RolledDie, RollLog, statistics
-from companion.journal import Journal
+from companion.history import History, Roll, RolledDie, RollLog, statistics
 
 
 @pytest.fixture
@@ -157,11 +156,10 @@ def test_stats_tables_for_players_games_roles_and_cards(
 
 def test_dice_fairness_through_the_command(journal: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    with Journal(journal) as j:
-        log = RollLog(j)
-        for i in range(120):
-            log.record([RolledDie(str(i % 6 + 1), "white", 0.9),
-                        RolledDie("6" if i % 2 else str(i % 6 + 1), "red", 0.9)], game_id=1)
+    with RollLog(journal) as log:
+        log.record_many([Roll((RolledDie(str(i % 6 + 1), "white", 0.9),
+                               RolledDie("6" if i % 2 else str(i % 6 + 1), "red", 0.9)), 1)
+                         for i in range(120)])
     code, out, _ = run(capsys, "stats", "--dice", "--journal", str(journal))
     assert code == 0
     assert "The white dice: no evidence of bias after 120 rolls (p = 1.00)" in out
@@ -170,13 +168,23 @@ def test_dice_fairness_through_the_command(journal: Path,
     groups = {g["label"]: g for g in json.loads(out)["groups"]}
     assert groups["the red dice"]["status"] == "biased"
     assert groups["the white dice"]["more_needed"] > 0
+    code, out, _ = run(capsys, "stats", "--clear-dice", "The Red Dice", "--journal",
+                       str(journal))
+    assert code == 0 and out == "Forgot the rolls of the red dice (120 rolls)\n"
+    code, out, _ = run(capsys, "stats", "--dice", "--json", "--journal", str(journal))
+    assert [g["label"] for g in json.loads(out)["groups"]] == ["the white dice"]
+    code, _, err = run(capsys, "stats", "--clear-dice", "the red dice", "--journal",
+                       str(journal))
+    assert code == 2 and "no dice called 'the red dice'; recorded: 'the white dice'" in err
+    code, out, _ = run(capsys, "stats", "--clear-dice", "all", "--journal", str(journal))
+    assert code == 0 and out == "Forgot all 120 rolls\n"
 
 
 @pytest.mark.parametrize("kind", ["wins", "scores", "lengths", "roles", "dice"])
 def test_charts_are_pngs_for_the_screen(kind: str, journal: Path, tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    with Journal(journal) as j:
-        RollLog(j).record([RolledDie(str(i % 6 + 1), "white", 0.9) for i in range(60)])
+    with RollLog(journal) as log:
+        log.record([RolledDie(str(i % 6 + 1), "white", 0.9) for i in range(60)])
     out = tmp_path / f"{kind}.png"
     extra = ["--game", "dice-forge"] if kind in ("scores", "roles") else []
     code, text, err = run(capsys, "stats", "--journal", str(journal), "--chart", kind,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,8 @@ from history_night import night_journal
 
 import rules
 from companion.history import History, Streak, statistics
-from companion.history.stats import _streaks
+from companion.history.sample import random_game, write_game
+from companion.history.stats import _streaks, compute_statistics
 
 
 @pytest.fixture
@@ -76,7 +78,7 @@ def test_game_statistics_count_lengths_roles_and_cards(history: History) -> None
                 if x.role:
                     roles[x.role][0] += 1
                     roles[x.role][1] += x.won
-                for c in x.cards:
+                for c in set(x.cards):  # once per player, however many copies
                     cards[c][0] += 1
                     cards[c][1] += x.won
         assert {c.name: [c.played, c.won] for c in gs.roles} == dict(roles)
@@ -102,6 +104,28 @@ def test_filters_narrow_the_statistics(history: History) -> None:
     for p in forge.players:
         assert [g.game for g in p.per_game] == ["dice-forge"]
     assert statistics(history, player="Nobody").players == ()
+
+
+def test_statistics_are_kept_until_the_index_changes(history: History,
+                                                     tmp_path: Path) -> None:
+    first = statistics(history)
+    assert statistics(history) is first  # kept in memory
+    assert first == compute_statistics(history)
+    with History(history.journal.path) as other:  # a new process: kept in the database
+        assert statistics(other) == first
+        assert other.db.execute("SELECT COUNT(*) FROM history_stats").fetchone()[0] == 1
+    # A game finishes: the index changes, the statistics are worked out again.
+    game = random_game("dice-forge", random.Random(9), ("Ana", "Zoe", "Ben", "Cy"))
+    write_game(history.journal, game, 1_800_000_000.0)
+    history.refresh()
+    after = statistics(history)
+    assert after is not first
+    zoe = after.player("Zoe")
+    assert zoe is not None and zoe.games == 1
+    assert after == compute_statistics(history)
+    by_game = statistics(history, game="dice-forge")
+    assert by_game == compute_statistics(history, game="dice-forge")
+    assert statistics(history, player="zoe") == compute_statistics(history, player="zoe")
 
 
 def test_streaks() -> None:
