@@ -44,14 +44,13 @@ COLOURS = ("white", "red", "black", "green", "blue", "yellow", "purple", "orange
 
 
 def build(path: Path, games: int, rolls: int, pool: int, real_index: bool, seed: int) -> None:
-    import rules
     from companion.history import History, Roll, RolledDie, RollLog, statistics
-    from companion.history.sample import random_game
+    from companion.history.sample import GAMES, random_game
     from companion.journal import Journal
 
     rng = random.Random(seed)
     t = time.perf_counter()
-    played = [random_game(name, rng, CLUB) for name in rules.game_names() for _ in range(pool)]
+    played = [random_game(name, rng, CLUB) for name in GAMES for _ in range(pool)]
     print(f"played {len(played)} pool games at random in {time.perf_counter() - t:.1f} s")
 
     t = time.perf_counter()

@@ -173,7 +173,7 @@ def _show(history: Any, args: argparse.Namespace) -> int:
         for i in range(1, replayer.total + 1):
             step = replayer.goto(i)
             assert step.entry is not None
-            done = "; ".join(e.text for e in step.events)
+            done = "; ".join(e.text for e in step.events if e.text != step.entry.call)
             print(f"{i:4d}  {step.entry.line()}" + (f"  -> {done}" if done else ""))
     elif args.at is not None:
         step = replayer.goto(args.at)

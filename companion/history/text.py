@@ -60,10 +60,16 @@ def game_detail(g: GameSummary) -> str:
             f"{g.date}, {g.calls} calls, {minutes(g.duration)}, {state(g)}")
     if g.error:
         head += f"\n{g.error}"
-    rows = [(str(p.seat + 1), p.player, p.team or "", p.role or "", number(p.score),
-             "-" if p.rank is None else str(p.rank), "won" if p.won else "")
+    columns = ["seat", "player", "team", "role", "score", "rank", ""]
+    rows = [[str(p.seat + 1), p.player, p.team or "", p.role or "", number(p.score),
+             "-" if p.rank is None else str(p.rank), "won" if p.won else ""]
             for p in g.players]
-    return head + "\n\n" + table(("seat", "player", "team", "role", "score", "rank", ""), rows)
+    for i in (3, 2):  # no team or role column when nobody has one
+        if not any(r[i] for r in rows):
+            del columns[i]
+            for r in rows:
+                del r[i]
+    return head + "\n\n" + table(columns, rows)
 
 
 def players_table(players: Sequence[PlayerStats]) -> str:

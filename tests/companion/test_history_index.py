@@ -14,6 +14,7 @@ from history_night import PER_GAME, UNFINISHED, night_journal
 import rules
 from companion.history import History, HistoryError, Replayer
 from companion.history.index import SUMMARY_VERSION
+from companion.history.sample import GAMES
 from companion.journal import Journal
 from rules import Entry, Setup
 
@@ -42,7 +43,7 @@ def test_every_game_is_listed_with_what_the_rules_say(history: History) -> None:
             (r.player, r.score, r.rank, r.won, r.role, r.team) for r in game.results()]
         assert g.duration is not None and g.duration > 0
         assert g.can_resume == (not g.finished)
-    assert {g.game for g in games} == set(rules.game_names())
+    assert {g.game for g in games} == set(GAMES)
     assert sum(g.is_over for g in games) == 5 * PER_GAME
 
 
