@@ -81,6 +81,10 @@ def open_history(args: argparse.Namespace, command: str, create: bool = False) -
         return None
     try:
         history = History(path)
+        waiting = len(history.stale())
+        if waiting > 50:  # a first look at a long journal replays every game once
+            print(f"Reading {waiting:,} games into the history index (once)...",
+                  file=sys.stderr)
         history.refresh()
     except sqlite3.DatabaseError as e:
         print(f"companion {command}: {path} is not a readable journal ({e})", file=sys.stderr)
