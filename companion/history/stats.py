@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import json
+import operator
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -172,16 +174,13 @@ class _Player:
 
 
 def _streaks(outcomes: list[bool]) -> tuple[Streak, int]:
-    current = Streak(None, 0)
-    longest = run = 0
-    for i, won in enumerate(outcomes):
-        run = run + 1 if won else 0
-        longest = max(longest, run)
-        if i == 0 or won != outcomes[i - 1]:
-            current = Streak("won" if won else "lost", 1)
-        else:
-            current = Streak(current.kind, current.length + 1)
-    return current, longest
+    """The current run of wins or losses, and the longest run of wins."""
+    runs = [(won, sum(1 for _ in run)) for won, run in itertools.groupby(outcomes)]
+    if not runs:
+        return Streak(None, 0), 0
+    won, length = runs[-1]
+    return (Streak("won" if won else "lost", length),
+            max((n for w, n in runs if w), default=0))
 
 
 def statistics(history: History, game: str | None = None,
@@ -248,42 +247,37 @@ def compute_statistics(history: History, game: str | None = None,
     people: dict[str, _Player] = {}
     per_game_rows: dict[str, dict[int, list[tuple[Any, ...]]]] = defaultdict(dict)
     unfinished_games: Counter[str] = Counter()
-    table: list[tuple[Any, ...]] = []
-
-    def flush() -> None:
-        if not table:
-            return
-        gid, gname, started, _ended, _calls, over = table[0][:6]
+    # Rows come oldest game first, so a player's first game is the first seen and the last
+    # seen is the latest. Opponents: each game's players counted for everyone in it, the
+    # player's own count taken off at the end (a C-speed Counter.update of a list).
+    for gid, grouped in itertools.groupby(rows, key=operator.itemgetter(0)):
+        table = list(grouped)
+        gname, started, over = table[0][1], table[0][2], table[0][5]
         keys = [r[6] for r in table if r[6] is not None]
-        if not over:
-            unfinished_games[gname] += 1
+        if over:
+            per_game_rows[gname][gid] = table
         else:
-            per_game_rows[gname][gid] = list(table)
+            unfinished_games[gname] += 1
         for r in table:
             key = r[6]
             if key is None:
                 continue
             who = people.get(key)
             if who is None:
-                who = people[key] = _Player(r[7])
+                who = people[key] = _Player(r[7], first=started)
             who.name = r[7]
-            who.first = min(who.first, started)
-            who.last = max(who.last, started)
+            who.last = started
             if not over:
                 who.unfinished += 1
                 continue
+            won = bool(r[9])
             who.games += 1
-            who.wins += bool(r[9])
-            who.outcomes.append(bool(r[9]))
-            who.per_game[gname].append((r[8], bool(r[9]), started))
-            who.opponents.update(k for k in keys if k != key)
-        table.clear()
-
-    for row in rows:
-        if table and table[0][0] != row[0]:
-            flush()
-        table.append(row)
-    flush()
+            who.wins += won
+            who.outcomes.append(won)
+            who.per_game[gname].append((r[8], won, started))
+            who.opponents.update(keys)
+    for key, who in people.items():
+        del who.opponents[key]
 
     names = {k: p.name for k, p in people.items()}
     players = []
