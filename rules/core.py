@@ -43,6 +43,7 @@ __all__ = [
     "IllegalCall",
     "InvalidCall",
     "Placings",
+    "PlayerResult",
     "Prompt",
     "RulesError",
     "Setup",
@@ -53,6 +54,7 @@ __all__ = [
     "format_time",
     "normalise_time",
     "options_from_mapping",
+    "rank_by_score",
     "read_number",
     "shown",
     "tidy_call",
@@ -505,6 +507,43 @@ class Deal:
         return self.call([c.current for c in self.choices])
 
 
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's part in a game's result, typed for statistics (history, BG Stats export).
+
+    ``score`` is the number the game ranks players by (None where it keeps none); ``rank`` is
+    1 for the best, shared by ties (None while the game cannot rank yet); ``won`` is True for
+    every winner once the game is over (several for a shared victory or a winning team).
+    ``role`` is what the player played as (a character, a tribe, an objective card) and
+    ``cards`` the cards they played or bought, by name, for per-character and per-card counts.
+    """
+
+    player: str
+    score: float | None = None
+    rank: int | None = None
+    won: bool = False
+    role: str | None = None
+    team: str | None = None
+    cards: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "score": self.score, "rank": self.rank, "won": self.won,
+                "role": self.role, "team": self.team, "cards": list(self.cards)}
+
+
+def rank_by_score(scores: Sequence[float], first: Sequence[int] = ()) -> list[int]:
+    """Competition ranks (1, 2, 2, 4) for higher-is-better ``scores``; seats in ``first``
+    (a tie-break's winners) rank above everyone they tie with.
+
+    >>> rank_by_score([10, 30, 30, 5])
+    [3, 1, 1, 4]
+    >>> rank_by_score([30, 30, 5], first=[1])
+    [2, 1, 3]
+    """
+    keys = [(s, i in first) for i, s in enumerate(scores)]
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
 def to_plain(value: Any) -> Any:
     """Turn a state into plain JSON values (dicts, lists, str, numbers, bools, None).
 
@@ -737,6 +776,20 @@ class Game(ABC, Generic[S]):
         top = tuple(p for p in players if winner is not None and p in winner.split(" & "))
         rest = tuple(p for p in players if p not in top)
         return tuple(g for g in (top, rest) if g)
+
+    #: What :attr:`PlayerResult.role` names in this game ("character", "tribe"...), if any.
+    role_kind: ClassVar[str | None] = None
+    #: What :attr:`PlayerResult.cards` holds in this game ("feat card"...), if anything.
+    card_kind: ClassVar[str | None] = None
+
+    def results(self) -> tuple[PlayerResult, ...]:
+        """Each player's result, in seating order: what statistics need, typed.
+
+        Games override this with their scores, roles and cards; this default knows only the
+        winner's name from :meth:`standings`.
+        """
+        winner = self.standings().winner if self.is_over else None
+        return tuple(PlayerResult(p, won=p == winner) for p in self.setup.players)
 
     def legal_calls(self) -> Sequence[Call]:
         """Every call allowed now, where they can be listed (empty once the game is over)."""

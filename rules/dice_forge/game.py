@@ -14,11 +14,13 @@ from rules.core import (
     Game,
     IllegalCall,
     Placings,
+    PlayerResult,
     Prompt,
     RulesError,
     Setup,
     Standings,
     rank_by,
+    rank_by_score,
     tidy_call,
     to_plain,
 )
@@ -709,18 +711,40 @@ class DiceForge(Game[State]):
         winner = None
         note = f"round {s.round} of {s.rounds}; {self.waiting_for()}"
         if self.is_over:
-            best = max(s.final.values())
-            tied = [n for n, v in s.final.items() if v == best]
+            tied = self._winners()
             note = "shared victory" if len(tied) > 1 else ""
-            if len(tied) > 1 and self.options.tiebreak:
-                def key(name: str) -> tuple[int, int, int, int]:
-                    p = s.player(name)
-                    return (len(p.removed), len(p.cards), p.gold + p.sun + p.moon,
-                            -self.setup.players.index(name))
-                tied = [max(tied, key=key)]
+            if len(tied) == 1 and list(s.final.values()).count(s.final[tied[0]]) > 1:
                 note = "tie broken by forged faces, feat cards, shards and gold left, seat"
             winner = " and ".join(tied)
         return Standings(cols, rows, winner, self.is_over, note)
+
+    def _winners(self) -> list[str]:
+        """Once over: the most glory; a tie is shared, or broken (option ``tiebreak``) by
+        forged faces, feat cards, shards and gold left, then the earlier seat."""
+        s = self.state
+        best = max(s.final.values())
+        tied = [n for n, v in s.final.items() if v == best]
+        if len(tied) > 1 and self.options.tiebreak:
+            def key(name: str) -> tuple[int, int, int, int]:
+                p = s.player(name)
+                return (len(p.removed), len(p.cards), p.gold + p.sun + p.moon,
+                        -self.setup.players.index(name))
+            tied = [max(tied, key=key)]
+        return tied
+
+    card_kind = "feat card"
+
+    def results(self) -> tuple[PlayerResult, ...]:
+        """Glory (final once over), ranks (a broken tie ranks its winner first), winners and
+        the heroic feat cards each player bought, by name."""
+        s = self.state
+        names = [p.name for p in s.players]
+        winners = self._winners() if self.is_over else []
+        ranks = rank_by_score([self.score(n) for n in names],
+                              [i for i, n in enumerate(names) if n in winners])
+        return tuple(PlayerResult(p.name, float(self.score(p.name)), ranks[i], p.name in winners,
+                                  cards=tuple(card(card_key(c))["name"] for c in p.cards))
+                     for i, p in enumerate(s.players))
 
     def check_invariants(self) -> None:
         s = self.state

@@ -18,11 +18,13 @@ from rules.core import (
     Game,
     IllegalCall,
     Placings,
+    PlayerResult,
     Prompt,
     Setup,
     SetupError,
     Standings,
     rank_by,
+    rank_by_score,
     tidy_call,
 )
 from rules.diceocalypse.calls import (
@@ -916,6 +918,18 @@ class Diceocalypse(Game[DiceocalypseState]):
             note = f"Dice-ocalypse: beat {s.final_mark} set by {s.final_leader}"
         return Standings(("player", "score", "cards", "immunity", "notes"), tuple(rows),
                          s.winner, self.is_over, note)
+
+    card_kind = "Act of War card"
+
+    def results(self) -> tuple[PlayerResult, ...]:
+        """Scores (the Die-structor ranked first), the winner, and the Act of War cards each
+        player has played (every player starts with one of each)."""
+        s = self.state
+        first = [i for i, q in enumerate(self.players) if q == s.winner]
+        ranks = rank_by_score([s.scores[q] for q in self.players], first)
+        return tuple(PlayerResult(q, float(s.scores[q]), ranks[i], q == s.winner, None, None,
+                                  tuple(c for c in CARDS if c not in s.cards[q]))
+                     for i, q in enumerate(self.players))
 
     def check_invariants(self) -> None:
         s = self.state

@@ -21,11 +21,13 @@ from rules.core import (
     IllegalCall,
     InvalidCall,
     Placings,
+    PlayerResult,
     Prompt,
     Setup,
     SetupError,
     Standings,
     rank_by,
+    rank_by_score,
     read_number,
     shown,
     tidy_call,
@@ -1004,6 +1006,23 @@ class EyeForAnEye(Game[EyeState]):
                 + (" (tie-break)" if s.tiebreak else "") + f", {s.phase}")
         return Standings(("player", "character", "side", "health", "cup", "state",
                           "round points", "total"), tuple(rows), s.winner, self.is_over, note)
+
+    role_kind = "character"
+
+    def results(self) -> tuple[PlayerResult, ...]:
+        """Match points of each player's side (a team's in Alliances), the tie-break's winner
+        ranked first among those it was tied with; the role is the character played."""
+        s = self.state
+        sides = [seat.side for seat in s.seats]
+        first = [i for i, side in enumerate(sides) if side == s.winner]
+        ranks = rank_by_score([s.points[side] for side in sides], first) if s.results else None
+        team_mode = self.options.mode == "alliances"
+        return tuple(
+            PlayerResult(seat.player, float(s.points[seat.side]),
+                         None if ranks is None else ranks[i],
+                         self.is_over and seat.side == s.winner, c.short,
+                         seat.side if team_mode else None)
+            for i, (seat, c) in enumerate(zip(s.seats, self._chars, strict=True)))
 
     # -- simulated play -------------------------------------------------------------------
 

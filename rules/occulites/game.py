@@ -23,11 +23,13 @@ from rules.core import (
     IllegalCall,
     InvalidCall,
     Placings,
+    PlayerResult,
     Prompt,
     Setup,
     SetupError,
     Standings,
     rank_by,
+    rank_by_score,
     read_number,
     shown,
     tidy_call,
@@ -1106,10 +1108,7 @@ class OcculitesGame(Game[OcculitesState]):
         note = f"Round {state.round} of {self.options.rounds}" if state.round else "Setting up"
         if over:
             best = max(state.points.values())
-            leaders = [p for p in players if state.points[p] == best]
-            if len(leaders) > 1 and self.options.tie_break == "most-sole-wins":
-                most = max(state.sole_wins[p] for p in leaders)
-                leaders = [p for p in leaders if state.sole_wins[p] == most]
+            leaders = self._leaders(state)
             winner = " & ".join(leaders)
             note = ("Shared victory" if len(leaders) > 1 else "") + (
                 " (tie broken by cards won alone)" if len(leaders) == 1 and
@@ -1117,8 +1116,34 @@ class OcculitesGame(Game[OcculitesState]):
         return Standings(("player", "tribe", "points", "won alone", "dice"), rows, winner, over,
                          note.strip())
 
+    def _leaders(self, state: OcculitesState) -> list[str]:
+        """The winners once the game is over: most points, then (by option) most cards won
+        alone; several when they stay tied (a shared victory)."""
+        players = self.setup.players
+        best = max(state.points.values())
+        leaders = [p for p in players if state.points[p] == best]
+        if len(leaders) > 1 and self.options.tie_break == "most-sole-wins":
+            most = max(state.sole_wins[p] for p in leaders)
+            leaders = [p for p in leaders if state.sole_wins[p] == most]
+        return leaders
+
     def standings(self) -> Standings:
         return self._standings(self.state)
+
+    role_kind = "tribe"
+
+    def results(self) -> tuple[PlayerResult, ...]:
+        """Points, ranks (a tie broken by cards won alone ranks its winner first), winners and
+        each player's Tribe."""
+        state = self.state
+        players = self.setup.players
+        over = state.phase == "over"
+        leaders = self._leaders(state) if over else []
+        first = [i for i, p in enumerate(players) if p in leaders]
+        ranks = rank_by_score([state.points[p] for p in players], first)
+        return tuple(PlayerResult(p, float(state.points[p]), ranks[i] if state.round else None,
+                                  p in leaders, state.tribe_of[p])
+                     for i, p in enumerate(players))
 
     def check_invariants(self) -> None:
         state = self.state

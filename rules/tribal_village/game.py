@@ -26,11 +26,13 @@ from rules.core import (
     Game,
     IllegalCall,
     Placings,
+    PlayerResult,
     Prompt,
     Setup,
     SetupError,
     Standings,
     rank_by,
+    rank_by_score,
     tidy_call,
 )
 from rules.tribal_village.calls import (
@@ -1078,6 +1080,28 @@ class TribalVillage(Game[TribalVillageState]):
         if over and winner and " & " in winner:
             note = (note + "; " if note else "") + "a tie: the winners share the victory"
         return Standings(tuple(columns), tuple(rows), winner, over, note)
+
+    role_kind = "objective"
+
+    def results(self) -> tuple[PlayerResult, ...]:
+        """Each player's total over the hands, ranked; in Alliance mode the team's total
+        decides (every member of a winning team wins). The role is the objective card kept."""
+        s = self.state
+        players = self.setup.players
+        totals = {p: sum(h[p] for h in s.hand_scores) for p in players}
+        ranked: dict[str, int] = totals
+        if self.options.alliance_mode:
+            teams: dict[str, int] = {}
+            for p in players:
+                team = self.team_of(p) or ""
+                teams[team] = teams.get(team, 0) + totals[p]
+            ranked = {p: teams[self.team_of(p) or ""] for p in players}
+        over = s.phase == "over"
+        best = max(ranked.values())
+        ranks = rank_by_score([ranked[p] for p in players])
+        return tuple(PlayerResult(p, float(totals[p]), ranks[i] if s.hand_scores else None,
+                                  over and ranked[p] == best, s.objective[p], self.team_of(p))
+                     for i, p in enumerate(players))
 
     # -- simulated play -------------------------------------------------------------------------
 

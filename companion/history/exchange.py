@@ -1,0 +1,242 @@
+"""Games out and in: CSV, BG Stats JSON, the game files as a zip, and importing game files.
+
+- :func:`write_csv`: one row per player per game, for spreadsheets.
+- :func:`bgstats_plays`: each finished game as a play in the JSON form BG Stats documents for
+  importing plays from other apps ("push plays to BG Stats": a ``createPlay`` link carrying
+  one play); :func:`write_bgstats` writes them as a JSON list, or as a page of import links.
+- :func:`write_zip`: every game as its game file (``companion replay``'s format).
+- :func:`import_game_text` / :func:`import_paths`: game files (or zips of them) from another
+  companion, checked by replaying them, added to this journal's history as finished games.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import re
+import time
+import urllib.parse
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.history.index import GameSummary, History, HistoryError, _canonical_setup, _digest
+
+#: Where BG Stats takes a play from another app (its documented import link).
+BGSTATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
+#: What the companion calls itself in exported plays (BG Stats' location for them).
+SOURCE_NAME = "Table companion"
+
+CSV_COLUMNS = ("game_id", "game", "title", "date", "duration_min", "calls", "finished",
+               "over", "players", "seat", "player", "team", "role", "score", "rank", "won",
+               "winner")
+
+_STARTED = re.compile(r"started (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)")
+_JOURNAL_LINE = re.compile(r"^journal game \d+, started ")
+
+
+def _number(value: float | None) -> float | int | None:
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else value
+
+
+def _minutes(g: GameSummary) -> float | None:
+    return None if g.duration is None else round(g.duration / 60, 1)
+
+
+def write_csv(games: Iterable[GameSummary], out: TextIO) -> int:
+    """One row per player per game (``CSV_COLUMNS``); returns the rows written."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    rows = 0
+    for g in games:
+        for p in g.players:
+            writer.writerow([g.id, g.game, g.title, g.date, _minutes(g), g.calls,
+                             int(g.finished), int(g.is_over), len(g.players), p.seat + 1,
+                             p.player, p.team or "", p.role or "",
+                             "" if p.score is None else _number(p.score),
+                             "" if p.rank is None else p.rank, int(p.won), g.winner or ""])
+            rows += 1
+    return rows
+
+
+def bgstats_play(g: GameSummary) -> dict[str, Any]:
+    """One game as a BG Stats play (the fields its import documents; see docs/history.md)."""
+    from companion.history.index import game_title
+
+    comment = f"{g.title + ': ' if g.title else ''}{g.calls} calls, journal game {g.id}"
+    if g.note:
+        comment += f"; {g.note}"
+    teams = sorted({p.team for p in g.players if p.team})
+    if teams:
+        comment += "; teams: " + "; ".join(
+            f"{t} ({', '.join(p.player for p in g.players if p.team == t)})" for t in teams)
+    return {
+        "playDate": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(g.started)),
+        "durationMin": 0 if g.duration is None else max(1, round(g.duration / 60)),
+        "location": SOURCE_NAME,
+        "board": "",
+        "comments": comment,
+        "game": {"name": game_title(g.game), "sourceGameId": g.game, "highestWins": True,
+                 "noPoints": all(p.score is None for p in g.players)},
+        "players": [{"name": p.player, "sourcePlayerId": p.player.casefold(),
+                     "score": _number(p.score), "winner": p.won, "rank": p.rank,
+                     "role": p.role or "", "startPlayer": False}
+                    for p in g.players],
+    }
+
+
+def bgstats_plays(games: Iterable[GameSummary]) -> list[dict[str, Any]]:
+    """Every game that is over, as BG Stats plays (unfinished games are not plays yet)."""
+    return [bgstats_play(g) for g in games if g.is_over and g.error is None]
+
+
+def bgstats_link(play: dict[str, Any]) -> str:
+    """The import link BG Stats opens: the play as URL-encoded JSON."""
+    return BGSTATS_LINK + urllib.parse.quote(json.dumps(play, separators=(",", ":")))
+
+
+def write_bgstats(games: Iterable[GameSummary], path: Path) -> int:
+    """Write the plays to ``path``: a JSON list, or (``.html``) a page with one import link
+    per play to open on the phone that has BG Stats. Returns the number of plays."""
+    plays = bgstats_plays(games)
+    if path.suffix.lower() in (".html", ".htm"):
+        items = "\n".join(
+            f'<li><a href="{html.escape(bgstats_link(p))}">{html.escape(p["playDate"])} '
+            f'{html.escape(p["game"]["name"])}: '
+            f'{html.escape(", ".join(q["name"] for q in p["players"]))}</a></li>'
+            for p in plays)
+        path.write_text(
+            "<!doctype html>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+            "content=\"width=device-width\">\n<title>Plays for BG Stats</title>\n"
+            f"<h1>{len(plays)} plays for BG Stats</h1>\n<p>Tap a play on the phone or tablet "
+            "that has BG Stats: it opens the app's import dialog.</p>\n"
+            f"<ol>\n{items}\n</ol>\n", encoding="utf-8")
+    else:
+        path.write_text(json.dumps(plays, indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+    return len(plays)
+
+
+def game_file_name(g: GameSummary) -> str:
+    stamp = time.strftime("%Y%m%d-%H%M", time.localtime(g.started))
+    return f"{g.id:05d}-{g.game}-{stamp}.game"
+
+
+def write_zip(history: History, games: Iterable[GameSummary], path: Path) -> int:
+    """Every game's game file in one zip; returns how many."""
+    n = 0
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for g in games:
+            z.writestr(game_file_name(g), history.journal.export(g.id))
+            n += 1
+    return n
+
+
+# -- import ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Imported:
+    """What became of one imported game file: its new id, or why it was not added."""
+
+    source: str
+    game_id: int | None
+    message: str
+
+
+def import_game_text(history: History, text: str, source: str = "game file",
+                     started: float | None = None) -> int:
+    """Add one game file to the history as a finished game; returns its id in this journal.
+
+    The file is replayed first (a call that does not replay is an error naming its line) and
+    compared with every game already here (the same setup and calls: refused as a repeat).
+    Its start time comes from the ``# journal game N, started ...`` line companions write,
+    else ``started``, else now; its title from its other comment lines.
+    Raises :class:`HistoryError` (a repeat) or :class:`rules.GameFileError` (a bad file).
+    """
+    import rules
+
+    parsed = rules.parse_game_file(text, source)
+    game = parsed.play(source)
+    setup_json = json.dumps(game.setup.to_json())
+    entries = list(game.history)
+    digest = _digest(_canonical_setup(setup_json), ((e.call, e.at) for e in entries))
+    history.refresh()
+    same = history.db.execute("SELECT game_id FROM history_games WHERE digest = ?",
+                              (digest,)).fetchone()
+    if same is not None:
+        raise HistoryError(f"{source}: already in the history as game {same[0]}")
+    comments = [line[1:].strip() for line in text.splitlines()
+                if line.startswith("#") and line[1:].strip()]
+    when = started
+    for c in comments:
+        m = _STARTED.search(c)
+        if m and when is None:
+            when = time.mktime(time.strptime(m.group(1), "%Y-%m-%d %H:%M:%S"))
+    if when is None:
+        when = time.time()
+    title = "; ".join(c for c in comments if not _JOURNAL_LINE.match(c))[:120]
+    db = history.db
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        cur = db.execute("INSERT INTO games (setup, title, started, finished) "
+                         "VALUES (?, ?, ?, ?)", (setup_json, title, when, when))
+        gid = int(cur.lastrowid or 0)
+        db.executemany("INSERT INTO calls (game_id, seq, call, at, wall) VALUES (?, ?, ?, ?, ?)",
+                       [(gid, i, e.call, e.at, when) for i, e in enumerate(entries, start=1)])
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    history.summarise(gid, game)
+    return gid
+
+
+def import_paths(history: History, paths: Sequence[Path]) -> list[Imported]:
+    """Import game files and zips of them; one :class:`Imported` per game file found.
+    A file that cannot be read, parsed or replayed is reported, not raised."""
+    import rules
+
+    out: list[Imported] = []
+
+    def one(text: str, source: str) -> None:
+        try:
+            gid = import_game_text(history, text, source)
+        except (rules.RulesError, HistoryError) as e:
+            out.append(Imported(source, None, str(e)))
+        else:
+            out.append(Imported(source, gid, f"{source}: added as game {gid}"))
+
+    for path in paths:
+        try:
+            if zipfile.is_zipfile(path):
+                with zipfile.ZipFile(path) as z:
+                    names = sorted(n for n in z.namelist() if n.endswith(".game"))
+                    if not names:
+                        out.append(Imported(str(path), None,
+                                            f"{path}: a zip with no .game file in it"))
+                    for name in names:
+                        try:
+                            text = z.read(name).decode("utf-8")
+                        except UnicodeDecodeError as e:
+                            out.append(Imported(f"{path}:{name}", None,
+                                                f"{path}:{name}: not UTF-8 text ({e})"))
+                            continue
+                        one(text, f"{path}:{name}")
+            else:
+                one(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, UnicodeDecodeError, zipfile.BadZipFile) as e:
+            out.append(Imported(str(path), None, f"{path}: cannot read: {e}"))
+    return out
+
+
+def csv_text(games: Iterable[GameSummary]) -> str:
+    """The CSV export as a string (for tests and small exports)."""
+    buf = io.StringIO()
+    write_csv(games, buf)
+    return buf.getvalue()

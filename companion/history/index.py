@@ -1,0 +1,440 @@
+"""Every game in the journal, listed and filtered fast: :class:`History`.
+
+The journal keeps each game as its setup and its calls; who won, the scores and the characters
+come from replaying those calls through the rules engine (:meth:`rules.Game.results`). Replaying
+ten thousand games takes minutes, so each game's result is remembered in a small *index* beside
+the journal's tables (``history_games``, ``history_players``, ``history_cards``). The index is
+derived data, like an SQL index: it holds nothing the calls do not, any row can be dropped and
+is rebuilt from the calls by :meth:`History.refresh`, and a row is checked against its game
+before it is trusted (a finished game takes no more calls; an unfinished one is compared by its
+last call). ``SUMMARY_VERSION`` changes whenever what is derived changes, which rebuilds every
+row once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from companion.journal import Journal
+
+#: Bump when what the index derives from a game changes: every row is rebuilt once.
+SUMMARY_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS history_games (
+    game_id     INTEGER PRIMARY KEY,
+    version     INTEGER NOT NULL,
+    game        TEXT NOT NULL,
+    title       TEXT NOT NULL,
+    started     REAL NOT NULL,
+    ended       REAL,
+    finished    INTEGER NOT NULL,
+    is_over     INTEGER NOT NULL,
+    calls       INTEGER NOT NULL,
+    fingerprint TEXT NOT NULL,
+    digest      TEXT NOT NULL,
+    winner      TEXT,
+    note        TEXT NOT NULL DEFAULT '',
+    error       TEXT
+);
+CREATE INDEX IF NOT EXISTS history_games_started ON history_games(started);
+CREATE INDEX IF NOT EXISTS history_games_digest ON history_games(digest);
+CREATE TABLE IF NOT EXISTS history_players (
+    game_id INTEGER NOT NULL,
+    seat    INTEGER NOT NULL,
+    player  TEXT NOT NULL,
+    key     TEXT,
+    score   REAL,
+    rank    INTEGER,
+    won     INTEGER NOT NULL,
+    role    TEXT,
+    team    TEXT,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS history_players_key ON history_players(key, game_id);
+CREATE TABLE IF NOT EXISTS history_cards (
+    game_id INTEGER NOT NULL,
+    seat    INTEGER NOT NULL,
+    card    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS history_cards_game ON history_cards(game_id);
+CREATE TABLE IF NOT EXISTS history_meta (
+    key   TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS history_stats (
+    filters TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    data    TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS history_forgotten (
+    game_id INTEGER NOT NULL,
+    name    TEXT NOT NULL,
+    PRIMARY KEY (game_id, name)
+);
+"""
+
+
+#: One game's index rows: (history_games row, history_players rows, (seat, card) pairs).
+_Rows = tuple[tuple[Any, ...], list[tuple[Any, ...]], list[tuple[int, str]]]
+
+
+class HistoryError(RuntimeError):
+    """Raised when the history cannot do what was asked; says which game or file and why."""
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """One player in one game of the history. ``forgotten`` players keep their seat under a
+    neutral name (``companion history --forget``) and count in nobody's statistics."""
+
+    seat: int
+    player: str
+    score: float | None
+    rank: int | None
+    won: bool
+    role: str | None
+    team: str | None
+    forgotten: bool = False
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game as the history list shows it: what, when, who, who won, how long.
+
+    ``started`` and ``ended`` are Unix times (``ended``: the last live call, None before the
+    first); ``finished`` is the journal's word (over, or abandoned); ``is_over`` the rules'.
+    An unfinished game can be resumed. ``error`` says why a game no longer replays (a game
+    file from a newer companion, say); such a game is listed with no result.
+    """
+
+    id: int
+    game: str
+    title: str
+    started: float
+    ended: float | None
+    finished: bool
+    is_over: bool
+    calls: int
+    winner: str | None
+    note: str
+    players: tuple[PlayerLine, ...]
+    error: str | None = None
+
+    @property
+    def can_resume(self) -> bool:
+        return not self.finished and self.error is None
+
+    @property
+    def duration(self) -> float | None:
+        """Seconds from the start to the last call; None before the first call and for an
+        imported game (whose calls carry no wall-clock time)."""
+        if self.ended is None or self.ended <= self.started:
+            return None
+        return self.ended - self.started
+
+    @property
+    def date(self) -> str:
+        """The local start date and time, ``YYYY-MM-DD HH:MM``."""
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.started))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.player for p in self.players)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "title": self.title, "date": self.date,
+                "started": self.started, "ended": self.ended, "duration_s": self.duration,
+                "finished": self.finished, "is_over": self.is_over, "calls": self.calls,
+                "winner": self.winner, "note": self.note, "error": self.error,
+                "can_resume": self.can_resume,
+                "players": [{"seat": p.seat, "player": p.player, "score": p.score,
+                             "rank": p.rank, "won": p.won, "role": p.role, "team": p.team}
+                            for p in self.players]}
+
+
+def player_key(name: str) -> str:
+    """Names are the same player whatever their case (``Ana`` and ``ana``)."""
+    return " ".join(name.split()).casefold()
+
+
+def game_title(name: str) -> str:
+    """The game's title from the rules (``dice-forge`` -> ``Dice Forge``), or the name."""
+    import rules
+
+    try:
+        return str(rules.game_class(name).title)
+    except rules.SetupError:
+        return name
+
+
+def _digest(setup_json: str, calls: Iterable[tuple[str, float | None]]) -> str:
+    """A fingerprint of a game's content (setup and live calls): the same game imported twice
+    has the same digest."""
+    h = hashlib.sha256(setup_json.encode())
+    for call, at in calls:
+        h.update(f"\n{call}\t{at}".encode())
+    return h.hexdigest()[:32]
+
+
+def _canonical_setup(raw: str) -> str:
+    return json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":"))
+
+
+class History:
+    """The history of every game in a journal file: an index kept beside the journal's tables.
+
+    It always opens its own connection to the journal file (given as a path or as the app's
+    :class:`Journal`), so a screen can refresh it on a worker thread while the game writes
+    through the app's connection. The index is derived data, so its writes are not synced one
+    by one (``synchronous=NORMAL``: a power cut can lose the last rows, which
+    :meth:`refresh` rebuilds); the journal's own calls keep the app's ``FULL``. A context
+    manager; :meth:`close` is idempotent.
+    """
+
+    def __init__(self, journal: Journal | Path | str) -> None:
+        path = journal.path if isinstance(journal, Journal) else Path(journal)
+        self.journal = Journal(path)
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA busy_timeout=5000")
+        self.db.executescript(_SCHEMA)
+        #: Answers worked out from the index, by what was asked: (index version, answer).
+        self.cache: dict[str, tuple[int, Any]] = {}
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        return self.journal.db
+
+    def version(self) -> int:
+        """A number that changes whenever the index does (kept answers are for one version)."""
+        row = self.db.execute("SELECT value FROM history_meta WHERE key = 'version'").fetchone()
+        return 0 if row is None else int(row[0])
+
+    def close(self) -> None:
+        self.journal.close()
+
+    def __enter__(self) -> History:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    # -- keeping the index true --------------------------------------------------------------
+
+    def stale(self) -> list[int]:
+        """Ids of the games whose index rows are missing or out of date, oldest first."""
+        db = self.db
+        rows = db.execute(
+            "SELECT g.id, g.finished IS NOT NULL, h.game_id IS NULL, h.version, h.finished, "
+            "h.fingerprint FROM games g LEFT JOIN history_games h ON h.game_id = g.id "
+            "WHERE h.game_id IS NULL OR h.version != ? OR h.finished != (g.finished IS NOT "
+            "NULL) OR g.finished IS NULL ORDER BY g.id", (SUMMARY_VERSION,)).fetchall()
+        out = []
+        for gid, finished, missing, version, was_finished, fingerprint in rows:
+            if (missing or version != SUMMARY_VERSION or bool(was_finished) != bool(finished)
+                    or self._fingerprint(gid) != fingerprint):
+                out.append(int(gid))
+        return out
+
+    def _fingerprint(self, game_id: int) -> str:
+        """What changes whenever an unfinished game's live calls change."""
+        count, last = self.db.execute(
+            "SELECT COUNT(*), MAX(seq) FROM calls WHERE game_id=? AND undone=0",
+            (game_id,)).fetchone()
+        if not count:
+            return "0"
+        call, wall = self.db.execute("SELECT call, wall FROM calls WHERE game_id=? AND seq=?",
+                                     (game_id, last)).fetchone()
+        return f"{count}:{last}:{wall!r}:{call}"
+
+    def refresh(self, progress: Callable[[int, int], None] | None = None,
+                batch: int = 100) -> int:
+        """Bring the index up to date with the journal; returns how many games were
+        (re)summarised. ``progress(done, total)`` is called after each batch: the first refresh
+        of a long history replays every game (tens of milliseconds each)."""
+        ids = self.stale()
+        dropped = self.db.execute(
+            "SELECT game_id FROM history_games WHERE game_id NOT IN (SELECT id FROM games)"
+        ).fetchall()
+        self._write_rows({int(gid): None for (gid,) in dropped})
+        for start in range(0, len(ids), batch):
+            part = ids[start:start + batch]
+            self._write_rows({gid: self._summary_rows(gid) for gid in part})
+            if progress is not None:
+                progress(start + len(part), len(ids))
+        return len(ids)
+
+    def summarise(self, game_id: int, played: Any = None) -> None:
+        """Replay one game through the rules and remember its result in the index.
+        ``played``: the same game already replayed (an import has it), to save replaying."""
+        self._write_rows({game_id: self._summary_rows(game_id, played)})
+
+    def _summary_rows(self, game_id: int, played: Any = None) -> _Rows:
+        import rules
+
+        db = self.db
+        row = db.execute("SELECT setup, title, started, finished FROM games WHERE id=?",
+                         (game_id,)).fetchone()
+        if row is None:
+            raise HistoryError(f"game {game_id}: not in the journal {self.journal.path}")
+        setup_raw, title, started, finished = row
+        calls = db.execute("SELECT call, at, wall FROM calls WHERE game_id=? AND undone=0 "
+                           "ORDER BY seq", (game_id,)).fetchall()
+        forgotten = {r[0] for r in db.execute(
+            "SELECT name FROM history_forgotten WHERE game_id=?", (game_id,))}
+        fingerprint = self._fingerprint(game_id)
+        digest = _digest(_canonical_setup(setup_raw), ((c, a) for c, a, _ in calls))
+        ended = max((float(w) for _, _, w in calls), default=None)
+        error: str | None = None
+        results: Sequence[rules.PlayerResult] = ()
+        cards: list[tuple[int, str]] = []
+        winner: str | None = None
+        is_over = False
+        note = ""
+        game_name = "?"
+        players: tuple[str, ...] = ()
+        try:
+            setup = rules.Setup.from_json(json.loads(setup_raw))
+            game_name, players = setup.game, setup.players
+            game = played if played is not None else rules.replay(
+                setup, [rules.Entry(c, a) for c, a, _ in calls])
+            standings = game.standings()
+            results = game.results()
+            winner, is_over, note = standings.winner, game.is_over, standings.note
+            # A card counts once per player who had it, however many copies.
+            cards = [(seat, card) for seat, r in enumerate(results)
+                     for card in dict.fromkeys(r.cards)]
+        except (rules.RulesError, ValueError, TypeError) as e:
+            error = str(e)
+        lines = []
+        for seat, name in enumerate(players):
+            r = results[seat] if seat < len(results) else None
+            gone = name in forgotten
+            lines.append((game_id, seat, name, None if gone else player_key(name),
+                          None if r is None else r.score, None if r is None else r.rank,
+                          int(bool(r is not None and r.won)), None if r is None else r.role,
+                          None if r is None else r.team))
+        summary = (game_id, SUMMARY_VERSION, game_name, str(title), float(started), ended,
+                   int(finished is not None), int(is_over), len(calls), fingerprint, digest,
+                   winner, note, error)
+        return summary, lines, cards
+
+    def _write_rows(self, rows: dict[int, _Rows | None]) -> None:
+        """Replace the index rows of these games (None: drop them) in one transaction."""
+        if not rows:
+            return
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for game_id, found in rows.items():
+                for table in ("history_games", "history_players", "history_cards"):
+                    db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
+                if found is None:
+                    continue
+                summary, lines, cards = found
+                db.execute("INSERT INTO history_games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           summary)
+                db.executemany("INSERT INTO history_players VALUES (?,?,?,?,?,?,?,?,?)", lines)
+                db.executemany("INSERT INTO history_cards VALUES (?,?,?)",
+                               [(game_id, seat, card) for seat, card in cards])
+            db.execute("INSERT INTO history_meta (key, value) VALUES ('version', 1) "
+                       "ON CONFLICT (key) DO UPDATE SET value = value + 1")
+            db.execute("DELETE FROM history_stats")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def _where(self, game: str | None, player: str | None) -> tuple[str, list[Any]]:
+        clauses, params = [], []
+        if game is not None:
+            clauses.append("h.game = ?")
+            params.append(game)
+        if player is not None:
+            clauses.append("h.game_id IN (SELECT game_id FROM history_players WHERE key = ?)")
+            params.append(player_key(player))
+        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+    def count(self, game: str | None = None, player: str | None = None) -> int:
+        """How many games the filters let through."""
+        where, params = self._where(game, player)
+        return int(self.db.execute(f"SELECT COUNT(*) FROM history_games h{where}",
+                                   params).fetchone()[0])
+
+    def games(self, game: str | None = None, player: str | None = None,
+              limit: int | None = None, offset: int = 0) -> list[GameSummary]:
+        """The games, newest first, filtered by game short name and by player (any case);
+        ``limit``/``offset`` page through them. Call :meth:`refresh` first."""
+        where, params = self._where(game, player)
+        page = "" if limit is None else f" LIMIT {int(limit)} OFFSET {int(offset)}"
+        return self._load(f"{where} ORDER BY started DESC, game_id DESC{page}", params)
+
+    def _load(self, tail: str, params: Sequence[Any]) -> list[GameSummary]:
+        heads = self.db.execute(
+            "SELECT game_id, game, title, started, ended, finished, is_over, calls, winner, "
+            f"note, error FROM history_games h{tail}", list(params)).fetchall()
+        if not heads:
+            return []
+        ids = [int(h[0]) for h in heads]
+        by_game: dict[int, list[PlayerLine]] = {i: [] for i in ids}
+        low, high = min(ids), max(ids)
+        if len(ids) > 900:  # a big page: one range scan beats a long IN list
+            query, args = ("SELECT game_id, seat, player, key, score, rank, won, role, team "
+                           "FROM history_players WHERE game_id BETWEEN ? AND ?", [low, high])
+            rows = self.db.execute(query, args)
+        else:
+            marks = ",".join("?" * len(ids))
+            rows = self.db.execute(
+                "SELECT game_id, seat, player, key, score, rank, won, role, team FROM "
+                f"history_players WHERE game_id IN ({marks})", ids)
+        for gid, seat, name, key, score, rank, won, role, team in rows:
+            if gid in by_game:
+                by_game[gid].append(PlayerLine(seat, name, score, rank, bool(won), role, team,
+                                               key is None))
+        return [GameSummary(int(g), game_name, str(title), float(started),
+                            None if ended is None else float(ended), bool(finished),
+                            bool(over), int(calls), winner, str(note),
+                            tuple(sorted(by_game[int(g)], key=lambda p: p.seat)), error)
+                for g, game_name, title, started, ended, finished, over, calls, winner, note,
+                error in heads]
+
+    def game(self, game_id: int) -> GameSummary:
+        """One game's summary (summarised now if the index lacks it). Raises
+        :class:`HistoryError` for an id the journal does not hold."""
+        found = self._load(" WHERE game_id = ?", [game_id])
+        if not found and self.db.execute("SELECT 1 FROM games WHERE id=?",
+                                         (game_id,)).fetchone():
+            self.summarise(game_id)
+            found = self._load(" WHERE game_id = ?", [game_id])
+        if not found:
+            raise HistoryError(f"game {game_id}: not in the journal {self.journal.path}")
+        return found[0]
+
+    def players(self) -> list[str]:
+        """Every player name in the history (most recent spelling), most games first."""
+        rows = self.db.execute(
+            "SELECT p.key, p.player, COUNT(*) AS n, MAX(h.started) FROM history_players p "
+            "JOIN history_games h USING (game_id) WHERE p.key IS NOT NULL GROUP BY p.key "
+            "ORDER BY n DESC, p.key").fetchall()
+        return [str(r[1]) for r in rows]
+
+    def game_names(self) -> list[str]:
+        """The games that have been played here, most played first."""
+        return [str(r[0]) for r in self.db.execute(
+            "SELECT game, COUNT(*) AS n FROM history_games GROUP BY game ORDER BY n DESC, game")]
+
+    def resume_offer(self) -> list[GameSummary]:
+        """Unfinished games that still replay, newest first: what the start screen offers."""
+        return self._load(" WHERE finished = 0 AND error IS NULL ORDER BY started DESC, "
+                          "game_id DESC", [])

@@ -1,0 +1,127 @@
+"""Export (CSV, BG Stats JSON and links, zip of game files) and import of game files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import urllib.parse
+import zipfile
+from pathlib import Path
+
+import pytest
+from history_night import night_journal
+
+import rules
+from companion.history import History, HistoryError
+from companion.history import exchange as ex
+
+
+@pytest.fixture
+def history(tmp_path: Path) -> History:
+    h = History(night_journal(tmp_path))
+    h.refresh()
+    return h
+
+
+def test_csv_has_one_row_per_player_per_game(history: History) -> None:
+    games = history.games()
+    rows = list(csv.DictReader(io.StringIO(ex.csv_text(games))))
+    assert len(rows) == sum(len(g.players) for g in games)
+    assert tuple(rows[0]) == ex.CSV_COLUMNS
+    by_game = {g.id: g for g in games}
+    for row in rows:
+        g = by_game[int(row["game_id"])]
+        p = g.players[int(row["seat"]) - 1]
+        assert row["player"] == p.player and row["game"] == g.game
+        assert row["won"] == str(int(p.won)) and row["winner"] == (g.winner or "")
+        assert row["score"] == ("" if p.score is None else str(ex._number(p.score)))
+        assert row["role"] == (p.role or "") and int(row["players"]) == len(g.players)
+        assert row["over"] == str(int(g.is_over))
+
+
+def test_bgstats_plays_carry_the_documented_fields(history: History) -> None:
+    games = history.games()
+    plays = ex.bgstats_plays(games)
+    assert len(plays) == sum(g.is_over for g in games)  # unfinished games are no plays
+    over = [g for g in games if g.is_over]
+    for play, g in zip(plays, over, strict=True):
+        assert set(play) == {"playDate", "durationMin", "location", "board", "comments",
+                             "game", "players"}
+        assert set(play["game"]) == {"name", "sourceGameId", "highestWins", "noPoints"}
+        assert play["game"]["name"] == rules.game_class(g.game).title
+        assert play["game"]["sourceGameId"] == g.game and play["game"]["highestWins"] is True
+        assert len(play["playDate"]) == 19 and play["playDate"][4] == "-"
+        assert play["durationMin"] == round((g.duration or 0) / 60) or play["durationMin"] == 1
+        assert [q["name"] for q in play["players"]] == list(g.names)
+        for q, p in zip(play["players"], g.players, strict=True):
+            assert set(q) == {"name", "sourcePlayerId", "score", "winner", "rank", "role",
+                              "startPlayer"}
+            assert q["winner"] is p.won and q["rank"] == p.rank and q["score"] == p.score
+        assert any(q["winner"] for q in play["players"])
+        json.dumps(play)
+
+
+def test_bgstats_links_and_page_decode_back_to_the_plays(history: History,
+                                                        tmp_path: Path) -> None:
+    plays = ex.bgstats_plays(history.games())
+    link = ex.bgstats_link(plays[0])
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    data = urllib.parse.unquote(link.split("data=", 1)[1])
+    assert json.loads(data) == plays[0]
+    page = tmp_path / "plays.html"
+    assert ex.write_bgstats(history.games(), page) == len(plays)
+    text = page.read_text(encoding="utf-8")
+    assert text.count("<li><a href=") == len(plays)
+    listed = tmp_path / "plays.json"
+    ex.write_bgstats(history.games(), listed)
+    assert json.loads(listed.read_text(encoding="utf-8")) == plays
+
+
+def test_zip_round_trip_into_another_companion(history: History, tmp_path: Path) -> None:
+    games = history.games()
+    archive = tmp_path / "games.zip"
+    assert ex.write_zip(history, games, archive) == len(games)
+    with zipfile.ZipFile(archive) as z:
+        names = z.namelist()
+        assert all(n.endswith(".game") for n in names) and len(names) == len(games)
+        first = z.read(names[0]).decode()
+    assert rules.parse_game_file(first).play() is not None
+    with History(tmp_path / "other.sqlite3") as other:
+        results = ex.import_paths(other, [archive])
+        assert [r.game_id is not None for r in results] == [True] * len(games)
+        imported = {(g.game, g.names, g.winner, g.calls, g.started) for g in other.games()}
+        original = {(g.game, g.names, g.winner, g.calls, g.started) for g in games}
+        assert imported == original  # the start time comes back from the file's comment
+        assert all(g.finished and not g.can_resume for g in other.games())
+        again = ex.import_paths(other, [archive])
+        assert all(r.game_id is None and "already in the history as game" in r.message
+                   for r in again)
+        assert other.count() == len(games)
+
+
+def test_import_refuses_bad_files_naming_them(history: History, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.game"
+    bad.write_text('game = "dice-forge"\nplayers = ["Ana", "Ben"]\n---\nAna: Juggle\n')
+    empty = tmp_path / "empty.zip"
+    with zipfile.ZipFile(empty, "w") as z:
+        z.writestr("notes.txt", "hello")
+    results = ex.import_paths(history, [bad, empty, tmp_path / "missing.game", tmp_path])
+    assert all(r.game_id is None for r in results)
+    messages = [r.message for r in results]
+    assert messages[0].startswith(f"{bad}, line 4: ")
+    assert "a zip with no .game file" in messages[1]
+    assert "cannot read" in messages[2] and "cannot read" in messages[3]
+    with pytest.raises(HistoryError, match="already in the history"):
+        ex.import_game_text(history, history.journal.export(history.games()[0].id))
+
+
+def test_import_keeps_title_and_start(history: History) -> None:
+    setup = rules.Setup("dice-forge", ("Ana", "Ben"))
+    game = rules.from_setup(setup)
+    text = rules.format_game_file(game.setup, (), "Friday at the club\njournal game 4, "
+                                                  "started 2025-03-07 20:15:00")
+    gid = ex.import_game_text(history, text, "friday.game")
+    g = history.game(gid)
+    assert g.title == "Friday at the club"
+    assert g.date == "2025-03-07 20:15" and g.calls == 0 and g.duration is None
