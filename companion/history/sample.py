@@ -30,7 +30,7 @@ def _rename(value: Any, names: dict[str, str]) -> Any:
 
 
 def random_game(name: str, rng: random.Random, club: Sequence[str] = CLUB,
-                max_calls: int = 600) -> Any:
+                max_calls: int = 3000) -> Any:
     """A game of ``name`` between players drawn from ``club``, played at random to its end
     (or ``max_calls``). Returns the :class:`rules.Game`."""
     import rules
