@@ -36,7 +36,7 @@ def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
         yield 2
         assert start.notice is not None and start.notice.parent is not None  # on screen
         said = start.notice_text.text
-        assert "settings file" in said and "settings.toml: not valid TOML" in said
+        assert "settings file" in said and "settings.toml could not be used: not valid TOML" in said
         assert "kept as settings.toml.damaged-" in said
         assert f"set aside as {aside[0].name}" in said and "file is not a database" in said
         assert start.message.text == "Started with a problem: see the notice"

@@ -57,7 +57,7 @@ def test_a_damaged_settings_file_is_kept_aside_and_the_defaults_used(
     (b"\xff\xfe\x00", "not UTF-8"),
     (b"x = " + b"{a = " * 3000 + b"1" + b"}" * 3000, "nested too deeply"),
     (b"[camera\n", "not valid TOML"),
-    (None, "is a folder"),
+    (None, "a folder, not a file"),
 ])
 def test_a_damaged_config_file_is_left_as_it_is(folders: Path, content: bytes | None,
                                                 why: str) -> None:
