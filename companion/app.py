@@ -113,8 +113,8 @@ class CompanionApp(App):
 
     def show(self, name: str) -> None:
         assert self.sm is not None
-        if name == "settings" and name not in self.screens:
-            self._add_screen(SettingsScreen(self))  # built when first opened (~5 MB)
+        if name not in self.screens and name in APP_SCREENS:
+            self._add_screen(APP_SCREENS[name](self))  # built when first opened (memory)
         if self.sm.current != name:
             self.previous = self.sm.current
             self.sm.current = name
@@ -535,6 +535,17 @@ class CompanionApp(App):
             session, current = self.session, self.sm.current if self.sm else "settings"
             self._attach(session, pause=False)
             self.show(current if current in self.screens else "settings")
+
+
+def _settings_screen(app: CompanionApp) -> Screen:
+    return SettingsScreen(app)
+
+
+#: The app's screens built when first opened (each costs memory the table may never need),
+#: by name: ``app.show(name)`` builds one the first time.
+APP_SCREENS: dict[str, Callable[[CompanionApp], Screen]] = {
+    "settings": _settings_screen,
+}
 
 
 def _env_camera() -> str | None:
