@@ -129,15 +129,26 @@ class CompanionApp(App):
             self.show(self.table.screens[0].name)
 
     def undo(self) -> None:
-        if self.session is not None:
-            self.session.undo()
+        """Take back the last call, and say which (the players see what Undo took back)."""
+        if self.session is not None and self.table is not None:
+            entry = self.session.undo()
+            if entry is not None:
+                self.table.say(f"Undid: {entry.call}")
 
     def redo(self) -> None:
-        if self.session is not None:
-            self.session.redo()
+        if self.session is not None and self.table is not None:
+            entry = self.session.redo()
+            if entry is not None:
+                self.table.say(f"Redid: {entry.call}")
 
     def sound(self, name: str) -> bool:
         return self.sounds.play(name)
+
+    def mute(self, on: bool) -> None:
+        self.sounds.muted = on
+
+    def muted(self) -> bool:
+        return self.sounds.muted
 
     def vision_profile(self) -> Profile | None:
         return self._vision_profile

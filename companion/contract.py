@@ -117,6 +117,11 @@ class Host(Protocol):
         seed); the empty game is closed in the journal. Returns the new table game, or None
         (the reason shown in the session's message) when the engine refuses the options."""
 
+    def mute(self, on: bool) -> None:
+        """Silence every sound (or bring it back), at once, from any game screen."""
+
+    def muted(self) -> bool: ...
+
     def sound(self, name: str) -> bool:
         """Play a sound by name ("yarra_mark", "knockout", "hit"...); False when there is no
         such sound (nothing plays; the table goes on)."""

@@ -45,3 +45,18 @@ def app_dirs(tmp_path: Path) -> Iterator[Path]:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+def leave_game(d: Any, screen: Any) -> Iterator[int]:
+    """Menu -> End game -> the confirmation's end button, as a player leaves a game."""
+    frame = screen.frame
+    d.tap(frame.menu)
+    yield 1
+    d.tap(frame.menu_buttons["End game"])
+    yield 1
+    view = frame.confirm_view
+    assert view is not None
+    button = next(w for w in view.walk() if getattr(w, "text", "") in ("End game", "Leave")
+                  and type(w).__name__ != "Label")
+    d.tap(button)
+    yield 2

@@ -23,6 +23,14 @@ def _button(root: Any, text: str) -> Any:
     raise AssertionError(f"no button {text!r} on screen")
 
 
+def open_more(d: Any, arena: Any) -> Generator[int | None, None, None]:
+    """Menu -> Tribal cards & disputes (the panel a player needs less often)."""
+    d.tap(arena.frame.menu)
+    yield 1
+    d.tap(arena.frame.menu_buttons["Tribal cards & disputes"])
+    yield 2
+
+
 def test_cards_and_dispute_by_touch(app_dirs: Path) -> None:
     import rules
 
@@ -45,16 +53,14 @@ def test_cards_and_dispute_by_touch(app_dirs: Path) -> None:
         arena = app.screens["arena"]
         d.tap(arena.go)
         yield 1
-        d.tap(_button(arena, "More"))
-        yield 2
+        yield from open_more(d, arena)
         view = arena.more_view
         assert touch_problems(view, (800, 480)) == []
         d.screenshot(shots / "10-arena-more.png")
         d.tap(_button(view, "Grubic: Ready Leap"))
         yield 2
         assert [e.call for e in s.game.history] == ["Grubic: Ready Leap"]
-        d.tap(_button(arena, "More"))
-        yield 2
+        yield from open_more(d, arena)
         view = arena.more_view
         d.tap(_button(view, "Grubic: Leap"))
         yield 2
@@ -62,8 +68,7 @@ def test_cards_and_dispute_by_touch(app_dirs: Path) -> None:
         yield from d.call("Ana", "attack", 2, "Ben")
         yield 1
         assert arena_of(app).pending()
-        d.tap(_button(arena, "More"))
-        yield 2
+        yield from open_more(d, arena)
         view = arena.more_view
         d.tap(_button(view, "Grubic"))
         d.tap(_button(view, "Riparian"))

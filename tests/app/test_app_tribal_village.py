@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import leave_game
 
 pytestmark = pytest.mark.app
 
@@ -284,7 +285,7 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         assert "Ana: Chaos Nimbus 7 from Ben, Nimbus 8 from Cy" in calls
         # leave and resume: the screen comes back as it was, from the journal
         verdict = scr.verdict_label.text
-        d.tap(scr.leave_button)
+        yield from leave_game(d, scr)
         yield 1
         assert app.sm.current == "start"
         app.resume_game(app.journal.unfinished()[0].id)
@@ -342,7 +343,7 @@ def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
         yield 1
         assert game.state.objective["Ana"] == game.state.revealed[0]
         assert "Ana" not in scr.prompt_label.text
-        d.tap(scr.leave_button)
+        yield from leave_game(d, scr)
         yield 1
         assert app.sm.current == "start"
 

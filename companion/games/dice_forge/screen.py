@@ -22,6 +22,7 @@ from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import Host
+from companion.frame import GameFrame
 from companion.games.dice_forge.adapter import MODULES, call_from_reading, face_name, rolled_text
 from companion.games.table import TableScreen
 from companion.session import TableSession
@@ -127,19 +128,13 @@ class DiceForgeScreen(TableScreen):
         self.wait_key: tuple[Any, ...] = ()
         self.message = ""
         root = _w("Panel", orientation="vertical", padding=4, spacing=4, bg=theme.BACKGROUND)
-        top = BoxLayout(size_hint_y=None, height=52, spacing=4)
-        self.round_label = _w("TLabel", text="", size_hint_x=0.2, font_size=app.fs(17))
-        self.wait_label = _w("TLabel", text="", bold=True, color=theme.ACCENT,
-                             font_size=app.fs(19), size_hint_x=0.5)
-        top.add_widget(self.round_label)
-        top.add_widget(self.wait_label)
-        self.undo_b = _w("TButton", text="Undo", size_hint_x=0.1, on_release=lambda *_: self.undo())
-        self.redo_b = _w("TButton", text="Redo", size_hint_x=0.1, on_release=lambda *_: self.redo())
-        top.add_widget(self.undo_b)
-        top.add_widget(self.redo_b)
-        top.add_widget(_w("TButton", text="Menu", size_hint_x=0.1,
-                          on_release=lambda *_: app.show("settings")))
-        root.add_widget(top)
+        self.round_label = _w("TLabel", text="", size_hint_x=None, width=110,
+                              font_size=app.fs(15))
+        self.frame = GameFrame(app, extras=[self.round_label], game=lambda: self.game)
+        self.wait_label = self.frame.title
+        self.wait_label.font_size = app.fs(17)
+        self.undo_b, self.redo_b = self.frame.undo, self.frame.redo
+        root.add_widget(self.frame)
         body = BoxLayout(spacing=6)
         self.players_box = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.45)
         body.add_widget(self.players_box)
@@ -340,8 +335,7 @@ class DiceForgeScreen(TableScreen):
         rounds = f"Round {min(s.round, s.rounds)}/{s.rounds}"
         self.round_label.text = rounds + ("" if module == "none" else f"\n{module.capitalize()}")
         self.wait_label.text = game.waiting_for()
-        self.undo_b.disabled = not game.can_undo
-        self.redo_b.disabled = not game.can_redo
+        self.frame.refresh()
         active = s.current.name if s.phase != "over" else ""
         for name, panel in self.panels.items():
             panel.show(game, name == active, module)

@@ -24,6 +24,7 @@ from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import Host
+from companion.frame import GameFrame
 from companion.games.eye_for_an_eye.calls import ArenaCalls, CallBuilder
 from companion.widgets import fmt_clock, fmt_clock_at, show_picture, w
 from rules import Event
@@ -159,26 +160,16 @@ class ArenaScreen(Screen):
         self.calls = calls
         self.root_box = w("Panel", orientation="vertical", padding=4, spacing=4,
                           bg=theme.BACKGROUND)
-        top = BoxLayout(size_hint_y=None, height=64, spacing=4)
-        self.round_label = w("TLabel", text="", size_hint_x=0.16, font_size=host.fs(17))
-        self.clock_label = w("TLabel", text="0:00", size_hint_x=0.22, bold=True,
-                             font_size=host.fs(46))
-        self.go = w("TBigButton", text="Yarra Mark!", size_hint_x=0.2,
-                    on_release=lambda *_: self.toggle_clock())
-        top.add_widget(self.round_label)
-        top.add_widget(self.clock_label)
-        top.add_widget(self.go)
-        self.undo_b = w("TButton", text="Undo", size_hint_x=0.105,
-                        on_release=lambda *_: host.undo())
-        self.redo_b = w("TButton", text="Redo", size_hint_x=0.105,
-                        on_release=lambda *_: host.redo())
-        top.add_widget(self.undo_b)
-        top.add_widget(self.redo_b)
-        top.add_widget(w("TButton", text="Dice", size_hint_x=0.105,
-                         on_release=lambda *_: host.show("dice")))
-        top.add_widget(w("TButton", text="More", size_hint_x=0.105,
-                         on_release=lambda *_: self.open_more()))
-        self.root_box.add_widget(top)
+        self.clock_label = w("TLabel", text="0:00", size_hint_x=None, width=120, bold=True,
+                             font_size=host.fs(42))
+        self.go = w("TBigButton", text="Yarra Mark!", size_hint_x=None, width=150,
+                    font_size=host.fs(20), on_release=lambda *_: self.toggle_clock())
+        self.frame = GameFrame(host, extras=[self.clock_label, self.go], height=64,
+                               game=lambda: self.calls.game,
+                               menu=lambda: [("Tribal cards & disputes", self.open_more)])
+        self.round_label = self.frame.title
+        self.undo_b, self.redo_b = self.frame.undo, self.frame.redo
+        self.root_box.add_widget(self.frame)
         middle = BoxLayout(spacing=4)
         self.panels_box = BoxLayout(spacing=4)
         middle.add_widget(self.panels_box)
@@ -395,8 +386,7 @@ class ArenaScreen(Screen):
         total = game.rounds_total
         number = game.state.round_number
         self.round_label.text = ("Tie-break" if number > total else f"Round {number}/{total}")
-        self.undo_b.disabled = not game.can_undo
-        self.redo_b.disabled = not game.can_redo
+        self.frame.refresh()
         for btn in self.count_buttons:
             btn.background_color = theme.ACCENT if b.needs_count else theme.COUNT
         self.rear_b.background_color = theme.SELECT if b.rear else theme.BUTTON

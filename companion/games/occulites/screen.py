@@ -20,6 +20,7 @@ from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import Host
+from companion.frame import GameFrame
 from companion.games.occulites.adapter import (
     LineupRead,
     SlotRead,
@@ -145,21 +146,13 @@ class OcculitesScreen(TableScreen):
     def _build(self) -> None:
         app = self.host
         root = _w("Panel", orientation="vertical", padding=6, spacing=6, bg=theme.BACKGROUND)
-        top = BoxLayout(size_hint_y=None, height=52, spacing=6)
-        self.title_label = _w("THeading", text="", font_size=app.fs(19))
-        top.add_widget(self.title_label)
-        self.timer_label = _w("TLabel", text="", size_hint_x=None, width=150, bold=True,
-                              font_size=app.fs(22), color=theme.ACCENT)
-        top.add_widget(self.timer_label)
-        self.undo_button = _w("TButton", text="Undo", size_hint_x=None, width=76,
-                              on_release=lambda *_: app.undo())
-        self.redo_button = _w("TButton", text="Redo", size_hint_x=None, width=76,
-                              on_release=lambda *_: app.redo())
-        self.leave_button = _w("TButton", text="Leave", size_hint_x=None, width=76,
-                               on_release=lambda *_: app.end_game())
-        for b in (self.undo_button, self.redo_button, self.leave_button):
-            top.add_widget(b)
-        root.add_widget(top)
+        self.timer_label = _w("TLabel", text="", size_hint_x=None, width=100, bold=True,
+                              font_size=app.fs(18), color=theme.ACCENT, shorten=False)
+        self.frame = GameFrame(app, extras=[self.timer_label], game=lambda: self.game)
+        self.title_label = self.frame.title
+        self.title_label.font_size = app.fs(17)
+        self.undo_button, self.redo_button = self.frame.undo, self.frame.redo
+        root.add_widget(self.frame)
         body = BoxLayout(spacing=8)
         left = BoxLayout(orientation="vertical", spacing=4)
         cards = BoxLayout(spacing=4, size_hint_y=None, height=74)
@@ -272,8 +265,7 @@ class OcculitesScreen(TableScreen):
             step = "Share Knowledge" if phase == "share" else "line up"
             title = f"Round {st.round} of {rounds}: {what}, {step}"
         self.title_label.text = title
-        self.undo_button.disabled = not g.can_undo
-        self.redo_button.disabled = not g.can_redo
+        self.frame.refresh()
         self._draw_cards()
         self._draw_rows()
         self._draw_timer()
@@ -417,9 +409,9 @@ class OcculitesScreen(TableScreen):
         elapsed = self.since_roll
         opts = self.timer_options()
         if elapsed < opts.look_seconds:
-            self.timer_label.text = f"Look {self._secs(opts.look_seconds - elapsed)}"
+            self.timer_label.text = f"Look\n{self._secs(opts.look_seconds - elapsed)}"
         elif elapsed < opts.deadline:
-            self.timer_label.text = f"Line up {self._secs(opts.deadline - elapsed)}"
+            self.timer_label.text = f"Line up\n{self._secs(opts.deadline - elapsed)}"
         else:
             self.timer_label.text = "Reveal!"
 

@@ -20,6 +20,7 @@ from kivy.uix.scrollview import ScrollView
 
 from companion import theme
 from companion.contract import Host
+from companion.frame import GameFrame
 from companion.games.table import ScreenTable, TableScreen
 from companion.session import TableSession
 from companion.widgets import w as _w
@@ -64,17 +65,10 @@ class TribalVillageScreen(TableScreen):
         self.setup_mode = "pick"  # pick | alliances | revealed: kept across calls
         self._reset_local()
         root = BoxLayout(orientation="vertical")
-        top = BoxLayout(size_hint_y=None, height=52, spacing=4, padding=(4, 2))
-        self.undo_button = _w("TButton", text="Undo", size_hint_x=None, width=90)
-        self.undo_button.bind(on_release=lambda *_: self.host.undo())
-        self.redo_button = _w("TButton", text="Redo", size_hint_x=None, width=90)
-        self.redo_button.bind(on_release=lambda *_: self.host.redo())
-        self.title_label = _w("THeading", halign="center")
-        self.leave_button = _w("TButton", text="Leave", size_hint_x=None, width=90)
-        self.leave_button.bind(on_release=lambda *_: self.host.end_game())
-        for w in (self.undo_button, self.redo_button, self.title_label, self.leave_button):
-            top.add_widget(w)
-        root.add_widget(top)
+        self.frame = GameFrame(app, game=lambda: self.session.game, padding=(4, 2))
+        self.title_label = self.frame.title
+        self.undo_button, self.redo_button = self.frame.undo, self.frame.redo
+        root.add_widget(self.frame)
         self.allies_label = _w("TLabel", size_hint_y=None, height=30, color=theme.ACCENT,
                                font_size=app.fs(17))
         root.add_widget(self.allies_label)
@@ -134,8 +128,7 @@ class TribalVillageScreen(TableScreen):
             tricks = sum(len(v) for v in s.villages.values())
             where += f" · trick {tricks + 1}"
         self.title_label.text = f"Tribal Village · {where}"
-        self.undo_button.disabled = not game.can_undo
-        self.redo_button.disabled = not game.can_redo
+        self.frame.refresh()
         self.allies_label.text = self._allies_text()
         self.prompt_label.text = self._prompt()
         self.message_label.text = self.session.message
