@@ -2,7 +2,10 @@
 # Run the whole test suite (lint, types, tests), installing what it needs first.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+args=("$@")
+set --   # bootstrap.sh hands its own arguments to `uv sync`; these are pytest's
 source "$here/scripts/bootstrap.sh"
+set -- "${args[@]}"
 cd "$here"
 py=.venv/bin/python
 echo "== ruff"
