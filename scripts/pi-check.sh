@@ -86,8 +86,21 @@ host_tools() {
     [ -e /proc/sys/fs/binfmt_misc/register ] ||
         mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
     update-binfmts --enable qemu-aarch64 2>/dev/null || true
-    grep -q enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 || {
+    local entry=/proc/sys/fs/binfmt_misc/qemu-aarch64
+    grep -q enabled "$entry" || {
         echo "pi-check: qemu-aarch64 is not registered with binfmt_misc" >&2; return 1; }
+    if ! grep -q "^flags: .*C" "$entry"; then
+        # sudo inside the root is an arm64 setuid binary: the kernel honours setuid through
+        # binfmt_misc only with the C (credentials) flag, which Debian's registration lacks.
+        local interp magic mask
+        interp=$(awk '/^interpreter/ {print $2}' "$entry")
+        magic=$(awk '/^magic/ {print $2}' "$entry")
+        mask=$(awk '/^mask/ {print $2}' "$entry")
+        hex() { sed 's/../\\x&/g' <<<"$1"; }
+        echo -1 >"$entry"
+        printf ':qemu-aarch64:M::%s:%s:%s:POCF\n' "$(hex "$magic")" "$(hex "$mask")" "$interp" \
+            >/proc/sys/fs/binfmt_misc/register || return 1
+    fi
 }
 
 # -- the root --------------------------------------------------------------------------------
@@ -98,6 +111,7 @@ mount_root() {
     mount --bind /dev "$root/dev" && mounted+=("$root/dev")
     mount --bind /dev/pts "$root/dev/pts" && mounted+=("$root/dev/pts")
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+    grep -qw "$(hostname)" "$root/etc/hosts" || echo "127.0.1.1 $(hostname)" >>"$root/etc/hosts"
 }
 unmount_root() {
     local i
