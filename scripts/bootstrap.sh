@@ -46,13 +46,14 @@ if [ ${#need_apt[@]} -gt 0 ] || [ ${#need_pi[@]} -gt 0 ]; then
     fi
     for p in "${unavailable[@]}"; do
         case "$p" in
-            python3-picamera2) why="the Pi camera module cannot be used; a USB webcam
-    (COMPANION_CAMERA=opencv:0) and the synthetic stand-in still work" ;;
-            python3-lgpio) why="a Pi 5 needs it for GPIO buttons; a Pi 4 falls back to
-    gpiozero's own pin access" ;;
+            python3-picamera2) why="the Pi camera module cannot be used; a USB webcam"
+                why+=" (COMPANION_CAMERA=opencv:0) and the synthetic stand-in still work" ;;
+            python3-lgpio) why="a Pi 5 needs it for GPIO buttons; a Pi 4 falls back to"
+                why+=" gpiozero's own pin access" ;;
             *) why="" ;;
         esac
-        echo "companion: $p is not in this system's apt archive (Raspberry Pi OS has it): $why" >&2
+        echo "companion: $p is not in this system's apt archive (Raspberry Pi OS has it):" >&2
+        echo "    $why" >&2
     done
 fi
 
