@@ -111,6 +111,11 @@ mount_root() {
     mount --bind /dev "$root/dev" && mounted+=("$root/dev")
     mount --bind /dev/pts "$root/dev/pts" && mounted+=("$root/dev/pts")
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+    # This machine's own certificate authorities (a proxy's, say) are trusted in the root too.
+    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+        cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+        chroot "$root" update-ca-certificates >/dev/null 2>&1
+    fi
     grep -qw "$(hostname)" "$root/etc/hosts" || echo "127.0.1.1 $(hostname)" >>"$root/etc/hosts"
 }
 unmount_root() {
@@ -153,6 +158,7 @@ install_pi_camera_standins() {
 as_pi() {  # as_pi COMMAND: run a shell command as pi, in the clone, with a Pi-like environment
     chroot "$root" /usr/sbin/runuser -u pi -- env -i HOME=/home/pi USER=pi LOGNAME=pi \
         PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 QEMU_CPU="$cpu" \
+        ${SSL_CERT_FILE:+SSL_CERT_FILE=$SSL_CERT_FILE} ${PIP_CERT:+PIP_CERT=$PIP_CERT} \
         COMPANION_MODEL_FILE=/etc/pi-check-model bash -c "cd ~/companion && $1"
 }
 
