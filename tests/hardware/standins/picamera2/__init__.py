@@ -1,4 +1,4 @@
-"""Stand-in for Raspberry Pi OS's picamera2 (see ../README.md): loads what it loads, finds no camera."""
+"""Stand-in for Raspberry Pi OS's picamera2 (../README.md): loads what it loads, finds no camera."""
 
 from __future__ import annotations
 
