@@ -168,16 +168,17 @@ fresh_clone() {
     git clone --quiet "$here" "$root/home/pi/companion" || return 1
     mkdir -p "$root/home/pi/out/photos"
     for p in "${photos[@]}"; do cp "$photo_dir/$p" "$root/home/pi/out/photos/"; done
+    cp "$here/examples/eye-for-an-eye-round.game" "$root/home/pi/out/"
     echo "Raspberry Pi 4 Model B Rev 1.5 (stood in for by pi-check)" >"$root/etc/pi-check-model"
     uid=$(stat -c %u "$root/home/pi"); gid=$(stat -c %g "$root/home/pi")
     chown -R "$uid:$gid" "$root/home/pi/companion" "$root/home/pi/out"
 }
 
-same_as_host() {  # same_as_host NAME ARGS...: companion ARGS on x86 vs in the root, compared
-    local name="$1"; shift
+same_as_host() {  # same_as_host NAME ARGS...: companion ARGS on x86 vs in the root, compared,
+    local name="$1"; shift  # both run in ~/out, with the same relative paths
     local host_out="$root/home/pi/out/$name.x86" arm_out="$root/home/pi/out/$name.arm64"
     (cd "$root/home/pi/out" && "$here/.venv/bin/companion" "$@") >"$host_out" 2>/dev/null || true
-    as_pi "./start.sh $* > ~/out/$name.arm64" || return 1
+    as_pi "cd ~/out && ~/companion/start.sh $* > ~/out/$name.arm64" || return 1
     if [ -s "$host_out" ] && cmp -s "$host_out" "$arm_out"; then
         note "- $name: arm64 output byte-identical to x86 ($(wc -l <"$arm_out") lines)"
     elif [ -s "$host_out" ]; then
@@ -187,11 +188,10 @@ same_as_host() {  # same_as_host NAME ARGS...: companion ARGS on x86 vs in the r
     fi
 }
 
-replay_step() { same_as_host replay replay examples/eye-for-an-eye-round.game; }
+replay_step() { same_as_host replay replay eye-for-an-eye-round.game; }
 read_step() {
     local args=() p
     for p in "${photos[@]}"; do args+=("photos/$p"); done
-    # the same relative paths on both sides, so the JSON is comparable
     same_as_host read read "${args[@]}" --json
 }
 demo_step() {
