@@ -4,6 +4,7 @@
 # - uv (from PyPI, into .tools/) and the project's locked environment (.venv/).
 # Arguments are passed to `uv sync`. Safe to run again: each step is skipped when already done.
 set -euo pipefail
+caller_dir="$PWD"   # given back at the end: a user's relative paths (photos, --output) stay theirs
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 
@@ -84,3 +85,4 @@ if [ ! -d .venv ]; then
     fi
 fi
 .tools/bin/uv sync --quiet --frozen "$@"
+cd "$caller_dir"

@@ -31,7 +31,8 @@ FAKES = {
 }
 
 
-def run_bootstrap(tmp_path: Path, model: str) -> tuple[subprocess.CompletedProcess[str], str]:
+def run_bootstrap(tmp_path: Path, model: str,
+                  cwd: Path | None = None) -> tuple[subprocess.CompletedProcess[str], str]:
     repo = tmp_path / "repo"
     (repo / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "bootstrap.sh", repo / "scripts" / "bootstrap.sh")
@@ -49,8 +50,9 @@ def run_bootstrap(tmp_path: Path, model: str) -> tuple[subprocess.CompletedProce
     log.touch()
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "LOG": str(log),
            "COMPANION_MODEL_FILE": str(tmp_path / "model"), "HOME": str(tmp_path)}
-    done = subprocess.run(["bash", "-c", 'source scripts/bootstrap.sh --no-dev --inexact'],
-                          cwd=repo, env=env, text=True, capture_output=True, timeout=60)
+    script = f"source {repo}/scripts/bootstrap.sh --no-dev --inexact && echo \"cwd $PWD\""
+    done = subprocess.run(["bash", "-c", script], cwd=cwd or repo, env=env, text=True,
+                          capture_output=True, timeout=60)
     return done, log.read_text(encoding="utf-8")
 
 
@@ -71,3 +73,12 @@ def test_off_a_pi_it_never_asks_for_the_pi_packages(tmp_path: Path) -> None:
     done, log = run_bootstrap(tmp_path, "")
     assert done.returncode == 0, done.stderr
     assert "picamera2" not in log + done.stderr
+
+
+def test_the_callers_folder_is_given_back(tmp_path: Path) -> None:
+    """`~/companion/start.sh read photos/x.jpg` from another folder reads that folder's photo."""
+    elsewhere = tmp_path / "my-photos"
+    elsewhere.mkdir()
+    done, _log = run_bootstrap(tmp_path, "", cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == f"cwd {elsewhere}"
