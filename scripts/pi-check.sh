@@ -233,7 +233,9 @@ assert \".venv\" in simplejpeg.__file__'" >>"$out" 2>&1 || ok=1
     return $ok
 }
 tests_step() {
-    as_pi "tests=(); for t in ${quick_tests[*]}; do [ -e \$t ] && tests+=(\$t); done;
+    # systemd's tools for the appliance tests, as ./test.sh installs them
+    as_pi "command -v systemd-analyze >/dev/null || sudo apt-get install -y -qq systemd >/dev/null;
+tests=(); for t in ${quick_tests[*]}; do [ -e \$t ] && tests+=(\$t); done;
 .tools/bin/uv sync --quiet --frozen && .venv/bin/python -m pytest -q -p no:cacheprovider \
 \${tests[*]} > ~/out/tests.txt 2>&1"
     local rc=$?

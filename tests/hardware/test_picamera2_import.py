@@ -22,9 +22,11 @@ HERE = Path(__file__).parent
 STANDINS = HERE / "standins"
 ROOT = HERE.parents[1]
 APT_SITE = [STANDINS, STANDINS / "simplejpeg-numpy1"]  # what apt puts in dist-packages
+NUMPY1_SIMPLEJPEG = STANDINS / "simplejpeg-numpy1"
 
 PROBE = """
 import json, sys, warnings
+sys.path[:0] = json.loads(sys.argv[2])
 sys.path.extend(json.loads(sys.argv[1]))
 from hardware.camera import open_source
 from hardware.camera.picam import Picamera2LoadError, Picamera2Source, import_picamera2
@@ -54,9 +56,12 @@ print(json.dumps(out))
 """
 
 
-def probe(extra_path: list[Path]) -> dict[str, object]:
-    env_path = json.dumps([str(p) for p in extra_path])
-    done = subprocess.run([sys.executable, "-c", PROBE, env_path], cwd=ROOT, text=True,
+def probe(extra_path: list[Path], first: list[Path] | tuple[()] = ()) -> dict[str, object]:
+    """Run PROBE with ``extra_path`` after the venv's site-packages (where a
+    --system-site-packages venv finds apt's packages) and ``first`` before everything."""
+    after = json.dumps([str(p) for p in extra_path])
+    before = json.dumps([str(p) for p in first])
+    done = subprocess.run([sys.executable, "-c", PROBE, after, before], cwd=ROOT, text=True,
                           capture_output=True, timeout=120,
                           env={"PATH": "/usr/bin:/bin", "COMPANION_CAMERA": "",
                                "PYTHONPATH": str(ROOT)})
@@ -66,7 +71,8 @@ def probe(extra_path: list[Path]) -> dict[str, object]:
 
 
 def test_the_numpy_clash_is_named_with_its_fix_and_auto_moves_on() -> None:
-    got = probe(APT_SITE)
+    # apt's simplejpeg is put first: on aarch64 the venv has the numpy-2 build, which would win
+    got = probe(APT_SITE, first=[NUMPY1_SIMPLEJPEG])
     assert got["import"] == "failed" and got["kind"] == "numpy"
     cause = str(got["cause"])
     assert "simplejpeg" in cause and "numpy 2." in cause and "dtype size changed" in cause
@@ -84,7 +90,8 @@ def test_the_numpy_clash_is_named_with_its_fix_and_auto_moves_on() -> None:
 
 def test_a_numpy2_simplejpeg_in_the_venv_shadows_apts_and_picamera2_loads() -> None:
     got = probe([STANDINS / "simplejpeg-numpy2", *APT_SITE])
-    assert got["import"] == "ok" and got["simplejpeg"] == "1.9.0"
+    # the stand-in's, or on aarch64 the venv's own numpy-2 build; never apt's 1.6.6
+    assert got["import"] == "ok" and got["simplejpeg"] != "1.6.6"
     assert got["cameras"] == []
     # with no camera attached the source reports that, not a load failure
     assert "no Pi camera 0 (IndexError" in str(got["open"])
