@@ -23,8 +23,9 @@ _ready_sent = False
 
 
 def notify(message: str) -> bool:
-    """Send ``message`` (e.g. ``"READY=1"``) to systemd; False when not run by systemd or when
-    the socket cannot be reached (never raises: a lost notification must not stop the app)."""
+    """Send ``message`` (e.g. ``"READY=1"``) to systemd; False when not run by systemd, or when
+    the socket cannot be reached or is full (never raises nor waits: a lost notification must
+    not stop the app, and the next one follows soon)."""
     address = os.environ.get("NOTIFY_SOCKET")
     if not address:
         return False
@@ -32,6 +33,7 @@ def notify(message: str) -> bool:
         address = "\0" + address[1:]
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.setblocking(False)  # the app's main loop never waits on systemd
             sock.connect(address)
             sock.sendall(message.encode("utf-8"))
     except OSError as exc:

@@ -130,5 +130,20 @@ def run(args: argparse.Namespace) -> int:
     app = CompanionApp()
     Logger.info("Companion: %s", app.open_buttons())
     Clock.schedule_once(report_input, 0)
+    watch_over(Clock)
     app.run()
     return 0
+
+
+def watch_over(clock: Any) -> None:
+    """Under systemd (the appliance): READY=1 with the first frame, when the start screen is
+    up, then WATCHDOG=1 from the main-thread clock, so a hung main loop gets the app
+    restarted (companion.appliance.notify). Nothing is scheduled outside systemd."""
+    from companion.appliance.notify import feed_watchdog, watchdog_interval
+
+    if not os.environ.get("NOTIFY_SOCKET"):
+        return
+    clock.schedule_once(lambda _dt: feed_watchdog(), 0)
+    interval = watchdog_interval()
+    if interval is not None:
+        clock.schedule_interval(lambda _dt: feed_watchdog(), interval)

@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -297,3 +298,20 @@ def test_abstract_notify_socket_and_interval(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("WATCHDOG_USEC", "soon")
     monkeypatch.delenv("WATCHDOG_PID")
     assert notify.watchdog_interval() is None
+
+
+def test_a_full_notify_socket_never_blocks_the_app(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """systemd reads promptly, but a datagram queue holds only a few messages (10 by default):
+    a blocking send would freeze the app's main loop, the very thing the watchdog watches."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:  # never read
+        server.bind(str(tmp_path / "full.sock"))
+        monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "full.sock"))
+        results: list[bool] = []
+        sender = threading.Thread(
+            target=lambda: results.extend(notify.notify("WATCHDOG=1") for _ in range(200)),
+            daemon=True)
+        sender.start()
+        sender.join(timeout=60)
+        assert not sender.is_alive(), "notify() blocked on a full socket"
+    assert results[0] is True and results[-1] is False  # the overflow is dropped, not waited on

@@ -9,7 +9,9 @@ then arrives twice. The test reads the app's log until it reports its input prov
 from __future__ import annotations
 
 import configparser
+import contextlib
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -22,7 +24,9 @@ from companion.commands.start import INPUT_PROVIDER, use_one_input_provider
 KIVY_FIRST_RUN_INPUT = "[input]\nmouse = mouse\n%(name)s = probesysfs,provider=hidinput\n"
 
 
-def start_app(tmp_path: Path, *args: str) -> list[str]:
+def start_app(tmp_path: Path, *args: str, env_extra: dict[str, str] | None = None,
+              linger: float = 0.0) -> list[str]:
+    """Run `companion start` until it reports its input providers (and ``linger`` s more)."""
     kivy_home = tmp_path / "kivy"
     kivy_home.mkdir()
     (kivy_home / "config.ini").write_text("[kivy]\n\n" + KIVY_FIRST_RUN_INPUT, encoding="utf-8")
@@ -30,6 +34,7 @@ def start_app(tmp_path: Path, *args: str) -> list[str]:
     env.update(SDL_VIDEODRIVER="offscreen", SDL_AUDIODRIVER="dummy", KIVY_HOME=str(kivy_home),
                COMPANION_DATA_DIR=str(tmp_path / "data"), COMPANION_CAMERA="synthetic",
                COMPANION_CONFIG_DIR=str(tmp_path / "config"), GPIOZERO_PIN_FACTORY="mock")
+    env.update(env_extra or {})
     proc = subprocess.Popen([sys.executable, "-m", "companion", "start", *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
@@ -40,9 +45,10 @@ def start_app(tmp_path: Path, *args: str) -> list[str]:
             lines.append(line.rstrip())
             if "input providers:" in line or time.monotonic() > deadline:
                 break
+        time.sleep(linger)
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        proc.communicate(timeout=60)  # drains the log, so a graceful stop is not blocked
     # Kivy upgrades the file's format, but the user's [input] stays as it was
     kept = configparser.ConfigParser(interpolation=None)
     kept.read(kivy_home / "config.ini")
@@ -70,3 +76,18 @@ def test_use_one_input_provider_clears_whatever_the_config_had() -> None:
     config.read_string(KIVY_FIRST_RUN_INPUT + "mtdev_touch = mtdev,/dev/input/event4\n")
     use_one_input_provider(config)
     assert config.items("input") == [INPUT_PROVIDER]
+
+
+def test_under_systemd_the_app_says_ready_then_feeds_the_watchdog(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+        notify.bind(str(tmp_path / "notify.sock"))
+        notify.settimeout(0.5)
+        start_app(tmp_path, env_extra={"NOTIFY_SOCKET": str(tmp_path / "notify.sock"),
+                                       "WATCHDOG_USEC": "150000"},  # fed every 0.05 s
+                  linger=1.0)
+        got = []
+        with contextlib.suppress(TimeoutError):
+            while len(got) < 50:
+                got.append(notify.recv(4096).decode())
+    assert got and got[0].startswith("READY=1\nWATCHDOG=1")
+    assert got.count("WATCHDOG=1") >= 3, got  # the clock keeps feeding it
