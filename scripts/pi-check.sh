@@ -174,6 +174,13 @@ fresh_clone() {
     chown -R "$uid:$gid" "$root/home/pi/companion" "$root/home/pi/out"
 }
 
+without_ms() {  # JSON lines with their "ms" (time taken) left out
+    python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    d = json.loads(line); d.pop("ms", None); print(json.dumps(d, sort_keys=True))' "$1" 2>/dev/null
+}
+ms_of() { python3 -c 'import json, sys
+print(" ".join(str(json.loads(l).get("ms")) for l in open(sys.argv[1])))' "$1" 2>/dev/null; }
 same_as_host() {  # same_as_host NAME ARGS...: companion ARGS on x86 vs in the root, compared,
     local name="$1"; shift  # both run in ~/out, with the same relative paths
     local host_out="$root/home/pi/out/$name.x86" arm_out="$root/home/pi/out/$name.arm64"
@@ -181,6 +188,9 @@ same_as_host() {  # same_as_host NAME ARGS...: companion ARGS on x86 vs in the r
     as_pi "cd ~/out && ~/companion/start.sh $* > ~/out/$name.arm64" || return 1
     if [ -s "$host_out" ] && cmp -s "$host_out" "$arm_out"; then
         note "- $name: arm64 output byte-identical to x86 ($(wc -l <"$arm_out") lines)"
+    elif [ -s "$host_out" ] && [ "$(without_ms "$host_out")" = "$(without_ms "$arm_out")" ]; then
+        note "- $name: arm64 output identical to x86 but for the time taken" \
+            "(ms, x86 vs arm64: $(ms_of "$host_out") vs $(ms_of "$arm_out"))"
     elif [ -s "$host_out" ]; then
         note "- $name: arm64 output DIFFERS from x86 (see $arm_out)"; return 1
     else
