@@ -214,7 +214,7 @@ doctor_step() {
     as_pi "./start.sh doctor > ~/out/doctor.txt 2>&1"
     local rc=$?
     note "- doctor (exit $rc): $(grep -c '^\[' "$root/home/pi/out/doctor.txt") findings;" \
-        "camera: $(grep -m1 'picamera2' "$root/home/pi/out/doctor.txt" | cut -c1-150)"
+        "camera: $(grep -m1 'camera .*picamera2' "$root/home/pi/out/doctor.txt" | cut -c1-150)"
     ! grep -q Traceback "$root/home/pi/out/doctor.txt" && [ "$rc" -le 1 ]
 }
 camera_step() {
