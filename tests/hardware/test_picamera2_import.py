@@ -28,6 +28,7 @@ PROBE = """
 import json, sys, warnings
 sys.path[:0] = json.loads(sys.argv[2])
 sys.path.extend(json.loads(sys.argv[1]))
+from companion.standin import stand_in_camera
 from hardware.camera import open_source
 from hardware.camera.picam import Picamera2LoadError, Picamera2Source, import_picamera2
 from hardware.diagnose import check_picamera2
@@ -47,7 +48,7 @@ except CameraUnavailable as e:
     out["open"] = f"{type(e).__name__}: {e}"
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    src = open_source("auto")
+    src = open_source("auto", stand_in=stand_in_camera)
 out["auto"] = src.name
 out["auto_warning"] = " ".join(str(w.message) for w in caught)
 src.close()
