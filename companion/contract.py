@@ -42,6 +42,11 @@ class ButtonUse:
     note: str = ""
 
 
+def no_buttons(title: str) -> ButtonUse:
+    """What a game without button calls tells players who press one."""
+    return ButtonUse(False, f"The table's buttons are not used in {title}: tap the screen.")
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """The camera's newest frame: its number, the picture with vision's overlay (RGB), the
@@ -169,11 +174,43 @@ MakeTable = Callable[["Host", "TableSession[Any]"], TableGame]
 
 
 @dataclass(frozen=True)
+class StartOption:
+    """A choice the start screen offers for a game, in words, before it starts (so nothing on a
+    game's own screen changes or moves once play begins).
+
+    ``key`` is the game's rules option; ``choices`` are (value, words), the first one chosen
+    at first; a value of None leaves the option to the rules' default. ``also`` gives other
+    options that follow from the choice (a shorter Dice-ocalypse moves its Battle Zone).
+    """
+
+    key: str
+    label: str
+    choices: tuple[tuple[Any, str], ...]
+    also: Callable[[Any], Mapping[str, Any]] | None = None
+
+    def words(self, value: Any) -> str:
+        return next((w for v, w in self.choices if v == value), str(value))
+
+    def value(self, words: str) -> Any:
+        return next((v for v, w in self.choices if w == words), self.choices[0][0])
+
+    def options(self, words: str) -> dict[str, Any]:
+        """The rules options this choice sets (none for the rules' default)."""
+        value = self.value(words)
+        if value is None:
+            return {}
+        out = {self.key: value}
+        if self.also is not None:
+            out.update(self.also(value))
+        return out
+
+
+@dataclass(frozen=True)
 class GamePlugin:
     """A game's declaration to the app: found by :func:`companion.games.plugins`.
 
     ``characters`` lists the characters players choose on the start screen (id -> name),
-    for games that have them.
+    for games that have them; ``options`` the choices the start screen offers.
     """
 
     name: str  # the rules short name, e.g. "occulites"
@@ -181,7 +218,8 @@ class GamePlugin:
     buttons: ButtonUse
     make: MakeTable
     characters: Callable[[], Mapping[str, str]] | None = None
+    options: tuple[StartOption, ...] = ()
 
 
 __all__ = ["ButtonUse", "CameraView", "GamePlugin", "Host", "MakeTable", "Snapshot",
-           "TableGame"]
+           "StartOption", "TableGame", "no_buttons"]

@@ -98,9 +98,4 @@ class ScreenTable:
         self.screen.close()
 
 
-def no_buttons(title: str) -> ButtonUse:
-    """What a game without button calls tells players who press one."""
-    return ButtonUse(False, f"The table's buttons are not used in {title}: tap the screen.")
-
-
-__all__ = ["REDRAW", "ScreenTable", "TableScreen", "no_buttons"]
+__all__ = ["REDRAW", "ScreenTable", "TableScreen"]

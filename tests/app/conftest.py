@@ -60,3 +60,12 @@ def leave_game(d: Any, screen: Any) -> Iterator[int]:
                   and type(w).__name__ != "Label")
     d.tap(button)
     yield 2
+
+
+def press_in(d: Any, view: Any, text: str) -> None:
+    """Tap the button that says ``text`` in an open dialog."""
+    assert view is not None and view.parent is not None, "the dialog is not open"
+    button = next((w for w in view.walk() if getattr(w, "text", None) == text
+                   and type(w).__name__ != "Label"), None)
+    assert button is not None, f"no {text!r} button in the dialog"
+    d.tap(button)

@@ -78,7 +78,7 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "eye-for-an-eye"
+        start.choose_game("eye-for-an-eye")
         yield 2
         start.set_count(2)
         assert not start.boards_spin.disabled

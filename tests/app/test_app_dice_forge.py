@@ -97,7 +97,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-forge"
+        start.choose_game("dice-forge")
         yield 2
         start.set_count(2)
         start.rounds_spin.text = "2"
@@ -224,7 +224,7 @@ def test_dice_forge_titans_module_chosen_on_the_table_screen(app_dirs: Path,
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-forge"
+        start.choose_game("dice-forge")
         yield 2
         start.set_count(3)
         d.tap(start.start_button)
@@ -276,7 +276,7 @@ def test_dice_forge_goddess_labyrinth_drawn(app_dirs: Path, tmp_path: Path) -> N
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-forge"
+        start.choose_game("dice-forge")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)
@@ -337,7 +337,7 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-forge"
+        start.choose_game("dice-forge")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)

@@ -85,7 +85,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-ocalypse"
+        start.choose_game("dice-ocalypse")
         yield 2
         start.set_count(3)
         d.tap(start.start_button)

@@ -26,7 +26,7 @@ def test_attack_on_a_guard_by_touch(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "eye-for-an-eye"
+        start.choose_game("eye-for-an-eye")
         yield 2
         start.set_count(2)
         start.char_spins[0].text = "Grubic"

@@ -38,11 +38,11 @@ def test_every_screen_fits_both_displays(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = game
+        start.choose_game(game)
         yield 2
         for count in (3, 6):
-            if count == 6 and "alliances" in start.mode_spin.values:
-                start.mode_spin.text = "alliances"  # Every Eye for Themselves takes 2-4
+            if count == 6 and start.mode_spin is not None:
+                start.choose("mode", "alliances")  # Every Eye for Themselves takes 2-4
                 yield 1
             start.set_count(count)
             if len(start.names) != count:

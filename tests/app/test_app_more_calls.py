@@ -44,7 +44,7 @@ def test_cards_and_dispute_by_touch(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "eye-for-an-eye"
+        start.choose_game("eye-for-an-eye")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)

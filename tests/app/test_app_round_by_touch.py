@@ -30,7 +30,7 @@ def test_round_by_touch(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = game
+        start.choose_game(game)
         yield 2
         start.rounds_spin.text = "2"
         assert [n.text for n in start.names] == ["Ana", "Ben", "Cy"]

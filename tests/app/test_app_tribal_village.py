@@ -306,8 +306,8 @@ def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start: Any = app.screens["start"]
-        assert "tribal-village" in start.game_spin.values
-        start.game_spin.text = "tribal-village"
+        assert "Tribal Village" in start.game_spin.values
+        start.choose_game("tribal-village")
         yield 2
         start.set_count(4)
         d.tap(start.start_button)
