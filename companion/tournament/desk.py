@@ -48,7 +48,8 @@ class DirectorConfig:
     given in their join codes ("" = this machine's address on the local network, found when
     serving); ``external``: ``host:port`` of an existing broker to use instead of our own;
     ``web_port``: the standings page (0 = any free port, -1 = no page). Secrets: the
-    director's broker password and one per table.
+    director's broker password and one per table. ``serving``: the app's Tournament screen
+    was serving it when last seen (so it serves again after a restart or a power cut).
     """
 
     listen: str = "0.0.0.0"
@@ -58,12 +59,14 @@ class DirectorConfig:
     web_port: int = 8080
     director_password: str = ""
     table_secrets: Mapping[int, str] = field(default_factory=dict)
+    serving: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"listen": self.listen, "port": self.port, "address": self.address,
                 "external": self.external, "web_port": self.web_port,
                 "director_password": self.director_password,
-                "table_secrets": {str(k): v for k, v in self.table_secrets.items()}}
+                "table_secrets": {str(k): v for k, v in self.table_secrets.items()},
+                "serving": self.serving}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DirectorConfig:
@@ -71,7 +74,8 @@ class DirectorConfig:
         return cls(str(data.get("listen", "0.0.0.0")), int(data.get("port", DEFAULT_PORT)),
                    str(data.get("address", "")), str(data.get("external", "")),
                    int(data.get("web_port", 8080)), str(data.get("director_password", "")),
-                   {int(k): str(v) for k, v in secrets.items()})
+                   {int(k): str(v) for k, v in secrets.items()},
+                   data.get("serving") is True)
 
     def with_tables(self, count: int) -> DirectorConfig:
         """The same with secrets for tables 1..count (existing secrets kept)."""
