@@ -576,6 +576,9 @@ class TournamentHub:
         cannot be read (:class:`ProtocolError` saying what one looks like) or this table is
         in another tournament (:class:`ValueError`)."""
         code = JoinCode.parse(text)
+        if self.service is not None:
+            raise ValueError(f"this companion serves {self.tournament_name}: stop serving it "
+                             "(Network) before joining a tournament as a table")
         if self.table is not None:
             if self.table.code == code:
                 return code
@@ -643,7 +646,7 @@ class TournamentHub:
             return
         client.report_game(game, self.app.journal.export(game_id), seating)
         self._reported[where] = placings
-        self.say(f"Round {seating.round}: {format_placings(placings)} reported")
+        self.say(f"Round {seating.round} reported: {format_placings(placings)}")
 
     def report_state(self, seating: Seating | None = None) -> ReportState:
         """What became of this table's report for a seating (default: the current one)."""
@@ -657,14 +660,14 @@ class TournamentHub:
         if record.status == "waiting":
             item = next((p for p in client.pending() if p.report_id == record.report_id), None)
             if item is None or item.sends == 0:
-                return ReportState("waiting", "Waiting to be sent: kept in this table's "
-                                   "outbox until the director is reachable.")
-            return ReportState("sent", f"Sent ({item.sends}x): waiting for the director to "
-                               "acknowledge it.")
+                return ReportState("waiting", "Kept in this table's outbox until the director "
+                                   "is reachable: nothing is lost.")
+            return ReportState("sent", f"Sent ({item.sends}x), waiting for the director's "
+                               "acknowledgement.")
         if record.status in ("recorded", "duplicate"):
-            return ReportState("acknowledged", f"Acknowledged by the director: {record.text}")
+            return ReportState("acknowledged", f"The director counts {record.text}")
         if record.status == "conflict":
-            return ReportState("conflict", f"Conflict: {record.text}")
+            return ReportState("conflict", record.text)
         return ReportState("rejected", f"Not counted: {record.text}")
 
     # -- scanning a join code ---------------------------------------------------------------

@@ -415,7 +415,7 @@ class RoundPage(Page):
         can_draw = (t.current is None or t.current.complete) and not t.is_over and \
             t.next_stage() is not None and len(t.active()) >= 2
         self.draw.disabled = not can_draw
-        self.draw.text = f"Draw round {count + 1}"
+        self.draw.text = "Over" if t.is_over else f"Draw round {count + 1}"
         self.tables.clear_widgets()
         self.rows = {}
         if not rounds:
@@ -617,7 +617,7 @@ class ResultDialog:
         try:
             if self.mode == "correct":
                 done = self.hub.correct(self.number, self.table, self.placings())
-                said = "Corrected. " + done.text().replace("\n", " ")
+                said = "Corrected. " + done.text().replace("\n", "; ")
                 ok = True
             else:
                 outcome = self.hub.report_by_hand(self.number, self.table, self.placings())
@@ -722,12 +722,15 @@ class FinalPage(Page):
                      f"{fmt.rounds} ({rounds} of {fmt.rounds} drawn so far).",
                      color=theme.MUTED))
             return
-        for stage in summary["bracket"]:
-            add(w("THeading", text=stage_words(stage["stage"]).capitalize(),
-                  size_hint_y=None, height=40))
+        bracket = summary["bracket"]
+        for i, stage in enumerate(bracket):
+            words = stage_words(stage["stage"])
+            add(w("THeading", text=words[:1].upper() + words[1:], size_hint_y=None,
+                  height=40))
             if not stage["groups"]:
-                add(para(self.app, "Drawn when the round before is over.",
-                         color=theme.MUTED))
+                skipped = any(later["groups"] for later in bracket[i + 1:])
+                add(para(self.app, "Not played with this many entrants." if skipped else
+                         "Drawn when the round before is over.", color=theme.MUTED))
                 continue
             for g in stage["groups"]:
                 label = "The final" if g["group"] == "final" else f"Group {g['group']}"
@@ -979,21 +982,19 @@ class SeatPage(Page):
                                 row_force_default=True)
         self.seats.bind(minimum_height=self.seats.setter("height"))
         self.root.add_widget(self.seats)
-        self.start = w("TBigButton", text="Start this game", size_hint_y=None, height=64,
+        self.start = w("TBigButton", text="Start this game", size_hint_y=None, height=58,
                        on_release=lambda *_: self.play())
         self.root.add_widget(self.start)
         self.report = para(app, "", size=17)
         self.root.add_widget(self.report)
-        self.link = para(app, "", size=15, color=theme.MUTED)
-        self.root.add_widget(self.link)
         self.root.add_widget(Widget())
         bottom = BoxLayout(size_hint_y=None, height=ROW, spacing=6)
-        self.message = w("TLabel", text="", halign="left", font_size=app.fs(15),
-                         color=theme.DANGER)
-        bottom.add_widget(self.message)
-        self.leave_button = w("TButton", text="Leave", size_hint_x=None, width=150,
+        self.link = para(app, "", size=15, color=theme.MUTED)
+        bottom.add_widget(self.link)
+        self.leave_button = w("TButton", text="Leave", size_hint_x=None, width=130,
                               on_release=lambda *_: self.leave_tournament())
         bottom.add_widget(self.leave_button)
+        self.link.bind(height=lambda wid, h: setattr(bottom, "height", max(ROW, h)))
         self.root.add_widget(bottom)
         self.sure = 0.0  # when Leave was tapped once with reports still in the outbox
         self.report_word = ""
@@ -1040,12 +1041,14 @@ class SeatPage(Page):
             self.head.text = (f"[b]{seating.name}[/b], round {seating.round} "
                               f"({stage_words(seating.stage)}{group}): table {seating.table}")
         palette = self.app.settings.palette
+        self.seats.cols = 3 if len(seating.seats) > 4 else 2
         for i, name in enumerate(seating.seats):
             colour = theme.player_colour(palette, i)
             cell = w("Panel", bg=colour)
             members = f" ({', '.join(seating.teams[i])})" if i < len(seating.teams) else ""
             cell.add_widget(w("TLabel", text=f"Seat {i + 1}: {name}{members}",
-                              color=theme.text_on(colour)))
+                              color=theme.text_on(colour), shorten=False,
+                              font_size=self.app.fs(17 if self.seats.cols == 2 else 15)))
             self.seats.add_widget(cell)
         report = hub.report_state(seating)
         self.report_word = report.word
@@ -1066,7 +1069,7 @@ class SeatPage(Page):
         try:
             self.hub.play(seating.setup)
         except rules.RulesError as e:
-            self.message.text = str(e)
+            self.screen.flash(str(e))
 
     def leave_tournament(self) -> None:
         table = self.hub.table
@@ -1075,11 +1078,10 @@ class SeatPage(Page):
         waiting = len(table.pending())
         if waiting and time.monotonic() - self.sure > 10:
             self.sure = time.monotonic()
-            self.message.text = f"{waiting} report(s) not yet acknowledged: tap Leave again " \
-                                "to leave anyway"
+            self.screen.flash(f"{waiting} report(s) not yet acknowledged: tap Leave again to "
+                              "leave anyway (they stay in the outbox)")
             return
         self.hub.leave()
-        self.message.text = ""
         self.screen.show_page("home")
 
 
@@ -1090,7 +1092,7 @@ PAGES: dict[str, Callable[[TournamentScreen], Page]] = {
 #: The tabs of each role (page name, its tab's words).
 TABS = {"director": (("round", "Round"), ("standings", "Standings"), ("final", "Final"),
                      ("entrants", "Entrants"), ("network", "Network")),
-        "table": (("seat", "This table"), ("join", "Join")),
+        "table": (),
         "home": ()}
 
 

@@ -214,6 +214,127 @@ def test_a_tournament_run_by_touch(app_dirs: Path) -> None:
         assert not port_open(port) and not port_open(web)
         seen["config"] = hub.desk.config
 
+        # Round 2: the organiser types table 1's result in, then table 1's companion reports
+        # another (as the director's network thread would): a conflict, settled by touch.
+        d.tap(scr.tab_buttons["round"])
+        yield 2
+        d.tap(page.draw)
+        yield 3
+        r2 = hub.desk.tournament.current
+        assert r2.number == 2
+        seats = r2.table(1).seats
+        typed = tuple((n,) for n in seats)
+        told = tuple((n,) for n in reversed(seats))
+        hub.report_by_hand(2, 1, typed)
+        assert hub.desk.report(2, 1, told, "table-1", "t1-r2").status == "conflict"
+        hub.changed_from_thread()
+        yield 3
+        assert "settle" in page.rows[1] and "disagree" in words(page.tables)
+        d.tap(page.rows[1]["settle"])
+        yield 3
+        dialog = scr.dialog
+        assert dialog is not None and len(dialog.use_buttons) == 2
+        d.tap(dialog.use_buttons[1])  # the table's result
+        yield 3
+        assert "Would change" in dialog.preview_label.text and not dialog.confirm.disabled
+        shot("settle")
+        d.tap(dialog.confirm)
+        yield 3
+        t = hub.desk.tournament
+        assert t.conflicts() == [] and t.current.results[1].placings == told
+
+        # The rest of the tournament, typed in (the screens follow), to the final ranking.
+        rng = random.Random(9)
+        for _ in range(12):
+            t = hub.desk.tournament
+            if t.is_over:
+                break
+            if t.current is not None and t.current.complete:
+                hub.draw_next()
+                t = hub.desk.tournament
+            for table in t.current.tables:
+                if table.number not in t.current.results:
+                    order = list(table.seats)
+                    rng.shuffle(order)
+                    hub.report_by_hand(t.current.number, table.number,
+                                       tuple((n,) for n in order))
+        t = hub.desk.tournament
+        assert t.is_over and t.winner()
+        yield 3
+        assert "over" in page.label.text and t.winner() in page.label.text
+        shot("round-final")
+        d.tap(scr.tab_buttons["final"])
+        yield 3
+        shown = words(scr.pages["final"].lines)
+        assert f"Winner: {t.winner()}" in shown and "The final" in shown
+        shot("final-over")
+
     run_app(app, script, timeout=240)
     assert problems == []
     assert seen["config"].serving is False  # stopped by the organiser: not served at start
+
+
+def test_the_director_resumes_exactly_after_a_power_cut(app_dirs: Path) -> None:
+    """The director's app is killed (kill -9) while serving: restarted, it has the same
+    tournament (its journaled events, nothing more or less), serves it again by itself with
+    the same join codes (its broker, left running, is taken over), and stops by touch."""
+    import contextlib
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.tournament.service import tournament_folder
+
+    journal = app_dirs / "j.sqlite3"
+    port, web = _loopback_config(app_dirs / "config")
+    child = subprocess.Popen([sys.executable, str(Path(__file__).with_name(
+        "tournament_child.py")), str(journal)], stdout=subprocess.PIPE, text=True,
+        env=dict(os.environ))
+    assert child.stdout is not None
+    said = ""
+    for line in child.stdout:
+        if line.startswith("ready "):
+            said = line.split()
+            break
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=30)
+    assert said, "the child app never served"
+    tid, events, codes = said[1], int(said[2]), said[3:]
+    pid_file = tournament_folder(tid) / "broker" / "mosquitto.pid"
+    seen: dict[str, Any] = {}
+    app = CompanionApp(clock=ManualClock(), journal_file=journal)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield 2
+        hub = app.tournaments
+        assert hub is not None and hub.desk is not None and hub.desk.tid == tid
+        t = hub.desk.tournament
+        assert len(t.events) == events  # exactly what was journaled
+        assert t.current is not None and t.current.number == 1 and 1 in t.current.results
+        yield from wait_for(lambda: hub.serve_state == "serving", "serving again")
+        assert [c.text() for c in hub.join_codes()] == codes
+        assert port_open(port) and port_open(web)
+        app.show("tournament")
+        yield 3
+        scr = app.screens["tournament"]
+        d.tap(scr.tab_buttons["network"])
+        yield 2
+        assert scr.pages["network"].serve.text == "Stop"
+        d.tap(scr.pages["network"].serve)
+        yield from wait_for(lambda: hub.serve_state == "stopped", "the service to stop")
+        seen["closed"] = not port_open(port) and not port_open(web)
+        seen["serving"] = hub.desk.config.serving
+
+    try:
+        run_app(app, script, timeout=240)
+    finally:
+        # Never leave this test's broker behind, whatever happened (and never anything else:
+        # the pid must still be a mosquitto run with this tournament's config).
+        with contextlib.suppress(OSError, ValueError):
+            pid = int(pid_file.read_text().strip())
+            if str(pid_file.parent).encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                os.kill(pid, signal.SIGKILL)
+    assert seen == {"closed": True, "serving": False}
