@@ -60,6 +60,7 @@ class StartScreen(Screen):
         self.resume_box = BoxLayout(size_hint_x=None, width=0, spacing=6)
         top.add_widget(self.resume_box)
         top.add_widget(w("TButton", text="Tournament", size_hint_x=None, width=120,
+                         font_size=min(app.fs(18), 20.0),  # fits 120 px at every text size
                          on_release=lambda *_: app.show("tournament")))
         top.add_widget(w("TButton", text="Settings", size_hint_x=None, width=120,
                          on_release=lambda *_: app.show("settings")))

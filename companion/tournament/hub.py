@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.clock import Clock
 from kivy.logger import Logger
 
-from companion.tournament.desk import DirectorConfig, TournamentDesk
+from companion.tournament.desk import TournamentDesk, director_config
 from companion.tournament.protocol import JoinCode, ProtocolError, Seating
 from companion.tournament.store import StoreError, TableStore, TournamentStore
 from rules import Setup
@@ -48,9 +48,6 @@ if TYPE_CHECKING:
     from companion.tournament.service import TournamentService
     from companion.tournament.table import TableClient
 
-#: The ``[tournament]`` table of config.toml: how the director serves (docs/tournaments.md).
-CONFIG_KEYS: dict[str, type] = {"listen": str, "port": int, "web_port": int, "address": str,
-                                "broker": str, "broker_password": str}
 #: How many of the journal's newest games are searched for a seated game (resume, catch-up).
 RECENT_GAMES = 40
 WATCH_SECONDS = 0.5
@@ -62,35 +59,6 @@ def game_key(setup: Setup) -> GameKey:
     """What identifies a tournament table's game: the game, its players in seat order and the
     seed the tournament gave it (from its own seed, the round and the table)."""
     return (setup.game, tuple(setup.players), setup.seed)
-
-
-def director_config(config: Mapping[str, Any]) -> tuple[DirectorConfig, str]:
-    """How a new tournament is served, from config.toml's ``[tournament]`` table, and what
-    was wrong with it ("" when nothing: then unknown keys or wrong values are not used)."""
-    table = config.get("tournament", {})
-    if not isinstance(table, Mapping):
-        return DirectorConfig(), "config.toml: [tournament] must be a table; defaults used"
-    values: dict[str, Any] = {}
-    problems = []
-    for key, value in table.items():
-        kind = CONFIG_KEYS.get(key)
-        if kind is None:
-            problems.append(f"unknown key {key!r} (known: {', '.join(CONFIG_KEYS)})")
-        elif not isinstance(value, kind) or isinstance(value, bool):
-            want = "a whole number" if kind is int else "text"
-            problems.append(f"{key} = {value!r} must be {want}")
-        else:
-            values[key] = value
-    cfg = DirectorConfig(listen=values.get("listen", "0.0.0.0"),
-                         port=values.get("port", DirectorConfig.port),
-                         address=values.get("address", ""), external=values.get("broker", ""),
-                         web_port=values.get("web_port", DirectorConfig.web_port),
-                         director_password=values.get("broker_password", ""))
-    if cfg.external and not cfg.director_password:
-        problems.append("broker needs broker_password (its 'director' user's password)")
-        cfg = DirectorConfig(cfg.listen, cfg.port, cfg.address, "", cfg.web_port)
-    why = "; ".join(problems)
-    return cfg, (f"config.toml [tournament]: {why}; those values are not used" if why else "")
 
 
 @dataclass(frozen=True)
@@ -129,6 +97,7 @@ class TournamentHub:
         self._change_lock = threading.Lock()
         self._change_due = False
         self._scan: threading.Event | None = None
+        self._retry = False
         self.closed = False
 
     # -- start and stop ---------------------------------------------------------------------
@@ -150,8 +119,10 @@ class TournamentHub:
             hub.problem = f"The tournament kept in {hub.path} cannot be used: {e}"
             Logger.warning(f"companion: {hub.problem}")
         desk = hub.desk
-        if desk is not None and desk.config.serving and not desk.tournament_view().is_over:
-            hub.serve()
+        if desk is not None:
+            hub._retry = True  # a game of this round that ended while the app was off
+            if desk.config.serving and not desk.tournament_view().is_over:
+                hub.serve()
         return hub
 
     def _has_tournament_tables(self) -> bool:
@@ -255,7 +226,20 @@ class TournamentHub:
 
     def _tick(self, dt: float) -> None:
         """Main thread, twice a second while a tournament is on: follow the app's session,
-        and notice the table's connection coming and going."""
+        and notice the table's connection coming and going. Never raises: a tournament's
+        trouble must not stop the app's clock."""
+        try:
+            self._follow()
+        except Exception as e:  # a locked or damaged journal file, a closed store...
+            self.say(f"Tournament: {e}")
+            Logger.warning(f"companion: tournament: {e!r}")
+
+    def _follow(self) -> None:
+        if self._retry:  # a finished game whose report failed: look for it again
+            self._retry = False
+            self._seen_seating = None
+            self._check_seating()
+            self.catch_up_director()
         session = self.app.session
         if session is not self._session:
             if self._session is not None:
@@ -271,10 +255,17 @@ class TournamentHub:
             self.changed()
 
     def _on_session(self, what: str, events: Any) -> None:
-        """The session's listener (main thread): a call that ends the game reports it."""
+        """The session's listener (main thread): a call that ends the game reports it. Never
+        raises: the call is journaled and applied already, and reporting it must not undo
+        the table's game (what went wrong is said on the Tournament screen)."""
         session = self._session
         if what in ("call", "redo") and session is not None and session.game.is_over:
-            self._game_over(session)
+            try:
+                self._game_over(session)
+            except Exception as e:  # e.g. the journal's file locked by another writer
+                self.say(f"The game's result was not reported yet: {e}")
+                Logger.warning(f"companion: tournament report: {e!r}")
+                self._retry = True  # found again in the journal at the next tick
 
     def _game_over(self, session: TableSession[Any]) -> None:
         key = game_key(session.game.setup)
@@ -294,8 +285,8 @@ class TournamentHub:
 
     # -- the journal's games ----------------------------------------------------------------
 
-    def journal_games(self, key: GameKey) -> list[tuple[int, bool]]:
-        """(game id, finished) of the journal's recent games with this key, newest first."""
+    def recent_games(self) -> list[tuple[int, GameKey, bool]]:
+        """(game id, key, finished) of the journal's newest games, newest first."""
         rows = self.app.journal.db.execute(
             "SELECT id, setup, finished FROM games ORDER BY id DESC LIMIT ?",
             (RECENT_GAMES,)).fetchall()
@@ -305,9 +296,16 @@ class TournamentHub:
                 setup = Setup.from_json(json.loads(raw))
             except (ValueError, TypeError, RecursionError):
                 continue
-            if game_key(setup) == key:
-                out.append((int(gid), finished is not None))
+            out.append((int(gid), game_key(setup), finished is not None))
         return out
+
+    def journal_games(self, key: GameKey,
+                      recent: list[tuple[int, GameKey, bool]] | None = None
+                      ) -> list[tuple[int, bool]]:
+        """(game id, finished) of the journal's recent games with this key, newest first
+        (``recent``: :meth:`recent_games` already read, for many keys at once)."""
+        return [(gid, finished) for gid, k, finished in
+                (recent if recent is not None else self.recent_games()) if k == key]
 
     def _finished_game(self, key: GameKey) -> tuple[int, Game[Any]] | None:
         """The newest journaled game with this key that was played to its end."""
@@ -339,7 +337,8 @@ class TournamentHub:
                 return
         self.app.start_game(setup)
 
-    def game_on(self, setup: Setup | None) -> str:
+    def game_on(self, setup: Setup | None,
+                recent: list[tuple[int, GameKey, bool]] | None = None) -> str:
         """"on" when that game is the one the app runs now, "unfinished" when the journal
         keeps it unfinished, "" otherwise."""
         if setup is None:
@@ -348,7 +347,7 @@ class TournamentHub:
         session = self.app.session
         if session is not None and game_key(session.game.setup) == key:
             return "on"
-        return "unfinished" if any(not f for _, f in self.journal_games(key)) else ""
+        return "unfinished" if any(not f for _, f in self.journal_games(key, recent)) else ""
 
     # -- the director -----------------------------------------------------------------------
 
@@ -431,7 +430,9 @@ class TournamentHub:
         """A game of the director's round played at this very table: its result counts as
         the organiser's, and its game file is kept with the tournament."""
         desk = self._desk()
-        placings = desk.tournament_view().entrant_placings(round_number, table, game.placings())
+        with desk.lock:
+            placings = desk.tournament_view().entrant_placings(round_number, table,
+                                                               game.placings())
         rid = f"here-{game_id}-{format_placings(placings)}"[:80]
         outcome = desk.report(round_number, table, placings, DIRECTOR, rid)
         if outcome.status != "duplicate":
@@ -728,4 +729,4 @@ def known_names(hub: TournamentHub, most: int = 40) -> list[str]:
     return list(names)[:most]
 
 
-__all__ = ["ReportState", "TournamentHub", "director_config", "game_key", "known_names"]
+__all__ = ["ReportState", "TournamentHub", "game_key", "known_names"]

@@ -385,7 +385,8 @@ class RoundPage(Page):
         desk = self.hub.desk
         if desk is None:
             return
-        count = len(desk.tournament_view().rounds)
+        with desk.lock:
+            count = len(desk.tournament_view().rounds)
         now = self.viewing or count
         self.viewing = max(1, min(count, now + by))
         if self.viewing == count:
@@ -399,8 +400,8 @@ class RoundPage(Page):
             self.say(self.message, str(e))
             return
         self.viewing = None
-        self.say(self.message, f"Round {number} drawn: the tables have their seating.",
-                 ok=True)
+        told = " The tables have their seating." if self.hub.service is not None else ""
+        self.say(self.message, f"Round {number} drawn.{told}", ok=True)
 
     def refresh(self) -> None:
         desk = self.hub.desk
@@ -431,13 +432,16 @@ class RoundPage(Page):
             self.label.text += f" (over: {t.winner()} wins)"
         elif left:
             self.label.text += f", {left} playing"
+        recent = self.hub.recent_games() if shown == count else []
         for table in r.tables:
-            self.tables.add_widget(self.table_row(t, r.number, table.number, shown == count))
+            self.tables.add_widget(self.table_row(t, r.number, table.number, shown == count,
+                                                  recent))
         if r.byes:
             self.tables.add_widget(para(self.app, "Bye: " + ", ".join(r.byes),
                                         color=theme.MUTED))
 
-    def table_row(self, t: Tournament, number: int, table: int, current: bool) -> Widget:
+    def table_row(self, t: Tournament, number: int, table: int, current: bool,
+                  recent: list[Any]) -> Widget:
         r = t.rounds[number - 1]
         tb = r.table(table)
         result = r.results.get(table)
@@ -452,7 +456,8 @@ class RoundPage(Page):
         else:
             state = "[color=#a6abb8]playing[/color]"
         row: Widget = w("Panel", size_hint_y=None, spacing=6, padding=6, bg=theme.PANEL)
-        text = para(self.app, f"{head}\n{', '.join(tb.seats)}\n{state}", size=17)
+        text = para(self.app, f"{head}\n{', '.join(tb.seats)}\n{state}", size=17,
+                    pos_hint={"top": 1})
         row.add_widget(text)
         buttons = BoxLayout(orientation="vertical", spacing=4, size_hint_x=None, width=170)
         found: dict[str, Any] = {}
@@ -469,7 +474,7 @@ class RoundPage(Page):
                                 on_release=lambda *_: self.open_result(number, table,
                                                                        "report"))
             setup = t.table_setup(number, table)
-            on = self.hub.game_on(setup)
+            on = self.hub.game_on(setup, recent)
             found["play"] = w("TButton", text="Back to game" if on == "on" else
                               "Resume here" if on == "unfinished" else "Play here",
                               on_release=lambda *_: self.play(setup))
@@ -705,7 +710,7 @@ class FinalPage(Page):
         if desk is None:
             return
         summary = desk.summary()
-        t = desk.tournament_view()
+        t = desk.tournament
         self.lines.clear_widgets()
         add = self.lines.add_widget
         if summary["over"]:
@@ -1206,13 +1211,14 @@ class TournamentScreen(Screen):
         desk = hub.desk
         if desk is None:
             return hub.problem
-        t = desk.tournament_view()
         serving = {"serving": "serving", "starting": "starting to serve",
                    "stopping": "stopping"}.get(hub.serve_state, "not serving")
-        r = t.current
-        where = "over" if t.is_over else "not started" if r is None else \
-            f"round {r.number} ({stage_words(r.stage)})"
-        return f"{t.name}: {where}, {serving}"
+        with desk.lock:  # a report may come in on the network thread meanwhile
+            t = desk.tournament_view()
+            r = t.current
+            where = "over" if t.is_over else "not started" if r is None else \
+                f"round {r.number} ({stage_words(r.stage)})"
+            return f"{t.name}: {where}, {serving}"
 
 
 __all__ = ["PAGES", "TournamentScreen"]
