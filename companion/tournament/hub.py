@@ -334,8 +334,10 @@ class TournamentHub:
             return
         for gid, finished in self.journal_games(key):
             if not finished and self.app.resume_game(gid) is not None:
+                self._tick(0.0)  # listen to it from its first call
                 return
         self.app.start_game(setup)
+        self._tick(0.0)
 
     def game_on(self, setup: Setup | None,
                 recent: list[tuple[int, GameKey, bool]] | None = None) -> str:

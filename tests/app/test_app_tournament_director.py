@@ -100,7 +100,16 @@ def test_a_tournament_run_by_touch(app_dirs: Path) -> None:
         entrants.name.text = "Fay"
         d.tap(button(scr, "Add"))
         yield 2
-        assert [x.name for x in hub.desk.tournament.entrants()] == [*NAMES, "Fay"]
+        entrants.name.text = "Gus"
+        d.tap(button(scr, "Add"))
+        yield 2
+        entrants.rows.parent.scroll_to(entrants.buttons["Gus"], animate=False)  # scrolled
+        yield 3
+        d.tap(entrants.buttons["Gus"])  # Gus cannot stay after all
+        yield 2
+        t = hub.desk.tournament
+        assert [x.name for x in t.entrants()] == [*NAMES, "Fay", "Gus"]
+        assert t.active() == (*NAMES, "Fay") and "Gus" not in entrants.buttons
 
         d.tap(scr.tab_buttons["round"])
         yield 2
@@ -209,6 +218,10 @@ def test_a_tournament_run_by_touch(app_dirs: Path) -> None:
         shot("network")
         yield from choose(d, net.table_spin, net.table_spin.values[1])
         assert codes[1].text().split("@")[0] in net.code.text
+        d.tap(net.more)  # one more table: the running broker takes its credentials
+        yield from wait_for(lambda: len(hub.join_codes()) == 3, "a third table's code")
+        yield 3
+        assert len(net.table_spin.values) == 3
         d.tap(net.serve)  # Stop
         yield from wait_for(lambda: hub.serve_state == "stopped", "the service to stop")
         assert not port_open(port) and not port_open(web)

@@ -121,13 +121,17 @@ def test_a_table_joins_plays_its_seated_game_and_reports(app_dirs: Path) -> None
         assert scr.page == "seat" and "acknowledged" in seat.report.text
         assert seat.start.text == "Reported" and seat.start.disabled
         shot(d, "seat-reported")
+        d.tap(seat.leave_button)  # nothing waits in the outbox: one tap leaves
+        yield 3
+        assert hub.table is None and scr.page == "home"
+        seen["left"] = hub.table_store.memberships()
 
     try:
         run_app(app, script, timeout=240)
         t = _desk(db).tournament
     finally:
         director.stop()
-    assert problems == []
+    assert problems == [] and seen["left"] == []
     result = t.current.results[1]
     assert result.source == "table-1" and result.placings == seen["placings"]
     games = _desk(db).store.games("tt01")
