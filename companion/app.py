@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -39,6 +39,9 @@ from hardware.audio import Sounds
 from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
 from rules import Event, RulesError, Setup
 from vision import Profile, Reading
+
+if TYPE_CHECKING:
+    from companion.tournament.hub import TournamentHub
 
 
 class CompanionApp(App):
@@ -89,6 +92,8 @@ class CompanionApp(App):
         self._camera: CameraFeed | None = None
         self._use_camera(camera if camera is not None else self._camera_for(self._settings))
         self.sounds = self._sounds_for(self._settings)
+        #: the tournament this companion directs or plays in (made when the app starts)
+        self.tournaments: TournamentHub | None = None
 
     # -- the Host ---------------------------------------------------------------------------
 
@@ -186,7 +191,15 @@ class CompanionApp(App):
         self.screens[screen.name] = screen
         self.sm.add_widget(screen)
 
+    def on_start(self) -> None:
+        from companion.tournament.hub import TournamentHub
+
+        # a table rejoins its tournament, a director serves again, after a restart
+        self.tournaments = TournamentHub.at_start(self)
+
     def on_stop(self) -> None:
+        if self.tournaments is not None:
+            self.tournaments.close()
         if self.button_pad is not None:
             self.button_pad.close()
         if self.seat_leds is not None:
@@ -552,10 +565,17 @@ def _settings_screen(app: CompanionApp) -> Screen:
     return SettingsScreen(app)
 
 
+def _tournament_screen(app: CompanionApp) -> Screen:
+    from companion.tournament.screen import TournamentScreen
+
+    return TournamentScreen(app)
+
+
 #: The app's screens built when first opened (each costs memory the table may never need),
 #: by name: ``app.show(name)`` builds one the first time.
 APP_SCREENS: dict[str, Callable[[CompanionApp], Screen]] = {
     "settings": _settings_screen,
+    "tournament": _tournament_screen,
 }
 
 

@@ -50,12 +50,15 @@ def no_buttons(title: str) -> ButtonUse:
 @dataclass(frozen=True)
 class Snapshot:
     """The camera's newest frame: its number, the picture with vision's overlay (RGB), the
-    reading, and whether dice are moving."""
+    reading, and whether dice are moving; ``plain``, the frame as the camera gave it (BGR, no
+    overlay), only while someone wants plain frames (``want(who, plain=True)``: a code to
+    scan, which the overlay would spoil), else None."""
 
     index: int
     rgb: Any  # numpy uint8 array (H, W, 3)
     reading: Reading
     moving: bool
+    plain: Any = None  # numpy uint8 array (H, W, 3), BGR, or None
 
 
 class CameraView(Protocol):
@@ -77,7 +80,8 @@ class CameraView(Protocol):
     @property
     def error(self) -> str | None: ...
 
-    def want(self, who: str) -> None: ...
+    def want(self, who: str, plain: bool = False) -> None:
+        """Run the camera for ``who``; ``plain`` also keeps each frame without the overlay."""
 
     def release(self, who: str) -> None: ...
 

@@ -66,7 +66,7 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = game
+        start.choose_game(game)
         yield 2
         start.rounds_spin.text = str(rounds)
         start.timer_spin.text = "3:00"

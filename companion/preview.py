@@ -99,6 +99,7 @@ class CameraFeed:
         self._source: Source | None = None
         self._latest: Snapshot | None = None
         self._wanted: set[str] = set()
+        self._plain: set[str] = set()  # who wants frames without the overlay too
         self._closed = False
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -111,12 +112,16 @@ class CameraFeed:
 
     # -- who wants the camera ---------------------------------------------------------------
 
-    def want(self, who: str) -> None:
-        """Start (or keep) the worker for ``who`` ("dice-view", "game")."""
+    def want(self, who: str, plain: bool = False) -> None:
+        """Start (or keep) the worker for ``who`` ("dice-view", "game"). ``plain``: also keep
+        the frame as the camera gave it in each snapshot (:attr:`Snapshot.plain`), until
+        ``who`` releases the camera (one more frame held: only while asked)."""
         with self._lock:
             if self._closed:
                 return
             self._wanted.add(who)
+            if plain:
+                self._plain.add(who)
             if self._thread is None:
                 self._wake.clear()
                 self._thread = threading.Thread(target=self._work, daemon=True,
@@ -127,6 +132,7 @@ class CameraFeed:
         """``who`` no longer needs frames; the worker stops when nobody does."""
         with self._lock:
             self._wanted.discard(who)
+            self._plain.discard(who)
             if not self._wanted:
                 self._wake.set()
 
@@ -213,7 +219,8 @@ class CameraFeed:
                 rgb = cv2.cvtColor(shown, cv2.COLOR_BGR2RGB, dst=shown)
                 with self._lock:
                     self.frames += 1
-                    self._latest = Snapshot(self.frames, rgb, reading, state.moving)
+                    plain = frame.image if self._plain else None
+                    self._latest = Snapshot(self.frames, rgb, reading, state.moving, plain)
                     self.error = None
                 if state.settled is not None and self.on_roll is not None:
                     self.on_roll(state.settled)

@@ -156,3 +156,28 @@ def test_a_stand_in_shown_for_want_of_a_camera_says_so_and_its_rolls_do_not_coun
     wait_for(lambda: chosen.latest() is not None or chosen.error is not None)
     assert chosen.stand_in and chosen.rolls_count and chosen.label == "rendered dice, no camera"
     chosen.close()
+
+
+def test_plain_frames_only_while_someone_asks_for_them() -> None:
+    """A code to scan needs the frame without vision's overlay (dice outlines drawn over a QR
+    code spoil it): kept in the snapshot only while a wanter asked, then dropped again."""
+    camera = StillDiceCamera()
+    feed = CameraFeed("fake", fps=100.0, open_source=lambda spec: camera)
+    feed.want("dice-view")
+
+    def plain() -> Any:
+        snap = feed.latest()
+        return None if snap is None else snap.plain
+
+    wait_for(lambda: feed.latest() is not None)
+    assert plain() is None
+    feed.want("scan", plain=True)
+    wait_for(lambda: plain() is not None)
+    snap = feed.latest()
+    assert snap is not None and np.array_equal(snap.plain, camera.image)
+    assert not np.array_equal(snap.rgb[:, :, ::-1], snap.plain)  # the overlay is on rgb only
+    feed.release("scan")
+    seen = feed.frames
+    wait_for(lambda: feed.frames > seen + 1)
+    assert plain() is None
+    feed.close()
