@@ -141,7 +141,11 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
         game_id = app.session.game_id if app.session is not None else None
         app.end_game()  # leave the match: the start screen offers it for resume
         yield 3
+        start.show_unfinished()
+        yield 2
         shot(d, "09-start-resume-offer")
+        if start.unfinished_view is not None:
+            start.unfinished_view.dismiss(animation=False)
         session_box["id"] = game_id
 
     session_box: dict[str, Any] = {}
