@@ -172,3 +172,103 @@ def touch_problems(root: Any, size: tuple[int, int], min_px: float = 48.0) -> li
             found.append(f"{name} at {x:.0f},{y:.0f} size {w.width:.0f}x{w.height:.0f} "
                          f"leaves the {size[0]}x{size[1]} window")
     return found
+
+
+def _visible(root: Any) -> Iterator[tuple[Any, tuple[float, float, float, float] | None]]:
+    """Every shown widget under ``root`` with the window rectangle it may draw in (clipped to
+    the scroll views it sits in; None when scrolled out of sight)."""
+    from kivy.uix.scrollview import ScrollView
+
+    todo: list[tuple[Any, tuple[float, float, float, float] | None]] = [(root, None)]
+    while todo:
+        w, clip = todo.pop()
+        if w.opacity == 0 or w.width < 1 or w.height < 1:
+            continue  # hidden, and so is everything inside it
+        x, y = w.to_window(w.x, w.y)
+        rect = (x, y, x + w.width, y + w.height)
+        shown = rect if clip is None else (max(rect[0], clip[0]), max(rect[1], clip[1]),
+                                           min(rect[2], clip[2]), min(rect[3], clip[3]))
+        if shown[2] - shown[0] < 1 or shown[3] - shown[1] < 1:
+            continue  # scrolled out of sight
+        yield w, shown
+        inner = shown if isinstance(w, ScrollView) else clip
+        todo.extend((c, inner) for c in w.children)
+
+
+def _natural_size(label: Any, wrap: float | None) -> tuple[int, int]:
+    """The size a label's text takes uncut (wrapped at ``wrap`` pixels when given)."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.core.text.markup import MarkupLabel
+
+    kw = {k: getattr(label, k) for k in label._font_properties}
+    kw.update(shorten=False, max_lines=0, text_size=(wrap, None))
+    core = (MarkupLabel if label.markup else CoreLabel)(**kw)
+    core.refresh()
+    return tuple(core.texture.size) if core.texture is not None else (0, 0)
+
+
+def cut_text(label: Any) -> str | None:
+    """How a label's text does not fit its box (elided, wrapped past its height, or wider than
+    it), or None when it fits. A label marked ``cut_by_design`` is never reported."""
+    text = getattr(label, "text", "")
+    if not text or not text.strip() or getattr(label, "cut_by_design", False):
+        return None
+    tw = label.text_size[0]
+    if label.shorten or tw is None:
+        nw, nh = _natural_size(label, None)  # one line per line of the text
+        room = tw if tw is not None else label.width
+        if nw > room + 1:
+            return f"needs {nw} px wide, has {room:.0f}"
+    else:
+        nw, nh = _natural_size(label, tw)
+        if nw > tw + 1:
+            return f"a word needs {nw} px wide, has {tw:.0f}"
+    if nh > label.height + 1:
+        return f"needs {nh} px high, has {label.height:.0f}"
+    return None
+
+
+def layout_problems(root: Any, size: tuple[int, int], min_px: float = 48.0) -> list[str]:
+    """What a player would see wrong under ``root`` in a ``size`` window: touch targets too
+    small or outside the window (:func:`touch_problems`), any text that is cut, and any two
+    texts or controls that overlap."""
+    from kivy.uix.button import Button
+    from kivy.uix.image import Image
+    from kivy.uix.label import Label
+    from kivy.uix.textinput import TextInput
+
+    found = touch_problems(root, size, min_px)
+    where = getattr(root, "name", type(root).__name__)
+    leaves: list[tuple[Any, tuple[float, float, float, float]]] = []
+    for w, shown in _visible(root):
+        if shown is None:
+            continue
+        if isinstance(w, Label):
+            why = cut_text(w)
+            if why:
+                found.append(f"{where}: {type(w).__name__} {w.text!r} is cut ({why}) at {size}")
+        if isinstance(w, Label | TextInput | Image) and (not isinstance(w, Label) or
+                                                          isinstance(w, Button) or
+                                                          w.text.strip()):
+            leaves.append((w, shown))
+    for i, (a, ra) in enumerate(leaves):
+        for b, rb in leaves[i + 1:]:
+            dx = min(ra[2], rb[2]) - max(ra[0], rb[0])
+            dy = min(ra[3], rb[3]) - max(ra[1], rb[1])
+            if dx <= 1 or dy <= 1 or _related(a, b):
+                continue
+            found.append(f"{where}: {type(a).__name__} {getattr(a, 'text', '')!r} and "
+                         f"{type(b).__name__} {getattr(b, 'text', '')!r} overlap by "
+                         f"{dx:.0f}x{dy:.0f} at {size}")
+    return found
+
+
+def _related(a: Any, b: Any) -> bool:
+    """One widget holds the other (a picture inside a button is not an overlap)."""
+    for x, y in ((a, b), (b, a)):
+        p = y.parent
+        while p is not None:
+            if p is x:
+                return True
+            p = p.parent
+    return False
