@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.cnn import CLS, DET, STRIDE, crop, warp_down  # noqa: E402
+from vision.synthetic import HARD_TABLES as HARD  # noqa: E402
 from vision.synthetic import ICON_SETS, random_scene, render  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "dice-photos"
@@ -66,6 +67,7 @@ class Config:
     det_steps: int = 4000
     det_synthetic: int = 1000  # synthetic scenes for the detector
     det_icons: float = 0.0  # share of them with icon dice (shipped models: none)
+    hard: float = 0.0  # share of synthetic scenes on hard tables (felt, trays, oblique, glare)
     cls_steps: int = 10000
     cls_synthetic: int = 700
     per_die: int = 12  # jittered crops per real labelled die
@@ -106,10 +108,17 @@ def synth(n: int, seed: int, icons: float = 0.0) -> list[Item]:
         w, h = ((640, 480), (640, 640), (800, 600))[k % 3]
         icon_set = (str(rng.choice(sorted(ICON_SETS))) if icons > 0 and rng.random() < icons
                     else None)
-        sc = random_scene(rng, width=w, height=h, n_dice=(1, 12), icon_set=icon_set,
-                          perspective=float(rng.choice([0.0, 0.1, 0.2])),
-                          die_size=(24.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])),
-                          touching=CFG.touching)
+        hard = CFG.hard > 0 and rng.random() < CFG.hard
+        if hard:  # felt, cloth, mats, wood; trays; oblique views; glare; stacked, cocked
+            sc = random_scene(rng, width=w, height=h, n_dice=(1, 14), icon_set=icon_set,
+                              perspective=float(rng.choice([0.0, 0.1, 0.2])),
+                              die_size=(18.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])),
+                              touching=CFG.touching, **HARD)
+        else:
+            sc = random_scene(rng, width=w, height=h, n_dice=(1, 12), icon_set=icon_set,
+                              perspective=float(rng.choice([0.0, 0.1, 0.2])),
+                              die_size=(24.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])),
+                              touching=CFG.touching)
         img = render(sc, rng)
         good: list[Label] = []
         bad: list[Label] = []
@@ -455,6 +464,13 @@ def main() -> None:
                     help="cls: the detector whose outputs are mined (default OUT/dice_det.onnx)")
     ap.add_argument("--icons", type=float, default=CFG.det_icons,
                     help="det: share of the synthetic scenes with icon dice")
+    ap.add_argument("--hard", type=float, default=CFG.hard,
+                    help="share of the synthetic scenes on hard tables (vision.synthetic."
+                    "HARD_TABLES: felt, mats, trays, oblique views, glare, stacked dice)")
+    ap.add_argument("--det-synthetic", type=int, default=CFG.det_synthetic,
+                    help="det: synthetic scenes")
+    ap.add_argument("--cls-synthetic", type=int, default=CFG.cls_synthetic,
+                    help="cls: synthetic scenes")
     ap.add_argument("--touching", type=float, default=CFG.touching,
                     help="synthetic scenes: chance a die lies against the previous one")
     args = ap.parse_args()
@@ -462,7 +478,8 @@ def main() -> None:
     CFG.holdout = None if args.holdout == "none" else int(args.holdout)
     CFG.det_steps, CFG.cls_steps = args.det_steps, args.cls_steps
     CFG.per_die, CFG.mine, CFG.mine_det = args.per_die, args.mine, args.mine_det
-    CFG.touching, CFG.det_icons = args.touching, args.icons
+    CFG.touching, CFG.det_icons, CFG.hard = args.touching, args.icons, args.hard
+    CFG.det_synthetic, CFG.cls_synthetic = args.det_synthetic, args.cls_synthetic
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     if args.what in ("det", "both"):

@@ -504,7 +504,12 @@ def _hand_in_view(img: Image, side: float, f: int = 4) -> bool:
     """Whether a large skin-coloured object unlike the table (a hand, an arm) is in view.
 
     Big objects fool the background estimate, so hands are looked for by colour: skin tones in
-    YCrCb, far from the frame's dominant colour, in a region much thicker than a die.
+    YCrCb, far from the frame's dominant colour, in a region much thicker than a die. Three
+    more tests keep textured tables quiet: a lamp's glare is the table's colour washed towards
+    white (the same share of white in every channel), so such pixels are not skin; a hand
+    reaches in from outside the view, so the region must touch the frame's edge, and reach
+    at least two dice into it; and it must not run along most of the edge (a tray's walls,
+    the table around a tray).
     """
     small = cv2.resize(img, (max(8, img.shape[1] // f), max(8, img.shape[0] // f)),
                        interpolation=cv2.INTER_AREA)
@@ -512,11 +517,42 @@ def _hand_in_view(img: Image, side: float, f: int = 4) -> bool:
     skin = cv2.inRange(ycc, (40, 135, 80), (250, 175, 128))
     table = np.median(small.reshape(-1, 3), axis=0)
     far = cv2.absdiff(small, np.full_like(small, table.astype(np.uint8))).max(axis=2) > 40
-    mask = cv2.bitwise_and(skin, far.astype(np.uint8) * 255)
+    # glare: p = t + a (255 - t) with the same a in each channel
+    tf = table.astype(np.float32)
+    a = (small.astype(np.float32) - tf) / np.maximum(255.0 - tf, 8.0)
+    glare = (a.min(axis=2) > 0.05) & (a.max(axis=2) - a.min(axis=2) < 0.12)
+    mask = cv2.bitwise_and(skin, (far & ~glare).astype(np.uint8) * 255)
     k = max(3, int(1.6 * side / f) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return cv2.countNonZero(mask) * f * f > 3 * side * side
+    if cv2.countNonZero(mask) * f * f <= 3 * side * side:
+        return False
+    h, w = mask.shape
+    n, labels, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # distance from the frame's edge, in dice
+    yy, xx = np.mgrid[0:h, 0:w]
+    reach = np.minimum(np.minimum(xx, w - 1 - xx), np.minimum(yy, h - 1 - yy)) * f / max(side, 1)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] * f * f <= 3 * side * side:
+            continue
+        region = labels == i
+        along = (region[0].mean(), region[-1].mean(), region[:, 0].mean(), region[:, -1].mean())
+        if max(along) == 0 or max(along) > 0.6:
+            continue  # not from outside the view, or along most of an edge (a wall)
+        if float(reach[region].max()) < 2.0:
+            continue
+        # glare over another colour than the table's (a tray wall): judged against the
+        # colour around the region
+        ring = cv2.dilate(region.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+        ring &= ~region
+        if ring.any():
+            t_loc = np.median(small[ring], axis=0).astype(np.float32)
+            a_loc = (small[region].astype(np.float32) - t_loc) / np.maximum(255.0 - t_loc, 8.0)
+            washed = (a_loc.min(axis=1) > 0.05) & (a_loc.max(axis=1) - a_loc.min(axis=1) < 0.12)
+            if washed.mean() > 0.5:
+                continue
+        return True
+    return False
 
 
 @dataclass
