@@ -8,7 +8,8 @@ put alike dice side by side), and writes sheets of 12 x 10 numbered crops per gr
 into the CSV, keyed by photo and label line.
 
     .venv/bin/python scripts/colour_sheets.py --out /tmp/sheets
-    .venv/bin/python scripts/colour_sheets.py --out /tmp/sheets --labels benchmarks/data/dice_colours.csv
+    .venv/bin/python scripts/colour_sheets.py --out /tmp/sheets \
+        --labels benchmarks/data/dice_colours.csv
         # the same sheets, each crop captioned with its label (to check the labels)
 """
 

@@ -17,7 +17,8 @@ classical pipeline, all OpenCV:
    differ in colour from the body (dark or light, any colour), of pip size and round; the
    count must be 1..6 and the pips must be alike and laid out like a die face, or the die is
    reported as uncertain. Dice without pips are offered to the profile's icon face sets.
-5. **Colour**: the median body colour (pips excluded) against the palette.
+5. **Colour**: named by :func:`vision.colour.name_colours` (a learned namer under the scene's
+   light; with a calibrated palette, only the palette's colours).
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import HEAT_MIN, Detection, Nets, body_bgr, crop, die_angle, nets, shrink
+from vision.cnn import HEAT_MIN, Detection, Nets, crop, die_angle, nets, shrink
+from vision.colour import name_colours
 from vision.mlp import Mlp
-from vision.profile import DEFAULT_PALETTE, FaceSet, Palette, Profile
+from vision.profile import FaceSet, Palette, Profile
 from vision.types import Die, Reading
 
 Image = npt.NDArray[Any]
@@ -787,7 +789,7 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
     shape = (int(frame.shape[0]), int(frame.shape[1]))
     if img is None:
         return Reading.empty(shape, warning)
-    palette: Palette = (profile.palette if profile and profile.palette else DEFAULT_PALETTE)
+    palette: Palette | None = profile.palette if profile and profile.palette else None
     mask = None
     inv_h: Image | None = None
     work = img
@@ -819,6 +821,8 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
     model = _model() if not icons else None
     probs = (model.proba(np.stack([crop_features(c.crop) for c in cands]))
              if model is not None and cands else None)
+    colours = name_colours(work, [(float(c.rect[0][0]), float(c.rect[0][1]),
+                                   float(max(c.rect[1]))) for c in cands], palette)
     for ci, cand in enumerate(cands):
         rect, box, crop = cand.rect, cand.box, cand.crop
         (rw, rh) = rect[1]
@@ -839,7 +843,7 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
             continue  # no pips and no icon faces to try: a token, a screw, not a die
         if label is None and value is not None:
             label = str(value)
-        colour, _cs = palette.classify(face.body_bgr)
+        colour = colours[ci]
         centre: Image = np.array(rect[0], np.float64)
         corners: Image = box.astype(np.float64)
         size = float(max(rw, rh))
@@ -876,7 +880,8 @@ RESCUE_VALUE = 0.9
 
 
 def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
-              shape: tuple[int, int], palette: Palette, die_size: float | None) -> Reading:
+              shape: tuple[int, int], palette: Palette | None,
+              die_size: float | None) -> Reading:
     """The learned path: detector heatmap peaks, then the crop classifier per die."""
     small, s = shrink(work)
     dets = cnn.detect_shrunk(small, s, work.shape[:2], heat_min=RESCUE_HEAT)
@@ -893,7 +898,7 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     seen = small[:max(2, round(work.shape[0] * s)), :max(2, round(work.shape[1] * s))]
     if _hand_in_view(seen, side * s, f=2):
         warnings.append(f"{OCCLUSION_WARNING}: a large object (a hand?) is in view")
-    dice: list[Die] = []
+    kept: list[tuple[Detection, int | None, float]] = []
     for d, p in zip(dets, probs, strict=True):
         k = 1 + int(np.argmax(p[1:]))
         pk = float(p[k])
@@ -903,9 +908,12 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
             continue  # a weak peak counts only when the classifier is sure of a die and value
         value: int | None = k if pk >= VALUE_MIN else None
         conf = (0.5 + 0.5 * (pk - VALUE_MIN) / (1 - VALUE_MIN)) if value else 0.2 * pk
+        kept.append((d, value, conf))
+    colours = name_colours(work, [(d.cx, d.cy, d.size) for d, _v, _c in kept], palette)
+    dice: list[Die] = []
+    for (d, value, conf), colour in zip(kept, colours, strict=True):
         patch = crop(work, d.cx, d.cy, d.size, side=32, scale=1.2)
         ang = die_angle(patch)
-        colour, _cs = palette.classify(body_bgr(patch))
         box: Image = cv2.boxPoints(((d.cx, d.cy), (d.size, d.size), ang)).astype(np.float64)
         centre: Image = np.array([d.cx, d.cy], np.float64)
         size = d.size
