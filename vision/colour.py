@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import body_bgr, crop
+from vision.cnn import _middle, body_bgr, crop
 from vision.mlp import Mlp
 from vision.profile import DEFAULT_PALETTE, Palette
 
@@ -52,10 +52,8 @@ def scene_light(img: Image) -> Image:
     """Per-channel gains of the light (B, G, R; mean 1): the mean colour of the brightest
     ``BRIGHT_SHARE`` of the pixels that are not clipped. Neutral (1, 1, 1) for a dark or
     clipped frame."""
-    small = img if max(img.shape[:2]) <= 160 else cv2.resize(
-        img, (160, max(1, round(160 * img.shape[0] / img.shape[1]))) if img.shape[1] >=
-        img.shape[0] else (max(1, round(160 * img.shape[1] / img.shape[0])), 160),
-        interpolation=cv2.INTER_AREA)
+    step = max(1, max(img.shape[:2]) // 80)  # every step-th pixel: about 80 px a side
+    small = img[::step, ::step]
     px = small.reshape(-1, 3).astype(np.float32)
     px = px[px.max(axis=1) < 250]
     if len(px) < 20:
@@ -77,25 +75,40 @@ def _lab(bgr: Image) -> Image:
     return out
 
 
-def _parts(patch: Image, ring: Image) -> tuple[Image, Image, Image, Image, Image]:
-    """Body, pips, surround, and the body's darker and lighter parts (marbling, two tones),
-    as BGR, of one die (32 px crop at 1.2 x size; ring crop 2.2 x)."""
+def _quantile(x: Image, q: float) -> float:
+    """The ``q`` quantile (0..1) of a 1-D array, by partition (no sort, no interpolation)."""
+    k = min(len(x) - 1, max(0, int(q * (len(x) - 1))))
+    return float(np.partition(x, k)[k])
+
+
+def _parts(patch: Image) -> Image:
+    """Body, pips, and the body's darker and lighter quarters (marbling, two tones) of one
+    die, as a 4 x 3 BGR array, from its crop (32 px at 1.2 x its size, as the reader cuts)."""
     body = np.array(body_bgr(patch), np.float32)
     q = patch.shape[0] // 5
     mid = patch[q:-q, q:-q].reshape(-1, 3).astype(np.float32)
     d = np.abs(mid - body).sum(axis=1)
-    far = mid[d >= np.percentile(d, 85)]
-    pips = np.median(far, axis=0) if len(far) else body
-    near = mid[d <= np.percentile(d, 70)]  # the body without its pips
+    far = mid[d >= _quantile(d, 0.85)]
+    pips = _middle(far).astype(np.float32) if len(far) else body
+    near = mid[d <= _quantile(d, 0.7)]  # the body without its pips
     lum = near.sum(axis=1)
-    lo, hi = np.percentile(lum, 25), np.percentile(lum, 75)
-    dark = near[lum <= lo].mean(axis=0) if (lum <= lo).any() else body
-    light = near[lum >= hi].mean(axis=0) if (lum >= hi).any() else body
-    n = ring.shape[0]
-    edge = np.concatenate([ring[:n // 8].reshape(-1, 3), ring[-n // 8:].reshape(-1, 3),
-                           ring[:, :n // 8].reshape(-1, 3), ring[:, -n // 8:].reshape(-1, 3)])
-    surround = np.median(edge.astype(np.float32), axis=0)
-    return body, pips, surround, dark, light
+    lo, hi = _quantile(lum, 0.25), _quantile(lum, 0.75)
+    return np.stack([body, pips, near[lum <= lo].mean(axis=0), near[lum >= hi].mean(axis=0)])
+
+
+#: Where the table around a die is sampled: 8 points this many die sizes from its centre.
+RING = 0.9
+_RING_DIRS = np.array([(np.cos(a), np.sin(a)) for a in np.arange(8) * np.pi / 4])
+
+
+def _surround(img: Image, cx: float, cy: float, size: float) -> Image:
+    """The table's colour around a die: the median of 8 points on a ring just outside it."""
+    h, w = img.shape[:2]
+    pts = np.array([cx, cy]) + _RING_DIRS * RING * size
+    xs = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
+    out: Image = _middle(img[ys, xs]).astype(np.float32)
+    return out
 
 
 #: Features per die (see :func:`colour_features`).
@@ -103,23 +116,28 @@ N_FEATURES = 18
 
 
 def colour_features(img: Image, dice: Sequence[tuple[float, float, float]],
-                    light: Image | None = None) -> Image:
+                    light: Image | None = None,
+                    patches: Sequence[Image] | None = None) -> Image:
     """N x 18 features for the dice at (cx, cy, size) of a BGR frame: body, pips, surround
     and the body's darker and lighter quarters in Lab after dividing by the light
     (:func:`scene_light` when not given), and the body's chroma and hue (cos, sin scaled by
-    chroma)."""
+    chroma). ``patches``: the dice's 32 px crops at 1.2 x size when already cut."""
+    if not dice:
+        return np.zeros((0, N_FEATURES), np.float32)
     lt = scene_light(img) if light is None else np.asarray(light, np.float32)
-    rows = []
-    for cx, cy, size in dice:
-        patch = crop(img, cx, cy, size, side=32, scale=1.2)
-        ring = crop(img, cx, cy, size, side=32, scale=2.2)
-        lab = _lab(np.stack(_parts(patch, ring)) / lt)
-        a, b = float(lab[0, 1]), float(lab[0, 2])
-        chroma = float(np.hypot(a, b))
-        hue = np.arctan2(b, a)
-        rows.append(np.concatenate([lab.ravel(), [chroma, chroma * np.cos(hue) / 10,
-                                                  chroma * np.sin(hue) / 10]]))
-    out: Image = np.array(rows, np.float32).reshape(-1, N_FEATURES)
+    if patches is None:
+        patches = [crop(img, cx, cy, size, side=32, scale=1.2) for cx, cy, size in dice]
+    parts = np.empty((len(dice), 5, 3), np.float32)
+    for k, (p, (cx, cy, size)) in enumerate(zip(patches, dice, strict=True)):
+        parts[k, [0, 1, 3, 4]] = _parts(p)
+        parts[k, 2] = _surround(img, cx, cy, size)
+    lab = _lab(parts.reshape(-1, 3) / lt).reshape(len(dice), 15)
+    a, b = lab[:, 1], lab[:, 2]
+    chroma = np.hypot(a, b)
+    hue = np.arctan2(b, a)
+    out: Image = np.concatenate(
+        [lab, np.stack([chroma, chroma * np.cos(hue) / 10, chroma * np.sin(hue) / 10], axis=1)],
+        axis=1).astype(np.float32)
     return out
 
 
@@ -161,7 +179,9 @@ PALETTE_WEIGHT = 0.05
 
 def name_colours(img: Image, dice: Sequence[tuple[float, float, float]],
                  palette: Palette | None = None,
-                 namer_: ColourNamer | None = None) -> list[str | None]:
+                 namer_: ColourNamer | None = None,
+                 patches: Sequence[Image] | None = None,
+                 light: Image | None = None) -> list[str | None]:
     """The body colour of each die at (cx, cy, size) of a BGR frame.
 
     With no calibrated ``palette``: the namer's best name. With one: only the palette's
@@ -174,17 +194,18 @@ def name_colours(img: Image, dice: Sequence[tuple[float, float, float]],
     nm = namer_ if namer_ is not None else namer()
     if not dice:
         return []
+    if patches is None:
+        patches = [crop(img, x, y, s, side=32, scale=1.2) for x, y, s in dice]
     if nm is None:
         pal = palette if palette is not None else DEFAULT_PALETTE
-        return [pal.classify(body_bgr(crop(img, x, y, s, side=32, scale=1.2)))[0]
-                for x, y, s in dice]
-    probs = nm.proba(colour_features(img, dice))
+        return [pal.classify(body_bgr(p))[0] for p in patches]
+    probs = nm.proba(colour_features(img, dice, light, patches))
     if palette is None:
         return [nm.names[int(np.argmax(p))] for p in probs]
     known = all(n in nm.names for n in palette.names)
     out: list[str | None] = []
-    for (x, y, s), p in zip(dice, probs, strict=True):
-        d = palette.distances(body_bgr(crop(img, x, y, s, side=32, scale=1.2)))
+    for patch, p in zip(patches, probs, strict=True):
+        d = palette.distances(body_bgr(patch))
         prior = np.array([p[nm.names.index(n)] if n in nm.names else 1.0 / len(nm.names)
                           for n in palette.names])
         if known:  # the namer decides among the table's colours

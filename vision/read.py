@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cnn import HEAT_MIN, Detection, Nets, crop, die_angle, nets, shrink
-from vision.colour import name_colours
+from vision.colour import name_colours, scene_light
 from vision.mlp import Mlp
 from vision.profile import FaceSet, Palette, Profile
 from vision.types import Die, Reading
@@ -909,10 +909,11 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
         value: int | None = k if pk >= VALUE_MIN else None
         conf = (0.5 + 0.5 * (pk - VALUE_MIN) / (1 - VALUE_MIN)) if value else 0.2 * pk
         kept.append((d, value, conf))
-    colours = name_colours(work, [(d.cx, d.cy, d.size) for d, _v, _c in kept], palette)
+    patches = [crop(work, d.cx, d.cy, d.size, side=32, scale=1.2) for d, _v, _c in kept]
+    colours = name_colours(work, [(d.cx, d.cy, d.size) for d, _v, _c in kept], palette,
+                           patches=patches, light=scene_light(seen) if kept else None)
     dice: list[Die] = []
-    for (d, value, conf), colour in zip(kept, colours, strict=True):
-        patch = crop(work, d.cx, d.cy, d.size, side=32, scale=1.2)
+    for (d, value, conf), colour, patch in zip(kept, colours, patches, strict=True):
         ang = die_angle(patch)
         box: Image = cv2.boxPoints(((d.cx, d.cy), (d.size, d.size), ang)).astype(np.float64)
         centre: Image = np.array([d.cx, d.cy], np.float64)
