@@ -36,7 +36,8 @@ from vision import RollTracker  # noqa: E402
 from vision.sequences import HANDLING, ROLLS, sessions  # noqa: E402
 
 
-def run(n_rolls: int, n_handling: int, seed: int, old: bool, verbose: bool) -> None:
+def run(n_rolls: int, n_handling: int, seed: int, old: bool, verbose: bool,
+        empty_tray: bool = False) -> None:
     rng = np.random.default_rng(seed)
     phantom: Counter[str] = Counter()
     missed: Counter[str] = Counter()
@@ -45,15 +46,15 @@ def run(n_rolls: int, n_handling: int, seed: int, old: bool, verbose: bool) -> N
     values_right = frames = 0
     t0 = time.perf_counter()
     for si, ses in enumerate(sessions(rng, n_rolls, n_handling)):
-        tr = RollTracker(settle_s=0.3, emit_initial=False)
+        tr = RollTracker(settle_s=0.3, emit_initial=False, empty_tray=empty_tray)
         emitted: list[tuple[int, tuple[int, ...]]] = []
         for i, (reading, exp) in enumerate(zip(ses.readings, ses.expected, strict=True)):
             if not old:
                 tr.expect(exp)
             s = tr.update(reading, i / ses.fps)
             out = s.roll if not old else None
-            if old and s.rest is not None and len(s.rest.dice) >= 1:
-                emitted.append((i, tuple(v for v in s.rest.values() if v is not None)))
+            if old and s.settled is not None and len(s.settled.dice) >= 1:
+                emitted.append((i, tuple(v for v in s.settled.values() if v is not None)))
             elif out is not None:
                 emitted.append((i, tuple(sorted(d.value or 0 for d in out.dice))))
         frames += len(ses.readings)
@@ -76,7 +77,8 @@ def run(n_rolls: int, n_handling: int, seed: int, old: bool, verbose: bool) -> N
     secs = time.perf_counter() - t0
     rolls = sum(count[k] for k in ROLLS)
     handling = sum(count[k] for k in HANDLING)
-    rule = "every settle counted (the earlier rule)" if old else "expectation + roll evidence"
+    rule = "every settle counted (the earlier rule)" if old else \
+        "expectation + roll evidence" + (", empty_tray=True" if empty_tray else "")
     print(f"roll tracker, seed {seed}, {rule}: {frames} frames, {secs:.1f} s")
     print(f"phantom rolls: {sum(phantom.values())} in {handling} handling events  "
           + " ".join(f"{k} {phantom[k]}/{count[k]}" for k in HANDLING))
@@ -96,9 +98,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--old", action="store_true",
                     help="count every settle as a roll (what the tracker did before)")
+    ap.add_argument("--empty-tray", action="store_true",
+                    help="RollTracker(empty_tray=True): dice appearing after the tray was "
+                    "seen empty are a roll without being seen rolling")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
-    run(args.rolls, args.handling, args.seed, args.old, args.verbose)
+    run(args.rolls, args.handling, args.seed, args.old, args.verbose, args.empty_tray)
 
 
 if __name__ == "__main__":

@@ -25,12 +25,17 @@ these hold:
 
 So a die picked up and put down (appears still), dice pushed aside or swept into a cup (they
 followed from dice that lay still, and kept their faces), a die stacked on another, a camera
-bumped (every die shifted alike), a hand reaching in: never a roll. Dice already lying still
-when tracking starts count as a roll only with ``emit_initial`` (the default, as before).
+bumped (every die shifted alike), a hand reaching in: never a roll. Two exceptions: dice
+already lying still when tracking starts are a roll with ``emit_initial`` (the default, as
+before), and with ``empty_tray`` (off by default) dice appearing after the tray was seen
+empty are a roll (a roll under a cup lifted off shows no motion; but so does a hand the
+reader does not recognise covering every die, which is why it is off).
 
-Every update returns a :class:`TrackerState`. ``settled`` / ``roll`` are set on the one update
-where a roll settles; ``rest`` is set whenever the view settles after any change (a roll or
-handling): what lies on the table now, for tracking dice on the players' boards. ::
+Every update returns a :class:`TrackerState`. ``roll`` is set on the one update where a real,
+expected roll settles. ``settled`` keeps its earlier meaning: set on the one update where the
+view settles after any change (a roll or handling) with at least ``min_dice`` dice: what lies
+on the table now, for tracking dice on the players' boards (allocation is handling, not
+rolling). A caller that took ``settled`` for a roll should take ``roll`` instead. ::
 
     tracker = RollTracker(settle_s=0.3)
     tracker.expect(("Ana",))            # the game now waits for Ana's roll
@@ -73,9 +78,9 @@ class Roll:
 class TrackerState:
     """What the tracker knows after one update.
 
-    ``settled`` is the roll's reading and ``roll`` the roll, both set only on the one update
-    where a real, expected roll settles; ``rest`` is set on the one update where the view
-    settles after any change (rolls and handling alike).
+    ``roll`` is set only on the one update where a real, expected roll settles; ``settled``
+    on the one update where the view settles after any change, rolls and handling alike (with
+    at least ``min_dice`` dice; the roll's reading when there is a roll).
     """
 
     moving: bool
@@ -83,7 +88,6 @@ class TrackerState:
     still_for: float
     settled: Reading | None = None
     roll: Roll | None = None
-    rest: Reading | None = None
 
 
 def _blocked(reading: Reading) -> bool:
@@ -105,6 +109,7 @@ class _Track:
     travel: float = 0.0  # px moved, camera shake taken out
     step: float = 0.0  # px moved on its last frame
     seen: int = 1  # frames it was seen on
+    face: str | None = None  # the face it showed last
     blurred: int = 0  # frames it was read uncertain while moving fast (half a size a frame)
     faces: set[str] = field(default_factory=set)
 
@@ -126,13 +131,16 @@ class RollTracker:
     detector's centres wobble by a few percent of a die between frames); ``min_dice``: an
     emitted roll has at least this many dice in view; ``emit_initial``: whether dice already
     lying still when tracking starts count as a roll (of all of them); ``roll_travel``: how
-    far (in die sizes) an arriving die must travel to count as rolled; ``expect``: the
+    far (in die sizes) an arriving die must travel to count as rolled; ``empty_tray``:
+    whether dice appearing after the tray was seen empty (since the last rest) count as
+    rolled without being seen move (a roll under a cup lifted off, or one faster than the
+    camera); ``expect``: the
     expectation at start (see :meth:`expect`; by default a roll is expected from anyone).
     """
 
     def __init__(self, settle_s: float = 0.3, move_px: float = 4.0, *, min_dice: int = 1,
                  emit_initial: bool = True, move_frac: float = 0.2, roll_travel: float = 1.0,
-                 expect: Sequence[str] | None = ()) -> None:
+                 empty_tray: bool = False, expect: Sequence[str] | None = ()) -> None:
         if not (math.isfinite(settle_s) and settle_s >= 0):
             raise ValueError(f"settle_s must be a finite number >= 0, got {settle_s!r}")
         if not (math.isfinite(move_px) and move_px > 0):
@@ -149,6 +157,7 @@ class RollTracker:
         self.roll_travel = float(roll_travel)
         self.min_dice = int(min_dice)
         self.emit_initial = bool(emit_initial)
+        self.empty_tray = bool(empty_tray)
         self._expected: tuple[str, ...] | None = None
         self.expect(expect)
         self._init()
@@ -162,6 +171,8 @@ class RollTracker:
         self._rest: Reading | None = None  # the view at the last rest
         self._rested = False  # the current view has been reported as rest
         self._seen_rest = False  # any rest at all yet (emit_initial)
+        self._emptied = False  # the tray was seen empty since the last rest (empty_tray)
+        self._prev_t = -math.inf  # the time of the previous update
         self._tracks: list[_Track] = []
         self._current: list[_Track | None] = []  # the track of each die of the last reading
         self._pending: dict[tuple[str, int], int] = {}  # glitches: frames seen in a row
@@ -173,7 +184,7 @@ class RollTracker:
     def expect(self, rollers: Sequence[str] | None) -> None:
         """Say whether a roll is expected now, and from whom.
 
-        ``None``: no roll is expected (dice may move, rest is still reported, no roll is
+        ``None``: no roll is expected (dice may move, ``settled`` is still reported, no roll is
         emitted). A sequence of player names: a roll is expected from one of them (an empty
         sequence: from anyone); the emitted :class:`Roll` carries them as ``rollers``.
         Raised when ``rollers`` is a single string or holds something else than non-empty
@@ -200,7 +211,7 @@ class RollTracker:
 
     @property
     def last_roll(self) -> Reading | None:
-        """The most recent settled roll, if any."""
+        """The reading of the most recent roll, if any."""
         return self._settled
 
     def reset(self) -> None:
@@ -286,6 +297,9 @@ class RollTracker:
                     if j in used:
                         continue
                     dist = math.dist(d.center, k.center)
+                    if (k.seen_t < self._prev_t and k.from_rest
+                            and None not in (k.face, d.face) and k.face != d.face):
+                        continue  # lay still, gone a while, back with another face: another die
                     if first:
                         reach = 2 * self._limit(d.size)
                     else:
@@ -325,13 +339,16 @@ class RollTracker:
                     k.blurred += d.face is None and step > 0.5 * d.size
                 k.center, k.size, k.seen_t = d.center, d.size, t
                 k.seen += 1
+                k.face = d.face if d.face is not None else k.face
             else:
-                # where a die lay still and no die followed from it: that die, seen again
+                # where a die lay still, showing its face, and no die followed from it: that
+                # die, seen again
                 at_rest = self._rest is not None and any(
                     math.dist(d.center, e.center) <= 0.6 * max(d.size, e.size)
+                    and d.face in (e.face, None)
                     and not any(math.dist(c, e.center) <= 0.6 * e.size for c in matched)
                     for e in self._rest.dice)
-                k = _Track(d.center, d.size, t, from_rest=at_rest)
+                k = _Track(d.center, d.size, t, from_rest=at_rest, face=d.face)
                 self._tracks.append(k)
             if d.face is not None:
                 k.faces.add(d.face)
@@ -340,6 +357,7 @@ class RollTracker:
         self._tracks = [k for k in self._tracks
                         if t - k.seen_t <= LOST_S and (k.seen > 1 or k.seen_t == t)]
         self._current = current
+        self._prev_t = t
 
     def _rolled(self, reading: Reading) -> tuple[int, ...]:
         """The dice of a settled reading that were rolled: if any die arrived, travelled and
@@ -349,6 +367,9 @@ class RollTracker:
         arrived = [(i, d, k) for i, (d, k) in enumerate(zip(reading.dice, self._current,
                                                             strict=True))
                    if k is not None and not k.from_rest]
+        if arrived and self.empty_tray and self._emptied:
+            # dice in a tray that was empty: a roll under a cup, or one faster than the camera
+            return tuple(i for i, _d, _k in arrived)
         if not any((k.travel >= self.roll_travel * d.size and len(k.faces) >= 2)
                    or (k.travel >= 2 * self.roll_travel * d.size and k.blurred >= 2)
                    or len(k.faces) >= 3
@@ -362,6 +383,7 @@ class RollTracker:
         """The view settled: it is the new rest; every die now lies still."""
         self._rest = reading
         self._seen_rest = True
+        self._emptied = not reading.dice
         self._tracks = [k for k in self._current if k is not None]  # gone dice are forgotten
         for track in self._tracks:
             track.from_rest, track.travel, track.blurred = True, 0.0, 0
@@ -390,6 +412,8 @@ class RollTracker:
             self._anchor = None
             return TrackerState(moving=True, occluded=True, still_for=0.0)
         self._follow(reading, t)
+        if not reading.dice and not _blocked(reading) and self._seen_rest:
+            self._emptied = True  # the tray was seen empty since the last rest
         if _blocked(reading):
             self._still_since = None
             self._anchor = None
@@ -422,5 +446,6 @@ class RollTracker:
                 self._settled = reading
         if rest is not None:
             self._come_to_rest(reading)
+        settled = rest if rest is not None and len(rest.dice) >= self.min_dice else None
         return TrackerState(moving=False, occluded=False, still_for=still_for,
-                            settled=roll.reading if roll else None, roll=roll, rest=rest)
+                            settled=settled, roll=roll)
