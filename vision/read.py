@@ -611,6 +611,15 @@ def find_candidates(work: Image, mask: Image | None,
 #: with 3-5 clutter objects: no phantom dice at these settings; 0.8 recovered fewer dice).
 ICON_RESCUE_HEAT = HEAT_MIN
 ICON_RESCUE_CONF = 0.6
+#: ... or this confidence at a heatmap peak at least ICON_SURE_HEAT (the detector, trained on
+#: icon dice too, is sure a die lies there; the face set's weakest match is 0.5).
+ICON_SURE_HEAT = 0.6
+ICON_SURE_CONF = 0.5
+
+
+def _rescue_conf(d: Detection) -> float:
+    """The face-set confidence a die found by the detector alone needs."""
+    return ICON_SURE_CONF if d.score >= ICON_SURE_HEAT else ICON_RESCUE_CONF
 
 
 def _edge_angle(patch: Image) -> float:
@@ -657,7 +666,8 @@ def _icon_faces(work: Image, mask: Image | None, cands: list[Candidate], side: f
     pip-dice detector's heatmap then helps where the classical finder cut badly or not at all
     (a grey die on a grey table, a die split in two): a candidate no face fits is cut again at
     the nearest peak, and peaks away from every candidate are cut as new dice; either counts
-    only when a face set names it with confidence ``ICON_RESCUE_CONF``. Unknown pieces lying
+    only when a face set names it with confidence ``ICON_RESCUE_CONF`` (``ICON_SURE_CONF`` at
+    a peak of ``ICON_SURE_HEAT`` or more, where the detector is sure). Unknown pieces lying
     on a named die (the other half of a split die) are dropped.
     """
     def best_of(c: Candidate) -> tuple[str | None, float]:
@@ -697,7 +707,7 @@ def _icon_faces(work: Image, mask: Image | None, cands: list[Candidate], side: f
             continue
         k = min(near)[1]
         alt, lab2, conf2 = best_cut(dets[k])
-        if alt is not None and conf2 >= ICON_RESCUE_CONF:
+        if alt is not None and conf2 >= _rescue_conf(dets[k]):
             out[i] = (alt, lab2, conf2)
             used.add(k)
     for k, d in enumerate(dets):
@@ -705,7 +715,7 @@ def _icon_faces(work: Image, mask: Image | None, cands: list[Candidate], side: f
                             < 0.6 * max(side, d.size) for c, _l, _c in out):
             continue
         alt, lab2, conf2 = best_cut(d)
-        if alt is not None and conf2 >= ICON_RESCUE_CONF:
+        if alt is not None and conf2 >= _rescue_conf(d):
             out.append((alt, lab2, conf2))
     named = [centre(c) for c, lab, _conf in out if lab is not None]
     return [(c, lab, conf) for c, lab, conf in out
