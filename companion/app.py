@@ -265,6 +265,7 @@ class CompanionApp(App):
         if camera is not None:
             camera.zones = self._board_zones
             camera.on_roll = self._roll_from_camera
+            camera.on_settled = self._view_from_camera
             if self._wants_camera:
                 camera.want("game")
 
@@ -319,6 +320,15 @@ class CompanionApp(App):
         """Camera thread: a settled roll; hand it to the main thread."""
         Clock.schedule_once(lambda dt: self.on_settled_roll(reading))
 
+    def _view_from_camera(self, reading: Reading) -> None:
+        """Camera thread: the view settled (a roll or dice moved by hand)."""
+        Clock.schedule_once(lambda dt: self.on_settled_view(reading))
+
+    def on_settled_view(self, reading: Reading) -> None:
+        """Main thread: dice were moved and lie still again (boards read by the camera)."""
+        if self.table is not None and self._camera is not None and self._camera.rolls_count:
+            self.table.on_settled(reading)
+
     def on_settled_roll(self, reading: Reading) -> None:
         """Main thread: a settled roll reaches the game, unless it comes from a stand-in the
         players did not choose (rendered dice are never taken for theirs)."""
@@ -327,8 +337,12 @@ class CompanionApp(App):
             self.table.on_roll(reading)
 
     def _sync_camera(self) -> None:
-        """The camera runs for the game while the game reads dice."""
+        """The camera runs for the game while the game reads dice, and knows whether the
+        game expects a roll now and from whom (anything else that moves dice is handling)."""
         wants = self.table is not None and self.table.wants_camera()
+        if self._camera is not None:
+            prompt = self.session.game.prompt() if self.session is not None else None
+            self._camera.expect(prompt.rollers if prompt is not None and prompt.roll else None)
         if wants != self._wants_camera and self._camera is not None:
             if wants:
                 self._camera.want("game")

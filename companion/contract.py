@@ -155,7 +155,12 @@ class TableGame(Protocol):
         """The app's clock ticked (10 times a second while the game is on)."""
 
     def on_roll(self, reading: Reading) -> None:
-        """The camera saw dice settle (main thread); only rolls that may count arrive."""
+        """The camera saw a roll settle (main thread): a die arrived and tumbled while the
+        game's prompt expected a roll; only rolls that may count arrive."""
+
+    def on_settled(self, reading: Reading) -> None:
+        """The camera saw the dice lie still after any change, rolls and handling alike (dice
+        moved onto a board); main thread."""
 
     def on_button(self, event: ButtonEvent, seats: Sequence[str]) -> None:
         """A press of the table's buttons (main thread), for games that use them; ``seats``

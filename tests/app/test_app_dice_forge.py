@@ -321,6 +321,9 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         def release(self, who: str) -> None:
             pass
 
+        def expect(self, rollers: Any) -> None:
+            pass
+
         def latest(self) -> Snapshot | None:
             return self.snap
 

@@ -17,17 +17,19 @@ pytestmark = pytest.mark.app
 
 
 def _replay_folder(folder: Path) -> Path:
-    """A tray filmed as images: empty, then one die showing 6 lying still."""
+    """A tray filmed as images: empty, then one die thrown in that comes to rest showing 6."""
     import cv2
 
-    from vision.synthetic import Scene, SynthDie, render
+    from companion.standin import ThrownDice
+    from vision.synthetic import SynthDie
 
     folder.mkdir(parents=True)
-    empty = render(Scene(width=640, height=480, dice=()))
-    six = render(Scene(width=640, height=480, dice=(
-        SynthDie(center=(320.0, 240.0), size=70.0, angle=12.0, value=6, colour="white"),)))
-    for i in range(30):
-        cv2.imwrite(str(folder / f"f{i:03d}.png"), empty if i < 6 else six)
+    tray = ThrownDice(fps=15.0)
+    for i in range(40):
+        if i == 6:
+            tray.throw([SynthDie(center=(320.0, 240.0), size=70.0, angle=12.0, value=6,
+                                 colour="white")])
+        cv2.imwrite(str(folder / f"f{i:03d}.png"), tray.read().image)
     return folder
 
 

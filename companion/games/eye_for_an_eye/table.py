@@ -81,7 +81,11 @@ class EyeTable:
         return self.board is not None
 
     def on_roll(self, reading: Reading) -> None:
-        """Dice seen on the players' boards: their changes become Allocate/Recover calls."""
+        """Rolls are the players' own in the arena (read off the boards, not the tray)."""
+
+    def on_settled(self, reading: Reading) -> None:
+        """Dice seen on the players' boards: their changes become Allocate/Recover calls
+        (moving a die onto a board is handling, not a roll)."""
         board = self.board
         if board is None or self.game.state.phase != "playing":
             return

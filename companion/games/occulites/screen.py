@@ -809,10 +809,11 @@ class OcculitesScreen(TableScreen):
 
     # -- camera -------------------------------------------------------------------------------
 
-    def on_roll(self, reading: Reading) -> None:
-        """The app's camera feed saw the dice settle (main thread). Not used as line-ups by
-        itself: during allocation the dice settle after the roll too, before they are lined
-        up. It only tells the players the camera is ready; Camera reads the tray."""
+    def on_settled(self, reading: Reading) -> None:
+        """The app's camera feed saw the dice lie still (main thread): line-ups are laid out
+        by hand, so any settled view counts, not only rolls. Not used as line-ups by itself:
+        during allocation the dice settle after the roll too, before they are lined up. It only
+        tells the players the camera is ready; Camera reads the tray."""
         self.settled = reading
         if self.resolving is None and self.game.phase == "allocate" and not self.notice:
             self.notice = f"The camera sees {len(reading.dice)} dice: tap Camera to read them."
