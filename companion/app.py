@@ -569,10 +569,29 @@ class CompanionApp(App):
             self.sounds.close()
             self.sounds = self._sounds_for(s)
             self._set_music()
-        if self.session is not None:  # the game's screens again, in the new sizes and colours
-            session, current = self.session, self.sm.current if self.sm else "settings"
-            self._attach(session, pause=False)
-            self.show(current if current in self.screens else "settings")
+        looks = (s.font_scale, s.palette) != (old.font_scale, old.palette)
+        current = self.sm.current if self.sm is not None else "settings"
+        if looks and self.sm is not None:  # every screen again, in the new sizes and colours
+            self._rebuild_screens()
+        if self.session is not None and (looks or s.parry_seconds != old.parry_seconds):
+            self._attach(self.session, pause=False)
+        if self.sm is not None:
+            self.show(current if current in self.screens or current in APP_SCREENS
+                      else "settings")
+
+    def _rebuild_screens(self) -> None:
+        """The start screen again (keeping what was chosen on it) and the app's screens built
+        when next opened: text sizes and colours are fixed when a screen is built."""
+        assert self.sm is not None
+        old = self.screens.get("start")
+        start = StartScreen(self)
+        if isinstance(old, StartScreen):
+            start.restore(old.choices())
+        self._add_screen(start)
+        for name in APP_SCREENS:
+            screen = self.screens.pop(name, None)
+            if screen is not None:
+                self.sm.remove_widget(screen)
 
 
 def _settings_screen(app: CompanionApp) -> Screen:

@@ -36,6 +36,9 @@ MAX_PLAYERS = 6
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
 #: Seconds a dropped game can be taken back from the start screen.
 UNDO_DROP_SECONDS = 20.0
+#: The longest player name the table's screens show whole at six players and the largest text
+#: (the rules allow longer ones, e.g. in game files; the start screen asks for this many).
+SCREEN_NAME_CHARS = 16
 #: The Settings screen's words for "leave it to the config file".
 AS_CONFIGURED = "as configured"
 
@@ -184,6 +187,32 @@ class StartScreen(Screen):
         """Set an option by its rules value (the spinner shows it in words)."""
         option = next(o for o in plugins()[self._game].options if o.key == key)
         self.option_spins[key].text = option.words(value)
+
+    def choices(self) -> dict[str, Any]:
+        """What is chosen on this screen (to build it again at another text size)."""
+        return {"game": self._game, "names": [n.text for n in self.names],
+                "chars": [s.text for s in self.char_spins],
+                "teams": [s.text for s in self.team_spins],
+                "options": {k: s.text for k, s in self.option_spins.items()},
+                "timer": self.timer_spin.text, "sound": self.sound_spin.text,
+                "noticed": self.noticed}
+
+    def restore(self, chosen: dict[str, Any]) -> None:
+        self.noticed = bool(chosen.get("noticed", self.noticed))
+        if chosen.get("game") in plugins():
+            self.choose_game(chosen["game"])
+        for key, words in chosen.get("options", {}).items():
+            if key in self.option_spins:
+                self.option_spins[key].text = words
+        self.timer_spin.text = chosen.get("timer", self.timer_spin.text)
+        self.sound_spin.text = chosen.get("sound", self.sound_spin.text)
+        names = chosen.get("names") or []
+        if names:
+            self._seat_names(names)
+        for spins, texts in ((self.char_spins, chosen.get("chars", [])),
+                             (self.team_spins, chosen.get("teams", []))):
+            for spin, text in zip(spins, texts, strict=False):
+                spin.text = text
 
     def option_words(self, key: str) -> str:
         spin = self.option_spins.get(key)
@@ -439,6 +468,11 @@ class StartScreen(Screen):
         """The Setup these choices describe (the engine checks it when the game starts)."""
         game = self._game
         players = tuple(n.text.strip() for n in self.names)
+        for name in players:
+            if len(name) > SCREEN_NAME_CHARS:
+                raise rules.SetupError(
+                    f"player name {name!r}: at most {SCREEN_NAME_CHARS} characters here, so "
+                    f"that it fits the table's screen (got {len(name)})")
         options: dict[str, Any] = {}
         for option in plugins()[game].options:
             options.update(option.options(self.option_words(option.key)))
@@ -579,8 +613,9 @@ class SettingsScreen(Screen):
             round_seconds=self.app.settings.round_seconds, dice_view=self.dice_view.text)
         try:
             self.app.apply_settings(s)
-            self.message.text = "Saved."
-            self.message.color = theme.ACCENT
+            now = self.app.screens.get("settings", self)  # built again for new text sizes
+            now.message.text = "Saved."
+            now.message.color = theme.ACCENT
         except settings_mod.SettingsError as e:
             self.message.text = str(e)
             self.message.color = theme.DANGER

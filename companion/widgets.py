@@ -9,12 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.core.text.markup import MarkupLabel
 from kivy.factory import Factory
 from kivy.graphics.texture import Texture
 from kivy.lang import Builder
 from kivy.properties import ListProperty, NumericProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.image import Image
+from kivy.uix.label import Label
+from kivy.uix.spinner import Spinner
 from kivy.uix.widget import Widget
 
 from companion import theme
@@ -31,6 +37,106 @@ def load_kv() -> None:
 def w(kind: str, **kwargs: Any) -> Any:
     """A widget of one of the styled classes in app.kv ("TButton", "TLabel", "Panel"...)."""
     return Factory.get(kind)(**kwargs)
+
+
+#: How far a text may shrink to fit its box before it is shortened: never below this share of
+#: the size asked for (at the largest text size that is still about the normal size).
+MIN_FIT = 0.7
+
+
+def natural_size(label: Any, font_size: float, wrap: float | None) -> tuple[float, float]:
+    """The size a label's text takes uncut at ``font_size`` (wrapped at ``wrap`` px)."""
+    kw = {k: getattr(label, k) for k in label._font_properties}
+    kw.update(shorten=False, max_lines=0, text_size=(wrap, None), font_size=font_size)
+    core = (MarkupLabel if label.markup else CoreLabel)(**kw)
+    core.refresh()
+    texture = core.texture
+    return (float(texture.size[0]), float(texture.size[1])) if texture is not None else (0, 0)
+
+
+class FitText:
+    """A text that shrinks to fit its box (to :data:`MIN_FIT` of its size at most) before it
+    is shortened: names, counts and action words stay whole where the room is tight.
+
+    ``font_size`` as set (by app.kv or a screen) is the size wanted; the fitted size is what
+    is drawn. A label whose height follows its text is fitted in width only.
+    """
+
+    fit_font = True
+
+    def _fit_init(self) -> None:
+        self._wanted = float(self.font_size)  # type: ignore[attr-defined]
+        self._fitting = False
+        self._refit = Clock.create_trigger(lambda dt: self._fit(), -1)
+        self.fbind("font_size", self._font_set)  # type: ignore[attr-defined]
+        for name in ("text", "size", "text_size", "bold", "markup", "font_name"):
+            self.fbind(name, lambda *_: self._refit())  # type: ignore[attr-defined]
+
+    def _font_set(self, _w: Any, value: float) -> None:
+        if not self._fitting:
+            self._wanted = float(value)
+            self._refit()
+
+    def _fit(self) -> None:
+        label: Any = self
+        if not label.text or label.width < 2 or not self.fit_font:
+            self._apply(self._wanted)
+            return
+        tw = label.text_size[0]
+        room_w = tw if tw is not None else label.width
+        wrap = None if (label.shorten or tw is None) else tw
+        auto_h = label.text_size[1] is None and abs(label.height - label.texture_size[1]) < 1
+        size = self._wanted
+        for _ in range(4):
+            nw, nh = natural_size(label, size, wrap)
+            scale = 1.0
+            if nw > room_w:
+                scale = room_w / nw
+            if not auto_h and nh > label.height:
+                scale = min(scale, label.height / nh)
+            if scale >= 1.0 or size <= self._wanted * MIN_FIT:
+                break
+            size = max(self._wanted * MIN_FIT, size * scale * 0.98)
+        self._apply(size)
+
+    def _apply(self, size: float) -> None:
+        label: Any = self
+        if abs(label.font_size - size) > 0.01:
+            self._fitting = True
+            try:
+                label.font_size = size
+            finally:
+                self._fitting = False
+
+
+class FitLabel(FitText, Label):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit_init()
+
+
+class FitButton(FitText, Button):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit_init()
+
+
+class FitSpinner(FitText, Spinner):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit_init()
+
+
+Factory.register("FitLabel", cls=FitLabel)
+Factory.register("FitButton", cls=FitButton)
+Factory.register("FitSpinner", cls=FitSpinner)
+
+
+def cut_by_design(widget: Any) -> Any:
+    """Mark a text that may be cut on purpose (a log showing its newest lines, the rest below
+    the fold): the layout checks leave it out. Returns the widget."""
+    widget.cut_by_design = True
+    return widget
 
 
 class Panel(BoxLayout):
