@@ -86,6 +86,7 @@ class CompanionApp(App):
         self.seat_leds: SeatLeds | None = None
         self._lights: tuple[str, ...] = ()
         self.last_roll: Reading | None = None
+        self.keyboard_mode = "system"  # Kivy's keyboard mode in use (see use_keyboard)
         self.last_events: Sequence[Event] = ()  # what the last call did (for the log, tests)
         self._board_zones: tuple[Zone, ...] = ()
         self._vision_profile: Profile | None = None
@@ -175,6 +176,7 @@ class CompanionApp(App):
         Window.clearcolor = theme.BACKGROUND
         sm = ScreenManager(transition=NoTransition())
         self.sm = sm
+        self.use_keyboard(self._settings.keyboard)
         for screen in (StartScreen(self), DiceScreen(self)):
             self._add_screen(screen)
         sm.current = "start"
@@ -569,6 +571,8 @@ class CompanionApp(App):
             self.sounds.close()
             self.sounds = self._sounds_for(s)
             self._set_music()
+        if s.keyboard != old.keyboard:
+            self.use_keyboard(s.keyboard)
         looks = (s.font_scale, s.palette) != (old.font_scale, old.palette)
         current = self.sm.current if self.sm is not None else "settings"
         if looks and self.sm is not None:  # every screen again, in the new sizes and colours
@@ -578,6 +582,24 @@ class CompanionApp(App):
         if self.sm is not None:
             self.show(current if current in self.screens or current in APP_SCREENS
                       else "settings")
+
+    def use_keyboard(self, setting: str) -> str:
+        """Type names and folders on the on-screen keyboard (docked at the bottom; the screen
+        lifts a field it would hide, see widgets.TypingInput) unless a keyboard is plugged in
+        ("auto"), always ("on-screen"), or never ("physical"). Returns Kivy's keyboard mode."""
+        from hardware.keyboard import typing_keyboards
+
+        on_screen = setting == "on-screen" or (setting == "auto" and not typing_keyboards())
+        mode = keyboard_mode(on_screen)
+        from kivy.config import Config
+
+        Config.set("kivy", "keyboard_mode", mode)  # in memory (config.ini is not written)
+        Window.use_syskeyboard = True  # a plugged-in keyboard types in every mode
+        Window.allow_vkeyboard = Window.docked_vkeyboard = on_screen
+        Window.single_vkeyboard = True
+        Window.softinput_mode = ""  # the screen lifts a field itself (widgets.TypingInput)
+        self.keyboard_mode = mode
+        return mode
 
     def _rebuild_screens(self) -> None:
         """The start screen again (keeping what was chosen on it) and the app's screens built
@@ -592,6 +614,12 @@ class CompanionApp(App):
             screen = self.screens.pop(name, None)
             if screen is not None:
                 self.sm.remove_widget(screen)
+
+
+def keyboard_mode(on_screen: bool) -> str:
+    """Kivy's name for the keyboard mode: a plugged-in keyboard always types; the on-screen
+    one is docked at the bottom of the screen."""
+    return "systemanddock" if on_screen else "system"
 
 
 def _settings_screen(app: CompanionApp) -> Screen:

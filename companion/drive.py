@@ -75,9 +75,54 @@ class Driver:
             text = getattr(widget, "text", "")
             raise AssertionError(f"tapping a disabled widget: {widget!r} {text!r}")
         x, y = widget.to_window(*widget.center)
+        self.tap_at(x, y + _pan())
+
+    def tap_at(self, x: float, y: float) -> None:
+        """Touch down and up at a point of the screen (where the window's content shows it
+        less :func:`_pan`, while the on-screen keyboard has moved it up)."""
         touch = ScriptTouch(x, y)
         touch.down()
         touch.up()
+
+    def on_screen_keyboard(self) -> Any:
+        """The on-screen keyboard shown now (Kivy's VKeyboard), or None."""
+        from kivy.uix.vkeyboard import VKeyboard
+
+        return next((c for c in Window.children if isinstance(c, VKeyboard)), None)
+
+    def keys(self) -> dict[str, tuple[float, float]]:
+        """Where each key of the on-screen keyboard is, in window coordinates, by what it
+        types ("a", " ") or does ("backspace", "shift", "enter")."""
+        vk = self.on_screen_keyboard()
+        assert vk is not None, "no on-screen keyboard is shown"
+        found: dict[str, tuple[float, float]] = {}
+        step = 4
+        for ly in range(step, int(vk.height), step):
+            for lx in range(step, int(vk.width), step):
+                if vk.collide_margin(lx, ly):
+                    continue
+                key = vk.get_key_at_pos(lx, ly)
+                if key:
+                    _shown, internal, special, _size = key[0]
+                    x, y = vk.to_parent(lx, ly)
+                    found.setdefault(special or internal, (x, y + _pan()))
+        return found
+
+    def type_on_screen(self, text: str, erase: int = 0) -> Iterator[int]:
+        """Erase ``erase`` characters, then type ``text`` on the on-screen keyboard, a key
+        at a time, a frame between keys; capitals with Caps Lock on and off again (a finger
+        cannot hold Shift down while it taps the letter)."""
+        keys = self.keys()
+        for _ in range(erase):
+            self.tap_at(*keys["backspace"])
+            yield 1
+        for ch in text:
+            where = keys.get(ch.lower()) or keys.get("spacebar" if ch == " " else ch)
+            assert where is not None, f"no key for {ch!r} on the on-screen keyboard"
+            caps = ch.isupper()
+            for point in ([keys["capslock"], where, keys["capslock"]] if caps else [where]):
+                self.tap_at(*point)
+                yield 1
 
     def screenshot(self, path: Path) -> Path:
         """Save the window as it is on screen to ``path`` (PNG)."""
@@ -114,6 +159,14 @@ class Driver:
         if target is not None:
             self.target(target)
             yield 1
+
+
+def _pan() -> float:
+    """How far Kivy's own soft-input modes ("pan", "below_target") move the window's content
+    up for an on-screen keyboard (the app lifts fields itself and uses neither: 0 there)."""
+    if Window.softinput_mode in ("pan", "below_target"):
+        return float(Window.keyboard_height)
+    return 0.0
 
 
 def run_app(app: App, script: Script, size: tuple[int, int] = (800, 480),

@@ -519,60 +519,80 @@ BOARDS_CAMERA = "read by the camera"
 BOARDS_BY_HAND = "kept by the players"
 
 
-def _choice(value: str) -> str:
-    return value if value else AS_CONFIGURED
+#: The Settings screen's words for the values it stores.
+CAMERA_WORDS = dict(zip(settings_mod.CAMERAS, (
+    AS_CONFIGURED, "find one", "Pi camera", "USB camera", "rendered dice (no camera)",
+    "no camera"), strict=True))
+PALETTE_WORDS = {"okabe-ito": "colour-blind safe", "classic": "classic"}
+BUTTON_WORDS = {"default": "the usual map", "none": "no buttons"}
+KEYBOARD_WORDS = {"auto": "on screen unless one is plugged in", "on-screen": "on screen",
+                  "physical": "plugged-in keyboard"}
 
 
-def _setting(value: str) -> str:
-    return "" if value == AS_CONFIGURED else value
+def _words(table: dict[str, str], value: str) -> str:
+    return table.get(value, value)
+
+
+def _value(table: dict[str, str], words: str) -> str:
+    return next((v for v, w in table.items() if w == words), words)
 
 
 class SettingsScreen(Screen):
-    """Camera, calibration profile, button map, volume, soundtrack folder, colours, text size."""
+    """Camera, calibration profile, button map, volume, soundtrack folder, keyboard, colours,
+    text size, Eye for an Eye's parry window, where the live dice show: in words."""
 
     def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
         super().__init__(name="settings", **kwargs)
         self.app = app
         root = w("Panel", orientation="vertical", padding=8, spacing=4, bg=theme.BACKGROUND)
         root.add_widget(w("THeading", text="Settings", size_hint_y=None, height=44))
-        grid = GridLayout(cols=4, spacing=4, row_default_height=48, row_force_default=True)
+        grid = GridLayout(cols=4, spacing=4, row_default_height=48, row_force_default=True,
+                          size_hint_y=None, height=5 * 48 + 4 * 4)
         s = app.settings
-        cameras = [_choice(c) for c in settings_mod.CAMERAS]
-        self.camera = w("TSpinner", text=_choice(s.camera),
-                        values=list(dict.fromkeys([*cameras, _choice(s.camera)])))
-        self.profile = w("TSpinner", text=s.calibration_profile,
+        small = app.fs(16)
+
+        def spin(table: dict[str, str], value: str) -> Any:
+            words = _words(table, value)
+            return w("TSpinner", text=words, values=list(dict.fromkeys([*table.values(), words])),
+                     font_size=small)
+
+        self.camera = spin(CAMERA_WORDS, s.camera)
+        self.profile = w("TSpinner", text=s.calibration_profile, font_size=small,
                          values=self.profile_choices(s.calibration_profile))
-        self.buttons = w("TSpinner", text=s.button_map, values=["default", "none"])
+        self.buttons = spin(BUTTON_WORDS, s.button_map)
         # "as configured" says what that is: the volume playing now when none is set here
         configured = f"{AS_CONFIGURED} ({round(app.sounds.volume * 100)}%)" \
             if s.volume is None else AS_CONFIGURED
         volume = configured if s.volume is None else f"{round(s.volume * 100)}%"
-        self.volume = w("TSpinner", text=volume,
+        self.volume = w("TSpinner", text=volume, font_size=small,
                         values=[configured, *(f"{v}%" for v in range(0, 101, 10))])
-        self.folder = w("TInput", text=s.soundtrack_folder,
-                        hint_text="empty: usual music folder")
-        self.palette = w("TSpinner", text=s.palette, values=list(settings_mod.PALETTES))
-        self.text_size_spin = w("TSpinner", text=s.text_size,
+        self.folder = w("TInput", text=s.soundtrack_folder, font_size=small,
+                        hint_text="the usual music folder")
+        self.keyboard = spin(KEYBOARD_WORDS, s.keyboard)
+        self.palette = spin(PALETTE_WORDS, s.palette)
+        self.text_size_spin = w("TSpinner", text=s.text_size, font_size=small,
                                 values=list(settings_mod.TEXT_SIZES))
-        self.parry = w("TSpinner", text=f"{s.parry_seconds:g} s",
+        self.parry = w("TSpinner", text=f"{s.parry_seconds:g} s", font_size=small,
                        values=[f"{v} s" for v in (2, 3, 4, 5, 6, 8)])
-        self.dice_view = w("TSpinner", text=s.dice_view, values=list(settings_mod.DICE_VIEWS))
+        self.dice_view = w("TSpinner", text=s.dice_view, font_size=small,
+                           values=list(settings_mod.DICE_VIEWS))
         for label, widget in (("Camera", self.camera), ("Calibration", self.profile),
                               ("Buttons", self.buttons), ("Volume", self.volume),
-                              ("Soundtracks", self.folder), ("Colours", self.palette),
-                              ("Text size", self.text_size_spin), ("Parry window", self.parry),
-                              ("Dice view", self.dice_view)):
-            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.5))
+                              ("Music folder", self.folder), ("Keyboard", self.keyboard),
+                              ("Colours", self.palette), ("Text size", self.text_size_spin),
+                              ("Parry (Eye)", self.parry), ("Dice view", self.dice_view)):
+            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.42,
+                              font_size=small))
             grid.add_widget(widget)
         root.add_widget(grid)
         swatches = BoxLayout(size_hint_y=None, height=40, spacing=4)
         self.swatches = swatches
         root.add_widget(swatches)
-        self.message = w("TLabel", text="", size_hint_y=None, height=30, color=theme.DANGER)
+        self.message = w("TLabel", text="", color=theme.DANGER, font_size=small)
         root.add_widget(self.message)
         bottom = BoxLayout(size_hint_y=None, height=60, spacing=6)
+        # End game is not here: it lives in each game's Menu, asked first
         bottom.add_widget(w("TButton", text="Back", on_release=lambda *_: app.back()))
-        bottom.add_widget(w("TButton", text="End game", on_release=lambda *_: app.end_game()))
         bottom.add_widget(w("TBigButton", text="Save", on_release=lambda *_: self.save()))
         root.add_widget(bottom)
         self.add_widget(root)
@@ -596,7 +616,7 @@ class SettingsScreen(Screen):
     def show_swatches(self) -> None:
         self.swatches.clear_widgets()
         for i in range(MAX_PLAYERS):
-            colour = theme.player_colour(self.palette.text, i)
+            colour = theme.player_colour(_value(PALETTE_WORDS, self.palette.text), i)
             swatch = w("Panel", bg=colour)
             swatch.add_widget(w("TLabel", text=f"Seat {i + 1}", color=theme.text_on(colour)))
             self.swatches.add_widget(swatch)
@@ -604,10 +624,13 @@ class SettingsScreen(Screen):
     def save(self) -> None:
         volume = self.volume.text
         s = settings_mod.Settings(
-            camera=_setting(self.camera.text), calibration_profile=self.profile.text or "default",
-            button_map=self.buttons.text,
+            camera=_value(CAMERA_WORDS, self.camera.text),
+            calibration_profile=self.profile.text or "default",
+            button_map=_value(BUTTON_WORDS, self.buttons.text),
             volume=None if volume.startswith(AS_CONFIGURED) else int(volume.rstrip("%")) / 100,
-            soundtrack_folder=self.folder.text.strip(), palette=self.palette.text,
+            soundtrack_folder=self.folder.text.strip(),
+            keyboard=_value(KEYBOARD_WORDS, self.keyboard.text),
+            palette=_value(PALETTE_WORDS, self.palette.text),
             text_size=self.text_size_spin.text,
             parry_seconds=float(self.parry.text.split()[0]),
             round_seconds=self.app.settings.round_seconds, dice_view=self.dice_view.text)

@@ -21,6 +21,7 @@ from kivy.uix.button import Button
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.spinner import Spinner
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from companion import theme
@@ -127,9 +128,46 @@ class FitSpinner(FitText, Spinner):
         self._fit_init()
 
 
+class TypingInput(TextInput):
+    """A text field that stays in sight while the on-screen keyboard is up: when the docked
+    keyboard would cover it, the screen's content moves up just enough (touches follow, as the
+    widgets themselves move), and back down when typing ends."""
+
+    def on_focus(self, _w: Any, focused: bool) -> None:
+        Clock.schedule_once(lambda dt: self._lift(focused), 0)
+
+    def _content(self) -> Any:
+        """The screen's content: the child of the Screen this field is on."""
+        from kivy.uix.screenmanager import Screen
+
+        w: Any = self
+        while w.parent is not None and not isinstance(w.parent, Screen):
+            w = w.parent
+        return w if w.parent is not None else None
+
+    def _lift(self, focused: bool) -> None:
+        from kivy.core.window import Window
+        from kivy.uix.vkeyboard import VKeyboard
+
+        content = self._content()
+        if content is None:
+            return
+        if not focused:
+            if not any(getattr(c, "focus", False) for c in content.walk()):
+                content.y = 0
+            return
+        keyboard = next((c for c in Window.children if isinstance(c, VKeyboard)), None)
+        if keyboard is None or not Window.docked_vkeyboard:
+            return
+        top = keyboard.bbox[0][1] + keyboard.bbox[1][1]
+        bottom = self.to_window(self.x, self.y)[1] - content.y
+        content.y = max(0.0, top + 6 - bottom)
+
+
 Factory.register("FitLabel", cls=FitLabel)
 Factory.register("FitButton", cls=FitButton)
 Factory.register("FitSpinner", cls=FitSpinner)
+Factory.register("TypingInput", cls=TypingInput)
 
 
 def cut_by_design(widget: Any) -> Any:
