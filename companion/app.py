@@ -49,16 +49,18 @@ class CompanionApp(App):
 
     font_scale = NumericProperty(1.0)
 
-    def __init__(self, *, journal_file: Path | None = None,
+    def __init__(self, *, journal_file: Path | str | None = None,
                  clock: MonotonicClock = time.monotonic,
                  camera: CameraFeed | None = None,
                  settings: settings_mod.Settings | None = None,
-                 settings_file: Path | None = None,
+                 settings_file: Path | str | None = None,
                  camera_flag: str | None = None,
                  open_camera: Callable[[str], Source] | None = None,
                  tick_seconds: float = 0.1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Table Companion"
+        journal_file = Path(journal_file) if journal_file is not None else None
+        settings_file = Path(settings_file) if settings_file is not None else None
         self.settings_file = settings_file
         started = startfiles.read_all(settings=settings, settings_file=settings_file,
                                       journal_file=journal_file)

@@ -248,36 +248,28 @@ def _visible(root: Any) -> Iterator[tuple[Any, tuple[float, float, float, float]
         todo.extend((c, inner) for c in w.children)
 
 
-def _natural_size(label: Any, wrap: float | None) -> tuple[int, int]:
-    """The size a label's text takes uncut (wrapped at ``wrap`` pixels when given)."""
-    from kivy.core.text import Label as CoreLabel
-    from kivy.core.text.markup import MarkupLabel
-
-    kw = {k: getattr(label, k) for k in label._font_properties}
-    kw.update(shorten=False, max_lines=0, text_size=(wrap, None))
-    core = (MarkupLabel if label.markup else CoreLabel)(**kw)
-    core.refresh()
-    return tuple(core.texture.size) if core.texture is not None else (0, 0)
-
-
 def cut_text(label: Any) -> str | None:
     """How a label's text does not fit its box (elided, wrapped past its height, or wider than
     it), or None when it fits. A label marked ``cut_by_design`` is never reported."""
+    from companion.widgets import text_overflow
+
     text = getattr(label, "text", "")
     if not text or not text.strip() or getattr(label, "cut_by_design", False):
         return None
-    tw = label.text_size[0]
-    if label.shorten or tw is None:
-        nw, nh = _natural_size(label, None)  # one line per line of the text
-        room = tw if tw is not None else label.width
-        if nw > room + 1:
-            return f"needs {nw} px wide, has {room:.0f}"
-    else:
-        nw, nh = _natural_size(label, tw)
-        if nw > tw + 1:
-            return f"a word needs {nw} px wide, has {tw:.0f}"
-    if nh > label.height + 1:
-        return f"needs {nh} px high, has {label.height:.0f}"
+    return text_overflow(label)
+
+
+def cut_input(field: Any) -> str | None:
+    """How a one-line text field's text does not show whole in it, or None."""
+    from kivy.core.text import Label as CoreLabel
+
+    if not field.text or field.multiline:
+        return None
+    core = CoreLabel(text=field.text, font_size=field.font_size, font_name=field.font_name)
+    core.refresh()
+    room = field.width - field.padding[0] - field.padding[2]
+    if core.texture is not None and core.texture.size[0] > room + 0.5:
+        return f"needs {core.texture.size[0]} px wide, has {room:.0f}"
     return None
 
 
@@ -296,10 +288,10 @@ def layout_problems(root: Any, size: tuple[int, int], min_px: float = 48.0) -> l
     for w, shown in _visible(root):
         if shown is None:
             continue
-        if isinstance(w, Label):
-            why = cut_text(w)
-            if why:
-                found.append(f"{where}: {type(w).__name__} {w.text!r} is cut ({why}) at {size}")
+        why = cut_text(w) if isinstance(w, Label) else \
+            cut_input(w) if isinstance(w, TextInput) else None
+        if why:
+            found.append(f"{where}: {type(w).__name__} {w.text!r} is cut ({why}) at {size}")
         if isinstance(w, Label | TextInput | Image) and (not isinstance(w, Label) or
                                                           isinstance(w, Button) or
                                                           w.text.strip()):

@@ -383,7 +383,8 @@ class StartScreen(Screen):
         view = ModalView(size_hint=(0.8, 0.85), auto_dismiss=True)
         box = w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.PANEL)
         box.add_widget(w("THeading", text="Recent players", size_hint_y=None, height=40))
-        grid = GridLayout(cols=1, spacing=6, size_hint_y=None, row_default_height=56,
+        # a group of six long names takes two lines
+        grid = GridLayout(cols=1, spacing=6, size_hint_y=None, row_default_height=76,
                           row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         self.recent_buttons: list[Any] = []
@@ -393,7 +394,7 @@ class StartScreen(Screen):
             self._seat_names(group)
 
         for group in groups:
-            b = w("TButton", text=", ".join(group), font_size=self.app.fs(17),
+            b = w("TButton", text=", ".join(group), font_size=self.app.fs(17), shorten=False,
                   on_release=lambda *_, g=group: seat(g))
             self.recent_buttons.append(b)
             grid.add_widget(b)

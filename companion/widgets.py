@@ -55,6 +55,34 @@ def natural_size(label: Any, font_size: float, wrap: float | None) -> tuple[floa
     return (float(texture.size[0]), float(texture.size[1])) if texture is not None else (0, 0)
 
 
+def text_room(label: Any) -> tuple[float, float | None, float | None]:
+    """The room a label gives its text: (width, width it wraps at or None, height or None when
+    its height follows its text). A shortened label keeps Kivy's own margin (its padding and
+    2 px more: ``kivy.core.text.LabelBase.shorten``), so a text that fits here is never cut."""
+    tw, th = label.text_size
+    pad = label.padding
+    left, right = (pad[0], pad[2]) if len(pad) == 4 else (pad[0], pad[0])
+    if label.shorten and tw is not None:
+        width = float(int(tw - left - right - 2))
+    else:
+        width = float(tw if tw is not None else label.width)
+    wrap = None if (label.shorten or tw is None) else float(tw)
+    auto_h = th is None and abs(label.height - label.texture_size[1]) < 1
+    return width, wrap, None if auto_h else float(label.height)
+
+
+def text_overflow(label: Any, font_size: float | None = None) -> str | None:
+    """How a label's text would not fit its room at ``font_size`` (its own by default), or
+    None when it fits whole."""
+    width, wrap, height = text_room(label)
+    nw, nh = natural_size(label, label.font_size if font_size is None else font_size, wrap)
+    if nw > width + 0.5:
+        return f"needs {nw:.0f} px wide, has {width:.0f}"
+    if height is not None and nh > height + 1:
+        return f"needs {nh:.0f} px high, has {height:.0f}"
+    return None
+
+
 class FitText:
     """A text that shrinks to fit its box (to :data:`MIN_FIT` of its size at most) before it
     is shortened: names, counts and action words stay whole where the room is tight.
@@ -83,18 +111,13 @@ class FitText:
         if not label.text or label.width < 2 or not self.fit_font:
             self._apply(self._wanted)
             return
-        tw = label.text_size[0]
-        room_w = tw if tw is not None else label.width
-        wrap = None if (label.shorten or tw is None) else tw
-        auto_h = label.text_size[1] is None and abs(label.height - label.texture_size[1]) < 1
+        width, wrap, height = text_room(label)
         size = self._wanted
         for _ in range(4):
             nw, nh = natural_size(label, size, wrap)
-            scale = 1.0
-            if nw > room_w:
-                scale = room_w / nw
-            if not auto_h and nh > label.height:
-                scale = min(scale, label.height / nh)
+            scale = min(1.0, width / nw) if nw > 0 else 1.0
+            if height is not None and nh > height:
+                scale = min(scale, height / nh)
             if scale >= 1.0 or size <= self._wanted * MIN_FIT:
                 break
             size = max(self._wanted * MIN_FIT, size * scale * 0.98)
@@ -132,6 +155,39 @@ class TypingInput(TextInput):
     """A text field that stays in sight while the on-screen keyboard is up: when the docked
     keyboard would cover it, the screen's content moves up just enough (touches follow, as the
     widgets themselves move), and back down when typing ends."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        me: Any = self
+        self._wanted = float(me.font_size)
+        self._fitting = False
+        self._refit = Clock.create_trigger(lambda dt: self._fit(), -1)
+        self.fbind("font_size", self._font_set)
+        self.fbind("text", lambda *_: self._refit())
+        self.fbind("size", lambda *_: self._refit())
+
+    def _font_set(self, _w: Any, value: float) -> None:
+        if not self._fitting:
+            self._wanted = float(value)
+            self._refit()
+
+    def _fit(self) -> None:
+        """A long name shrinks (to MIN_FIT of the size asked for) to show whole."""
+        size = self._wanted
+        if self.text and not self.multiline:
+            room = self.width - self.padding[0] - self.padding[2]
+            core = CoreLabel(text=self.text, font_size=size, font_name=self.font_name)
+            core.refresh()
+            wide = core.texture.size[0] if core.texture is not None else 0
+            if wide > room > 0:
+                size = max(self._wanted * MIN_FIT, size * room / wide * 0.98)
+        me: Any = self
+        if abs(me.font_size - size) > 0.01:
+            self._fitting = True
+            try:
+                me.font_size = size
+            finally:
+                self._fitting = False
 
     def on_focus(self, _w: Any, focused: bool) -> None:
         Clock.schedule_once(lambda dt: self._lift(focused), 0)
