@@ -149,7 +149,8 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
         session_box["id"] = game_id
 
     session_box: dict[str, Any] = {}
-    run_app(app, script, size=size)
+    # a guard against a hang, not a speed target: an emulated arm64 Pi runs ~12x slower
+    run_app(app, script, size=size, timeout=1800)
     if session_box.get("id") is None:
         raise RuntimeError("the demo did not start a game")
     from companion.journal import Journal
