@@ -216,7 +216,7 @@ def test_detector_sure_of_a_die_rescues_a_weak_face_match(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Black, white and grey Dice Forge dice: where the classical finder misses a die but
     the detector (trained on icon dice) is sure of it, a face-set match of 0.5 counts
-    (ICON_SURE_CONF); at the general 0.6 these two trays lose a die each."""
+    (ICON_SURE_CONF); at the general 0.6 these two trays lose dice."""
     import vision.read as read_mod
     from vision.synthetic import random_scene
 
@@ -236,4 +236,6 @@ def test_detector_sure_of_a_die_rescues_a_weak_face_match(
                              < t.size / 2 and d.face == t.face for d in reading.dice)
                          for t in sc.truth() if t.readable)
         scores.append(right)
-    assert scores == [10, 8]
+    # every die read with the detector's word; fewer without it (x86 loses two of these ten,
+    # arm64 one: where a match sits near 0.6 the last bits of the arithmetic decide)
+    assert scores[0] == 10 and scores[1] < scores[0]
