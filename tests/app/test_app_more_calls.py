@@ -57,12 +57,12 @@ def test_cards_and_dispute_by_touch(app_dirs: Path) -> None:
         view = arena.more_view
         assert touch_problems(view, (800, 480)) == []
         d.screenshot(shots / "10-arena-more.png")
-        d.tap(_button(view, "Grubic: Ready Leap"))
+        d.tap(_button(view, "Ready Leap"))  # on Grubic's row
         yield 2
         assert [e.call for e in s.game.history] == ["Grubic: Ready Leap"]
         yield from open_more(d, arena)
         view = arena.more_view
-        d.tap(_button(view, "Grubic: Leap"))
+        d.tap(_button(view, "Leap"))
         yield 2
         assert s.game.history[-1].call == "Grubic: Leap"
         yield from d.call("Ana", "attack", 2, "Ben")
@@ -76,7 +76,30 @@ def test_cards_and_dispute_by_touch(app_dirs: Path) -> None:
         yield 2
         assert s.game.history[-1].call == "Dispute: Grubic, Riparian"
         assert arena_of(app).pending() == []
-        assert "Dispute: Grubic, Riparian" in arena.log_label.text
+        assert "Dispute: Grubic, Riparian" in arena.log_label.text.splitlines()[0]
+        # Paused, a card is refused; the dispute (what a pause is for) is still taken.
+        d.tap(arena.go)
+        yield 1
+        yield from open_more(d, arena)
+        d.tap(_button(arena.more_view, "Ready Leap"))
+        yield 2
+        assert s.game.history[-1].call == "Dispute: Grubic, Riparian"
+        assert "Paused" in arena.prompt.text
+        yield from open_more(d, arena)
+        d.tap(_button(arena.more_view, "Riparian"))
+        d.tap(_button(arena.more_view, "Clear their dice"))
+        yield 2
+        assert s.game.history[-1].call == "Dispute: Riparian"
+        # Every call of the match, newest first: Menu -> Call log.
+        d.tap(arena.frame.menu)
+        yield 1
+        d.tap(arena.frame.menu_buttons["Call log"])
+        yield 2
+        assert arena.log_view is not None and arena.log_view.parent is not None
+        texts = [getattr(w, "text", "") for w in arena.log_view.walk()]
+        body = next(t for t in texts if "Ready Leap" in t)
+        assert body.splitlines()[0].endswith("Dispute: Riparian")
+        assert body.splitlines()[-1].endswith("Grubic: Ready Leap")
         journal = app.journal.resume(s.game_id)
         assert journal.snapshot() == s.game.snapshot()
 
