@@ -11,15 +11,15 @@ from conftest import DISPLAYS, walk_layouts
 
 
 def looker(problems: list[str], checked: list[str],
-           describe: Callable[[Any], str]) -> Callable[[Any, str], Iterator[int]]:
-    """``look(app, name)``: check the game screen as it is now at both displays (what
-    walk_layouts does for the widgets an ``extra`` returns, but for several states of one
-    screen); ``describe(game)`` says which game it is in the problems."""
+           describe: Callable[[Any], str]) -> Callable[..., Iterator[int]]:
+    """``look(app, name, widget=None)``: check the game screen (or ``widget``, a dialog) as it
+    is now at both displays (what walk_layouts does for the widgets an ``extra`` returns, but
+    for several states of one screen); ``describe(game)`` says which game it is."""
     from kivy.core.window import Window
 
     from companion.drive import layout_problems
 
-    def look(app: Any, name: str) -> Iterator[int]:
+    def look(app: Any, name: str, widget: Any = None) -> Iterator[int]:
         screen = app.game_screen
         game = screen.session.game
         where = (f"{game.name} {len(game.setup.players)} players, {app.settings.text_size}, "
@@ -27,7 +27,7 @@ def looker(problems: list[str], checked: list[str],
         for size in DISPLAYS:
             Window.size = size
             yield 3
-            problems.extend(f"{where}: {p}" for p in layout_problems(screen, size))
+            problems.extend(f"{where}: {p}" for p in layout_problems(widget or screen, size))
             checked.append(f"{name}@{size}")
         Window.size = DISPLAYS[0]
         yield 1
@@ -50,3 +50,25 @@ def walk_with_options(app: Any, game: str, walks: Sequence[tuple[Mapping[str, An
             start.choose(key, value)
         yield 1
         yield from walk_layouts(app, game, problems, checked, extra=extra, text_sizes=sizes)
+
+
+def shooter(app: Any, problems: list[str], shots: list[str], folder: str | None,
+            stem: str) -> Callable[..., Iterator[int]]:
+    """``shot(d, where, widget=None)``: check the game screen (or ``widget``) at 800x480 and,
+    when ``folder`` is given, save it there as ``<stem>-<where>.png``."""
+    from pathlib import Path
+
+    from kivy.core.window import Window
+
+    from companion.drive import layout_problems
+
+    def shot(d: Any, where: str, widget: Any = None) -> Iterator[int]:
+        Window.size = (800, 480)
+        yield 3
+        problems.extend(f"{where}: {p}"
+                        for p in layout_problems(widget or app.game_screen, (800, 480)))
+        shots.append(where)
+        if folder:
+            d.screenshot(Path(folder) / f"{stem}-{where}.png")
+
+    return shot

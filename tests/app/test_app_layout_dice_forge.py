@@ -8,7 +8,7 @@ boards, the extra action, the end."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,21 +39,31 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
     """The ``extra`` hook: at each step of the walk, the panels and states of Dice Forge."""
     look = looker(problems, checked, lambda g: f"module {g.state.module}")
 
+    def looks(app: Any, name: str) -> Iterator[int]:
+        """Menu's Sanctuary, feats and board (with a module), each checked."""
+        screen = app.game_screen
+        for what, open_ in (("sanctuary", screen.look_sanctuary),
+                            ("feats", screen.look_feats), ("board", screen.look_board)):
+            if what == "board" and screen.session.game.state.module == "none":
+                continue
+            view = open_()
+            yield 2
+            yield from look(app, f"menu {what} {name}", view)
+            view.dismiss(animation=False)
+            yield 1
+
     def extra(app: Any, step: int) -> Generator[int, None, list[tuple[str, Any]]]:
         screen = app.game_screen
         session = screen.session
         game = session.game
         rng = random.Random(step * 7 + len(game.setup.players))
-        s = game.state
         if step == 0:
             yield from look(app, f"roll {game.waiting_for()}")
-            for view in ("sanctuary", "feats", "board"):
-                if not screen.tabs[view].disabled:
-                    screen.show_view(view)
-                    yield 1
-                    yield from look(app, f"tab {view}")
-            screen.show_view("play")
+            first = game.state.steps[0]
+            screen.pick_face(0, game.state.player(first.player).dice[0][0])
             yield 1
+            yield from look(app, "roll, one face tapped")
+            yield from looks(app, "early")
         if step == 1 and advance(game, session, lambda g: g.state.phase == "action"
                                  and not g.state.steps and any(
                                      type(c).__name__ == "Forge" for c in g.legal_purchases()),
@@ -87,13 +97,13 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
             if advance(game, session, lambda g: g.state.phase == "after"
                        and not g.state.steps, rng):
                 yield from look(app, "extra action")
+            screen.toggle_words()
+            yield 1
+            yield from look(app, "faces as words")
+            screen.toggle_words()
+            yield 1
         if step == 3:
-            if s.module != "none":
-                screen.show_view("board")
-                yield 1
-                yield from look(app, "board late")
-                screen.show_view("play")
-                yield 1
+            yield from looks(app, "late")
             if advance(game, session, lambda g: g.is_over, rng, limit=1500):
                 yield from look(app, "over")
         return []
@@ -123,6 +133,7 @@ def test_every_dice_forge_screen_holds_its_layout(app_dirs: Path) -> None:
     game_checks = [c for c in checked if c.startswith("game-dice-forge@")]
     assert len(game_checks) >= 3 * 7 * 4 * 2, len(game_checks)
     assert problems == [], "\n".join(problems[:60]) + f"\n... {len(problems)} in all"
-    for what in ("roll", "action", "sanctuary: the basket", "feats performing", "tab board",
-                 "extra action", "over", "step choose"):
+    for what in ("roll", "action", "sanctuary: the basket", "feats performing", "menu board",
+                 "menu sanctuary", "menu feats", "extra action", "over", "step choose",
+                 "faces as words"):
         assert any(c.startswith(what) for c in checked), (what, sorted(set(checked))[:50])

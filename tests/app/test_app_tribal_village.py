@@ -530,3 +530,106 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
     assert {"decision manipulate", "decision gretin"} <= checked, checked
     assert "ability Boletus" in checked
     assert problems == []
+
+
+def _where(widget: Any) -> tuple[int, ...]:
+    """Where a widget is on the window, and its size, in whole pixels."""
+    x, y = widget.to_window(widget.x, widget.y)
+    return (round(x), round(y), round(widget.width), round(widget.height))
+
+
+def test_nothing_moves_under_a_finger(app_dirs: Path) -> None:
+    """Six players with the longest names: the setup's tabs and the players stay in place
+    from before the first call to the first lead (no options to take away); the card values
+    stay in place from the first lead through the tricks."""
+    from conftest import LONG_NAMES
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from rules import Setup
+
+    players = LONG_NAMES[:6]
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        app.start_game(Setup("tribal-village", players, {}, 5))
+        yield 3
+        scr = app.game_screen
+        game = app.session.game
+        keys = [k for k in scr.buttons if k.startswith(("mode:", "player:"))]
+        assert sum(k.startswith("player:") for k in keys) == 6, sorted(scr.buttons)
+        before = {k: _where(scr.buttons[k]) for k in keys}
+        d.tap(scr.buttons[f"objective:{game.state.revealed[0]}"])  # the first call
+        yield 2
+        assert game.history
+        gone = [k for k in keys if k not in scr.buttons]
+        assert not gone, f"{gone} disappeared after the first call"
+        assert {k: _where(scr.buttons[k]) for k in keys} == before
+        for p in players[1:]:
+            d.tap(scr.buttons[f"player:{p}"])
+            yield 1
+            d.tap(scr.buttons[f"objective:{game.state.revealed[0]}"])
+            yield 1
+            assert {k: _where(scr.buttons[k]) for k in keys} == before, p
+        # the first lead: the same players in the same places, then the card values
+        assert all(game.state.objective.values())
+        values = [f"value:{v}" for v in range(1, 9)]
+        lead = {k: _where(scr.buttons[k]) for k in values}
+        d.tap(scr.buttons[f"player:{players[2]}"])
+        yield 1
+        assert {k: _where(scr.buttons[k]) for k in keys} == before
+        assert {k: _where(scr.buttons[k]) for k in values} == lead
+        scr._call(next(c for c in game.legal_calls() if type(c).__name__ == "FirstLead").text())
+        yield 2
+        rng = __import__("random").Random(2)
+        for _ in range(30):  # tricks, decisions, tokens: the values never move
+            if game.state.phase == "play" and not game.state.pending:
+                assert {k: _where(scr.buttons[k]) for k in values} == lead
+            app.session.try_call(game.random_call(rng))
+            yield 1
+
+    run_app(app, script)
+
+
+def test_plurals_and_refusals_where_the_players_look(app_dirs: Path) -> None:
+    """ "1 trick", "1 token", "1 point" (never "1 tricks"); a refused call shows the engine's
+    reason in the verdict box, whole and in the verdict's size."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, cut_text, run_app
+    from rules import Setup
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        app.start_game(Setup("tribal-village", PLAYERS, {"tribes": list(TRIBES)}, 7))
+        yield 2
+        scr = app.game_screen
+        s = app.session
+        revealed = ("Secret Village, Crowded Village, Balanced Village, Twin Village, "
+                    "Humble Village")
+        for call in ("Alliances: Palaudis+Floris, Hydris+Nimbus, Luftles",
+                     f"Objectives: {revealed}", "Ana: Objective Crowded Village",
+                     "Ben: Objective Humble Village", "Cy: Objective Secret Village",
+                     "Ana: Lowest Luftles 1", "Ana: Luftles 1", "Ben: Luftles 2",
+                     "Cy: Luftles 3"):
+            assert s.try_call(call) is not None, (call, s.message)
+        yield 2
+        assert len(s.game.state.villages["Cy"]) == 1, s.game.history
+        text = scr.player_labels["Cy"].text
+        assert "1 trick" in text and "1 tricks" not in text, text
+        ben = scr.player_labels["Ben"].text
+        assert "0 tricks" in ben, ben
+        # a refusal: the engine's reason, in the verdict box, not cut
+        assert s.try_call("Ana: Palaudis 8") is None  # Cy leads
+        yield 3
+        label = scr.verdict_label
+        assert s.message and s.message in label.text, (s.message, label.text)
+        assert label.font_size >= app.fs(18) * 0.7 - 0.01
+        assert cut_text(label) is None, label.text
+        assert label.parent is not None and label.parent.y > scr.choices.top - 1
+        # a tap reads it: the verdict comes back
+        d.tap(scr.buttons["tribe:Palaudis"])
+        yield 2
+        assert scr.verdict_label.text.startswith("Last trick: Cy wins")
+
+    run_app(app, script)

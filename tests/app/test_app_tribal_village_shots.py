@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from table_walk import shooter
 
 pytestmark = pytest.mark.app
 
@@ -29,15 +30,14 @@ def pending(kind: str) -> Callable[[Any], bool]:
 def test_every_tribal_village_screen_shot(app_dirs: Path) -> None:
     from dataclasses import replace
 
-    from kivy.core.window import Window
-
     from companion.app import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.drive import Driver, ManualClock, run_app
     from rules import Setup
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     problems: list[str] = []
     shots: list[str] = []
+    take = shooter(app, problems, shots, SHOTS, "tribal-village")
 
     def table(d: Driver, count: int, size: str, prefix: str) -> Generator[int, None, None]:
         """One table: its screens in order, then a random game to its end."""
@@ -55,14 +55,8 @@ def test_every_tribal_village_screen_shot(app_dirs: Path) -> None:
         def scr() -> Any:
             return app.game_screen
 
-        def shot(name: str) -> Iterator[int]:
-            Window.size = (800, 480)
-            yield 3
-            where = f"{prefix}-{name}"
-            problems.extend(f"{where}: {p}" for p in layout_problems(scr(), (800, 480)))
-            shots.append(where)
-            if SHOTS:
-                d.screenshot(Path(SHOTS) / f"tribal-village-{where}.png")
+        def shot(name: str, widget: Any = None) -> Iterator[int]:
+            yield from take(d, f"{prefix}-{name}", widget)
 
         def advance(want: Callable[[Any], bool], limit: int = 600,
                     hand: bool = False) -> bool:

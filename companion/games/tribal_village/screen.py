@@ -22,6 +22,7 @@ from kivy.utils import escape_markup
 from companion import theme
 from companion.contract import Host
 from companion.frame import GameFrame
+from companion.games.pages import one_page
 from companion.games.table import TableScreen
 from companion.session import TableSession
 from companion.widgets import w as _w
@@ -162,10 +163,10 @@ class TribalVillageScreen(TableScreen):
 
         row.bind(height=heights)
         row.add_widget(text)
-        played = _w("TLabel", text="", font_size=fs(13), size_hint_x=None, width=66,
+        played = _w("TLabel", text="", font_size=fs(13), size_hint_x=None, width=60,
                     shorten=False)
         row.add_widget(played)
-        points = BoxLayout(orientation="vertical", size_hint_x=None, width=54)
+        points = BoxLayout(orientation="vertical", size_hint_x=None, width=52)
         points.add_widget(Widget())
         score = _w("TLabel", text="", bold=True, font_size=fs(22), size_hint_y=None,
                    height=30)
@@ -232,11 +233,10 @@ class TribalVillageScreen(TableScreen):
         # The choices keep one height through the setup, and another through play: the setup
         # fills them from the top (its tabs stay put), play from the bottom (the values do).
         self.choices.height = rows_height(self.setup_rows if setup else PLAY_ROWS)
-        filler = Widget()
-        if setup:
-            self.choices.add_widget(filler)
-        else:
-            self.choices.add_widget(filler, index=len(self.choices.children))
+        kids = self.choices.children
+        used = sum(k.height for k in kids) + GAP * max(0, len(kids) - 1)
+        if used < self.choices.height - 0.5:  # room left: a filler takes it
+            self.choices.add_widget(Widget(), index=0 if setup else len(kids))
         verdict = escape_markup(self._verdict())  # after the choices: a setup step may
         refused = self.session.message  # set what it says
         if refused:  # the engine's reason, where the players look, instead of the verdict
@@ -320,7 +320,7 @@ class TribalVillageScreen(TableScreen):
             best = max(last.values())
             top = " and ".join(p for p, n in last.items() if n == best)
             return (f"Hand {len(s.hand_scores)} scored: most points {top} "
-                    f"({plural(best, 'point')}). Each player's points are on the right.")
+                    f"({plural(best, 'point')}).")
         if any(o is None for o in s.objective.values()):
             return "Tap a player, then the objective they keep."
         return "Tap who holds it, then the card."
@@ -757,18 +757,12 @@ class TribalVillageScreen(TableScreen):
         """A grid of ``rows`` x ``cols``, one page at a time: when the buttons do not fit, the
         last cell turns the page ("More", which shows where it is). Nothing scrolls, so every
         button sits where it was drawn."""
-        room = cols * rows
-        if len(widgets) <= room:
-            self._grid(widgets, cols=cols)
-            return
-        per = room - 1
-        pages = -(-len(widgets) // per)
-        page = self.page % pages
-        shown = list(widgets[page * per:(page + 1) * per])
-        shown += [Widget() for _ in range(per - len(shown))]
-        shown.append(self._button("page:more", f"More {page + 1}/{pages}",
-                                  lambda: self._set(page=page + 1), font=15))
-        self._grid(shown, cols=cols)
+        shown, page, pages = one_page(widgets, cols * rows, self.page)
+        cells = [Widget() if w is None else w for w in shown]
+        if pages > 1:
+            cells.append(self._button("page:more", f"More {page + 1}/{pages}",
+                                      lambda: self._set(page=page + 1), font=15))
+        self._grid(cells, cols=cols)
 
     def _draw_chaos(self, who: str, answers: Sequence[Any]) -> None:
         full = next((c for c in answers if isinstance(c, Chaos) and c.added), None)
