@@ -231,11 +231,15 @@ def test_dice_forge_titans_module_chosen_on_the_start_screen(app_dirs: Path,
         yield 2
         start.set_count(3)
         start.choose("module", "titans")
+        assert "six base-game others" in start.option_spins["cards"].values
+        start.option_spins["cards"].text = "six base-game others"  # the Feats option, in words
         d.tap(start.start_button)
         yield 2
         screen = app.game_screen
         game = screen.session.game
         assert game.state.module == "titans"
+        feats = [name for _slot, name, *_ in game.feat_view()]
+        assert "Cerberus" in feats and "The Chaos" in feats  # others, the module's kept
         assert not [k for k in screen.buttons if k.startswith("module:")]
         assert "Titans" in screen.frame.title.text
         _check_panels(screen)  # ancient shards shown with their cap

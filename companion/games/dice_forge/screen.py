@@ -127,13 +127,13 @@ class PlayerPanel(BoxLayout):
         low = BoxLayout(size_hint_y=0.34, spacing=4)
         self.die_views = [Widget(size_hint_x=None), Widget(size_hint_x=None)]
         self.die_faces = [FacePainter(v, pad=1) for v in self.die_views]
-        for view in self.die_views:
-            low.bind(height=lambda _l, h, v=view: setattr(v, "width", h))
+        for view in self.die_views:  # square, and no bigger than a finger needs to see
+            low.bind(height=lambda _l, h, v=view: setattr(v, "width", min(h, 46)))
             low.add_widget(view)
         self.token_label = _w("TLabel", text="", font_size=app.fs(14), halign="left",
                               color=theme.MUTED)
         self.score_label = _w("TLabel", text="", font_size=app.fs(14), halign="right",
-                              color=theme.MUTED, size_hint_x=None, width=84)
+                              color=theme.MUTED, size_hint_x=None, width=76)
         low.add_widget(self.token_label)
         low.add_widget(self.score_label)
         body.add_widget(low)
@@ -514,11 +514,9 @@ class DiceForgeScreen(TableScreen):
 
     # -- what is drawn on the right --------------------------------------------------------------
 
-    def draw_roll(self, p: Player, dice: tuple[int, ...], minor: bool = False
-                  ) -> tuple[str, str]:
-        """Die 1's faces on the left, die 2's on the right (a minor blessing of one die
-        leaves the other's greyed in place)."""
-        what = "one die" if minor and len(dice) == 1 else "both dice" if not minor else "a die"
+    def _dice_columns(self, p: Player, button: Callable[[int, str], Any]) -> None:
+        """Die 1's faces on the left, die 2's on the right, each face once, in the same
+        places every time (``button(die, face)`` makes each face's button)."""
         cols = BoxLayout(spacing=8)
         for d in (0, 1):
             col = BoxLayout(orientation="vertical", spacing=2)
@@ -527,19 +525,29 @@ class DiceForgeScreen(TableScreen):
             grid = GridLayout(cols=2, spacing=GAP)
             faces = list(dict.fromkeys(p.dice[d]))
             for face in faces:
-                if minor:
-                    text = rolled_text(p.name, [face], d + 1)
-                    action: Callable[..., object] = lambda t=text: self.call(t)  # noqa: E731
-                else:
-                    action = lambda d=d, f=face: self.pick_face(d, f)  # noqa: E731
-                grid.add_widget(self._face_button(f"die{d + 1}:{face}", face, action,
-                                                  enabled=d in dice,
-                                                  selected=self.picked.get(d) == face))
+                grid.add_widget(button(d, face))
             for _ in range(6 - len(faces)):
                 grid.add_widget(Widget())  # the faces keep one size, top-aligned
             col.add_widget(grid)
             cols.add_widget(col)
         self.content.add_widget(cols)
+
+    def draw_roll(self, p: Player, dice: tuple[int, ...], minor: bool = False
+                  ) -> tuple[str, str]:
+        """The faces of both dice (a minor blessing of one die leaves the other's greyed in
+        place)."""
+        what = "one die" if minor and len(dice) == 1 else "both dice" if not minor else "a die"
+
+        def button(d: int, face: str) -> Any:
+            if minor:
+                text = rolled_text(p.name, [face], d + 1)
+                action: Callable[..., object] = lambda: self.call(text)  # noqa: E731
+            else:
+                action = lambda: self.pick_face(d, face)  # noqa: E731
+            return self._face_button(f"die{d + 1}:{face}", face, action, enabled=d in dice,
+                                     selected=self.picked.get(d) == face)
+
+        self._dice_columns(p, button)
         if self.camera_ready():
             self._bar(self._button("camera", "Read the camera", self.use_camera))
         hint = ("Tap the face that came up." if minor else
@@ -631,24 +639,15 @@ class DiceForgeScreen(TableScreen):
     def draw_forge_over(self, p: Player, options: list[Buy]) -> tuple[str, str]:
         face = self.face
         assert face is not None
-        cols = BoxLayout(spacing=8)
-        for d in (0, 1):
-            col = BoxLayout(orientation="vertical", spacing=2)
-            col.add_widget(_w("TLabel", text=f"Die {d + 1}", size_hint_y=None, height=22,
-                              font_size=self.host.fs(15), color=theme.MUTED))
-            grid = GridLayout(cols=2, spacing=GAP)
-            faces = list(dict.fromkeys(p.dice[d]))
-            for over in faces:
-                buy = next((b for b in options if b.face == face and b.die == d + 1
-                            and b.over == over), None)
-                grid.add_widget(self._face_button(
-                    f"over:{d + 1}:{over}", over, lambda b=buy: self.add_buy(b),
-                    enabled=buy is not None))
-            for _ in range(6 - len(faces)):
-                grid.add_widget(Widget())
-            col.add_widget(grid)
-            cols.add_widget(col)
-        self.content.add_widget(cols)
+
+        def button(d: int, over: str) -> Any:
+            buy = next((b for b in options if b.face == face and b.die == d + 1
+                        and b.over == over), None)
+            return self._face_button(f"over:{d + 1}:{over}", over,
+                                     lambda: self.add_buy(buy) if buy else None,
+                                     enabled=buy is not None)
+
+        self._dice_columns(p, button)
         self._bar(self._button("back", "Back", self.choose_sanctuary_face_none))
         return f"Forge {face}", "On which die, over which face?"
 
@@ -698,16 +697,19 @@ class DiceForgeScreen(TableScreen):
     # -- Menu: looking at the Sanctuary, the feats and the module's board ----------------------
 
     def menu_items(self) -> list[MenuItem]:
-        items: list[MenuItem] = [("Sanctuary", self.look_sanctuary), ("Feats", self.look_feats)]
-        module = self.game.state.module
-        if module != "none":
-            items.append((f"{module.capitalize()} board", self.look_board))
-        items.append(("Faces as pictures" if self.words else "Faces as words",
-                      self.toggle_words))
-        return items
+        """Two items of the game's own (the frame's menu holds six rows at 800x480): the
+        Sanctuary, feats and board in one dialog that turns between them, and the faces in
+        words or pictures."""
+        board = ", board" if self.game.state.module != "none" else ""
+        return [(f"Sanctuary, feats{board}", self.look_sanctuary),
+                ("Faces as pictures" if self.words else "Faces as words", self.toggle_words)]
 
     def _look(self, title: str, body: Any) -> ModalView:
-        self.look_view = dialog(self.host, title, body, [("Close", lambda: None)],
+        """A dialog showing part of the table, with buttons to turn to the other parts."""
+        turns: list[MenuItem] = [("Sanctuary", self.look_sanctuary), ("Feats", self.look_feats)]
+        if self.game.state.module != "none":
+            turns.append(("Board", self.look_board))
+        self.look_view = dialog(self.host, title, body, [*turns, ("Close", lambda: None)],
                                 size=(0.96, 0.94))
         return self.look_view
 
