@@ -25,6 +25,11 @@ def make_table(host: Host, session: TableSession[Any]) -> TableGame:
     return ScreenTable(DiceForgeScreen(host, session, name=f"game-{GAME}"), BUTTONS)
 
 
+#: The base game's other feats, in the six slots no module holds (so they go with any module):
+#: the Tenacious Boar, Cerberus, the Sentinel, Typhon, Triton and the Cyclops.
+OTHER_BASE_CARDS = {"M4": "boar", "M5": "cerberus", "M7": "sentinel", "M8": "typhon",
+                    "F5": "triton", "F7": "cyclops"}
+
 OPTIONS = (
     StartOption("module", "Module", ((None, "none"), ("titans", "Titans"),
                                      ("goddess", "Goddess"))),
@@ -32,6 +37,8 @@ OPTIONS = (
                                      *((n, str(n)) for n in range(1, 11)))),
     StartOption("tiebreak", "Ties", ((None, "shared victory"),
                                      (True, "broken (forged faces...)"))),
+    StartOption("cards", "Feats", ((None, "the recommended set"),
+                                   (OTHER_BASE_CARDS, "six base-game others"))),
 )
 
 PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)

@@ -31,8 +31,8 @@ OPTIONS = (
     StartOption("alliance_mode", "Teams", ((False, "off"), (True, "on (4 or 6 players)"))),
     StartOption("new_alliances_each_hand", "New alliances", ((False, "no"),
                                                              (True, "each hand"))),
-    StartOption("tachydus_discard", "Tachydus discard", ((None, "into the village"),
-                                                         ("out", "out of the hand"))),
+    StartOption("tachydus_discard", "Tachydus", ((None, "discard into the Village"),
+                                                 ("out", "discard out of the hand"))),
 )
 
 PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
