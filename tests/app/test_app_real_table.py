@@ -57,7 +57,7 @@ def test_companion_camera_reaches_the_dice_view_and_the_game(
         s = app.session
         assert s is not None and app.game_screen is not None
         assert app.game_screen.camera_on  # a camera whose rolls count reads from the start
-        for _ in range(600):  # the camera reads Ana's roll-off die by itself
+        for _ in range(4000):  # the camera reads Ana's roll-off die by itself (slow when loaded)
             if s.game.history:
                 break
             yield 1
