@@ -59,6 +59,8 @@ class StartScreen(Screen):
                          on_release=lambda *_: self.set_count(self.count + 1)))
         self.resume_box = BoxLayout(size_hint_x=None, width=0, spacing=6)
         top.add_widget(self.resume_box)
+        top.add_widget(w("TButton", text="History", size_hint_x=None, width=120,
+                         on_release=lambda *_: app.show("history")))
         top.add_widget(w("TButton", text="Settings", size_hint_x=None, width=120,
                          on_release=lambda *_: app.show("settings")))
         root.add_widget(top)

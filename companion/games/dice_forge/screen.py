@@ -22,7 +22,13 @@ from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import Host
-from companion.games.dice_forge.adapter import MODULES, call_from_reading, face_name, rolled_text
+from companion.games.dice_forge.adapter import (
+    MODULES,
+    RolledReading,
+    call_from_reading,
+    face_name,
+    rolled_text,
+)
 from companion.games.table import TableScreen
 from companion.session import TableSession
 from companion.widgets import w as _w
@@ -122,6 +128,9 @@ class DiceForgeScreen(TableScreen):
         self.view = "play"  # play | sanctuary | feats | board
         self.mode = ""  # "" | forge | perform
         self.picked: dict[int, str] = {}  # roll of both dice: die index -> face tapped
+        #: The camera's reading of a roll of both dice the players confirm: (it, as read, the
+        #: number of calls then: a reading of another roll is never reported).
+        self.read_from: tuple[Reading, RolledReading, int] | None = None
         self.basket: list[Buy] = []  # faces of the forge being built
         self.face: str | None = None  # Sanctuary face chosen, awaiting die and face replaced
         self.wait_key: tuple[Any, ...] = ()
@@ -212,7 +221,15 @@ class DiceForgeScreen(TableScreen):
         if len(self.picked) == 2:
             faces = [self.picked[0], self.picked[1]]
             self.picked = {}
-            self.call(rolled_text(st.player, faces))
+            read, self.read_from = self.read_from, None
+            calls = len(self.game.history)
+            if self.call(rolled_text(st.player, faces)) and read is not None \
+                    and read[2] == calls:
+                reading, got, _ = read  # the dice statistics: the faces confirmed or corrected
+                fixed = {got.dice[k]: face for k, face in enumerate(faces)
+                         if k < len(got.dice) and (got.uncertain[k] or got.faces[k] != face)}
+                if fixed:
+                    self.host.correct_roll(reading, fixed)
             return
         self.refresh()
 
@@ -267,6 +284,7 @@ class DiceForgeScreen(TableScreen):
         if st.kind == "roll2":
             self.picked = {d: f for d, f in zip(which, got.faces, strict=True)
                            if f is not None and not got.uncertain[which.index(d)]}
+            self.read_from = (reading, got, len(self.game.history)) if got.dice else None
         self.refresh()
 
     def choose_sanctuary_face(self, face: str) -> None:
