@@ -127,6 +127,15 @@ class CompanionApp(App):
             self.previous = self.sm.current
             self.sm.current = name
 
+    def drop_screen(self, name: str) -> None:
+        """Let go of one of the app's screens built when first opened (``APP_SCREENS``),
+        unless it shows now: its memory goes back to the table; it is built again when next
+        opened."""
+        screen = self.screens.get(name)
+        if name in APP_SCREENS and screen is not None and self.sm is not None \
+                and self.sm.current != name:
+            self.sm.remove_widget(self.screens.pop(name))
+
     def back(self) -> None:
         if self.table is None:
             self.show("start")

@@ -5,7 +5,7 @@ Opened from the start screen's "History" button (``app.show("history")``, built 
 time: :data:`companion.app.APP_SCREENS`). Four tabs under one pair of filters (a game, a
 player; touch only):
 
-- **Games**: every game, newest first, 20 to a page: game, winner (or "unfinished"), date,
+- **Games**: every game, newest first, 10 to a page: game, winner (or "unfinished"), date,
   players, length and calls. A tap opens one: its final standings, then call by call
   (forwards, back, or a jump with the slider), and "Resume" when it is unfinished.
 - **Players**: games, wins, win rates and streaks; a chart of win rates (one player: per
@@ -63,8 +63,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: Games to a page of the list.
-PAGE = 20
+#: Games to a page of the list (two screens' worth: every row costs a moment to draw).
+PAGE = 10
 #: Games of one game in its scores chart (the newest).
 SCORES_GAMES = 30
 ALL_GAMES = "All games"
@@ -138,10 +138,9 @@ class Worker:
 
 @dataclass(frozen=True)
 class Page:
-    """What the list shows: the games played here, the players, one page of games."""
+    """What the list shows: the games played here, one page of games."""
 
     games: tuple[str, ...]
-    players: tuple[str, ...]
     total: int
     offset: int
     page: tuple[GameSummary, ...]
@@ -193,10 +192,46 @@ class Row(ButtonBehavior, BoxLayout):
         self.paint.rgba = theme.BUTTON if value == "down" else self.base
 
 
+class ClipScroll(ScrollView):
+    """Kivy's ScrollView, its content clipped by the GL scissor instead of the stencil buffer
+    (the same scrolling, touch and bars). A rectangle needs no stencil, and the stencil is
+    dear on a software rasteriser: on this machine's Mesa llvmpipe its first use costs ~70 MB
+    of memory, a scissor ~3 MB (measured: docs/history.md). When Kivy's canvas for the
+    ScrollView is not the one expected, the stencil stays."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        from kivy.graphics.scissor_instructions import ScissorPop, ScissorPush
+
+        super().__init__(**kwargs)
+        # One bar colour, never faded: a fade redraws the whole window ~30 times, and on the
+        # software GL here that grew the memory by ~60 MB the first time (measured).
+        self.bar_color = self.bar_inactive_color = [*theme.MUTED[:3], 0.8]
+        before, after = self.canvas.before, self.canvas.after
+        stencil_in = ["StencilPush", "BindTexture", "Rectangle", "StencilUse"]
+        stencil_out = ["StencilUnUse", "BindTexture", "Rectangle", "StencilPop"]
+        self.clipped = ([type(c).__name__ for c in before.children] == stencil_in
+                        and [type(c).__name__ for c in after.children[:4]] == stencil_out)
+        if not self.clipped:
+            return
+        before.clear()
+        for instruction in list(after.children[:4]):
+            if type(instruction).__name__ != "BindTexture":  # goes with its Rectangle
+                after.remove(instruction)
+        self._scissor = ScissorPush(x=0, y=0, width=1, height=1)
+        before.add(self._scissor)
+        after.insert(0, ScissorPop())
+        self.bind(pos=self._clip, size=self._clip)
+
+    def _clip(self, *_: Any) -> None:
+        x, y = self.to_window(self.x, self.y)
+        self._scissor.x, self._scissor.y = int(x), int(y)
+        self._scissor.width, self._scissor.height = int(self.width), int(self.height)
+
+
 def _scroll(inner: Any) -> ScrollView:
     inner.size_hint_y = None
     inner.bind(minimum_height=inner.setter("height"))
-    view = ScrollView(do_scroll_x=False, bar_width=8, scroll_type=["bars", "content"])
+    view = ClipScroll(do_scroll_x=False, bar_width=8, scroll_type=["bars", "content"])
     view.add_widget(inner)
     return view
 
@@ -207,7 +242,7 @@ def _text_pane(app: CompanionApp) -> tuple[ScrollView, Label]:
                   color=theme.TEXT, size_hint_y=None, padding=(8, 6))
     label.bind(width=lambda lab, v: setattr(lab, "text_size", (v, None)),
                texture_size=lambda lab, v: setattr(lab, "height", v[1]))
-    view = ScrollView(do_scroll_x=False, bar_width=8)
+    view = ClipScroll(do_scroll_x=False, bar_width=8)
     view.add_widget(label)
     return view, label
 
@@ -257,7 +292,7 @@ class HistoryScreen(Screen):
         self.export_view: ModalView | None = None
         self.export_text: Any = None
         self.exported: list[Path] = []
-        app.bind(on_stop=lambda *_: self.worker.close())
+        app.bind(on_stop=self._stopping)
 
         fs = app.fs
         root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
@@ -369,6 +404,17 @@ class HistoryScreen(Screen):
         """True while anything asked of the history is still being worked out."""
         return self.worker.busy > 0
 
+    def _stopping(self, *_: Any) -> None:
+        self.worker.close()
+
+    def on_leave(self, *args: Any) -> None:
+        """Players leave the history for the start screen or a game: the screen lets go of
+        its thread, its connection and its widgets (built again when next opened; the
+        table's memory goes to the game and the camera)."""
+        self.worker.close()
+        self.app.unbind(on_stop=self._stopping)
+        Clock.schedule_once(lambda dt: self.app.drop_screen(self.name))
+
     def on_pre_enter(self, *args: Any) -> None:
         if self.view == "game":
             self.view = "games"
@@ -422,23 +468,31 @@ class HistoryScreen(Screen):
                 f"Reading games into the history: {done:,} of {total:,} (once)"))
 
         def job(h: History) -> Page:
-            refreshed = h.refresh(progress) if h.stale() else 0
-            return Page(tuple(h.game_names()), tuple(h.players()), h.count(game, player),
-                        offset, tuple(h.games(game, player, limit=PAGE, offset=offset)),
-                        refreshed)
+            refreshed = h.refresh(progress)
+            return Page(tuple(h.game_names()), h.count(game, player), offset,
+                        tuple(h.games(game, player, limit=PAGE, offset=offset)), refreshed)
 
         self.worker.read(job, self._show_page, self.failed("The history could not be read"))
+        if not self.player_spin.values[1:]:  # the players, for their filter: after the page
+
+            def names(h: History) -> tuple[str, ...]:
+                return tuple(h.players())
+
+            self.worker.read(names, self._show_players,
+                             self.failed("The players could not be read"))
         if self.view in ("players", "per-game"):
             self.load_stats()
         elif self.view == "dice" and self.dice is None:
             self.load_dice()
+
+    def _show_players(self, players: tuple[str, ...]) -> None:
+        self.player_spin.values = [ALL_PLAYERS, *players]
 
     def _show_page(self, page: Page) -> None:
         self.loads += 1
         self.titles = {game_title(g): g for g in page.games}
         self._quiet = True
         self.game_spin.values = [ALL_GAMES, *self.titles]
-        self.player_spin.values = [ALL_PLAYERS, *page.players]
         self._quiet = False
         self.total, self.offset, self.page = page.total, page.offset, page.page
         self.rows.clear_widgets()
@@ -581,9 +635,9 @@ class HistoryScreen(Screen):
             self.left.add_widget(self.stat_list)
             for p in stats.players:
                 self.stat_rows.add_widget(Row(
-                    self.app, f"[b]{_esc(p.player)}[/b]",
-                    f"{percent(p.win_rate)} won" if p.games else "",
-                    f"{_count(p.games, 'game')}, {p.wins} won, streak {p.streak.text()}",
+                    self.app, f"[b]{_esc(p.player)}[/b]", "",
+                    (f"{percent(p.win_rate)}: " if p.games else "")
+                    + f"{p.wins} of {_count(p.games, 'game')}, streak {p.streak.text()}",
                     partial(self.set_filters, self.game_filter, p.player)))
             if not stats.players:
                 self.left.add_widget(w("TLabel", text="No players yet.", color=theme.MUTED))
@@ -629,9 +683,9 @@ class HistoryScreen(Screen):
         self.left.add_widget(self.stat_list)
         for g in stats.games:
             self.stat_rows.add_widget(Row(
-                self.app, f"[b]{_esc(g.title)}[/b]",
-                "-" if g.average_minutes is None else f"{g.average_minutes:.0f} min",
-                f"{_count(g.games, 'game')}, {number(g.average_players)} players"
+                self.app, f"[b]{_esc(g.title)}[/b]", "",
+                ("" if g.average_minutes is None else f"{g.average_minutes:.0f} min, ")
+                + f"{_count(g.games, 'game')}, {number(g.average_players)} players"
                 + (f", {g.unfinished} unfinished" if g.unfinished else ""),
                 partial(self.set_filters, g.game, self.player_filter)))
         if not stats.games:
@@ -690,9 +744,9 @@ class HistoryScreen(Screen):
         for i, f in enumerate(found):
             label = f.label[:1].upper() + f.label[1:]
             self.stat_rows.add_widget(Row(
-                self.app, f"[b]{_esc(label)}[/b]", f"{f.rolls:,} rolls",
-                _STATUS.get(f.status, f.status) + (f" ({f.face})" if f.status == "biased"
-                                                   else ""),
+                self.app, f"[b]{_esc(label)}[/b]", "",
+                f"{f.rolls:,} rolls: " + _STATUS.get(f.status, f.status)
+                + (f" ({f.face})" if f.status == "biased" else ""),
                 partial(self.choose_dice, i), chosen=i == self.dice_choice))
         # the verdict in words under the groups, so the bars get the chart's whole height
         chosen = found[self.dice_choice]
@@ -886,4 +940,4 @@ _STATUS = {"fair": "no evidence of bias", "biased": "shows a bias", "too-few": "
            "none": "no confident rolls", "untested": "icon faces, not tested"}
 
 
-__all__ = ["HistoryScreen", "Row", "Worker", "exports_folder"]
+__all__ = ["ClipScroll", "HistoryScreen", "Row", "Worker", "exports_folder"]
