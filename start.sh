@@ -3,7 +3,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/scripts/bootstrap.sh" --no-dev --inexact
-if is_pi; then
+if is_pi && has_pkg python3-lgpio; then
     # gpiozero on a Pi 5 needs lgpio (from apt); it works on a Pi 4 as well.
     export GPIOZERO_PIN_FACTORY="${GPIOZERO_PIN_FACTORY:-lgpio}"
 fi

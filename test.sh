@@ -2,8 +2,19 @@
 # Run the whole test suite (lint, types, tests), installing what it needs first.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+args=("$@")
+set --   # bootstrap.sh hands its own arguments to `uv sync`; these are pytest's
 source "$here/scripts/bootstrap.sh"
+set -- "${args[@]}"
 cd "$here"
+if ! command -v systemd-analyze >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    # tests/companion/test_appliance.py checks generated units with systemd's own tools
+    # (offline, in a temporary root directory).
+    echo "test.sh: installing systemd's tools for the appliance tests" >&2
+    s=""; [ "$(id -u)" -ne 0 ] && s="sudo"
+    $s apt-get update -qq && DEBIAN_FRONTEND=noninteractive $s apt-get install -y -qq \
+        --no-install-recommends systemd >/dev/null
+fi
 py=.venv/bin/python
 echo "== ruff"
 $py -m ruff check .

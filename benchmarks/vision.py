@@ -38,8 +38,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import read_dice  # noqa: E402
-from vision.synthetic import ICON_SETS, random_scene, render  # noqa: E402
+from vision import Reading, read_dice  # noqa: E402
+from vision.synthetic import HARD_TABLES, ICON_SETS, Scene, random_scene, render  # noqa: E402
+
+Labels = list[tuple[int, float, float, float]]
 
 DATA = ROOT.parent / "shared" / "data" / "dice-photos"
 if not DATA.exists():
@@ -85,6 +87,21 @@ def score_image(img: np.ndarray, labels: list[tuple[int, float, float, float]],
     reading = read_dice(img)
     s.ms += (time.perf_counter() - t) * 1000
     s.frames += 1
+    _score_reading(reading, labels, [], s, verbose, name)
+
+
+def _score_reading(reading: Reading, labels: list[tuple[int, float, float, float]],
+                   ignore: list[tuple[int, float, float, float]], s: Score,
+                   verbose: bool = False, name: str = "") -> None:
+    """Match a reading to its labels; reported dice on an ``ignore`` die are not counted."""
+    if ignore:
+        keep = [d for d in reading.dice
+                if not any(np.hypot(d.center[0] - cx, d.center[1] - cy) < 0.5 * side
+                           for _v, cx, cy, side in ignore)
+                or any(np.hypot(d.center[0] - cx, d.center[1] - cy) < 0.75 * side
+                       for _v, cx, cy, side in labels)]
+        reading = Reading(dice=tuple(keep), frame_shape=reading.frame_shape,
+                          warnings=reading.warnings)
     s.labelled += len(labels)
     s.reported += len(reading.dice)
     used: set[int] = set()
@@ -214,35 +231,104 @@ def bench_synthetic(n_dice: int, seed: int, icon_dice: int) -> None:
     print(f"synthetic all (pips + icons)  dice {dice:5d}  right {right / max(1, dice):6.1%}")
 
 
+def hard_scenes(seed: int, n_dice: int) -> list[tuple[np.ndarray, Labels, Scene]]:
+    """Seeded felt / cloth / mat / wood tables, trays, oblique views (0-60 degrees), glare,
+    stacked and cocked dice (``vision.synthetic.HARD_TABLES``), dice of 20-60 px, until
+    ``n_dice`` readable dice: (image, labels of the readable dice, scene)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    total = 0
+    k = 0
+    while total < n_dice:
+        w, h = ((640, 480), (640, 640), (1280, 720))[k % 3]
+        k += 1
+        scene = random_scene(rng, width=w, height=h, n_dice=(1, 12), die_size=(20.0, 60.0),
+                             perspective=float(rng.choice([0.0, 0.1, 0.2])), **HARD_TABLES)
+        img = render(scene, rng)
+        labels = [(int(t.value or 0), t.center[0], t.center[1], t.size)
+                  for t in scene.truth() if t.readable]
+        total += len(labels)
+        out.append((img, labels, scene))
+    return out
+
+
+def bench_hard(n_dice: int, seed: int, verbose: bool) -> None:
+    """Value accuracy and precision on hard tables; how often the hand warning fires (no
+    synthetic scene here has a hand). Dice that are not readable in the truth (stacked, cocked,
+    cut off) are neither counted nor held against precision when reported."""
+    s = Score()
+    hand = frames = 0
+    per_kind: dict[str, Score] = {}
+    for img, labels, scene in hard_scenes(seed, n_dice):
+        unreadable = [(0, t.center[0], t.center[1], t.size)
+                      for t in scene.truth() if not t.readable]
+        t0 = time.perf_counter()
+        reading = read_dice(img)
+        s.ms += (time.perf_counter() - t0) * 1000
+        s.frames += 1
+        frames += 1
+        hand += any(w.startswith("occlusion") for w in reading.warnings)
+        kind = scene.surface.kind if scene.surface else "plain"
+        tilt = "oblique" if scene.tilt >= 30 else "top-down"
+        sub = per_kind.setdefault(f"{kind}/{tilt}", Score())
+        for sc in (s, sub):
+            _score_reading(reading, labels, unreadable, sc, verbose)
+    print(s.line(f"hard tables (seed {seed})"))
+    if verbose:
+        for name, sub in sorted(per_kind.items()):
+            print("  " + sub.line(name))
+    print(f"hard tables: 'hand in view' warning on {hand} of {frames} frames (no hand in any)")
+
+
+def _timed(frames: list[np.ndarray], runs: int = 5) -> tuple[list[float], list[float]]:
+    """Per frame, the best of ``runs`` readings: wall ms and this process's CPU ms (the CPU
+    time is what the reading costs; on this shared machine the wall time also holds the
+    time other work took the core)."""
+    for f in frames[:2]:
+        read_dice(f)
+    wall, cpu = [], []
+    for f in frames:
+        w, c = [], []
+        for _ in range(runs):
+            t, p = time.perf_counter(), time.process_time()
+            read_dice(f)
+            w.append((time.perf_counter() - t) * 1000)
+            c.append((time.process_time() - p) * 1000)
+        wall.append(min(w))
+        cpu.append(min(c))
+    return wall, cpu
+
+
 def bench_speed() -> None:
+    """Ordinary scenes (4-12 dice) at 640x640 and 1280x720, and crowded trays (20-30 dice on
+    felt, cloth or a mat, in a tray), at one OpenCV thread and at OpenCV's default."""
     rng = np.random.default_rng(7)
     cores = cv2.getNumberOfCPUs()
+    sets = []
     for w, h in ((640, 640), (1280, 720)):
-        frames = [render(random_scene(rng, width=w, height=h, n_dice=(4, 12)), rng)
-                  for _ in range(10)]
+        sets.append((f"{w}x{h}, 4-12 dice", [render(random_scene(rng, width=w, height=h,
+                                                                 n_dice=(4, 12)), rng)
+                                             for _ in range(10)]))
+    crowded = [render(random_scene(rng, width=640, height=640, n_dice=(20, 30),
+                                   die_size=(30.0, 44.0), touching=0.4, surface="any",
+                                   tray=1.0), rng) for _ in range(10)]
+    sets.append(("640x640 crowded tray, 20-30 dice", crowded))
+    for name, frames in sets:
         for threads in sorted({1, cores}):
             cv2.setNumThreads(threads)
-            for f in frames[:2]:
-                read_dice(f)
-            # per frame, the best of 5 runs: other work on this shared machine only adds time
-            best = []
-            for f in frames:
-                runs = []
-                for _ in range(5):
-                    t = time.perf_counter()
-                    read_dice(f)
-                    runs.append((time.perf_counter() - t) * 1000)
-                best.append(min(runs))
+            wall, cpu = _timed(frames)
             how = ("1 thread" if threads == 1 else
                    f"{threads} threads, OpenCV's default here, as in the app")
-            print(f"speed {w}x{h}: median {float(np.median(best)):.1f} ms/frame, "
-                  f"max {max(best):.1f} (synthetic, 4-12 dice, best of 5 per frame, {how})")
+            print(f"speed {name}: median {float(np.median(wall)):.1f} ms/frame wall "
+                  f"(max {max(wall):.1f}), CPU {float(np.median(cpu)):.1f} ms "
+                  f"(max {max(cpu):.1f}) (best of 5 per frame, {how})")
     cv2.setNumThreads(1)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--only", choices=("real", "synthetic", "speed"))
+    ap.add_argument("--only", choices=("real", "synthetic", "hard", "speed"))
+    ap.add_argument("--hard-dice", type=int, default=2000)
     ap.add_argument("--synthetic-dice", type=int, default=2000)
     ap.add_argument("--icon-dice", type=int, default=500, help="synthetic dice per icon set")
     ap.add_argument("--seed", type=int, default=2026)
@@ -264,6 +350,8 @@ def main() -> None:
             bench_folds(args.folds, args.verbose)
     if args.only in (None, "synthetic"):
         bench_synthetic(args.synthetic_dice, args.seed, args.icon_dice)
+    if args.only in (None, "hard"):
+        bench_hard(args.hard_dice, args.seed, args.verbose)
     if args.only in (None, "speed"):
         bench_speed()
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -43,22 +43,27 @@ from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
 from rules import Event, RulesError, Setup
 from vision import Profile, Reading
 
+if TYPE_CHECKING:
+    from companion.tournament.hub import TournamentHub
+
 
 class CompanionApp(App):
     """The table companion (the :class:`companion.contract.Host` of every game's screens)."""
 
     font_scale = NumericProperty(1.0)
 
-    def __init__(self, *, journal_file: Path | None = None,
+    def __init__(self, *, journal_file: Path | str | None = None,
                  clock: MonotonicClock = time.monotonic,
                  camera: CameraFeed | None = None,
                  settings: settings_mod.Settings | None = None,
-                 settings_file: Path | None = None,
+                 settings_file: Path | str | None = None,
                  camera_flag: str | None = None,
                  open_camera: Callable[[str], Source] | None = None,
                  tick_seconds: float = 0.1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Table Companion"
+        journal_file = Path(journal_file) if journal_file is not None else None
+        settings_file = Path(settings_file) if settings_file is not None else None
         self.settings_file = settings_file
         started = startfiles.read_all(settings=settings, settings_file=settings_file,
                                       journal_file=journal_file)
@@ -86,6 +91,7 @@ class CompanionApp(App):
         self.seat_leds: SeatLeds | None = None
         self._lights: tuple[str, ...] = ()
         self.last_roll: Reading | None = None
+        self.keyboard_mode = "system"  # Kivy's keyboard mode in use (see use_keyboard)
         self.last_events: Sequence[Event] = ()  # what the last call did (for the log, tests)
         self._board_zones: tuple[Zone, ...] = ()
         self._vision_profile: Profile | None = None
@@ -97,6 +103,8 @@ class CompanionApp(App):
         self._recorded: tuple[Reading, Future[int | None]] | None = None
         self._use_camera(camera if camera is not None else self._camera_for(self._settings))
         self.sounds = self._sounds_for(self._settings)
+        #: the tournament this companion directs or plays in (made when the app starts)
+        self.tournaments: TournamentHub | None = None
 
     # -- the Host ---------------------------------------------------------------------------
 
@@ -146,15 +154,26 @@ class CompanionApp(App):
             self.show(self.table.screens[0].name)
 
     def undo(self) -> None:
-        if self.session is not None:
-            self.session.undo()
+        """Take back the last call, and say which (the players see what Undo took back)."""
+        if self.session is not None and self.table is not None:
+            entry = self.session.undo()
+            if entry is not None:
+                self.table.say(f"Undid: {entry.call}")
 
     def redo(self) -> None:
-        if self.session is not None:
-            self.session.redo()
+        if self.session is not None and self.table is not None:
+            entry = self.session.redo()
+            if entry is not None:
+                self.table.say(f"Redid: {entry.call}")
 
     def sound(self, name: str) -> bool:
         return self.sounds.play(name)
+
+    def mute(self, on: bool) -> None:
+        self.sounds.muted = on
+
+    def muted(self) -> bool:
+        return self.sounds.muted
 
     def vision_profile(self) -> Profile | None:
         return self._vision_profile
@@ -176,6 +195,7 @@ class CompanionApp(App):
         Window.clearcolor = theme.BACKGROUND
         sm = ScreenManager(transition=NoTransition())
         self.sm = sm
+        self.use_keyboard(self._settings.keyboard)
         for screen in (StartScreen(self), DiceScreen(self)):
             self._add_screen(screen)
         sm.current = "start"
@@ -192,7 +212,15 @@ class CompanionApp(App):
         self.screens[screen.name] = screen
         self.sm.add_widget(screen)
 
+    def on_start(self) -> None:
+        from companion.tournament.hub import TournamentHub
+
+        # a table rejoins its tournament, a director serves again, after a restart
+        self.tournaments = TournamentHub.at_start(self)
+
     def on_stop(self) -> None:
+        if self.tournaments is not None:
+            self.tournaments.close()
         if self.button_pad is not None:
             self.button_pad.close()
         if self.seat_leds is not None:
@@ -262,6 +290,7 @@ class CompanionApp(App):
         if camera is not None:
             camera.zones = self._board_zones
             camera.on_roll = self._roll_from_camera
+            camera.on_settled = self._view_from_camera
             if self._wants_camera:
                 camera.want("game")
 
@@ -315,6 +344,15 @@ class CompanionApp(App):
     def _roll_from_camera(self, reading: Reading) -> None:
         """Camera thread: a settled roll; hand it to the main thread."""
         Clock.schedule_once(lambda dt: self.on_settled_roll(reading))
+
+    def _view_from_camera(self, reading: Reading) -> None:
+        """Camera thread: the view settled (a roll or dice moved by hand)."""
+        Clock.schedule_once(lambda dt: self.on_settled_view(reading))
+
+    def on_settled_view(self, reading: Reading) -> None:
+        """Main thread: dice were moved and lie still again (boards read by the camera)."""
+        if self.table is not None and self._camera is not None and self._camera.rolls_count:
+            self.table.on_settled(reading)
 
     def on_settled_roll(self, reading: Reading) -> None:
         """Main thread: a settled roll reaches the game, unless it comes from a stand-in the
@@ -378,8 +416,12 @@ class CompanionApp(App):
             Logger.warning(f"companion: a correction of roll {roll_id} was not recorded: {e}")
 
     def _sync_camera(self) -> None:
-        """The camera runs for the game while the game reads dice."""
+        """The camera runs for the game while the game reads dice, and knows whether the
+        game expects a roll now and from whom (anything else that moves dice is handling)."""
         wants = self.table is not None and self.table.wants_camera()
+        if self._camera is not None:
+            prompt = self.session.game.prompt() if self.session is not None else None
+            self._camera.expect(prompt.rollers if prompt is not None and prompt.roll else None)
         if wants != self._wants_camera and self._camera is not None:
             if wants:
                 self._camera.want("game")
@@ -606,10 +648,55 @@ class CompanionApp(App):
             self.sounds.close()
             self.sounds = self._sounds_for(s)
             self._set_music()
-        if self.session is not None:  # the game's screens again, in the new sizes and colours
-            session, current = self.session, self.sm.current if self.sm else "settings"
-            self._attach(session, pause=False)
-            self.show(current if current in self.screens else "settings")
+        if s.keyboard != old.keyboard:
+            self.use_keyboard(s.keyboard)
+        looks = (s.font_scale, s.palette) != (old.font_scale, old.palette)
+        current = self.sm.current if self.sm is not None else "settings"
+        if looks and self.sm is not None:  # every screen again, in the new sizes and colours
+            self._rebuild_screens()
+        if self.session is not None and (looks or s.parry_seconds != old.parry_seconds):
+            self._attach(self.session, pause=False)
+        if self.sm is not None:
+            self.show(current if current in self.screens or current in APP_SCREENS
+                      else "settings")
+
+    def use_keyboard(self, setting: str) -> str:
+        """Type names and folders on the on-screen keyboard (docked at the bottom; the screen
+        lifts a field it would hide, see widgets.TypingInput) unless a keyboard is plugged in
+        ("auto"), always ("on-screen"), or never ("physical"). Returns Kivy's keyboard mode."""
+        from hardware.keyboard import typing_keyboards
+
+        on_screen = setting == "on-screen" or (setting == "auto" and not typing_keyboards())
+        mode = keyboard_mode(on_screen)
+        from kivy.config import Config
+
+        Config.set("kivy", "keyboard_mode", mode)  # in memory (config.ini is not written)
+        Window.use_syskeyboard = True  # a plugged-in keyboard types in every mode
+        Window.allow_vkeyboard = Window.docked_vkeyboard = on_screen
+        Window.single_vkeyboard = True
+        Window.softinput_mode = ""  # the screen lifts a field itself (widgets.TypingInput)
+        self.keyboard_mode = mode
+        return mode
+
+    def _rebuild_screens(self) -> None:
+        """The start screen again (keeping what was chosen on it) and the app's screens built
+        when next opened: text sizes and colours are fixed when a screen is built."""
+        assert self.sm is not None
+        old = self.screens.get("start")
+        start = StartScreen(self)
+        if isinstance(old, StartScreen):
+            start.restore(old.choices())
+        self._add_screen(start)
+        for name in APP_SCREENS:
+            screen = self.screens.pop(name, None)
+            if screen is not None:
+                self.sm.remove_widget(screen)
+
+
+def keyboard_mode(on_screen: bool) -> str:
+    """Kivy's name for the keyboard mode: a plugged-in keyboard always types; the on-screen
+    one is docked at the bottom of the screen."""
+    return "systemanddock" if on_screen else "system"
 
 
 def _settings_screen(app: CompanionApp) -> Screen:
@@ -622,11 +709,18 @@ def _history_screen(app: CompanionApp) -> Screen:
     return HistoryScreen(app)
 
 
+def _tournament_screen(app: CompanionApp) -> Screen:
+    from companion.tournament.screen import TournamentScreen
+
+    return TournamentScreen(app)
+
+
 #: The app's screens built when first opened (each costs memory the table may never need),
 #: by name: ``app.show(name)`` builds one the first time.
 APP_SCREENS: dict[str, Callable[[CompanionApp], Screen]] = {
     "settings": _settings_screen,
     "history": _history_screen,
+    "tournament": _tournament_screen,
 }
 
 

@@ -43,15 +43,23 @@ class ButtonUse:
     note: str = ""
 
 
+def no_buttons(title: str) -> ButtonUse:
+    """What a game without button calls tells players who press one."""
+    return ButtonUse(False, f"The table's buttons are not used in {title}: tap the screen.")
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """The camera's newest frame: its number, the picture with vision's overlay (RGB), the
-    reading, and whether dice are moving."""
+    reading, and whether dice are moving; ``plain``, the frame as the camera gave it (BGR, no
+    overlay), only while someone wants plain frames (``want(who, plain=True)``: a code to
+    scan, which the overlay would spoil), else None."""
 
     index: int
     rgb: Any  # numpy uint8 array (H, W, 3)
     reading: Reading
     moving: bool
+    plain: Any = None  # numpy uint8 array (H, W, 3), BGR, or None
 
 
 class CameraView(Protocol):
@@ -73,7 +81,8 @@ class CameraView(Protocol):
     @property
     def error(self) -> str | None: ...
 
-    def want(self, who: str) -> None: ...
+    def want(self, who: str, plain: bool = False) -> None:
+        """Run the camera for ``who``; ``plain`` also keeps each frame without the overlay."""
 
     def release(self, who: str) -> None: ...
 
@@ -118,6 +127,11 @@ class Host(Protocol):
         seed); the empty game is closed in the journal. Returns the new table game, or None
         (the reason shown in the session's message) when the engine refuses the options."""
 
+    def mute(self, on: bool) -> None:
+        """Silence every sound (or bring it back), at once, from any game screen."""
+
+    def muted(self) -> bool: ...
+
     def sound(self, name: str) -> bool:
         """Play a sound by name ("yarra_mark", "knockout", "hit"...); False when there is no
         such sound (nothing plays; the table goes on)."""
@@ -151,7 +165,12 @@ class TableGame(Protocol):
         """The app's clock ticked (10 times a second while the game is on)."""
 
     def on_roll(self, reading: Reading) -> None:
-        """The camera saw dice settle (main thread); only rolls that may count arrive."""
+        """The camera saw a roll settle (main thread): a die arrived and tumbled while the
+        game's prompt expected a roll; only rolls that may count arrive."""
+
+    def on_settled(self, reading: Reading) -> None:
+        """The camera saw the dice lie still after any change, rolls and handling alike (dice
+        moved onto a board); main thread."""
 
     def on_button(self, event: ButtonEvent, seats: Sequence[str]) -> None:
         """A press of the table's buttons (main thread), for games that use them; ``seats``
@@ -174,11 +193,43 @@ MakeTable = Callable[["Host", "TableSession[Any]"], TableGame]
 
 
 @dataclass(frozen=True)
+class StartOption:
+    """A choice the start screen offers for a game, in words, before it starts (so nothing on a
+    game's own screen changes or moves once play begins).
+
+    ``key`` is the game's rules option; ``choices`` are (value, words), the first one chosen
+    at first; a value of None leaves the option to the rules' default. ``also`` gives other
+    options that follow from the choice (a shorter Dice-ocalypse moves its Battle Zone).
+    """
+
+    key: str
+    label: str
+    choices: tuple[tuple[Any, str], ...]
+    also: Callable[[Any], Mapping[str, Any]] | None = None
+
+    def words(self, value: Any) -> str:
+        return next((w for v, w in self.choices if v == value), str(value))
+
+    def value(self, words: str) -> Any:
+        return next((v for v, w in self.choices if w == words), self.choices[0][0])
+
+    def options(self, words: str) -> dict[str, Any]:
+        """The rules options this choice sets (none for the rules' default)."""
+        value = self.value(words)
+        if value is None:
+            return {}
+        out = {self.key: value}
+        if self.also is not None:
+            out.update(self.also(value))
+        return out
+
+
+@dataclass(frozen=True)
 class GamePlugin:
     """A game's declaration to the app: found by :func:`companion.games.plugins`.
 
     ``characters`` lists the characters players choose on the start screen (id -> name),
-    for games that have them.
+    for games that have them; ``options`` the choices the start screen offers.
     """
 
     name: str  # the rules short name, e.g. "occulites"
@@ -186,7 +237,8 @@ class GamePlugin:
     buttons: ButtonUse
     make: MakeTable
     characters: Callable[[], Mapping[str, str]] | None = None
+    options: tuple[StartOption, ...] = ()
 
 
 __all__ = ["ButtonUse", "CameraView", "GamePlugin", "Host", "MakeTable", "Snapshot",
-           "TableGame"]
+           "StartOption", "TableGame", "no_buttons"]

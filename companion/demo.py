@@ -66,7 +66,7 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = game
+        start.choose_game(game)
         yield 2
         start.rounds_spin.text = str(rounds)
         start.timer_spin.text = "3:00"
@@ -141,11 +141,16 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
         game_id = app.session.game_id if app.session is not None else None
         app.end_game()  # leave the match: the start screen offers it for resume
         yield 3
+        start.show_unfinished()
+        yield 2
         shot(d, "09-start-resume-offer")
+        if start.unfinished_view is not None:
+            start.unfinished_view.dismiss(animation=False)
         session_box["id"] = game_id
 
     session_box: dict[str, Any] = {}
-    run_app(app, script, size=size)
+    # a guard against a hang, not a speed target: an emulated arm64 Pi runs ~12x slower
+    run_app(app, script, size=size, timeout=1800)
     if session_box.get("id") is None:
         raise RuntimeError("the demo did not start a game")
     from companion.journal import Journal

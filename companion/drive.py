@@ -75,9 +75,54 @@ class Driver:
             text = getattr(widget, "text", "")
             raise AssertionError(f"tapping a disabled widget: {widget!r} {text!r}")
         x, y = widget.to_window(*widget.center)
+        self.tap_at(x, y + _pan())
+
+    def tap_at(self, x: float, y: float) -> None:
+        """Touch down and up at a point of the screen (where the window's content shows it
+        less :func:`_pan`, while the on-screen keyboard has moved it up)."""
         touch = ScriptTouch(x, y)
         touch.down()
         touch.up()
+
+    def on_screen_keyboard(self) -> Any:
+        """The on-screen keyboard shown now (Kivy's VKeyboard), or None."""
+        from kivy.uix.vkeyboard import VKeyboard
+
+        return next((c for c in Window.children if isinstance(c, VKeyboard)), None)
+
+    def keys(self) -> dict[str, tuple[float, float]]:
+        """Where each key of the on-screen keyboard is, in window coordinates, by what it
+        types ("a", " ") or does ("backspace", "shift", "enter")."""
+        vk = self.on_screen_keyboard()
+        assert vk is not None, "no on-screen keyboard is shown"
+        found: dict[str, tuple[float, float]] = {}
+        step = 4
+        for ly in range(step, int(vk.height), step):
+            for lx in range(step, int(vk.width), step):
+                if vk.collide_margin(lx, ly):
+                    continue
+                key = vk.get_key_at_pos(lx, ly)
+                if key:
+                    _shown, internal, special, _size = key[0]
+                    x, y = vk.to_parent(lx, ly)
+                    found.setdefault(special or internal, (x, y + _pan()))
+        return found
+
+    def type_on_screen(self, text: str, erase: int = 0) -> Iterator[int]:
+        """Erase ``erase`` characters, then type ``text`` on the on-screen keyboard, a key
+        at a time, a frame between keys; capitals with Caps Lock on and off again (a finger
+        cannot hold Shift down while it taps the letter)."""
+        keys = self.keys()
+        for _ in range(erase):
+            self.tap_at(*keys["backspace"])
+            yield 1
+        for ch in text:
+            where = keys.get(ch.lower()) or keys.get("spacebar" if ch == " " else ch)
+            assert where is not None, f"no key for {ch!r} on the on-screen keyboard"
+            caps = ch.isupper()
+            for point in ([keys["capslock"], where, keys["capslock"]] if caps else [where]):
+                self.tap_at(*point)
+                yield 1
 
     def screenshot(self, path: Path) -> Path:
         """Save the window as it is on screen to ``path`` (PNG)."""
@@ -114,6 +159,14 @@ class Driver:
         if target is not None:
             self.target(target)
             yield 1
+
+
+def _pan() -> float:
+    """How far Kivy's own soft-input modes ("pan", "below_target") move the window's content
+    up for an on-screen keyboard (the app lifts fields itself and uses neither: 0 there)."""
+    if Window.softinput_mode in ("pan", "below_target"):
+        return float(Window.keyboard_height)
+    return 0.0
 
 
 def run_app(app: App, script: Script, size: tuple[int, int] = (800, 480),
@@ -172,3 +225,95 @@ def touch_problems(root: Any, size: tuple[int, int], min_px: float = 48.0) -> li
             found.append(f"{name} at {x:.0f},{y:.0f} size {w.width:.0f}x{w.height:.0f} "
                          f"leaves the {size[0]}x{size[1]} window")
     return found
+
+
+def _visible(root: Any) -> Iterator[tuple[Any, tuple[float, float, float, float] | None]]:
+    """Every shown widget under ``root`` with the window rectangle it may draw in (clipped to
+    the scroll views it sits in; None when scrolled out of sight)."""
+    from kivy.uix.scrollview import ScrollView
+
+    todo: list[tuple[Any, tuple[float, float, float, float] | None]] = [(root, None)]
+    while todo:
+        w, clip = todo.pop()
+        if w.opacity == 0 or w.width < 1 or w.height < 1:
+            continue  # hidden, and so is everything inside it
+        x, y = w.to_window(w.x, w.y)
+        rect = (x, y, x + w.width, y + w.height)
+        shown = rect if clip is None else (max(rect[0], clip[0]), max(rect[1], clip[1]),
+                                           min(rect[2], clip[2]), min(rect[3], clip[3]))
+        if shown[2] - shown[0] < 1 or shown[3] - shown[1] < 1:
+            continue  # scrolled out of sight
+        yield w, shown
+        inner = shown if isinstance(w, ScrollView) else clip
+        todo.extend((c, inner) for c in w.children)
+
+
+def cut_text(label: Any) -> str | None:
+    """How a label's text does not fit its box (elided, wrapped past its height, or wider than
+    it), or None when it fits. A label marked ``cut_by_design`` is never reported."""
+    from companion.widgets import text_overflow
+
+    text = getattr(label, "text", "")
+    if not text or not text.strip() or getattr(label, "cut_by_design", False):
+        return None
+    return text_overflow(label)
+
+
+def cut_input(field: Any) -> str | None:
+    """How a one-line text field's text does not show whole in it, or None."""
+    from kivy.core.text import Label as CoreLabel
+
+    if not field.text or field.multiline:
+        return None
+    core = CoreLabel(text=field.text, font_size=field.font_size, font_name=field.font_name)
+    core.refresh()
+    room = field.width - field.padding[0] - field.padding[2]
+    if core.texture is not None and core.texture.size[0] > room + 0.5:
+        return f"needs {core.texture.size[0]} px wide, has {room:.0f}"
+    return None
+
+
+def layout_problems(root: Any, size: tuple[int, int], min_px: float = 48.0) -> list[str]:
+    """What a player would see wrong under ``root`` in a ``size`` window: touch targets too
+    small or outside the window (:func:`touch_problems`), any text that is cut, and any two
+    texts or controls that overlap."""
+    from kivy.uix.button import Button
+    from kivy.uix.image import Image
+    from kivy.uix.label import Label
+    from kivy.uix.textinput import TextInput
+
+    found = touch_problems(root, size, min_px)
+    where = getattr(root, "name", type(root).__name__)
+    leaves: list[tuple[Any, tuple[float, float, float, float]]] = []
+    for w, shown in _visible(root):
+        if shown is None:
+            continue
+        why = cut_text(w) if isinstance(w, Label) else \
+            cut_input(w) if isinstance(w, TextInput) else None
+        if why:
+            found.append(f"{where}: {type(w).__name__} {w.text!r} is cut ({why}) at {size}")
+        if isinstance(w, Label | TextInput | Image) and (not isinstance(w, Label) or
+                                                          isinstance(w, Button) or
+                                                          w.text.strip()):
+            leaves.append((w, shown))
+    for i, (a, ra) in enumerate(leaves):
+        for b, rb in leaves[i + 1:]:
+            dx = min(ra[2], rb[2]) - max(ra[0], rb[0])
+            dy = min(ra[3], rb[3]) - max(ra[1], rb[1])
+            if dx <= 1 or dy <= 1 or _related(a, b):
+                continue
+            found.append(f"{where}: {type(a).__name__} {getattr(a, 'text', '')!r} and "
+                         f"{type(b).__name__} {getattr(b, 'text', '')!r} overlap by "
+                         f"{dx:.0f}x{dy:.0f} at {size}")
+    return found
+
+
+def _related(a: Any, b: Any) -> bool:
+    """One widget holds the other (a picture inside a button is not an overlap)."""
+    for x, y in ((a, b), (b, a)):
+        p = y.parent
+        while p is not None:
+            if p is x:
+                return True
+            p = p.parent
+    return False

@@ -258,6 +258,26 @@ class Journal:
         self._write("UPDATE games SET finished=? WHERE id=? AND finished IS NULL",
                     (time.time() if wall is None else wall, game_id))
 
+    def reopen(self, game_id: int) -> None:
+        """Offer a finished game for resume again (a Drop taken back): not a game that is over,
+        nor one that cannot be resumed."""
+        self._write("UPDATE games SET finished=NULL WHERE id=? AND problem IS NULL", (game_id,))
+
+    def recent_groups(self, limit: int = 8) -> list[tuple[str, ...]]:
+        """The groups of players of the latest games, newest first, each once (the roster the
+        start screen offers: no list is kept apart from the games themselves)."""
+        groups: list[tuple[str, ...]] = []
+        for (setup,) in self.db.execute("SELECT setup FROM games ORDER BY id DESC LIMIT 200"):
+            try:
+                players = tuple(str(p) for p in json.loads(setup)["players"])
+            except (ValueError, TypeError, KeyError, RecursionError):
+                continue
+            if players and players not in groups:
+                groups.append(players)
+            if len(groups) >= limit:
+                break
+        return groups
+
     def mark_broken(self, game_id: int, why: str) -> None:
         """A game that cannot be resumed: kept with its reason, never offered again."""
         self._write("UPDATE games SET problem=?, finished=COALESCE(finished, ?) WHERE id=?",

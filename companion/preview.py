@@ -3,8 +3,10 @@
 It opens the camera the table chose (:func:`hardware.camera.open_source`, in the documented
 order of precedence; the stand-in draws vision's rendered dice), reads every frame with
 :func:`vision.read_dice`, feeds the readings to a :class:`vision.RollTracker`, and keeps the
-newest picture with vision's overlay (:func:`vision.annotate`) for the live dice view. Settled
-rolls go to ``on_roll``, called on the worker thread: the app hands them to the UI thread
+newest picture with vision's overlay (:func:`vision.annotate`) for the live dice view. Real
+rolls (a die seen arriving and tumbling while the game expects a roll, see :meth:`expect`) go
+to ``on_roll``; every settled view, rolls and handling alike (dice moved onto a board), to
+``on_settled``. Both are called on the worker thread: the app hands them to the UI thread
 through ``Clock.schedule_once``.
 
 The thread runs only while something wants it (the dice view on screen, or a game that reads
@@ -89,6 +91,9 @@ class CameraFeed:
         self.period = 1.0 / fps
         self.settle_s = settle_s
         self.on_roll: RollListener | None = None
+        self.on_settled: RollListener | None = None
+        self._expect: tuple[str, ...] | None = None  # whom a roll is expected from (None: no one)
+        self._expect_changed = False
         self.zones: Sequence[Zone] = ()  # outlined on the picture
         self.label = describe(self.spec)
         self.stand_in = self.choice.stand_in
@@ -99,6 +104,7 @@ class CameraFeed:
         self._source: Source | None = None
         self._latest: Snapshot | None = None
         self._wanted: set[str] = set()
+        self._plain: set[str] = set()  # who wants frames without the overlay too
         self._closed = False
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -111,12 +117,16 @@ class CameraFeed:
 
     # -- who wants the camera ---------------------------------------------------------------
 
-    def want(self, who: str) -> None:
-        """Start (or keep) the worker for ``who`` ("dice-view", "game")."""
+    def want(self, who: str, plain: bool = False) -> None:
+        """Start (or keep) the worker for ``who`` ("dice-view", "game"). ``plain``: also keep
+        the frame as the camera gave it in each snapshot (:attr:`Snapshot.plain`), until
+        ``who`` releases the camera (one more frame held: only while asked)."""
         with self._lock:
             if self._closed:
                 return
             self._wanted.add(who)
+            if plain:
+                self._plain.add(who)
             if self._thread is None:
                 self._wake.clear()
                 self._thread = threading.Thread(target=self._work, daemon=True,
@@ -127,8 +137,22 @@ class CameraFeed:
         """``who`` no longer needs frames; the worker stops when nobody does."""
         with self._lock:
             self._wanted.discard(who)
+            self._plain.discard(who)
             if not self._wanted:
                 self._wake.set()
+
+    def expect(self, rollers: Sequence[str] | None) -> None:
+        """Say whether the game expects a roll now and from whom (empty: anyone; None: no
+        roll is expected, so dice that move and settle are handling, not a roll)."""
+        value = None if rollers is None else tuple(rollers)
+        with self._lock:
+            if value != self._expect:
+                self._expect, self._expect_changed = value, True
+
+    @property
+    def expected(self) -> tuple[str, ...] | None:
+        with self._lock:
+            return self._expect
 
     @property
     def wanted(self) -> frozenset[str]:
@@ -191,7 +215,11 @@ class CameraFeed:
         from vision import RollTracker, annotate, read_dice
 
         trim = _malloc_tamer()
-        tracker = RollTracker(settle_s=self.settle_s)
+        # dice lying in the tray when the camera starts are last game's, not a roll
+        with self._lock:
+            tracker = RollTracker(settle_s=self.settle_s, emit_initial=False,
+                                  expect=self._expect)
+            self._expect_changed = False
         try:
             if self._source is None:
                 self._source = self._open_source()
@@ -202,6 +230,10 @@ class CameraFeed:
                     continue
                 frame = source.read()
                 reading = read_dice(frame.image, self.profile)
+                with self._lock:
+                    if self._expect_changed:
+                        tracker.expect(self._expect)
+                        self._expect_changed = False
                 state = tracker.update(reading, frame.t)
                 shown = annotate(frame.image, reading)
                 zones = self.zones
@@ -213,10 +245,13 @@ class CameraFeed:
                 rgb = cv2.cvtColor(shown, cv2.COLOR_BGR2RGB, dst=shown)
                 with self._lock:
                     self.frames += 1
-                    self._latest = Snapshot(self.frames, rgb, reading, state.moving)
+                    plain = frame.image if self._plain else None
+                    self._latest = Snapshot(self.frames, rgb, reading, state.moving, plain)
                     self.error = None
-                if state.settled is not None and self.on_roll is not None:
-                    self.on_roll(state.settled)
+                if state.roll is not None and self.on_roll is not None:
+                    self.on_roll(state.roll.reading)
+                if state.settled is not None and self.on_settled is not None:
+                    self.on_settled(state.settled)
                 if trim is not None and (self.frames <= 8 or self.frames % TRIM_EVERY == 0):
                     trim()
                 self._wake.wait(max(0.0, self.period - (time.monotonic() - started)))

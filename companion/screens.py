@@ -23,7 +23,9 @@ from kivy.uix.widget import Widget
 import rules
 from companion import settings as settings_mod
 from companion import theme
+from companion.frame import confirm
 from companion.games import plugins
+from companion.journal import GameRecord
 from companion.widgets import fmt_clock, show_picture, w
 from rules import Setup
 
@@ -32,8 +34,11 @@ if TYPE_CHECKING:
 
 MAX_PLAYERS = 6
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
-BOARDS_BY_HAND = "not tracked"  # players keep their own boards; calls are trusted
-BOARDS_CAMERA = "camera"  # allocation tracked, the camera fills it from the board zones
+#: Seconds a dropped game can be taken back from the start screen.
+UNDO_DROP_SECONDS = 20.0
+#: The longest player name the table's screens show whole at six players and the largest text
+#: (the rules allow longer ones, e.g. in game files; the start screen asks for this many).
+SCREEN_NAME_CHARS = 16
 #: The Settings screen's words for "leave it to the config file".
 AS_CONFIGURED = "as configured"
 
@@ -43,77 +48,204 @@ def playable_games() -> list[str]:
     return list(plugins())
 
 
+def ago(seconds: float) -> str:
+    """How long ago, in words (for the list of unfinished games)."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "just now"
+    if minutes < 60:
+        return f"{minutes} min ago"
+    hours = minutes // 60
+    if hours < 24:
+        return f"{hours} h ago"
+    days = hours // 24
+    return "yesterday" if days == 1 else f"{days} days ago"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """ "1 call", "2 calls" (``words`` for an irregular plural)."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 class StartScreen(Screen):
-    """Choose the game, players and characters or teams, mode, rounds, soundtrack and timer."""
+    """A new game: the game, its options in words, the players (typed on the on-screen
+    keyboard, or a recent group in one tap), characters or teams where the game has them; and
+    every unfinished game, to resume or drop (asked first, and undoable for a while)."""
 
     def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
         super().__init__(name="start", **kwargs)
         self.app = app
         self.count: int = 3
         root = w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.BACKGROUND)
+        # the top bar never changes shape: its buttons stay where a finger learned them
         top = BoxLayout(size_hint_y=None, height=52, spacing=6)
-        top.add_widget(w("THeading", text="Players"))
-        top.add_widget(w("TButton", text="-", size_hint_x=None, width=56, font_size=app.fs(24),
-                         on_release=lambda *_: self.set_count(self.count - 1)))
-        top.add_widget(w("TButton", text="+", size_hint_x=None, width=56, font_size=app.fs(24),
-                         on_release=lambda *_: self.set_count(self.count + 1)))
-        self.resume_box = BoxLayout(size_hint_x=None, width=0, spacing=6)
-        top.add_widget(self.resume_box)
+        top.add_widget(w("THeading", text="New game"))
+        self.resume_button = w("TButton", text="Resume", size_hint_x=None, width=190,
+                               on_release=lambda *_: self.show_unfinished())
+        top.add_widget(self.resume_button)
         top.add_widget(w("TButton", text="History", size_hint_x=None, width=120,
                          on_release=lambda *_: app.show("history")))
+        top.add_widget(w("TButton", text="Tournament", size_hint_x=None, width=140,
+                         font_size=min(app.fs(18), 20.0),  # fits at every text size
+                         on_release=lambda *_: app.show("tournament")))
         top.add_widget(w("TButton", text="Settings", size_hint_x=None, width=120,
                          on_release=lambda *_: app.show("settings")))
+        self.top_bar = top
         root.add_widget(top)
         body = BoxLayout(spacing=10)
-        self.rows_box = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.58)
-        body.add_widget(self.rows_box)
-        right = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.42)
-        grid = GridLayout(cols=2, spacing=4, row_default_height=52, row_force_default=True,
-                          size_hint_y=None, height=6 * 52 + 5 * 4)
+        left = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.56)
+        head = BoxLayout(size_hint_y=None, height=52, spacing=4)
+        head.add_widget(w("THeading", text="Players", font_size=app.fs(20)))
+        head.add_widget(w("TButton", text="-", size_hint_x=None, width=52, font_size=app.fs(24),
+                          on_release=lambda *_: self.set_count(self.count - 1)))
+        head.add_widget(w("TButton", text="+", size_hint_x=None, width=52, font_size=app.fs(24),
+                          on_release=lambda *_: self.set_count(self.count + 1)))
+        self.recent_button = w("TButton", text="Recent", size_hint_x=None, width=96,
+                               on_release=lambda *_: self.show_recent())
+        head.add_widget(self.recent_button)
+        left.add_widget(head)
+        self.rows_box = BoxLayout(orientation="vertical", spacing=4)
+        left.add_widget(self.rows_box)
+        body.add_widget(left)
+        right = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.44)
+        self.options_grid = GridLayout(cols=2, spacing=4, row_default_height=48,
+                                       row_force_default=True, size_hint_y=None)
         self.game_spin = w("TSpinner", text="", values=[])
-        self.mode_spin = w("TSpinner", text="every-eye", values=["every-eye", "alliances"])
-        self.rounds_spin = w("TSpinner", text="auto",
-                             values=["auto", "1", "2", "3", "4", "5", "6", "7"])
         self.timer_spin = w("TSpinner", text="3:00",
                             values=["1:00", "2:00", "3:00", "4:00", "5:00"])
         self.sound_spin = w("TSpinner", text="none", values=["none"])
-        self.boards_spin = w("TSpinner", text=BOARDS_BY_HAND,
-                             values=[BOARDS_BY_HAND, BOARDS_CAMERA])
-        for label, widget in (("Game", self.game_spin), ("Mode", self.mode_spin),
-                              ("Rounds", self.rounds_spin), ("Timer", self.timer_spin),
-                              ("Music", self.sound_spin), ("Boards", self.boards_spin)):
-            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.4))
-            grid.add_widget(widget)
-        right.add_widget(grid)
+        self.option_spins: dict[str, Any] = {}
+        right.add_widget(self.options_grid)
+        message_row = BoxLayout(spacing=4)
         self.message = Label(text="", color=theme.DANGER, font_size=app.fs(15),
                              halign="center", valign="middle")
         self.message.bind(size=lambda wid, v: setattr(wid, "text_size", v))
-        right.add_widget(self.message)
+        message_row.add_widget(self.message)
+        self.undo_drop_button = w("TButton", text="Undo drop", size_hint_x=None, width=0,
+                                  opacity=0, disabled=True,
+                                  on_release=lambda *_: self.undo_drop())
+        message_row.add_widget(self.undo_drop_button)
+        right.add_widget(message_row)
         self.start_button = w("TBigButton", text="Start the game", size_hint_y=None,
                               height=64, on_release=lambda *_: self.start())
         right.add_widget(self.start_button)
         body.add_widget(right)
         root.add_widget(body)
         self.add_widget(root)
-        self.count = 3
         self.noticed = False  # the start-up notice has been shown (or is about to be)
         self.notice: ModalView | None = None  # the start-up notice, once shown
         self.notice_text: Any = None
+        self.unfinished_view: ModalView | None = None
+        self.recent_view: ModalView | None = None
+        self.confirm_view: ModalView | None = None
+        self.dropped: int | None = None  # the game last dropped, while it can be taken back
+        self._drop_timer: Any = None
         self.names: list[Any] = []
         self.char_spins: list[Any] = []
         self.team_spins: list[Any] = []
-        self.game_spin.bind(text=lambda *_: self.set_count(self.count))
-        self.mode_spin.bind(text=lambda *_: self.set_count(self.count))
+        self._game = ""
+        self.game_spin.bind(text=lambda *_: self._game_chosen())
+
+    # -- the game and its options ------------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        """The short name of the game chosen (the spinner shows titles)."""
+        return self._game
+
+    def choose_game(self, name: str) -> None:
+        plugin = plugins()[name]
+        self.game_spin.text = plugin.title
+
+    def _game_chosen(self) -> None:
+        titles = {p.title: n for n, p in plugins().items()}
+        name = titles.get(self.game_spin.text, "")
+        if name and name != self._game:
+            self._game = name
+            self._build_options()
+            self.set_count(self.count)
+
+    def _build_options(self) -> None:
+        """The options of the game chosen, in words; Timer and Music where rounds are timed."""
+        grid = self.options_grid
+        grid.clear_widgets()
+        self.option_spins = {}
+        rows: list[tuple[str, Any]] = [("Game", self.game_spin)]
+        for option in plugins()[self._game].options:
+            spin = w("TSpinner", text=option.choices[0][1], values=[c[1] for c in option.choices],
+                     font_size=self.app.fs(16))
+            spin.bind(text=lambda *_: self.set_count(self.count))
+            self.option_spins[option.key] = spin
+            rows.append((option.label, spin))
+        if self._has_option("round_seconds"):
+            rows += [("Timer", self.timer_spin), ("Music", self.sound_spin)]
+        for label, widget in rows:
+            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.42,
+                              font_size=self.app.fs(16)))
+            grid.add_widget(widget)
+        grid.height = len(rows) * 48 + (len(rows) - 1) * 4
+
+    def choose(self, key: str, value: Any) -> None:
+        """Set an option by its rules value (the spinner shows it in words)."""
+        option = next(o for o in plugins()[self._game].options if o.key == key)
+        self.option_spins[key].text = option.words(value)
+
+    def choices(self) -> dict[str, Any]:
+        """What is chosen on this screen (to build it again at another text size)."""
+        return {"game": self._game, "names": [n.text for n in self.names],
+                "chars": [s.text for s in self.char_spins],
+                "teams": [s.text for s in self.team_spins],
+                "options": {k: s.text for k, s in self.option_spins.items()},
+                "timer": self.timer_spin.text, "sound": self.sound_spin.text,
+                "noticed": self.noticed}
+
+    def restore(self, chosen: dict[str, Any]) -> None:
+        self.noticed = bool(chosen.get("noticed", self.noticed))
+        if chosen.get("game") in plugins():
+            self.choose_game(chosen["game"])
+        for key, words in chosen.get("options", {}).items():
+            if key in self.option_spins:
+                self.option_spins[key].text = words
+        self.timer_spin.text = chosen.get("timer", self.timer_spin.text)
+        self.sound_spin.text = chosen.get("sound", self.sound_spin.text)
+        names = chosen.get("names") or []
+        if names:
+            self._seat_names(names)
+        for spins, texts in ((self.char_spins, chosen.get("chars", [])),
+                             (self.team_spins, chosen.get("teams", []))):
+            for spin, text in zip(spins, texts, strict=False):
+                spin.text = text
+
+    def option_words(self, key: str) -> str:
+        spin = self.option_spins.get(key)
+        return str(spin.text) if spin is not None else ""
+
+    @property
+    def mode_spin(self) -> Any:
+        return self.option_spins.get("mode")
+
+    @property
+    def rounds_spin(self) -> Any:
+        return self.option_spins.get("rounds")
+
+    @property
+    def boards_spin(self) -> Any:
+        return self.option_spins.get("track_allocation")
+
+    # -- entering ------------------------------------------------------------------------------
 
     def on_pre_enter(self, *args: Any) -> None:
-        games = playable_games()
-        self.game_spin.values = games
-        if self.game_spin.text not in games:
-            self.game_spin.text = games[0] if games else ""
+        games = plugins()
+        self.game_spin.values = [p.title for p in games.values()]
+        if self._game not in games:
+            first = next(iter(games), "")
+            if first:
+                self.choose_game(first)
         self.sound_spin.values = ["none", *self.app.soundtracks()]
         self.timer_spin.text = fmt_clock(self.app.settings.round_seconds)
         self.refresh_resume()
-        self.set_count(self.count)
+        if not self.names:
+            self._seat_names(self._last_group() or DEFAULT_NAMES[:self.count])
         if self.app.notices and not self.noticed:
             # what went wrong at start-up, once, in full, where there is room to read it
             self.noticed = True
@@ -145,36 +277,158 @@ class StartScreen(Screen):
         self.notice_text = text
         view.open(animation=False)
 
+    # -- unfinished games ----------------------------------------------------------------------
+
     def refresh_resume(self) -> None:
-        self.resume_box.clear_widgets()
-        offers = self.app.journal.unfinished()[:1]
-        for record in offers:
-            self.resume_box.add_widget(w(
-                "TButton", text=f"Resume ({record.calls} calls)\n"
-                f"{', '.join(record.setup.players)}", background_color=theme.ACCENT,
-                color=(0, 0, 0, 1), font_size=self.app.fs(15), shorten=False,
-                on_release=lambda *_, gid=record.id: self.app.resume_game(gid)))
-            self.resume_box.add_widget(w(
-                "TButton", text="Drop", size_hint_x=None, width=72,
-                on_release=lambda *_, gid=record.id: self.discard(gid)))
-        self.resume_box.width = 330 if offers else 0
+        """The Resume button says how many games wait (it never moves; it is off with none)."""
+        n = len(self.app.journal.unfinished())
+        self.resume_button.text = f"Resume ({n})" if n else "Resume"
+        self.resume_button.disabled = n == 0
+
+    def describe(self, record: GameRecord) -> str:
+        """An unfinished game in words: which game, who, how far, when."""
+        plugin = plugins().get(record.setup.game)
+        title = plugin.title if plugin is not None else record.setup.game
+        last = record.clock.round if record.clock is not None else None
+        far = plural(record.calls, "call") + (f", round {last}" if last and last > 1 else "")
+        return (f"[b]{title}[/b]: {', '.join(record.setup.players)}\n"
+                f"{far}, started {ago(time.time() - record.started)}")
+
+    def show_unfinished(self) -> None:
+        """Every unfinished game: Resume, or Drop (asked first)."""
+        records = self.app.journal.unfinished()
+        view = ModalView(size_hint=(0.94, 0.92), auto_dismiss=True)
+        box = w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.PANEL)
+        box.add_widget(w("THeading", text="Unfinished games", size_hint_y=None, height=40))
+        grid = GridLayout(cols=1, spacing=6, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        self.resume_buttons: dict[int, Any] = {}
+        self.drop_buttons: dict[int, Any] = {}
+
+        def resume(gid: int) -> None:
+            view.dismiss(animation=False)
+            self.app.resume_game(gid)
+
+        def drop(gid: int) -> None:
+            view.dismiss(animation=False)
+            self.ask_drop(gid)
+
+        for record in records:
+            row = BoxLayout(size_hint_y=None, height=68, spacing=6)
+            label = w("TLabel", text=self.describe(record), markup=True, halign="left",
+                      font_size=self.app.fs(15), shorten=False)
+            row.add_widget(label)
+            b = w("TButton", text="Drop", size_hint_x=None, width=90,
+                  on_release=lambda *_, g=record.id: drop(g))
+            self.drop_buttons[record.id] = b
+            row.add_widget(b)
+            b = w("TBigButton", text="Resume", size_hint_x=None, width=130,
+                  font_size=self.app.fs(20), on_release=lambda *_, g=record.id: resume(g))
+            self.resume_buttons[record.id] = b
+            row.add_widget(b)
+            grid.add_widget(row)
+        scroll = ScrollView(do_scroll_x=False, bar_width=8)
+        scroll.add_widget(grid)
+        box.add_widget(scroll)
+        box.add_widget(w("TButton", text="Close", size_hint_y=None, height=56,
+                         on_release=lambda *_: view.dismiss(animation=False)))
+        view.add_widget(box)
+        self.unfinished_view = view
+        view.open(animation=False)
+
+    def ask_drop(self, game_id: int) -> None:
+        record = next((r for r in self.app.journal.unfinished() if r.id == game_id), None)
+        if record is None:
+            return
+        self.confirm_view = confirm(
+            self.app, "Drop this game?",
+            f"{self.describe(record)}\n\nIt will no longer be offered for resume (it stays in "
+            f"the history). You can take it back for {UNDO_DROP_SECONDS:.0f} s.",
+            "Drop", lambda: self.discard(game_id), no="Keep it")
 
     def discard(self, game_id: int) -> None:
-        """Stop offering a game for resume (it stays in the journal, marked finished)."""
+        """Stop offering a game for resume (it stays in the journal, marked finished); for a
+        while, Undo drop brings it back."""
         self.app.journal.finish(game_id)
+        self.dropped = game_id
+        self.message.text = "Game dropped."
+        self.message.color = theme.MUTED
+        self.undo_drop_button.width, self.undo_drop_button.opacity = 130, 1
+        self.undo_drop_button.disabled = False
+        if self._drop_timer is not None:
+            self._drop_timer.cancel()
+        self._drop_timer = Clock.schedule_once(lambda dt: self._forget_drop(),
+                                               UNDO_DROP_SECONDS)
         self.refresh_resume()
 
+    def undo_drop(self) -> None:
+        if self.dropped is not None:
+            self.app.journal.reopen(self.dropped)
+            self.message.text = "Dropped game back: Resume it when you like."
+        self._forget_drop()
+        self.refresh_resume()
+
+    def _forget_drop(self) -> None:
+        self.dropped = None
+        self.undo_drop_button.width, self.undo_drop_button.opacity = 0, 0
+        self.undo_drop_button.disabled = True
+
+    # -- players -------------------------------------------------------------------------------
+
+    def _last_group(self) -> tuple[str, ...]:
+        groups = self.app.journal.recent_groups(1)
+        return groups[0] if groups else ()
+
+    def show_recent(self) -> None:
+        """Recent groups of players, from the games played here: one tap seats them."""
+        groups = self.app.journal.recent_groups()
+        view = ModalView(size_hint=(0.8, 0.85), auto_dismiss=True)
+        box = w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.PANEL)
+        box.add_widget(w("THeading", text="Recent players", size_hint_y=None, height=40))
+        # a group of six long names takes two lines
+        grid = GridLayout(cols=1, spacing=6, size_hint_y=None, row_default_height=76,
+                          row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        self.recent_buttons: list[Any] = []
+
+        def seat(group: Sequence[str]) -> None:
+            view.dismiss(animation=False)
+            self._seat_names(group)
+
+        for group in groups:
+            b = w("TButton", text=", ".join(group), font_size=self.app.fs(17), shorten=False,
+                  on_release=lambda *_, g=group: seat(g))
+            self.recent_buttons.append(b)
+            grid.add_widget(b)
+        if not groups:
+            grid.add_widget(w("TLabel", text="No games played here yet", color=theme.MUTED))
+        scroll = ScrollView(do_scroll_x=False, bar_width=8)
+        scroll.add_widget(grid)
+        box.add_widget(scroll)
+        box.add_widget(w("TButton", text="Close", size_hint_y=None, height=56,
+                         on_release=lambda *_: view.dismiss(animation=False)))
+        view.add_widget(box)
+        self.recent_view = view
+        view.open(animation=False)
+
+    def _seat_names(self, names: Sequence[str]) -> None:
+        """Seat these players (as many rows as the game allows)."""
+        self.set_count(len(names))
+        for row, name in zip(self.names, names, strict=False):
+            row.text = name
+
     def set_count(self, count: int) -> None:
-        game = self.game_spin.text
+        game = self._game
         if not game:
             return
         cls = rules.game_class(game)
         count = max(cls.min_players, min(cls.max_players, MAX_PLAYERS, count))
         old = [n.text for n in self.names]
         old_chars = [s.text for s in self.char_spins]
+        old_teams = [s.text for s in self.team_spins]
         self.count = count
         chars = self.characters()
-        alliances = self.mode_spin.text == "alliances" and self._has_option("teams")
+        alliances = self.option_words("mode").startswith("Alliances") and self._has_option("teams")
         self.rows_box.clear_widgets()
         self.names, self.char_spins, self.team_spins = [], [], []
         short = list(chars.values())
@@ -182,54 +436,57 @@ class StartScreen(Screen):
             row = BoxLayout(spacing=4, size_hint_y=None, height=52)
             row.add_widget(w("Panel", size_hint_x=None, width=12,
                              bg=theme.player_colour(self.app.settings.palette, i)))
-            name = w("TInput", text=old[i] if i < len(old) else DEFAULT_NAMES[i])
+            name = w("TInput", text=old[i] if i < len(old) else DEFAULT_NAMES[i],
+                     hint_text=f"player {i + 1}")
             self.names.append(name)
             row.add_widget(name)
             if chars:
-                spin = w("TSpinner", values=short,
+                spin = w("TSpinner", values=short, font_size=self.app.fs(16),
                          text=old_chars[i] if i < len(old_chars) else short[i % len(short)])
                 self.char_spins.append(spin)
                 row.add_widget(spin)
             if alliances:
                 team = w("TSpinner", values=["Team 1", "Team 2", "Team 3"],
-                         text=f"Team {i % 2 + 1}", size_hint_x=0.6)
+                         text=old_teams[i] if i < len(old_teams) else f"Team {i % 2 + 1}",
+                         size_hint_x=0.6, font_size=self.app.fs(16))
                 self.team_spins.append(team)
                 row.add_widget(team)
             self.rows_box.add_widget(row)
         self.rows_box.add_widget(Widget())  # rows stay at the top
-        self.mode_spin.disabled = not self._has_option("mode")
-        self.boards_spin.disabled = not self._has_option("track_allocation")
 
     def characters(self) -> dict[str, str]:
         """The chosen game's characters (id -> name), when it has any."""
-        plugin = plugins().get(self.game_spin.text)
+        plugin = plugins().get(self._game)
         if plugin is None or plugin.characters is None:
             return {}
         return dict(plugin.characters())
 
     def _has_option(self, name: str) -> bool:
-        cls = rules.game_class(self.game_spin.text)
+        cls = rules.game_class(self._game)
         return name in {f.name for f in fields(cls.Options)}
+
+    # -- starting ------------------------------------------------------------------------------
 
     def build_setup(self) -> Setup:
         """The Setup these choices describe (the engine checks it when the game starts)."""
-        game = self.game_spin.text
+        game = self._game
         players = tuple(n.text.strip() for n in self.names)
+        for name in players:
+            if len(name) > SCREEN_NAME_CHARS:
+                raise rules.SetupError(
+                    f"player name {name!r}: at most {SCREEN_NAME_CHARS} characters here, so "
+                    f"that it fits the table's screen (got {len(name)})")
         options: dict[str, Any] = {}
+        for option in plugins()[game].options:
+            options.update(option.options(self.option_words(option.key)))
         chars = {v: k for k, v in self.characters().items()}
         if self.char_spins and self._has_option("characters"):
             options["characters"] = [chars[s.text] for s in self.char_spins]
-        if self._has_option("mode"):
-            options["mode"] = self.mode_spin.text
         if self.team_spins and self._has_option("teams"):
             teams: dict[str, list[str]] = {}
             for player, spin in zip(players, self.team_spins, strict=True):
                 teams.setdefault(spin.text, []).append(player)
             options["teams"] = [teams[k] for k in sorted(teams)]
-        if self._has_option("track_allocation"):
-            options["track_allocation"] = self.boards_spin.text == BOARDS_CAMERA
-        if self.rounds_spin.text != "auto" and self._has_option("rounds"):
-            options["rounds"] = int(self.rounds_spin.text)
         if self._has_option("round_seconds"):
             seconds = self.app.soundtrack_length(self.sound_spin.text)
             if seconds is None:
@@ -239,72 +496,106 @@ class StartScreen(Screen):
         return Setup(game, players, options, int(time.time()) % 100_000)
 
     def start(self) -> None:
-        if self.boards_spin.text == BOARDS_CAMERA and not self.boards_spin.disabled:
-            missing = self.app.board_problem()
-            if missing:
-                self.message.text = missing
-                return
+        """Start the game (unfinished games stay saved: Resume still offers them)."""
+        if options_need_camera(self) and self.app.board_problem():
+            self.message.text = self.app.board_problem()
+            self.message.color = theme.DANGER
+            return
+        self._start()
+
+    def _start(self) -> None:
         try:
             self.app.start_game(self.build_setup(), soundtrack=self.sound_spin.text)
             self.message.text = ""
         except rules.RulesError as e:
             self.message.text = str(e)
+            self.message.color = theme.DANGER
 
 
-def _choice(value: str) -> str:
-    return value if value else AS_CONFIGURED
+def options_need_camera(screen: StartScreen) -> bool:
+    """The options chosen have the camera fill the players' boards."""
+    return screen.option_words("track_allocation") == BOARDS_CAMERA
 
 
-def _setting(value: str) -> str:
-    return "" if value == AS_CONFIGURED else value
+#: The words of the Boards option that have the camera fill the boards (Eye for an Eye).
+BOARDS_CAMERA = "read by the camera"
+BOARDS_BY_HAND = "kept by the players"
+
+
+#: The Settings screen's words for the values it stores.
+CAMERA_WORDS = dict(zip(settings_mod.CAMERAS, (
+    AS_CONFIGURED, "find one", "Pi camera", "USB camera", "rendered dice (no camera)",
+    "no camera"), strict=True))
+PALETTE_WORDS = {"okabe-ito": "colour-blind safe", "classic": "classic"}
+BUTTON_WORDS = {"default": "the usual map", "none": "no buttons"}
+KEYBOARD_WORDS = {"auto": "on screen unless one is plugged in", "on-screen": "on screen",
+                  "physical": "plugged-in keyboard"}
+
+
+def _words(table: dict[str, str], value: str) -> str:
+    return table.get(value, value)
+
+
+def _value(table: dict[str, str], words: str) -> str:
+    return next((v for v, w in table.items() if w == words), words)
 
 
 class SettingsScreen(Screen):
-    """Camera, calibration profile, button map, volume, soundtrack folder, colours, text size."""
+    """Camera, calibration profile, button map, volume, soundtrack folder, keyboard, colours,
+    text size, Eye for an Eye's parry window, where the live dice show: in words."""
 
     def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
         super().__init__(name="settings", **kwargs)
         self.app = app
         root = w("Panel", orientation="vertical", padding=8, spacing=4, bg=theme.BACKGROUND)
         root.add_widget(w("THeading", text="Settings", size_hint_y=None, height=44))
-        grid = GridLayout(cols=4, spacing=4, row_default_height=48, row_force_default=True)
+        grid = GridLayout(cols=4, spacing=4, row_default_height=48, row_force_default=True,
+                          size_hint_y=None, height=5 * 48 + 4 * 4)
         s = app.settings
-        cameras = [_choice(c) for c in settings_mod.CAMERAS]
-        self.camera = w("TSpinner", text=_choice(s.camera),
-                        values=list(dict.fromkeys([*cameras, _choice(s.camera)])))
-        self.profile = w("TSpinner", text=s.calibration_profile,
+        small = app.fs(16)
+
+        def spin(table: dict[str, str], value: str) -> Any:
+            words = _words(table, value)
+            return w("TSpinner", text=words, values=list(dict.fromkeys([*table.values(), words])),
+                     font_size=small)
+
+        self.camera = spin(CAMERA_WORDS, s.camera)
+        self.profile = w("TSpinner", text=s.calibration_profile, font_size=small,
                          values=self.profile_choices(s.calibration_profile))
-        self.buttons = w("TSpinner", text=s.button_map, values=["default", "none"])
+        self.buttons = spin(BUTTON_WORDS, s.button_map)
         # "as configured" says what that is: the volume playing now when none is set here
         configured = f"{AS_CONFIGURED} ({round(app.sounds.volume * 100)}%)" \
             if s.volume is None else AS_CONFIGURED
         volume = configured if s.volume is None else f"{round(s.volume * 100)}%"
-        self.volume = w("TSpinner", text=volume,
+        self.volume = w("TSpinner", text=volume, font_size=small,
                         values=[configured, *(f"{v}%" for v in range(0, 101, 10))])
-        self.folder = w("TInput", text=s.soundtrack_folder,
-                        hint_text="empty: usual music folder")
-        self.palette = w("TSpinner", text=s.palette, values=list(settings_mod.PALETTES))
-        self.text_size_spin = w("TSpinner", text=s.text_size,
+        self.folder = w("TInput", text=s.soundtrack_folder, font_size=small,
+                        hint_text="the usual music folder")
+        self.keyboard = spin(KEYBOARD_WORDS, s.keyboard)
+        self.palette = spin(PALETTE_WORDS, s.palette)
+        self.text_size_spin = w("TSpinner", text=s.text_size, font_size=small,
                                 values=list(settings_mod.TEXT_SIZES))
-        self.parry = w("TSpinner", text=f"{s.parry_seconds:g} s",
+        self.parry = w("TSpinner", text=f"{s.parry_seconds:g} s", font_size=small,
                        values=[f"{v} s" for v in (2, 3, 4, 5, 6, 8)])
-        self.dice_view = w("TSpinner", text=s.dice_view, values=list(settings_mod.DICE_VIEWS))
+        self.dice_view = w("TSpinner", text=s.dice_view, font_size=small,
+                           values=list(settings_mod.DICE_VIEWS))
         for label, widget in (("Camera", self.camera), ("Calibration", self.profile),
                               ("Buttons", self.buttons), ("Volume", self.volume),
-                              ("Soundtracks", self.folder), ("Colours", self.palette),
-                              ("Text size", self.text_size_spin), ("Parry window", self.parry),
-                              ("Dice view", self.dice_view)):
-            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.5))
+                              ("Music folder", self.folder), ("Keyboard", self.keyboard),
+                              ("Colours", self.palette), ("Text size", self.text_size_spin),
+                              ("Parry (Eye)", self.parry), ("Dice view", self.dice_view)):
+            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.42,
+                              font_size=small))
             grid.add_widget(widget)
         root.add_widget(grid)
         swatches = BoxLayout(size_hint_y=None, height=40, spacing=4)
         self.swatches = swatches
         root.add_widget(swatches)
-        self.message = w("TLabel", text="", size_hint_y=None, height=30, color=theme.DANGER)
+        self.message = w("TLabel", text="", color=theme.DANGER, font_size=small)
         root.add_widget(self.message)
         bottom = BoxLayout(size_hint_y=None, height=60, spacing=6)
+        # End game is not here: it lives in each game's Menu, asked first
         bottom.add_widget(w("TButton", text="Back", on_release=lambda *_: app.back()))
-        bottom.add_widget(w("TButton", text="End game", on_release=lambda *_: app.end_game()))
         bottom.add_widget(w("TBigButton", text="Save", on_release=lambda *_: self.save()))
         root.add_widget(bottom)
         self.add_widget(root)
@@ -328,7 +619,7 @@ class SettingsScreen(Screen):
     def show_swatches(self) -> None:
         self.swatches.clear_widgets()
         for i in range(MAX_PLAYERS):
-            colour = theme.player_colour(self.palette.text, i)
+            colour = theme.player_colour(_value(PALETTE_WORDS, self.palette.text), i)
             swatch = w("Panel", bg=colour)
             swatch.add_widget(w("TLabel", text=f"Seat {i + 1}", color=theme.text_on(colour)))
             self.swatches.add_widget(swatch)
@@ -336,17 +627,21 @@ class SettingsScreen(Screen):
     def save(self) -> None:
         volume = self.volume.text
         s = settings_mod.Settings(
-            camera=_setting(self.camera.text), calibration_profile=self.profile.text or "default",
-            button_map=self.buttons.text,
+            camera=_value(CAMERA_WORDS, self.camera.text),
+            calibration_profile=self.profile.text or "default",
+            button_map=_value(BUTTON_WORDS, self.buttons.text),
             volume=None if volume.startswith(AS_CONFIGURED) else int(volume.rstrip("%")) / 100,
-            soundtrack_folder=self.folder.text.strip(), palette=self.palette.text,
+            soundtrack_folder=self.folder.text.strip(),
+            keyboard=_value(KEYBOARD_WORDS, self.keyboard.text),
+            palette=_value(PALETTE_WORDS, self.palette.text),
             text_size=self.text_size_spin.text,
             parry_seconds=float(self.parry.text.split()[0]),
             round_seconds=self.app.settings.round_seconds, dice_view=self.dice_view.text)
         try:
             self.app.apply_settings(s)
-            self.message.text = "Saved."
-            self.message.color = theme.ACCENT
+            now = self.app.screens.get("settings", self)  # built again for new text sizes
+            now.message.text = "Saved."
+            now.message.color = theme.ACCENT
         except settings_mod.SettingsError as e:
             self.message.text = str(e)
             self.message.color = theme.DANGER

@@ -22,6 +22,9 @@ from companion import paths
 PALETTES = ("okabe-ito", "classic")
 TEXT_SIZES = {"normal": 1.0, "large": 1.2, "huge": 1.45}
 DICE_VIEWS = ("full screen", "beside the arena")
+#: The keyboard for typing names and folders: the on-screen one unless a keyboard is plugged in,
+#: always the on-screen one, or only a plugged-in one.
+KEYBOARDS = ("auto", "on-screen", "physical")
 #: The cameras the Settings screen offers; "" leaves the choice to the config file.
 CAMERAS = ("", "auto", "picamera2", "opencv:0", "synthetic", "none")
 #: A settings file is a few hundred bytes; anything near this is not one.
@@ -47,6 +50,7 @@ class Settings:
     parry_seconds: float = 3.0
     round_seconds: float = 180.0
     dice_view: str = "full screen"  # the live dice view: its own screen, or also in the arena
+    keyboard: str = "auto"
 
     def check(self) -> Settings:
         if self.volume is not None and not 0.0 <= self.volume <= 1.0:
@@ -61,6 +65,9 @@ class Settings:
         if self.dice_view not in DICE_VIEWS:
             raise SettingsError(f"dice_view={self.dice_view!r}: choose one of "
                                 f"{', '.join(DICE_VIEWS)}")
+        if self.keyboard not in KEYBOARDS:
+            raise SettingsError(f"keyboard={self.keyboard!r}: choose one of "
+                                f"{', '.join(KEYBOARDS)}")
         if not 10 <= self.round_seconds <= 3600:
             raise SettingsError(f"round_seconds={self.round_seconds!r}: must be 10 to 3600")
         for name in ("camera", "calibration_profile", "button_map", "soundtrack_folder"):
@@ -165,5 +172,5 @@ def soundtrack_dir(settings: Settings, config: dict[str, Any] | None = None) -> 
     return soundtracks_dir(config or {})
 
 
-__all__ = ["CAMERAS", "DEFAULT_VOLUME", "DICE_VIEWS", "PALETTES", "TEXT_SIZES", "Settings",
-           "SettingsError", "load", "save", "soundtrack_dir"]
+__all__ = ["CAMERAS", "DEFAULT_VOLUME", "DICE_VIEWS", "KEYBOARDS", "PALETTES", "TEXT_SIZES",
+           "Settings", "SettingsError", "load", "save", "soundtrack_dir"]

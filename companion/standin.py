@@ -8,6 +8,7 @@ picture says it is rendered dice.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,4 +38,76 @@ def stand_in_camera(options: Mapping[str, Any], **extra: Any) -> SyntheticSource
     return SyntheticSource(renderer=vs.render, icon_sets=vs.ICON_SETS, **kw)
 
 
-__all__ = ["LABEL", "stand_in_camera"]
+class ThrownDice:
+    """A camera over a tray where a script throws the dice it chooses (the demo, the tests):
+    :meth:`throw` rolls a scene of dice in from the tray's edge, tumbling, to rest where the
+    scene puts them (the stand-in's own animation); :meth:`clear` takes them out. Frames are
+    stamped on virtual time, ``1 / fps`` apart, so a roll settles the same way on any machine.
+    ``name`` is a camera's, not the stand-in's: its rolls count like a real camera's.
+    """
+
+    name = "tray"
+
+    def __init__(self, width: int = 640, height: int = 480, fps: float = 15.0,
+                 background_bgr: tuple[int, int, int] | None = None, seed: int = 7) -> None:
+        self.width, self.height, self.fps = width, height, fps
+        self.background_bgr = background_bgr
+        self.seed = seed
+        self.t = 0.0
+        self.reads = 0
+        self.throws = 0
+        self.closed = False
+        self._source: SyntheticSource | None = None
+        self._dice: tuple[Any, ...] = ()
+        self.clear()
+
+    def _scene(self, dice: tuple[Any, ...]) -> Any:
+        from vision.synthetic import Scene
+
+        scene = Scene(self.width, self.height, dice)
+        if self.background_bgr is not None:
+            scene = dataclasses.replace(scene, background_bgr=self.background_bgr)
+        return scene
+
+    def _start(self, dice: tuple[Any, ...], roll_s: float) -> None:
+        from vision import synthetic as vs
+
+        if self._source is not None:
+            self._source.close()
+        scene = self._scene(dice)
+        self._dice = dice
+        self.throws += 1
+        self._source = SyntheticSource(
+            width=self.width, height=self.height, fps=self.fps, seed=self.seed + self.throws,
+            empty_s=0.0, roll_s=roll_s, rest_s=1e9, realtime=False,
+            scene_factory=lambda rng: scene, renderer=vs.render, icon_sets=vs.ICON_SETS,
+            clock=lambda: self.t)
+        self._source.open()
+
+    def throw(self, dice: Any, roll_s: float = 1.0) -> None:
+        """Throw these dice (vision.synthetic SynthDie, at their resting places) into the
+        tray; the dice lying there before are taken out first."""
+        self._start(tuple(dice), roll_s)
+
+    def clear(self) -> None:
+        """Take every die out of the tray."""
+        self._start((), 0.01)
+
+    @property
+    def dice(self) -> tuple[Any, ...]:
+        return self._dice
+
+    def read(self) -> Any:
+        assert self._source is not None
+        frame = self._source.read()
+        self.t = frame.t + 1.0 / self.fps
+        self.reads += 1
+        return frame
+
+    def close(self) -> None:
+        self.closed = True
+        if self._source is not None:
+            self._source.close()
+
+
+__all__ = ["LABEL", "ThrownDice", "stand_in_camera"]

@@ -9,12 +9,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.core.text.markup import MarkupLabel
 from kivy.factory import Factory
 from kivy.graphics.texture import Texture
 from kivy.lang import Builder
 from kivy.properties import ListProperty, NumericProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.image import Image
+from kivy.uix.label import Label
+from kivy.uix.spinner import Spinner
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from companion import theme
@@ -31,6 +38,199 @@ def load_kv() -> None:
 def w(kind: str, **kwargs: Any) -> Any:
     """A widget of one of the styled classes in app.kv ("TButton", "TLabel", "Panel"...)."""
     return Factory.get(kind)(**kwargs)
+
+
+#: How far a text may shrink to fit its box before it is shortened: never below this share of
+#: the size asked for (at the largest text size that is still about the normal size).
+MIN_FIT = 0.7
+
+
+def natural_size(label: Any, font_size: float, wrap: float | None) -> tuple[float, float]:
+    """The size a label's text takes uncut at ``font_size`` (wrapped at ``wrap`` px)."""
+    kw = {k: getattr(label, k) for k in label._font_properties}
+    kw.update(shorten=False, max_lines=0, text_size=(wrap, None), font_size=font_size)
+    core = (MarkupLabel if label.markup else CoreLabel)(**kw)
+    core.refresh()
+    texture = core.texture
+    return (float(texture.size[0]), float(texture.size[1])) if texture is not None else (0, 0)
+
+
+def text_room(label: Any) -> tuple[float, float | None, float | None]:
+    """The room a label gives its text: (width, width it wraps at or None, height or None when
+    its height follows its text). A shortened label keeps Kivy's own margin (its padding and
+    2 px more: ``kivy.core.text.LabelBase.shorten``), so a text that fits here is never cut."""
+    tw, th = label.text_size
+    pad = label.padding
+    left, right = (pad[0], pad[2]) if len(pad) == 4 else (pad[0], pad[0])
+    if label.shorten and tw is not None:
+        width = float(int(tw - left - right - 2))
+    else:
+        width = float(tw if tw is not None else label.width)
+    wrap = None if (label.shorten or tw is None) else float(tw)
+    auto_h = th is None and abs(label.height - label.texture_size[1]) < 1
+    return width, wrap, None if auto_h else float(label.height)
+
+
+def text_overflow(label: Any, font_size: float | None = None) -> str | None:
+    """How a label's text would not fit its room at ``font_size`` (its own by default), or
+    None when it fits whole."""
+    width, wrap, height = text_room(label)
+    nw, nh = natural_size(label, label.font_size if font_size is None else font_size, wrap)
+    if nw > width + 0.5:
+        return f"needs {nw:.0f} px wide, has {width:.0f}"
+    if height is not None and nh > height + 1:
+        return f"needs {nh:.0f} px high, has {height:.0f}"
+    return None
+
+
+class FitText:
+    """A text that shrinks to fit its box (to :data:`MIN_FIT` of its size at most) before it
+    is shortened: names, counts and action words stay whole where the room is tight.
+
+    ``font_size`` as set (by app.kv or a screen) is the size wanted; the fitted size is what
+    is drawn. A label whose height follows its text is fitted in width only.
+    """
+
+    fit_font = True
+
+    def _fit_init(self) -> None:
+        self._wanted = float(self.font_size)  # type: ignore[attr-defined]
+        self._fitting = False
+        self._refit = Clock.create_trigger(lambda dt: self._fit(), -1)
+        self.fbind("font_size", self._font_set)  # type: ignore[attr-defined]
+        for name in ("text", "size", "text_size", "bold", "markup", "font_name"):
+            self.fbind(name, lambda *_: self._refit())  # type: ignore[attr-defined]
+
+    def _font_set(self, _w: Any, value: float) -> None:
+        if not self._fitting:
+            self._wanted = float(value)
+            self._refit()
+
+    def _fit(self) -> None:
+        label: Any = self
+        if not label.text or label.width < 2 or not self.fit_font:
+            self._apply(self._wanted)
+            return
+        width, wrap, height = text_room(label)
+        size = self._wanted
+        for _ in range(4):
+            nw, nh = natural_size(label, size, wrap)
+            scale = min(1.0, width / nw) if nw > 0 else 1.0
+            if height is not None and nh > height:
+                scale = min(scale, height / nh)
+            if scale >= 1.0 or size <= self._wanted * MIN_FIT:
+                break
+            size = max(self._wanted * MIN_FIT, size * scale * 0.98)
+        self._apply(size)
+
+    def _apply(self, size: float) -> None:
+        label: Any = self
+        if abs(label.font_size - size) > 0.01:
+            self._fitting = True
+            try:
+                label.font_size = size
+            finally:
+                self._fitting = False
+
+
+class FitLabel(FitText, Label):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit_init()
+
+
+class FitButton(FitText, Button):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit_init()
+
+
+class FitSpinner(FitText, Spinner):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit_init()
+
+
+class TypingInput(TextInput):
+    """A text field that stays in sight while the on-screen keyboard is up: when the docked
+    keyboard would cover it, the screen's content moves up just enough (touches follow, as the
+    widgets themselves move), and back down when typing ends."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        me: Any = self
+        self._wanted = float(me.font_size)
+        self._fitting = False
+        self._refit = Clock.create_trigger(lambda dt: self._fit(), -1)
+        self.fbind("font_size", self._font_set)
+        self.fbind("text", lambda *_: self._refit())
+        self.fbind("size", lambda *_: self._refit())
+
+    def _font_set(self, _w: Any, value: float) -> None:
+        if not self._fitting:
+            self._wanted = float(value)
+            self._refit()
+
+    def _fit(self) -> None:
+        """A long name shrinks (to MIN_FIT of the size asked for) to show whole."""
+        size = self._wanted
+        if self.text and not self.multiline:
+            room = self.width - self.padding[0] - self.padding[2]
+            core = CoreLabel(text=self.text, font_size=size, font_name=self.font_name)
+            core.refresh()
+            wide = core.texture.size[0] if core.texture is not None else 0
+            if wide > room > 0:
+                size = max(self._wanted * MIN_FIT, size * room / wide * 0.98)
+        me: Any = self
+        if abs(me.font_size - size) > 0.01:
+            self._fitting = True
+            try:
+                me.font_size = size
+            finally:
+                self._fitting = False
+
+    def on_focus(self, _w: Any, focused: bool) -> None:
+        Clock.schedule_once(lambda dt: self._lift(focused), 0)
+
+    def _content(self) -> Any:
+        """The screen's content: the child of the Screen this field is on."""
+        from kivy.uix.screenmanager import Screen
+
+        w: Any = self
+        while w.parent is not None and not isinstance(w.parent, Screen):
+            w = w.parent
+        return w if w.parent is not None else None
+
+    def _lift(self, focused: bool) -> None:
+        from kivy.core.window import Window
+        from kivy.uix.vkeyboard import VKeyboard
+
+        content = self._content()
+        if content is None:
+            return
+        if not focused:
+            if not any(getattr(c, "focus", False) for c in content.walk()):
+                content.y = 0
+            return
+        keyboard = next((c for c in Window.children if isinstance(c, VKeyboard)), None)
+        if keyboard is None or not Window.docked_vkeyboard:
+            return
+        top = keyboard.bbox[0][1] + keyboard.bbox[1][1]
+        bottom = self.to_window(self.x, self.y)[1] - content.y
+        content.y = max(0.0, top + 6 - bottom)
+
+
+Factory.register("FitLabel", cls=FitLabel)
+Factory.register("FitButton", cls=FitButton)
+Factory.register("FitSpinner", cls=FitSpinner)
+Factory.register("TypingInput", cls=TypingInput)
+
+
+def cut_by_design(widget: Any) -> Any:
+    """Mark a text that may be cut on purpose (a log showing its newest lines, the rest below
+    the fold): the layout checks leave it out. Returns the widget."""
+    widget.cut_by_design = True
+    return widget
 
 
 class Panel(BoxLayout):

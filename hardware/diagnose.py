@@ -81,31 +81,9 @@ def check_camera(config: Mapping[str, Any], *, probe: bool = False, setting: str
     except ConfigError as exc:
         return [Check("camera", "fail", str(exc), "fix [camera] in the config file")]
 
-    pi_cameras: list[str] | None = None  # None: picamera2 not usable here
-    try:
-        from picamera2 import Picamera2
-
-        cams = Picamera2.global_camera_info()
-        pi_cameras = [str(c.get("Model", "?")) for c in cams]
-        if cams:
-            out.append(Check("camera", "ok", f"picamera2: {len(cams)} camera(s): "
-                             f"{', '.join(pi_cameras)}"))
-        else:
-            out.append(Check("camera", "warn", "picamera2: installed but no camera detected",
-                             "check the ribbon cable (contacts facing the right way), then "
-                             "`rpicam-hello --list-cameras`"))
-    except ImportError:
-        if on_pi:
-            out.append(Check("camera", "warn", "picamera2: not importable in this venv",
-                             "sudo apt install python3-picamera2, and make the venv with "
-                             "--system-site-packages"))
-        else:
-            out.append(Check("camera", "ok", "picamera2: not installed (not a Raspberry Pi)"))
-    except Exception as exc:
-        out.append(Check("camera", "warn", f"picamera2: cannot be loaded: "
-                         f"{type(exc).__name__}: {exc}",
-                         "run ./start.sh again so the venv gets what picamera2 needs; see "
-                         "docs/hardware.md"))
+    pi = check_picamera2(on_pi)
+    out.extend(pi)
+    pi_cameras = any(c.verdict == "ok" and "camera(s)" in c.finding for c in pi)
 
     videos = sorted(str(p) for p in Path("/dev").glob("video*"))
     if videos:
@@ -155,6 +133,30 @@ def check_camera(config: Mapping[str, Any], *, probe: bool = False, setting: str
             out.append(Check("camera", "fail", f"probe: {exc}",
                              "set COMPANION_CAMERA=synthetic to run without a camera"))
     return out
+
+
+def check_picamera2(on_pi: bool) -> list[Check]:
+    """Whether picamera2 loads in this Python (the real cause and fix when not), and its cameras."""
+    from hardware.camera.picam import Picamera2LoadError, import_picamera2
+
+    try:
+        picamera2 = import_picamera2()
+    except Picamera2LoadError as exc:
+        if not on_pi and exc.kind == "missing":
+            return [Check("camera", "ok", "picamera2: not installed (not a Raspberry Pi)")]
+        verdict = "warn" if exc.kind == "missing" else "fail"
+        return [Check("camera", verdict, exc.cause, exc.fix)]
+    try:
+        cams = picamera2.global_camera_info()
+    except Exception as exc:
+        return [Check("camera", "warn", f"picamera2: error listing cameras: {exc}",
+                      "check the ribbon cable, then `rpicam-hello --list-cameras`")]
+    if not cams:
+        return [Check("camera", "warn", "picamera2: loads, but no camera detected",
+                      "check the ribbon cable (contacts facing the right way), then "
+                      "`rpicam-hello --list-cameras`")]
+    models = ", ".join(str(c.get("Model", "?")) for c in cams)
+    return [Check("camera", "ok", f"picamera2: {len(cams)} camera(s): {models}")]
 
 
 def check_gpio(config: Mapping[str, Any]) -> list[Check]:

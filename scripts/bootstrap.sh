@@ -1,35 +1,55 @@
 # Sourced by ./start.sh and ./test.sh: installs what the companion needs, once.
 # - Debian / Raspberry Pi OS packages the Kivy and OpenCV wheels load at run time;
+# - on a Raspberry Pi, the Pi camera and Pi 5 GPIO packages where this system's apt has them;
 # - uv (from PyPI, into .tools/) and the project's locked environment (.venv/).
-# Safe to run again: each step is skipped when already done.
+# Arguments are passed to `uv sync`. Safe to run again: each step is skipped when already done.
 set -euo pipefail
+caller_dir="$PWD"   # given back at the end: a user's relative paths (photos, --output) stay theirs
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 
-is_pi() { grep -qs "Raspberry Pi" /proc/device-tree/model; }
+# COMPANION_MODEL_FILE stands in for the Pi's model file in checks on other machines
+# (scripts/pi-check.sh).
+model_file="${COMPANION_MODEL_FILE:-/proc/device-tree/model}"
+is_pi() { grep -qs "Raspberry Pi" "$model_file"; }
+has_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+missing_pkgs() { local p; for p in "$@"; do has_pkg "$p" || echo "$p"; done; }
 
-need_apt=()
 # mosquitto: the broker a director starts while it serves a tournament (docs/tournaments.md).
 apt_pkgs=(python3 python3-venv libgl1 libegl1 libgles2 libmtdev1 libsdl2-2.0-0 mosquitto)
 case " $* " in
     *" --no-dev "*) ;;
     *) apt_pkgs+=(chromium chromium-driver) ;;  # tests only: the standings page in a browser
 esac
+pi_pkgs=()
 if is_pi; then
-    # picamera2 and the Pi 5 GPIO backend come from Raspberry Pi OS, not from PyPI.
-    apt_pkgs+=(python3-picamera2 python3-lgpio)
+    # picamera2 and the Pi 5 GPIO backend come from Raspberry Pi OS's archive, not from PyPI,
+    # and plain Debian does not have them: those are installed where apt offers them.
+    pi_pkgs=(python3-picamera2 python3-lgpio)
 fi
+need_apt=()
+need_pi=()
 if command -v dpkg-query >/dev/null 2>&1; then
-    for p in "${apt_pkgs[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$p")
-    done
+    mapfile -t need_apt < <(missing_pkgs "${apt_pkgs[@]}")
+    mapfile -t need_pi < <(missing_pkgs "${pi_pkgs[@]}")
 fi
-if [ ${#need_apt[@]} -gt 0 ]; then
-    echo "companion: installing system packages: ${need_apt[*]}" >&2
+if [ ${#need_apt[@]} -gt 0 ] || [ ${#need_pi[@]} -gt 0 ]; then
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+    unavailable=()
+    for p in "${need_pi[@]}"; do
+        if apt-cache policy "$p" 2>/dev/null | grep -q "Candidate: [^(]"; then
+            need_apt+=("$p")
+        else
+            unavailable+=("$p")
+        fi
+    done
+    if [ ${#need_apt[@]} -gt 0 ]; then
+        echo "companion: installing system packages: ${need_apt[*]}" >&2
+        DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends \
+            "${need_apt[@]}" >/dev/null
+    fi
     if [[ " ${need_apt[*]} " == *" mosquitto "* ]]; then
         # Debian enables and starts Mosquitto's own service on install. The companion runs its
         # own broker only while a tournament is served, so no port stays open otherwise.
@@ -40,6 +60,17 @@ if [ ${#need_apt[@]} -gt 0 ]; then
             $sudo_cmd update-rc.d mosquitto disable >/dev/null 2>&1 || true
         fi
     fi
+    for p in "${unavailable[@]}"; do
+        case "$p" in
+            python3-picamera2) why="the Pi camera module cannot be used; a USB webcam"
+                why+=" (COMPANION_CAMERA=opencv:0) and the synthetic stand-in still work" ;;
+            python3-lgpio) why="a Pi 5 needs it for GPIO buttons; a Pi 4 falls back to"
+                why+=" gpiozero's own pin access" ;;
+            *) why="" ;;
+        esac
+        echo "companion: $p is not in this system's apt archive (Raspberry Pi OS has it):" >&2
+        echo "    $why" >&2
+    done
 fi
 
 python_bin="${COMPANION_PYTHON:-}"
@@ -60,10 +91,13 @@ fi
 export UV_PYTHON_DOWNLOADS=never
 if [ ! -d .venv ]; then
     if is_pi; then
-        # --system-site-packages makes apt's picamera2 and lgpio visible inside the venv.
+        # --system-site-packages makes apt's picamera2 and lgpio visible inside the venv. The
+        # lock adds a numpy-2 build of simplejpeg on aarch64, which shadows apt's numpy-1 build
+        # (picamera2 imports it; see docs/raspberry-pi.md).
         .tools/bin/uv venv --quiet --python "$python_bin" --system-site-packages .venv
     else
         .tools/bin/uv venv --quiet --python "$python_bin" .venv
     fi
 fi
 .tools/bin/uv sync --quiet --frozen "$@"
+cd "$caller_dir"

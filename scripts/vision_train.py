@@ -116,8 +116,10 @@ def collect(synthetic_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(xs, np.float32), np.array(ys, np.int32)
 
 
-def train(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int) -> Mlp:
-    """Softmax MLP trained with Adam on mini-batches; numpy only (a few seconds on one core)."""
+def train(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int,
+          n_classes: int = N_CLASSES, weight_decay: float = WEIGHT_DECAY) -> Mlp:
+    """Softmax MLP trained with Adam on mini-batches; numpy only (a few seconds on one core).
+    Also trains the colour namer (``scripts/vision_train_colour.py``)."""
     rng = np.random.default_rng(seed)
     mean = x.mean(axis=0)
     std = x.std(axis=0) + 1e-3
@@ -125,13 +127,13 @@ def train(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int) -> 
     n_in = x.shape[1]
     params = [rng.normal(0, np.sqrt(2 / n_in), (n_in, hidden)).astype(np.float32),
               np.zeros(hidden, np.float32),
-              rng.normal(0, np.sqrt(1 / hidden), (hidden, N_CLASSES)).astype(np.float32),
-              np.zeros(N_CLASSES, np.float32)]
+              rng.normal(0, np.sqrt(1 / hidden), (hidden, n_classes)).astype(np.float32),
+              np.zeros(n_classes, np.float32)]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
-    lr, b1, b2, wd = 2e-3, 0.9, 0.999, WEIGHT_DECAY
+    lr, b1, b2, wd = 2e-3, 0.9, 0.999, weight_decay
     step = 0
-    onehot = np.eye(N_CLASSES, dtype=np.float32)[y]
+    onehot = np.eye(n_classes, dtype=np.float32)[y]
     for _epoch in range(epochs):
         order = rng.permutation(len(y))
         for s in range(0, len(y), 128):

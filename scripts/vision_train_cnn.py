@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.cnn import CLS, DET, STRIDE, crop, warp_down  # noqa: E402
+from vision.synthetic import HARD_TABLES as HARD  # noqa: E402
 from vision.synthetic import ICON_SETS, random_scene, render  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "dice-photos"
@@ -66,11 +67,14 @@ class Config:
     det_steps: int = 4000
     det_synthetic: int = 1000  # synthetic scenes for the detector
     det_icons: float = 0.0  # share of them with icon dice (shipped models: none)
+    hard: float = 0.0  # share of synthetic scenes on hard tables (felt, trays, oblique, glare)
     cls_steps: int = 10000
     cls_synthetic: int = 700
     per_die: int = 12  # jittered crops per real labelled die
     mine: int = 6  # crops per detector output on the training images (0 = off)
     mine_det: Path | None = None  # the detector mined (default: OUT/dice_det.onnx)
+    init_det: Path | None = None  # fine-tune from this exported detector
+    init_cls: Path | None = None  # fine-tune from this exported classifier
 
 
 CFG = Config()
@@ -106,10 +110,17 @@ def synth(n: int, seed: int, icons: float = 0.0) -> list[Item]:
         w, h = ((640, 480), (640, 640), (800, 600))[k % 3]
         icon_set = (str(rng.choice(sorted(ICON_SETS))) if icons > 0 and rng.random() < icons
                     else None)
-        sc = random_scene(rng, width=w, height=h, n_dice=(1, 12), icon_set=icon_set,
-                          perspective=float(rng.choice([0.0, 0.1, 0.2])),
-                          die_size=(24.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])),
-                          touching=CFG.touching)
+        hard = CFG.hard > 0 and rng.random() < CFG.hard
+        if hard:  # felt, cloth, mats, wood; trays; oblique views; glare; stacked, cocked
+            sc = random_scene(rng, width=w, height=h, n_dice=(1, 14), icon_set=icon_set,
+                              perspective=float(rng.choice([0.0, 0.1, 0.2])),
+                              die_size=(18.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])),
+                              touching=CFG.touching, **HARD)
+        else:
+            sc = random_scene(rng, width=w, height=h, n_dice=(1, 12), icon_set=icon_set,
+                              perspective=float(rng.choice([0.0, 0.1, 0.2])),
+                              die_size=(24.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])),
+                              touching=CFG.touching)
         img = render(sc, rng)
         good: list[Label] = []
         bad: list[Label] = []
@@ -256,6 +267,59 @@ def det_loss(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
     return (pos_l + neg_l) / npos + (reg + off) / npos
 
 
+def load_onnx_weights(net: nn.Module, path: Path) -> None:
+    """Start from an exported model (``--init``): its convolutions, batch norm folded in.
+
+    The export folds each batch norm into the convolution before it, so each ``cbr`` gets the
+    folded weight, and its batch norm becomes the identity plus the folded bias (mean 0,
+    variance 1 - eps, scale 1). Batch norms then stay frozen (see ``freeze_bn``) so that
+    fine-tuning starts from exactly the exported function.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    mods = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    if len(convs) != len(mods):
+        raise SystemExit(f"--init {path}: {len(convs)} convolutions, the net has {len(mods)}")
+    seqs = [m for m in net.modules() if isinstance(m, nn.Sequential) and len(m) == 3
+            and isinstance(m[0], nn.Conv2d) and isinstance(m[1], nn.BatchNorm2d)]
+    bn_of = {id(q[0]): q[1] for q in seqs}
+    lin = [m for m in net.modules() if isinstance(m, nn.Linear)]
+    gemm = [n for n in model.graph.node if n.op_type in ("Gemm", "MatMul")]
+    with torch.no_grad():
+        for node, conv in zip(convs, mods, strict=True):
+            w = torch.from_numpy(init[node.input[1]].copy())
+            if w.shape != conv.weight.shape:
+                raise SystemExit(f"--init {path}: {node.input[1]} is {tuple(w.shape)}, "
+                                 f"expected {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            b = torch.from_numpy(init[node.input[2]].copy()) if len(node.input) > 2 else None
+            bn = bn_of.get(id(conv))
+            if bn is not None:
+                bn.weight.fill_(1.0)
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0 - bn.eps)
+                bn.bias.copy_(b if b is not None else torch.zeros_like(bn.bias))
+            elif b is not None and conv.bias is not None:
+                conv.bias.copy_(b)
+        for node, fc in zip(gemm, lin, strict=False):
+            w = torch.from_numpy(init[node.input[1]].copy())
+            fc.weight.copy_(w if w.shape == fc.weight.shape else w.T)
+            if len(node.input) > 2:
+                fc.bias.copy_(torch.from_numpy(init[node.input[2]].copy()))
+    print(f"started from {path}", flush=True)
+
+
+def freeze_bn(net: nn.Module) -> None:
+    """Batch norms keep their statistics (fine-tuning from ``--init``)."""
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 def cosine(opt: torch.optim.Optimizer, lr: float, frac: float) -> None:
     for g in opt.param_groups:
         g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * min(1.0, frac)))
@@ -270,10 +334,16 @@ def train_det() -> None:
     print(f"det: {len(real)} photos, {len(syn)} synthetic scenes", flush=True)
     net = Det().to(memory_format=torch.channels_last)
     print("params", sum(p.numel() for p in net.parameters()), flush=True)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    lr = 3e-3
+    if CFG.init_det is not None:
+        load_onnx_weights(net, CFG.init_det)
+        lr = 1e-3
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     t0 = time.time()
     for step in range(CFG.det_steps):
-        cosine(opt, 3e-3, step / CFG.det_steps)
+        if CFG.init_det is not None:
+            freeze_bn(net)
+        cosine(opt, lr, step / CFG.det_steps)
         xs, ts = [], []
         for i in rng.integers(0, len(data), 16):
             x, t = det_sample(*data[i], rng)
@@ -410,11 +480,17 @@ def train_cls() -> None:
     print(f"cls: {len(xr)} real crops, {len(xsy)} synthetic, classes {np.bincount(y)}", flush=True)
     net = Cls().to(memory_format=torch.channels_last)
     print("params", sum(p.numel() for p in net.parameters()), flush=True)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    lr = 3e-3
+    if CFG.init_cls is not None:
+        load_onnx_weights(net, CFG.init_cls)
+        lr = 1e-3
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     t0 = time.time()
     for step in range(CFG.cls_steps):
         net.train()
-        cosine(opt, 3e-3, step / CFG.cls_steps)
+        if CFG.init_cls is not None:
+            freeze_bn(net)
+        cosine(opt, lr, step / CFG.cls_steps)
         idx = rng.integers(0, len(x), 128)
         out = net(to_tensor(aug_batch(x[idx], rng)))
         loss = F.cross_entropy(out, torch.from_numpy(y[idx]), label_smoothing=0.05)
@@ -455,6 +531,17 @@ def main() -> None:
                     help="cls: the detector whose outputs are mined (default OUT/dice_det.onnx)")
     ap.add_argument("--icons", type=float, default=CFG.det_icons,
                     help="det: share of the synthetic scenes with icon dice")
+    ap.add_argument("--hard", type=float, default=CFG.hard,
+                    help="share of the synthetic scenes on hard tables (vision.synthetic."
+                    "HARD_TABLES: felt, mats, trays, oblique views, glare, stacked dice)")
+    ap.add_argument("--det-synthetic", type=int, default=CFG.det_synthetic,
+                    help="det: synthetic scenes")
+    ap.add_argument("--cls-synthetic", type=int, default=CFG.cls_synthetic,
+                    help="cls: synthetic scenes")
+    ap.add_argument("--init-det", type=Path, default=None,
+                    help="det: fine-tune from this exported detector (.onnx)")
+    ap.add_argument("--init-cls", type=Path, default=None,
+                    help="cls: fine-tune from this exported classifier (.onnx)")
     ap.add_argument("--touching", type=float, default=CFG.touching,
                     help="synthetic scenes: chance a die lies against the previous one")
     args = ap.parse_args()
@@ -462,7 +549,9 @@ def main() -> None:
     CFG.holdout = None if args.holdout == "none" else int(args.holdout)
     CFG.det_steps, CFG.cls_steps = args.det_steps, args.cls_steps
     CFG.per_die, CFG.mine, CFG.mine_det = args.per_die, args.mine, args.mine_det
-    CFG.touching, CFG.det_icons = args.touching, args.icons
+    CFG.touching, CFG.det_icons, CFG.hard = args.touching, args.icons, args.hard
+    CFG.det_synthetic, CFG.cls_synthetic = args.det_synthetic, args.cls_synthetic
+    CFG.init_det, CFG.init_cls = args.init_det, args.init_cls
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     if args.what in ("det", "both"):

@@ -4,7 +4,7 @@ Pure functions over numpy BGR frames (OpenCV), plus a settle tracker:
 
 - :func:`read_dice` finds every die in a frame and reads its top face and colour;
 - :func:`annotate` draws a reading over a copy of the frame;
-- :class:`RollTracker` turns a stream of readings into settled rolls;
+- :class:`RollTracker` turns a stream of readings into rolls, told apart from handling;
 - :mod:`vision.synthetic` renders dice scenes with ground truth.
 """
 
@@ -35,6 +35,6 @@ __all__ += ["read_dice"]
 from vision.annotate import annotate  # noqa: E402
 
 __all__ += ["annotate"]
-from vision.tracker import RollTracker, TrackerState  # noqa: E402
+from vision.tracker import Roll, RollTracker, TrackerState  # noqa: E402
 
-__all__ += ["RollTracker", "TrackerState"]
+__all__ += ["Roll", "RollTracker", "TrackerState"]

@@ -162,12 +162,24 @@ class Palette:
     def names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.colours)
 
-    def classify_lab(self, lab: Sequence[float]) -> tuple[str | None, float]:
-        """Nearest colour name for an OpenCV 8-bit Lab value, and a 0..1 match score."""
+    def distances(self, bgr: Sequence[float]) -> npt.NDArray[np.float32]:
+        """Each colour's distance from a BGR value, in units of its tolerance (<= 1: a match)."""
+        lab = bgr_to_lab([min(255, max(0, round(v))) for v in bgr])
+        out: npt.NDArray[np.float32] = (
+            self._dist(lab) / np.array([c.tolerance for c in self.colours], np.float32)
+        ).astype(np.float32)
+        return out
+
+    def _dist(self, lab: Sequence[float]) -> npt.NDArray[np.float32]:
         labs: npt.NDArray[np.float32] = self._labs  # type: ignore[attr-defined]
         d = labs - np.asarray(lab, dtype=np.float32)
         # lightness matters less than hue: lighting changes L much more than a, b
-        dist = np.sqrt(0.35 * d[:, 0] ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)
+        out: npt.NDArray[np.float32] = np.sqrt(0.35 * d[:, 0] ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)
+        return out
+
+    def classify_lab(self, lab: Sequence[float]) -> tuple[str | None, float]:
+        """Nearest colour name for an OpenCV 8-bit Lab value, and a 0..1 match score."""
+        dist = self._dist(lab)
         i = int(np.argmin(dist))
         tol = self.colours[i].tolerance
         if dist[i] > tol:

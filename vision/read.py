@@ -17,7 +17,8 @@ classical pipeline, all OpenCV:
    differ in colour from the body (dark or light, any colour), of pip size and round; the
    count must be 1..6 and the pips must be alike and laid out like a die face, or the die is
    reported as uncertain. Dice without pips are offered to the profile's icon face sets.
-5. **Colour**: the median body colour (pips excluded) against the palette.
+5. **Colour**: named by :func:`vision.colour.name_colours` (a learned namer under the scene's
+   light; with a calibrated palette, only the palette's colours).
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import HEAT_MIN, Detection, Nets, body_bgr, crop, die_angle, nets, shrink
+from vision.cnn import HEAT_MIN, Detection, Nets, crop, die_angle, nets, shrink
+from vision.colour import name_colours, scene_light
 from vision.mlp import Mlp
-from vision.profile import DEFAULT_PALETTE, FaceSet, Palette, Profile
+from vision.profile import FaceSet, Palette, Profile
 from vision.types import Die, Reading
 
 Image = npt.NDArray[Any]
@@ -504,7 +506,12 @@ def _hand_in_view(img: Image, side: float, f: int = 4) -> bool:
     """Whether a large skin-coloured object unlike the table (a hand, an arm) is in view.
 
     Big objects fool the background estimate, so hands are looked for by colour: skin tones in
-    YCrCb, far from the frame's dominant colour, in a region much thicker than a die.
+    YCrCb, far from the frame's dominant colour, in a region much thicker than a die. Three
+    more tests keep textured tables quiet: a lamp's glare is the table's colour washed towards
+    white (the same share of white in every channel), so such pixels are not skin; a hand
+    reaches in from outside the view, so the region must touch the frame's edge, and reach
+    at least two dice into it; and it must not run along most of the edge (a tray's walls,
+    the table around a tray).
     """
     small = cv2.resize(img, (max(8, img.shape[1] // f), max(8, img.shape[0] // f)),
                        interpolation=cv2.INTER_AREA)
@@ -512,11 +519,42 @@ def _hand_in_view(img: Image, side: float, f: int = 4) -> bool:
     skin = cv2.inRange(ycc, (40, 135, 80), (250, 175, 128))
     table = np.median(small.reshape(-1, 3), axis=0)
     far = cv2.absdiff(small, np.full_like(small, table.astype(np.uint8))).max(axis=2) > 40
-    mask = cv2.bitwise_and(skin, far.astype(np.uint8) * 255)
+    # glare: p = t + a (255 - t) with the same a in each channel
+    tf = table.astype(np.float32)
+    a = (small.astype(np.float32) - tf) / np.maximum(255.0 - tf, 8.0)
+    glare = (a.min(axis=2) > 0.05) & (a.max(axis=2) - a.min(axis=2) < 0.12)
+    mask = cv2.bitwise_and(skin, (far & ~glare).astype(np.uint8) * 255)
     k = max(3, int(1.6 * side / f) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return cv2.countNonZero(mask) * f * f > 3 * side * side
+    if cv2.countNonZero(mask) * f * f <= 3 * side * side:
+        return False
+    h, w = mask.shape
+    n, labels, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # distance from the frame's edge, in dice
+    yy, xx = np.mgrid[0:h, 0:w]
+    reach = np.minimum(np.minimum(xx, w - 1 - xx), np.minimum(yy, h - 1 - yy)) * f / max(side, 1)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] * f * f <= 3 * side * side:
+            continue
+        region = labels == i
+        along = (region[0].mean(), region[-1].mean(), region[:, 0].mean(), region[:, -1].mean())
+        if max(along) == 0 or max(along) > 0.6:
+            continue  # not from outside the view, or along most of an edge (a wall)
+        if float(reach[region].max()) < 2.0:
+            continue
+        # glare over another colour than the table's (a tray wall): judged against the
+        # colour around the region
+        ring = cv2.dilate(region.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+        ring &= ~region
+        if ring.any():
+            t_loc = np.median(small[ring], axis=0).astype(np.float32)
+            a_loc = (small[region].astype(np.float32) - t_loc) / np.maximum(255.0 - t_loc, 8.0)
+            washed = (a_loc.min(axis=1) > 0.05) & (a_loc.max(axis=1) - a_loc.min(axis=1) < 0.12)
+            if washed.mean() > 0.5:
+                continue
+        return True
+    return False
 
 
 @dataclass
@@ -573,6 +611,15 @@ def find_candidates(work: Image, mask: Image | None,
 #: with 3-5 clutter objects: no phantom dice at these settings; 0.8 recovered fewer dice).
 ICON_RESCUE_HEAT = HEAT_MIN
 ICON_RESCUE_CONF = 0.6
+#: ... or this confidence at a heatmap peak at least ICON_SURE_HEAT (the detector, trained on
+#: icon dice too, is sure a die lies there; the face set's weakest match is 0.5).
+ICON_SURE_HEAT = 0.6
+ICON_SURE_CONF = 0.5
+
+
+def _rescue_conf(d: Detection) -> float:
+    """The face-set confidence a die found by the detector alone needs."""
+    return ICON_SURE_CONF if d.score >= ICON_SURE_HEAT else ICON_RESCUE_CONF
 
 
 def _edge_angle(patch: Image) -> float:
@@ -619,7 +666,8 @@ def _icon_faces(work: Image, mask: Image | None, cands: list[Candidate], side: f
     pip-dice detector's heatmap then helps where the classical finder cut badly or not at all
     (a grey die on a grey table, a die split in two): a candidate no face fits is cut again at
     the nearest peak, and peaks away from every candidate are cut as new dice; either counts
-    only when a face set names it with confidence ``ICON_RESCUE_CONF``. Unknown pieces lying
+    only when a face set names it with confidence ``ICON_RESCUE_CONF`` (``ICON_SURE_CONF`` at
+    a peak of ``ICON_SURE_HEAT`` or more, where the detector is sure). Unknown pieces lying
     on a named die (the other half of a split die) are dropped.
     """
     def best_of(c: Candidate) -> tuple[str | None, float]:
@@ -659,7 +707,7 @@ def _icon_faces(work: Image, mask: Image | None, cands: list[Candidate], side: f
             continue
         k = min(near)[1]
         alt, lab2, conf2 = best_cut(dets[k])
-        if alt is not None and conf2 >= ICON_RESCUE_CONF:
+        if alt is not None and conf2 >= _rescue_conf(dets[k]):
             out[i] = (alt, lab2, conf2)
             used.add(k)
     for k, d in enumerate(dets):
@@ -667,7 +715,7 @@ def _icon_faces(work: Image, mask: Image | None, cands: list[Candidate], side: f
                             < 0.6 * max(side, d.size) for c, _l, _c in out):
             continue
         alt, lab2, conf2 = best_cut(d)
-        if alt is not None and conf2 >= ICON_RESCUE_CONF:
+        if alt is not None and conf2 >= _rescue_conf(d):
             out.append((alt, lab2, conf2))
     named = [centre(c) for c, lab, _conf in out if lab is not None]
     return [(c, lab, conf) for c, lab, conf in out
@@ -751,7 +799,7 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
     shape = (int(frame.shape[0]), int(frame.shape[1]))
     if img is None:
         return Reading.empty(shape, warning)
-    palette: Palette = (profile.palette if profile and profile.palette else DEFAULT_PALETTE)
+    palette: Palette | None = profile.palette if profile and profile.palette else None
     mask = None
     inv_h: Image | None = None
     work = img
@@ -783,6 +831,8 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
     model = _model() if not icons else None
     probs = (model.proba(np.stack([crop_features(c.crop) for c in cands]))
              if model is not None and cands else None)
+    colours = name_colours(work, [(float(c.rect[0][0]), float(c.rect[0][1]),
+                                   float(max(c.rect[1]))) for c in cands], palette)
     for ci, cand in enumerate(cands):
         rect, box, crop = cand.rect, cand.box, cand.crop
         (rw, rh) = rect[1]
@@ -803,7 +853,7 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
             continue  # no pips and no icon faces to try: a token, a screw, not a die
         if label is None and value is not None:
             label = str(value)
-        colour, _cs = palette.classify(face.body_bgr)
+        colour = colours[ci]
         centre: Image = np.array(rect[0], np.float64)
         corners: Image = box.astype(np.float64)
         size = float(max(rw, rh))
@@ -840,7 +890,8 @@ RESCUE_VALUE = 0.9
 
 
 def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
-              shape: tuple[int, int], palette: Palette, die_size: float | None) -> Reading:
+              shape: tuple[int, int], palette: Palette | None,
+              die_size: float | None) -> Reading:
     """The learned path: detector heatmap peaks, then the crop classifier per die."""
     small, s = shrink(work)
     dets = cnn.detect_shrunk(small, s, work.shape[:2], heat_min=RESCUE_HEAT)
@@ -857,7 +908,7 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     seen = small[:max(2, round(work.shape[0] * s)), :max(2, round(work.shape[1] * s))]
     if _hand_in_view(seen, side * s, f=2):
         warnings.append(f"{OCCLUSION_WARNING}: a large object (a hand?) is in view")
-    dice: list[Die] = []
+    kept: list[tuple[Detection, int | None, float]] = []
     for d, p in zip(dets, probs, strict=True):
         k = 1 + int(np.argmax(p[1:]))
         pk = float(p[k])
@@ -867,9 +918,13 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
             continue  # a weak peak counts only when the classifier is sure of a die and value
         value: int | None = k if pk >= VALUE_MIN else None
         conf = (0.5 + 0.5 * (pk - VALUE_MIN) / (1 - VALUE_MIN)) if value else 0.2 * pk
-        patch = crop(work, d.cx, d.cy, d.size, side=32, scale=1.2)
+        kept.append((d, value, conf))
+    patches = [crop(work, d.cx, d.cy, d.size, side=32, scale=1.2) for d, _v, _c in kept]
+    colours = name_colours(work, [(d.cx, d.cy, d.size) for d, _v, _c in kept], palette,
+                           patches=patches, light=scene_light(seen) if kept else None)
+    dice: list[Die] = []
+    for (d, value, conf), colour, patch in zip(kept, colours, patches, strict=True):
         ang = die_angle(patch)
-        colour, _cs = palette.classify(body_bgr(patch))
         box: Image = cv2.boxPoints(((d.cx, d.cy), (d.size, d.size), ang)).astype(np.float64)
         centre: Image = np.array([d.cx, d.cy], np.float64)
         size = d.size

@@ -11,6 +11,7 @@ give perspective, and :meth:`Scene.truth` reports where each die ends up in the 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Sequence
@@ -75,6 +76,9 @@ class SynthDie:
     corner_round: float = 0.18
     cocked: bool = False
     lift: float = 0.0
+    stacked: bool = False
+    highlight: float = 0.0
+    side_values: tuple[int, int, int, int] = (2, 3, 5, 4)
 
     def __post_init__(self) -> None:
         if (self.value is None) == (self.face is None):
@@ -88,6 +92,8 @@ class SynthDie:
             raise ValueError(f"SynthDie.face {self.face!r} is in no ICON_SETS entry")
         if not self.size > 2:
             raise ValueError(f"SynthDie.size must be > 2 px, got {self.size!r}")
+        if not 0.0 <= self.highlight <= 1.0:
+            raise ValueError(f"SynthDie.highlight must be 0..1, got {self.highlight!r}")
 
     @property
     def label(self) -> str:
@@ -107,6 +113,40 @@ class Clutter:
     points: tuple[Point, ...]
     bgr: BGR
     thickness: int = 2
+
+
+#: Table surfaces :func:`random_scene` can draw (``surface=``); "plain" is a flat colour.
+SURFACES: tuple[str, ...] = ("plain", "felt", "cloth", "mat", "wood")
+
+
+@dataclass(frozen=True)
+class Surface:
+    """A textured table top. ``kind`` is one of :data:`SURFACES`; ``bgr2`` the pattern's second
+    colour (mats, wood grain); ``seed`` fixes the texture; ``scale`` its grain in px."""
+
+    kind: str
+    bgr: BGR
+    bgr2: BGR = (0, 0, 0)
+    seed: int = 0
+    scale: float = 24.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in SURFACES:
+            raise ValueError(f"Surface.kind must be one of {SURFACES}, got {self.kind!r}")
+        if not self.scale > 1:
+            raise ValueError(f"Surface.scale must be > 1 px, got {self.scale!r}")
+
+
+@dataclass(frozen=True)
+class Tray:
+    """A dice tray: its floor is ``inner`` (x0, y0, x1, y1 in the table plane), walls
+    ``wall`` px wide around it in ``wall_bgr``, casting a shadow ``wall_shadow`` (0..1) onto
+    the floor along the side away from the light."""
+
+    inner: tuple[float, float, float, float]
+    wall: float
+    wall_bgr: BGR
+    wall_shadow: float = 0.4
 
 
 @dataclass(frozen=True)
@@ -139,11 +179,21 @@ class Scene:
     blur: float = 0.0
     hand: tuple[Point, ...] | None = None
     hand_bgr: BGR = (120, 150, 200)
+    surface: Surface | None = None
+    tray: Tray | None = None
+    tilt: float = 0.0
+    plane: tuple[int, int] | None = None
+    glare: tuple[float, float, float, float] | None = None
 
     def __post_init__(self) -> None:
         if not (isinstance(self.width, int) and isinstance(self.height, int)
                 and self.width >= 16 and self.height >= 16):
             raise ValueError(f"Scene size must be ints >= 16, got {self.width}x{self.height}")
+        if not 0.0 <= self.tilt < 80.0:
+            raise ValueError(f"Scene.tilt must be 0..80 degrees from straight down, "
+                             f"got {self.tilt!r}")
+        if self.plane is not None and not (self.plane[0] >= 16 and self.plane[1] >= 16):
+            raise ValueError(f"Scene.plane must be (width, height) >= 16, got {self.plane!r}")
         if self.homography is not None and len(self.homography) != 9:
             raise ValueError(f"Scene.homography must have 9 numbers, got {self.homography!r}")
 
@@ -166,8 +216,11 @@ class Scene:
             ang = math.degrees(math.atan2(float(e[1]), float(e[0])))
             inside = (c[:, 0].min() >= 1 and c[:, 1].min() >= 1
                       and c[:, 0].max() <= self.width - 2 and c[:, 1].max() <= self.height - 2)
+            # a die with another stacked on it is hidden; a stacked die is no roll either
+            under = any(e.stacked and e is not d
+                        and math.dist(e.center, d.center) < 0.8 * d.size for e in self.dice)
             out.append(TruthDie((cx, cy), side, ang, d.value, d.face, d.colour,
-                                readable=inside and not d.cocked))
+                                readable=inside and not (d.cocked or d.stacked or under)))
         return tuple(out)
 
 
@@ -299,24 +352,200 @@ def _background(w: int, h: int, bgr: BGR, gradient: tuple[float, float]) -> Fram
     return out
 
 
-def _draw_die(img: Frame, d: SynthDie) -> None:
+@functools.lru_cache(maxsize=2)
+def _texture(w: int, h: int, surface: Surface, gradient: tuple[float, float]) -> Frame:
+    """The table top ``surface`` (w x h), lit by the scene's ``gradient``; fixed by its seed."""
+    rng = np.random.default_rng(surface.seed)
+    base = np.asarray(surface.bgr, np.float32)
+    alt = np.asarray(surface.bgr2, np.float32)
+
+    def smooth(cell: float) -> AnyArray:
+        """Smooth noise of about N(0, 1) with features ``cell`` px apart."""
+        gw, gh = max(2, int(w / cell) + 2), max(2, int(h / cell) + 2)
+        g = rng.standard_normal((gh, gw)).astype(np.float32)
+        return cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC)
+
+    fine = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.8) * 2.0
+    sc = surface.scale
+    mix: AnyArray | None = None
+    if surface.kind == "felt":  # fibres and a slightly uneven nap
+        gain = 1.0 + 0.05 * smooth(sc * 4) + 0.08 * fine
+    elif surface.kind == "cloth":  # a visible weave
+        p = max(2.5, sc / 6)
+        xx = np.arange(w, dtype=np.float32)[None, :]
+        yy = np.arange(h, dtype=np.float32)[:, None]
+        weave = np.sin(2 * np.pi * xx / p) * np.sin(2 * np.pi * yy / p)
+        gain = 1.0 + 0.08 * weave + 0.04 * smooth(sc * 3) + 0.05 * fine
+    elif surface.kind == "wood":  # grain along x, boards of a few dice
+        grain = np.arange(h, dtype=np.float32)[:, None] + 6.0 * smooth(sc * 3)
+        mix = (0.5 + 0.5 * np.sin(2 * np.pi * grain / (sc * 0.4))) ** 3 * 0.6
+        gain = 1.0 + 0.04 * fine
+        for seam in range(int(rng.integers(0, int(sc * 4) + 1)), w, int(sc * 6)):
+            gain[:, seam:seam + 2] *= 0.6
+    elif surface.kind == "mat":  # a printed playmat: shapes about a die in size
+        ink: AnyArray = np.zeros((h, w), np.uint8)
+        n = int(w * h / (sc * sc) * 0.6)
+        for _ in range(n):
+            x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+            r = float(rng.uniform(0.3, 1.6) * sc)
+            kind = int(rng.integers(4))
+            th = int(rng.integers(1, 4))
+            if kind == 0:
+                cv2.circle(ink, (int(x), int(y)), int(r), 255, th, cv2.LINE_AA)
+            elif kind == 1:
+                poly = _circle_poly(x, y, r, int(rng.integers(3, 7)))
+                cv2.polylines(ink, [poly.astype(np.int32)], True, 255, th, cv2.LINE_AA)
+            elif kind == 2:
+                a = float(rng.uniform(0, math.pi))
+                cv2.line(ink, (int(x - r * math.cos(a)), int(y - r * math.sin(a))),
+                         (int(x + r * math.cos(a)), int(y + r * math.sin(a))), 255, th,
+                         cv2.LINE_AA)
+            else:
+                cv2.ellipse(ink, ((x, y), (r, r * float(rng.uniform(0.3, 1.0))),
+                                  float(rng.uniform(0, 180))), 255, -1, cv2.LINE_AA)
+        mix = ink.astype(np.float32) / 255.0 * float(rng.uniform(0.3, 0.9))
+        gain = 1.0 + 0.04 * smooth(sc * 4) + 0.04 * fine
+    else:
+        gain = np.ones((h, w), np.float32) + 0.02 * fine
+    strength, direction = gradient
+    a = math.radians(direction)
+    k = np.float32(strength / max(w, h))
+    col = (np.arange(w, dtype=np.float32) - w / 2) * np.float32(math.cos(a)) * k
+    row = (np.arange(h, dtype=np.float32) - h / 2) * np.float32(math.sin(a)) * k
+    gain = gain * (1.0 + row[:, None] + col[None, :])
+    out = np.empty((h, w, 3), np.uint8)
+    for c in range(3):
+        v = np.full((h, w), base[c], np.float32) if mix is None else \
+            base[c] * (1.0 - mix) + alt[c] * mix
+        out[:, :, c] = np.clip(v * gain, 0, 255)
+    out.setflags(write=False)
+    return out
+
+
+def _draw_tray(img: AnyArray, tray: Tray, light: tuple[float, float]) -> AnyArray:
+    """Walls around the tray's floor, and their soft shadow on the floor."""
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = tray.inner
+    floor = np.zeros((h, w), np.uint8)
+    cv2.rectangle(floor, (int(x0), int(y0)), (int(x1), int(y1)), 255, -1)
+    # the walls shade the floor on the side they stand between it and the light
+    lx, ly = light
+    m = np.array([[1, 0, lx * tray.wall * 0.8], [0, 1, ly * tray.wall * 0.8]], np.float32)
+    lit = cv2.warpAffine(floor, m, (w, h), borderValue=0)
+    k = int(tray.wall) // 2 * 2 + 1
+    lit = cv2.GaussianBlur(lit, (k, k), 0)
+    shade = 1.0 - tray.wall_shadow * (1.0 - lit.astype(np.float32) / 255.0)
+    out = (img.astype(np.float32) * shade[:, :, None]).astype(np.uint8)
+    wall = np.empty_like(out)
+    wall[:] = tray.wall_bgr
+    # the wall's top, lighter towards the floor's rim
+    rim = cv2.dilate(floor, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
+    out = np.where(floor[:, :, None] > 0, out, wall)
+    edge = (rim > 0) & (floor == 0)
+    out[edge] = np.clip(np.asarray(tray.wall_bgr, np.float32) * 1.3, 0, 255).astype(np.uint8)
+    return np.asarray(out, np.uint8)
+
+
+def _pips_in_quad(img: AnyArray, quad: npt.NDArray[np.float64], value: int, ink: BGR,
+                  r_unit: float) -> None:
+    """Pips of ``value`` drawn on a side face seen as the parallelogram ``quad`` (4x2)."""
+    a, b, _c, d = quad
+    mid = quad.mean(axis=0)
+    eu, ev = (b - a) / 2, (d - a) / 2
+    circle = _circle_poly(0.0, 0.0, r_unit, 12)
+    for u, v in PIP_LAYOUT[value]:
+        pts = mid + (u * 1.05 + circle[:, 0:1]) * eu + (v * 1.05 + circle[:, 1:2]) * ev
+        cv2.fillPoly(img, [np.round(pts * _ONE).astype(np.int32)], ink, cv2.LINE_AA, _SHIFT)
+
+
+def _draw_die(img: AnyArray, d: SynthDie, ext: tuple[float, float] = (0.0, 0.0)) -> None:
+    """One die: its visible side faces (a die seen obliquely, offset ``ext`` from its top face
+    to its base, or a cocked die leaning on one side), then the top face and its pips."""
     body = np.asarray(d.body_bgr, np.float64)
-    edge = tuple(int(v) for v in body * 0.72)
-    outline = _to_px(_rounded_unit(d.corner_round), d)
-    cv2.fillPoly(img, [outline], edge, cv2.LINE_AA, _SHIFT)
-    inner = _to_px(_rounded_unit(d.corner_round) * 0.9, d)
-    cv2.fillPoly(img, [inner], tuple(int(v) for v in body), cv2.LINE_AA, _SHIFT)
     ink = tuple(int(v) for v in d.pip_bgr)
     body_c = tuple(int(v) for v in body)
+    rot = _rot(d.angle)
+    centre = np.asarray(d.center, np.float64)
+    half = d.size / 2
+    unit_top = _rounded_unit(d.corner_round)
+    squash = np.array([1.0, 1.0])
+    sides: list[tuple[npt.NDArray[np.float64], float, int]] = []  # quad, shade, value
+    if d.cocked:  # leaning at ~40 degrees: the top face narrows, one side face shows
+        q = 0.75
+        squash = np.array([q, 1.0])
+        centre = centre - rot @ np.array([(1 - q) * half, 0.0])
+        e = rot @ np.array([1.0, 0.0]) * d.size * 0.64
+        top_edge = np.array([[q, -1.0], [q, 1.0]]) * half @ rot.T + centre
+        sides.append((np.array([top_edge[0], top_edge[1], top_edge[1] + e, top_edge[0] + e]),
+                      0.62, d.side_values[0]))
+    ev = np.asarray(ext, np.float64)
+    if np.hypot(*ev) > 0.5:
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half * squash
+        corners = corners @ rot.T + centre
+        for k in range(4):
+            a, b = corners[k], corners[(k + 1) % 4]
+            normal = np.array([b[1] - a[1], a[0] - b[0]])  # outward for clockwise-in-image
+            if float(normal @ ev) > 0:
+                cosang = float(normal @ ev) / (np.hypot(*normal) * np.hypot(*ev))
+                sides.append((np.array([a, b, b + ev, a + ev]), 0.45 + 0.35 * cosang,
+                              d.side_values[k]))
+        # the solid between top and base (rounded edges), then each face on it
+        out = unit_top * half * squash @ rot.T + centre
+        hull = cv2.convexHull(np.vstack([out, out + ev]).astype(np.float32))
+        cv2.fillPoly(img, [np.round(hull.reshape(-1, 2) * _ONE).astype(np.int32)],
+                     tuple(int(v) for v in body * 0.5), cv2.LINE_AA, _SHIFT)
+    r_pip = 0.17 * d.pip_scale
+    for quad, shade, val in sides:
+        inset = quad.mean(axis=0) + (quad - quad.mean(axis=0)) * 0.9
+        cv2.fillPoly(img, [np.round(quad * _ONE).astype(np.int32)],
+                     tuple(int(v) for v in body * shade * 0.8), cv2.LINE_AA, _SHIFT)
+        cv2.fillPoly(img, [np.round(inset * _ONE).astype(np.int32)],
+                     tuple(int(v) for v in body * shade), cv2.LINE_AA, _SHIFT)
+        if d.value is not None:
+            ib, ig, ir = (int(v * shade) for v in ink)
+            _pips_in_quad(img, quad, val, (ib, ig, ir), r_pip)
+
+    def px(unit: npt.NDArray[np.float64]) -> npt.NDArray[np.int32]:
+        p = unit * half * squash @ rot.T + centre
+        return np.asarray(np.round(p * _ONE), dtype=np.int32)
+
+    edge = tuple(int(v) for v in body * 0.72)
+    cv2.fillPoly(img, [px(unit_top)], edge, cv2.LINE_AA, _SHIFT)
+    cv2.fillPoly(img, [px(unit_top * 0.9)], body_c, cv2.LINE_AA, _SHIFT)
     if d.value is not None:
-        r = 0.17 * d.pip_scale * (d.size / 2)
-        pts = _to_px(np.array(PIP_LAYOUT[d.value]) * 1.05, d)
-        for p in pts:
-            cv2.circle(img, (int(p[0]), int(p[1])), round(r * _ONE), ink, -1,
-                       cv2.LINE_AA, _SHIFT)
+        r = r_pip * half
+        for p in px(np.array(PIP_LAYOUT[d.value]) * 1.05):
+            if d.cocked:
+                cv2.ellipse(img, ((p[0] / _ONE, p[1] / _ONE), (2 * r * squash[0], 2 * r),
+                                  d.angle), ink, -1, cv2.LINE_AA)
+            else:
+                cv2.circle(img, (int(p[0]), int(p[1])), round(r * _ONE), ink, -1,
+                           cv2.LINE_AA, _SHIFT)
     else:
         for poly, is_ink in _glyph(str(d.face)):
-            cv2.fillPoly(img, [_to_px(poly, d)], ink if is_ink else body_c, cv2.LINE_AA, _SHIFT)
+            cv2.fillPoly(img, [px(poly)], ink if is_ink else body_c, cv2.LINE_AA, _SHIFT)
+    if d.highlight > 0:  # a lamp's reflection on a glossy top face
+        p = px(np.array([[0.45, -0.45]]))[0] / _ONE
+        _add_light(img, (float(p[0]), float(p[1])), (half * 0.7, half * 0.35), d.angle + 45,
+                   d.highlight)
+
+
+def _add_light(img: AnyArray, centre: Point, axes: tuple[float, float], angle: float,
+               strength: float) -> None:
+    """Blend a soft white ellipse into ``img`` in place (a reflection, a lamp's glare)."""
+    h, w = img.shape[:2]
+    r = int(max(axes) * 1.5) + 3
+    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
+    x1, y1 = min(w, int(centre[0]) + r + 1), min(h, int(centre[1]) + r + 1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.ellipse(m, ((centre[0] - x0, centre[1] - y0), (2 * axes[0], 2 * axes[1]), angle),
+                255, -1, cv2.LINE_AA)
+    k = int(max(3, min(axes) * 0.6)) // 2 * 2 + 1
+    a = (cv2.GaussianBlur(m, (k, k), 0).astype(np.float32) / 255.0 * strength)[:, :, None]
+    roi = img[y0:y1, x0:x1]
+    roi[...] = np.clip(roi * (1 - a) + 255.0 * a, 0, 255).astype(np.uint8)
 
 
 _NOISE_ROWS = 96  # rows of sensor noise made at a time
@@ -325,27 +554,36 @@ _NOISE_ROWS = 96  # rows of sensor noise made at a time
 def render(scene: Scene, rng: np.random.Generator | None = None) -> Frame:
     """Draw ``scene`` as a BGR uint8 image; ``rng`` (optional) adds sensor noise only."""
     w, h = scene.width, scene.height
-    img: AnyArray = _background(w, h, scene.background_bgr, scene.gradient).copy()
+    pw, ph = scene.plane or (w, h)
+    img: AnyArray = (_texture(pw, ph, scene.surface, scene.gradient) if scene.surface else
+                     _background(pw, ph, scene.background_bgr, scene.gradient)).copy()
+    if scene.tray is not None:
+        img = _draw_tray(img, scene.tray, scene.light_dir)
     for c in scene.clutter:
         pts = np.round(np.array(c.points) * _ONE).astype(np.int32)
         if c.kind == "line":
             cv2.polylines(img, [pts], False, c.bgr, c.thickness, cv2.LINE_AA, _SHIFT)
         else:
             cv2.fillPoly(img, [pts], c.bgr, cv2.LINE_AA, _SHIFT)
+    # seen obliquely, a die's base lies below its top face in the table plane
+    t = math.tan(math.radians(scene.tilt))
     if scene.shadow > 0 and scene.dice:
-        shade: AnyArray = np.zeros((h, w), np.uint8)
+        shade: AnyArray = np.zeros((ph, pw), np.uint8)
         lx, ly = scene.light_dir
         for d in scene.dice:
-            off = d.size * (0.12 + d.lift)
-            sd = SynthDie(center=(d.center[0] + lx * off, d.center[1] + ly * off), size=d.size,
-                          angle=d.angle, value=1)
+            off = d.size * (0.12 + d.lift + (0.5 if d.stacked else 0.0))
+            sd = SynthDie(center=(d.center[0] + lx * off, d.center[1] + ly * off + d.size * t),
+                          size=d.size, angle=d.angle, value=1)
             cv2.fillPoly(shade, [_to_px(_rounded_unit(0.2), sd)], 255, cv2.LINE_AA, _SHIFT)
         k = int(max(3, (scene.dice[0].size * 0.25)) // 2 * 2 + 1)
         shade = cv2.GaussianBlur(shade, (k, k), 0)
         factor = cv2.convertScaleAbs(shade, alpha=-scene.shadow, beta=255.0)
         img = cv2.multiply(img, cv2.merge([factor, factor, factor]), scale=1.0 / 255.0)
-    for d in scene.dice:
-        _draw_die(img, d)
+    # far dice first, so nearer ones (and stacked ones) are drawn over them
+    order = sorted(scene.dice, key=lambda d: (d.stacked, d.center[1])) if (
+        t > 0 or any(d.stacked for d in scene.dice)) else list(scene.dice)
+    for d in order:
+        _draw_die(img, d, (0.0, d.size * t * (2.0 if d.stacked else 1.0)))
     if scene.hand is not None:
         pts = np.round(np.array(scene.hand) * _ONE).astype(np.int32)
         cv2.fillPoly(img, [pts], scene.hand_bgr, cv2.LINE_AA, _SHIFT)
@@ -353,6 +591,11 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> Frame:
     if hm is not None:
         img = cv2.warpPerspective(img, hm, (w, h), flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
+    elif (pw, ph) != (w, h):
+        img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+    if scene.glare is not None:  # a ceiling lamp reflected by the table
+        gx, gy, gr, gs = scene.glare
+        _add_light(img, (gx, gy), (gr, gr * 0.7), 20.0, gs)
     if scene.blur > 0:
         k = int(scene.blur * 3) // 2 * 2 + 1
         img = cv2.GaussianBlur(img, (k, k), scene.blur)
@@ -379,8 +622,9 @@ def _jitter(rng: np.random.Generator, bgr: BGR, amount: float) -> BGR:
 
 def random_die(rng: np.random.Generator, center: Point, size: float, *,
                colours: Sequence[str] | None = None, icon_set: str | None = None,
-               angle: float | None = None) -> SynthDie:
-    """One random die at ``center``: random colour, face, pip colour and style."""
+               angle: float | None = None, sides: bool = False) -> SynthDie:
+    """One random die at ``center``: random colour, face, pip colour and style; with
+    ``sides``, also the values of its four side faces (drawn when they show)."""
     names = list(colours) if colours else list(SYNTH_COLOURS)
     colour = str(names[int(rng.integers(len(names)))])
     if colour not in SYNTH_COLOURS:
@@ -402,12 +646,57 @@ def random_die(rng: np.random.Generator, center: Point, size: float, *,
         face = faces[int(rng.integers(len(faces)))]
     else:
         value = int(rng.integers(1, 7))
+    side_values = (2, 3, 5, 4)
+    if sides:
+        top = value if value is not None else 1
+        around = [v for v in range(1, 7) if v not in (top, 7 - top)]
+        rng.shuffle(around)
+        side_values = (around[0], around[1], around[2], around[3])
     return SynthDie(
         center=center, size=size,
         angle=float(rng.uniform(0, 90)) if angle is None else angle,
         value=value, face=face, colour=colour, body_bgr=body, pip_bgr=pip,
         pip_scale=float(rng.uniform(0.85, 1.15)), corner_round=float(rng.uniform(0.1, 0.25)),
+        side_values=side_values,
     )
+
+
+#: The keywords of :func:`random_scene` for the hard tables of the benchmark and training:
+#: any surface, a tray half the time, camera 0-60 degrees from straight down, lamp glare,
+#: stacked, cocked and glossy dice.
+HARD_TABLES: dict[str, Any] = {
+    "surface": "any", "tray": 0.5, "tilt": (0.0, 60.0), "glare": 0.3, "stacked": 0.05,
+    "cocked": 0.05, "highlight": 0.2,
+}
+
+_FELTS: tuple[BGR, ...] = ((35, 35, 140), (80, 30, 70), (40, 95, 35), (28, 28, 30),
+                           (100, 45, 20), (90, 90, 90), (30, 25, 90), (120, 120, 40))
+
+
+def _random_surface(rng: np.random.Generator, kind: str, die: float) -> Surface:
+    if kind == "any":
+        kind = SURFACES[int(rng.integers(len(SURFACES)))]
+    seed = int(rng.integers(1 << 30))
+    felt = _FELTS[int(rng.integers(len(_FELTS)))]
+    if kind == "felt":
+        return Surface("felt", _jitter(rng, felt, 8.0), seed=seed,
+                       scale=float(rng.uniform(15, 40)))
+    if kind == "cloth":
+        lighter = tuple(min(255, int(v * float(rng.uniform(1.0, 1.8)))) for v in felt)
+        return Surface("cloth", _jitter(rng, lighter, 8.0), seed=seed,  # type: ignore[arg-type]
+                       scale=float(rng.uniform(18, 45)))
+    if kind == "wood":
+        wood = _jitter(rng, (60, 105, 150), 15.0)
+        dark = tuple(int(v * float(rng.uniform(0.5, 0.75))) for v in wood)
+        return Surface("wood", wood, dark, seed=seed,  # type: ignore[arg-type]
+                       scale=die * float(rng.uniform(2, 5)))
+    if kind == "mat":
+        a = _jitter(rng, (int(rng.integers(20, 230)), int(rng.integers(20, 230)),
+                          int(rng.integers(20, 230))), 0.0)
+        b = _jitter(rng, (int(rng.integers(20, 230)), int(rng.integers(20, 230)),
+                          int(rng.integers(20, 230))), 0.0)
+        return Surface("mat", a, b, seed=seed, scale=die * float(rng.uniform(0.6, 2.0)))
+    return Surface("plain", _jitter(rng, felt, 30.0), seed=seed)
 
 
 def random_scene(
@@ -424,21 +713,70 @@ def random_scene(
     clutter: int = 2,
     noise: float = 3.0,
     blur: float = 0.0,
+    surface: str | None = None,
+    tray: float = 0.0,
+    tilt: tuple[float, float] = (0.0, 0.0),
+    glare: float = 0.0,
+    stacked: float = 0.0,
+    cocked: float = 0.0,
+    highlight: float = 0.0,
 ) -> Scene:
     """A random tray of dice. All choices are made here from ``rng``; the Scene is fixed.
 
     ``touching`` is the chance that a die is placed flush against the previous one;
-    ``perspective`` (0..0.3) tilts the camera; ``clutter`` adds that many non-die objects.
+    ``perspective`` (0..0.3) makes the far side of the table smaller; ``clutter`` adds that
+    many non-die objects.
+
+    The harder tables (each off by default, so the defaults draw the same scenes as before):
+    ``surface`` a table top from :data:`SURFACES` or "any" (felt, cloth weave, a printed mat,
+    wood grain); ``tray`` the chance of a dice tray with walls and their shadow; ``tilt`` the
+    camera's angle from straight down, drawn from this range in degrees (dice show their side
+    faces, the table is foreshortened); ``glare`` the chance of a ceiling lamp reflected in
+    the table; ``stacked`` / ``cocked`` / ``highlight`` the chance that a die sits on another
+    (neither is readable), leans on one edge (unreadable), or shows a lamp's reflection.
     """
     if n_dice[0] < 0 or n_dice[1] < n_dice[0]:
         raise ValueError(f"n_dice must be (low, high) with 0 <= low <= high, got {n_dice!r}")
+    if not (0.0 <= tilt[0] <= tilt[1] < 80.0):
+        raise ValueError(f"tilt must be (low, high) degrees with 0 <= low <= high < 80, "
+                         f"got {tilt!r}")
+    if surface is not None and surface != "any" and surface not in SURFACES:
+        raise ValueError(f"surface must be one of {SURFACES} or 'any', got {surface!r}")
     n = int(rng.integers(n_dice[0], n_dice[1] + 1))
     size = float(rng.uniform(*die_size))
+    extras = bool(surface or tray or tilt[1] > 0 or glare or stacked or cocked or highlight)
+    tilt_deg = float(rng.uniform(*tilt)) if tilt[1] > 0 else 0.0
+    cos_t = math.cos(math.radians(tilt_deg))
+    plane_h = round(height / cos_t) if tilt_deg > 0 else height
+    area = (0.0, 0.0, float(width), float(plane_h))
+    the_tray: Tray | None = None
+    if tray > 0 and rng.random() < tray:
+        wall = size * float(rng.uniform(0.4, 1.4))
+        mx = [float(rng.uniform(-0.1, 0.12)) * width for _ in range(2)]
+        my = [float(rng.uniform(-0.1, 0.12)) * plane_h for _ in range(2)]
+        inner = (max(0.0, mx[0]) + wall, max(0.0, my[0]) + wall,
+                 width - max(0.0, mx[1]) - wall, plane_h - max(0.0, my[1]) - wall)
+        if inner[2] - inner[0] > 4 * size and inner[3] - inner[1] > 4 * size:
+            wall_bgr = _jitter(rng, _FELTS[int(rng.integers(len(_FELTS)))], 40.0)
+            the_tray = Tray(inner, wall, wall_bgr, float(rng.uniform(0.2, 0.55)))
+            area = inner
     margin = size * 1.2
+    lo_x, lo_y, hi_x, hi_y = area[0] + margin, area[1] + margin, area[2] - margin, \
+        area[3] - margin - (size * math.tan(math.radians(tilt_deg)) if extras else 0.0)
     dice: list[SynthDie] = []
     tries = 0
     while len(dice) < n and tries < 400:
         tries += 1
+        on_top = bool(extras and stacked > 0 and dice and rng.random() < stacked)
+        if on_top:
+            below = dice[int(rng.integers(len(dice)))]
+            if below.stacked or any(d.stacked and d.center == below.center for d in dice):
+                continue
+            c = np.asarray(below.center) + rng.uniform(-0.15, 0.15, 2) * below.size
+            die = random_die(rng, (float(c[0]), float(c[1])), below.size * 1.08,
+                             colours=colours, icon_set=icon_set, sides=True)
+            dice.append(dataclasses.replace(die, stacked=True, lift=0.3))
+            continue
         if dice and rng.random() < touching:
             prev = dice[-1]
             side = int(rng.integers(4))
@@ -446,24 +784,33 @@ def random_scene(
             c = np.asarray(prev.center) + direc * prev.size * float(rng.uniform(1.02, 1.08))
             ang: float | None = prev.angle + float(rng.uniform(-3, 3))
         else:
-            c = np.array([rng.uniform(margin, width - margin),
+            c = np.array([rng.uniform(lo_x, hi_x), rng.uniform(lo_y, hi_y)]) if extras else \
+                np.array([rng.uniform(margin, width - margin),
                           rng.uniform(margin, height - margin)])
             ang = None
-        if not (margin <= c[0] <= width - margin and margin <= c[1] <= height - margin):
+        if not (lo_x <= c[0] <= hi_x and lo_y <= c[1] <= hi_y):
             continue
         if any(np.hypot(*(c - np.asarray(d.center))) < size * (1.0 if ang is not None else 1.5)
                for d in dice):
             continue
-        dice.append(random_die(rng, (float(c[0]), float(c[1])),
-                               size * float(rng.uniform(0.97, 1.03)),
-                               colours=colours, icon_set=icon_set, angle=ang))
+        die = random_die(rng, (float(c[0]), float(c[1])), size * float(rng.uniform(0.97, 1.03)),
+                         colours=colours, icon_set=icon_set, angle=ang, sides=extras)
+        if extras:
+            die = dataclasses.replace(
+                die, cocked=bool(cocked > 0 and rng.random() < cocked),
+                highlight=float(rng.uniform(0.3, 0.8)) if highlight > 0 and
+                rng.random() < highlight else 0.0)
+        dice.append(die)
     bg_choices: list[BGR] = [(205, 205, 200), (170, 200, 215), (60, 110, 50), (70, 60, 55),
                              (150, 150, 150), (225, 225, 228)]
     bg = _jitter(rng, bg_choices[int(rng.integers(len(bg_choices)))], 6.0)
+    the_surface = _random_surface(rng, surface, size) if surface else None
+    if the_surface is not None:
+        bg = the_surface.bgr
     cl: list[Clutter] = []
     for _ in range(clutter):
         kind = ("rect", "line")[int(rng.integers(2))]
-        x0, y0 = float(rng.uniform(0, width)), float(rng.uniform(0, height))
+        x0, y0 = float(rng.uniform(0, width)), float(rng.uniform(0, plane_h))
         if kind == "line":
             pts = tuple((x0 + float(rng.uniform(-150, 150)), y0 + float(rng.uniform(-150, 150)))
                         for _ in range(3))
@@ -474,6 +821,7 @@ def random_scene(
         tone = _jitter(rng, bg, 25.0)
         cl.append(Clutter(kind, pts, tone, int(rng.integers(1, 4))))
     hom: tuple[float, ...] | None = None
+    to_image = np.diag([1.0, cos_t, 1.0])  # the table plane foreshortened by the tilt
     if perspective > 0:
         src = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
         p = perspective
@@ -483,11 +831,19 @@ def random_scene(
             [-rng.uniform(0, p / 3) * width, -rng.uniform(0, p / 4) * height],
             [rng.uniform(0, p / 3) * width, -rng.uniform(0, p / 4) * height],
         ], np.float32)
-        hom = tuple(float(v) for v in cv2.getPerspectiveTransform(src, dst).ravel())
+        to_image = cv2.getPerspectiveTransform(src, dst) @ to_image
+    if perspective > 0 or tilt_deg > 0:
+        hom = tuple(float(v) for v in to_image.ravel())
+    glare_at: tuple[float, float, float, float] | None = None
+    if glare > 0 and rng.random() < glare:
+        glare_at = (float(rng.uniform(0, width)), float(rng.uniform(0, height)),
+                    float(rng.uniform(0.08, 0.3)) * min(width, height),
+                    float(rng.uniform(0.25, 0.7)))
     return Scene(
         width=width, height=height, dice=tuple(dice), background_bgr=bg,
         gradient=(float(rng.uniform(0, 0.5)), float(rng.uniform(0, 360))),
         light_dir=(float(rng.uniform(-0.7, 0.7)), float(rng.uniform(-0.7, 0.7))),
         shadow=float(rng.uniform(0.15, 0.45)), clutter=tuple(cl), homography=hom,
-        noise=noise, blur=blur,
+        noise=noise, blur=blur, surface=the_surface, tray=the_tray, tilt=tilt_deg,
+        plane=(width, plane_h) if plane_h != height else None, glare=glare_at,
     )

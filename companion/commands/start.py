@@ -1,13 +1,31 @@
-"""`companion start` (and plain `companion`): the table app, fullscreen on a Pi."""
+"""`companion start` (and plain `companion`): the table app, fullscreen on a Pi.
+
+Touch input: SDL2, under Kivy's window, already turns each touch of a touchscreen (seen through
+the desktop on Raspberry Pi OS, or straight from the kernel on a console) into one mouse press,
+which Kivy's ``mouse`` provider delivers. On Linux Kivy also adds ``probesysfs`` by default (and
+writes it into ``~/.kivy/config.ini``), which reads the touch panel's device directly through
+mtdev or hidinput: then every touch arrives twice. So the app runs with exactly one provider,
+``mouse``, whatever that file says (docs/hardware.md, "Touchscreen").
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 HELP = "start the table app (fullscreen on a Raspberry Pi, a window on a desktop)"
+
+#: The app's only Kivy input provider (``[input]`` name and value). ``multitouch_on_demand``:
+#: a right click does not leave Kivy's red multitouch-simulation dot behind.
+INPUT_PROVIDER = ("mouse", "mouse,multitouch_on_demand")
+#: Kivy's report when neither xclip nor xsel is installed (Linux, at the first text field): a
+#: CRITICAL line with the tracebacks of both attempts. The X cut buffer only serves middle-click
+#: paste, which a touch table does not have; the clipboard itself works through SDL2.
+_CUTBUFFER_REPORT = "Cutbuffer: Unable to find any valuable Cutbuffer provider"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the camera for this run, before COMPANION_CAMERA, Settings and "
                              "the config file: auto, picamera2, opencv:N, replay:PATH or "
                              "synthetic")
+    parser.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
+                        help="turn the picture and the touch by this many degrees, e.g. 180 "
+                             "for a screen mounted upside down (default 0)")
 
 
 def is_raspberry_pi() -> bool:
@@ -39,6 +60,37 @@ def has_display() -> bool:
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         return True
     return is_raspberry_pi() and Path("/dev/dri").exists()
+
+
+def use_one_input_provider(config: Any) -> None:
+    """Make ``INPUT_PROVIDER`` the only entry of Kivy's ``[input]`` (in memory: the user's
+    config.ini is not rewritten)."""
+    for option in config.options("input"):
+        config.remove_option("input", option)
+    config.set("input", *INPUT_PROVIDER)
+
+
+class _DropCutbufferReport(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(_CUTBUFFER_REPORT)
+
+
+def load_clipboard() -> str:
+    """Load Kivy's clipboard now, with one plain line instead of Kivy's CRITICAL cut-buffer
+    report (and its tracebacks) when xclip and xsel are absent. Returns that line."""
+    from kivy.logger import Logger
+
+    quiet = _DropCutbufferReport()
+    Logger.addFilter(quiet)
+    try:
+        from kivy.core.clipboard import Clipboard, CutBuffer
+    finally:
+        Logger.removeFilter(quiet)
+    line = f"clipboard: {type(Clipboard).__name__}"
+    if CutBuffer is None:
+        line += "; no X cut buffer (middle-click paste needs xclip or xsel; not used here)"
+    Logger.info("Companion: %s", line)
+    return line
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,11 +127,36 @@ def run(args: argparse.Namespace) -> int:
         Config.set("graphics", "width", str(width))
         Config.set("graphics", "height", str(height))
     Config.set("kivy", "exit_on_escape", "0")
+    Config.set("graphics", "rotation", str(args.rotation))
+    use_one_input_provider(Config)
+    from kivy.base import EventLoop
+    from kivy.clock import Clock
     from kivy.logger import Logger
 
+    load_clipboard()
     from companion.app import CompanionApp
+
+    def report_input(_dt: float) -> None:
+        names = [f"{type(p).__name__}({p.device})" for p in EventLoop.input_providers]
+        Logger.info("Companion: input providers: %s", ", ".join(names))
 
     app = CompanionApp(camera_flag=args.camera)
     Logger.info("Companion: %s", app.open_buttons())
+    Clock.schedule_once(report_input, 0)
+    watch_over(Clock)
     app.run()
     return 0
+
+
+def watch_over(clock: Any) -> None:
+    """Under systemd (the appliance): READY=1 with the first frame, when the start screen is
+    up, then WATCHDOG=1 from the main-thread clock, so a hung main loop gets the app
+    restarted (companion.appliance.notify). Nothing is scheduled outside systemd."""
+    from companion.appliance.notify import feed_watchdog, watchdog_interval
+
+    if not os.environ.get("NOTIFY_SOCKET"):
+        return
+    clock.schedule_once(lambda _dt: feed_watchdog(), 0)
+    interval = watchdog_interval()
+    if interval is not None:
+        clock.schedule_interval(lambda _dt: feed_watchdog(), interval)

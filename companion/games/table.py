@@ -40,7 +40,10 @@ class TableScreen(Screen):
         return False
 
     def on_roll(self, reading: Reading) -> None:
-        """The camera saw dice settle (only rolls that may count arrive)."""
+        """The camera saw a roll settle (only rolls that may count arrive)."""
+
+    def on_settled(self, reading: Reading) -> None:
+        """The camera saw the dice lie still after any change (rolls and handling)."""
 
     def tick(self) -> None:
         """The app's clock ticked."""
@@ -81,6 +84,9 @@ class ScreenTable:
     def on_roll(self, reading: Reading) -> None:
         self.screen.on_roll(reading)
 
+    def on_settled(self, reading: Reading) -> None:
+        self.screen.on_settled(reading)
+
     def on_button(self, event: ButtonEvent, seats: Sequence[str]) -> None:
         """The game takes no button: the players are told so on its screen."""
         self.say(self.buttons.note)
@@ -98,9 +104,4 @@ class ScreenTable:
         self.screen.close()
 
 
-def no_buttons(title: str) -> ButtonUse:
-    """What a game without button calls tells players who press one."""
-    return ButtonUse(False, f"The table's buttons are not used in {title}: tap the screen.")
-
-
-__all__ = ["REDRAW", "ScreenTable", "TableScreen", "no_buttons"]
+__all__ = ["REDRAW", "ScreenTable", "TableScreen"]

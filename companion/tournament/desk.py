@@ -48,7 +48,8 @@ class DirectorConfig:
     given in their join codes ("" = this machine's address on the local network, found when
     serving); ``external``: ``host:port`` of an existing broker to use instead of our own;
     ``web_port``: the standings page (0 = any free port, -1 = no page). Secrets: the
-    director's broker password and one per table.
+    director's broker password and one per table. ``serving``: the app's Tournament screen
+    was serving it when last seen (so it serves again after a restart or a power cut).
     """
 
     listen: str = "0.0.0.0"
@@ -58,12 +59,14 @@ class DirectorConfig:
     web_port: int = 8080
     director_password: str = ""
     table_secrets: Mapping[int, str] = field(default_factory=dict)
+    serving: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"listen": self.listen, "port": self.port, "address": self.address,
                 "external": self.external, "web_port": self.web_port,
                 "director_password": self.director_password,
-                "table_secrets": {str(k): v for k, v in self.table_secrets.items()}}
+                "table_secrets": {str(k): v for k, v in self.table_secrets.items()},
+                "serving": self.serving}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DirectorConfig:
@@ -71,7 +74,8 @@ class DirectorConfig:
         return cls(str(data.get("listen", "0.0.0.0")), int(data.get("port", DEFAULT_PORT)),
                    str(data.get("address", "")), str(data.get("external", "")),
                    int(data.get("web_port", 8080)), str(data.get("director_password", "")),
-                   {int(k): str(v) for k, v in secrets.items()})
+                   {int(k): str(v) for k, v in secrets.items()},
+                   data.get("serving") is True)
 
     def with_tables(self, count: int) -> DirectorConfig:
         """The same with secrets for tables 1..count (existing secrets kept)."""
@@ -88,6 +92,41 @@ class DirectorConfig:
             return host or self.external, int(port) if port.isdigit() else DEFAULT_PORT
         host = "127.0.0.1" if self.listen in ("0.0.0.0", "::", "") else self.listen
         return host, self.port
+
+
+#: The ``[tournament]`` table of config.toml: how the app's Tournament screen serves a new
+#: tournament (docs/tournaments.md).
+CONFIG_KEYS: dict[str, type] = {"listen": str, "port": int, "web_port": int, "address": str,
+                                "broker": str, "broker_password": str}
+
+
+def director_config(config: Mapping[str, Any]) -> tuple[DirectorConfig, str]:
+    """How a new tournament is served, from config.toml's ``[tournament]`` table, and what
+    was wrong with it ("" when nothing: then unknown keys or wrong values are not used)."""
+    table = config.get("tournament", {})
+    if not isinstance(table, Mapping):
+        return DirectorConfig(), "config.toml: [tournament] must be a table; defaults used"
+    values: dict[str, Any] = {}
+    problems = []
+    for key, value in table.items():
+        kind = CONFIG_KEYS.get(key)
+        if kind is None:
+            problems.append(f"unknown key {key!r} (known: {', '.join(CONFIG_KEYS)})")
+        elif not isinstance(value, kind) or isinstance(value, bool):
+            want = "a whole number" if kind is int else "text"
+            problems.append(f"{key} = {value!r} must be {want}")
+        else:
+            values[key] = value
+    cfg = DirectorConfig(listen=values.get("listen", "0.0.0.0"),
+                         port=values.get("port", DirectorConfig.port),
+                         address=values.get("address", ""), external=values.get("broker", ""),
+                         web_port=values.get("web_port", DirectorConfig.web_port),
+                         director_password=values.get("broker_password", ""))
+    if cfg.external and not cfg.director_password:
+        problems.append("broker needs broker_password (its 'director' user's password)")
+        cfg = DirectorConfig(cfg.listen, cfg.port, cfg.address, "", cfg.web_port)
+    why = "; ".join(problems)
+    return cfg, (f"config.toml [tournament]: {why}; those values are not used" if why else "")
 
 
 class TournamentDesk:

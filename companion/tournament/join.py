@@ -30,3 +30,15 @@ def scan_join_code(image: Any) -> JoinCode | None:
         return JoinCode.parse(text)
     except ProtocolError:
         return None
+
+
+def qr_rgb(text: str, scale: int = 6) -> Any:
+    """``text`` as a QR code picture: an RGB numpy array (H, W, 3, uint8), black modules on
+    white with the quiet zone, each module ``scale`` pixels (for a texture on the screen)."""
+    import numpy as np
+    import segno
+
+    rows = list(segno.make(text, error="m").matrix_iter(scale=scale, border=4))
+    dark = np.array([[bool(v) for v in row] for row in rows], dtype=bool)
+    grey = np.where(dark, 0, 255).astype(np.uint8)
+    return np.ascontiguousarray(np.repeat(grey[:, :, None], 3, axis=2))

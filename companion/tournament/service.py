@@ -54,10 +54,13 @@ class TournamentService:
     def __init__(self, store: TournamentStore, tid: str | None = None, *,
                  config: DirectorConfig | None = None, folder: Path | None = None,
                  connect_timeout: float = 10.0,
-                 on_change: Callable[[], None] | None = None) -> None:
+                 on_change: Callable[[], None] | None = None,
+                 desk: TournamentDesk | None = None) -> None:
         """``on_change`` is called (from a network thread) whenever the tournament, or a
-        table's online status, changes: a screen hands it on with ``Clock.schedule_once``."""
-        self.desk = TournamentDesk(store, tid)
+        table's online status, changes: a screen hands it on with ``Clock.schedule_once``.
+        ``desk``: the desk of this tournament the caller already acts through (the app's
+        Tournament screen), so both see every change at once; else one is opened."""
+        self.desk = desk if desk is not None else TournamentDesk(store, tid)
         self.tid = self.desk.tid
         if config is not None:
             self.desk.set_config(config)

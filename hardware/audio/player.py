@@ -331,6 +331,7 @@ class Sounds:
         self._tracks: dict[str, Track | None] = {}
         self.music: Track | None = None
         self._music_paused_by_mixer = False
+        self._muted = False
         self._volume = 0.0
         self.volume = volume
 
@@ -344,8 +345,26 @@ class Sounds:
         if isinstance(value, bool) or not 0.0 <= float(value) <= 1.0:
             raise ValueError(f"volume must be between 0 and 1, got {value}")
         self._volume = float(value)
+        self._apply_volume()
+
+    @property
+    def muted(self) -> bool:
+        """True while every sound is silenced (the volume is kept for when it comes back)."""
+        return self._muted
+
+    @muted.setter
+    def muted(self, on: bool) -> None:
+        self._muted = bool(on)
+        self._apply_volume()
+
+    @property
+    def level(self) -> float:
+        """The level sounds play at now: the volume, or 0 while muted."""
+        return 0.0 if self._muted else self._volume
+
+    def _apply_volume(self) -> None:
         for track in self.tracks():
-            track.set_volume(self._volume)
+            track.set_volume(self.level)
 
     def tracks(self) -> list[Track]:
         """Every sound loaded so far, the music included."""
@@ -371,7 +390,7 @@ class Sounds:
         track = self._tracks.get(name)
         if track is None:
             track = self.backend.load(self.path_of(name))
-            track.set_volume(self._volume)
+            track.set_volume(self.level)
             self._tracks[name] = track
         return track
 
@@ -399,7 +418,7 @@ class Sounds:
             return
         self.music = self.backend.load(soundtrack.path)
         self.music.set_loop(soundtrack.loop or loop)
-        self.music.set_volume(self._volume)
+        self.music.set_volume(self.level)
 
     def start_music(self) -> None:
         """The round starts: music from its top."""

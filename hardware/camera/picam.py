@@ -1,7 +1,12 @@
 """The Raspberry Pi camera through picamera2 (imported only when this source connects).
 
 picamera2 comes from Raspberry Pi OS (``apt install python3-picamera2``) and imports libcamera at
-module level, so it cannot be imported off a Pi; this module only imports it inside ``_connect``.
+module level, so it cannot be imported off a Pi; this module only imports it inside ``_connect``
+(through :func:`import_picamera2`). Any failure to load it becomes a :class:`Picamera2LoadError`
+(a ``CameraUnavailable``) that names the real cause and its fix, so ``auto`` moves on to the next
+camera and ``companion doctor`` can say what to do. The usual cause on Raspberry Pi OS Bookworm:
+apt's simplejpeg (which picamera2 imports) is built for numpy 1.x, and this venv has numpy 2
+(OpenCV 5 needs it); the lock adds a numpy-2 simplejpeg on aarch64 to shadow it.
 
 How it runs: a video configuration with a full-size ``main`` stream and a small ``lores`` stream
 (what the dice reader sees), ``queue=False`` so no stale buffered frame is handed out, and a
@@ -12,19 +17,123 @@ and AwbEnable off, so die colours do not drift as hands and dice move under the 
 
 from __future__ import annotations
 
+import importlib.metadata
 import logging
+import re
 import threading
 import time
 from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import cv2
 import numpy as np
 
 from hardware.camera.base import Clock, DeviceLost, FrameSource, Sleep
-from hardware.errors import ConfigError
+from hardware.errors import CameraUnavailable, ConfigError
 
 log = logging.getLogger(__name__)
+
+#: What a compiled module built for another numpy says when it is loaded (numpy 1.x builds
+#: beside numpy 2, and the reverse): Cython's size check, and numpy's own import checks.
+_NUMPY_ABI = re.compile(
+    r"numpy\.(dtype|ndarray) size changed|compiled using NumPy 1\.x|_ARRAY_API not found"
+    r"|numpy\.core\.multiarray failed to import|numpy\.core\._multiarray_umath"
+)
+#: Where Debian's apt puts Python packages (those a --system-site-packages venv sees).
+SYSTEM_SITE = Path("/usr/lib/python3/dist-packages")
+
+
+class Picamera2LoadError(CameraUnavailable):
+    """Raised when picamera2 cannot be imported: ``cause`` says why, ``fix`` what to do.
+
+    ``kind`` is ``missing`` (not installed), ``hidden`` (installed, invisible to this venv),
+    ``numpy`` (a module built for another numpy) or ``broken`` (anything else).
+    """
+
+    def __init__(self, kind: str, cause: str, fix: str) -> None:
+        super().__init__(f"{cause}; {fix}")
+        self.kind = kind
+        self.cause = cause
+        self.fix = fix
+
+
+def import_picamera2() -> Any:
+    """picamera2's ``Picamera2`` class, imported now.
+
+    Raised when ...: Picamera2LoadError for any failure to load the picamera2 stack (not
+    installed, invisible to the venv, a module built for another numpy, anything else), with
+    the cause named by :func:`explain_import_error`.
+    """
+    try:
+        from picamera2 import Picamera2
+    except Exception as exc:
+        raise explain_import_error(exc) from exc
+    return Picamera2
+
+
+def explain_import_error(exc: BaseException) -> Picamera2LoadError:
+    """What a failed ``from picamera2 import Picamera2`` means and what fixes it."""
+    if isinstance(exc, ModuleNotFoundError) and exc.name in ("picamera2", None):
+        if (SYSTEM_SITE / "picamera2").is_dir():
+            return Picamera2LoadError(
+                "hidden",
+                f"picamera2 is installed in {SYSTEM_SITE} but this Python does not see it "
+                "(a venv made without --system-site-packages)",
+                "delete .venv and run ./start.sh again: on a Pi it makes the venv with "
+                "--system-site-packages")
+        return Picamera2LoadError(
+            "missing", "picamera2 is not installed",
+            "on Raspberry Pi OS: sudo apt install python3-picamera2 (./start.sh does it), used "
+            "from a venv made with --system-site-packages; plain Debian has no picamera2: use a "
+            "USB webcam (COMPANION_CAMERA=opencv:0)")
+    if isinstance(exc, ModuleNotFoundError):
+        return Picamera2LoadError(
+            "missing", f"picamera2 needs the module {exc.name!r}, which is not installed",
+            f"sudo apt install python3-{exc.name} (Raspberry Pi OS installs it with "
+            "python3-picamera2); the venv's Python must be the system's /usr/bin/python3")
+    module, where = _failing_module(exc.__traceback__)
+    detail = f"{type(exc).__name__}: {exc}"
+    if _NUMPY_ABI.search(str(exc)):
+        fix = (f"install a numpy-2 build of {module} into the venv: "
+               f".tools/bin/uv pip install --python .venv {module}")
+        if module == "simplejpeg":
+            fix = ("run ./start.sh again: on 64-bit Raspberry Pi OS it installs the locked "
+                   "numpy-2 build of simplejpeg into .venv, which picamera2 then uses")
+        return Picamera2LoadError(
+            "numpy",
+            f"picamera2 cannot load: {module}{where} was built for a different numpy than "
+            f"this environment's numpy {_version('numpy')} ({detail})", fix)
+    return Picamera2LoadError(
+        "broken", f"picamera2 failed to load in {module}{where} ({detail})",
+        "check that `/usr/bin/python3 -c 'from picamera2 import Picamera2'` works; if not, "
+        "sudo apt install --reinstall python3-picamera2")
+
+
+def _failing_module(tb: TracebackType | None) -> tuple[str, str]:
+    """The top-level package whose import raised (not numpy's own checks, nor importlib), and
+    ' (its folder)' when known."""
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        name = str(frame.f_globals.get("__name__") or "")
+        top = name.partition(".")[0]
+        if not top or top in ("numpy", "importlib", "hardware") or top.startswith("_frozen"):
+            continue
+        file = frame.f_globals.get("__file__")
+        folder = f" ({Path(file).parent})" if isinstance(file, str) and "/" in file else ""
+        return top, folder
+    return "picamera2", ""
+
+
+def _version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "(unknown)"
 
 
 class Picamera2Source(FrameSource):
@@ -81,14 +190,7 @@ class Picamera2Source(FrameSource):
 
     # -- connection ---------------------------------------------------------------------------
     def _connect(self) -> None:
-        try:
-            from picamera2 import Picamera2
-        except ImportError as exc:
-            raise DeviceLost(
-                f"picamera2 is not importable ({exc}); on Raspberry Pi OS run "
-                "`sudo apt install python3-picamera2` and make the venv with "
-                "--system-site-packages"
-            ) from exc
+        Picamera2 = import_picamera2()
         try:
             cam = Picamera2(self.camera_num)
         except Exception as exc:  # IndexError / RuntimeError when no camera is attached

@@ -32,7 +32,7 @@ def main() -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = game
+        start.choose_game(game)
         yield 2
         d.tap(start.start_button)
         yield 2

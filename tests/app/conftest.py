@@ -45,3 +45,113 @@ def app_dirs(tmp_path: Path) -> Iterator[Path]:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+def leave_game(d: Any, screen: Any) -> Iterator[int]:
+    """Menu -> End game -> the confirmation's end button, as a player leaves a game."""
+    frame = screen.frame
+    d.tap(frame.menu)
+    yield 1
+    d.tap(frame.menu_buttons["End game"])
+    yield 1
+    view = frame.confirm_view
+    assert view is not None
+    button = next(w for w in view.walk() if getattr(w, "text", "") in ("End game", "Leave")
+                  and type(w).__name__ != "Label")
+    d.tap(button)
+    yield 2
+
+
+def press_in(d: Any, view: Any, text: str) -> None:
+    """Tap the button that says ``text`` in an open dialog."""
+    assert view is not None and view.parent is not None, "the dialog is not open"
+    button = next((w for w in view.walk() if getattr(w, "text", None) == text
+                   and type(w).__name__ != "Label"), None)
+    assert button is not None, f"no {text!r} button in the dialog"
+    d.tap(button)
+
+
+#: Player names as long as the start screen takes (16 characters), wide letters first.
+LONG_NAMES = ("Maximiliana Wolf", "Bartholomew Kemp", "Konstantinos Mar", "Gwendolynne Moss",
+              "Christabel Wards", "Fitzwilliam Owen")[:6]
+TEXT_SIZES = ("normal", "large", "huge")
+DISPLAYS = ((800, 480), (1280, 720))
+
+
+def walk_layouts(app: Any, game: str, problems: list[str], checked: list[str], *,
+                 extra: Any = None, steps: int = 4, seed: int = 1,
+                 text_sizes: tuple[str, ...] = TEXT_SIZES,
+                 displays: tuple[tuple[int, int], ...] = DISPLAYS) -> Iterator[int]:
+    """Drive ``app`` (a script's generator body): ``game`` at every player count the rules
+    take, every text size and both displays, with the longest names; at ``steps`` points of a
+    seeded random game, every screen of the game (and the start screen with the game chosen)
+    is checked by :func:`companion.drive.layout_problems`. ``extra(app, step)`` may yield
+    frames and return more (name, widget) pairs to check: a panel opened, a dialog.
+    Problems and what was checked are appended to the lists given."""
+    import random
+    from dataclasses import replace
+
+    from kivy.core.window import Window
+
+    import rules
+    from companion.drive import layout_problems
+
+    def check(name: str, widget: Any, where: str) -> Iterator[int]:
+        for size in displays:
+            Window.size = size
+            yield 3
+            problems.extend(f"{where}: {p}" for p in layout_problems(widget, size))
+            checked.append(f"{name}@{size}")
+        Window.size = displays[0]
+        yield 1
+
+    cls = rules.game_class(game)
+    for text_size in text_sizes:
+        app.apply_settings(replace(app.settings, text_size=text_size))
+        yield 2
+        for count in range(cls.min_players, cls.max_players + 1):
+            start = app.screens["start"]
+            app.show("start")
+            start.choose_game(game)
+            yield 1
+            if start.mode_spin is not None:
+                start.choose("mode", "alliances" if count > 4 else "every-eye")
+            start._seat_names(LONG_NAMES[:count])
+            yield 2
+            where = f"{game}, {count} players, {text_size}"
+            yield from check("start", start, where)
+            try:
+                session = app.start_game(start.build_setup())
+            except rules.RulesError as e:
+                checked.append(f"refused {count}: {e}")
+                continue
+            rng = random.Random(seed * 100 + count)
+            for step in range(steps):
+                for screen in app.table.screens:
+                    app.show(screen.name)
+                    yield 2
+                    yield from check(screen.name, screen, f"{where}, step {step}")
+                frame = getattr(app.table.screens[0], "frame", None)
+                if frame is not None and step in (0, steps - 1):  # the Menu and End game
+                    app.show(app.table.screens[0].name)
+                    frame.open_menu()
+                    yield 2
+                    yield from check("menu", frame.menu_view, f"{where}, step {step}")
+                    frame.menu_view.dismiss(animation=False)
+                    frame.ask_end()
+                    yield 2
+                    yield from check("end game", frame.confirm_view, f"{where}, step {step}")
+                    frame.confirm_view.dismiss(animation=False)
+                    yield 1
+                if extra is not None:
+                    more = yield from extra(app, step)
+                    for name, widget in more or ():
+                        yield from check(name, widget, f"{where}, step {step}")
+                for _ in range(6 * step + 3):
+                    legal = list(session.game.legal_calls())
+                    if not legal or session.game.prompt().over:
+                        break
+                    session.try_call(rng.choice(legal))
+                yield 1
+            app.end_game()
+            yield 1

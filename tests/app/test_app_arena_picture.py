@@ -58,7 +58,7 @@ def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
         assert settings_mod.load(settings_file).dice_view == "beside the arena"
         app.back()
         yield 1
-        start.game_spin.text = "eye-for-an-eye"
+        start.choose_game("eye-for-an-eye")
         yield 1
         d.tap(start.start_button)
         yield 2

@@ -78,7 +78,7 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "eye-for-an-eye"
+        start.choose_game("eye-for-an-eye")
         yield 2
         start.set_count(2)
         assert not start.boards_spin.disabled
@@ -103,12 +103,16 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
             f"{ana}: Allocate 2 to Parry", f"{s.game.seats()[1].character.short}: "
             "Allocate 1 to Parry"]
         yield 2
-        assert "On board: Parry 2" in d.arena.panels["Ana"].cup.text
+        badges = d.arena.panels["Ana"].badges  # dice on each board space, on its button
+        assert badges["defence"].text == "2" and badges["defence"].opacity == 1
+        assert badges["attack"].opacity == 0
         d.screenshot(shots / "11-arena-boards-by-camera.png")
         # One die moved from Parry to Spear Thrust.
         camera.set_dice([(90.0, 80.0), (150.0, 360.0), (480.0, 110.0)])
         yield from wait_until(lambda: len(s.log) >= 4)
         assert s.game.seats()[0].allocation == {"defence": 1, "attack": 1}
+        yield 1
+        assert (badges["defence"].text, badges["attack"].text) == ("1", "1")
         # Undo takes the camera's call back like any call.
         app.undo()
         yield 1

@@ -41,7 +41,7 @@ def test_cycle_hold_chooses_the_target(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "eye-for-an-eye"
+        start.choose_game("eye-for-an-eye")
         yield 2
         start.set_count(3)
         d.tap(start.start_button)

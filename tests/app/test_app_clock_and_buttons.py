@@ -34,7 +34,7 @@ def test_clock_pause_and_round_end_by_clock_then_buttons(app_dirs: Path) -> None
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = game
+        start.choose_game(game)
         yield 2
         start.timer_spin.text = "1:00"
         start.rounds_spin.text = "2"

@@ -1,7 +1,7 @@
 """Dice Forge through the real app, by touch: rolls tapped face by face, a forge, a heroic
 feat, undo and redo, to the end of the game; every hero's reserves and glory on screen are
 checked against the engine after every tap. A second game picks the Titans module on the
-table screen and plays its turns, with the board on show.
+start screen and plays its turns, with the board on show.
 
 Set DICE_FORGE_SHOTS=DIR to keep the screenshots (docs/screenshots/dice-forge-*.png)."""
 
@@ -51,7 +51,8 @@ def _check_panels(screen: Any) -> None:
         if game.state.module == "titans":
             want |= {"ancient": p.ancient, "ancient_cap": p.cap("ancient")}
         assert shown == want, (p.name, shown, want)
-        assert f"die 1: {p.face_up(0)}" in screen.panels[p.name].dice_label.text
+        panel = screen.panels[p.name]
+        assert [v.face for v in panel.die_views] == [p.face_up(0), p.face_up(1)]
 
 
 def _roll(d: Any, screen: Any, prefer: dict[str, tuple[str, str]]) -> Generator[int, None, None]:
@@ -97,7 +98,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-forge"
+        start.choose_game("dice-forge")
         yield 2
         start.set_count(2)
         start.rounds_spin.text = "2"
@@ -107,7 +108,8 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
         screen = app.game_screen
         game = screen.session.game
         assert game.state.rounds == 2
-        assert screen.wait_label.text == "Ana rolls both dice"
+        assert screen.prompt_label.text == "Ana rolls both dice"
+        assert screen.frame.title.text == "Round 1 of 2"
         _check_panels(screen)
         _shot(d, "roll", tmp_path)
         # Turn 1 (Ana): gold first, then sun and moon; then she forges two faces at once.
@@ -119,9 +121,9 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
         yield from _settle(d, screen, prefer)
         ana = game.state.player("Ana")
         assert (ana.gold, ana.sun, ana.moon) == (gold0 + 2, 1, 1)
-        assert screen.wait_label.text == "Ana: Forge, Perform, Use or Pass"
+        assert screen.prompt_label.text == "Ana: forge, perform a feat or pass"
         yield from _tap(d, screen.buttons["forge"])
-        assert screen.view == "sanctuary"
+        assert screen.mode == "forge"
         # Only faces Ana can afford are offered, as the engine lists them.
         offered = {k[4:] for k, b in screen.buttons.items()
                    if k.startswith("buy:") and not b.disabled}
@@ -130,7 +132,8 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
         assert screen.buttons["buy:2 sun"].disabled  # 8 gold
         _shot(d, "sanctuary-forge", tmp_path)
         yield from _tap(d, screen.buttons["buy:3 gold"])
-        overs = sorted(k for k in screen.buttons if k.startswith("over:"))
+        overs = sorted(k for k, b in screen.buttons.items()
+                       if k.startswith("over:") and not b.disabled)
         legal = sorted(f"over:{c.buys[0].die}:{c.buys[0].over}"
                        for c in game.legal_purchases("Ana")
                        if getattr(c, "buys", None) and c.buys[0].face == "3 gold")
@@ -156,7 +159,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
         assert game.history[-1].call == said
         ana = game.state.player("Ana")
         assert ana.dice[0].count("3 gold") == 1 and ana.gold == left - 2 * (left >= 2)
-        assert screen.view == "play"
+        assert screen.mode == ""
         _check_panels(screen)
         # Undo and redo by the top bar's buttons.
         yield from _tap(d, screen.undo_b)
@@ -169,7 +172,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
         yield from _settle(d, screen, prefer)
         assert game.state.current.name == "Ben"
         yield from _tap(d, screen.buttons["feat"])
-        assert screen.view == "feats"
+        assert screen.mode == "perform"
         offered = {k[5:] for k, b in screen.buttons.items()
                    if k.startswith("feat:") and not b.disabled}
         engine = {c.card for c in game.legal_purchases("Ben") if hasattr(c, "card")}
@@ -196,8 +199,8 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
                 _shot(d, "action", tmp_path)
             yield from _tap(d, screen.buttons[key])
             _check_panels(screen)
-        assert screen.wait_label.text == "the game is over"
-        assert "Final standings" in [getattr(w, "text", "") for w in screen.content.children]
+        assert screen.prompt_label.text.endswith(("wins", "share the victory"))
+        assert screen.buttons["standings"].text == "Final standings"
         _shot(d, "over", tmp_path)
         seen["history"] = [e.call for e in game.history]
         seen["setup"] = game.setup
@@ -215,7 +218,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
     assert replay(seen["setup"], live).standings() == seen["standings"]
 
 
-def test_dice_forge_titans_module_chosen_on_the_table_screen(app_dirs: Path,
+def test_dice_forge_titans_module_chosen_on_the_start_screen(app_dirs: Path,
                                                              tmp_path: Path) -> None:
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
@@ -224,39 +227,39 @@ def test_dice_forge_titans_module_chosen_on_the_table_screen(app_dirs: Path,
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-forge"
+        start.choose_game("dice-forge")
         yield 2
         start.set_count(3)
+        start.choose("module", "titans")
+        assert "six base-game others" in start.option_spins["cards"].values
+        start.option_spins["cards"].text = "six base-game others"  # the Feats option, in words
         d.tap(start.start_button)
         yield 2
         screen = app.game_screen
-        assert screen.session.game.state.module == "none"
-        assert screen.tabs["board"].disabled
-        old_id = screen.session.game_id
-        d.tap(screen.buttons["module:titans"])
-        yield 2
-        screen = app.game_screen
         game = screen.session.game
-        assert game.state.module == "titans" and screen.session.game_id != old_id
-        assert [r.id for r in app.journal.unfinished()] == [screen.session.game_id]
-        assert "Titans" in screen.round_label.text
+        assert game.state.module == "titans"
+        feats = [name for _slot, name, *_ in game.feat_view()]
+        assert "Cerberus" in feats and "The Chaos" in feats  # others, the module's kept
+        assert not [k for k in screen.buttons if k.startswith("module:")]
+        assert "Titans" in screen.frame.title.text
         _check_panels(screen)  # ancient shards shown with their cap
         prefer = {n: ("1 ancient", "1 loyalty + 1 glory") for n in ("Ben", "Cy")}
         prefer["Ana"] = ("1 gold", "1 loyalty + 1 glory")
         yield from _roll(d, screen, prefer)
-        # The module choice is gone once the first call is made.
-        assert "module:titans" not in screen.buttons
         ana = game.state.player("Ana")
-        assert ana.titan == 17 and "Titans: 17" in screen.panels["Ana"].token_label.text
+        assert ana.titan == 17 and "Titans 17 (+1)" in screen.panels["Ana"].token_label.text
         yield from _settle(d, screen, prefer)
-        yield from _tap(d, screen.tabs["board"])
-        assert screen.view == "board"
+        view = screen.look_board()
+        yield 2
+        texts = [getattr(w, "text", "") for w in view.walk()]
+        assert "[b]17[/b]  +1" in texts and any("An" in t for t in texts)
         _shot(d, "titans-board", tmp_path)
-        yield from _tap(d, screen.tabs["play"])
+        view.dismiss(animation=False)
+        yield 1
         # Ana's action: a feat paid (in part) with ancient shards if the engine offers one.
         yield from _tap(d, screen.buttons["feat"] if not screen.buttons["feat"].disabled
                         else screen.buttons["Pass"])
-        if screen.view == "feats":
+        if screen.mode == "perform":
             key = next(k for k, b in screen.buttons.items()
                        if k.startswith("feat:") and not b.disabled)
             yield from _tap(d, screen.buttons[key])
@@ -276,12 +279,11 @@ def test_dice_forge_goddess_labyrinth_drawn(app_dirs: Path, tmp_path: Path) -> N
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-forge"
+        start.choose_game("dice-forge")
         yield 2
         start.set_count(2)
+        start.choose("module", "goddess")
         d.tap(start.start_button)
-        yield 2
-        d.tap(app.game_screen.buttons["module:goddess"])
         yield 2
         screen = app.game_screen
         game = screen.session.game
@@ -289,15 +291,15 @@ def test_dice_forge_goddess_labyrinth_drawn(app_dirs: Path, tmp_path: Path) -> N
         yield from _settle(d, screen, {})
         _check_panels(screen)
         for p in game.state.players:
-            assert f"Golem: {p.golem}" in screen.panels[p.name].token_label.text
-        yield from _tap(d, screen.tabs["board"])
-        texts = [w.text for cell in screen.content.children[0].children
-                 for w in cell.children]
+            assert f"golem on {p.golem}" in screen.panels[p.name].token_label.text
+        view = screen.look_board()
+        yield 2
+        texts = [getattr(w, "text", "") for w in view.walk()]
         assert any(t.startswith("[b]36[/b]") for t in texts)  # the Goddess space is drawn
         assert sum("An" in t for t in texts) == 1  # Ana's golem stands on one space
-        _shot(d, "goddess-board-1280x720", tmp_path)
+        _shot(d, "goddess-board", tmp_path)
 
-    run_app(app, script, size=(1280, 720))
+    run_app(app, script)
 
 
 def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
@@ -321,6 +323,9 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         def release(self, who: str) -> None:
             pass
 
+        def expect(self, rollers: Any) -> None:
+            pass
+
         def latest(self) -> Snapshot | None:
             return self.snap
 
@@ -337,7 +342,7 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-forge"
+        start.choose_game("dice-forge")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)
@@ -364,5 +369,177 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         assert s.game.history, screen.message
         said = s.game.history[0].call
         assert said.startswith(f"{ana.name}: ") and faces[0] in said and faces[1] in said
+
+    run_app(app, script)
+
+
+def _where(widget: Any) -> tuple[int, ...]:
+    """Where a widget is on the window, and its size, in whole pixels."""
+    x, y = widget.to_window(widget.x, widget.y)
+    return (round(x), round(y), round(widget.width), round(widget.height))
+
+
+def _start(app: Any, d: Any, count: int, **options: Any) -> Generator[int, None, Any]:
+    start = app.screens["start"]
+    start.choose_game("dice-forge")
+    yield 2
+    start.set_count(count)
+    for key, value in options.items():
+        start.choose(key, value)
+    d.tap(start.start_button)
+    yield 3
+    assert app.sm.current == "game-dice-forge", start.message.text
+    return app.game_screen
+
+
+def test_nothing_moves_under_a_finger(app_dirs: Path) -> None:
+    """The faces of a roll keep their places from the first roll to the next (no option
+    toggles above them before the first call), and Forge, Perform and Pass keep theirs from
+    one hero's action to the next; so does the top bar."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        screen = yield from _start(app, d, 3)
+        game = screen.session.game
+        bar = [screen.frame.undo, screen.frame.redo, screen.frame.menu]
+        top = [_where(b) for b in bar]
+        faces = {k: _where(b) for k, b in screen.buttons.items() if k.startswith("die")}
+        assert len(faces) == 5, sorted(screen.buttons)  # every player starts with the same dice
+        for die in (1, 2):  # the first call: Ana's roll, face by face
+            d.tap(screen.buttons[next(k for k in faces if k.startswith(f"die{die}:"))])
+            yield 2
+        assert game.history and game.state.steps[0].player == "Ben"
+        gone = [k for k in faces if k not in screen.buttons]
+        assert not gone, f"{gone} disappeared after the first call"
+        assert {k: _where(screen.buttons[k]) for k in faces} == faces
+        assert [_where(b) for b in bar] == top
+        yield from _settle(d, screen, {})
+        actions = {k: _where(screen.buttons[k]) for k in ("forge", "feat", "Pass")}
+        yield from _tap(d, screen.buttons["Pass"])
+        yield from _settle(d, screen, {})
+        assert game.state.current.name == "Ben"
+        assert {k: _where(screen.buttons[k]) for k in actions} == actions
+        assert [_where(b) for b in bar] == top
+
+    run_app(app, script)
+
+
+def test_faces_are_pictures_and_words_on_request(app_dirs: Path) -> None:
+    """A roll's faces and the faces up on every panel are pictures (the face's words kept
+    with each); Menu -> Faces as words shows the words instead."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        screen = yield from _start(app, d, 2)
+        faces = {k: b for k, b in screen.buttons.items() if k.startswith("die")}
+        for key, b in faces.items():
+            assert b.painter.face == b.face == key.split(":", 1)[1]
+            assert b.text == "" and len(b.canvas.after.children) > 4, key  # drawn, no words
+        for panel in screen.panels.values():
+            assert all(len(v.canvas.after.children) > 4 for v in panel.die_views)
+        d.tap(screen.frame.menu)
+        yield 2
+        d.tap(screen.frame.menu_buttons["Faces as words"])
+        yield 2
+        for key, b in screen.buttons.items():
+            if key.startswith("die"):
+                assert b.text == key.split(":", 1)[1] and not b.canvas.after.children, key
+        for panel in screen.panels.values():
+            assert not any(v.canvas.after.children for v in panel.die_views)
+        d.tap(screen.frame.menu)
+        yield 2
+        d.tap(screen.frame.menu_buttons["Faces as pictures"])
+        yield 2
+        assert all(b.text == "" for k, b in screen.buttons.items() if k.startswith("die"))
+
+    run_app(app, script)
+
+
+def test_refusals_show_under_the_prompt_and_only_live_choices_wear_the_accent(
+        app_dirs: Path) -> None:
+    """A refused call shows the engine's reason right under the prompt, whole, at the
+    hint's size; the accent (the primary colour) is only ever on a button that can be
+    tapped: Forge stays plain until a face is in the basket."""
+    from companion import theme
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, cut_text, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def accented(screen: Any) -> list[str]:
+        return [k for k, b in screen.buttons.items()
+                if list(b.background_color) == list(theme.ACCENT)]
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        screen = yield from _start(app, d, 2)
+        session = screen.session
+        assert session.try_call("Ana: Pass") is None  # the dice are rolled first
+        yield 3
+        from kivy.utils import escape_markup
+
+        why = screen.message
+        label = screen.message_label
+        assert why and escape_markup(why) in label.text, (why, label.text)
+        assert label.font_size >= app.fs(15) * 0.7 - 0.01 and label._wanted >= app.fs(15)
+        assert cut_text(label) is None
+        assert label.y >= screen.content.top - 1  # above the faces, under the prompt
+        yield from _settle(d, screen, {"Ana": ("1 gold", "1 gold"), "Ben": ("1 gold", "1 gold")})
+        assert screen.message == ""  # the next call read it
+        yield from _tap(d, screen.buttons["forge"])
+        assert all(not screen.buttons[k].disabled for k in accented(screen)), accented(screen)
+        assert screen.buttons["forge-now"].disabled and "forge-now" not in accented(screen)
+        face = next(k for k, b in screen.buttons.items() if k.startswith("buy:")
+                    and not b.disabled)
+        yield from _tap(d, screen.buttons[face])
+        over = next(k for k, b in screen.buttons.items() if k.startswith("over:")
+                    and not b.disabled)
+        yield from _tap(d, screen.buttons[over])
+        assert accented(screen) == ["forge-now"] and not screen.buttons["forge-now"].disabled
+
+    run_app(app, script)
+
+
+def test_words_not_slugs_and_plurals(app_dirs: Path) -> None:
+    """What a player reads (the screen, Menu's Sanctuary, feats and board, the start screen's
+    options) holds no slug (rebellion_a, per_forged, M1) and says "1 feat", "1 shard"."""
+    import re
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    slug = re.compile(r"\b[a-z]+_[a-z_]+\b|\b[MF][1-8]\b|\b1 (feats|shards|glory points)\b")
+
+    def texts(widget: Any) -> list[str]:
+        return [t for w in widget.walk() if (t := str(getattr(w, "text", "") or ""))]
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.choose_game("dice-forge")
+        yield 2
+        seen = [w for spin in start.option_spins.values() for w in spin.values]
+        for module in ("titans", "goddess"):
+            screen = yield from _start(app, d, 3, module=module)
+            seen += texts(screen)
+            for look in (screen.look_sanctuary, screen.look_feats, screen.look_board):
+                view = look()
+                yield 2
+                seen += texts(view)
+                view.dismiss(animation=False)
+                yield 1
+            yield from _settle(d, screen, {})
+            if not screen.buttons["feat"].disabled:
+                yield from _tap(d, screen.buttons["feat"])
+                seen += texts(screen)
+            app.end_game()
+            yield 2
+        bad = sorted({t for t in seen if slug.search(t)})
+        assert not bad, bad
 
     run_app(app, script)

@@ -43,29 +43,12 @@ def camera(*values: int, unsure: tuple[int, ...] = ()) -> StandInReading:
         for i, v in enumerate(values)))
 
 
-class Tray:
-    """The camera over the tray: renders the dice the test has put there, in one row (BGR, as
-    hardware.camera sources give), on virtual time."""
+def row(values: tuple[int, ...]) -> list[Any]:
+    """Dice at rest in one row across the tray."""
+    from vision.synthetic import SynthDie
 
-    name = "fake"  # a camera, not the stand-in
-
-    def __init__(self) -> None:
-        self.values: tuple[int, ...] = ()
-        self.frames = 0
-
-    def read(self) -> Any:
-        from types import SimpleNamespace
-
-        from vision.synthetic import Scene, SynthDie, render
-
-        dice = tuple(SynthDie((60.0 + 100.0 * i, 240.0), 52.0, angle=9.0 * i, value=v)
-                     for i, v in enumerate(self.values))
-        self.frames += 1
-        return SimpleNamespace(image=render(Scene(640, 480, dice, background_bgr=(60, 110, 50))),
-                               t=self.frames * 0.1, index=self.frames)
-
-    def close(self) -> None:
-        pass
+    return [SynthDie((60.0 + 100.0 * i, 240.0), 52.0, angle=9.0 * i, value=v)
+            for i, v in enumerate(values)]
 
 
 def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
@@ -74,9 +57,10 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.preview import CameraFeed
+    from companion.standin import ThrownDice
     from rules import replay
 
-    tray = Tray()
+    tray = ThrownDice(fps=10.0, background_bgr=(60, 110, 50))
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
                        camera=CameraFeed("test tray", fps=30.0,
                                          open_source=lambda spec: tray))
@@ -85,7 +69,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-ocalypse"
+        start.choose_game("dice-ocalypse")
         yield 2
         start.set_count(3)
         d.tap(start.start_button)
@@ -132,14 +116,14 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
             """Dice rolled into the tray: wait (in camera frames) until the screen has made
             the call from the camera's reading, then pick the dice up again."""
             before = len(s.game.history)
-            tray.values = values
-            start = tray.frames
-            while len(s.game.history) == before and tray.frames < start + 60:
+            tray.throw(row(values))  # thrown in: they tumble, then settle
+            start = tray.reads
+            while len(s.game.history) == before and tray.reads < start + 60:
                 yield 1
-            tray.values = ()
+            tray.clear()
             assert len(s.game.history) > before, f"the camera never called {values}"
-            start = tray.frames
-            while tray.frames < start + 3:  # the empty tray seen: the next roll is new
+            start = tray.reads
+            while tray.reads < start + 3:  # the empty tray seen: the next roll is new
                 yield 1
 
         def calls() -> list[str]:

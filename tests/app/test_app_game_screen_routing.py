@@ -44,9 +44,9 @@ def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        assert "dice-ocalypse" in start.game_spin.values
-        assert start.game_spin.values[0] == "eye-for-an-eye"
-        start.game_spin.text = "dice-ocalypse"
+        assert "Dice-ocalypse" in start.game_spin.values  # games by their titles
+        assert start.game_spin.values[0] == "Eye for an Eye"
+        start.choose_game("dice-ocalypse")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)
@@ -91,7 +91,7 @@ def test_buttons_reach_the_arena_and_other_games_say_they_are_not_used(app_dirs:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-forge"
+        start.choose_game("dice-forge")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)
@@ -107,7 +107,7 @@ def test_buttons_reach_the_arena_and_other_games_say_they_are_not_used(app_dirs:
         assert len(s.log) == calls
         app.end_game()
         yield 1
-        start.game_spin.text = "eye-for-an-eye"
+        start.choose_game("eye-for-an-eye")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)

@@ -61,7 +61,7 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = game
+        start.choose_game(game)
         yield 2
         start.set_count(2)
         yield 1

@@ -1,76 +1,75 @@
-"""Layout: every screen fits 800x480 and 1280x720 with 3 and 6 players; every touch target is
-at least 48 px and lies inside the window; the player colours differ for colour-blind eyes."""
+"""Layout of the app's own screens at every text size on 800x480 and 1280x720 (nothing cut,
+nothing overlapping, every touch target at least 48 px inside the window); the player colours
+differ for colour-blind eyes."""
 
 from __future__ import annotations
 
 from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import arena_game, arena_of
+from conftest import DISPLAYS, LONG_NAMES, TEXT_SIZES
 
 pytestmark = pytest.mark.app
 
 
-def test_every_screen_fits_both_displays(app_dirs: Path) -> None:
+def test_the_app_screens_hold_their_layout_at_every_text_size(app_dirs: Path) -> None:
+    """The start screen (with its dialogs), Settings, the live dice view and the tournament
+    screen: every text size, both displays; nothing cut, nothing overlapping, touch targets
+    of 48 px. The games' own screens: tests/app/test_app_layout_<game>.py."""
+    from dataclasses import replace
+
     from kivy.core.window import Window
 
     from companion.app import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.journal import Journal
+    from rules import Setup
 
-    game = arena_game()
+    with Journal(app_dirs / "j.sqlite3") as journal:  # two unfinished games, long names
+        for game, names in (("dice-ocalypse", LONG_NAMES[:6]),
+                            ("tribal-village", LONG_NAMES[:4])):
+            journal.start_game(Setup(game, tuple(names), {}, 7))
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     problems: list[str] = []
     checked: list[str] = []
 
-    def check_all(d: Driver, size: tuple[int, int]) -> Generator[int | None, None, None]:
-        for name in ("start", "settings", "dice"):
-            app.show(name)
+    def check(name: str, widget: Any, text_size: str) -> Generator[int | None, None, None]:
+        for size in DISPLAYS:
+            Window.size = size
             yield 3
-            problems.extend(touch_problems(app.sm.current_screen, size))
-            checked.append(f"{name}@{size}")
-        if app.session is not None:
-            for name in ("arena", "between"):
-                app.show(name)
-                yield 3
-                problems.extend(touch_problems(app.sm.current_screen, size))
-                checked.append(f"{name}@{size}")
+            problems.extend(f"{text_size}: {p}" for p in layout_problems(widget, size))
+            checked.append(f"{name}@{size}@{text_size}")
+        Window.size = DISPLAYS[0]
+        yield 1
 
     def script(d: Driver) -> Generator[int | None, None, None]:
-        start = app.screens["start"]
-        start.game_spin.text = game
         yield 2
-        for count in (3, 6):
-            if count == 6 and "alliances" in start.mode_spin.values:
-                start.mode_spin.text = "alliances"  # Every Eye for Themselves takes 2-4
-                yield 1
-            start.set_count(count)
-            if len(start.names) != count:
-                continue  # the game takes fewer players
+        for text_size in TEXT_SIZES:
+            app.apply_settings(replace(app.settings, text_size=text_size))
+            yield 2
+            start = app.screens["start"]
             app.show("start")
+            start._seat_names(LONG_NAMES)
             yield 2
-            d.tap(start.start_button)
+            yield from check("start", start, text_size)
+            start.show_unfinished()
             yield 2
-            s = app.session
-            assert s is not None, start.message.text
-            # A pending attack shows the parry countdown, which takes room in a panel.
-            calls = arena_of(app)
-            s.start_clock()
-            calls.tap_action("Ana", "attack")
-            calls.tap_count(2)
-            calls.tap_target("Ben")
-            for size in ((800, 480), (1280, 720)):
-                Window.size = size
+            yield from check("unfinished", start.unfinished_view, text_size)
+            start.unfinished_view.dismiss(animation=False)
+            start.show_recent()
+            yield 2
+            yield from check("recent", start.recent_view, text_size)
+            start.recent_view.dismiss(animation=False)
+            for name in ("settings", "dice", "tournament"):
+                app.show(name)
                 yield 3
-                yield from check_all(d, size)
-            Window.size = (800, 480)
-            app.end_game()
-            yield 2
+                yield from check(name, app.screens[name], text_size)
 
-    run_app(app, script)
-    assert checked.count("arena@(800, 480)") == 2  # with 3 and with 6 players
-    assert checked.count("between@(1280, 720)") == 2
-    assert problems == []
+    run_app(app, script, timeout=600)
+    assert len(checked) == len(TEXT_SIZES) * len(DISPLAYS) * 6
+    assert problems == [], "\n".join(problems[:40]) + f"\n... {len(problems)} in all"
 
 
 # Viénot, Brettel & Mollon (1999) dichromat simulation matrices, in linear RGB.

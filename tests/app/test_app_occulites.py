@@ -51,7 +51,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "occulites"
+        start.choose_game("occulites")
         yield 2
         start.set_count(2)
         start.rounds_spin.text = "2"
@@ -239,7 +239,7 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "occulites"
+        start.choose_game("occulites")
         yield 2
         start.set_count(5)
         d.tap(start.start_button)
@@ -330,7 +330,7 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "occulites"
+        start.choose_game("occulites")
         yield 2
         start.set_count(2)
         start.rounds_spin.text = "2"
@@ -398,7 +398,7 @@ def test_occulites_resume_mid_share(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "occulites"
+        start.choose_game("occulites")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)

@@ -17,17 +17,19 @@ pytestmark = pytest.mark.app
 
 
 def _replay_folder(folder: Path) -> Path:
-    """A tray filmed as images: empty, then one die showing 6 lying still."""
+    """A tray filmed as images: empty, then one die thrown in that comes to rest showing 6."""
     import cv2
 
-    from vision.synthetic import Scene, SynthDie, render
+    from companion.standin import ThrownDice
+    from vision.synthetic import SynthDie
 
     folder.mkdir(parents=True)
-    empty = render(Scene(width=640, height=480, dice=()))
-    six = render(Scene(width=640, height=480, dice=(
-        SynthDie(center=(320.0, 240.0), size=70.0, angle=12.0, value=6, colour="white"),)))
-    for i in range(30):
-        cv2.imwrite(str(folder / f"f{i:03d}.png"), empty if i < 6 else six)
+    tray = ThrownDice(fps=15.0)
+    for i in range(40):
+        if i == 6:
+            tray.throw([SynthDie(center=(320.0, 240.0), size=70.0, angle=12.0, value=6,
+                                 colour="white")])
+        cv2.imwrite(str(folder / f"f{i:03d}.png"), tray.read().image)
     return folder
 
 
@@ -47,7 +49,7 @@ def test_companion_camera_reaches_the_dice_view_and_the_game(
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "dice-ocalypse"
+        start.choose_game("dice-ocalypse")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)
@@ -106,7 +108,7 @@ def test_rendered_dice_shown_for_want_of_a_camera_never_enter_a_game(
         assert app.screens["dice"].status.text.startswith("rendered dice, no camera")
         app.back()
         start = app.screens["start"]
-        start.game_spin.text = "occulites"
+        start.choose_game("occulites")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)
@@ -146,7 +148,7 @@ def test_the_sound_follows_the_config_and_companion_audio(
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "eye-for-an-eye"
+        start.choose_game("eye-for-an-eye")
         yield 2
         d.tap(start.start_button)
         yield 2
@@ -205,10 +207,10 @@ def test_damaged_files_give_a_notice_and_the_app_reaches_its_start_screen(
                      "den", f"Game {gid} cannot be resumed", "'Ana: Juggle'",
                      f"Game {other} cannot be resumed", "unknown game 'chess'"):
             assert what in said, what
-        assert start.resume_box.children == []  # neither game is offered
+        assert start.resume_button.disabled  # neither game is offered
         d.tap(next(w for w in start.notice.walk() if getattr(w, "text", "") == "OK"))
         yield 1
-        start.game_spin.text = "dice-ocalypse"
+        start.choose_game("dice-ocalypse")
         yield 2
         start.set_count(2)
         d.tap(start.start_button)  # and a new game starts as usual

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import arena_game
+from conftest import arena_game, press_in
 
 pytestmark = pytest.mark.app
 
@@ -49,8 +49,11 @@ def test_resume_after_kill_dash_nine(app_dirs: Path) -> None:
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
         yield 2
-        offer, drop = reversed(start.resume_box.children)
-        assert f"({len(record.entries)} calls)" in offer.text and drop.text == "Drop"
+        assert start.resume_button.text == "Resume (1)"
+        d.tap(start.resume_button)
+        yield 1
+        offer = start.resume_buttons[record.id]
+        assert f"{len(record.entries)} calls" in start.describe(record)
         d.tap(offer)
         yield 2
         s = app.session
@@ -64,14 +67,19 @@ def test_resume_after_kill_dash_nine(app_dirs: Path) -> None:
         seen["go"] = arena.go.text
         app.end_game()  # leave it: it is offered again, until dropped
         yield 2
-        assert len(start.resume_box.children) == 2
-        d.tap(start.resume_box.children[0])  # Drop
+        assert start.resume_button.text == "Resume (1)"
+        d.tap(start.resume_button)
+        yield 1
+        d.tap(start.drop_buttons[record.id])
+        yield 1
+        press_in(d, start.confirm_view, "Drop")  # asked first
         yield 2
-        seen["offers_after_drop"] = len(start.resume_box.children)
+        seen["offers_after_drop"] = len(app.journal.unfinished())
+        seen["resume_off"] = start.resume_button.disabled
 
     run_app(app, script)
     assert seen["snapshot"] == expected.snapshot()
-    assert seen["offers_after_drop"] == 0
+    assert seen["offers_after_drop"] == 0 and seen["resume_off"]
     assert seen["log"] == list(record.entries)
     assert seen["log_text"].splitlines()[0].endswith(" " + record.entries[-1].call)
     # The clock comes back where it stood (at least the last call's time), paused.

@@ -27,7 +27,7 @@ def test_tie_break_round_then_final_winner(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
-        start.game_spin.text = "eye-for-an-eye"
+        start.choose_game("eye-for-an-eye")
         yield 2
         start.set_count(2)
         start.rounds_spin.text = "1"

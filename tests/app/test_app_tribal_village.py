@@ -8,11 +8,13 @@ from the rulebook by hand, the rest against the engine's verdict and the Village
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import leave_game
 
 pytestmark = pytest.mark.app
 
@@ -72,9 +74,17 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
             hands[player].remove(c)
 
         def tricks_on_screen(player: str) -> int:
-            text = scr.player_labels[player].text
-            assert text.startswith(f"[b]{player}") or text.startswith(f"[b]> {player}"), text
-            return int(text.split(" tricks")[0].rsplit(", ", 1)[1])
+            text = scr.player_labels[player].text  # "12 cards · 1 trick"
+            found = re.search(r"(\d+) tricks?\b", text)
+            assert found, text
+            if found.group(1) == "1":
+                assert "1 trick" in text and "1 tricks" not in text, text
+            return int(found.group(1))
+
+        def note() -> str:
+            """The line over the choices that says what they are for."""
+            return " ".join(w.text for w in scr.choices.walk()
+                            if type(w).__name__ == "TLabel")
 
         # -- setup: alliance cards as on the table, by swapping two tribes at a time ------------
         tap("mode:alliances")
@@ -118,10 +128,13 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
             yield 1
         assert game.state.objective == picks
         # -- first lead: Ana shows the lowest unallied card ------------------------------------
+        from companion import theme
+
         assert "lowest Luftles" in scr.prompt_label.text
         tap("player:Ana")
         yield 1
-        assert "tribe:Luftles" not in scr.buttons  # one unallied tribe: its values at once
+        # one unallied tribe: it is chosen already, its values offered at once
+        assert scr.buttons["tribe:Luftles"].background_color == pytest.approx(theme.SELECT)
         assert scr.buttons["value:1"].disabled is False
         tap("value:1")
         yield 1
@@ -130,7 +143,6 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         # -- trick 1: Luftles, unallied: the highest Luftles wins -------------------------------
         yield from play("Ana", "Luftles 1")
         # only sensible choices: Luftles is the only on-suit tribe, so only it is highlighted
-        from companion import theme
         assert list(scr.buttons["tribe:Luftles"].background_color) == list(theme.ACCENT)
         assert list(scr.buttons["tribe:Hydris"].background_color) != list(theme.ACCENT)
         yield from play("Ben", "Luftles 2")
@@ -154,7 +166,7 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         yield 1
         tap("value:8")
         yield 1
-        assert "Hunting Net" in scr.choices.children[-1].text
+        assert "Hunting Net" in note()
         assert set(k for k in scr.buttons if k.startswith("net:")) == {"net:Ben", "net:Cy"}
         shot(d, "3-hunting-net")
         tap("net:Ben")
@@ -185,12 +197,12 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         # -- trick 4: Ben adds a Wild Luftle token: tied, the unmodified card wins; then chaos --
         yield from play("Ana", "Floris 6")
         assert game.state.tokens["Ben"] == 1
-        tap("tokens:+1")
+        tap("tokens:+")
         yield 1
         yield from play("Ben", "Floris 5")
         tap("net:leave")
         yield 1
-        assert "Floris 5 (as 6)" in scr.trick_label.text
+        assert scr.rows["Ben"]["played"].text == "Floris\n5 as 6"  # in Ben's row
         yield from play("Cy", "Floris 3")
         assert scr.prompt_label.text == "Ana: Create Chaos (Floris)"
         text = scr.verdict_label.text
@@ -215,9 +227,9 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         assert sorted(game.state.villages["Ana"][-1]) == ["Floris 5", "Floris 6", "Nimbus 7"]
         # scores on screen: Crowded Village 1 per trick (Ana, 3 tricks); Secret Village 7 for
         # a single trick (Cy); Humble Village 1 per card valued 1-3 (Ben, no trick yet)
-        assert scr.score_labels["Ana"].text.startswith("[b]3[/b]")
-        assert scr.score_labels["Cy"].text.startswith("[b]7[/b]")
-        assert scr.score_labels["Ben"].text.startswith("[b]0[/b]")
+        assert scr.score_labels["Ana"].text == "3"
+        assert scr.score_labels["Cy"].text == "7"
+        assert scr.score_labels["Ben"].text == "0"
 
         # -- trick 5: Cy plays Nimbus off suit: Raking Talons takes Ben's card, discards another -
         yield from play("Ana", "Luftles 4")
@@ -270,13 +282,14 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         s = game.state
         assert s.hand_no == 2 and len(s.hand_scores) == 1
         first = s.hand_scores[0]
-        assert scr.verdict_label.text == "Hand 1 scored: " + ", ".join(
-            f"{p} {first[p]}" for p in PLAYERS)
-        assert scr.title_label.text == "Tribal Village · hand 2 of 3"
+        best = max(first.values())
+        assert scr.verdict_label.text.startswith("Hand 1 scored: most points " + " and ".join(
+            p for p in PLAYERS if first[p] == best))
+        assert scr.title_label.text == "Hand 2 of 3"
         assert sum(first.values()) > 0
         for p in PLAYERS:
-            score = scr.score_labels[p].text
-            assert score.startswith(f"[b]{first[p]}[/b]") and "total" in score, score
+            assert scr.score_labels[p].text == str(first[p])
+            assert scr.rows[p]["under"].text == "total"
         shot(d, "8-hand-scored")
         # the journal holds every call the taps made, as said at the table
         calls = [e.call for e in app.journal.load(app.session.game_id).entries]
@@ -284,7 +297,7 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         assert "Ana: Chaos Nimbus 7 from Ben, Nimbus 8 from Cy" in calls
         # leave and resume: the screen comes back as it was, from the journal
         verdict = scr.verdict_label.text
-        d.tap(scr.leave_button)
+        yield from leave_game(d, scr)
         yield 1
         assert app.sm.current == "start"
         app.resume_game(app.journal.unfinished()[0].id)
@@ -292,12 +305,14 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         scr = app.game_screen
         assert app.sm.current == "game-tribal-village"
         assert scr.verdict_label.text == verdict
-        assert scr.title_label.text == "Tribal Village · hand 2 of 3"
+        assert scr.title_label.text == "Hand 2 of 3"
 
     run_app(app, script, timeout=300)
 
 
 def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
+    """The table options are chosen on the start screen, in words (the table screen shows
+    none: nothing there changes once play begins)."""
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
 
@@ -305,44 +320,38 @@ def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start: Any = app.screens["start"]
-        assert "tribal-village" in start.game_spin.values
-        start.game_spin.text = "tribal-village"
+        assert "Tribal Village" in start.game_spin.values
+        start.choose_game("tribal-village")
         yield 2
         start.set_count(4)
+        words = {k: s.values for k, s in start.option_spins.items()}
+        assert {"hands", "lucky_gretin", "alliance_mode", "new_alliances_each_hand",
+                "tachydus_discard"} <= set(words)
+        start.option_spins["lucky_gretin"].text = "on"
+        start.option_spins["hands"].text = "2"
+        yield 1
+        if SHOTS:
+            d.screenshot(Path(SHOTS) / "tribal-village-0-options.png")
         d.tap(start.start_button)
         yield 2
         assert app.sm.current == "game-tribal-village", start.message.text
         scr = app.game_screen
         game = app.session.game
         assert len(game.state.tribes) == 6  # 4 players: 6 tribes
-        # table options before the first call: the game is dealt again with them
-        first_id = app.session.game_id
-        d.tap(scr.buttons["mode:options"])
-        yield 1
-        d.tap(scr.buttons["opt:lucky_gretin"])
-        yield 2
-        d.tap(app.game_screen.buttons["opt:hands:2"])
-        yield 2
-        scr = app.game_screen
-        game = app.session.game
         assert game.options.lucky_gretin and game.options.hands == 2
         assert game.state.hand_count["Ana"] == 12  # 4 players: 11 cards, +1 with Gretins
-        assert scr.buttons["opt:alliance_mode"].disabled is False  # 4 players may team up
-        assert [r.id for r in app.journal.unfinished()] == [app.session.game_id] != [first_id]
-        assert "hand 1 of 2" in scr.title_label.text
+        assert not [k for k in scr.buttons if k.startswith(("opt:", "mode:options"))]
+        assert "Hand 1 of 2" in scr.title_label.text
         assert touch_problems(scr, (800, 480)) == []
-        if SHOTS:
-            d.screenshot(Path(SHOTS) / "tribal-village-0-options.png")
-        d.tap(scr.buttons["mode:pick"])
-        yield 1
         # every revealed objective is offered to the first player, and nothing else
         keys = {k for k in scr.buttons if k.startswith("objective:")}
         assert keys == {f"objective:{o}" for o in game.state.revealed}
         d.tap(scr.buttons[f"objective:{game.state.revealed[0]}"])
         yield 1
         assert game.state.objective["Ana"] == game.state.revealed[0]
-        assert "Ana" not in scr.prompt_label.text
-        d.tap(scr.leave_button)
+        assert scr.buttons["player:Ana"].disabled  # chosen: greyed, in its place
+        assert scr.prompt_label.text == "Objectives: 1 of 4 chosen"
+        yield from leave_game(d, scr)
         yield 1
         assert app.sm.current == "start"
 
@@ -509,7 +518,7 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
         assert manipulated, "no Tachydus won a trick to try Manipulative"
         st = game.standings()
         assert st.is_over and st.winner
-        assert scr.prompt_label.text == f"Winner: {st.winner}"
+        assert scr.prompt_label.text == f"Game over: {st.winner} wins"
         assert "over:leave" in scr.buttons
         yield from check("game over")
         tap("over:leave")
@@ -521,3 +530,106 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
     assert {"decision manipulate", "decision gretin"} <= checked, checked
     assert "ability Boletus" in checked
     assert problems == []
+
+
+def _where(widget: Any) -> tuple[int, ...]:
+    """Where a widget is on the window, and its size, in whole pixels."""
+    x, y = widget.to_window(widget.x, widget.y)
+    return (round(x), round(y), round(widget.width), round(widget.height))
+
+
+def test_nothing_moves_under_a_finger(app_dirs: Path) -> None:
+    """Six players with the longest names: the setup's tabs and the players stay in place
+    from before the first call to the first lead (no options to take away); the card values
+    stay in place from the first lead through the tricks."""
+    from conftest import LONG_NAMES
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from rules import Setup
+
+    players = LONG_NAMES[:6]
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        app.start_game(Setup("tribal-village", players, {}, 5))
+        yield 3
+        scr = app.game_screen
+        game = app.session.game
+        keys = [k for k in scr.buttons if k.startswith(("mode:", "player:"))]
+        assert sum(k.startswith("player:") for k in keys) == 6, sorted(scr.buttons)
+        before = {k: _where(scr.buttons[k]) for k in keys}
+        d.tap(scr.buttons[f"objective:{game.state.revealed[0]}"])  # the first call
+        yield 2
+        assert game.history
+        gone = [k for k in keys if k not in scr.buttons]
+        assert not gone, f"{gone} disappeared after the first call"
+        assert {k: _where(scr.buttons[k]) for k in keys} == before
+        for p in players[1:]:
+            d.tap(scr.buttons[f"player:{p}"])
+            yield 1
+            d.tap(scr.buttons[f"objective:{game.state.revealed[0]}"])
+            yield 1
+            assert {k: _where(scr.buttons[k]) for k in keys} == before, p
+        # the first lead: the same players in the same places, then the card values
+        assert all(game.state.objective.values())
+        values = [f"value:{v}" for v in range(1, 9)]
+        lead = {k: _where(scr.buttons[k]) for k in values}
+        d.tap(scr.buttons[f"player:{players[2]}"])
+        yield 1
+        assert {k: _where(scr.buttons[k]) for k in keys} == before
+        assert {k: _where(scr.buttons[k]) for k in values} == lead
+        scr._call(next(c for c in game.legal_calls() if type(c).__name__ == "FirstLead").text())
+        yield 2
+        rng = __import__("random").Random(2)
+        for _ in range(30):  # tricks, decisions, tokens: the values never move
+            if game.state.phase == "play" and not game.state.pending:
+                assert {k: _where(scr.buttons[k]) for k in values} == lead
+            app.session.try_call(game.random_call(rng))
+            yield 1
+
+    run_app(app, script)
+
+
+def test_plurals_and_refusals_where_the_players_look(app_dirs: Path) -> None:
+    """ "1 trick", "1 token", "1 point" (never "1 tricks"); a refused call shows the engine's
+    reason in the verdict box, whole and in the verdict's size."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, cut_text, run_app
+    from rules import Setup
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        app.start_game(Setup("tribal-village", PLAYERS, {"tribes": list(TRIBES)}, 7))
+        yield 2
+        scr = app.game_screen
+        s = app.session
+        revealed = ("Secret Village, Crowded Village, Balanced Village, Twin Village, "
+                    "Humble Village")
+        for call in ("Alliances: Palaudis+Floris, Hydris+Nimbus, Luftles",
+                     f"Objectives: {revealed}", "Ana: Objective Crowded Village",
+                     "Ben: Objective Humble Village", "Cy: Objective Secret Village",
+                     "Ana: Lowest Luftles 1", "Ana: Luftles 1", "Ben: Luftles 2",
+                     "Cy: Luftles 3"):
+            assert s.try_call(call) is not None, (call, s.message)
+        yield 2
+        assert len(s.game.state.villages["Cy"]) == 1, s.game.history
+        text = scr.player_labels["Cy"].text
+        assert "1 trick" in text and "1 tricks" not in text, text
+        ben = scr.player_labels["Ben"].text
+        assert "0 tricks" in ben, ben
+        # a refusal: the engine's reason, in the verdict box, not cut
+        assert s.try_call("Ana: Palaudis 8") is None  # Cy leads
+        yield 3
+        label = scr.verdict_label
+        assert s.message and s.message in label.text, (s.message, label.text)
+        assert label.font_size >= app.fs(18) * 0.7 - 0.01
+        assert cut_text(label) is None, label.text
+        assert label.parent is not None and label.parent.y > scr.choices.top - 1
+        # a tap reads it: the verdict comes back
+        d.tap(scr.buttons["tribe:Palaudis"])
+        yield 2
+        assert scr.verdict_label.text.startswith("Last trick: Cy wins")
+
+    run_app(app, script)

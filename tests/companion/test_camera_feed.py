@@ -49,10 +49,20 @@ def wait_for(predicate: Any, seconds: float = 20.0) -> None:
         time.sleep(0.02)
 
 
-def test_feed_reads_dice_settles_once_and_stops_when_released() -> None:
-    camera = StillDiceCamera()
-    feed = CameraFeed("fake", fps=100.0, open_source=lambda spec: camera)
+def thrown(values: tuple[int, ...]) -> list[Any]:
+    from vision.synthetic import SynthDie
+
+    return [SynthDie(center=(120.0 + 130 * i, 240.0), size=60.0, angle=10.0 * i, value=v,
+                     colour="white") for i, v in enumerate(values)]
+
+
+def test_feed_reports_a_thrown_roll_once_and_stops_when_released() -> None:
+    from companion.standin import ThrownDice
+
+    tray = ThrownDice()
+    feed = CameraFeed("tray", fps=100.0, open_source=lambda spec: tray)
     rolls: list[Any] = []
+    views: list[Any] = []
     got = threading.Event()
 
     def on_roll(reading: Any) -> None:
@@ -60,16 +70,20 @@ def test_feed_reads_dice_settles_once_and_stops_when_released() -> None:
         got.set()
 
     feed.on_roll = on_roll
+    feed.on_settled = views.append
+    feed.expect(())  # a roll from anyone
     assert not feed.running and feed.latest() is None
     feed.want("dice-view")
+    tray.throw(thrown((2, 5, 6, 3)))
     assert got.wait(20), feed.error
-    wait_for(lambda: camera.reads >= 12)
-    assert len(rolls) == 1  # dice lying still make exactly one roll
+    reads = tray.reads
+    wait_for(lambda: tray.reads >= reads + 12)
+    assert len(rolls) == 1  # dice lying still after one throw make exactly one roll
+    assert len(views) == 1 and views[0] is rolls[0]  # the roll is also the settled view
     snap = feed.latest()
     assert snap is not None and snap.rgb.shape == (480, 640, 3) and not snap.moving
-    assert sorted(d.value for d in rolls[0].dice) == sorted(camera.truth)
-    # The overlay is drawn on a copy: the picture differs from the raw frame (in RGB order).
-    assert not np.array_equal(snap.rgb, camera.image[:, :, ::-1])
+    assert sorted(d.value for d in rolls[0].dice) == [2, 3, 5, 6]
+    # The overlay is drawn on a copy: the picture differs from the plain frame.
     feed.want("game")
     feed.release("dice-view")
     time.sleep(0.2)
@@ -78,7 +92,41 @@ def test_feed_reads_dice_settles_once_and_stops_when_released() -> None:
     wait_for(lambda: not feed.running)
     feed.close()
     feed.close()
-    assert camera.closed == 1
+    assert tray.closed
+
+
+def test_dice_lying_in_the_tray_or_moved_when_no_roll_is_expected_are_not_rolls() -> None:
+    """Last game's dice in the tray when the camera starts are not a roll; a throw while the
+    game expects none (a player tidying up) is a settled view for the boards, not a roll; and
+    the next throw, once the game expects one, is."""
+    from companion.standin import ThrownDice
+
+    tray = ThrownDice()
+    tray.throw(thrown((4, 4)))
+    for _ in range(40):  # the dice come to rest before the camera starts
+        tray.read()
+    feed = CameraFeed("tray", fps=100.0, open_source=lambda spec: tray)
+    rolls: list[Any] = []
+    views: list[Any] = []
+    feed.on_roll = rolls.append
+    feed.on_settled = views.append
+    feed.expect(())
+    feed.want("game")
+    reads = tray.reads
+    wait_for(lambda: tray.reads >= reads + 30)
+    assert rolls == []  # lying there since before
+    feed.expect(None)
+    tray.throw(thrown((1, 2, 3)))
+    wait_for(lambda: bool(views) and sorted(d.value for d in views[-1].dice) == [1, 2, 3])
+    reads = tray.reads
+    wait_for(lambda: tray.reads >= reads + 10)
+    assert rolls == []  # settled, but no roll was expected
+    feed.expect(("Ana",))
+    assert feed.expected == ("Ana",)
+    tray.throw(thrown((6, 5)))
+    wait_for(lambda: len(rolls) >= 1)
+    assert sorted(d.value for d in rolls[0].dice) == [5, 6]
+    feed.close()
 
 
 def test_a_failing_camera_is_reported_not_raised() -> None:
@@ -156,3 +204,28 @@ def test_a_stand_in_shown_for_want_of_a_camera_says_so_and_its_rolls_do_not_coun
     wait_for(lambda: chosen.latest() is not None or chosen.error is not None)
     assert chosen.stand_in and chosen.rolls_count and chosen.label == "rendered dice, no camera"
     chosen.close()
+
+
+def test_plain_frames_only_while_someone_asks_for_them() -> None:
+    """A code to scan needs the frame without vision's overlay (dice outlines drawn over a QR
+    code spoil it): kept in the snapshot only while a wanter asked, then dropped again."""
+    camera = StillDiceCamera()
+    feed = CameraFeed("fake", fps=100.0, open_source=lambda spec: camera)
+    feed.want("dice-view")
+
+    def plain() -> Any:
+        snap = feed.latest()
+        return None if snap is None else snap.plain
+
+    wait_for(lambda: feed.latest() is not None)
+    assert plain() is None
+    feed.want("scan", plain=True)
+    wait_for(lambda: plain() is not None)
+    snap = feed.latest()
+    assert snap is not None and np.array_equal(snap.plain, camera.image)
+    assert not np.array_equal(snap.rgb[:, :, ::-1], snap.plain)  # the overlay is on rgb only
+    feed.release("scan")
+    seen = feed.frames
+    wait_for(lambda: feed.frames > seen + 1)
+    assert plain() is None
+    feed.close()

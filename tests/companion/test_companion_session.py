@@ -32,11 +32,14 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
         yield j
 
 
-def _arena(journal: Journal, clock: FakeClock, **options: Any) -> ArenaCalls:
+def _arena(journal: Journal, clock: FakeClock, *, start: bool = True,
+           **options: Any) -> ArenaCalls:
+    """Three players' arena on a fake clock, after Yarra Mark! unless not ``start``."""
     setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben", "Cy"),
                         {"round_seconds": 60.0, **options}, 1)
     s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
-    s.start_clock()
+    if start:
+        s.start_clock()
     return ArenaCalls(s, parry_seconds=3.0, now=clock)
 
 
@@ -120,9 +123,8 @@ def test_clock_running_out_says_yarra_bung(journal: Journal) -> None:
 def test_refused_call_is_not_journaled(journal: Journal) -> None:
     clock = FakeClock()
     a = _arena(journal, clock)
-    a.tap_action("Ben", "defence")
-    assert a.tap_count(1) is None
-    assert "Parry 1" in a.session.message
+    assert a.tap_action("Ben", "defence") is None  # nothing to parry: refused at once
+    assert "no attack on Riparian is waiting" in a.session.message
     assert journal.load(a.session.game_id).entries == ()
 
 
@@ -251,25 +253,6 @@ def test_attack_from_the_rear_by_taps(journal: Journal) -> None:
     assert a.builder.rear
     a.tap_target("Ben")
     assert a.session.log[-1].call == "Grubic: Spear Thrust 2 on Riparian from the rear"
-
-
-def test_undo_holds_automatic_hits_until_the_next_call(journal: Journal) -> None:
-    clock = FakeClock()
-    a = _arena(journal, clock)
-    s = a.session
-    s.call("Grubic: Spear Thrust 2 on Riparian")
-    clock.now += 3.5
-    a.tick()
-    assert s.log[-1].call == "Hits land on Riparian from Grubic"
-    s.undo()  # the hits are taken back: the attack is pending again
-    clock.now += 10
-    a.tick()
-    assert s.log[-1].call.startswith("Grubic:") and a.pending()
-    assert a.parry_left("Ben") is not None
-    s.call("Banksia: Movement 1")  # play goes on: the window runs again
-    clock.now += 0.5
-    a.tick()
-    assert s.log[-1].call == "Hits land on Riparian from Grubic"
 
 
 def test_each_attack_has_its_own_parry_window(journal: Journal) -> None:

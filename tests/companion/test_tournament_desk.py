@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.tournament.desk import DirectorConfig, TournamentDesk
+from companion.tournament.desk import DirectorConfig, TournamentDesk, director_config
 from companion.tournament.protocol import (
     Ack,
     JoinCode,
@@ -246,3 +246,32 @@ def test_a_table_reports_its_finished_game_in_entrants_names_even_offline(
     other = rules.new_game("eye-for-an-eye", ["x", "y"])
     with pytest.raises(ValueError, match="not the seated ones"):
         client.report_game(other, seating=seating)
+
+
+def test_the_app_serves_as_config_toml_says_and_names_what_it_cannot_use() -> None:
+    """config.toml's [tournament] table: how the Tournament screen serves a new tournament.
+    A bad key or value is named and not used (the defaults stand); nothing raises."""
+    cfg, problem = director_config({"tournament": {
+        "listen": "127.0.0.1", "port": 18830, "web_port": -1, "address": "10.0.0.2"}})
+    assert problem == ""
+    assert (cfg.listen, cfg.port, cfg.web_port, cfg.address) == ("127.0.0.1", 18830, -1,
+                                                                "10.0.0.2")
+    cfg, problem = director_config({})
+    assert cfg == DirectorConfig() and problem == ""
+    cfg, problem = director_config({"tournament": {"port": "1883", "prot": 1, "web_port": True,
+                                                   "listen": "127.0.0.1"}})
+    assert "port = '1883' must be a whole number" in problem and "unknown key 'prot'" in problem
+    assert "web_port = True" in problem
+    assert (cfg.port, cfg.web_port, cfg.listen) == (1883, 8080, "127.0.0.1")
+    cfg, problem = director_config({"tournament": {"broker": "10.0.0.9:1883"}})
+    assert "broker_password" in problem and cfg.external == ""  # our own broker, then
+    cfg, problem = director_config({"tournament": "yes"})
+    assert cfg == DirectorConfig() and "must be a table" in problem
+
+
+def test_serving_is_remembered_with_the_config_and_old_configs_read_as_not_serving() -> None:
+    on = DirectorConfig(serving=True)
+    assert DirectorConfig.from_json(json.loads(json.dumps(on.to_json()))).serving is True
+    old = DirectorConfig().to_json()
+    del old["serving"]  # a config written before the app's screen served tournaments
+    assert DirectorConfig.from_json(old).serving is False

@@ -462,9 +462,11 @@ def test_picamera2_capture_failure_is_a_lost_camera_that_reconnects(
 
 
 def test_picamera2_missing_module_or_camera_explains_what_to_do(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:
     monkeypatch.setitem(__import__("sys").modules, "picamera2", None)
+    # apt's folder as on a machine without python3-picamera2 (a Pi with it says "hidden")
+    monkeypatch.setattr("hardware.camera.picam.SYSTEM_SITE", tmp_path)
     with pytest.raises(CameraUnavailable, match=r"apt install python3-picamera2.*system-site"):
         Picamera2Source().open()
     monkeypatch.setitem(__import__("sys").modules, "picamera2",

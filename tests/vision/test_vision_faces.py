@@ -8,7 +8,13 @@ import pytest
 
 from vision import FaceSet, Profile, read_dice
 from vision.faces import icon_accuracy, synthetic_face_crops
-from vision.profile import FACE_FEATURES, FEATURE_LENGTH, face_features, turn_features
+from vision.profile import (
+    FACE_FEATURES,
+    FACE_MARGIN,
+    FEATURE_LENGTH,
+    face_features,
+    turn_features,
+)
 from vision.synthetic import ICON_SETS, SYNTH_COLOURS, Scene, SynthDie, render
 
 
@@ -57,8 +63,23 @@ def test_learn_validation() -> None:
         FaceSet.learn({"a": [np.zeros((10, 10, 3))], "b": [np.zeros((10, 10, 3))]})
 
 
-def test_read_dice_uses_face_sets() -> None:
-    rng = np.random.default_rng(2)
+def test_read_dice_uses_face_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six icon dice read by a learned face set, each named right, and each decision clear of
+    both of the set's edges (distance vs threshold, margin to the second face): x86 and arm64
+    compute the features a little differently, so a die decided near an edge could go either
+    way (with seed 2 here, 'heal' was 5% inside the threshold, 0.093 vs a 0.08 margin, and read
+    'unknown' on arm64)."""
+    decisions: list[tuple[str | None, float, float]] = []
+    decide = FaceSet._decide
+
+    def spy(self: FaceSet, best: np.ndarray) -> tuple[int | None, float]:
+        d1, d2 = np.sort(best)[:2]
+        got = decide(self, best)
+        decisions.append((None if got[0] is None else self.labels[got[0]],
+                          float(d1 / self.threshold), float(1.0 - d1 / d2)))
+        return got
+
+    rng = np.random.default_rng(4)
     fs = FaceSet.learn(synthetic_face_crops("eye-for-an-eye", rng, per_face=8), "e4e")
     dice = tuple(
         SynthDie(center=(90.0 + 150 * (i % 3), 90.0 + 150 * (i // 3)), size=50.0,
@@ -66,18 +87,19 @@ def test_read_dice_uses_face_sets() -> None:
                  pip_bgr=(30, 30, 30))
         for i, f in enumerate(ICON_SETS["eye-for-an-eye"]))
     img = render(Scene(480, 330, dice, background_bgr=(150, 150, 150), shadow=0.2))
+    monkeypatch.setattr(FaceSet, "_decide", spy)
     reading = read_dice(img, Profile(face_sets=(fs,)))
     assert len(reading.dice) == 6
-    right = 0
     for d in reading.dice:
         truth = min(dice, key=lambda s: np.hypot(s.center[0] - d.center[0],
                                                  s.center[1] - d.center[1]))
         assert d.value is None
-        if d.face == truth.face:
-            right += 1
-        else:
-            assert d.face is None or d.confidence < 0.5
-    assert right == 6
+        assert d.face == truth.face, (truth.face, d.face, d.confidence)
+    assert sorted(label for label, _, _ in decisions if label) == sorted(
+        ICON_SETS["eye-for-an-eye"])
+    for label, closeness, margin in decisions:
+        assert label is not None, decisions
+        assert closeness <= 0.8 and margin >= 2 * FACE_MARGIN, (label, closeness, margin)
 
 
 def test_turned_descriptor_equals_descriptor_of_turned_crop() -> None:
@@ -188,3 +210,32 @@ def test_detector_finds_icon_dice_the_classical_finder_misses(
         assert d.face == truth.face and d.confidence >= 0.6
     monkeypatch.setattr(read_mod, "nets", lambda: None)
     assert len(read_dice(img, Profile(face_sets=(fs,))).dice) == len(found)
+
+
+def test_detector_sure_of_a_die_rescues_a_weak_face_match(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Black, white and grey Dice Forge dice: where the classical finder misses a die but
+    the detector (trained on icon dice) is sure of it, a face-set match of 0.5 counts
+    (ICON_SURE_CONF); at the general 0.6 these two trays lose dice."""
+    import vision.read as read_mod
+    from vision.synthetic import random_scene
+
+    fs = FaceSet.learn(synthetic_face_crops("dice-forge", np.random.default_rng(3),
+                                            per_face=12), name="dice-forge")
+    profile = Profile(face_sets=(fs,))
+    scores = []
+    for sure in (read_mod.ICON_SURE_CONF, read_mod.ICON_RESCUE_CONF):
+        monkeypatch.setattr(read_mod, "ICON_SURE_CONF", sure)
+        right = 0
+        for seed in (8, 27):
+            rng = np.random.default_rng(seed)
+            sc = random_scene(rng, n_dice=(4, 6), icon_set="dice-forge", touching=0.0,
+                              die_size=(40.0, 56.0), colours=("black", "white", "grey"))
+            reading = read_dice(render(sc, rng), profile)
+            right += sum(any(np.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1])
+                             < t.size / 2 and d.face == t.face for d in reading.dice)
+                         for t in sc.truth() if t.readable)
+        scores.append(right)
+    # every die read with the detector's word; fewer without it (x86 loses two of these ten,
+    # arm64 one: where a match sits near 0.6 the last bits of the arithmetic decide)
+    assert scores[0] == 10 and scores[1] < scores[0]

@@ -11,12 +11,14 @@ from vision import Die, Reading, RollTracker, read_dice
 from vision.synthetic import random_scene, render
 
 
-def _reading(*centres: tuple[float, float], values: tuple[int, ...] | None = None,
-             warning: str | None = None) -> Reading:
+def _reading(*centres: tuple[float, float], values: tuple[int | None, ...] | None = None,
+             warning: str | None = None, size: float = 10.0) -> Reading:
     vals = values or tuple(3 for _ in centres)
-    dice = tuple(Die(center=c, corners=((c[0] - 5, c[1] - 5), (c[0] + 5, c[1] - 5),
-                                        (c[0] + 5, c[1] + 5), (c[0] - 5, c[1] + 5)),
-                     angle=0.0, size=10.0, value=v, face=str(v), colour="red", confidence=0.9)
+    h = size / 2
+    dice = tuple(Die(center=c, corners=((c[0] - h, c[1] - h), (c[0] + h, c[1] - h),
+                                        (c[0] + h, c[1] + h), (c[0] - h, c[1] + h)),
+                     angle=0.0, size=size, value=v, face=None if v is None else str(v),
+                     colour="red", confidence=0.9 if v else 0.05)
                  for c, v in zip(centres, vals, strict=True))
     return Reading(dice=dice, frame_shape=(480, 640), warnings=(warning,) if warning else ())
 
@@ -48,12 +50,14 @@ def test_no_second_roll_until_dice_move() -> None:
     assert len(_feed(tr, frames)) == 1
     # still the same dice much later: nothing new
     assert _feed(tr, [(5 + i * 0.05, _reading((100, 100), (200, 200))) for i in range(20)]) == []
-    # a re-roll: dice move, then settle somewhere else -> exactly one new roll
-    roll = [(10 + i * 0.05, _reading((100 + 40 * i, 100), (200, 200 + 30 * i)))
-            for i in range(5)]
-    rest = [(10.3 + i * 0.05, _reading((300, 120), (210, 330), values=(5, 1)))
+    # a re-roll: the dice are picked up (gone), thrown back in and tumble, then settle
+    # somewhere else -> exactly one new roll
+    gone = [(10 + i * 0.05, _reading()) for i in range(4)]
+    roll = [(10.2 + i * 0.05, _reading((60 + 30 * i, 100), (200, 60 + 25 * i),
+                                       values=(1 + i % 6, 1 + (i + 3) % 6))) for i in range(6)]
+    rest = [(10.5 + i * 0.05, _reading((210, 100), (200, 210), values=(5, 1)))
             for i in range(20)]
-    out = _feed(tr, roll + rest)
+    out = _feed(tr, gone + roll + rest)
     assert len(out) == 1 and out[0].values() == (5, 1)
 
 
@@ -121,18 +125,21 @@ def test_tracks_a_rendered_roll() -> None:
             settled.append((t, s.settled))
     assert len(settled) == 1
     t_settle, roll = settled[0]
-    assert t_settle >= 8 / 20 + 0.3 - 1e-9
+    # dice are still from frame 8; a difference on one frame only (the last step) may be
+    # taken for a glitch of the reader, so stillness may count from a frame earlier
+    assert t_settle >= 8 / 20 + 0.3 - 1 / 20 - 1e-9
     truth = sorted(d.value for d in scene.dice if d.value is not None)
     assert sorted(v for v in roll.values() if v is not None) == truth
 
 
 def test_wobble_within_a_fifth_of_a_die_is_still() -> None:
-    """Centres jittering by 6 px on 40 px dice are still (move_frac); with 0 they are moving."""
+    """Centres jittering by 10 px on 60 px dice are still (move_frac); with 0 they are moving
+    (a jump seen on two frames in a row; a single frame's jump is a glitch of the reader)."""
     def big(x: float) -> Reading:
         r = _reading((x, 100))
-        return Reading(dice=(dataclasses.replace(r.dice[0], size=40.0),), frame_shape=(480, 640))
+        return Reading(dice=(dataclasses.replace(r.dice[0], size=60.0),), frame_shape=(480, 640))
 
-    frames = [(i * 0.05, big(100 + 6 * (i % 2))) for i in range(12)]
+    frames = [(i * 0.05, big(100 + 10 * (i // 2 % 2))) for i in range(16)]  # 2 frames each
     assert len(_feed(RollTracker(settle_s=0.3, move_px=4.0), frames)) == 1
     assert _feed(RollTracker(settle_s=0.3, move_px=4.0, move_frac=0.0), frames) == []
     with pytest.raises(ValueError, match="move_frac"):

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract import GamePlugin, Host, TableGame
-from companion.games.table import no_buttons
+from companion.contract import GamePlugin, Host, StartOption, TableGame, no_buttons
 
 if TYPE_CHECKING:
     from companion.session import TableSession
@@ -26,6 +25,22 @@ def make_table(host: Host, session: TableSession[Any]) -> TableGame:
     return ScreenTable(DiceForgeScreen(host, session, name=f"game-{GAME}"), BUTTONS)
 
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table)
+#: The base game's other feats, in the six slots no module holds (so they go with any module):
+#: the Tenacious Boar, Cerberus, the Sentinel, Typhon, Triton and the Cyclops.
+OTHER_BASE_CARDS = {"M4": "boar", "M5": "cerberus", "M7": "sentinel", "M8": "typhon",
+                    "F5": "triton", "F7": "cyclops"}
+
+OPTIONS = (
+    StartOption("module", "Module", ((None, "none"), ("titans", "Titans"),
+                                     ("goddess", "Goddess"))),
+    StartOption("rounds", "Rounds", ((None, "the rulebook's (9, 10, 9)"),
+                                     *((n, str(n)) for n in range(1, 11)))),
+    StartOption("tiebreak", "Ties", ((None, "shared victory"),
+                                     (True, "broken (forged faces...)"))),
+    StartOption("cards", "Feats", ((None, "the recommended set"),
+                                   (OTHER_BASE_CARDS, "six base-game others"))),
+)
+
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
 
 __all__ = ["GAME", "PLUGIN"]

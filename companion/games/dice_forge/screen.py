@@ -1,11 +1,17 @@
 """The Dice Forge table screen.
 
-Left: every hero's reserves with their caps, glory, score and face-up faces. Right: what the
-engine waits for (``waiting_for()``) and the taps that answer it, or the Sanctuary, the feats
-and the module board. The screen keeps no rule: the faces offered for a roll are the player's
-dice, the options of a choice, the forges and feats are the engine's ``legal_calls()`` and
-``legal_purchases()``; a forge of several faces is checked by trying it on a copy of the game.
-Everything goes through ``session.try_call`` (the journal records it).
+Left: every hero's panel (built once, updated in place): name, glory, reserves with their caps,
+the two faces up as pictures, feats and the module's token. Right: what the engine waits for
+(``waiting_for()``), a line for hints and refusals, and the taps that answer it: the faces of a
+roll, the options of a choice, the action, a forge in the Sanctuary, a feat. The Sanctuary, the
+feats and the module's board can be looked at any time from Menu. Nothing on the screen moves
+when the game goes on: the faces of die 1 are always on the left, die 2 on the right; Forge,
+Perform and Pass keep their places.
+
+The screen keeps no rule: the faces offered for a roll are the player's dice, the options of a
+choice, the forges and feats are the engine's ``legal_calls()`` and ``legal_purchases()``; a
+forge of several faces is checked by trying it on a copy of the game. Everything goes through
+``session.try_call`` (the journal records it).
 """
 
 from __future__ import annotations
@@ -16,103 +22,161 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
-from kivy.uix.scrollview import ScrollView
+from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion import theme
 from companion.contract import Host
+from companion.frame import GameFrame, MenuItem, dialog
 from companion.games.dice_forge.adapter import (
-    MODULES,
     RolledReading,
     call_from_reading,
     face_name,
     rolled_text,
 )
+from companion.games.dice_forge.art import face_art
+from companion.games.dice_forge.faces import FacePainter, SymbolPainter
+from companion.games.pages import one_page
 from companion.games.table import TableScreen
 from companion.session import TableSession
+from companion.widgets import natural_size
 from companion.widgets import w as _w
 from rules import Event, RulesError
-from rules.dice_forge import Buy, Choose, DiceForge, Forge, Perform, Rolled
+from rules.dice_forge import Buy, Choose, DiceForge, Forge, Pass, Perform, Rolled
+from rules.dice_forge import data as D
 from rules.dice_forge.data import CELESTIAL_FACES
 from rules.dice_forge.state import Player
 from rules.dice_forge.table import GODDESS, TITANS
 from vision import Reading
 
-RESOURCES = (("gold", "Gold"), ("sun", "Sun"), ("moon", "Moon"), ("ancient", "Anc"))
-#: Resource colours on the dark panels (gold, sun orange-yellow, moon sky blue, ancient green).
-RES_COLOUR = {"gold": "F0E442", "sun": "E69F00", "moon": "56B4E9", "ancient": "009E73",
-              "glory": "FFFFFF"}
+RESOURCES = (("gold", "gold"), ("sun", "sun"), ("moon", "moon"), ("ancient", "ancient"))
 ZONE_COLOUR = {"rebellion_a": (0.45, 0.16, 0.10, 1), "rebellion_b": (0.36, 0.20, 0.12, 1),
                "none": (0.22, 0.23, 0.27, 1), "loyalty_1": (0.10, 0.25, 0.36, 1),
                "loyalty_2": (0.08, 0.30, 0.45, 1), "loyalty_3": (0.05, 0.36, 0.55, 1)}
+#: A choice that cannot be made now (drawn flat, so it never looks like a live button).
+OFF: theme.RGBA = (0.17, 0.18, 0.21, 1)
+ROW = 52
+GAP = 4
+#: What a choice the engine waits for is about, by its tag.
+CHOICE_HINTS = {
+    "parts": "Tap what to gain.", "wind": "Tap what to gain.", "companion": "Tap what to gain.",
+    "copy": "Tap the face to copy.", "twins": "Keep the roll, or roll again?",
+    "cerberus": "Use Cerberus (the faces again), or not?", "turn": "Tap the face to turn up.",
+    "upgrade": "Tap the face to upgrade.", "fork": "Which way does the golem go?",
+    "treasure": "Tap the treasure to take.", "pay": "Pay, or not?",
+    "satyrs": "Tap a face the others rolled.", "place": "Where does the face go?",
+    "memory": "Tap an island.", "give": "Give the face to whom?",
+    "forge": "Tap the face to forge (free).", "right_hand": "How much gold to spend?",
+    "first_titan": "Tap the feat to take.", "elder": "Pay 3 gold for 4 glory, or not?",
+    "merchant": "Tap the upgrade.", "scepter": "Sun or moon?",
+}
+
+
+def hex_colour(rgba: Sequence[float]) -> str:
+    return "".join(f"{int(c * 255):02x}" for c in rgba[:3])
+
+
+def plural(n: int, word: str) -> str:
+    """ "1 feat", "2 feats"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def sanctuary_faces() -> list[tuple[str, int]]:
+    """Every face the Sanctuary sells, once, with its cost, in the order of its pools: the
+    places of the forge's buttons (they never move as pools empty)."""
+    out: list[tuple[str, int]] = []
+    for _pool, (cost, _level, faces) in D.sanctuary().items():
+        for face in dict.fromkeys(faces):
+            out.append((face, cost))
+    return out
+
+
+def short_card(name: str) -> str:
+    """A feat's name without its article: "Mirror of the Abyss"."""
+    return name.removeprefix("The ")
 
 
 class PlayerPanel(BoxLayout):
-    """One hero at a glance: name, glory and score, reserves with caps, module token, dice."""
+    """One hero at a glance, built once and updated in place: name and glory; gold, sun, moon
+    (and ancient shards with Titans) with their caps; the faces up as pictures; feats, the
+    module's token and the score as it would count now."""
 
-    def __init__(self, app: Host, seat: int, name: str, **kwargs: Any) -> None:
+    def __init__(self, app: Host, seat: int, name: str, module: str, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", spacing=4, **kwargs)
         self.name = name
         colour = theme.player_colour(app.settings.palette, seat)
-        self.strip = _w("Panel", size_hint_x=None, width=14, bg=colour)
-        self.add_widget(self.strip)
-        body = _w("Panel", orientation="vertical", padding=(6, 2), bg=theme.PANEL)
+        self.add_widget(_w("Panel", size_hint_x=None, width=12, bg=colour))
+        body = _w("Panel", orientation="vertical", padding=(6, 2), spacing=1, bg=theme.PANEL)
         self.body = body
         top = BoxLayout(size_hint_y=0.36, spacing=4)
-        self.name_label = _w("TLabel", text=f"[b]{name}[/b]", markup=True, halign="left",
-                             font_size=app.fs(19), color=colour, size_hint_x=0.8)
-        self.token_label = _w("TLabel", text="", font_size=app.fs(14), halign="left",
-                              color=theme.MUTED)
+        self.name_label = _w("TLabel", text=f"[b]{escape_markup(name)}[/b]", markup=True,
+                             halign="left", font_size=app.fs(19), color=colour)
         self.glory_label = _w("TLabel", text="", markup=True, halign="right",
-                              font_size=app.fs(18), size_hint_x=1.3)
+                              font_size=app.fs(18), size_hint_x=None, width=104)
         top.add_widget(self.name_label)
-        top.add_widget(self.token_label)
         top.add_widget(self.glory_label)
         body.add_widget(top)
-        mid = BoxLayout(size_hint_y=0.34, spacing=2)
+        mid = BoxLayout(size_hint_y=0.30, spacing=2)
         self.res_labels: dict[str, Any] = {}
+        self.symbols: list[SymbolPainter] = []
         for key, _title in RESOURCES:
-            label = _w("TLabel", text="", markup=True, font_size=app.fs(16), halign="left",
-                       shorten=False)
+            if key == "ancient" and module != "titans":
+                continue
+            icon = Widget(size_hint_x=None, width=24)
+            self.symbols.append(SymbolPainter(icon, key))
+            label = _w("TLabel", text="", markup=True, font_size=app.fs(16), halign="left")
             self.res_labels[key] = label
+            mid.add_widget(icon)
             mid.add_widget(label)
         body.add_widget(mid)
-        self.dice_label = _w("TLabel", text="", font_size=app.fs(15), halign="left",
-                             color=theme.MUTED, size_hint_y=0.30)
-        body.add_widget(self.dice_label)
+        low = BoxLayout(size_hint_y=0.34, spacing=4)
+        self.die_views = [Widget(size_hint_x=None), Widget(size_hint_x=None)]
+        self.die_faces = [FacePainter(v, pad=1) for v in self.die_views]
+        for view in self.die_views:  # square, and no bigger than a finger needs to see
+            low.bind(height=lambda _l, h, v=view: setattr(v, "width", min(h, 46)))
+            low.add_widget(view)
+        self.token_label = _w("TLabel", text="", font_size=app.fs(14), halign="left",
+                              color=theme.MUTED)
+        self.score_label = _w("TLabel", text="", font_size=app.fs(14), halign="right",
+                              color=theme.MUTED, size_hint_x=None, width=76)
+        low.add_widget(self.token_label)
+        low.add_widget(self.score_label)
+        body.add_widget(low)
         self.add_widget(body)
 
-    def show(self, game: DiceForge, active: bool, module: str) -> None:
-        p = game.state.player(self.name)
-        self.body.bg = (0.24, 0.25, 0.20, 1) if active else theme.PANEL
-        self.glory_label.text = (f"[color={RES_COLOUR['glory']}]Glory [b]{p.glory}[/b][/color]"
-                                 f"  score {game.score(self.name)}")
-        for key, title in RESOURCES:
-            label = self.res_labels[key]
-            if key == "ancient" and module != "titans":
-                label.text = ""
-                continue
-            cap = p.cap(key)
+    def show(self, game: DiceForge, active: bool, words: bool) -> None:
+        s = game.state
+        p = s.player(self.name)
+        self.body.bg = (0.26, 0.27, 0.21, 1) if active else theme.PANEL
+        for symbol in self.symbols:
+            symbol.set_tile(self.body.bg)
+        self.glory_label.text = f"[b]{p.glory}[/b] glory"
+        for key, label in self.res_labels.items():
             have = {"gold": p.gold, "sun": p.sun, "moon": p.moon, "ancient": p.ancient}[key]
-            label.text = (f"[color={RES_COLOUR[key]}]{title}[/color] [b]{have}[/b]/{cap}")
-        if module == "titans":
-            self.token_label.text = f"Titans: {p.titan} ({TITANS[p.titan][3]:+d})"
-        elif module == "goddess":
-            self.token_label.text = f"Golem: {p.golem}"
-        else:
-            self.token_label.text = f"{len(p.cards)} feat{'s' * (len(p.cards) != 1)}"
-        self.dice_label.text = f"die 1: {p.face_up(0)}   die 2: {p.face_up(1)}"
+            label.text = f"[b]{have}[/b]/{p.cap(key)}"
+        token = plural(len(p.cards), "feat")
+        if s.module == "titans":
+            token += f" · Titans {p.titan} ({TITANS[p.titan][3]:+d})"
+        elif s.module == "goddess":
+            token += f" · golem on {p.golem}"
+        self.token_label.text = token
+        self.score_label.text = f"score {game.score(self.name)}"
+        for die, (view, painter) in enumerate(zip(self.die_views, self.die_faces,
+                                                  strict=True)):
+            face = p.face_up(die)
+            painter.show(None if words else face)
+            view.face = face  # what the picture shows, in words (tests and checks)
+        self.dice_label_text = f"die 1: {p.face_up(0)}   die 2: {p.face_up(1)}"
 
     def numbers(self) -> dict[str, int]:
         """The figures on show, read back from the labels' text (for tests and checks)."""
         out: dict[str, int] = {}
         for key, label in self.res_labels.items():
-            if label.text:
-                out[key] = int(label.text.split("[b]")[1].split("[/b]")[0])
-                out[f"{key}_cap"] = int(label.text.rsplit("/", 1)[1])
+            out[key] = int(label.text.split("[b]")[1].split("[/b]")[0])
+            out[f"{key}_cap"] = int(label.text.rsplit("/", 1)[1])
         out["glory"] = int(self.glory_label.text.split("[b]")[1].split("[/b]")[0])
-        out["score"] = int(self.glory_label.text.rsplit(" ", 1)[1])
+        out["score"] = int(self.score_label.text.rsplit(" ", 1)[1])
         return out
 
 
@@ -124,8 +188,7 @@ class DiceForgeScreen(TableScreen):
         super().__init__(host, session, **kwargs)
         app = host
         #: The camera's newest settled roll (faces need a calibrated Dice Forge face set).
-        self.settled: Reading | None = None
-        self.view = "play"  # play | sanctuary | feats | board
+        self.settled: Any = None
         self.mode = ""  # "" | forge | perform
         self.picked: dict[int, str] = {}  # roll of both dice: die index -> face tapped
         #: The camera's reading of a roll of both dice the players confirm: (it, as read, the
@@ -133,46 +196,38 @@ class DiceForgeScreen(TableScreen):
         self.read_from: tuple[Reading, RolledReading, int] | None = None
         self.basket: list[Buy] = []  # faces of the forge being built
         self.face: str | None = None  # Sanctuary face chosen, awaiting die and face replaced
+        self.page = 0  # a long list of choices: the page shown
+        self.words = False  # faces shown in words instead of pictures (Menu)
         self.wait_key: tuple[Any, ...] = ()
-        self.message = ""
+        self.message = ""  # a refusal (the engine's reason)
+        self.notice = ""  # what the app said (Undid: ...)
+        self.look_view: ModalView | None = None
         root = _w("Panel", orientation="vertical", padding=4, spacing=4, bg=theme.BACKGROUND)
-        top = BoxLayout(size_hint_y=None, height=52, spacing=4)
-        self.round_label = _w("TLabel", text="", size_hint_x=0.2, font_size=app.fs(17))
-        self.wait_label = _w("TLabel", text="", bold=True, color=theme.ACCENT,
-                             font_size=app.fs(19), size_hint_x=0.5)
-        top.add_widget(self.round_label)
-        top.add_widget(self.wait_label)
-        self.undo_b = _w("TButton", text="Undo", size_hint_x=0.1, on_release=lambda *_: self.undo())
-        self.redo_b = _w("TButton", text="Redo", size_hint_x=0.1, on_release=lambda *_: self.redo())
-        top.add_widget(self.undo_b)
-        top.add_widget(self.redo_b)
-        top.add_widget(_w("TButton", text="Menu", size_hint_x=0.1,
-                          on_release=lambda *_: app.show("settings")))
-        root.add_widget(top)
+        self.frame = GameFrame(app, game=lambda: self.game, menu=self.menu_items)
+        self.round_label = self.wait_label = self.frame.title
+        self.undo_b, self.redo_b = self.frame.undo, self.frame.redo
+        root.add_widget(self.frame)
         body = BoxLayout(spacing=6)
         self.players_box = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.45)
         body.add_widget(self.players_box)
         right = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.55)
-        tabs = BoxLayout(size_hint_y=None, height=50, spacing=4)
-        self.tabs: dict[str, Any] = {}
-        for key, title in (("play", "Play"), ("sanctuary", "Sanctuary"), ("feats", "Feats"),
-                           ("board", "Board")):
-            b = _w("TButton", text=title, font_size=app.fs(16),
-                   on_release=lambda *_, k=key: self.show_view(k))
-            self.tabs[key] = b
-            tabs.add_widget(b)
-        right.add_widget(tabs)
-        self.content = BoxLayout(orientation="vertical", spacing=4)
+        self.prompt_label = _w("TLabel", text="", bold=True, halign="left",
+                               font_size=app.fs(17), size_hint_y=None, height=30)
+        self.note_label = _w("TLabel", text="", markup=True, halign="left", valign="top",
+                             font_size=app.fs(15), shorten=False, color=theme.MUTED,
+                             size_hint_y=None, height=42)
+        self.message_label = self.note_label
+        right.add_widget(self.prompt_label)
+        right.add_widget(self.note_label)
+        self.content = BoxLayout(orientation="vertical", spacing=GAP)
         right.add_widget(self.content)
-        self.message_label = _w("TLabel", text="", color=theme.DANGER, font_size=app.fs(14),
-                                size_hint_y=None, height=0, shorten=False)
-        right.add_widget(self.message_label)
         body.add_widget(right)
         root.add_widget(body)
         self.add_widget(root)
+        module = self.game.state.module
         self.panels: dict[str, PlayerPanel] = {}
         for seat, name in enumerate(session.game.setup.players):
-            panel = PlayerPanel(app, seat, name)
+            panel = PlayerPanel(app, seat, name, module)
             self.panels[name] = panel
             self.players_box.add_widget(panel)
         #: Buttons on show, by what they do, so tests and the demo can find them.
@@ -195,27 +250,27 @@ class DiceForgeScreen(TableScreen):
         self.host.redo()
 
     def say(self, text: str) -> None:
-        self.message = text
+        """What the app tells the players (Undid: ..., a button's note), on the note line."""
+        self.notice = text
         self.refresh()
 
-    def show_view(self, view: str) -> None:
-        self.view = view
-        if view == "play":
-            self.mode, self.basket, self.face = "", [], None
-        self.refresh()
+    def tapped(self) -> None:
+        """A tap on this screen: the last message has been read."""
+        self.message = self.notice = ""
 
     def start_forge(self) -> None:
-        self.mode, self.basket, self.face = "forge", [], None
-        self.view = "sanctuary"
+        self.tapped()
+        self.mode, self.basket, self.face, self.page = "forge", [], None, 0
         self.refresh()
 
     def start_feat(self) -> None:
+        self.tapped()
         self.mode = "perform"
-        self.view = "feats"
         self.refresh()
 
     def pick_face(self, die: int, face: str) -> None:
         """A face tapped for a roll of both dice; the call goes when both are known."""
+        self.tapped()
         self.picked[die] = face
         st = self.game.state.steps[0]
         if len(self.picked) == 2:
@@ -247,7 +302,7 @@ class DiceForgeScreen(TableScreen):
         faces = {f for p in self.game.state.players for die in p.dice for f in die}
         return any(face_name(label) in faces for fs in profile.face_sets for label in fs.labels)
 
-    def on_roll(self, reading: Reading) -> None:
+    def on_roll(self, reading: Any) -> None:
         """A settled roll: read at once while a roll of the dice is awaited."""
         self.settled = reading
         s = self.game.state
@@ -267,20 +322,20 @@ class DiceForgeScreen(TableScreen):
         camera = self.host.camera
         if camera is None or not camera.rolls_count:
             why = "no camera" if camera is None else f"the picture is {camera.label}"
-            self.message = f"camera: {why}: tap the faces that came up"
+            self.message = f"Camera: {why}: tap the faces that came up."
             self.refresh()
             return
         snap = camera.latest()
         reading = self.settled if snap is None or snap.moving else snap.reading
         if reading is None:
-            self.message = "the camera has no settled roll yet"
+            self.message = "The camera has no settled roll yet."
             self.refresh()
             return
         text, got = call_from_reading(p.name, reading, p.dice, which)
         if text is not None:
             self.call(text)
             return
-        self.message = f"camera: {got.problem or 'please confirm the faces'}"
+        self.message = f"Camera: {got.problem or 'please confirm the faces'}."
         if st.kind == "roll2":
             self.picked = {d: f for d, f in zip(which, got.faces, strict=True)
                            if f is not None and not got.uncertain[which.index(d)]}
@@ -288,10 +343,17 @@ class DiceForgeScreen(TableScreen):
         self.refresh()
 
     def choose_sanctuary_face(self, face: str) -> None:
+        self.tapped()
         self.face = face
         self.refresh()
 
+    def choose_sanctuary_face_none(self) -> None:
+        self.tapped()
+        self.face = None
+        self.refresh()
+
     def add_buy(self, buy: Buy) -> None:
+        self.tapped()
         self.basket.append(buy)
         self.face = None
         self.refresh()
@@ -299,24 +361,28 @@ class DiceForgeScreen(TableScreen):
     def forge_now(self) -> None:
         p = self.game.state.current
         if self.basket and self.call(Forge(p.name, tuple(self.basket)).text()):
-            self.mode, self.basket, self.face, self.view = "", [], None, "play"
+            self.mode, self.basket, self.face = "", [], None
             self.refresh()
 
     def cancel_forge(self) -> None:
-        self.mode, self.basket, self.face, self.view = "", [], None, "play"
+        self.tapped()
+        self.mode, self.basket, self.face = "", [], None
         self.refresh()
 
     def perform(self, text: str) -> None:
         if self.call(text):
-            self.mode, self.view = "", "play"
+            self.mode = ""
             self.refresh()
 
-    def choose_module(self, module: str) -> None:
-        """Restart this not-yet-played game with another module (the setup step)."""
-        game = self.game
-        if game.history or game.setup.options.get("module", "none") == module:
-            return
-        self.host.restart({**game.setup.options, "module": module})
+    def turn_page(self, page: int) -> None:
+        self.tapped()
+        self.page = page
+        self.refresh()
+
+    def toggle_words(self) -> None:
+        """Faces as words (every face's name) or as pictures."""
+        self.words = not self.words
+        self.refresh()
 
     # -- what the engine allows -------------------------------------------------------------
 
@@ -346,281 +412,414 @@ class DiceForgeScreen(TableScreen):
         key = (len(game.history), game.waiting_for())
         if key != self.wait_key:  # the table moved on: drop half-built taps
             if self.wait_key:
-                self.picked = {}
-                if self.mode and (s.steps or s.phase == "over"):
+                self.picked, self.page = {}, 0
+                if self.mode and (s.steps or s.phase != "action"):
                     self.mode, self.basket, self.face = "", [], None
-                    if self.view in ("sanctuary", "feats"):
-                        self.view = "play"
                 if events:
-                    self.message = ""
+                    self.message = self.notice = ""
             self.wait_key = key
-        module = s.module
-        rounds = f"Round {min(s.round, s.rounds)}/{s.rounds}"
-        self.round_label.text = rounds + ("" if module == "none" else f"\n{module.capitalize()}")
-        self.wait_label.text = game.waiting_for()
-        self.undo_b.disabled = not game.can_undo
-        self.redo_b.disabled = not game.can_redo
+        rounds = f"Round {min(s.round, s.rounds)} of {s.rounds}"
+        self.frame.title.text = rounds + ("" if s.module == "none"
+                                          else f" · {s.module.capitalize()}")
+        self.frame.refresh()
         active = s.current.name if s.phase != "over" else ""
         for name, panel in self.panels.items():
-            panel.show(game, name == active, module)
-            panel.res_labels["ancient"].size_hint_x = 1 if module == "titans" else 0.01
-        self.tabs["board"].disabled = module == "none"
-        for k, b in self.tabs.items():
-            b.background_color = theme.SELECT if k == self.view else theme.BUTTON
-        self.message_label.text = self.message
-        self.message_label.height = 40 if self.message else 0
+            panel.show(game, name == active, self.words)
         self.content.clear_widgets()
         self.buttons = {}
-        {"play": self.draw_play, "sanctuary": self.draw_sanctuary, "feats": self.draw_feats,
-         "board": self.draw_board}[self.view]()
+        prompt, hint = self.draw_content()
+        self.prompt_label.text = prompt
+        if self.message:
+            note = f"[color={hex_colour(theme.DANGER)}]{escape_markup(self.message)}[/color]"
+        elif self.notice:
+            note = f"[color={hex_colour(theme.ACCENT)}]{escape_markup(self.notice)}[/color]"
+        else:
+            note = escape_markup(hint)
+        self.note_label.text = note
 
-    def _button(self, key: str, text: str, action: Callable[..., object], *,
-                enabled: bool = True, selected: bool = False, **kwargs: Any) -> Any:
-        b = _w("TButton", text=text, font_size=kwargs.pop("font_size", self.host.fs(16)),
-               shorten=False, on_release=lambda *_: action(), **kwargs)
-        b.disabled = not enabled
-        if selected:
-            b.background_color = theme.SELECT
-        self.buttons[key] = b
-        return b
-
-    def _title(self, text: str) -> Any:
-        return _w("TLabel", text=text, size_hint_y=None, height=30, font_size=self.host.fs(16),
-                  color=theme.MUTED, halign="left")
-
-    def _scroll(self, inner: Any) -> Any:
-        inner.size_hint_y = None
-        inner.bind(minimum_height=inner.setter("height"))
-        view = ScrollView(do_scroll_x=False, bar_width=8)
-        view.add_widget(inner)
-        return view
-
-    def draw_play(self) -> None:
+    def draw_content(self) -> tuple[str, str]:
+        """Fill the right-hand side for what the engine waits for; returns the prompt and
+        its hint."""
         game = self.game
         s = game.state
-        box = self.content
         if s.phase == "over":
-            box.add_widget(self._title("Final standings"))
-            lines = [f"{i + 1}. {name}: {game.score(name)} glory"
-                     for i, name in enumerate(sorted((p.name for p in s.players),
-                                                     key=lambda n: -game.score(n)))]
-            box.add_widget(_w("TLabel", text="\n".join(lines), font_size=self.host.fs(20),
-                              valign="top"))
-            return
-        if not game.history:
-            row = BoxLayout(size_hint_y=None, height=52, spacing=4)
-            row.add_widget(_w("TLabel", text="Module", size_hint_x=0.7, font_size=self.host.fs(16)))
-            for m in MODULES:
-                row.add_widget(self._button(f"module:{m}", m.capitalize(),
-                                            lambda m=m: self.choose_module(m),
-                                            selected=m == s.module))
-            box.add_widget(row)
+            return self.draw_over()
         if s.steps:
             st = s.steps[0]
             p = s.player(st.player)
             if st.kind == "roll2":
-                self.draw_roll(p, (0, 1))
-            elif st.kind == "roll1":
+                return self.draw_roll(p, (0, 1))
+            if st.kind == "roll1":
                 die = st.data.get("die", -1)
-                self.draw_roll(p, (die,) if die >= 0 else (0, 1), minor=True)
-            elif st.kind == "celestial":
-                box.add_widget(self._title(f"{p.name}: tap the Celestial die's face"))
-                grid = GridLayout(cols=2, spacing=4)
-                for f in CELESTIAL_FACES:
-                    text = Rolled(p.name, (f,), celestial=True).text()
-                    grid.add_widget(self._button(f"celestial:{f}", f,
-                                                 lambda t=text: self.call(t)))
-                box.add_widget(grid)
-            else:
-                box.add_widget(self._title(f"{p.name} chooses"))
-                grid = GridLayout(cols=1, spacing=4, row_default_height=52,
-                                  row_force_default=True)
-                for c in game.legal_calls():
-                    if isinstance(c, Choose):
-                        text = c.text()
-                        grid.add_widget(self._button(f"choose:{c.option}", c.option,
-                                                     lambda t=text: self.call(t)))
-                box.add_widget(self._scroll(grid))
-            return
-        p = s.current
-        grid = GridLayout(cols=2, spacing=4, row_default_height=56, row_force_default=True)
-        calls = game.legal_calls()
-        if s.phase == "after":
-            box.add_widget(self._title(f"{p.name}: a second action for 2 sun?"))
-        else:
-            box.add_widget(self._title(f"{p.name}: forge, perform a feat, or pass"))
-            buys = game.legal_purchases()
-            grid.add_widget(self._button("forge", "Forge...", self.start_forge,
-                                         enabled=any(isinstance(c, Forge) for c in buys)))
-            grid.add_widget(self._button("feat", "Perform a feat...", self.start_feat,
-                                         enabled=any(isinstance(c, Perform) for c in buys)))
-        for c in calls:
-            if isinstance(c, Forge | Perform):
-                continue
-            text = c.text()
-            label = text.split(": ", 1)[1] if text.startswith(f"{p.name}: ") else text
-            grid.add_widget(self._button(label, label, lambda t=text: self.call(t)))
-        box.add_widget(self._scroll(grid))
+                return self.draw_roll(p, (die,) if die >= 0 else (0, 1), minor=True)
+            if st.kind == "celestial":
+                return self.draw_celestial(p)
+            return self.draw_choose(p)
+        if self.mode == "forge" and s.phase == "action":
+            return self.draw_forge()
+        if self.mode == "perform" and s.phase == "action":
+            return self.draw_feats()
+        return self.draw_action()
 
-    def draw_roll(self, p: Player, dice: tuple[int, ...], minor: bool = False) -> None:
-        what = "one die" if minor else "both dice"
-        self.content.add_widget(self._title(f"{p.name} rolls {what}: tap the faces that came up"))
-        cols = BoxLayout(spacing=6)
-        for d in dice:
-            col = BoxLayout(orientation="vertical", spacing=3)
-            col.add_widget(_w("TLabel", text=f"Die {d + 1}", size_hint_y=None, height=24,
+    # -- building blocks ----------------------------------------------------------------------
+
+    def _button(self, key: str, text: str, action: Callable[..., object], *,
+                enabled: bool = True, selected: bool = False, primary: bool = False,
+                font: float = 16, **kwargs: Any) -> Any:
+        """A choice. Only a choice that can be made is drawn as one: ``primary`` (the accent)
+        is kept for the step that completes a call, and only while it can be tapped."""
+        primary = primary and enabled
+        bg = theme.ACCENT if primary else theme.SELECT if selected else theme.BUTTON
+        b = _w("TButton", text=text, font_size=self.host.fs(font), disabled=not enabled,
+               background_color=bg if enabled else OFF, background_disabled_normal="",
+               color=(0, 0, 0, 1) if primary else theme.TEXT, disabled_color=theme.MUTED,
+               **kwargs)
+        b.bind(on_release=lambda *_: action())
+        self.buttons[key] = b
+        return b
+
+    def _face_button(self, key: str, face: str, action: Callable[..., object], *,
+                     enabled: bool = True, selected: bool = False, caption: str = "",
+                     font: float = 14) -> Any:
+        """A face to tap, as a picture (its words when the face has none, or when the players
+        asked for words); ``caption`` is written beside the picture."""
+        pictured = not self.words and face_art(face) is not None
+        text = caption if pictured else (f"{face}\n{caption}" if caption else face)
+        b = self._button(key, text, action, enabled=enabled, selected=selected, font=font,
+                         halign="right" if pictured and caption else "center", shorten=False)
+        b.face = face
+        if pictured:
+            painter = FacePainter(b, face, dim=not enabled)
+            if caption:  # the picture takes what the caption leaves
+
+                def room(button: Any, *_: Any) -> None:
+                    width = natural_size(button, button.font_size, None)[0]
+                    painter.leave_room(width + 10)
+
+                b.bind(font_size=room, text=room)
+                room(b)
+            b.painter = painter
+        return b
+
+    def _grid(self, widgets: Sequence[Any], cols: int, rows: int | None = None) -> GridLayout:
+        """Widgets in a grid that fills the room left (``rows`` keeps the rows' share even
+        when fewer widgets are shown; empty cells keep the others in their places)."""
+        widgets = list(widgets)
+        if rows is not None:
+            widgets += [Widget() for _ in range(rows * cols - len(widgets))]
+        grid = GridLayout(cols=cols, spacing=GAP)
+        for wid in widgets:
+            grid.add_widget(wid)
+        self.content.add_widget(grid)
+        return grid
+
+    def _bar(self, *buttons: Any) -> None:
+        """A row of buttons at the bottom (Forge, Cancel, Back...)."""
+        bar = BoxLayout(size_hint_y=None, height=ROW, spacing=GAP)
+        for b in buttons:
+            bar.add_widget(b)
+        self.content.add_widget(bar)
+
+    def _paged(self, widgets: Sequence[Any], cols: int, rows: int) -> None:
+        """A grid of ``rows`` x ``cols``, one page at a time: when the choices do not fit, the
+        last cell turns the page. Nothing scrolls, so a button stays where it was drawn."""
+        shown, page, pages = one_page(widgets, cols * rows, self.page)
+        cells = [Widget() if w is None else w for w in shown]
+        if pages > 1:
+            cells.append(self._button("page:more", f"More {page + 1}/{pages}",
+                                      lambda: self.turn_page(page + 1)))
+        self._grid(cells, cols, rows)
+
+    # -- what is drawn on the right --------------------------------------------------------------
+
+    def _dice_columns(self, p: Player, button: Callable[[int, str], Any]) -> None:
+        """Die 1's faces on the left, die 2's on the right, each face once, in the same
+        places every time (``button(die, face)`` makes each face's button)."""
+        cols = BoxLayout(spacing=8)
+        for d in (0, 1):
+            col = BoxLayout(orientation="vertical", spacing=2)
+            col.add_widget(_w("TLabel", text=f"Die {d + 1}", size_hint_y=None, height=22,
                               font_size=self.host.fs(15), color=theme.MUTED))
+            grid = GridLayout(cols=2, spacing=GAP)
             faces = list(dict.fromkeys(p.dice[d]))
-            grid = GridLayout(cols=1 if len(faces) <= 4 else 2, spacing=3)
             for face in faces:
-                if minor:
-                    text = rolled_text(p.name, [face], d + 1)
-                    action: Callable[..., object] = lambda t=text: self.call(t)  # noqa: E731
-                else:
-                    action = lambda d=d, f=face: self.pick_face(d, f)  # noqa: E731
-                grid.add_widget(self._button(f"die{d + 1}:{face}", face, action,
-                                             selected=self.picked.get(d) == face,
-                                             font_size=self.host.fs(15)))
-            for _ in range(grid.cols * 4 - len(faces) if len(faces) <= 4 else 0):
-                grid.add_widget(Widget())  # buttons keep one size, top-aligned
+                grid.add_widget(button(d, face))
+            for _ in range(6 - len(faces)):
+                grid.add_widget(Widget())  # the faces keep one size, top-aligned
             col.add_widget(grid)
             cols.add_widget(col)
         self.content.add_widget(cols)
+
+    def draw_roll(self, p: Player, dice: tuple[int, ...], minor: bool = False
+                  ) -> tuple[str, str]:
+        """The faces of both dice (a minor blessing of one die leaves the other's greyed in
+        place)."""
+        what = "one die" if minor and len(dice) == 1 else "both dice" if not minor else "a die"
+
+        def button(d: int, face: str) -> Any:
+            if minor:
+                text = rolled_text(p.name, [face], d + 1)
+                action: Callable[..., object] = lambda: self.call(text)  # noqa: E731
+            else:
+                action = lambda: self.pick_face(d, face)  # noqa: E731
+            return self._face_button(f"die{d + 1}:{face}", face, action, enabled=d in dice,
+                                     selected=self.picked.get(d) == face)
+
+        self._dice_columns(p, button)
         if self.camera_ready():
-            self.content.add_widget(self._button("camera", "Read the camera", self.use_camera,
-                                                 size_hint_y=None, height=50))
+            self._bar(self._button("camera", "Read the camera", self.use_camera))
+        hint = ("Tap the face that came up." if minor else
+                "Tap the face that came up on each die." if not self.picked else
+                f"Die {min(self.picked) + 1}: {self.picked[min(self.picked)]}. "
+                "Now the other die.")
+        return f"{p.name} rolls {what}", hint
 
-    def draw_sanctuary(self) -> None:
+    def draw_celestial(self, p: Player) -> tuple[str, str]:
+        buttons = []
+        for f in CELESTIAL_FACES:
+            text = Rolled(p.name, (f,), celestial=True).text()
+            buttons.append(self._face_button(f"celestial:{f}", f,
+                                             lambda t=text: self.call(t)))
+        self._grid(buttons, cols=3, rows=2)
+        return f"{p.name} rolls the Celestial die", "Tap the face that came up."
+
+    def draw_choose(self, p: Player) -> tuple[str, str]:
+        options = [c for c in self.game.legal_calls() if isinstance(c, Choose)]
+        buttons = []
+        for c in options:
+            text = c.text()
+            if face_art(c.option) is not None and not self.words:
+                buttons.append(self._face_button(f"choose:{c.option}", c.option,
+                                                 lambda t=text: self.call(t),
+                                                 caption=c.option.replace(" + ", "\n+ ")))
+            else:
+                words = "Nothing" if c.option == "nothing" else c.option
+                buttons.append(self._button(f"choose:{c.option}", words,
+                                            lambda t=text: self.call(t), font=15,
+                                            shorten=False))
+        self._paged(buttons, cols=2, rows=4)
+        step = self.game.state.steps[0]
+        return f"{p.name} chooses", CHOICE_HINTS.get(str(step.data.get("tag", "")),
+                                                     "Tap one of these.")
+
+    def draw_action(self) -> tuple[str, str]:
+        """The active player's action: Forge, Perform and Pass (or the extra action and End
+        turn) in their places, then every other call the engine allows now."""
         game = self.game
         s = game.state
-        box = self.content
-        forging = self.mode == "forge" and not s.steps and s.phase == "action"
-        options = self.forge_options() if forging else []
-        if forging and self.face is not None:
-            box.add_widget(self._title(f"Forge {self.face}: on which die, over which face?"))
-            grid = GridLayout(cols=1, spacing=4, row_default_height=52, row_force_default=True)
-            for b in options:
-                if b.face == self.face:
-                    grid.add_widget(self._button(f"over:{b.die}:{b.over}",
-                                                 f"die {b.die}, over {b.over}",
-                                                 lambda b=b: self.add_buy(b)))
-            grid.add_widget(self._button("back", "Back", lambda: self.choose_sanctuary_face_none()))
-            box.add_widget(self._scroll(grid))
-            return
-        if forging:
-            chosen = "; ".join(b.text() for b in self.basket) or "tap a face to buy"
-            box.add_widget(self._title(f"{s.current.name} forges ({s.current.purse()} gold): "
-                                       + chosen))
-        grid = GridLayout(cols=1, spacing=3)
+        p = s.current
+        calls = game.legal_calls()
+        buttons = []
+        if s.phase == "after":
+            prompt = f"{p.name}: another action for 2 sun?"
+            hint = "An extra action, or end the turn."
+        else:
+            prompt = f"{p.name}: forge, perform a feat or pass"
+            hint = "Forge faces in the Sanctuary, perform a feat, or pass."
+            buys = game.legal_purchases()
+            buttons.append(self._button("forge", "Forge...", self.start_forge,
+                                        enabled=any(isinstance(c, Forge) for c in buys)))
+            buttons.append(self._button("feat", "Perform a feat...", self.start_feat,
+                                        enabled=any(isinstance(c, Perform) for c in buys)))
+        first = [c for c in calls if isinstance(c, Pass)]
+        rest = [c for c in calls if not isinstance(c, Forge | Perform | Pass)]
+        for c in [*first, *rest]:
+            text = c.text()
+            label = text.split(": ", 1)[1] if text.startswith(f"{p.name}: ") else text
+            buttons.append(self._button(label, label, lambda t=text: self.call(t),
+                                        shorten=False))
+        self._paged(buttons, cols=2, rows=5)
+        return prompt, hint
+
+    def draw_forge(self) -> tuple[str, str]:
+        """The Sanctuary: every face it sells in its place (cost and faces left beside it),
+        only those the engine allows enabled; then which die and which face it covers."""
+        s = self.game.state
+        p = s.current
+        options = self.forge_options()
+        if self.face is not None:
+            return self.draw_forge_over(p, options)
         wanted = {b.face for b in options}
-        for _pool, cost, faces in game.sanctuary_view():
-            row = BoxLayout(size_hint_y=None, height=50, spacing=3)
-            row.add_widget(_w("TLabel", text=f"[b]{cost}[/b] gold", markup=True,
-                              size_hint_x=None, width=64, font_size=self.host.fs(15),
-                              color=(0.94, 0.89, 0.26, 1)))
-            counts: dict[str, int] = {}
-            for f in faces:
-                counts[f] = counts.get(f, 0) + 1
-            if not counts:
-                row.add_widget(_w("TLabel", text="(empty)", color=theme.MUTED,
-                                  font_size=self.host.fs(14)))
-            for f, n in counts.items():
-                text = f"{f} x{n}"
-                if forging:
-                    row.add_widget(self._button(f"buy:{f}", text,
-                                                lambda f=f: self.choose_sanctuary_face(f),
-                                                enabled=f in wanted, font_size=self.host.fs(13)))
-                else:
-                    row.add_widget(_w("TLabel", text=text, font_size=self.host.fs(13),
-                                      shorten=False))
-            grid.add_widget(row)
-        box.add_widget(self._scroll(grid))
-        if forging:
-            bar = BoxLayout(size_hint_y=None, height=52, spacing=4)
-            bar.add_widget(self._button("forge-now", "Forge", self.forge_now,
-                                        enabled=bool(self.basket),
-                                        background_color=theme.ACCENT, color=(0, 0, 0, 1)))
-            bar.add_widget(self._button("cancel", "Cancel", self.cancel_forge))
-            box.add_widget(bar)
+        left = self.faces_left()
+        buttons = [self._face_button(f"buy:{f}", f, lambda f=f: self.choose_sanctuary_face(f),
+                                     enabled=f in wanted, font=13,
+                                     caption=f"{cost} gold\n{left.get(f, 0)} left")
+                   for f, cost in sanctuary_faces()]
+        self._grid(buttons, cols=4, rows=4)
+        self._bar(self._button("forge-now", "Forge", self.forge_now, enabled=bool(self.basket),
+                               primary=True),
+                  self._button("cancel", "Cancel", self.cancel_forge))
+        basket = "; ".join(f"{b.face} on die {b.die} over {b.over}" for b in self.basket)
+        hint = (f"To forge: {basket}. Another face, or Forge." if basket else
+                "Tap a face to buy; then the die and the face it covers.")
+        return f"{p.name} forges ({p.purse()} gold)", hint
 
-    def choose_sanctuary_face_none(self) -> None:
-        self.face = None
-        self.refresh()
+    def draw_forge_over(self, p: Player, options: list[Buy]) -> tuple[str, str]:
+        face = self.face
+        assert face is not None
 
-    def draw_feats(self) -> None:
+        def button(d: int, over: str) -> Any:
+            buy = next((b for b in options if b.face == face and b.die == d + 1
+                        and b.over == over), None)
+            return self._face_button(f"over:{d + 1}:{over}", over,
+                                     lambda: self.add_buy(buy) if buy else None,
+                                     enabled=buy is not None)
+
+        self._dice_columns(p, button)
+        self._bar(self._button("back", "Back", self.choose_sanctuary_face_none))
+        return f"Forge {face}", "On which die, over which face?"
+
+    def draw_feats(self) -> tuple[str, str]:
+        """Every feat slot in its place (price and cards left); only those the engine allows
+        enabled."""
         game = self.game
         s = game.state
-        performing = self.mode == "perform" and not s.steps and s.phase == "action"
-        legal = {c.card: c for c in game.legal_purchases() if isinstance(c, Perform)} \
-            if performing else {}
-        if performing:
-            self.content.add_widget(self._title(f"{s.current.name}: perform which feat?"))
-        grid = GridLayout(cols=1, spacing=3, row_default_height=50, row_force_default=True)
-        for slot, name, sun, moon, left in game.feat_view():
-            price = " + ".join(x for x in (f"{sun} sun" if sun else "",
-                                           f"{moon} moon" if moon else "") if x)
-            text = f"{slot}  {name}  ({price}, {left} left)"
+        legal = {c.card: c for c in game.legal_purchases() if isinstance(c, Perform)}
+        buttons = []
+        for _slot, name, sun, moon, left in game.feat_view():
+            price = " ".join(x for x in (f"{sun} sun" if sun else "",
+                                         f"{moon} moon" if moon else "") if x)
             call = legal.get(name)
             if call is not None and call.ancient:
-                text += f" paying {call.ancient} ancient"
-            if performing:
-                said = call.text() if call is not None else ""
-                grid.add_widget(self._button(f"feat:{name}", text,
-                                             lambda t=said: self.perform(t),
-                                             enabled=call is not None, font_size=self.host.fs(14)))
+                price += f", {plural(call.ancient, 'shard')}"
+            said = call.text() if call is not None else ""
+            buttons.append(self._button(f"feat:{name}", f"{short_card(name)}\n{price} · "
+                                        f"{left} left", lambda t=said: self.perform(t),
+                                        enabled=call is not None, font=13, shorten=False))
+        self._grid(buttons, cols=3, rows=5)
+        self._bar(self._button("cancel", "Cancel", self.cancel_forge))
+        return f"{s.current.name} performs a feat", "Tap the feat (its price is paid)."
+
+    def draw_over(self) -> tuple[str, str]:
+        game = self.game
+        rows = []
+        place = 1
+        for group in game.placings():  # tied players share a place
+            for name in group:
+                rows.append(_w("TLabel", text=f"{place}.  {escape_markup(name)}: "
+                               f"[b]{plural(game.score(name), 'glory point')}[/b]",
+                               markup=True, halign="left", font_size=self.host.fs(18)))
+            place += len(group)
+        rows += [Widget() for _ in range(4 - len(rows))]
+        box = GridLayout(cols=1, spacing=GAP)
+        for r in rows:
+            box.add_widget(r)
+        self.content.add_widget(box)
+        self._bar(self._button("standings", "Final standings", self.frame.ask_end),
+                  self._button("leave", "Back to start", self.host.end_game, primary=True))
+        note = game.standings().note
+        winner = game.standings().winner or ""
+        return f"{winner} wins" if " and " not in winner else f"{winner} share the victory", \
+            (note[0].upper() + note[1:] + "." if note else "The game is over.")
+
+    # -- Menu: looking at the Sanctuary, the feats and the module's board ----------------------
+
+    def menu_items(self) -> list[MenuItem]:
+        """Two items of the game's own (the frame's menu holds six rows at 800x480): the
+        Sanctuary, feats and board in one dialog that turns between them, and the faces in
+        words or pictures."""
+        board = ", board" if self.game.state.module != "none" else ""
+        return [(f"Sanctuary, feats{board}", self.look_sanctuary),
+                ("Faces as pictures" if self.words else "Faces as words", self.toggle_words)]
+
+    def _look(self, title: str, body: Any) -> ModalView:
+        """A dialog showing part of the table, with buttons to turn to the other parts."""
+        turns: list[MenuItem] = [("Sanctuary", self.look_sanctuary), ("Feats", self.look_feats)]
+        if self.game.state.module != "none":
+            turns.append(("Board", self.look_board))
+        self.look_view = dialog(self.host, title, body, [*turns, ("Close", lambda: None)],
+                                size=(0.96, 0.94))
+        return self.look_view
+
+    def faces_left(self) -> dict[str, int]:
+        """How many of each face the Sanctuary still holds."""
+        left: dict[str, int] = {}
+        for _pool, _cost, faces in self.game.sanctuary_view():
+            for f in faces:
+                left[f] = left.get(f, 0) + 1
+        return left
+
+    def look_sanctuary(self) -> ModalView:
+        left = self.faces_left()
+        grid = GridLayout(cols=4, spacing=GAP)
+        for face, cost in sanctuary_faces():
+            cell = BoxLayout(spacing=4)
+            caption = f"{cost} gold\n{left.get(face, 0)} left"
+            if not self.words and face_art(face) is not None:
+                picture = Widget()
+                picture.painter = FacePainter(picture, face, dim=not left.get(face))
+                cell.add_widget(picture)
             else:
-                grid.add_widget(_w("TLabel", text=text, font_size=self.host.fs(14),
-                                   halign="left", color=theme.TEXT if left else theme.MUTED))
-        self.content.add_widget(self._scroll(grid))
-        if performing:
-            self.content.add_widget(self._button("cancel", "Cancel", self.cancel_forge,
-                                                 size_hint_y=None, height=52))
+                caption = f"{face}\n{caption}"
+            cell.add_widget(_w("TLabel", text=caption, font_size=self.host.fs(14),
+                               shorten=False, halign="left",
+                               color=theme.TEXT if left.get(face) else theme.MUTED))
+            grid.add_widget(cell)
+        return self._look("Sanctuary: what is left", grid)
 
-    def draw_board(self) -> None:
+    def look_feats(self) -> ModalView:
+        grid = GridLayout(cols=3, spacing=GAP)
+        for _slot, name, sun, moon, left in self.game.feat_view():
+            price = " ".join(x for x in (f"{sun} sun" if sun else "",
+                                         f"{moon} moon" if moon else "") if x)
+            grid.add_widget(_w("Panel", bg=theme.BUTTON if left else OFF, padding=(4, 2)))
+            grid.children[0].add_widget(_w(
+                "TLabel", text=f"{short_card(name)}\n{price} · {left} left",
+                font_size=self.host.fs(14), shorten=False,
+                color=theme.TEXT if left else theme.MUTED))
+        return self._look("Feats: price and cards left", grid)
+
+    def marks(self, names: Sequence[str]) -> str:
+        """Heroes on a board space: their first letters (as many as tell them apart) in
+        their colours."""
         s = self.game.state
+        players = [p.name for p in s.players]
+        n = 2
+        while n < 16 and len({q[:n] for q in players}) < len(players):
+            n += 1
         palette = self.host.settings.palette
-        seats = {p.name: i for i, p in enumerate(s.players)}
+        return " ".join(f"[color={hex_colour(theme.player_colour(palette, players.index(q)))}]"
+                        f"[b]{escape_markup(q[:n])}[/b][/color]" for q in names)
 
-        def marks(names: list[str]) -> str:
-            out = []
-            for n in names:
-                r, g, b, _ = theme.player_colour(palette, seats[n])
-                out.append(f"[color={int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}]"
-                           f"[b]{n[:2]}[/b][/color]")
-            return " ".join(out)
-
+    def look_board(self) -> ModalView:
+        s = self.game.state
+        fs = self.host.fs
         if s.module == "titans":
-            self.content.add_widget(self._title("Titans: space (end glory); "
-                                                "Rebellion left, Loyalty right"))
             grid = GridLayout(cols=8, spacing=2)
             for space, row in sorted(TITANS.items()):
                 here = [p.name for p in s.players if p.titan == space]
                 cell = _w("Panel", orientation="vertical", bg=ZONE_COLOUR.get(row[4],
                                                                               theme.PANEL))
-                cell.add_widget(_w("TLabel", text=f"{space} ({row[3]:+d})",
-                                   font_size=self.host.fs(12)))
-                cell.add_widget(Label(text=marks(here), markup=True, font_size=self.host.fs(13)))
+                cell.add_widget(_w("TLabel", text=f"[b]{space}[/b]  {row[3]:+d}", markup=True,
+                                   font_size=fs(16)))
+                cell.add_widget(_w("TLabel", text=self.marks(here), markup=True,
+                                   font_size=fs(15)))
                 grid.add_widget(cell)
-            self.content.add_widget(grid)
-        elif s.module == "goddess":
-            left = ", ".join(s.treasures_left) or "none"
-            self.content.add_widget(self._title(f"Labyrinth (treasures left: {left})"))
-            grid = GridLayout(cols=6, spacing=2)
-            for space, data in sorted(GODDESS.items()):
-                here = [p.name for p in s.players if p.golem == space]
-                kind, _, arg = str(data.get("reward", "none")).partition(":")
-                reward = {"celestial": f"celestial x{arg}", "forge": f"forge -{arg} gold",
-                          "steal": f"steal {arg}", "gain": arg, "pay": arg.replace("=", ">"),
-                          "choose": arg.replace("|", "/"), "per_forged": "per forged",
-                          "none": ""}.get(kind, kind)
-                hall = s.halls.get(str(space))
-                if hall:
-                    reward = f"hall: {hall}"
-                cell = _w("Panel", orientation="vertical", bg=theme.PANEL)
-                cell.add_widget(_w("TLabel", text=f"[b]{space}[/b] {reward}", markup=True,
-                                   font_size=self.host.fs(11), shorten=False))
-                cell.add_widget(Label(text=marks(here), markup=True, font_size=self.host.fs(13)))
-                grid.add_widget(cell)
-            self.content.add_widget(grid)
-        else:
-            self.content.add_widget(self._title("No module in this game"))
+            return self._look("Titans: space and its glory at the end", grid)
+        left = ", ".join(s.treasures_left) or "none"
+        grid = GridLayout(cols=6, spacing=2)
+        for space, data in sorted(GODDESS.items()):
+            here = [p.name for p in s.players if p.golem == space]
+            kind, _, arg = str(data.get("reward", "none")).partition(":")
+            reward = {"celestial": f"celestial x{arg}", "forge": f"forge -{arg} gold",
+                      "steal": f"steal {arg}", "gain": arg, "pay": arg.replace("=", " > "),
+                      "choose": arg.replace("|", " / "), "per_forged": "per forged",
+                      "treasure": "treasure", "goddess": "the Goddess",
+                      "none": ""}.get(kind, kind)
+            hall = s.halls.get(str(space))
+            if hall:
+                reward = f"hall: {hall}"
+            cell = _w("Panel", orientation="vertical", bg=theme.BUTTON, padding=(3, 1))
+            top = BoxLayout(size_hint_y=0.4)
+            top.add_widget(_w("TLabel", text=f"[b]{space}[/b]", markup=True, halign="left",
+                              font_size=fs(15), size_hint_x=0.35))
+            top.add_widget(_w("TLabel", text=self.marks(here), markup=True, halign="right",
+                              font_size=fs(14)))
+            cell.add_widget(top)
+            cell.add_widget(_w("TLabel", text=escape_markup(reward), font_size=fs(12),
+                               shorten=False, size_hint_y=0.6))
+            grid.add_widget(cell)
+        return self._look(f"Goddess: the labyrinth (treasures left: {left})", grid)
+
+
+__all__ = ["DiceForgeScreen", "PlayerPanel"]

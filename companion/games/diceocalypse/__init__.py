@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract import GamePlugin, Host, TableGame
-from companion.games.table import no_buttons
+from companion.contract import GamePlugin, Host, StartOption, TableGame, no_buttons
 
 if TYPE_CHECKING:
     from companion.session import TableSession
@@ -26,6 +25,25 @@ def make_table(host: Host, session: TableSession[Any]) -> TableGame:
     return ScreenTable(DiceocalypseScreen(host, session, name=f"game-{GAME}"), BUTTONS)
 
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table)
+def _battle_zone(target: int) -> dict[str, int]:
+    """A shorter game keeps the Battle Zone halfway (the rulebook: 5,000 of 10,000)."""
+    return {"battle_zone_at": max(50, target // 2)}
+
+
+def _keys() -> tuple[tuple[str | None, str], ...]:
+    from rules.diceocalypse import key_names
+
+    names = key_names()
+    return ((None, names[0]), *((n, n) for n in names[1:]))
+
+
+OPTIONS = (
+    StartOption("target", "Target", ((None, "10,000 (the rulebook)"),
+                                     *((t, f"{t:,}") for t in (5000, 3000, 2000, 1000))),
+                also=_battle_zone),
+    StartOption("scoring_key", "Scoring key", _keys()),
+)
+
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
 
 __all__ = ["GAME", "PLUGIN"]

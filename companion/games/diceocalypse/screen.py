@@ -23,6 +23,7 @@ from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import Host
+from companion.frame import GameFrame
 from companion.games.diceocalypse.adapter import (
     ROLL,
     TARGETS,
@@ -128,18 +129,11 @@ class DiceocalypseScreen(TableScreen):
         self.camera_on = host.camera is not None and host.camera.rolls_count
 
         root = _w("Panel", orientation="vertical", padding=6, spacing=6, bg=theme.BACKGROUND)
-        top = BoxLayout(size_hint_y=None, height=56, spacing=6)
-        self.status = _label(app, 24, text="", bold=True, halign="left")
-        top.add_widget(self.status)
-        self.undo_button = _w("TButton", text="Undo", size_hint_x=None, width=86,
-                              on_release=lambda *_: app.undo())
-        self.redo_button = _w("TButton", text="Redo", size_hint_x=None, width=86,
-                              on_release=lambda *_: app.redo())
-        self.end_button = _w("TButton", text="Leave", size_hint_x=None, width=86,
-                             on_release=lambda *_: app.end_game())
-        for b in (self.undo_button, self.redo_button, self.end_button):
-            top.add_widget(b)
-        root.add_widget(top)
+        self.frame = GameFrame(app, game=lambda: self.game)
+        self.status = self.frame.title
+        self.status.font_size = app.fs(22)
+        self.undo_button, self.redo_button = self.frame.undo, self.frame.redo
+        root.add_widget(self.frame)
 
         body = BoxLayout(spacing=8)
         self.rows_box = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.38)
@@ -341,8 +335,7 @@ class DiceocalypseScreen(TableScreen):
         for p, row in self.rows.items():
             row.show(s.scores[p], self.badges(p), p == active or p == s.winner or (
                 p == self.roller and p in waiting), p in s.diced)
-        self.undo_button.disabled = not self.game.can_undo
-        self.redo_button.disabled = not self.game.can_redo
+        self.frame.refresh()
         self.options_box.opacity = 1 if not self.game.history else 0
         self.options_box.disabled = bool(self.game.history)
         self.options_box.size_hint_x = 1.4 if not self.game.history else 0.001

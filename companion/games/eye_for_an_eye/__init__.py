@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract import ButtonUse, GamePlugin, Host, TableGame
+from companion.contract import ButtonUse, GamePlugin, Host, StartOption, TableGame
 
 if TYPE_CHECKING:
     from companion.session import TableSession
@@ -29,6 +29,15 @@ def characters() -> dict[str, str]:
     return {cid: c.short for cid, c in all_characters().items()}
 
 
-PLUGIN = GamePlugin(GAME, "Eye for an Eye", ButtonUse(True), make_table, characters)
+OPTIONS = (
+    StartOption("mode", "Mode", (("every-eye", "Every Eye for Themselves"),
+                                 ("alliances", "Alliances (teams)"))),
+    StartOption("rounds", "Rounds", ((None, "one more than sides"),
+                                     *((n, str(n)) for n in range(1, 8)))),
+    StartOption("track_allocation", "Boards", ((False, "kept by the players"),
+                                               (True, "read by the camera"))),
+)
+
+PLUGIN = GamePlugin(GAME, "Eye for an Eye", ButtonUse(True), make_table, characters, OPTIONS)
 
 __all__ = ["GAME", "PLUGIN", "characters"]

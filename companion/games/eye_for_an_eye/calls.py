@@ -4,8 +4,10 @@ No Kivy here. A call is built in up to three steps (action, count, target) from 
 the table's arcade buttons; its shape (does it take a count, a target, which targets) is read
 from the engine's typed legal calls, never from their words. The parry window is the table's
 short wait before hits land: opened for every parryable attack, it runs on the round clock
-(so a pause freezes it), and when it shuts the hits land ("Hits land on X"). The end of the
-round clock is "Yarra Bung!".
+(so a pause freezes it), stands still while its target is choosing how many dice to parry
+with, waits ("held") after an undo until play goes on, and when it shuts the hits land ("Hits
+land on X"). The end of the round clock is "Yarra Bung!". While the clock does not run (before
+"Yarra Mark!", or paused) no call is taken but a dispute; Undo and Redo still work.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ GRAMMAR: dict[str, tuple[bool, bool]] = {
     "innate": (False, False),
     "unblockable": (True, True),
 }
+#: Counts the keypad offers (the arena's six count buttons).
+KEYPAD = (1, 2, 3, 4, 5, 6)
 #: hardware.buttons action names -> the arena's.
 HARDWARE_ACTIONS = {"move": "movement", "defend": "defence", "power": "innate",
                     "next": "pause", "cancel": "cancel"}
@@ -122,6 +126,17 @@ class CallBuilder:
         self.want_count = self.want_target = self.rear = False
 
 
+@dataclass(frozen=True)
+class ParryView:
+    """A seat's soonest parry window as the table sees it: seconds left and whether they run
+    ("running"), stand still while the target chooses how many dice ("choosing"), wait for
+    play to go on after an undo ("held", then the window starts again in full) or for the
+    clock ("paused")."""
+
+    seconds: float
+    state: str
+
+
 @dataclass
 class ArenaCalls:
     """The arena's calls: building them, the parry windows, the buttons, the round's end."""
@@ -133,9 +148,13 @@ class ArenaCalls:
     #: Each parryable attack's window, by target, attacker and figure: the round times the
     #: windows shut, oldest attack first (an attacker may have several attacks waiting).
     windows: dict[WindowKey, list[float]] = field(default_factory=dict)
-    # After an undo, no automatic "Hits land" until the next call or redo: otherwise the
-    # tick would land again at once the hits a player just took back.
-    auto_hold: bool = False
+    # After an undo, no automatic "Hits land" until the next call or redo (otherwise the tick
+    # would land again at once the hits a player just took back); then every window waiting
+    # starts again in full, so its target has the whole window to parry.
+    held: bool = False
+    #: The target choosing how many dice to parry with, and the round time they began: their
+    #: windows stand still meanwhile.
+    choosing: tuple[str, float] | None = None
     _round: int = 0
 
     def __post_init__(self) -> None:
@@ -177,8 +196,21 @@ class ArenaCalls:
 
     def parry_left(self, player: str) -> float | None:
         """Seconds left in ``player``'s soonest parry window, or None when none is open."""
+        view = self.parry_view(player)
+        return None if view is None else view.seconds
+
+    def parry_view(self, player: str) -> ParryView | None:
+        """``player``'s soonest parry window (None when none is open): see :class:`ParryView`."""
         deadline = self.parry_deadlines.get(player)
-        return None if deadline is None else max(0.0, deadline - self.session.clock.elapsed)
+        if deadline is None:
+            return None
+        if self.held:
+            return ParryView(self.parry_seconds, "held")
+        now = self.session.clock.elapsed
+        if self.choosing is not None and self.choosing[0] == player:
+            return ParryView(max(0.0, deadline - self.choosing[1]), "choosing")
+        state = "running" if self.session.clock.running else "paused"
+        return ParryView(max(0.0, deadline - now), state)
 
     def pending(self) -> list[PendingView]:
         return self.game.pending()
@@ -187,13 +219,37 @@ class ArenaCalls:
 
     def _changed(self, what: str, events: Sequence[Event]) -> None:
         if what in ("call", "undo", "redo"):
-            self.auto_hold = what == "undo"
+            if what == "undo":
+                self.held = True
+            elif self.held:  # play goes on after an undo: every window starts again in full
+                self.held = False
+                restart = self.session.clock.elapsed + self.parry_seconds
+                for deadlines in self.windows.values():
+                    deadlines[:] = [restart] * len(deadlines)
             if self.game.state.round_number != self._round:
                 self._round = self.game.state.round_number
                 self.windows.clear()
+                self.choosing = None
             if self.game.state.phase != "playing":
                 self.builder.clear()
             self.sync()
+        self._update_choosing()
+
+    def _update_choosing(self) -> None:
+        """Stop the windows of a target choosing how many dice to parry with; when they are
+        done (a count, Cancel, another action), their windows run on from where they stood."""
+        b = self.builder
+        want = b.actor if (b.action == "defence" and b.needs_count and b.actor is not None
+                           and b.actor in self.parry_deadlines) else None
+        now = self.session.clock.elapsed
+        if self.choosing is not None and self.choosing[0] != want:
+            player, since = self.choosing
+            for key, deadlines in self.windows.items():
+                if key[0] == player:
+                    deadlines[:] = [d + (now - since) for d in deadlines]
+            self.choosing = None
+        if want is not None and self.choosing is None:
+            self.choosing = (want, now)
 
     def _key(self, p: PendingView) -> WindowKey:
         return (self.player_of(p.target), p.attacker, p.figure)
@@ -226,15 +282,13 @@ class ArenaCalls:
         if self.game.state.phase != "playing" or not (clock.running or clock.state == "over"):
             return
         now = clock.elapsed
-        if self.auto_hold:  # after an undo: windows wait for the next call
-            for deadlines in self.windows.values():
-                deadlines[:] = [max(d, now + 0.001) for d in deadlines]
-        else:
+        if not self.held:  # after an undo: windows wait for the next call
             for p in self.pending():
                 if not p.can_parry:  # from the rear: no window, the hits land at once
                     self._auto(Land(p.figure, p.attacker))
+            choosing = self.choosing[0] if self.choosing is not None else None
             due = sorted((deadlines[0], key) for key, deadlines in self.windows.items()
-                         if deadlines and now >= deadlines[0])
+                         if deadlines and now >= deadlines[0] and key[0] != choosing)
             for _, key in due:
                 if self.windows.get(key):
                     self._auto(Land(key[2], key[1]), key)
@@ -253,11 +307,30 @@ class ArenaCalls:
     # -- the clock -------------------------------------------------------------------------
 
     def toggle_clock(self) -> None:
-        """Yarra Mark! (or go on after a pause), or pause for a dispute."""
+        """Yarra Mark! (or go on after a pause), or pause for a dispute. A call being built
+        is dropped at a pause: no call is taken while the clock stands."""
+        self.session.message = ""  # the pause (or the clock going on) is the news now
         if self.session.clock.running:
+            self.builder.clear()
             self.session.pause_clock()
+            self._update_choosing()
         else:
             self.session.start_clock()
+
+    def closed(self) -> str | None:
+        """Why no call is taken now (the round clock does not run), or None when calls are.
+
+        The table's ruling (docs/rules/eye-for-an-eye.md): the round is real time, so a call
+        needs the clock running; while it stands (before "Yarra Mark!", or paused for a
+        dispute) only a dispute, Undo and Redo are taken."""
+        if self.game.state.phase != "playing":
+            return None  # the engine says why (the round is over)
+        state = self.session.clock.state
+        if state == "ready":
+            return "The round has not begun: tap Yarra Mark! first"
+        if state == "paused":
+            return "Paused: no calls until Resume (Undo and Redo still work)"
+        return None
 
     def next_round(self) -> list[Event] | None:
         return self.session.try_call(NextRound())
@@ -268,13 +341,20 @@ class ArenaCalls:
         self.session.refuse(why)
 
     def _building(self) -> None:
+        self._update_choosing()
         self.session.tell("building")
 
     def tap_action(self, player: str, action: str) -> list[Event] | None:
-        """Tap 1: an action on a player's panel. Calls with no count are made at once."""
+        """Tap 1: an action on a player's panel. Calls with no count are made at once. An
+        action that cannot be called now is refused at once, saying why."""
         if action not in GRAMMAR:
             raise InvalidCall(f"action {action!r}: choose one of {', '.join(GRAMMAR)}")
         self.builder.clear()
+        why = self.closed() or self.why_not(player, action)
+        if why is not None:
+            self._refuse(why)
+            return None
+        self.session.message = ""  # a new call: the last refusal has been read
         want_count, want_target = self.call_shape(player, action)
         self.builder.actor = player
         self.builder.action = action
@@ -288,6 +368,15 @@ class ArenaCalls:
         if not self.builder.needs_count:
             self._refuse("choose an action first")
             return None
+        why = self.closed()
+        if why is None and int(count) not in self.legal_counts():
+            why = self._why_not_count(int(count))
+        if why is None and int(count) < 1:
+            why = f"count {count}: a count is 1 or more"
+        if why is not None:
+            self.builder.clear()
+            self._refuse(why)
+            return None
         self.builder.count = int(count)
         self._building()
         return self._maybe_finish()
@@ -296,6 +385,11 @@ class ArenaCalls:
         """Tap 3: the target of an attack (a player, or one figure of a player)."""
         if not self.builder.needs_target:
             self._refuse("choose an attack and a count first")
+            return None
+        why = self.closed()
+        if why is not None:
+            self.builder.clear()
+            self._refuse(why)
             return None
         return self._finish(target)
 
@@ -312,6 +406,14 @@ class ArenaCalls:
         self.session.message = ""
         self._building()
 
+    def make(self, call: Call) -> list[Event] | None:
+        """A call from a panel of the arena (a tribal card): refused while the clock stands."""
+        why = self.closed()
+        if why is not None:
+            self._refuse(why)
+            return None
+        return self.session.try_call(call)
+
     def _maybe_finish(self) -> list[Event] | None:
         if self.builder.needs_count or self.builder.needs_target:
             return None
@@ -327,6 +429,7 @@ class ArenaCalls:
             self._refuse(str(e))
             return None
         self.builder.clear()
+        self._update_choosing()
         return self.session.try_call(call)
 
     def build(self, actor: str, action: str, count: int | None, target: str | None,
@@ -350,6 +453,77 @@ class ArenaCalls:
         return [c for c in self.game.legal_calls()
                 if isinstance(c, want) and c.actor == me
                 and (isinstance(c, Unblockable) or (c.key == action and not c.rear))]
+
+    def legal_counts(self) -> list[int]:
+        """The counts the call being built can take now, by the engine's legal calls (the
+        keypad offers only these). Unblockable hits, which the engine does not list, take any
+        count of the keypad."""
+        b = self.builder
+        if not b.needs_count or b.actor is None or b.action is None:
+            return []
+        if b.action == "unblockable":
+            return list(KEYPAD)
+        return sorted({c.count for c in self._acts(b.actor, b.action) if c.count is not None})
+
+    def _probe(self, actor: str, action: str, count: int | None) -> str | None:
+        """The engine's reason for refusing ``actor``'s ``action`` with ``count`` now (asked
+        with a plausible target), or None when it would take it (the legal calls are a
+        sample: a heal at full health is taken when hits waiting on the healer land first)."""
+        seat = self.seat_of(actor)
+        board = seat.character.actions.get(action)
+        needs_count, needs_target = self.call_shape(actor, action)
+        if needs_count and count is None:
+            count = max(1, board.required) if board is not None else 1
+        target = None
+        if needs_target:
+            others = [s for s in self.seats() if s.player != actor and not s.knocked_out]
+            rivals = [s for s in others if s.side != seat.side] or others
+            target = rivals[0].character.short if rivals else seat.character.short
+        try:
+            call = self.build(actor, action, count if needs_count else None, target)
+            self.game.check(call, self.session.clock.elapsed)
+        except RulesError as e:
+            return str(e)
+        return None
+
+    def why_not(self, player: str, action: str) -> str | None:
+        """Why ``player``'s ``action`` cannot be called now (no legal call of it), or None."""
+        if action == "unblockable":
+            if not self.game.options.advanced:
+                return (f"{self.seat_of(player).character.short}: unblockable hits come from "
+                        "tribal cards, which the Core Game does not use")
+            return None if self.possible(player, action) else self._probe(player, action, 1)
+        if self._acts(player, action):
+            return None
+        return self._probe(player, action, None)
+
+    def _why_not_count(self, count: int) -> str | None:
+        """Why the call being built cannot take ``count`` (None: the engine would take it)."""
+        b = self.builder
+        assert b.actor is not None and b.action is not None
+        return self._probe(b.actor, b.action, count)
+
+    def possible(self, player: str, action: str) -> bool:
+        """True when ``player`` may call ``action`` now (some legal call of it)."""
+        return action in self.possible_actions().get(player, set())
+
+    def possible_actions(self) -> dict[str, set[str]]:
+        """Each player's actions that have a legal call now (the arena shows the others
+        dimmed). Unblockable hits (from tribal cards) count as possible for a standing seat
+        with someone to hit, in the advanced game."""
+        by_short = {s.character.short: s for s in self.seats()}
+        found: dict[str, set[str]] = {s.player: set() for s in self.seats()}
+        for c in self.game.legal_calls():
+            if isinstance(c, Act) and c.actor in by_short and c.key in GRAMMAR:
+                found[by_short[c.actor].player].add(c.key)
+        if self.game.options.advanced:
+            fire = self.game.options.friendly_fire
+            for seat in self.seats():
+                rivals = [s for s in self.seats() if s is not seat and not s.knocked_out
+                          and s.playing and (s.side != seat.side or fire)]
+                if rivals and seat.playing and not seat.knocked_out:
+                    found[seat.player].add("unblockable")
+        return found
 
     def call_shape(self, actor: str, action: str) -> tuple[bool, bool]:
         """Does this action take a count, a target? Asked of the engine's legal calls first

@@ -54,6 +54,10 @@ class EyeTable:
     # -- the session -------------------------------------------------------------------------
 
     def on_session(self, what: str, events: Sequence[Event]) -> None:
+        if what == "refused":
+            self.arena.refused = True  # shown white on red in the message box
+        elif what in ("call", "undo", "redo", "building"):
+            self.arena.refused = False
         if what.startswith("cue:"):
             sound = CUE_SOUNDS.get(what[4:])
             if sound is not None:
@@ -81,7 +85,11 @@ class EyeTable:
         return self.board is not None
 
     def on_roll(self, reading: Reading) -> None:
-        """Dice seen on the players' boards: their changes become Allocate/Recover calls."""
+        """Rolls are the players' own in the arena (read off the boards, not the tray)."""
+
+    def on_settled(self, reading: Reading) -> None:
+        """Dice seen on the players' boards: their changes become Allocate/Recover calls
+        (moving a die onto a board is handling, not a roll)."""
         board = self.board
         if board is None or self.game.state.phase != "playing":
             return
@@ -92,6 +100,8 @@ class EyeTable:
         refused = [line for line in lines if line.startswith("camera: ")]
         if refused:
             self.say(refused[-1])
+            self.arena.refused = True
+            self.arena.refresh()
 
     # -- the buttons -------------------------------------------------------------------------
 
@@ -118,7 +128,9 @@ class EyeTable:
         return out
 
     def say(self, text: str) -> None:
+        """A notice for the players ("Undid: ..."), in the arena's message box."""
         self.session.message = text
+        self.arena.refused = False
         self.arena.refresh()
 
     def close(self) -> None:

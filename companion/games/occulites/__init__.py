@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract import GamePlugin, Host, TableGame
-from companion.games.table import no_buttons
+from companion.contract import GamePlugin, Host, StartOption, TableGame, no_buttons
 
 if TYPE_CHECKING:
     from companion.session import TableSession
@@ -26,6 +25,15 @@ def make_table(host: Host, session: TableSession[Any]) -> TableGame:
     return ScreenTable(OcculitesScreen(host, session, name=f"game-{GAME}"), BUTTONS)
 
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table)
+OPTIONS = (
+    StartOption("rounds", "Rounds", ((None, "5 (the rulebook)"),
+                                     *((n, str(n)) for n in (1, 2, 3, 4, 6, 7, 8)))),
+    StartOption("timer", "Timer mode", ((False, "off"), (True, "on"))),
+    StartOption("creatures", "Creatures", ((False, "off"), (True, "on"))),
+    StartOption("lots_of_interests", "Lots of Interests", ((False, "off"), (True, "on"))),
+    StartOption("conflicted_interests", "Conflicted", ((False, "off"), (True, "on"))),
+)
+
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
 
 __all__ = ["GAME", "PLUGIN"]

@@ -20,6 +20,7 @@ from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import Host
+from companion.frame import GameFrame
 from companion.games.occulites.adapter import (
     LineupRead,
     SlotRead,
@@ -149,21 +150,13 @@ class OcculitesScreen(TableScreen):
     def _build(self) -> None:
         app = self.host
         root = _w("Panel", orientation="vertical", padding=6, spacing=6, bg=theme.BACKGROUND)
-        top = BoxLayout(size_hint_y=None, height=52, spacing=6)
-        self.title_label = _w("THeading", text="", font_size=app.fs(19))
-        top.add_widget(self.title_label)
-        self.timer_label = _w("TLabel", text="", size_hint_x=None, width=150, bold=True,
-                              font_size=app.fs(22), color=theme.ACCENT)
-        top.add_widget(self.timer_label)
-        self.undo_button = _w("TButton", text="Undo", size_hint_x=None, width=76,
-                              on_release=lambda *_: app.undo())
-        self.redo_button = _w("TButton", text="Redo", size_hint_x=None, width=76,
-                              on_release=lambda *_: app.redo())
-        self.leave_button = _w("TButton", text="Leave", size_hint_x=None, width=76,
-                               on_release=lambda *_: app.end_game())
-        for b in (self.undo_button, self.redo_button, self.leave_button):
-            top.add_widget(b)
-        root.add_widget(top)
+        self.timer_label = _w("TLabel", text="", size_hint_x=None, width=100, bold=True,
+                              font_size=app.fs(18), color=theme.ACCENT, shorten=False)
+        self.frame = GameFrame(app, extras=[self.timer_label], game=lambda: self.game)
+        self.title_label = self.frame.title
+        self.title_label.font_size = app.fs(17)
+        self.undo_button, self.redo_button = self.frame.undo, self.frame.redo
+        root.add_widget(self.frame)
         body = BoxLayout(spacing=8)
         left = BoxLayout(orientation="vertical", spacing=4)
         cards = BoxLayout(spacing=4, size_hint_y=None, height=74)
@@ -276,8 +269,7 @@ class OcculitesScreen(TableScreen):
             step = "Share Knowledge" if phase == "share" else "line up"
             title = f"Round {st.round} of {rounds}: {what}, {step}"
         self.title_label.text = title
-        self.undo_button.disabled = not g.can_undo
-        self.redo_button.disabled = not g.can_redo
+        self.frame.refresh()
         self._draw_cards()
         self._draw_rows()
         self._draw_timer()
@@ -421,9 +413,9 @@ class OcculitesScreen(TableScreen):
         elapsed = self.since_roll
         opts = self.timer_options()
         if elapsed < opts.look_seconds:
-            self.timer_label.text = f"Look {self._secs(opts.look_seconds - elapsed)}"
+            self.timer_label.text = f"Look\n{self._secs(opts.look_seconds - elapsed)}"
         elif elapsed < opts.deadline:
-            self.timer_label.text = f"Line up {self._secs(opts.deadline - elapsed)}"
+            self.timer_label.text = f"Line up\n{self._secs(opts.deadline - elapsed)}"
         else:
             self.timer_label.text = "Reveal!"
 
@@ -826,10 +818,11 @@ class OcculitesScreen(TableScreen):
 
     # -- camera -------------------------------------------------------------------------------
 
-    def on_roll(self, reading: Reading) -> None:
-        """The app's camera feed saw the dice settle (main thread). Not used as line-ups by
-        itself: during allocation the dice settle after the roll too, before they are lined
-        up. It only tells the players the camera is ready; Camera reads the tray."""
+    def on_settled(self, reading: Reading) -> None:
+        """The app's camera feed saw the dice lie still (main thread): line-ups are laid out
+        by hand, so any settled view counts, not only rolls. Not used as line-ups by itself:
+        during allocation the dice settle after the roll too, before they are lined up. It only
+        tells the players the camera is ready; Camera reads the tray."""
         self.settled = reading
         if self.resolving is None and self.game.phase == "allocate" and not self.notice:
             self.notice = f"The camera sees {len(reading.dice)} dice: tap Camera to read them."

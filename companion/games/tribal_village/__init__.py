@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract import GamePlugin, Host, TableGame
-from companion.games.table import no_buttons
+from companion.contract import GamePlugin, Host, StartOption, TableGame, no_buttons
 
 if TYPE_CHECKING:
     from companion.session import TableSession
@@ -25,6 +24,17 @@ def make_table(host: Host, session: TableSession[Any]) -> TableGame:
     return ScreenTable(TribalVillageScreen(host, session, name=f"game-{GAME}"), BUTTONS)
 
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table)
+OPTIONS = (
+    StartOption("hands", "Hands", ((None, "3 (the rulebook)"),
+                                   *((n, str(n)) for n in (1, 2, 4, 5)))),
+    StartOption("lucky_gretin", "Lucky Gretin", ((False, "off"), (True, "on"))),
+    StartOption("alliance_mode", "Teams", ((False, "off"), (True, "on (4 or 6 players)"))),
+    StartOption("new_alliances_each_hand", "New alliances", ((False, "no"),
+                                                             (True, "each hand"))),
+    StartOption("tachydus_discard", "Tachydus", ((None, "discard into the Village"),
+                                                 ("out", "discard out of the hand"))),
+)
+
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
 
 __all__ = ["GAME", "PLUGIN"]

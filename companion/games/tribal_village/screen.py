@@ -16,11 +16,14 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion import theme
 from companion.contract import Host
-from companion.games.table import ScreenTable, TableScreen
+from companion.frame import GameFrame
+from companion.games.pages import one_page
+from companion.games.table import TableScreen
 from companion.session import TableSession
 from companion.widgets import w as _w
 from rules import Game
@@ -44,6 +47,8 @@ from rules.tribal_village import (
 from rules.tribal_village.cards import tribe_of
 
 OFF: theme.RGBA = (0.17, 0.18, 0.21, 1)  # a choice that is not possible now
+DANGER_HEX = "{:02x}{:02x}{:02x}".format(*(int(c * 255) for c in theme.DANGER[:3]))
+NOTICE_HEX = "{:02x}{:02x}{:02x}".format(*(int(c * 255) for c in theme.ACCENT[:3]))
 HOT_TEXT: theme.RGBA = (0, 0, 0, 1)
 
 
@@ -52,8 +57,42 @@ def accepts(game: Game[Any], text: str) -> bool:
     return game.is_legal(text)
 
 
+#: A row of choices (touch targets stay above 48 px) and the gap between rows.
+ROW = 52
+GAP = 4
+#: Rows of choices kept for play and decisions; the setup keeps one more per row of players.
+PLAY_ROWS = 4
+
+
+def rows_height(rows: int) -> float:
+    return rows * ROW + max(0, rows - 1) * GAP
+
+
+def grid_cols(count: int) -> int:
+    """Columns for ``count`` buttons of names (players, tribes): one row up to three, then
+    rows of two or three, so a 16-character name keeps its room."""
+    if count <= 3:
+        return max(1, count)
+    return 2 if count == 4 else 3
+
+
+def plural(n: int, word: str) -> str:
+    """ "1 trick", "2 tricks"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def short_objective(name: str) -> str:
+    """An objective as the buttons and rows show it: "Crowded" for "Crowded Village"."""
+    return name.removesuffix(" Village")
+
+
 class TribalVillageScreen(TableScreen):
-    """One screen for the whole game: it redraws from the engine after every call."""
+    """One screen for the whole game: it redraws from the engine after every call.
+
+    Left: what is asked (prompt), the trick's verdict (or a refusal, where the players look),
+    and the choices at the bottom, in a box of fixed height so the card picker's value row
+    never moves from the setup's first lead to the last trick. Right: one row per player
+    with the card they played in this trick and their points."""
 
     def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
         self.session: TableSession[TribalVillage] = session.typed(TribalVillage)
@@ -63,43 +102,82 @@ class TribalVillageScreen(TableScreen):
         self._seen = -1
         self.setup_mode = "pick"  # pick | alliances | revealed: kept across calls
         self._reset_local()
+        players = list(self.session.game.setup.players)
+        #: Rows the setup's choices take: its tabs, the players, the card picker.
+        self.setup_rows = 3 + -(-len(players) // grid_cols(len(players)))
         root = BoxLayout(orientation="vertical")
-        top = BoxLayout(size_hint_y=None, height=52, spacing=4, padding=(4, 2))
-        self.undo_button = _w("TButton", text="Undo", size_hint_x=None, width=90)
-        self.undo_button.bind(on_release=lambda *_: self.host.undo())
-        self.redo_button = _w("TButton", text="Redo", size_hint_x=None, width=90)
-        self.redo_button.bind(on_release=lambda *_: self.host.redo())
-        self.title_label = _w("THeading", halign="center")
-        self.leave_button = _w("TButton", text="Leave", size_hint_x=None, width=90)
-        self.leave_button.bind(on_release=lambda *_: self.host.end_game())
-        for w in (self.undo_button, self.redo_button, self.title_label, self.leave_button):
-            top.add_widget(w)
-        root.add_widget(top)
+        self.frame = GameFrame(app, game=lambda: self.session.game, padding=(4, 2))
+        self.title_label = self.frame.title
+        self.undo_button, self.redo_button = self.frame.undo, self.frame.redo
+        root.add_widget(self.frame)
         self.allies_label = _w("TLabel", size_hint_y=None, height=30, color=theme.ACCENT,
-                               font_size=app.fs(17))
+                               font_size=app.fs(16))
         root.add_widget(self.allies_label)
         body = BoxLayout(spacing=6, padding=(6, 2, 6, 6))
-        left = BoxLayout(orientation="vertical", size_hint_x=0.63, spacing=3)
+        left = BoxLayout(orientation="vertical", size_hint_x=0.55, spacing=4)
         self.prompt_label = _w("TLabel", size_hint_y=None, height=34, bold=True,
-                               font_size=app.fs(20), halign="left")
+                               font_size=app.fs(19), halign="left")
         verdict_box = _w("Panel", padding=(10, 4))
-        self.verdict_label = _w("TLabel", shorten=False, font_size=app.fs(18), halign="left")
+        self.verdict_label = _w("TLabel", shorten=False, font_size=app.fs(18), halign="left",
+                                markup=True)
         verdict_box.add_widget(self.verdict_label)
-        self.message_label = _w("TLabel", size_hint_y=None, height=24, color=theme.DANGER,
-                                font_size=app.fs(14), halign="left")
-        self.choices = BoxLayout(orientation="vertical", spacing=4, size_hint_y=None)
-        for w in (self.prompt_label, verdict_box, self.message_label, self.choices):
+        self.choices = BoxLayout(orientation="vertical", spacing=GAP, size_hint_y=None,
+                                 height=rows_height(PLAY_ROWS))
+        for w in (self.prompt_label, verdict_box, self.choices):
             left.add_widget(w)
-        right = _w("Panel", orientation="vertical", size_hint_x=0.37, padding=6, spacing=2)
-        self.trick_label = _w("TLabel", size_hint_y=None, height=104, shorten=False,
-                              font_size=app.fs(15), halign="left", valign="top")
-        self.players_box = BoxLayout(orientation="vertical", spacing=2)
-        right.add_widget(self.trick_label)
-        right.add_widget(self.players_box)
+        right = _w("Panel", orientation="vertical", size_hint_x=0.45, padding=(4, 4), spacing=3)
+        self.rows: dict[str, dict[str, Any]] = {}
+        palette = app.settings.palette
+        for i, who in enumerate(players):
+            self.rows[who] = self._player_box(who, theme.player_colour(palette, i))
+            right.add_widget(self.rows[who]["row"])
+        self.player_labels = {p: r["detail"] for p, r in self.rows.items()}
+        self.score_labels = {p: r["score"] for p, r in self.rows.items()}
         body.add_widget(left)
         body.add_widget(right)
         root.add_widget(body)
         self.add_widget(root)
+
+    def _player_box(self, who: str, colour: theme.RGBA) -> dict[str, Any]:
+        """One player's row, built once and updated in place: a colour strip, the name and
+        objective over the counts, the card played in this trick, the points."""
+        fs = self.host.fs
+        row = _w("Panel", spacing=4, padding=(0, 2, 4, 2), bg=theme.PANEL)
+        row.add_widget(_w("Panel", size_hint_x=None, width=8, bg=colour))
+        text = BoxLayout(orientation="vertical")
+        text.add_widget(Widget())
+        name = _w("TLabel", text=f"[b]{who}[/b]", markup=True, halign="left",
+                  font_size=fs(15), size_hint_y=None, height=20)
+        detail = _w("TLabel", text="", halign="left", valign="top", font_size=fs(13),
+                    color=theme.TEXT, shorten=False, size_hint_y=None, height=36)
+        text.add_widget(name)
+        text.add_widget(detail)
+        text.add_widget(Widget())
+
+        def heights(_w: Any, h: float) -> None:
+            """The name's line and two lines of counts, as tall as the text size asks where
+            the row has the room (six rows at 800x480 have less: the texts fit themselves)."""
+            room = max(0.0, h - 4)
+            name.height = min(fs(15) * 1.4, room * 0.36)
+            detail.height = min(fs(13) * 2.6, room - name.height)
+
+        row.bind(height=heights)
+        row.add_widget(text)
+        played = _w("TLabel", text="", font_size=fs(13), size_hint_x=None, width=60,
+                    shorten=False)
+        row.add_widget(played)
+        points = BoxLayout(orientation="vertical", size_hint_x=None, width=52)
+        points.add_widget(Widget())
+        score = _w("TLabel", text="", bold=True, font_size=fs(22), size_hint_y=None,
+                   height=30)
+        under = _w("TLabel", text="", font_size=fs(12), color=theme.MUTED, size_hint_y=None,
+                   height=18)
+        points.add_widget(score)
+        points.add_widget(under)
+        points.add_widget(Widget())
+        row.add_widget(points)
+        return {"row": row, "name": name, "detail": detail, "played": played, "score": score,
+                "under": under}
 
     # -- state kept by the screen between taps (never game state) ----------------------------
 
@@ -114,6 +192,8 @@ class TribalVillageScreen(TableScreen):
         self.reveal_sel: list[str] = []
         self.chaos: list[tuple[str, str]] | None = None  # (card, from player) being entered
         self.gifts: list[tuple[str, str]] = []  # (card, to player) being entered
+        self.page = 0  # a long list of choices: the page shown
+        self.notice = ""  # what the app said (Undid: ...), above the verdict until a tap
 
     # -- the app calls this after every call, undo, redo (and refusal) ------------------------
 
@@ -129,21 +209,20 @@ class TribalVillageScreen(TableScreen):
         s = game.state
         self.buttons = {}
         hands = game.options.hands
-        where = "game over" if game.is_over else f"hand {s.hand_no} of {hands}"
+        where = "Game over" if game.is_over else f"Hand {s.hand_no} of {hands}"
         if s.phase == "play" and not game.is_over:
             tricks = sum(len(v) for v in s.villages.values())
             where += f" · trick {tricks + 1}"
-        self.title_label.text = f"Tribal Village · {where}"
-        self.undo_button.disabled = not game.can_undo
-        self.redo_button.disabled = not game.can_redo
+        self.title_label.text = where
+        self.frame.refresh()
         self.allies_label.text = self._allies_text()
         self.prompt_label.text = self._prompt()
-        self.message_label.text = self.session.message
         self._draw_side()
         self.choices.clear_widgets()
+        setup = s.phase == "setup" and not game.is_over
         if game.is_over:
             self._draw_over()
-        elif s.phase == "setup":
+        elif setup:
             self._draw_setup()
         elif s.pending:
             self._draw_pending()
@@ -151,34 +230,50 @@ class TribalVillageScreen(TableScreen):
             self._draw_ability()
         else:
             self._draw_play()
-        # The choices take the height they need, at the bottom; the verdict gets the rest.
+        # The choices keep one height through the setup, and another through play: the setup
+        # fills them from the top (its tabs stay put), play from the bottom (the values do).
+        self.choices.height = rows_height(self.setup_rows if setup else PLAY_ROWS)
         kids = self.choices.children
-        self.choices.height = sum(k.height for k in kids) + 4 * max(0, len(kids) - 1)
-        verdict = self._verdict()  # after the choices: a setup step may set what it says
+        used = sum(k.height for k in kids) + GAP * max(0, len(kids) - 1)
+        if used < self.choices.height - 0.5:  # room left: a filler takes it
+            self.choices.add_widget(Widget(), index=0 if setup else len(kids))
+        verdict = escape_markup(self._verdict())  # after the choices: a setup step may
+        refused = self.session.message  # set what it says
+        if refused:  # the engine's reason, where the players look, instead of the verdict
+            verdict = f"[color={DANGER_HEX}]{escape_markup(refused)}[/color]"
+        elif self.notice:
+            verdict = f"[color={NOTICE_HEX}]{escape_markup(self.notice)}[/color]\n{verdict}"
         self.verdict_label.text = verdict
-        # big when it fits; setup steps leave the box less room
-        roomy = len(verdict) <= 110 and game.state.phase != "setup"
-        self.verdict_label.font_size = self.host.fs(22 if roomy else 18)
+
+    def say(self, text: str) -> None:
+        """What the app tells the players (Undid: ..., a button's note): above the verdict."""
+        self.notice = text
+        self.redraw()
 
     # -- texts ------------------------------------------------------------------------------
 
     def _allies_text(self) -> str:
         layout = self.session.game.state.layout
-        pairs = "   ".join(" + ".join(g) for g in layout if len(g) == 2)
+        pairs = " · ".join(" + ".join(g) for g in layout if len(g) == 2)
         alone = ", ".join(g[0] for g in layout if len(g) == 1)
-        return f"Allies: {pairs}     Unallied: {alone}"
+        return f"Allies: {pairs} · Unallied: {alone}"
 
     def _prompt(self) -> str:
         game = self.session.game
         s = game.state
         if game.is_over:
-            return f"Winner: {game.standings().winner}"
+            return f"Game over: {self._winner()}"
         if s.phase == "setup":
+            if self.setup_mode == "alliances":
+                return "Alliance cards as on the table"
+            if self.setup_mode == "revealed":
+                return "Objectives dealt face up"
             missing = [p for p, o in s.objective.items() if o is None]
             if missing:
-                return f"Choose objectives: {', '.join(missing)}"
-            unallied = " / ".join(g[0] for g in s.layout if len(g) == 1)
-            return f"First lead: who holds the lowest {unallied}?"
+                chosen = len(s.objective) - len(missing)
+                return f"Objectives: {chosen} of {len(s.objective)} chosen"
+            unallied = " or ".join(g[0] for g in s.layout if len(g) == 1)
+            return f"First lead: the lowest {unallied}"
         if s.pending:
             kind = s.pending[0].kind
             what = {"net": "Hunting Net", "chaos": "Create Chaos (Floris)",
@@ -189,11 +284,20 @@ class TribalVillageScreen(TableScreen):
         suit = "leads" if s.suit is None else f"plays · suit {s.suit}"
         return f"{player} {suit}"
 
+    def _winner(self) -> str:
+        """Who won, short enough for the prompt line (teams by letter)."""
+        game = self.session.game
+        if game.options.alliance_mode:
+            placings = game.placings()
+            first = sorted({game.team_of(p) or "" for p in (placings[0] if placings else ())})
+            return " and ".join(f"team {t}" for t in first) + (" win" if first else "")
+        return (game.standings().winner or "").replace(" & ", " and ") + " wins"
+
     def _verdict(self) -> str:
         game = self.session.game
         s = game.state
         if game.is_over:
-            return game.standings().note or self._totals_text()
+            return self._totals_text()
         verdict = game.trick_verdict() if s.trick else None
         if verdict is not None:
             done = s.trick_winner is not None
@@ -207,82 +311,87 @@ class TribalVillageScreen(TableScreen):
     def _setup_hint(self) -> str:
         """What the setup step on screen asks for, short enough for a squeezed box."""
         s = self.session.game.state
-        if self.setup_mode == "options":
-            return "Table options: changing one deals this game again."
         if self.setup_mode == "alliances":
-            return "Make this match the table's alliance cards: tap two tribes to swap them."
+            return "Tap two tribes to swap their places."
         if self.setup_mode == "revealed":
-            return (f"Tap the objectives face up on the table ({len(self.reveal_sel)} of 5), "
-                    "then Use.")
+            return f"Tap the five face up on the table ({len(self.reveal_sel)} of 5), then Use."
         if s.hand_scores:
             last = s.hand_scores[-1]
-            return (f"Hand {len(s.hand_scores)} scored: "
-                    + ", ".join(f"{p} {n}" for p, n in last.items()))
+            best = max(last.values())
+            top = " and ".join(p for p, n in last.items() if n == best)
+            return (f"Hand {len(s.hand_scores)} scored: most points {top} "
+                    f"({plural(best, 'point')}).")
         if any(o is None for o in s.objective.values()):
-            return "Face up: " + ", ".join(o.replace(" Village", "") for o in s.revealed)
-        unallied = " or ".join(g[0] for g in s.layout if len(g) == 1)
-        return f"Tap who holds the lowest {unallied} card, then tap the card."
+            return "Tap a player, then the objective they keep."
+        return "Tap who holds it, then the card."
 
     def _totals_text(self) -> str:
-        s = self.session.game.state
-        return "Totals: " + ", ".join(
-            f"{p} {sum(h[p] for h in s.hand_scores)}" for p in self.session.game.setup.players)
-
-    def _draw_side(self) -> None:
         game = self.session.game
         s = game.state
-        lines = []
-        for c in s.trick:
-            note = " (no effect)" if c.no_effect else ("" if c.on_suit else " (off suit)")
-            lines.append(f"{c.player}: {c.label()}{note}")
-        for p in s.pending:
-            lines += [f"chaos: {c}" for c in p.cards]
-        self.trick_label.text = "This trick\n" + ("\n".join(lines) if lines else "-")
-        self.players_box.clear_widgets()
-        palette = self.host.settings.palette
-        current = game.current_player
-        self.player_labels: dict[str, Any] = {}
-        self.score_labels: dict[str, Any] = {}
-        for i, who in enumerate(game.setup.players):
-            row = BoxLayout(spacing=4)
-            row.add_widget(_w("Panel", size_hint_x=None, width=10,
-                              bg=theme.player_colour(palette, i)))
-            total = sum(h[who] for h in s.hand_scores)
+        totals = {p: sum(h[p] for h in s.hand_scores) for p in game.setup.players}
+        best = max(totals.values())
+        top = " and ".join(p for p, n in totals.items() if n == best)
+        note = game.standings().note
+        text = f"Most points: {top} ({plural(best, 'point')})."
+        return f"{text} {note[0].upper()}{note[1:]}." if note else text
+
+    def _draw_side(self) -> None:
+        """Each player's row, updated in place (nothing there moves)."""
+        game = self.session.game
+        s = game.state
+        current = game.current_player if s.phase == "play" and not s.pending else None
+        played = {c.player: c for c in s.trick}
+        for who, r in self.rows.items():
+            objective = s.objective.get(who)
+            r["name"].text = f"[b]{who}[/b]" + (f" · {short_objective(objective)}"
+                                                if objective else "")
             team = game.team_of(who)
-            name = ("> " if who == current else "") + who + (f" (team {team})" if team else "")
-            objective = s.objective.get(who) or "no objective yet"
-            extras = [f"{s.hand_count[who]} cards", f"{len(s.villages[who])} tricks"]
+            first = [plural(s.hand_count[who], "card"), plural(len(s.villages[who]), "trick")]
+            if team:
+                first.insert(0, f"team {team}")
+            extras = []
             if s.tokens[who]:
-                extras.append(f"{s.tokens[who]} token" + ("s" if s.tokens[who] > 1 else ""))
+                extras.append(plural(s.tokens[who], "token"))
             if s.nets.get(who):
                 extras.append(f"net on {s.nets[who]}")
-            text = f"[b]{name}[/b] · {objective}\n{', '.join(extras)}"
-            label = _w("TLabel", text=text, markup=True, shorten=False, halign="left",
-                       font_size=self.host.fs(15))
-            # the hand's score so far, big; the game's total (earlier hands + this one) under it
-            small = int(self.host.fs(12))
-            gap = "\n" if len(game.setup.players) <= 4 else " "  # 5-6 rows: one line each
+            r["detail"].text = " · ".join(first) + ("\n" + " · ".join(extras) if extras else "")
+            r["row"].bg = (0.26, 0.27, 0.22, 1) if who == current else theme.PANEL
+            c = played.get(who)
+            r["played"].color = theme.TEXT
+            if c is not None:
+                r["played"].text = self._card_lines(c)
+            elif who == current:
+                r["played"].text = "to play"
+                r["played"].color = theme.ACCENT
+            else:
+                r["played"].text = ""
+            total = sum(h[who] for h in s.hand_scores)
             if game.is_over or (s.phase == "setup" and s.hand_scores):
-                score = f"[b]{total}[/b]{gap}[size={small}]total[/size]"
+                r["score"].text, r["under"].text = str(total), "total"
             elif s.hand_scores:
                 now = game.hand_score(who)
-                score = f"[b]{now}[/b]{gap}[size={small}]total {total + now}[/size]"
+                r["score"].text, r["under"].text = str(now), f"total {total + now}"
             else:
-                score = f"[b]{game.hand_score(who)}[/b]{gap}[size={small}]this hand[/size]"
-            points = _w("TLabel", text=score, markup=True, shorten=False, size_hint_x=None,
-                        width=90, font_size=self.host.fs(22))
-            row.add_widget(label)
-            row.add_widget(points)
-            self.player_labels[who] = label
-            self.score_labels[who] = points
-            self.players_box.add_widget(row)
+                r["score"].text, r["under"].text = str(game.hand_score(who)), "this hand"
+
+    @staticmethod
+    def _card_lines(c: Any) -> str:
+        """A card of the trick on two lines: its tribe, then its value and how it counts."""
+        if c.card == GRETIN:
+            return "Lucky\nGretin"
+        tribe, value = c.card.rsplit(" ", 1)
+        how = ("no effect" if c.no_effect else f"as {c.value}" if str(c.value) != value
+               else "" if c.on_suit else "off suit")
+        return f"{tribe}\n{value} {how}".rstrip()
 
     # -- building blocks ----------------------------------------------------------------------
 
     def _button(self, key: str, text: str, on: Callable[..., object], *, enabled: bool = True,
                 hot: bool = False, selected: bool = False, font: float = 16,
                 **kwargs: Any) -> Any:
-        """A choice: ``hot`` (accent) marks the sensible ones; disabled ones are greyed."""
+        """A choice: ``hot`` (accent) marks the sensible ones, and only among those that may
+        be tapped; disabled ones are greyed."""
+        hot = hot and enabled
         bg = theme.ACCENT if hot else theme.SELECT if selected else theme.BUTTON
         b = _w("TButton", text=text, font_size=self.host.fs(font), disabled=not enabled,
                background_color=bg if enabled else OFF,
@@ -292,8 +401,8 @@ class TribalVillageScreen(TableScreen):
         self.buttons[key] = b
         return b
 
-    def _row(self, widgets: Iterable[Any], height: float = 52) -> BoxLayout:
-        row = BoxLayout(spacing=4, size_hint_y=None, height=height)
+    def _row(self, widgets: Iterable[Any], height: float = ROW) -> BoxLayout:
+        row = BoxLayout(spacing=GAP, size_hint_y=None, height=height)
         for w in widgets:
             row.add_widget(w)
         self.choices.add_widget(row)
@@ -301,15 +410,22 @@ class TribalVillageScreen(TableScreen):
 
     def _grid(self, widgets: Sequence[Any], cols: int) -> GridLayout:
         rows = max(1, -(-len(widgets) // cols))
-        grid = GridLayout(cols=cols, spacing=4, size_hint_y=None, height=rows * 52 - 4)
+        grid = GridLayout(cols=cols, spacing=GAP, size_hint_y=None, height=rows_height(rows))
         for w in widgets:
             grid.add_widget(w)
         self.choices.add_widget(grid)
         return grid
 
-    def _note(self, text: str, height: float = 30) -> None:
-        self.choices.add_widget(_w("TLabel", text=text, size_hint_y=None, height=height,
-                                   font_size=self.host.fs(16), halign="left", shorten=False))
+    def _note(self, text: str, *buttons: Any) -> None:
+        """A line saying what the choices below are for (two lines at most), with any buttons
+        that go back or decline beside it."""
+        label = _w("TLabel", text=text, font_size=self.host.fs(15), halign="left",
+                   shorten=False, color=theme.MUTED)
+        row = self._row([label])
+        for b in buttons:
+            b.size_hint_x = None
+            b.width = 150
+            row.add_widget(b)
 
     def _call(self, text: str) -> None:
         self.session.try_call(text)
@@ -317,73 +433,75 @@ class TribalVillageScreen(TableScreen):
             self.redraw()
 
     def _set(self, **changes: Any) -> None:
+        self.session.message = self.notice = ""  # a new tap: the last message has been read
         for k, v in changes.items():
             setattr(self, k, v)
         self.redraw()
 
     def _card_picker(self, allowed: set[str], hot: set[str], on_pick: Callable[[str], None],
-                     tribes: Sequence[str] | None = None) -> None:
+                     tribes: Sequence[str] | None = None, extra: Sequence[Any] = (),
+                     ready: bool = True) -> None:
         """Tribe, then value: two taps. Only ``allowed`` cards can be tapped; ``hot`` ones are
-        highlighted (e.g. on suit). A Lucky Gretin is one tap."""
+        highlighted (e.g. on suit). A Lucky Gretin is one tap. ``extra`` buttons join the
+        tribes' row; nothing can be tapped until ``ready``."""
         game = self.session.game
         tribes = list(tribes if tribes is not None else game.state.tribes)
         if game.options.lucky_gretin and tribes == list(game.state.tribes):
             tribes.append(GRETIN)
         if self.tribe is not None and self.tribe not in tribes:
             self.tribe = None
-        if len(tribes) == 1:  # one tribe possible: its values at once
+        if len(tribes) == 1 and ready:  # one tribe possible: its values at once
             self.tribe = tribes[0]
-        widgets = []
-        for t in tribes if len(tribes) > 1 else ():
+        widgets = list(extra)
+        for t in tribes:
             if t == GRETIN:
-                widgets.append(self._button("tribe:" + t, "Gretin", lambda: on_pick(GRETIN),
-                                            enabled=GRETIN in allowed, hot=GRETIN in hot))
+                widgets.insert(len(widgets) - len(extra), self._button(
+                    "tribe:" + t, "Gretin", lambda: on_pick(GRETIN),
+                    enabled=ready and GRETIN in allowed, hot=GRETIN in hot))
                 continue
             mine = {c for c in allowed if c != GRETIN and tribe_of(c) == t}
-            widgets.append(self._button(
-                "tribe:" + t, t, lambda t=t: self._set(tribe=t), enabled=bool(mine),
+            widgets.insert(len(widgets) - len(extra), self._button(
+                "tribe:" + t, t, lambda t=t: self._set(tribe=t), enabled=ready and bool(mine),
                 hot=any(c in hot for c in mine) and self.tribe != t,
                 selected=self.tribe == t))
-        if widgets:
-            self._grid(widgets, cols=min(5, len(widgets)))
+        self._grid(widgets, cols=len(widgets) if len(widgets) <= 5 else -(-len(widgets) // 2))
         values = []
         for v in VALUES:
             card = f"{self.tribe} {v}"
-            ok = self.tribe is not None and card in allowed
+            ok = ready and self.tribe is not None and card in allowed
             values.append(self._button(f"value:{v}", str(v), lambda card=card: on_pick(card),
                                        enabled=ok, hot=ok and card in hot, font=20))
         self._row(values)
 
     def _player_row(self, players: Sequence[str], chosen: str | None,
-                    on: Callable[[str], None], prefix: str = "player:") -> None:
+                    on: Callable[[str], None], prefix: str = "player:",
+                    done: Iterable[str] = ()) -> None:
+        """The players as buttons, in rows of up to three (a name keeps its room); those in
+        ``done`` stay in their place, greyed."""
         palette = self.host.settings.palette
         order = list(self.session.game.setup.players)
+        finished = set(done)
         widgets = []
         for p in players:
             colour = theme.player_colour(palette, order.index(p))
-            b = self._button(prefix + p, p, lambda p=p: on(p), bold=p == chosen)
+            b = self._button(prefix + p, p, lambda p=p: on(p), bold=p == chosen,
+                             enabled=p not in finished, font=15)
             # the chosen player in their colour, the others grey with a colour-free label
-            b.background_color = colour if p == chosen else theme.BUTTON
-            b.color = theme.text_on(colour) if p == chosen else theme.TEXT
+            if p == chosen:
+                b.background_color = colour
+                b.color = theme.text_on(colour)
             widgets.append(b)
-        self._row(widgets)
+        self._grid(widgets, cols=grid_cols(len(widgets)))
 
     # -- setup: alliances, revealed objectives, picks, first lead ---------------------------------
 
     def _draw_setup(self) -> None:
         modes = [("pick", "Picks & lead"), ("alliances", "Alliance cards"),
                  ("revealed", "Objectives dealt")]
-        fresh = not self.session.game.history  # options only before the game's first call
-        if fresh:
-            modes.append(("options", "Options"))
-        elif self.setup_mode == "options":
-            self.setup_mode = "pick"
         self._row([self._button("mode:" + m, text, lambda m=m: self._set(setup_mode=m),
                                 selected=self.setup_mode == m, font=15)
                    for m, text in modes])
-        if self.setup_mode == "options":
-            self._draw_options()
-        elif self.setup_mode == "alliances":
+        if self.setup_mode == "alliances":
             self._draw_alliances()
         elif self.setup_mode == "revealed":
             self._draw_revealed()
@@ -400,42 +518,6 @@ class TribalVillageScreen(TableScreen):
                                             selected=self.swap_first == t))
         self._grid(widgets, cols=4)
 
-    def _draw_options(self) -> None:
-        """The engine's table options. The start screen does not know them, so changing one
-        restarts this (still empty) game with the new options; the old one is dropped."""
-        game = self.session.game
-        o = game.options
-        n = len(game.setup.players)
-        self._row([
-            self._button("opt:lucky_gretin", "Lucky Gretin: " + ("on" if o.lucky_gretin
-                                                                  else "off"),
-                         lambda: self._restart(lucky_gretin=not o.lucky_gretin),
-                         selected=o.lucky_gretin, font=15),
-            self._button("opt:alliance_mode", "Alliance mode (teams): "
-                         + ("on" if o.alliance_mode else "off"),
-                         lambda: self._restart(alliance_mode=not o.alliance_mode),
-                         enabled=n in (4, 6), selected=o.alliance_mode, font=15)])
-        self._row([_w("TLabel", text="Hands", size_hint_x=None, width=80,
-                      font_size=self.host.fs(15)),
-                   *(self._button(f"opt:hands:{h}", str(h), lambda h=h: self._restart(hands=h),
-                                  selected=o.hands == h) for h in range(1, 6))])
-        self._row([
-            self._button("opt:tachydus_discard", "Tachydus discard: " + o.tachydus_discard,
-                         lambda: self._restart(tachydus_discard="out" if o.tachydus_discard
-                                               == "village" else "village"), font=15),
-            self._button("opt:new_alliances_each_hand", "New alliances each hand: "
-                         + ("yes" if o.new_alliances_each_hand else "no"),
-                         lambda: self._restart(
-                             new_alliances_each_hand=not o.new_alliances_each_hand),
-                         selected=o.new_alliances_each_hand, font=15)])
-
-    def _restart(self, **changes: Any) -> None:
-        game = self.session.game
-        new = self.host.restart({**game.setup.options, **changes})
-        if isinstance(new, ScreenTable) and isinstance(new.screen, TribalVillageScreen):
-            new.screen.setup_mode = "options"  # the players are still choosing options
-            new.screen.redraw()
-
     def _edit_ally(self, tribe: str) -> None:
         first = self.swap_first
         if first is None or first == tribe:
@@ -448,21 +530,21 @@ class TribalVillageScreen(TableScreen):
         self._call(SetAlliances(tuple(tuple(g) for g in layout)).text())
 
     def _draw_revealed(self) -> None:
-        """Match the five objective cards face up on the table."""
+        """Match the five objective cards face up on the table; "Use them" ends the grid."""
         s = self.session.game.state
         pool = set(s.revealed) | set(s.objective_deck)
         if not self.reveal_sel:
             self.reveal_sel = list(s.revealed)
-        widgets = [self._button("reveal:" + o, o.replace(" Village", ""),
+        widgets = [self._button("reveal:" + o, short_objective(o),
                                 lambda o=o: self._toggle_reveal(o), enabled=o in pool,
-                                selected=o in self.reveal_sel, font=14)
+                                selected=o in self.reveal_sel, font=15)
                    for o in OBJECTIVES]
-        self._grid(widgets, cols=5)
         changed = sorted(self.reveal_sel) != sorted(s.revealed)
-        self._row([self._button("reveal:use", "Use these objectives",
-                                lambda: self._call(Reveal(tuple(self.reveal_sel)).text()),
-                                enabled=changed and len(self.reveal_sel) == min(5, len(pool)),
-                                hot=changed)])
+        widgets.append(self._button("reveal:use", "Use them",
+                                    lambda: self._call(Reveal(tuple(self.reveal_sel)).text()),
+                                    enabled=changed and len(self.reveal_sel) == min(5, len(pool)),
+                                    hot=changed, font=15))
+        self._grid(widgets, cols=5)
 
     def _toggle_reveal(self, objective: str) -> None:
         sel = self.reveal_sel
@@ -470,35 +552,37 @@ class TribalVillageScreen(TableScreen):
             sel.remove(objective)
         elif len(sel) < 5:
             sel.append(objective)
-        self.redraw()
+        self._set()
 
     def _draw_picks(self) -> None:
+        """Every player in one place through the setup: first each picks an objective (those
+        who have are greyed), then who holds the lowest unallied card, and the card."""
         game = self.session.game
         s = game.state
+        players = list(game.setup.players)
         missing = [p for p, o in s.objective.items() if o is None]
         if missing:
             who = self.picker if self.picker in missing else missing[0]
-            self._player_row(missing, who, lambda p: self._set(picker=p))
+            self._player_row(players, who, lambda p: self._set(picker=p),
+                             done=[p for p in players if p not in missing])
             picks = [c for c in game.legal_calls()
                      if isinstance(c, PickObjective) and c.player == who]
-            widgets = [self._button("objective:" + c.objective, c.objective,
+            widgets = [self._button("objective:" + c.objective, short_objective(c.objective),
                                     lambda c=c: self._call(c.text()), font=15)
                        for c in picks]
             self._grid(widgets, cols=3)
             return
-        players = list(game.setup.players)
         picker = self.picker if self.picker in players else None
         unallied = [g[0] for g in s.layout if len(g) == 1]
         self._player_row(players, picker, lambda p: self._set(picker=p))
-        if picker is None:
-            return
-        lead = picker
+        lead = picker or ""
         allowed = {f"{t} {v}" for t in unallied for v in VALUES
-                   if accepts(game, FirstLead(lead, f"{t} {v}").text())}
+                   if picker is not None and accepts(game, FirstLead(lead, f"{t} {v}").text())}
+        none = self._button("lead:none", "None dealt",
+                            lambda: self._call(FirstLead(lead).text()), enabled=bool(picker),
+                            font=15)
         self._card_picker(allowed, allowed, lambda c: self._call(FirstLead(lead, c).text()),
-                          tribes=unallied)
-        self._row([self._button("lead:none", f"No unallied card dealt: {lead} leads",
-                                lambda: self._call(FirstLead(lead).text()), font=15)])
+                          tribes=unallied, extra=[none], ready=picker is not None)
 
     # -- play: a card by two taps, then its ability ---------------------------------------------
 
@@ -516,13 +600,18 @@ class TribalVillageScreen(TableScreen):
         allowed = {c.card for c in plays}
         hot = {c for c in allowed if game.is_on_suit(c)}
         held = s.tokens[who]
-        if held:
-            span = range(-min(held, 3), min(held, 3) + 1)
-            widgets = [self._button(f"tokens:{n:+d}", "no token" if n == 0 else f"{n:+d}",
-                                    lambda n=n: self._set(tokens=n), selected=self.tokens == n,
-                                    font=16) for n in span]
-            self._row([_w("TLabel", text="Luftle tokens", size_hint_x=None, width=120,
-                          font_size=self.host.fs(15)), *widgets])
+        if held:  # Wild Luftle tokens on the next card: -held .. +held, none at first
+            n = self.tokens
+            said = "none" if n == 0 else f"{n:+d}"
+            label = _w("TLabel", text=f"Luftle tokens on the card: {said} "
+                       f"(has {held})", font_size=self.host.fs(15), halign="left")
+            self._row([label,
+                       self._button("tokens:-", "-1", lambda: self._set(tokens=n - 1),
+                                    enabled=n > -min(held, 3), font=18, size_hint_x=None,
+                                    width=64),
+                       self._button("tokens:+", "+1", lambda: self._set(tokens=n + 1),
+                                    enabled=n < min(held, 3), font=18, size_hint_x=None,
+                                    width=64)])
         self._card_picker(allowed, hot, self._chosen)
 
     def _chosen(self, card: str) -> None:
@@ -551,20 +640,21 @@ class TribalVillageScreen(TableScreen):
         back = self._button("ability:back", "Other card", lambda: self._set(card=None), font=15)
         skip = self._button("ability:skip", "Don't use it", lambda: self._send_play(), font=15)
         if tribe == "Hydris":
-            self._note(f"{card}: Hunting Net - place it in front of")
+            self._note(f"{card}: Hunting Net in front of whom?", back)
             targets = sorted({c.net for c in variants if c.net})
             self._player_row(targets, None, lambda p: self._send_play(net=p), prefix="net:")
-            self._row([skip, back])
+            self._row([skip])
         elif tribe == "Nimbus" and self.take is None:
-            self._note(f"{card} off suit: Raking Talons - take a card from the trick")
+            self._note(f"{card} off suit: Raking Talons takes a card", back)
             takes = sorted({c.take for c in variants if c.take})
-            self._grid([self._button("take:" + t, t, lambda t=t: self._set(take=t), hot=True)
-                        for t in takes], cols=3)
-            self._row([skip, back])
+            self._grid([*(self._button("take:" + t, t, lambda t=t: self._set(take=t), hot=True)
+                          for t in takes), skip], cols=3)
         elif tribe == "Nimbus":
             take = self.take
             assert take is not None
-            self._note(f"Took {take}: now discard a card into the trick (no effect)")
+            self._note(f"Took {take}: discard a card into the trick",
+                       self._button("ability:back", "Other take",
+                                    lambda: self._set(take=None), font=15))
             who = game.current_player
             assert who is not None
             allowed = {c for c in [take, *self._possible(who)]
@@ -572,10 +662,8 @@ class TribalVillageScreen(TableScreen):
                                              discard=c).text())}
             self._card_picker(allowed, {take},
                               lambda c: self._send_play(take=take, discard=c))
-            self._row([self._button("ability:back", "Other take",
-                                    lambda: self._set(take=None), font=15)])
         elif tribe == "Boletus":
-            self._note(f"{card} off suit: Plotting Distrust - swap two alliance cards")
+            self._note(f"{card} off suit: swap two alliance cards", back)
             pairs = {c.swap for c in variants if c.swap}
             first = self.swap_first
             widgets = []
@@ -585,8 +673,7 @@ class TribalVillageScreen(TableScreen):
                         t == first or (first, t) in pairs or (t, first) in pairs)
                     widgets.append(self._button("swap:" + t, t, lambda t=t: self._swap_tap(t),
                                                 enabled=ok, selected=first == t))
-            self._grid(widgets, cols=4)
-            self._row([skip, back])
+            self._grid([*widgets, skip], cols=3 if len(widgets) < 6 else 4)
 
     def _swap_tap(self, tribe: str) -> None:
         first = self.swap_first
@@ -611,7 +698,7 @@ class TribalVillageScreen(TableScreen):
         if pend.kind == "net":
             assert pend.play is not None
             self._note(f"{pend.other} chose {pend.play.card}. Retrieve the net to make them "
-                       "play another card?", height=50)
+                       "play another card?")
             self._row([self._button("net:" + ("retrieve" if c.retrieve else "leave"),
                                     c.text().split(": ", 1)[1], lambda c=c: self._call(c.text()),
                                     hot=not c.retrieve)
@@ -623,7 +710,7 @@ class TribalVillageScreen(TableScreen):
         elif pend.kind == "manipulate":
             self._draw_manipulate([c for c in answers if isinstance(c, Manipulate)])
         elif pend.kind == "discard":
-            self._note(f"{who} got {pend.card} back: discard a different card")
+            self._note(f"{who} got {pend.card} back: discard another card")
             allowed = {c.card for c in answers if isinstance(c, Discard)}
             self._card_picker(allowed, allowed,
                               lambda c: self._call(Discard(who, c).text()))
@@ -632,12 +719,14 @@ class TribalVillageScreen(TableScreen):
             widgets = []
             for c in answers:
                 if isinstance(c, KeepObjective):
-                    widgets.append(self._button("gretin:keep", f"Keep {s.objective[who]}",
+                    kept = short_objective(s.objective[who] or "")
+                    widgets.append(self._button("gretin:keep", f"Keep {kept}",
                                                 lambda c=c: self._call(c.text()), hot=True,
-                                                font=14))
+                                                font=15))
                 elif isinstance(c, PickObjective):
-                    widgets.append(self._button("objective:" + c.objective, c.objective,
-                                                lambda c=c: self._call(c.text()), font=14))
+                    widgets.append(self._button("objective:" + c.objective,
+                                                short_objective(c.objective),
+                                                lambda c=c: self._call(c.text()), font=15))
             self._grid(widgets, cols=3)
 
     def _draw_manipulate(self, answers: Sequence[Manipulate]) -> None:
@@ -645,32 +734,42 @@ class TribalVillageScreen(TableScreen):
         cards scroll."""
         owners = list(dict.fromkeys(c.owner for c in answers if c.owner))
         owner = self.picker if self.picker in owners else None
-        self._note("Return a card from whose Village to their hand?")
         none = next(c for c in answers if c.card is None)
-        self._row([self._button("manipulate:none", "No manipulation",
-                                lambda: self._call(none.text()), hot=True, font=15)])
-        self._player_row(owners, owner, lambda p: self._set(picker=p), prefix="village:")
         if owner is None:
+            self._note("Return a card from whose Village to its owner's hand?",
+                       self._button("manipulate:none", "No, none", lambda: self._call(
+                           none.text()), hot=True, font=15))
+            self._player_row(owners, owner, lambda p: self._set(picker=p), prefix="village:")
             return
+        self._note(f"{owner}'s Village: which card goes back?",
+                   self._button("village:back", "Other Village",
+                                lambda: self._set(picker=None), font=15))
         mine = [c for c in answers if c.owner == owner and c.card]
-        grid = GridLayout(cols=4, spacing=4, size_hint_y=None,
-                          height=max(1, -(-len(mine) // 4)) * 52 - 4)
+        widgets = []
         for c in mine:
             assert c.card is not None
-            grid.add_widget(self._button(f"manipulate:{c.card} from {owner}",
-                                         c.card.replace("Lucky ", ""),
-                                         lambda c=c: self._call(c.text()), font=15))
-        view = ScrollView(size_hint_y=None, height=min(grid.height, 3 * 52 - 4),
-                          do_scroll_x=False)
-        view.add_widget(grid)
-        self.choices.add_widget(view)
+            widgets.append(self._button(f"manipulate:{c.card} from {owner}",
+                                        c.card.replace("Lucky ", ""),
+                                        lambda c=c: self._call(c.text()), font=15))
+        self._paged(widgets, cols=4, rows=PLAY_ROWS - 1)
+
+    def _paged(self, widgets: Sequence[Any], cols: int, rows: int) -> None:
+        """A grid of ``rows`` x ``cols``, one page at a time: when the buttons do not fit, the
+        last cell turns the page ("More", which shows where it is). Nothing scrolls, so every
+        button sits where it was drawn."""
+        shown, page, pages = one_page(widgets, cols * rows, self.page)
+        cells = [Widget() if w is None else w for w in shown]
+        if pages > 1:
+            cells.append(self._button("page:more", f"More {page + 1}/{pages}",
+                                      lambda: self._set(page=page + 1), font=15))
+        self._grid(cells, cols=cols)
 
     def _draw_chaos(self, who: str, answers: Sequence[Any]) -> None:
         full = next((c for c in answers if isinstance(c, Chaos) and c.added), None)
         givers = [q for _, q in full.added] if full else []
         if self.chaos is None:
-            self._note(f"{who} won with Floris: each other player adds a random card, then "
-                       f"{who} gives one back to each.", height=50)
+            self._note(f"Each other player adds a random card from their hand; then {who} "
+                       "gives one back to each.")
             self._row([self._button("chaos:no", "No chaos", lambda: self._call(
                 Chaos(who).text()), hot=True),
                 self._button("chaos:yes", "Create chaos", lambda: self._set(chaos=[]),
@@ -678,7 +777,9 @@ class TribalVillageScreen(TableScreen):
             return
         done = self.chaos
         giver = givers[len(done)]
-        self._note(f"Random card drawn from {giver}'s hand:")
+        self._note(f"The random card from {giver}'s hand:",
+                   self._button("chaos:back", "Start again", lambda: self._set(chaos=None),
+                                font=15))
         taken = {c for c, _ in done}
         allowed = {c for c in self._possible(giver) if c not in taken or c == GRETIN}
 
@@ -690,8 +791,6 @@ class TribalVillageScreen(TableScreen):
                 self._set(chaos=added, tribe=None)
 
         self._card_picker(allowed, set(), pick)
-        self._row([self._button("chaos:back", "Start again", lambda: self._set(chaos=None),
-                                font=15)])
 
     def _draw_return(self, who: str, pend: Any) -> None:
         s = self.session.game.state
@@ -699,7 +798,8 @@ class TribalVillageScreen(TableScreen):
         for card, _ in self.gifts:
             group.remove(card)
         giver = pend.givers[len(self.gifts)]
-        self._note(f"{who}: give one card of the group back to {giver}")
+        back = [self._button("give:back", "Start again", lambda: self._set(gifts=[]), font=15)]
+        self._note(f"Which card goes back to {giver}?", *(back if self.gifts else ()))
 
         def give(card: str) -> None:
             gifts = [*self.gifts, (card, giver)]
@@ -710,25 +810,14 @@ class TribalVillageScreen(TableScreen):
 
         self._grid([self._button("give:" + c, c, lambda c=c: give(c), font=15)
                     for c in dict.fromkeys(group)], cols=4)
-        if self.gifts:
-            self._row([self._button("give:back", "Start again", lambda: self._set(gifts=[]),
-                                    font=15)])
 
     # -- the end ------------------------------------------------------------------------------
 
     def _draw_over(self) -> None:
-        st = self.session.game.standings()
-        cells = [_w("TLabel", text=c, bold=True, font_size=self.host.fs(15)) for c in st.columns]
-        for row in st.rows:
-            cells += [_w("TLabel", text=c, font_size=self.host.fs(15)) for c in row]
-        grid = GridLayout(cols=len(st.columns), size_hint_y=None,
-                          height=28 * (len(st.rows) + 1))
-        for cell in cells:
-            grid.add_widget(cell)
-        self.choices.add_widget(grid)
-        self.choices.add_widget(self._button("over:leave", "Back to start",
-                                             lambda: self.host.end_game(), hot=True,
-                                             size_hint_y=None, height=52))
+        """The winner above, the totals on the right; the standings table and the way back."""
+        self._row([self._button("over:standings", "Final standings", self.frame.ask_end),
+                   self._button("over:leave", "Back to start", lambda: self.host.end_game(),
+                                hot=True)])
 
 
 __all__ = ["TribalVillageScreen", "accepts"]

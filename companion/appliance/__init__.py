@@ -1,0 +1,615 @@
+"""Turn a Raspberry Pi into a table companion appliance, and back (`companion appliance`).
+
+``enable`` makes the Pi boot into the app and keep it running:
+
+- **desktop mode** (Raspberry Pi OS with its labwc desktop): a block in the user's
+  ``~/.config/labwc/autostart`` runs the app under ``lwrespawn`` (restarted when it exits) as a
+  ``systemd-run --user`` service with a watchdog (restarted when it hangs); the ``swayidle``
+  lines raspi-config writes there for screen blanking are commented out;
+- **console mode** (a Lite image, no desktop): a system service on tty1 drawing through KMS/DRM,
+  ``Restart=always`` and ``WatchdogSec``, the console's blanking off;
+
+and in both: systemd feeds the Pi's hardware watchdog (``RuntimeWatchdogSec``, at most ~15 s on a
+Pi), the screen's rotation (picture and touch, through Kivy) and the audio output are passed to
+the app, which uses exactly one Kivy input provider (see ``companion.commands.start``).
+``--protect DIR`` adds power-pull protection: a read-only root under a RAM overlay
+(``overlayroot``, ``recurse=0``) with the journal, settings and profiles moved to ``DIR``, which
+must be another filesystem (docs/raspberry-pi.md explains the trade-offs).
+
+Every file is generated from ``templates/``, checked (``systemd-analyze verify`` for the unit,
+``sh -n`` and a parse of the autostart block, strict INI parsing for the drop-ins) and recorded,
+with every other change, in a manifest (``/var/lib/table-companion/appliance.json``). ``disable``
+undoes exactly what the manifest lists, in reverse, and leaves the system as it found it.
+
+Everything works against another root directory (``root``): an SD card mounted on a laptop, or a
+temporary folder in the tests. Commands that only make sense on the running system (apt,
+update-initramfs, daemon-reload) are then reported, not run; ``systemctl --root`` works offline.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import pwd
+import re
+import shlex
+import shutil
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from string import Template
+from typing import Any
+
+UNIT = "table-companion.service"
+UNIT_PATH = "/etc/systemd/system/" + UNIT
+WATCHDOG_DROPIN = "/etc/systemd/system.conf.d/table-companion-watchdog.conf"
+OVERLAY_CONF = "/etc/overlayroot.local.conf"
+MANIFEST = "/var/lib/table-companion/appliance.json"
+BLOCK_START = "# >>> table-companion"
+BLOCK_END = "# <<< table-companion"
+COMMENTED = "# table-companion turned off: "
+#: The app's systemd watchdog: silent this long, it is restarted (it feeds every third of it).
+APP_WATCHDOG_S = 15
+#: systemd's feeding of the hardware watchdog; bcm2835-wdt takes at most ~15 s.
+HW_WATCHDOG_S = 14
+ROTATIONS = (0, 90, 180, 270)
+#: --audio names and the ALSA card ids they mean on a Raspberry Pi.
+AUDIO_CARDS = {"hdmi": "vc4hdmi0", "hdmi2": "vc4hdmi1", "headphones": "Headphones"}
+MODES = ("auto", "desktop", "console")
+DOCS = "docs/raspberry-pi.md"
+
+Runner = Callable[[Sequence[str]], subprocess.CompletedProcess[str]]
+
+
+class ApplianceError(Exception):
+    """Raised when the appliance cannot be enabled or disabled as asked; says why and what to do."""
+
+
+def run_command(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
+    """Run a system command, capturing its output (the default runner)."""
+    return subprocess.run(list(argv), text=True, capture_output=True, check=False)
+
+
+@dataclass(frozen=True)
+class Options:
+    """What ``enable`` sets up. Paths are as seen inside ``root`` (the running system: "/")."""
+
+    user: str
+    repo: Path
+    venv: Path
+    root: Path = Path("/")
+    mode: str = "auto"
+    rotation: int = 0
+    audio: str = "default"
+    protect: Path | None = None
+    #: /proc/asound/cards as text (None: read it from the running system when root is "/").
+    sound_cards: str | None = None
+
+
+@dataclass
+class Account:
+    name: str
+    uid: int
+    gid: int
+    home: Path
+
+
+@dataclass
+class Report:
+    """What a step did or would do, line by line, for the command to print."""
+
+    lines: list[str] = field(default_factory=list)
+
+    def add(self, line: str) -> None:
+        self.lines.append(line)
+
+
+# -- helpers on the root ---------------------------------------------------------------------
+def _in_root(root: Path, path: str | Path) -> Path:
+    return root / str(path).lstrip("/")
+
+
+def _is_live(root: Path) -> bool:
+    return root.resolve() == Path("/")
+
+
+def _account(root: Path, user: str) -> Account:
+    passwd = _in_root(root, "/etc/passwd")
+    try:
+        lines = passwd.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ApplianceError(f"cannot read {passwd}: {exc.strerror or exc}") from None
+    for line in lines:
+        parts = line.split(":")
+        if len(parts) >= 7 and parts[0] == user:
+            return Account(user, int(parts[2]), int(parts[3]), Path(parts[5]))
+    raise ApplianceError(f"user {user!r} is not in {passwd}: give --user NAME of the person the "
+                         "table runs as (on Raspberry Pi OS, the first user made at setup)")
+
+
+def _groups(root: Path) -> set[str]:
+    try:
+        text = _in_root(root, "/etc/group").read_text(encoding="utf-8")
+    except OSError:
+        return set()
+    return {line.split(":", 1)[0] for line in text.splitlines() if line}
+
+
+def _template(name: str) -> Template:
+    return Template((resources.files(__package__) / "templates" / name).read_text("utf-8"))
+
+
+def detect_mode(root: Path) -> str:
+    """``desktop`` where labwc is installed (Raspberry Pi OS with desktop), else ``console``."""
+    return "desktop" if _in_root(root, "/usr/bin/labwc").exists() else "console"
+
+
+def audio_device(choice: str, cards_text: str) -> str | None:
+    """The ALSA device for ``--audio``: None for ``default`` (the system's choice, e.g. the
+    desktop's volume menu), else ``sysdefault:CARD=<id>``.
+
+    Raised when ...: ApplianceError naming the cards present when ``usb`` finds no USB card.
+    """
+    if choice == "default":
+        return None
+    cards = re.findall(r"^\s*\d+\s+\[(\S+)\s*\]:\s*(.*)$", cards_text, re.MULTILINE)
+    if choice == "usb":
+        usb = [cid for cid, desc in cards if "USB" in desc]
+        if not usb:
+            found = ", ".join(f"{cid} ({desc.strip()})" for cid, desc in cards) or "none"
+            raise ApplianceError(f"--audio usb: no USB sound card found (cards: {found}); plug "
+                                 "it in, or name the card: --audio CARD (see `aplay -l`)")
+        return f"sysdefault:CARD={usb[0]}"
+    card = AUDIO_CARDS.get(choice, choice)
+    if not re.fullmatch(r"[A-Za-z0-9_]+", card):
+        raise ApplianceError(f"--audio {choice!r}: expected default, hdmi, hdmi2, headphones, usb "
+                             "or an ALSA card id such as vc4hdmi0 (see `aplay -l`)")
+    return f"sysdefault:CARD={card}"
+
+
+def _same_filesystem(a: Path, b: Path) -> bool:
+    return a.stat().st_dev == b.stat().st_dev
+
+
+# -- the manifest ----------------------------------------------------------------------------
+class Manifest:
+    """The list of changes ``enable`` made, saved after each one so ``disable`` can undo them."""
+
+    def __init__(self, root: Path, ops: list[dict[str, Any]] | None = None,
+                 settings: dict[str, Any] | None = None) -> None:
+        self.root = root
+        self.ops: list[dict[str, Any]] = ops or []
+        self.settings: dict[str, Any] = settings or {}
+
+    @property
+    def path(self) -> Path:
+        return _in_root(self.root, MANIFEST)
+
+    @classmethod
+    def load(cls, root: Path) -> Manifest | None:
+        path = _in_root(root, MANIFEST)
+        if not path.exists():
+            return None
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(root, list(data["ops"]), dict(data["settings"]))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ApplianceError(f"{path} is damaged ({exc}): the appliance's changes cannot be "
+                                 f"undone from it; see {DOCS}, 'Undo by hand'") from None
+
+    def record(self, op: dict[str, Any]) -> None:
+        self.ops.append(op)
+        self.save()
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"settings": self.settings, "ops": self.ops}, indent=1),
+                       encoding="utf-8")
+        os.replace(tmp, self.path)
+
+
+def _make_dirs(root: Path, path: str, manifest: Manifest, owner: Account | None) -> None:
+    """Create the folders above ``path`` that are missing, recording each."""
+    missing = []
+    parent = Path(path).parent
+    while not _in_root(root, parent).exists():
+        missing.append(parent)
+        parent = parent.parent
+    for d in reversed(missing):
+        _in_root(root, d).mkdir()
+        if owner is not None and str(d).startswith(str(owner.home)):
+            _chown(_in_root(root, d), owner)
+        manifest.record({"op": "dir", "path": str(d)})
+
+
+def _chown(path: Path, owner: Account) -> None:
+    if os.geteuid() == 0:
+        os.chown(path, owner.uid, owner.gid)
+
+
+def _write_new(root: Path, path: str, text: str, manifest: Manifest,
+               owner: Account | None = None) -> None:
+    target = _in_root(root, path)
+    if target.exists():
+        raise ApplianceError(f"{target} exists and was not written by `companion appliance`: "
+                             "move it away first")
+    _make_dirs(root, path, manifest, owner)
+    manifest.record({"op": "file", "path": path})
+    target.write_text(text, encoding="utf-8")
+    if owner is not None:
+        _chown(target, owner)
+
+
+# -- rendering and checking ------------------------------------------------------------------
+def app_environment(opts: Options, mode: str) -> dict[str, str]:
+    """The environment the app runs with in the appliance."""
+    env: dict[str, str] = {}
+    if mode == "console":
+        env["SDL_VIDEODRIVER"] = "kmsdrm"
+    site = _in_root(opts.root, "/usr/lib/python3/dist-packages")
+    if any(site.glob("lgpio*")):
+        env["GPIOZERO_PIN_FACTORY"] = "lgpio"
+    cards = opts.sound_cards
+    if cards is None and _is_live(opts.root):
+        try:
+            cards = Path("/proc/asound/cards").read_text(encoding="utf-8")
+        except OSError:
+            cards = ""
+    device = audio_device(opts.audio, cards or "")
+    if device:
+        env["SDL_AUDIODRIVER"] = "alsa"
+        env["AUDIODEV"] = device
+    if opts.protect is not None:
+        data = opts.protect
+        env["COMPANION_DATA_DIR"] = str(data / "data")
+        env["COMPANION_CONFIG_DIR"] = str(data / "config")
+        env["COMPANION_CONFIG"] = str(data / "config" / "config.toml")
+        env["KIVY_HOME"] = str(data / "kivy")
+    return env
+
+
+def app_command(opts: Options) -> list[str]:
+    return [str(opts.venv / "bin" / "companion"), "start", "--rotation", str(opts.rotation)]
+
+
+def render_unit(opts: Options, env: dict[str, str]) -> str:
+    wanted = ["video", "render", "input", "audio", "gpio"]
+    present = [g for g in wanted if g in _groups(opts.root)]
+    groups = f"SupplementaryGroups={' '.join(present)}" if present else ""
+    environment = "\n".join(f"Environment={shlex.quote(f'{k}={v}')}" for k, v in env.items())
+    return _template("table-companion.service").substitute(
+        docs=opts.repo / DOCS, watchdog_s=APP_WATCHDOG_S, user=opts.user, groups=groups,
+        repo=opts.repo, environment=environment, command=shlex.join(app_command(opts)))
+
+
+def render_autostart_block(opts: Options, env: dict[str, str]) -> str:
+    setenv = " ".join(shlex.quote(f"--setenv={k}={v}") for k, v in env.items())
+    return _template("labwc-autostart").substitute(
+        docs=opts.repo / DOCS, watchdog_s=APP_WATCHDOG_S, setenv=setenv, repo=opts.repo,
+        command=shlex.join(app_command(opts)))
+
+
+def check_unit(root: Path, path: str = UNIT_PATH) -> str:
+    """``systemd-analyze verify`` on the unit inside ``root``; "" when clean, else its words.
+    Needs systemd's own units in ``root`` (every Debian root has them)."""
+    tool = shutil.which("systemd-analyze")
+    if tool is None:
+        return "systemd-analyze is not installed: the unit was not verified"
+    argv = [tool, "verify", path] if _is_live(root) else [tool, "verify", f"--root={root}", path]
+    done = subprocess.run(argv, text=True, capture_output=True, check=False)
+    problems = [ln for ln in (done.stdout + done.stderr).splitlines() if ln.strip()]
+    if done.returncode != 0 or problems:
+        return "; ".join(problems) or f"systemd-analyze verify exited {done.returncode}"
+    return ""
+
+
+def parse_autostart_block(text: str) -> list[str]:
+    """The command of our block in a labwc autostart file, as argv.
+
+    Raised when ...: ApplianceError when the file is not valid sh, or the block is missing,
+    doubled, or not one ``lwrespawn ... &`` command.
+    """
+    done = subprocess.run(["sh", "-n"], input=text, text=True, capture_output=True, check=False)
+    if done.returncode != 0:
+        raise ApplianceError(f"labwc autostart is not valid sh: {done.stderr.strip()}")
+    lines = text.splitlines()
+    starts = [i for i, ln in enumerate(lines) if ln.startswith(BLOCK_START)]
+    ends = [i for i, ln in enumerate(lines) if ln.startswith(BLOCK_END)]
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise ApplianceError(f"labwc autostart: expected one table-companion block, found "
+                             f"{len(starts)} start and {len(ends)} end markers")
+    body = [ln for ln in lines[starts[0] + 1:ends[0]] if not ln.lstrip().startswith("#")]
+    argv = shlex.split(" ".join(ln.rstrip().removesuffix("\\") for ln in body))
+    if not argv or argv[0] != "lwrespawn" or argv[-1] != "&":
+        raise ApplianceError(f"labwc autostart block: expected `lwrespawn ... &`, got {argv}")
+    return argv[:-1]
+
+
+def check_ini(text: str, section: str) -> None:
+    parser = configparser.ConfigParser(strict=True, interpolation=None)
+    parser.read_string(text)
+    if not parser.has_section(section):
+        raise ApplianceError(f"generated file lacks its [{section}] section")
+
+
+# -- enable / disable / status ---------------------------------------------------------------
+def enable(opts: Options, runner: Runner = run_command) -> Report:
+    """Set the appliance up as ``opts`` says (after undoing an earlier setup)."""
+    root = opts.root
+    report = Report()
+    if opts.rotation not in ROTATIONS:
+        raise ApplianceError(f"--rotation {opts.rotation}: choose one of 0, 90, 180, 270")
+    if opts.mode not in MODES:
+        raise ApplianceError(f"--mode {opts.mode!r}: choose auto, desktop or console")
+    mode = detect_mode(root) if opts.mode == "auto" else opts.mode
+    account = _account(root, opts.user)
+    if not _in_root(root, "/var/lib").is_dir():
+        raise ApplianceError(f"{root} does not look like a Debian root (no /var/lib)")
+    exe = _in_root(root, opts.venv / "bin" / "companion")
+    if not os.access(exe, os.X_OK):
+        raise ApplianceError(f"{exe} is not there: run ./start.sh once first (it installs the "
+                             "companion), then this command")
+    if opts.protect is not None:
+        _check_protect_dir(opts)
+    env = app_environment(opts, mode)  # raises on a bad --audio before anything changes
+    if Manifest.load(root) is not None:
+        report.lines += disable(root, runner).lines
+    manifest = Manifest(root, settings={"mode": mode, "user": opts.user,
+                                        "rotation": opts.rotation, "audio": opts.audio,
+                                        "protect": str(opts.protect) if opts.protect else None})
+    manifest.save()
+    try:
+        if mode == "console":
+            _enable_console(opts, env, manifest, runner, report)
+        else:
+            _enable_desktop(opts, account, env, manifest, report)
+        text = _template("runtime-watchdog.conf").substitute(hw_watchdog_s=HW_WATCHDOG_S)
+        check_ini(text, "Manager")
+        _write_new(root, WATCHDOG_DROPIN, text, manifest)
+        report.add(f"hardware watchdog: systemd feeds it every {HW_WATCHDOG_S / 2:g} s "
+                   "(from the next boot)")
+        if opts.protect is not None:
+            _enable_protect(opts, account, manifest, runner, report)
+    except BaseException:
+        disable(root, runner)
+        raise
+    if _is_live(root):
+        _run(runner, ["systemctl", "daemon-reload"], report)
+    report.add(f"enabled ({mode} mode); the companion starts at the next boot "
+               "(`sudo reboot`); `companion appliance disable` undoes all of it")
+    return report
+
+
+def _check_protect_dir(opts: Options) -> None:
+    assert opts.protect is not None
+    data = _in_root(opts.root, opts.protect)
+    if not data.is_dir():
+        raise ApplianceError(f"--protect {opts.protect}: no such folder; mount a second partition "
+                             "or a USB stick there first (see docs/raspberry-pi.md)")
+    if _same_filesystem(data, opts.root):
+        raise ApplianceError(
+            f"--protect {opts.protect} is on the root filesystem, which becomes read-only: "
+            "games, settings and profiles written there would vanish at power-off; give the "
+            "mount point of another filesystem (a data partition or a USB stick)")
+
+
+def _enable_console(opts: Options, env: dict[str, str], manifest: Manifest, runner: Runner,
+                    report: Report) -> None:
+    root = opts.root
+    text = render_unit(opts, env)
+    _write_new(root, UNIT_PATH, text, manifest)
+    problem = check_unit(root)
+    if problem:
+        raise ApplianceError(f"the generated {UNIT} does not verify: {problem}")
+    report.add(f"{UNIT_PATH}: checked with systemd-analyze verify")
+    default = _systemctl(root, runner, ["get-default"]).stdout.strip()
+    if default == "graphical.target":
+        link = _in_root(root, "/etc/systemd/system/default.target")
+        was = os.readlink(link) if link.is_symlink() else None
+        manifest.record({"op": "default-target", "link": was})
+        _systemctl(root, runner, ["set-default", "multi-user.target"], check=True)
+        report.add("boot target: multi-user.target (was graphical.target: the desktop would "
+                   "take the screen)")
+    _make_dirs(root, "/etc/systemd/system/multi-user.target.wants/" + UNIT, manifest, None)
+    _systemctl(root, runner, ["enable", UNIT], check=True)
+    manifest.record({"op": "unit-enabled", "unit": UNIT})
+    report.add(f"{UNIT}: enabled (tty1, KMS/DRM, Restart=always, WatchdogSec={APP_WATCHDOG_S}s)")
+
+
+def _enable_desktop(opts: Options, account: Account, env: dict[str, str],
+                    manifest: Manifest, report: Report) -> None:
+    root = opts.root
+    path = str(account.home / ".config/labwc/autostart")
+    target = _in_root(root, path)
+    existed = target.exists()
+    old = target.read_text(encoding="utf-8") if existed else ""
+    lines = old.splitlines()
+    blanking = [i for i, ln in enumerate(lines) if re.match(r"\s*(/usr/bin/)?swayidle\b", ln)]
+    for i in blanking:
+        lines[i] = COMMENTED + lines[i]
+    block = render_autostart_block(opts, env)
+    new = "\n".join([*lines, block.rstrip("\n")]).lstrip("\n") + "\n"
+    argv = parse_autostart_block(new)
+    exe = argv[argv.index("--working-directory=" + str(opts.repo)) + 1]
+    if not os.access(_in_root(root, exe), os.X_OK):
+        raise ApplianceError(f"labwc autostart block: {exe} is not executable")
+    if existed:
+        manifest.record({"op": "autostart", "path": path, "created": False,
+                         "commented": [lines[i] for i in blanking]})
+        target.write_text(new, encoding="utf-8")
+    else:
+        _make_dirs(root, path, manifest, account)
+        manifest.record({"op": "autostart", "path": path, "created": True, "commented": []})
+        target.write_text(new, encoding="utf-8")
+        _chown(target, account)
+    report.add(f"{path}: the app under lwrespawn and a systemd user watchdog "
+               f"(WatchdogSec={APP_WATCHDOG_S}s); checked with sh -n")
+    if blanking:
+        report.add(f"screen blanking: {len(blanking)} swayidle line(s) there turned off")
+    if not _in_root(root, "/usr/bin/lwrespawn").exists():
+        report.add("warning: lwrespawn is not installed here (Raspberry Pi OS's desktop has it)")
+
+
+def _enable_protect(opts: Options, account: Account, manifest: Manifest, runner: Runner,
+                    report: Report) -> None:
+    assert opts.protect is not None
+    root = opts.root
+    text = _template("overlayroot.local.conf").substitute(data=opts.protect)
+    _write_new(root, OVERLAY_CONF, text, manifest)
+    for sub in ("data", "config", "kivy"):
+        folder = _in_root(root, opts.protect / sub)
+        if not folder.exists():
+            folder.mkdir(parents=True)
+            _chown(folder, account)
+    report.add(f"power-pull protection: read-only root from the next boot; journal, settings "
+               f"and profiles in {opts.protect} (copy existing ones there: see {DOCS})")
+    if _is_live(root):
+        installed = _run(runner, ["dpkg-query", "-W", "-f=${Status}", "overlayroot"], report,
+                         quiet=True).stdout
+        if "install ok installed" not in installed:
+            _run(runner, ["apt-get", "install", "-y", "overlayroot"], report, check=True)
+            manifest.record({"op": "apt", "package": "overlayroot"})
+        _run(runner, ["update-initramfs", "-u"], report, check=True)
+    else:
+        report.add(f"not the running system: on the Pi, run `sudo apt install overlayroot && "
+                   f"sudo update-initramfs -u` before booting ({root})")
+
+
+def disable(root: Path = Path("/"), runner: Runner = run_command) -> Report:
+    """Undo everything ``enable`` recorded, newest first; a no-op when nothing was enabled."""
+    report = Report()
+    overlay_lower = Path("/media/root-ro")
+    if _is_live(root) and overlay_active():
+        # The running root is a RAM overlay: the real one is mounted read-only below it.
+        _run(runner, ["mount", "-o", "remount,rw", str(overlay_lower)], report, check=True)
+        try:
+            report.lines += disable(overlay_lower, runner).lines
+        finally:
+            _run(runner, ["mount", "-o", "remount,ro", str(overlay_lower)], report)
+        report.add("power-pull protection stays on until the next boot: `sudo reboot`")
+        return report
+    manifest = Manifest.load(root)
+    if manifest is None:
+        report.add("the appliance is not enabled here: nothing to undo")
+        return report
+    for op in reversed(manifest.ops):
+        _undo(root, op, runner, report)
+        manifest.ops.remove(op)
+        manifest.save()
+    manifest.path.unlink()
+    parent = manifest.path.parent
+    if parent.exists() and not any(parent.iterdir()):
+        parent.rmdir()
+    if _is_live(root):
+        _run(runner, ["systemctl", "daemon-reload"], report)
+    report.add("disabled: the Pi boots as it did before `companion appliance enable`")
+    return report
+
+
+def _undo(root: Path, op: dict[str, Any], runner: Runner, report: Report) -> None:
+    kind = op["op"]
+    if kind == "file":
+        _in_root(root, op["path"]).unlink(missing_ok=True)
+        report.add(f"removed {op['path']}")
+    elif kind == "dir":
+        folder = _in_root(root, op["path"])
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+    elif kind == "unit-enabled":
+        _systemctl(root, runner, ["disable", op["unit"]])
+        report.add(f"{op['unit']}: disabled")
+        if _is_live(root):
+            _run(runner, ["systemctl", "stop", op["unit"]], report)
+    elif kind == "default-target":
+        link = _in_root(root, "/etc/systemd/system/default.target")
+        link.unlink(missing_ok=True)
+        if op["link"] is not None:
+            link.symlink_to(op["link"])
+        report.add("boot target: as it was (graphical.target)")
+    elif kind == "autostart":
+        path = _in_root(root, op["path"])
+        if op["created"]:
+            path.unlink(missing_ok=True)
+        elif path.exists():
+            lines = path.read_text(encoding="utf-8").splitlines()
+            keep: list[str] = []
+            inside = False
+            for line in lines:
+                if line.startswith(BLOCK_START):
+                    inside = True
+                elif line.startswith(BLOCK_END):
+                    inside = False
+                elif not inside:
+                    keep.append(line.removeprefix(COMMENTED))
+            path.write_text("\n".join(keep) + ("\n" if keep else ""), encoding="utf-8")
+        report.add(f"{op['path']}: the companion's block removed")
+    elif kind == "apt":
+        if _is_live(root):
+            _run(runner, ["apt-get", "purge", "-y", op["package"]], report)
+            _run(runner, ["update-initramfs", "-u"], report)
+    else:
+        raise ApplianceError(f"{MANIFEST}: unknown change {kind!r}; see {DOCS}, 'Undo by hand'")
+
+
+def overlay_active() -> bool:
+    """True when the running root is overlayroot's RAM overlay."""
+    try:
+        mounts = Path("/proc/mounts").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return any(ln.split()[:3] == ["overlayroot", "/", "overlay"] for ln in mounts.splitlines())
+
+
+def status(root: Path = Path("/"), runner: Runner = run_command) -> Report:
+    """What the appliance setup is, and whether its parts are in place."""
+    report = Report()
+    manifest = Manifest.load(root)
+    if manifest is None:
+        report.add("appliance: not enabled (`sudo .venv/bin/companion appliance enable`)")
+        return report
+    s = manifest.settings
+    report.add(f"appliance: enabled, {s.get('mode')} mode, user {s.get('user')}, rotation "
+               f"{s.get('rotation')}, audio {s.get('audio')}, power-pull protection "
+               f"{'on, data in ' + str(s['protect']) if s.get('protect') else 'off'}")
+    for op in manifest.ops:
+        if op["op"] in ("file", "autostart"):
+            there = _in_root(root, op["path"]).exists()
+            report.add(f"  {'ok  ' if there else 'MISSING'} {op['path']}")
+        elif op["op"] == "unit-enabled":
+            state = _systemctl(root, runner, ["is-enabled", op["unit"]]).stdout.strip()
+            report.add(f"  {'ok  ' if state == 'enabled' else 'MISSING'} {op['unit']} {state}")
+    if _is_live(root):
+        if s.get("mode") == "console":
+            active = _run(runner, ["systemctl", "is-active", UNIT], report, quiet=True)
+            report.add(f"  app service: {active.stdout.strip() or 'unknown'}")
+        report.add(f"  read-only root (overlay) now: {'yes' if overlay_active() else 'no'}")
+    return report
+
+
+def _systemctl(root: Path, runner: Runner, args: list[str],
+               check: bool = False) -> subprocess.CompletedProcess[str]:
+    argv = ["systemctl", *args] if _is_live(root) else ["systemctl", f"--root={root}", *args]
+    done = runner(argv)
+    if check and done.returncode != 0:
+        raise ApplianceError(f"`{shlex.join(argv)}` failed: {done.stderr.strip()}")
+    return done
+
+
+def _run(runner: Runner, argv: list[str], report: Report, *, check: bool = False,
+         quiet: bool = False) -> subprocess.CompletedProcess[str]:
+    done = runner(argv)
+    if not quiet:
+        report.add(f"ran: {shlex.join(argv)}" + ("" if done.returncode == 0
+                                                  else f" (exit {done.returncode})"))
+    if check and done.returncode != 0:
+        raise ApplianceError(f"`{shlex.join(argv)}` failed: {done.stderr.strip()}")
+    return done
+
+
+def default_user() -> str:
+    """Who the table runs as: the user behind sudo, else the current one."""
+    return os.environ.get("SUDO_USER") or pwd.getpwuid(os.getuid()).pw_name

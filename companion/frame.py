@@ -1,0 +1,198 @@
+"""One frame for every game screen: the same top bar in the same places, the same menu, the
+same confirmation dialogs (Kivy).
+
+Top bar, left to right: the game's status line (and anything the game adds beside it, such as
+Eye for an Eye's round clock), then Undo, Redo, Dice (the live dice view), Sound (a quick
+mute) and Menu. Menu holds what a player needs less often: the game's own extra panels,
+Settings, the rules help and End game (asked first; it shows the standings and keeps the game
+resumable). A player who learned one game knows where things are in the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from companion import theme
+from companion.contract import Host
+from companion.widgets import w
+from rules import Game, Standings
+
+#: The top bar's height and its buttons' width (touch targets stay >= 48 px).
+BAR_HEIGHT = 56
+BUTTON_W = 76
+MenuItem = tuple[str, Callable[[], object]]
+
+
+def dialog(host: Host, title: str, body: str | Widget, buttons: Sequence[MenuItem], *,
+           size: tuple[float, float] = (0.9, 0.85)) -> ModalView:
+    """A dialog with a heading, a body that scrolls when long, and a row of buttons; each
+    button closes it, then does its action. Returns the open view."""
+    view = ModalView(size_hint=size, auto_dismiss=True)
+    box = w("Panel", orientation="vertical", padding=10, spacing=8, bg=theme.PANEL)
+    box.add_widget(w("THeading", text=title, size_hint_y=None, height=44,
+                     font_size=host.fs(22)))
+    if isinstance(body, str):
+        label = Label(text=body, halign="left", valign="top", font_size=host.fs(16),
+                      color=theme.TEXT, size_hint_y=None, markup=True)
+        label.bind(width=lambda wid, v: setattr(wid, "text_size", (v - 30, None)),
+                   texture_size=lambda wid, v: setattr(wid, "height", v[1]))
+        scroll = ScrollView(do_scroll_x=False, bar_width=8)
+        scroll.add_widget(label)
+        box.add_widget(scroll)
+    else:
+        box.add_widget(body)
+    row = BoxLayout(size_hint_y=None, height=60, spacing=8)
+
+    def press(action: Callable[[], object]) -> None:
+        view.dismiss(animation=False)
+        action()
+
+    for i, (text, action) in enumerate(buttons):
+        last = i == len(buttons) - 1
+        row.add_widget(w("TBigButton" if last else "TButton", text=text,
+                         font_size=host.fs(20 if last else 18),
+                         on_release=lambda *_, a=action: press(a)))
+    box.add_widget(row)
+    view.add_widget(box)
+    view.open(animation=False)
+    return view
+
+
+def confirm(host: Host, title: str, body: str, yes: str, on_yes: Callable[[], object], *,
+            no: str = "Keep playing") -> ModalView:
+    """Ask before something a player may not mean (End game, Drop): the safe answer first,
+    the one that acts last (the big button)."""
+    return dialog(host, title, body, [(no, lambda: None), (yes, on_yes)])
+
+
+def standings_text(standings: Standings) -> str:
+    """A game's standings as the dialogs show them (a plain table, winner first)."""
+    text = standings.format()
+    return f"[font=RobotoMono-Regular]{_escape(text)}[/font]"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
+
+
+def rules_help(game: Game[Any]) -> str:
+    """The rules help of a game: its calls and the rulings the app applies, from the project's
+    docs/rules/<game>.md (shipped with the app)."""
+    folder = Path(__file__).resolve().parents[1] / "docs" / "rules"
+    names = {"eye-for-an-eye": "eye-for-an-eye", "occulites": "occulites",
+             "dice-ocalypse": "diceocalypse", "dice-forge": "dice-forge",
+             "tribal-village": "tribal-village"}
+    path = folder / f"{names.get(game.name, game.name)}.md"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return (f"{game.title}: the rules help is in docs/rules/ of the companion's folder, "
+                "which is not here.")
+    out = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            out.append(f"[b]{_escape(line.lstrip('#').strip())}[/b]")
+        else:
+            out.append(_escape(line.replace("`", "")))
+    return "\n".join(out)
+
+
+class GameFrame(BoxLayout):
+    """The top bar every game screen puts first (see the module docstring)."""
+
+    def __init__(self, host: Host, *, extras: Sequence[Widget] = (),
+                 menu: Callable[[], Sequence[MenuItem]] | None = None,
+                 game: Callable[[], Game[Any]], **kwargs: Any) -> None:
+        kwargs.setdefault("height", BAR_HEIGHT)
+        super().__init__(size_hint_y=None, spacing=4, **kwargs)
+        self.host = host
+        self._game = game
+        self._menu = menu
+        self.title = w("TLabel", text="", bold=True, halign="left", font_size=host.fs(19),
+                       color=theme.ACCENT)
+        self.add_widget(self.title)
+        for extra in extras:
+            self.add_widget(extra)
+        self.undo = w("TButton", text="Undo", size_hint_x=None, width=BUTTON_W,
+                      on_release=lambda *_: host.undo())
+        self.redo = w("TButton", text="Redo", size_hint_x=None, width=BUTTON_W,
+                      on_release=lambda *_: host.redo())
+        self.dice = w("TButton", text="Dice", size_hint_x=None, width=BUTTON_W,
+                      on_release=lambda *_: host.show("dice"))
+        self.sound = w("TButton", text="Mute", size_hint_x=None, width=BUTTON_W,
+                       on_release=lambda *_: self.toggle_sound())
+        self.menu = w("TButton", text="Menu", size_hint_x=None, width=BUTTON_W,
+                      on_release=lambda *_: self.open_menu())
+        for b in (self.undo, self.redo, self.dice, self.sound, self.menu):
+            self.add_widget(b)
+        self.menu_view: ModalView | None = None
+        self.confirm_view: ModalView | None = None
+
+    def refresh(self) -> None:
+        game = self._game()
+        self.undo.disabled = not game.can_undo
+        self.redo.disabled = not game.can_redo
+        self.sound.text = "Sound" if self.host.muted() else "Mute"
+
+    def toggle_sound(self) -> None:
+        self.host.mute(not self.host.muted())
+        self.refresh()
+
+    # -- the menu ----------------------------------------------------------------------------
+
+    def menu_items(self) -> list[MenuItem]:
+        own = list(self._menu()) if self._menu is not None else []
+        return [*own, ("Settings", lambda: self.host.show("settings")),
+                ("Rules help", self.show_rules), ("End game", self.ask_end)]
+
+    def open_menu(self) -> None:
+        items = self.menu_items()
+        view = ModalView(size_hint=(0.7, None), height=min(440, 76 + 62 * (len(items) + 1)),
+                         auto_dismiss=True)
+        box = w("Panel", orientation="vertical", padding=10, spacing=6, bg=theme.PANEL)
+        box.add_widget(w("THeading", text=self._game().title, size_hint_y=None, height=40))
+        grid = GridLayout(cols=1, spacing=6, row_default_height=56, row_force_default=True)
+        self.menu_buttons: dict[str, Any] = {}
+
+        def press(action: Callable[[], object]) -> None:
+            view.dismiss(animation=False)
+            action()
+
+        for text, action in [*items, ("Close", lambda: None)]:
+            b = w("TButton", text=text, font_size=self.host.fs(18),
+                  on_release=lambda *_, a=action: press(a))
+            self.menu_buttons[text] = b
+            grid.add_widget(b)
+        box.add_widget(grid)
+        view.add_widget(box)
+        self.menu_view = view
+        view.open(animation=False)
+
+    def show_rules(self) -> None:
+        game = self._game()
+        dialog(self.host, f"{game.title}: rules help", rules_help(game), [("Close", lambda: None)],
+               size=(0.96, 0.94))
+
+    def ask_end(self) -> None:
+        """End game, asked first: the standings so far, and the game stays resumable."""
+        game = self._game()
+        over = game.is_over
+        body = standings_text(game.standings())
+        if not over:
+            body = ("The game stays saved: resume it from the start screen.\n\n"
+                    f"Standings so far:\n{body}")
+        self.confirm_view = confirm(self.host, "Final standings" if over else "End this game?",
+                                    body, "Leave" if over else "End game", self.host.end_game,
+                                    no="Back to the game")
+
+
+__all__ = ["BAR_HEIGHT", "GameFrame", "confirm", "dialog", "rules_help", "standings_text"]

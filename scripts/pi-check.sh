@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# The arm64 check: the companion installed and run as a Raspberry Pi user would, on Debian
+# Bookworm arm64 emulated by qemu-user-static (a Cortex-A72 like a Pi 4 by default; --cpu
+# cortex-a76 for a Pi 5).
+#
+#   1. builds (once, kept for later runs) a Bookworm arm64 root with debootstrap, with a user
+#      `pi` who may sudo, as on Raspberry Pi OS;
+#   2. clones this repository's HEAD into it and, as `pi`, runs `./start.sh` (which installs
+#      everything), timing each step: `companion replay`, `companion read` (both compared with
+#      this machine's x86 output), `companion demo`, `companion doctor`;
+#   3. the Pi camera import check: Raspberry Pi OS's picamera2 imports simplejpeg, whose apt
+#      build is for numpy 1.x. Here the stand-in picamera2 of the tests and simplejpeg 1.6.6's
+#      real arm64 binary (built for numpy 1.x) go into the system's dist-packages beside
+#      Debian's numpy 1.24, as apt would put them; the check shows the import working in the
+#      system Python, failing inside the venv (numpy 2) without the locked numpy-2 simplejpeg
+#      with an error naming the cause, and working with it;
+#   4. a quick part of the test suite, inside the root.
+#
+# Too slow for every CI run (the root takes ~16 minutes to build, everything runs ~12x slower
+# than natively). Run it as root, gently:  sudo nice -n 10 scripts/pi-check.sh
+# Options: --root DIR (default /var/tmp/companion-pi-check/bookworm-arm64), --cpu NAME,
+# --rebuild (a new root), --root-only (build the root and stop).
+# The model file the Pi scripts read is stood in for (COMPANION_MODEL_FILE), so ./start.sh
+# takes its Raspberry Pi path on this plain Debian root: it finds no python3-picamera2 nor
+# python3-lgpio in Debian's archive and must say so and go on.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="/var/tmp/companion-pi-check/bookworm-arm64"
+cpu="cortex-a72"
+rebuild=0
+root_only=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --root) root="$2"; shift 2 ;;
+        --cpu) cpu="$2"; shift 2 ;;
+        --rebuild) rebuild=1; shift ;;
+        --root-only) root_only=1; shift ;;
+        *) echo "pi-check: unknown argument $1 (see the head of $0)" >&2; exit 2 ;;
+    esac
+done
+[ "$(id -u)" -eq 0 ] || { echo "pi-check: run as root (debootstrap, chroot, mounts)" >&2; exit 2; }
+
+# The photos `companion read` reads, and the quick tests run inside the root.
+photos=(IMG_20191208_111228.jpg IMG_20191208_111246.jpg)
+photo_dir="$here/../shared/data/dice-photos/byler-train"
+quick_tests=(
+    tests/test_product_imports.py
+    tests/hardware/test_picamera2_import.py
+    tests/hardware/test_hardware_camera.py
+    tests/hardware/test_hardware_doctor.py
+    tests/companion/test_appliance.py
+    tests/companion/test_replay_command.py
+    tests/vision/test_vision_faces.py
+    tests/rules/test_eye_for_an_eye.py
+)
+export QEMU_CPU="$cpu"
+rows="$(mktemp)"
+notes="$(mktemp)"
+failed=0
+note() { printf '%s\n' "$*" >>"$notes"; }
+step() {  # step NAME COMMAND...: run, time, record
+    local name="$1"; shift
+    local t0 t1 rc
+    echo "== pi-check: $name" >&2
+    t0=$(date +%s.%N)
+    "$@"
+    rc=$?
+    t1=$(date +%s.%N)
+    local secs; secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }')
+    if [ "$rc" -eq 0 ]; then echo "| $name | ${secs} s | passed |" >>"$rows"; else
+        echo "| $name | ${secs} s | FAILED (exit $rc) |" >>"$rows"; failed=1; fi
+    return 0
+}
+
+# -- the host's tools --------------------------------------------------------------------------
+host_tools() {
+    local need=()
+    command -v debootstrap >/dev/null || need+=(debootstrap)
+    [ -e /usr/libexec/qemu-binfmt/aarch64-binfmt-P ] || command -v qemu-aarch64-static \
+        >/dev/null || need+=(qemu-user-static)
+    command -v update-binfmts >/dev/null || need+=(binfmt-support)
+    if [ ${#need[@]} -gt 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" \
+            >/dev/null || return 1
+    fi
+    [ -e /proc/sys/fs/binfmt_misc/register ] ||
+        mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
+    update-binfmts --enable qemu-aarch64 2>/dev/null || true
+    local entry=/proc/sys/fs/binfmt_misc/qemu-aarch64
+    grep -q enabled "$entry" || {
+        echo "pi-check: qemu-aarch64 is not registered with binfmt_misc" >&2; return 1; }
+    if ! grep -q "^flags: .*C" "$entry"; then
+        # sudo inside the root is an arm64 setuid binary: the kernel honours setuid through
+        # binfmt_misc only with the C (credentials) flag, which Debian's registration lacks.
+        local interp magic mask
+        interp=$(awk '/^interpreter/ {print $2}' "$entry")
+        magic=$(awk '/^magic/ {print $2}' "$entry")
+        mask=$(awk '/^mask/ {print $2}' "$entry")
+        hex() { sed 's/../\\x&/g' <<<"$1"; }
+        echo -1 >"$entry"
+        printf ':qemu-aarch64:M::%s:%s:%s:POCF\n' "$(hex "$magic")" "$(hex "$mask")" "$interp" \
+            >/proc/sys/fs/binfmt_misc/register || return 1
+    fi
+}
+
+# -- the root --------------------------------------------------------------------------------
+mounted=()
+mount_root() {
+    mount -t proc proc "$root/proc" && mounted+=("$root/proc")
+    mount -t sysfs sys "$root/sys" && mounted+=("$root/sys")
+    mount --bind /dev "$root/dev" && mounted+=("$root/dev")
+    mount --bind /dev/pts "$root/dev/pts" && mounted+=("$root/dev/pts")
+    cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+    # This machine's own certificate authorities (a proxy's, say) are trusted in the root too.
+    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+        cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+        chroot "$root" update-ca-certificates >/dev/null 2>&1
+    fi
+    grep -qw "$(hostname)" "$root/etc/hosts" || echo "127.0.1.1 $(hostname)" >>"$root/etc/hosts"
+}
+unmount_root() {
+    local i
+    for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[i]}" 2>/dev/null; done
+    mounted=()
+}
+trap unmount_root EXIT
+
+build_root() {
+    if [ "$rebuild" -eq 1 ] && [ -d "$root" ]; then
+        if grep -q " $root/" /proc/mounts; then echo "pi-check: $root has mounts" >&2; return 1; fi
+        rm -rf "$root"
+    fi
+    [ -e "$root/.pi-check-root" ] && return 0
+    mkdir -p "$root"
+    # python3-numpy: Raspberry Pi OS has Debian's numpy 1.24 (picamera2 depends on it).
+    debootstrap --arch=arm64 --variant=minbase \
+        --include=ca-certificates,sudo,git,python3,python3-venv,python3-numpy,procps,passwd \
+        bookworm "$root" >"$root.debootstrap.log" 2>&1 || {
+        tail -20 "$root.debootstrap.log" >&2; return 1; }
+    chroot "$root" useradd -m -s /bin/bash -G sudo pi || return 1
+    echo 'pi ALL=(ALL) NOPASSWD: ALL' >"$root/etc/sudoers.d/010_pi-nopasswd"
+    chmod 440 "$root/etc/sudoers.d/010_pi-nopasswd"
+    date -u +%FT%TZ >"$root/.pi-check-root"
+}
+
+# What apt would install on Raspberry Pi OS: the stand-in picamera2 and a numpy-1 simplejpeg.
+install_pi_camera_standins() {
+    local site="$root/usr/lib/python3/dist-packages" wheels
+    wheels="$(mktemp -d)"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_aarch64 \
+        --python-version 3.11 --implementation cp -d "$wheels" "simplejpeg==1.6.6" || return 1
+    rm -rf "$site/simplejpeg" "$site/picamera2"
+    python3 -m zipfile -e "$wheels"/simplejpeg-1.6.6-*.whl "$site" || return 1
+    cp -r "$here/tests/hardware/standins/picamera2" "$site/picamera2"
+    rm -rf "$wheels"
+}
+
+as_pi() {  # as_pi COMMAND: run a shell command as pi, in the clone, with a Pi-like environment
+    chroot "$root" /usr/sbin/runuser -u pi -- env -i HOME=/home/pi USER=pi LOGNAME=pi \
+        PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 QEMU_CPU="$cpu" \
+        ${SSL_CERT_FILE:+SSL_CERT_FILE=$SSL_CERT_FILE} ${PIP_CERT:+PIP_CERT=$PIP_CERT} \
+        COMPANION_MODEL_FILE=/etc/pi-check-model bash -c "cd ~/companion && $1"
+}
+
+fresh_clone() {
+    local uid gid
+    rm -rf "$root/home/pi/companion" "$root/home/pi/out"
+    git clone --quiet "$here" "$root/home/pi/companion" || return 1
+    mkdir -p "$root/home/pi/out/photos"
+    for p in "${photos[@]}"; do cp "$photo_dir/$p" "$root/home/pi/out/photos/"; done
+    cp "$here/examples/eye-for-an-eye-round.game" "$root/home/pi/out/"
+    echo "Raspberry Pi 4 Model B Rev 1.5 (stood in for by pi-check)" >"$root/etc/pi-check-model"
+    uid=$(stat -c %u "$root/home/pi"); gid=$(stat -c %g "$root/home/pi")
+    chown -R "$uid:$gid" "$root/home/pi/companion" "$root/home/pi/out"
+}
+
+without_ms() {  # JSON lines with their "ms" (time taken) left out
+    python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    d = json.loads(line); d.pop("ms", None); print(json.dumps(d, sort_keys=True))' "$1" 2>/dev/null
+}
+ms_of() { python3 -c 'import json, sys
+print(" ".join(str(json.loads(l).get("ms")) for l in open(sys.argv[1])))' "$1" 2>/dev/null; }
+same_as_host() {  # same_as_host NAME ARGS...: companion ARGS on x86 vs in the root, compared,
+    local name="$1"; shift  # both run in ~/out, with the same relative paths
+    local host_out="$root/home/pi/out/$name.x86" arm_out="$root/home/pi/out/$name.arm64"
+    (cd "$root/home/pi/out" && "$here/.venv/bin/companion" "$@") >"$host_out" 2>/dev/null || true
+    as_pi "cd ~/out && ~/companion/start.sh $* > ~/out/$name.arm64" || return 1
+    if [ -s "$host_out" ] && cmp -s "$host_out" "$arm_out"; then
+        note "- $name: arm64 output byte-identical to x86 ($(wc -l <"$arm_out") lines)"
+    elif [ -s "$host_out" ] && [ "$(without_ms "$host_out")" = "$(without_ms "$arm_out")" ]; then
+        note "- $name: arm64 output identical to x86 but for the time taken" \
+            "(ms, x86 vs arm64: $(ms_of "$host_out") vs $(ms_of "$arm_out"))"
+    elif [ -s "$host_out" ]; then
+        note "- $name: arm64 output DIFFERS from x86 (see $arm_out)"; return 1
+    else
+        note "- $name: no x86 output to compare (run ./start.sh once here first)"
+    fi
+}
+
+replay_step() { same_as_host replay replay eye-for-an-eye-round.game; }
+read_step() {
+    local args=() p
+    for p in "${photos[@]}"; do args+=("photos/$p"); done
+    same_as_host read read "${args[@]}" --json
+}
+demo_step() {
+    as_pi "./start.sh demo --output ~/out/demo >/dev/null" || return 1
+    local shots; shots=$(ls "$root/home/pi/out/demo"/*.png 2>/dev/null | wc -l)
+    note "- demo: $shots screenshots, standings: $(head -1 "$root/home/pi/out/demo/standings.txt")"
+    [ "$shots" -gt 0 ] && [ -s "$root/home/pi/out/demo/standings.txt" ]
+}
+doctor_step() {
+    as_pi "./start.sh doctor > ~/out/doctor.txt 2>&1"
+    local rc=$?
+    note "- doctor (exit $rc): $(grep -c '^\[' "$root/home/pi/out/doctor.txt") findings;" \
+        "camera: $(grep -m1 'camera .*picamera2' "$root/home/pi/out/doctor.txt" | cut -c1-150)"
+    ! grep -q Traceback "$root/home/pi/out/doctor.txt" && [ "$rc" -le 1 ]
+}
+camera_step() {
+    local venv_site=".venv/lib/python3.11/site-packages" out="$root/home/pi/out/camera.txt" ok=0
+    : >"$out"
+    # a. the system Python, numpy 1.24: what Raspberry Pi OS's own python3 sees
+    as_pi "/usr/bin/python3 -c 'import numpy, simplejpeg; from picamera2 import Picamera2;
+print(\"system python: numpy\", numpy.__version__, \"simplejpeg from\", simplejpeg.__file__)'" \
+        >>"$out" 2>&1 || ok=1
+    # b. the venv (numpy 2) without the locked simplejpeg: the clash, named
+    as_pi "mv $venv_site/simplejpeg $venv_site/simplejpeg.aside &&
+.venv/bin/python -c 'from hardware.camera.picam import import_picamera2
+try:
+    import_picamera2()
+except Exception as e:
+    print(\"venv without numpy-2 simplejpeg:\", type(e).__name__, \"--\", e)
+    raise SystemExit(0 if \"numpy\" in str(e) and \"simplejpeg\" in str(e) else 1)
+raise SystemExit(\"the numpy 1/2 clash did not show\")'; rc=\$?;
+mv $venv_site/simplejpeg.aside $venv_site/simplejpeg; exit \$rc" >>"$out" 2>&1 || ok=1
+    # c. the venv as ./start.sh made it
+    as_pi ".venv/bin/python -c 'import numpy, simplejpeg; from hardware.camera.picam import import_picamera2
+import_picamera2()
+print(\"venv: numpy\", numpy.__version__, \"simplejpeg\", simplejpeg.__version__, \"from\", simplejpeg.__file__)
+assert \".venv\" in simplejpeg.__file__'" >>"$out" 2>&1 || ok=1
+    while IFS= read -r line; do note "- camera: $line"; done <"$out"
+    return $ok
+}
+tests_step() {
+    # systemd's tools for the appliance tests, as ./test.sh installs them
+    as_pi "command -v systemd-analyze >/dev/null || sudo apt-get install -y -qq systemd >/dev/null;
+tests=(); for t in ${quick_tests[*]}; do [ -e \$t ] && tests+=(\$t); done;
+.tools/bin/uv sync --quiet --frozen && .venv/bin/python -m pytest -q -p no:cacheprovider \
+\${tests[*]} > ~/out/tests.txt 2>&1"
+    local rc=$?
+    note "- tests: $(tail -1 "$root/home/pi/out/tests.txt")"
+    return $rc
+}
+
+step "host tools (debootstrap, qemu-user-static, binfmt)" host_tools || true
+t_root0=$(date +%s)
+step "Bookworm arm64 root (built once, then kept)" build_root
+report() { echo; echo "| step | time | result |"; echo "|---|---|---|"; cat "$rows"; echo; cat "$notes"; }
+[ "$root_only" -eq 1 ] && { report; exit "$failed"; }
+[ "$failed" -eq 0 ] || { report; exit 1; }
+mount_root
+note "- root: $root, built $(cat "$root/.pi-check-root"), QEMU_CPU=$cpu," \
+    "$(chroot "$root" uname -m), $(chroot "$root" python3 --version)"
+step "stand-ins for apt's picamera2 and numpy-1 simplejpeg" install_pi_camera_standins
+step "fresh clone of HEAD ($(git -C "$here" rev-parse --short HEAD))" fresh_clone
+step "./start.sh replay (first run: installs everything)" replay_step
+step "./start.sh read, 2 photos" read_step
+step "./start.sh demo" demo_step
+step "./start.sh doctor" doctor_step
+step "Pi camera import check (numpy 1/2 clash)" camera_step
+step "quick tests (dev packages installed first)" tests_step
+note "- total: $(( $(date +%s) - t_root0 )) s"
+report
+exit "$failed"

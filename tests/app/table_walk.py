@@ -1,0 +1,74 @@
+"""Helpers of the layout walks of the one-screen games (Dice Forge, Tribal Village): a check of
+the game screen in several states within one step of conftest.walk_layouts, and the walk
+itself over several sets of start options."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from typing import Any
+
+from conftest import DISPLAYS, walk_layouts
+
+
+def looker(problems: list[str], checked: list[str],
+           describe: Callable[[Any], str]) -> Callable[..., Iterator[int]]:
+    """``look(app, name, widget=None)``: check the game screen (or ``widget``, a dialog) as it
+    is now at both displays (what walk_layouts does for the widgets an ``extra`` returns, but
+    for several states of one screen); ``describe(game)`` says which game it is."""
+    from kivy.core.window import Window
+
+    from companion.drive import layout_problems
+
+    def look(app: Any, name: str, widget: Any = None) -> Iterator[int]:
+        screen = app.game_screen
+        game = screen.session.game
+        where = (f"{game.name} {len(game.setup.players)} players, {app.settings.text_size}, "
+                 f"{describe(game)}, {name}")
+        for size in DISPLAYS:
+            Window.size = size
+            yield 3
+            problems.extend(f"{where}: {p}" for p in layout_problems(widget or screen, size))
+            checked.append(f"{name}@{size}")
+        Window.size = DISPLAYS[0]
+        yield 1
+
+    return look
+
+
+def walk_with_options(app: Any, game: str, walks: Sequence[tuple[Mapping[str, Any],
+                                                                 tuple[str, ...]]],
+                      problems: list[str], checked: list[str],
+                      extra: Any) -> Generator[int | None, None, None]:
+    """walk_layouts once per (start options, text sizes) of ``walks``, the options chosen on
+    the start screen in words as a player would."""
+    yield 2
+    for options, sizes in walks:
+        start = app.screens["start"]  # built again at each change of text size
+        start.choose_game(game)
+        yield 1
+        for key, value in options.items():
+            start.choose(key, value)
+        yield 1
+        yield from walk_layouts(app, game, problems, checked, extra=extra, text_sizes=sizes)
+
+
+def shooter(app: Any, problems: list[str], shots: list[str], folder: str | None,
+            stem: str) -> Callable[..., Iterator[int]]:
+    """``shot(d, where, widget=None)``: check the game screen (or ``widget``) at 800x480 and,
+    when ``folder`` is given, save it there as ``<stem>-<where>.png``."""
+    from pathlib import Path
+
+    from kivy.core.window import Window
+
+    from companion.drive import layout_problems
+
+    def shot(d: Any, where: str, widget: Any = None) -> Iterator[int]:
+        Window.size = (800, 480)
+        yield 3
+        problems.extend(f"{where}: {p}"
+                        for p in layout_problems(widget or app.game_screen, (800, 480)))
+        shots.append(where)
+        if folder:
+            d.screenshot(Path(folder) / f"{stem}-{where}.png")
+
+    return shot

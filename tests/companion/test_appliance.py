@@ -1,0 +1,317 @@
+"""`companion appliance` against a temporary root directory, never this machine's own /etc.
+
+The root holds what the steps look at on a Raspberry Pi OS system: /etc/passwd and /etc/group,
+systemd's own units (copied from this machine, for `systemd-analyze verify` and the offline
+`systemctl --root`), the user's home with the companion's clone and its venv, labwc and lwrespawn
+for the desktop. `disable` must leave the tree exactly as it was before `enable`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion import cli
+from companion.appliance import (
+    APP_WATCHDOG_S,
+    MANIFEST,
+    OVERLAY_CONF,
+    UNIT,
+    UNIT_PATH,
+    WATCHDOG_DROPIN,
+    ApplianceError,
+    Options,
+    check_unit,
+    disable,
+    enable,
+    notify,
+    parse_autostart_block,
+    status,
+)
+
+SYSTEM_UNITS = Path("/usr/lib/systemd/system")
+pytestmark = pytest.mark.skipif(
+    not (SYSTEM_UNITS / "multi-user.target").exists() or shutil.which("systemctl") is None
+    or shutil.which("systemd-analyze") is None,
+    reason="systemd's tools and units are needed (./test.sh installs the systemd package)")
+
+CARDS = """\
+ 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0
+                      vc4-hdmi-0
+ 1 [Device         ]: USB-Audio - USB Audio Device
+                      C-Media USB Audio Device at usb-xhci-hcd.0-1, full speed
+"""
+USER_AUTOSTART = """\
+/usr/bin/kanshi &
+swayidle -w timeout 600 'wlopm --off \\*' resume 'wlopm --on \\*' &
+"""
+
+
+def make_root(root: Path, *, desktop: bool, autostart: str | None = None) -> Path:
+    (root / "etc/systemd/system").mkdir(parents=True)
+    (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n"
+                                     "pi:x:1000:1000:,,,:/home/pi:/bin/bash\n")
+    (root / "etc/group").write_text("root:x:0:\nvideo:x:44:pi\ninput:x:105:pi\naudio:x:29:pi\n"
+                                    "gpio:x:993:pi\npi:x:1000:\n")
+    (root / "var/lib").mkdir(parents=True)
+    (root / "usr/lib/systemd").mkdir(parents=True)
+    shutil.copytree(SYSTEM_UNITS, root / "usr/lib/systemd/system", symlinks=True)
+    (root / "etc/systemd/system/default.target").symlink_to(
+        "/usr/lib/systemd/system/graphical.target")
+    (root / "usr/lib/python3/dist-packages").mkdir(parents=True)
+    (root / "usr/lib/python3/dist-packages/lgpio.py").write_text("")
+    exe = root / "home/pi/companion/.venv/bin/companion"
+    exe.parent.mkdir(parents=True)
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    if desktop:
+        for tool in ("labwc", "lwrespawn"):
+            (root / "usr/bin").mkdir(parents=True, exist_ok=True)
+            (root / "usr/bin" / tool).write_text("#!/bin/sh\n")
+    if autostart is not None:
+        (root / "home/pi/.config/labwc").mkdir(parents=True)
+        (root / "home/pi/.config/labwc/autostart").write_text(autostart)
+    return root
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every path under root with its kind and content (files hashed, links' targets)."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            rel = str(p.relative_to(root))
+            if p.is_symlink():
+                out[rel] = "-> " + os.readlink(p)
+            elif p.is_dir():
+                out[rel] = f"dir {p.stat().st_mode:o}"
+            else:
+                out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def opts(root: Path, **kw: object) -> Options:
+    base: dict[str, object] = dict(user="pi", repo=Path("/home/pi/companion"),
+                                   venv=Path("/home/pi/companion/.venv"), root=root,
+                                   sound_cards=CARDS)
+    base.update(kw)
+    return Options(**base)  # type: ignore[arg-type]
+
+
+def is_enabled(root: Path) -> str:
+    return subprocess.run(["systemctl", f"--root={root}", "is-enabled", UNIT], text=True,
+                          capture_output=True).stdout.strip()
+
+
+def test_console_mode_writes_a_verified_service_and_disable_leaves_nothing(
+        tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=False)
+    before = snapshot(root)
+    report = enable(opts(root, rotation=180, audio="hdmi"))
+    unit = (root / UNIT_PATH.lstrip("/")).read_text()
+    for line in ("Type=notify", f"WatchdogSec={APP_WATCHDOG_S}s", "Restart=always",
+                 "StartLimitIntervalSec=0", "User=pi", "PAMName=login", "TTYPath=/dev/tty1",
+                 "Conflicts=getty@tty1.service", "SupplementaryGroups=video input audio gpio",
+                 "Environment=SDL_VIDEODRIVER=kmsdrm", "Environment=GPIOZERO_PIN_FACTORY=lgpio",
+                 "Environment=SDL_AUDIODRIVER=alsa",
+                 "Environment=AUDIODEV=sysdefault:CARD=vc4hdmi0",
+                 "ExecStart=/home/pi/companion/.venv/bin/companion start --rotation 180",
+                 "setterm --blank 0 --powerdown 0", "WantedBy=multi-user.target"):
+        assert line in unit.splitlines() or line in unit, line
+    assert check_unit(root) == ""
+    assert is_enabled(root) == "enabled"
+    assert os.readlink(root / "etc/systemd/system/default.target").endswith("multi-user.target")
+    dropin = (root / WATCHDOG_DROPIN.lstrip("/")).read_text()
+    assert "[Manager]\nRuntimeWatchdogSec=14s" in dropin
+    assert any("checked with systemd-analyze verify" in ln for ln in report.lines)
+    assert status(root).lines[0].startswith("appliance: enabled, console mode, user pi, "
+                                            "rotation 180, audio hdmi")
+    disable(root)
+    assert snapshot(root) == before
+    assert "not enabled" in status(root).lines[0]
+
+
+def test_desktop_mode_adds_a_block_to_the_users_autostart_and_takes_it_back(
+        tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=True, autostart=USER_AUTOSTART)
+    before = snapshot(root)
+    enable(opts(root, rotation=90, audio="usb"))
+    autostart = (root / "home/pi/.config/labwc/autostart").read_text()
+    argv = parse_autostart_block(autostart)
+    assert argv[:5] == ["lwrespawn", "systemd-run", "--user", "--wait", "--collect"]
+    for arg in ("--service-type=notify", f"--property=WatchdogSec={APP_WATCHDOG_S}s",
+                "--setenv=AUDIODEV=sysdefault:CARD=Device", "--setenv=GPIOZERO_PIN_FACTORY=lgpio"):
+        assert arg in argv, arg
+    assert argv[-4:] == ["/home/pi/companion/.venv/bin/companion", "start", "--rotation", "90"]
+    assert '--setenv=WAYLAND_DISPLAY="${WAYLAND_DISPLAY}"' in autostart  # expanded by labwc's sh
+    assert "/usr/bin/kanshi &\n" in autostart  # the user's own lines stay
+    assert "\n# table-companion turned off: swayidle -w timeout 600" in autostart  # no blanking
+    assert not (root / UNIT_PATH.lstrip("/")).exists()  # no console service in desktop mode
+    disable(root)
+    assert (root / "home/pi/.config/labwc/autostart").read_text() == USER_AUTOSTART
+    assert snapshot(root) == before
+
+
+def test_a_new_autostart_and_its_folders_are_removed_again(tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=True)
+    before = snapshot(root)
+    enable(opts(root))
+    assert parse_autostart_block((root / "home/pi/.config/labwc/autostart").read_text())
+    assert (root / MANIFEST.lstrip("/")).exists()
+    enable(opts(root, rotation=180))  # enabling again replaces the first setup
+    assert parse_autostart_block(
+        (root / "home/pi/.config/labwc/autostart").read_text())[-1] == "180"
+    disable(root)
+    assert snapshot(root) == before
+    assert disable(root).lines == ["the appliance is not enabled here: nothing to undo"]
+
+
+@pytest.fixture
+def other_filesystem(tmp_path: Path) -> Iterator[Path]:
+    """A root on /dev/shm (tmpfs), so a folder on the test disk is another filesystem."""
+    if not os.access("/dev/shm", os.W_OK):
+        pytest.skip("no writable /dev/shm here")
+    shm = Path(tempfile.mkdtemp(dir="/dev/shm", prefix="appliance-root-"))
+    try:
+        yield shm
+    finally:
+        shutil.rmtree(shm)
+
+
+def test_protection_needs_another_filesystem_and_keeps_data_there(
+        tmp_path: Path, other_filesystem: Path) -> None:
+    root = make_root(other_filesystem / "root", desktop=False)
+    (root / "srv/on-root").mkdir(parents=True)
+    with pytest.raises(ApplianceError, match="is on the root filesystem, which becomes read-only"):
+        enable(opts(root, protect=Path("/srv/on-root")))
+    assert not (root / MANIFEST.lstrip("/")).exists()  # refused before any change
+    (tmp_path / "stick").mkdir()
+    (root / "media/stick").parent.mkdir(parents=True)
+    (root / "media/stick").symlink_to(tmp_path / "stick")
+    before = snapshot(root)
+    report = enable(opts(root, protect=Path("/media/stick")))
+    overlay = (root / OVERLAY_CONF.lstrip("/")).read_text()
+    assert 'overlayroot="tmpfs:recurse=0"' in overlay.splitlines()
+    unit = (root / UNIT_PATH.lstrip("/")).read_text()
+    for env in ("COMPANION_DATA_DIR=/media/stick/data", "COMPANION_CONFIG_DIR=/media/stick/config",
+                "COMPANION_CONFIG=/media/stick/config/config.toml", "KIVY_HOME=/media/stick/kivy"):
+        assert f"Environment={env}" in unit
+    assert sorted(p.name for p in (tmp_path / "stick").iterdir()) == ["config", "data", "kivy"]
+    assert any("apt install overlayroot" in ln for ln in report.lines)  # not the running system
+    disable(root)
+    assert snapshot(root) == before  # the data folders on the stick are the user's: kept
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"rotation": 45}, "--rotation 45: choose one of 0, 90, 180, 270"),
+    ({"user": "ghost"}, "user 'ghost' is not in"),
+    ({"venv": Path("/home/pi/elsewhere/.venv")}, "run ./start.sh once first"),
+    ({"audio": "usb", "sound_cards": CARDS.split(" 1 [")[0]},
+     r"--audio usb: no USB sound card found \(cards: vc4hdmi0"),
+    ({"audio": "my speaker"}, "expected default, hdmi, hdmi2, headphones, usb or an ALSA card"),
+    ({"mode": "kiosk"}, "--mode 'kiosk': choose auto, desktop or console"),
+])
+def test_bad_options_are_named_and_change_nothing(tmp_path: Path, change: dict[str, object],
+                                                  message: str) -> None:
+    root = make_root(tmp_path / "root", desktop=False)
+    before = snapshot(root)
+    with pytest.raises(ApplianceError, match=message):
+        enable(opts(root, **change))
+    assert snapshot(root) == before
+
+
+def test_the_checks_can_fail(tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=False)
+    broken = root / UNIT_PATH.lstrip("/")
+    broken.write_text("[Unit]\nDescription=x\n[Service]\nExecStart=/nowhere/app\n"
+                      "StartLimitIntervalSec=0\n")
+    problem = check_unit(root)
+    assert "Unknown key 'StartLimitIntervalSec' in section [Service]" in problem
+    assert "/nowhere/app" in problem
+    block = "# >>> table-companion\nlwrespawn /bin/app &\n# <<< table-companion\n"
+    assert parse_autostart_block(block) == ["lwrespawn", "/bin/app"]
+    with pytest.raises(ApplianceError, match="expected one table-companion block"):
+        parse_autostart_block(block + block)
+    with pytest.raises(ApplianceError, match=r"expected `lwrespawn \.\.\. &`"):
+        parse_autostart_block(block.replace("lwrespawn ", ""))
+    with pytest.raises(ApplianceError, match="not valid sh"):
+        parse_autostart_block(block + "if then fi\n")
+
+
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_root(tmp_path / "root", desktop=False)
+    args = ["appliance", "enable", "--root", str(root), "--repo", "/home/pi/companion",
+            "--user", "pi", "--mode", "console", "--rotation", "270"]
+    assert cli.main(args) == 0
+    assert "enabled (console mode)" in capsys.readouterr().out
+    assert is_enabled(root) == "enabled"
+    assert cli.main(["appliance", "status", "--root", str(root)]) == 0
+    assert "rotation 270" in capsys.readouterr().out
+    assert cli.main(["appliance", "enable", "--root", str(root), "--user", "ghost"]) == 1
+    assert "companion appliance enable: user 'ghost' is not in" in capsys.readouterr().err
+    assert cli.main(["appliance", "disable", "--root", str(root)]) == 0
+    assert is_enabled(root) != "enabled"
+
+
+# -- the watchdog feed the app calls ----------------------------------------------------------
+def test_feed_watchdog_says_ready_then_alive(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(notify, "_ready_sent", False)
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    assert notify.feed_watchdog() is False  # not under systemd: nothing, no error
+    path = tmp_path / "notify.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(path))
+        server.settimeout(5)
+        monkeypatch.setenv("NOTIFY_SOCKET", str(path))
+        assert notify.feed_watchdog() is True
+        first = server.recv(4096).decode().splitlines()
+        assert first[:2] == ["READY=1", "WATCHDOG=1"]
+        assert notify.feed_watchdog() is True
+        assert server.recv(4096) == b"WATCHDOG=1"
+    monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "gone.sock"))
+    assert notify.feed_watchdog() is False  # a vanished socket never raises
+
+
+def test_abstract_notify_socket_and_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    name = f"companion-test-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind("\0" + name)
+        server.settimeout(5)
+        monkeypatch.setenv("NOTIFY_SOCKET", "@" + name)
+        assert notify.notify("STATUS=testing")
+        assert server.recv(4096) == b"STATUS=testing"
+    monkeypatch.setenv("WATCHDOG_USEC", str(APP_WATCHDOG_S * 1_000_000))
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+    assert notify.watchdog_interval() == APP_WATCHDOG_S / 3
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid() + 1))
+    assert notify.watchdog_interval() is None  # meant for another process
+    monkeypatch.setenv("WATCHDOG_USEC", "soon")
+    monkeypatch.delenv("WATCHDOG_PID")
+    assert notify.watchdog_interval() is None
+
+
+def test_a_full_notify_socket_never_blocks_the_app(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """systemd reads promptly, but a datagram queue holds only a few messages (10 by default):
+    a blocking send would freeze the app's main loop, the very thing the watchdog watches."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:  # never read
+        server.bind(str(tmp_path / "full.sock"))
+        monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "full.sock"))
+        results: list[bool] = []
+        sender = threading.Thread(
+            target=lambda: results.extend(notify.notify("WATCHDOG=1") for _ in range(200)),
+            daemon=True)
+        sender.start()
+        sender.join(timeout=60)
+        assert not sender.is_alive(), "notify() blocked on a full socket"
+    assert results[0] is True and results[-1] is False  # the overflow is dropped, not waited on

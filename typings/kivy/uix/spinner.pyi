@@ -1,0 +1,3 @@
+from kivy.uix.button import Button
+
+class Spinner(Button): ...
