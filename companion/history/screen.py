@@ -157,12 +157,14 @@ class Opened:
 
 
 class Row(ButtonBehavior, BoxLayout):
-    """A row of the lists: a title line (with a right-hand note) and a muted second line; a tap
-    anywhere on it does ``on_tap``. At least one touch target tall."""
+    """A row of the lists: a title line (with a right-hand note) and a muted second line that
+    wraps onto more lines when it must (six long names at the largest text); a tap anywhere on
+    it does ``on_tap``. At least one touch target tall."""
 
     def __init__(self, app: CompanionApp, title: str, note: str, second: str,
                  on_tap: Callable[[], None], *, chosen: bool = False) -> None:
         big, small = app.fs(18), app.fs(15)
+        self.line_height = 1.3 * big
         super().__init__(orientation="vertical", padding=(10, 4), spacing=0, size_hint_y=None,
                          height=max(theme.TOUCH + 8, 1.3 * (big + small) + 10))
         self.title_label = w("TLabel", text=title, markup=True, halign="left", font_size=big)
@@ -170,13 +172,19 @@ class Row(ButtonBehavior, BoxLayout):
         self.note_label = Label(text=note, markup=True, font_size=small, size_hint_x=None,
                                 color=theme.TEXT if chosen else theme.MUTED)
         self.note_label.bind(texture_size=lambda lab, v: setattr(lab, "width", v[0] + 4))
-        line = BoxLayout(spacing=8)
+        line = BoxLayout(spacing=8, size_hint_y=None, height=self.line_height)
         line.add_widget(self.title_label)
         if note:
             line.add_widget(self.note_label)
         self.add_widget(line)
-        self.second_label = w("TLabel", text=second, markup=True, halign="left",
-                              font_size=small, color=theme.TEXT if chosen else theme.MUTED)
+        # a plain Label (TLabel's rule keeps its text to one line, shortened)
+        self.second_label = Label(text=second, markup=True, halign="left", valign="top",
+                                  font_size=small, size_hint_y=None, height=1.3 * small,
+                                  color=theme.TEXT if chosen else theme.MUTED)
+        self.second_label.bind(
+            width=lambda lab, v: setattr(lab, "text_size", (v, None)),
+            texture_size=lambda lab, v: setattr(lab, "height", max(v[1], 1.3 * small)))
+        self.second_label.bind(height=self._grow)
         self.add_widget(self.second_label)
         self.base = theme.SELECT if chosen else theme.PANEL
         with self.canvas.before:
@@ -184,6 +192,9 @@ class Row(ButtonBehavior, BoxLayout):
             self.back = Rectangle(pos=self.pos, size=self.size)
         self.bind(pos=self._place, size=self._place, state=self._pressed)
         self.bind(on_release=lambda *_: on_tap())
+
+    def _grow(self, _label: Any, height: float) -> None:
+        self.height = max(theme.TOUCH + 8, self.line_height + height + 10)
 
     def _place(self, *_: Any) -> None:
         self.back.pos, self.back.size = self.pos, self.size
@@ -526,7 +537,7 @@ class HistoryScreen(Screen):
             result = state(g)
         players = ", ".join(_esc(p.player) for p in g.players)
         return Row(self.app, f"[b]{_esc(game_title(g.game))}[/b]  {result}", g.date,
-                   f"{players}  -  {minutes(g.duration)}, {g.calls} calls",
+                   f"{players}  -  " + _whole(f"{minutes(g.duration)}, {g.calls} calls"),
                    partial(self.open_game, g.id))
 
     def turn(self, pages: int) -> None:
@@ -934,6 +945,11 @@ class HistoryScreen(Screen):
         if self.export_text is not None:
             head = self.export_text.text.split("\n\n")[0]
             self.export_text.text = f"{head}\n\n{text}"
+
+
+def _whole(text: str) -> str:
+    """Words kept on one line when a row's text wraps (no-break spaces)."""
+    return text.replace(" ", "\u00a0")
 
 
 _STATUS = {"fair": "no evidence of bias", "biased": "shows a bias", "too-few": "too few rolls",
