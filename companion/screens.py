@@ -436,8 +436,9 @@ class StartScreen(Screen):
             row = BoxLayout(spacing=4, size_hint_y=None, height=52)
             row.add_widget(w("Panel", size_hint_x=None, width=12,
                              bg=theme.player_colour(self.app.settings.palette, i)))
+            # with a team beside the character, the name keeps room for 16 characters
             name = w("TInput", text=old[i] if i < len(old) else DEFAULT_NAMES[i],
-                     hint_text=f"player {i + 1}")
+                     hint_text=f"player {i + 1}", size_hint_x=1.4 if alliances else 1)
             self.names.append(name)
             row.add_widget(name)
             if chars:

@@ -174,13 +174,16 @@ class TypingInput(TextInput):
     def _fit(self) -> None:
         """A long name shrinks (to MIN_FIT of the size asked for) to show whole."""
         size = self._wanted
-        if self.text and not self.multiline:
-            room = self.width - self.padding[0] - self.padding[2]
+        room = self.width - self.padding[0] - self.padding[2]
+        for _ in range(4):  # glyphs do not scale exactly with the size: measure again
+            if not self.text or self.multiline or room <= 0 or size <= self._wanted * MIN_FIT:
+                break
             core = CoreLabel(text=self.text, font_size=size, font_name=self.font_name)
             core.refresh()
             wide = core.texture.size[0] if core.texture is not None else 0
-            if wide > room > 0:
-                size = max(self._wanted * MIN_FIT, size * room / wide * 0.98)
+            if wide <= room:
+                break
+            size = max(self._wanted * MIN_FIT, size * room / wide * 0.98)
         me: Any = self
         if abs(me.font_size - size) > 0.01:
             self._fitting = True

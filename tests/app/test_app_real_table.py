@@ -40,8 +40,9 @@ def test_companion_camera_reaches_the_dice_view_and_the_game(
 
     tray = _replay_folder(app_dirs / "tray")
     (app_dirs / "config").mkdir(parents=True, exist_ok=True)
+    # realtime = false: every frame is read, however loaded the machine (no frame skipped)
     (app_dirs / "config" / "config.toml").write_text(
-        "[camera]\nloop = true\nfps = 15\n", encoding="utf-8")
+        "[camera]\nloop = true\nfps = 15\nrealtime = false\n", encoding="utf-8")
     monkeypatch.setenv("COMPANION_CAMERA", f"replay:{tray}")
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     assert app.camera is not None and app.camera.rolls_count
@@ -57,7 +58,7 @@ def test_companion_camera_reaches_the_dice_view_and_the_game(
         s = app.session
         assert s is not None and app.game_screen is not None
         assert app.game_screen.camera_on  # a camera whose rolls count reads from the start
-        for _ in range(600):  # the camera reads Ana's roll-off die by itself
+        for _ in range(4000):  # the camera reads Ana's roll-off die by itself (slow when loaded)
             if s.game.history:
                 break
             yield 1

@@ -809,14 +809,14 @@ class DiceForgeScreen(TableScreen):
             hall = s.halls.get(str(space))
             if hall:
                 reward = f"hall: {hall}"
-            cell = _w("Panel", orientation="vertical", bg=theme.BUTTON, padding=(3, 1))
+            cell = _w("Panel", orientation="vertical", bg=theme.BUTTON, padding=(3, 0))
             top = BoxLayout(size_hint_y=0.4)
             top.add_widget(_w("TLabel", text=f"[b]{space}[/b]", markup=True, halign="left",
                               font_size=fs(15), size_hint_x=0.35))
             top.add_widget(_w("TLabel", text=self.marks(here), markup=True, halign="right",
                               font_size=fs(14)))
             cell.add_widget(top)
-            cell.add_widget(_w("TLabel", text=escape_markup(reward), font_size=fs(12),
+            cell.add_widget(_w("TLabel", text=escape_markup(reward), font_size=fs(11.5),
                                shorten=False, size_hint_y=0.6))
             grid.add_widget(cell)
         return self._look(f"Goddess: the labyrinth (treasures left: {left})", grid)

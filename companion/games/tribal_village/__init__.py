@@ -29,8 +29,8 @@ OPTIONS = (
                                    *((n, str(n)) for n in (1, 2, 4, 5)))),
     StartOption("lucky_gretin", "Lucky Gretin", ((False, "off"), (True, "on"))),
     StartOption("alliance_mode", "Teams", ((False, "off"), (True, "on (4 or 6 players)"))),
-    StartOption("new_alliances_each_hand", "New alliances", ((False, "no"),
-                                                             (True, "each hand"))),
+    StartOption("new_alliances_each_hand", "Allies", ((False, "kept all game"),
+                                                      (True, "new each hand"))),
     StartOption("tachydus_discard", "Tachydus", ((None, "discard into the Village"),
                                                  ("out", "discard out of the hand"))),
 )

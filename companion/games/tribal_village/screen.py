@@ -166,7 +166,7 @@ class TribalVillageScreen(TableScreen):
         played = _w("TLabel", text="", font_size=fs(13), size_hint_x=None, width=60,
                     shorten=False)
         row.add_widget(played)
-        points = BoxLayout(orientation="vertical", size_hint_x=None, width=52)
+        points = BoxLayout(orientation="vertical", size_hint_x=None, width=58)
         points.add_widget(Widget())
         score = _w("TLabel", text="", bold=True, font_size=fs(22), size_hint_y=None,
                    height=30)
@@ -291,7 +291,10 @@ class TribalVillageScreen(TableScreen):
             placings = game.placings()
             first = sorted({game.team_of(p) or "" for p in (placings[0] if placings else ())})
             return " and ".join(f"team {t}" for t in first) + (" win" if first else "")
-        return (game.standings().winner or "").replace(" & ", " and ") + " wins"
+        names = [n for n in (game.standings().winner or "").split(" & ") if n]
+        if len(names) > 1:  # every name would not fit the prompt line; the rows show them
+            return f"{len(names)} players share first place"
+        return f"{names[0]} wins" if names else "no winner"
 
     def _verdict(self) -> str:
         game = self.session.game
