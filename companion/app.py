@@ -12,8 +12,10 @@ Import this module only after Kivy's environment is set (see ``companion.command
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +32,7 @@ from companion import settings as settings_mod
 from companion import startfiles, theme
 from companion.contract import CameraView, GamePlugin, TableGame
 from companion.games import plugins
+from companion.history.rolls import RolledDie, RollLog, RollLogError, dice_from_reading, same_dice
 from companion.journal import Journal
 from companion.preview import CameraFeed, Source
 from companion.screens import DiceScreen, SettingsScreen, StartScreen
@@ -93,6 +96,11 @@ class CompanionApp(App):
         self._board_zones: tuple[Zone, ...] = ()
         self._vision_profile: Profile | None = None
         self._camera: CameraFeed | None = None
+        #: The roll log's own thread (a write may wait on the disk), and the last roll it was
+        #: given: (the reading, its roll id once written, or None when it was not).
+        self._roll_writer: ThreadPoolExecutor | None = None
+        self._roll_log: RollLog | None = None
+        self._recorded: tuple[Reading, Future[int | None]] | None = None
         self._use_camera(camera if camera is not None else self._camera_for(self._settings))
         self.sounds = self._sounds_for(self._settings)
         #: the tournament this companion directs or plays in (made when the app starts)
@@ -126,6 +134,15 @@ class CompanionApp(App):
         if self.sm.current != name:
             self.previous = self.sm.current
             self.sm.current = name
+
+    def drop_screen(self, name: str) -> None:
+        """Let go of one of the app's screens built when first opened (``APP_SCREENS``),
+        unless it shows now: its memory goes back to the table; it is built again when next
+        opened."""
+        screen = self.screens.get(name)
+        if name in APP_SCREENS and screen is not None and self.sm is not None \
+                and self.sm.current != name:
+            self.sm.remove_widget(self.screens.pop(name))
 
     def back(self) -> None:
         if self.table is None:
@@ -214,6 +231,10 @@ class CompanionApp(App):
             dice.on_leave()
         if self._camera is not None:
             self._camera.close()
+        if self._roll_writer is not None:
+            self._roll_writer.shutdown(wait=True)
+        if self._roll_log is not None:
+            self._roll_log.close()
         self.sounds.close()
         self.journal.close()
 
@@ -335,10 +356,64 @@ class CompanionApp(App):
 
     def on_settled_roll(self, reading: Reading) -> None:
         """Main thread: a settled roll reaches the game, unless it comes from a stand-in the
-        players did not choose (rendered dice are never taken for theirs)."""
+        players did not choose (rendered dice are never taken for theirs). While the game
+        expects a roll, the roll log keeps it for the dice statistics."""
         self.last_roll = reading
         if self.table is not None and self._camera is not None and self._camera.rolls_count:
+            if self.session is not None and reading.dice and self.session.prompt().roll:
+                self._record_roll(self.session.game_id, reading)
             self.table.on_roll(reading)
+
+    # -- the roll log (docs/history.md) -----------------------------------------------------
+
+    def _roll_thread(self) -> ThreadPoolExecutor:
+        if self._roll_writer is None:
+            self._roll_writer = ThreadPoolExecutor(1, thread_name_prefix="roll-log")
+        return self._roll_writer
+
+    def _record_roll(self, game_id: int, reading: Reading) -> None:
+        dice = dice_from_reading(reading)
+        self._recorded = (reading, self._roll_thread().submit(self._write_roll, game_id, dice))
+
+    def _write_roll(self, game_id: int, dice: tuple[RolledDie, ...]) -> int | None:
+        """The roll log's thread: keep one roll; its id, or None when it could not be kept
+        (the game goes on: the statistics lose one roll, and the log says why)."""
+        try:
+            if self._roll_log is None:
+                self._roll_log = RollLog(self.journal.path)
+            return self._roll_log.record(dice, game_id=game_id)
+        except (RollLogError, sqlite3.Error, OSError) as e:
+            Logger.warning(f"companion: a settled roll was not recorded: {e}")
+            return None
+
+    def correct_roll(self, reading: Reading, corrections: Mapping[int, str]) -> None:
+        for index, face in corrections.items():
+            if isinstance(index, bool) or not isinstance(index, int) or not (
+                    0 <= index < len(reading.dice)):
+                raise ValueError(f"correct_roll: no die {index!r} in a reading of "
+                                 f"{len(reading.dice)} dice")
+            if not isinstance(face, str) or not face.strip():
+                raise ValueError(f"correct_roll: die {index}: the face must be a non-empty "
+                                 f"string, got {face!r}")
+        recorded = self._recorded
+        if recorded is None or not corrections:
+            return
+        known, written = recorded
+        match = ({i: i for i in range(len(reading.dice))} if reading is known
+                 else same_dice(known.dice, reading.dice))
+        faces = {match[i]: face for i, face in corrections.items() if i in match}
+        if faces:
+            self._roll_thread().submit(self._write_correction, written, faces)
+
+    def _write_correction(self, written: Future[int | None], faces: dict[int, str]) -> None:
+        """The roll log's thread, after the roll's own write (one thread, in order)."""
+        roll_id = written.result()
+        if roll_id is None or self._roll_log is None:
+            return
+        try:
+            self._roll_log.correct(roll_id, faces)
+        except (RollLogError, sqlite3.Error, OSError) as e:
+            Logger.warning(f"companion: a correction of roll {roll_id} was not recorded: {e}")
 
     def _sync_camera(self) -> None:
         """The camera runs for the game while the game reads dice, and knows whether the
@@ -628,6 +703,12 @@ def _settings_screen(app: CompanionApp) -> Screen:
     return SettingsScreen(app)
 
 
+def _history_screen(app: CompanionApp) -> Screen:
+    from companion.history.screen import HistoryScreen
+
+    return HistoryScreen(app)
+
+
 def _tournament_screen(app: CompanionApp) -> Screen:
     from companion.tournament.screen import TournamentScreen
 
@@ -638,6 +719,7 @@ def _tournament_screen(app: CompanionApp) -> Screen:
 #: by name: ``app.show(name)`` builds one the first time.
 APP_SCREENS: dict[str, Callable[[CompanionApp], Screen]] = {
     "settings": _settings_screen,
+    "history": _history_screen,
     "tournament": _tournament_screen,
 }
 

@@ -11,7 +11,8 @@ questions and gives every game's screens the same small :class:`Host`, never the
   game, on every tick of the app's clock, with a settled roll from the camera and with a
   press of the table's buttons;
 - a :class:`Host` gives screens what the table has: the settings, the clock, screens to show,
-  undo and redo, leaving or restarting the game, the camera and the sounds.
+  undo and redo, leaving or restarting the game, the camera and the sounds, and where the
+  players corrected a die the camera read (for the dice statistics).
 
 A sixth game is one new folder with a ``PLUGIN``; nothing else in the app changes.
 """
@@ -137,6 +138,15 @@ class Host(Protocol):
 
     def vision_profile(self) -> Profile | None:
         """vision's profile of the calibration profile in use (palette, face sets)."""
+
+    def correct_roll(self, reading: Reading, corrections: Mapping[int, str]) -> None:
+        """The players confirmed or corrected dice the camera read: ``corrections`` maps a
+        die's index in ``reading.dice`` to the face they gave ("1".."6" for pips, the face's
+        words for icon dice), the camera's own face when they confirmed it. The roll the
+        camera recorded for the dice statistics counts those dice as corrected. ``reading``
+        is the settled roll the game was given, or a later picture of the same dice lying
+        still; dice of another roll are not matched and change nothing. Raises ValueError
+        for an index ``reading`` has no die for, or a face that is not a non-empty string."""
 
 
 class TableGame(Protocol):

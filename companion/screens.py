@@ -83,6 +83,8 @@ class StartScreen(Screen):
         self.resume_button = w("TButton", text="Resume", size_hint_x=None, width=190,
                                on_release=lambda *_: self.show_unfinished())
         top.add_widget(self.resume_button)
+        top.add_widget(w("TButton", text="History", size_hint_x=None, width=120,
+                         on_release=lambda *_: app.show("history")))
         top.add_widget(w("TButton", text="Tournament", size_hint_x=None, width=140,
                          font_size=min(app.fs(18), 20.0),  # fits at every text size
                          on_release=lambda *_: app.show("tournament")))

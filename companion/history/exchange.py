@@ -240,3 +240,44 @@ def csv_text(games: Iterable[GameSummary]) -> str:
     buf = io.StringIO()
     write_csv(games, buf)
     return buf.getvalue()
+
+
+#: The file each kind of export writes (``export_to_folder``), after its name.
+EXPORT_SUFFIXES = {"csv": ".csv", "bgstats": "-bgstats.html", "zip": ".zip"}
+
+
+def export_to_folder(journal: Path, folder: Path, kind: str, game: str | None = None,
+                     player: str | None = None) -> tuple[Path, str]:
+    """Write the games of ``journal`` the filters let through into a new file in ``folder``
+    (made if needed): ``kind`` "csv", "bgstats" (a page of BG Stats import links) or "zip"
+    (the game files), oldest game first, the file named by the filters and the time
+    (``history-dice-forge-20260111-154700.csv``). It appears only once whole. Returns (the
+    file, what it holds in words). Raises HistoryError for another kind, OSError when the
+    folder cannot be written."""
+    suffix = EXPORT_SUFFIXES.get(kind)
+    if suffix is None:
+        raise HistoryError(f"export kind {kind!r}: choose one of {', '.join(EXPORT_SUFFIXES)}")
+    folder.mkdir(parents=True, exist_ok=True)
+    parts = ["history", *(x for x in (game, player) if x), time.strftime("%Y%m%d-%H%M%S")]
+    name = "-".join("".join(c if c.isalnum() or c in "-_" else "_" for c in p) for p in parts)
+    out = folder / f"{name}{suffix}"
+    n = 1
+    while out.exists():  # two exports in one second
+        n += 1
+        out = folder / f"{name}-{n}{suffix}"
+    part = out.with_name(f".part-{out.name}")
+    with History(journal) as history:
+        history.refresh()
+        games = list(reversed(history.games(game=game, player=player)))
+        if kind == "csv":
+            with part.open("w", encoding="utf-8", newline="") as f:
+                count = write_csv(games, f)
+            what = f"{count:,} rows (one per player per game)"
+        elif kind == "bgstats":
+            count = write_bgstats(games, part)
+            what = f"{count:,} plays for BG Stats (open the page on the phone)"
+        else:
+            count = write_zip(history, games, part)
+            what = f"{count:,} game files"
+    part.replace(out)
+    return out, what

@@ -21,6 +21,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 #: The faces of a pip die.
@@ -81,6 +82,25 @@ class Fairness:
                 "faces": [{"face": f.face, "count": f.count, "share": round(f.share, 4),
                            "low": round(f.low, 4), "high": round(f.high, 4),
                            "expected": round(f.expected, 4)} for f in self.faces]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Fairness:
+        """Back from :meth:`to_json` (what ``companion stats --dice --json`` prints; the
+        shares rounded to 4 decimals). Raises ValueError naming what is missing or wrong."""
+        try:
+            faces = tuple(FaceShare(str(f["face"]), int(f["count"]), float(f["share"]),
+                                    float(f["low"]), float(f["high"]), float(f["expected"]))
+                          for f in data["faces"])
+            return cls(str(data["label"]), int(data["rolls"]), int(data["corrected"]),
+                       int(data["unsure"]), faces, str(data["status"]), str(data["verdict"]),
+                       _maybe(data.get("chi2"), float), _maybe(data.get("p_value"), float),
+                       _maybe(data.get("needed"), int), _maybe(data.get("face"), str))
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"not a dice verdict: {e!r} in {str(dict(data))[:200]}") from e
+
+
+def _maybe(value: Any, kind: type[Any]) -> Any:
+    return None if value is None else kind(value)
 
 
 #: Simulated games per candidate number of rolls in :func:`rolls_needed`, and their seed.
@@ -254,3 +274,29 @@ def assess_counts(groups: Sequence[Any]) -> list[Fairness]:
     are tested against equal faces, icon dice are listed untested."""
     return [assess(g.faces, g.label, PIP_FACES, corrected=g.corrected_total, unsure=g.unsure)
             for g in groups]
+
+
+def verdicts_apart(journal: Path, timeout: float = 120.0) -> tuple[Fairness, ...]:
+    """Every group of dice of ``journal`` judged in a child process (``companion stats --dice
+    --json``), so the caller never loads scipy (the app: ~28 MB). Raises RuntimeError saying
+    what went wrong when the command fails."""
+    import json
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "companion", "stats", "--dice", "--json", "--journal",
+               str(journal)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise RuntimeError(f"companion stats --dice did not run: {e}") from e
+    if done.returncode != 0:
+        said = (done.stderr.strip() or done.stdout.strip()).splitlines()
+        raise RuntimeError(f"companion stats --dice failed: {said[-1] if said else '?'}")
+    try:
+        groups = json.loads(done.stdout.strip().splitlines()[-1])["groups"]
+        return tuple(Fairness.from_json(g) for g in groups)
+    except (ValueError, KeyError, IndexError, TypeError) as e:
+        raise RuntimeError(f"companion stats --dice gave no verdicts: {e}") from e
+

@@ -119,6 +119,29 @@ def dice_from_reading(reading: Any) -> tuple[RolledDie, ...]:
                            float(getattr(d, "confidence", 0.0))) for d in reading.dice)
 
 
+def same_dice(recorded: Sequence[Any], seen: Sequence[Any]) -> dict[int, int]:
+    """Which die of a recorded roll each die of a later picture is, for dice lying still:
+    index in ``seen`` -> index in ``recorded``, for each seen die whose centre is within half
+    a die (its ``size``, else 20 px) of exactly one recorded die's and nearest to it. Dice
+    that moved, or that two dice could be, are left out.
+
+    >>> from types import SimpleNamespace as D
+    >>> same_dice([D(center=(10, 10), size=20), D(center=(60, 10), size=20)],
+    ...           [D(center=(61, 12), size=20), D(center=(200, 10), size=20)])
+    {0: 1}
+    """
+    out: dict[int, int] = {}
+    for i, die in enumerate(seen):
+        sx, sy = (float(v) for v in die.center)
+        reach = float(getattr(die, "size", 0.0) or 40.0) / 2
+        near = [j for j, old in enumerate(recorded)
+                if math.dist((sx, sy), tuple(float(v) for v in old.center)) <= reach]
+        if len(near) == 1:
+            out[i] = near[0]
+    taken = list(out.values())
+    return {i: j for i, j in out.items() if taken.count(j) == 1}
+
+
 @dataclass(frozen=True)
 class FaceCounts:
     """How often each face was counted for one set and colour of dice.
@@ -200,7 +223,7 @@ class RollLog:
     def record(self, dice: Sequence[RolledDie], *, game_id: int | None = None,
                dice_set: str | None = None, wall: float | None = None) -> int:
         """Keep one settled roll; returns its id (for :meth:`correct`). A roll with no dice is
-        refused. Returns once SQLite has synced the write, like a journaled call."""
+        refused. The write is not synced by itself (see the class): about a millisecond."""
         return self.record_many([Roll(tuple(dice), game_id, dice_set, wall)])[0]
 
     def record_many(self, rolls: Iterable[Roll]) -> list[int]:

@@ -30,13 +30,19 @@ def _rename(value: Any, names: dict[str, str]) -> Any:
 
 
 def random_game(name: str, rng: random.Random, club: Sequence[str] = CLUB,
-                max_calls: int = 3000) -> Any:
-    """A game of ``name`` between players drawn from ``club``, played at random to its end
-    (or ``max_calls``). Returns the :class:`rules.Game`."""
+                max_calls: int = 3000, players: int | None = None) -> Any:
+    """A game of ``name`` between players drawn from ``club`` (``players`` of them, else as
+    many as the game's random setup says), played at random to its end (or ``max_calls``).
+    Returns the :class:`rules.Game`."""
     import rules
 
     cls = rules.game_class(name)
     setup = cls.random_setup(rng)
+    while players is not None and len(setup.players) != players:
+        if not cls.min_players <= players <= min(cls.max_players, len(club)):
+            raise ValueError(f"{name} is played by {cls.min_players} to {cls.max_players} "
+                             f"players, not {players} (from a club of {len(club)})")
+        setup = cls.random_setup(rng)
     chosen = rng.sample(list(club), len(setup.players))
     names = dict(zip(setup.players, chosen, strict=True))
     setup = rules.Setup(setup.game, tuple(chosen), _rename(dict(setup.options), names),

@@ -67,3 +67,14 @@ def test_a_minor_blessing_names_its_die() -> None:
     assert rolled_text("Ben", ["1 sun"], 1) == "Ben: Rolled 1 sun on die 1"
     with pytest.raises(ValueError, match="names two faces"):
         rolled_text("Ben", ["1 sun"])
+
+
+def test_each_die_of_the_roll_names_the_die_of_the_reading_read_for_it() -> None:
+    """For the dice statistics: which die of the reading stood for die 1 and die 2."""
+    seen = Reading((Die((90, 5), "1_sun"), Die((10, 5), "2_glory", 0.3)))
+    got = read_roll(seen, DICE)
+    assert got.faces == ("1 sun", "2 glory") and got.uncertain == (False, True)
+    assert got.dice == (0, 1)
+    got = read_roll(Reading((Die((10, 5), "1_moon"), Die((90, 5), "1_sun"))), DICE)
+    assert got.dice == (1, 0)
+    assert read_roll(Reading((Die((10, 5), "1_moon"),)), DICE).dice == ()

@@ -10,7 +10,9 @@ import rules
 from companion.games.diceocalypse.adapter import (
     RollEntry,
     call_for,
+    corrections,
     expected_rolls,
+    read_order,
     read_roll,
     table_order,
 )
@@ -163,3 +165,23 @@ def test_rendered_rolls_through_vision_become_the_call(values: tuple[int, ...]) 
     assert len(found) == 1, "one settled roll for dice lying still"
     text = call_for(found[0], "Ana", len(values))
     assert text == "Ana: Roll " + " ".join(map(str, values))
+
+
+def test_the_dice_the_players_confirmed_or_corrected_are_named_by_the_readings_index() -> None:
+    """For the dice statistics: the entry lists dice as they lie, the reading as the camera
+    found them; each confirmed or corrected die maps back to its place in the reading."""
+    seen = reading((300, 100, 4), (100, 100, 2, 0.3), (200, 100, 6))
+    entry = read_roll(seen, "Ana", 3)
+    assert entry.values == (2, 6, 4) and entry.doubtful == {0}
+    order = read_order(seen)
+    assert [seen.dice[i].value for i in order] == [2, 6, 4]
+    final = entry.confirm(0).set_value(2, 5)  # the unsure 2 confirmed, the 4 was a 5
+    fixed = corrections(entry, final)
+    assert fixed == {0: 2, 2: 5}
+    assert {order[i]: v for i, v in fixed.items()} == {1: 2, 0: 5}
+    assert corrections(entry, entry.confirm_all()) == {0: 2}
+    assert corrections(read_roll(seen, "Ana", 3, min_confidence=0.1),
+                       read_roll(seen, "Ana", 3, min_confidence=0.1)) == {}
+    # A die entered by touch past those the camera saw is not the camera's.
+    two = read_roll(reading((100, 100, 3), (200, 100, 3)), "Ana", 3)
+    assert corrections(two, two.add(6)) == {}

@@ -16,6 +16,7 @@ from companion.history import (
     assess_counts,
     dice_from_reading,
 )
+from companion.history.rolls import same_dice
 from companion.journal import Journal
 from vision.types import Die, Reading
 
@@ -132,3 +133,19 @@ def test_a_vision_reading_becomes_plain_dice(log: RollLog) -> None:
     log.record(dice, game_id=1)
     assert {g.label: g.counted for g in log.counts()} == {"the green dice": 1,
                                                          "dice of unknown colour": 1}
+
+
+def test_a_later_picture_of_dice_lying_still_names_the_same_dice() -> None:
+    """A screen reads the tray again (the camera's newest picture) after the roll was kept:
+    each die is the recorded die within half a die of it; dice that moved, or that could be
+    either of two, are not matched."""
+    def die(x: float, y: float, size: float = 40.0) -> Die:
+        corners = ((x - 20, y - 20), (x + 20, y - 20), (x + 20, y + 20), (x - 20, y + 20))
+        return Die((x, y), corners, 0.0, size, 3, "3", "red", 0.9)
+
+    recorded = [die(100, 100), die(200, 100), die(300, 100)]
+    later = [die(302, 98), die(101, 103), die(250, 300), die(199, 100)]
+    assert same_dice(recorded, later) == {0: 2, 1: 0, 3: 1}
+    crowded = [die(100, 100), die(110, 100)]  # both within reach: no guess
+    assert same_dice(crowded, [die(105, 100)]) == {}
+    assert same_dice(recorded, [die(100, 100), die(102, 100)]) == {}  # one die, two claims

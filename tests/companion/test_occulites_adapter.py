@@ -13,7 +13,9 @@ import pytest
 import rules
 from companion.games.occulites.adapter import (
     MIN_CONFIDENCE,
+    SlotRead,
     band_zones,
+    corrections,
     lineup_text,
     read_lineups,
     slot_of,
@@ -191,3 +193,20 @@ def test_roll_zones_from_calibration_give_each_player_a_rectangle() -> None:
     lineups = read_lineups(reading, ["Ana", "Ben"], roll_zones(zones, ["Ana", "Ben"]))
     assert [len(lineups[p].slots) for p in ("Ana", "Ben")] == [6, 6]
     assert all(s.center is not None and s.center[1] == 200.0 for s in lineups["Ben"].slots)
+
+
+def test_the_dice_the_players_confirmed_or_corrected_are_named_by_the_readings_index() -> None:
+    """For the dice statistics: a line-up's unsure dice, confirmed or corrected by touch, map
+    back to their place in the reading (by their centre); sure dice left alone do not."""
+    dice = [die(50 + 95 * i, 100, "green", pips, confidence)
+            for i, (pips, confidence) in enumerate(
+                [(5, 0.95), (3, 0.3), (2, 0.95), (6, 0.95), (1, 0.4), (4, 0.95)])]
+    shuffled = [dice[i] for i in (3, 0, 5, 1, 4, 2)]
+    read = read_lineups(reading(shuffled), ["Ana"])["Ana"]
+    assert read.uncertain == (2, 5)
+    final: list[SlotRead | None] = list(read.slots)
+    final[1] = SlotRead("green", 3)  # confirmed as read
+    final[4] = SlotRead("green", 2)  # a 1 read unsure was a 2
+    final[5] = SlotRead("green", 5)  # a sure 4 changed by the players
+    assert corrections(read.slots, final, shuffled) == {3: "3", 4: "2", 2: "5"}
+    assert corrections(read.slots, list(read.slots), shuffled) == {3: "3", 4: "1"}  # all confirmed

@@ -34,12 +34,14 @@ class RolledReading:
 
     ``faces``: one face per die of the roll (die 1 first; None when unreadable);
     ``uncertain``: per die, True when the players must confirm or correct it by touch;
-    ``problem``: why the reading cannot be used as it is ("" when it can).
+    ``problem``: why the reading cannot be used as it is ("" when it can);
+    ``dice``: per die of the roll, the index in the reading's dice of the die read for it.
     """
 
     faces: tuple[str | None, ...]
     uncertain: tuple[bool, ...]
     problem: str = ""
+    dice: tuple[int, ...] = ()
 
     @property
     def certain(self) -> bool:
@@ -55,7 +57,9 @@ def read_roll(reading: Any, dice: Sequence[Sequence[str]], which: Sequence[int] 
     right (smaller x first). A face no die carries, a missing die, or low confidence is
     flagged uncertain.
     """
-    seen = sorted(reading.dice, key=lambda d: (float(d.center[0]), float(d.center[1])))
+    where = sorted(range(len(reading.dice)), key=lambda i: (float(reading.dice[i].center[0]),
+                                                             float(reading.dice[i].center[1])))
+    seen = [reading.dice[i] for i in where]
     need = len(which)
     if len(seen) != need:
         what = "no die" if not seen else f"{len(seen)} di{'e' if len(seen) == 1 else 'ce'}"
@@ -79,7 +83,7 @@ def read_roll(reading: Any, dice: Sequence[Sequence[str]], which: Sequence[int] 
         faces.append(names[i] if fits else None)
         flags.append(not (fits and confident[i]))
     problem = "" if all(f is not None for f in faces) else "a face no die of this player has"
-    return RolledReading(tuple(faces), tuple(flags), problem)
+    return RolledReading(tuple(faces), tuple(flags), problem, tuple(where[i] for i in best))
 
 
 def rolled_text(player: str, faces: Sequence[str], die: int | None = None) -> str:

@@ -29,7 +29,12 @@ from kivy.utils import escape_markup
 from companion import theme
 from companion.contract import Host
 from companion.frame import GameFrame, MenuItem, dialog
-from companion.games.dice_forge.adapter import call_from_reading, face_name, rolled_text
+from companion.games.dice_forge.adapter import (
+    RolledReading,
+    call_from_reading,
+    face_name,
+    rolled_text,
+)
 from companion.games.dice_forge.art import face_art
 from companion.games.dice_forge.faces import FacePainter, SymbolPainter
 from companion.games.pages import one_page
@@ -43,6 +48,7 @@ from rules.dice_forge import data as D
 from rules.dice_forge.data import CELESTIAL_FACES
 from rules.dice_forge.state import Player
 from rules.dice_forge.table import GODDESS, TITANS
+from vision import Reading
 
 RESOURCES = (("gold", "gold"), ("sun", "sun"), ("moon", "moon"), ("ancient", "ancient"))
 ZONE_COLOUR = {"rebellion_a": (0.45, 0.16, 0.10, 1), "rebellion_b": (0.36, 0.20, 0.12, 1),
@@ -185,6 +191,9 @@ class DiceForgeScreen(TableScreen):
         self.settled: Any = None
         self.mode = ""  # "" | forge | perform
         self.picked: dict[int, str] = {}  # roll of both dice: die index -> face tapped
+        #: The camera's reading of a roll of both dice the players confirm: (it, as read, the
+        #: number of calls then: a reading of another roll is never reported).
+        self.read_from: tuple[Reading, RolledReading, int] | None = None
         self.basket: list[Buy] = []  # faces of the forge being built
         self.face: str | None = None  # Sanctuary face chosen, awaiting die and face replaced
         self.page = 0  # a long list of choices: the page shown
@@ -267,7 +276,15 @@ class DiceForgeScreen(TableScreen):
         if len(self.picked) == 2:
             faces = [self.picked[0], self.picked[1]]
             self.picked = {}
-            self.call(rolled_text(st.player, faces))
+            read, self.read_from = self.read_from, None
+            calls = len(self.game.history)
+            if self.call(rolled_text(st.player, faces)) and read is not None \
+                    and read[2] == calls:
+                reading, got, _ = read  # the dice statistics: the faces confirmed or corrected
+                fixed = {got.dice[k]: face for k, face in enumerate(faces)
+                         if k < len(got.dice) and (got.uncertain[k] or got.faces[k] != face)}
+                if fixed:
+                    self.host.correct_roll(reading, fixed)
             return
         self.refresh()
 
@@ -322,6 +339,7 @@ class DiceForgeScreen(TableScreen):
         if st.kind == "roll2":
             self.picked = {d: f for d, f in zip(which, got.faces, strict=True)
                            if f is not None and not got.uncertain[which.index(d)]}
+            self.read_from = (reading, got, len(self.game.history)) if got.dice else None
         self.refresh()
 
     def choose_sanctuary_face(self, face: str) -> None:

@@ -154,6 +154,28 @@ def read_roll(reading: Any, player: str, needed: int, *,
                      count_problem(player, needed, len(values), template), template)
 
 
+def read_order(reading: Any) -> list[int]:
+    """The index in ``reading.dice`` of each die of :func:`read_roll`'s entry, in its order."""
+    dice = list(getattr(reading, "dice", ()))
+    where = {id(d): i for i, d in enumerate(dice)}
+    return [where[id(d)] for d in table_order(dice)]
+
+
+def corrections(read: RollEntry, final: RollEntry) -> dict[int, int]:
+    """The dice of a camera's reading that the players confirmed or corrected by touch:
+    position -> the value they gave, for each die the camera was unsure of or whose value
+    they changed. Dice entered by touch beyond those the camera saw are not the camera's.
+
+    >>> read = RollEntry("Ana", 3, (5, 1, 2), frozenset({1}))
+    >>> corrections(read, RollEntry("Ana", 3, (5, 1, 3)))
+    {1: 1, 2: 3}
+    """
+    if len(final.values) < len(read.values):
+        return {}
+    return {i: new for i, (old, new) in enumerate(zip(read.values, final.values, strict=False))
+            if new is not None and (i in read.doubtful or old != new)}
+
+
 def call_for(reading: Any, player: str, needed: int, *,
              min_confidence: float = MIN_CONFIDENCE, template: str = ROLL) -> str | None:
     """The call text when the reading is complete and sure, else None (ask the players)."""
@@ -174,5 +196,5 @@ def expected_rolls(legal_calls: Sequence[Call]) -> dict[str, int]:
     return out
 
 
-__all__ = ["MIN_CONFIDENCE", "ROLL", "RollEntry", "call_for", "count_problem",
-           "expected_rolls", "is_doubtful", "read_roll", "table_order"]
+__all__ = ["MIN_CONFIDENCE", "ROLL", "RollEntry", "call_for", "corrections", "count_problem",
+           "expected_rolls", "is_doubtful", "read_order", "read_roll", "table_order"]

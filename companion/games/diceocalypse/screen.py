@@ -28,7 +28,9 @@ from companion.games.diceocalypse.adapter import (
     ROLL,
     TARGETS,
     RollEntry,
+    corrections,
     expected_rolls,
+    read_order,
     read_roll,
 )
 from companion.games.table import TableScreen
@@ -112,6 +114,8 @@ class DiceocalypseScreen(TableScreen):
         app = host
         self.entry: RollEntry | None = None
         self.selected: int | None = None  # die index chosen for a correction
+        #: The camera's reading behind the entry, as read, and each die's index in it.
+        self.read_from: tuple[Reading, RollEntry, list[int]] | None = None
         self.roller: str | None = None  # chosen roller when several must roll
         self.template = ROLL
         self.special: tuple[str, str] | None = None  # (player, die name) being rolled
@@ -640,12 +644,21 @@ class DiceocalypseScreen(TableScreen):
         self.swap.add_widget(self.cards_panel if self.cards_open else self.pad)
 
     def send(self, text: str) -> bool:
-        """One call through the session; a refusal shows its reason on screen."""
+        """One call through the session; a refusal shows its reason on screen. A roll the
+        camera read goes with the dice the players confirmed or corrected (dice statistics)."""
+        entry, read = self.entry, self.read_from
         done = self.session.try_call(text) is not None
         if not done:
             self.draw()
         else:
             self.special = None
+            if read is not None and entry is not None and entry.text() == text:
+                self.read_from = None
+                reading, first, order = read
+                fixed = corrections(first, entry)
+                if fixed:
+                    self.host.correct_roll(reading, {order[i]: str(v) for i, v in fixed.items()
+                                                     if i < len(order)})
         return done
 
     def on_reading(self, reading: Reading) -> str | None:
@@ -658,6 +671,7 @@ class DiceocalypseScreen(TableScreen):
         if e is None:
             return None
         self.entry = read_roll(reading, e.player, e.needed, template=e.template)
+        self.read_from = (reading, self.entry, read_order(reading))
         self.selected = None
         text = self.entry.text()
         if text is not None and self.send(text):

@@ -93,6 +93,29 @@ def lineup_text(player: str, dice: Sequence[Die] | Sequence[tuple[str, int]]) ->
     return LineUp(player, made).text()
 
 
+def corrections(read: Sequence[SlotRead | None], final: Sequence[SlotRead | None],
+                dice: Sequence[Any]) -> dict[int, str]:
+    """The dice of a camera reading that the players confirmed or corrected in one line-up:
+    the die's index in ``dice`` (the reading's) -> the pips they gave, for each die the
+    camera was unsure of or whose pips they changed. A slot is tied to its die by its centre.
+
+    >>> from types import SimpleNamespace as D
+    >>> dice = [D(center=(10.0, 5.0)), D(center=(30.0, 5.0))]
+    >>> read = [SlotRead("red", 3, 0.4, (10.0, 5.0)), SlotRead("red", 2, 0.9, (30.0, 5.0))]
+    >>> corrections(read, [SlotRead("red", 3), SlotRead("red", 2)], dice)
+    {0: '3'}
+    """
+    where = {(float(d.center[0]), float(d.center[1])): i for i, d in enumerate(dice)}
+    out: dict[int, str] = {}
+    for old, new in zip(read, final, strict=False):
+        if old is None or old.center is None or new is None or new.pips is None:
+            continue
+        index = where.get(old.center)
+        if index is not None and (old.uncertain or old.pips != new.pips):
+            out[index] = str(new.pips)
+    return out
+
+
 def slot_of(die: Any) -> SlotRead:
     """A vision die -> a slot: colours the game does not know (``grey``...) count as unknown."""
     colour = getattr(die, "colour", None)
@@ -181,8 +204,8 @@ def read_lineups(reading: Any, players: Sequence[str],
     return out
 
 
-__all__ = ["MIN_CONFIDENCE", "LineupRead", "SlotRead", "band_zones", "lineup_text",
-           "read_lineups", "slot_of"]
+__all__ = ["MIN_CONFIDENCE", "LineupRead", "SlotRead", "band_zones", "corrections",
+           "lineup_text", "read_lineups", "slot_of"]
 
 
 def roll_zones(zones: Sequence[Zone], players: Sequence[str]) -> dict[str, Rect] | None:

@@ -24,6 +24,7 @@ from companion.frame import GameFrame
 from companion.games.occulites.adapter import (
     LineupRead,
     SlotRead,
+    corrections,
     lineup_text,
     read_lineups,
     roll_zones,
@@ -124,6 +125,9 @@ class OcculitesScreen(TableScreen):
         self.round_seen = session.game.state.round
         self.notice = ""
         self.settled: Reading | None = None  # the camera feed's newest settled roll
+        #: Line-ups the camera left to confirm: (its reading, the slots as read, the draft).
+        self.read_slots: dict[str, tuple[Reading, tuple[SlotRead | None, ...],
+                                         list[SlotRead | None]]] = {}
         self._history = len(session.game.history)
         self._build()
 
@@ -776,6 +780,11 @@ class OcculitesScreen(TableScreen):
             return
         text = lineup_text(player, [(str(c), int(n)) for c, n in dice])
         if self.session.try_call(text) is not None:
+            read = self.read_slots.pop(player, None)
+            if read is not None and read[2] is draft:  # the dice statistics: what was fixed
+                fixed = corrections(read[1], draft, read[0].dice)
+                if fixed:
+                    self.host.correct_roll(read[0], fixed)
             self.drafts.pop(player, None)
             self.flagged.pop(player, None)
             self.draw()
@@ -863,9 +872,11 @@ class OcculitesScreen(TableScreen):
                     notes.append(self.session.message)
                     self.drafts[p] = list(read.slots)
                     self.flagged[p] = set(range(CARDS))
+                    self.read_slots[p] = (reading, tuple(self.drafts[p]), self.drafts[p])
                 continue
             slots: list[SlotRead | None] = list(read.slots) + [None] * (CARDS - len(read.slots))
             self.drafts[p] = slots
+            self.read_slots[p] = (reading, tuple(slots), slots)
             self.flagged[p] = {i for i, s in enumerate(slots) if s is None or s.uncertain}
             notes += list(read.problems)
             if read.uncertain:

@@ -1,0 +1,497 @@
+"""The History screen through the real app, by touch: two games played, then the history
+opened from the start screen, one game stepped through call by call, an unfinished one
+resumed, the games exported; a settled camera roll recorded in the roll log and a die the
+players corrected counted as corrected (Dice-ocalypse and Dice Forge); every history screen
+at 800x480 with normal and the largest text, with 6-player games (screenshots to
+$HISTORY_SHOTS when set: docs/screenshots/history-*.png)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+import zipfile
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import arena_of, leave_game
+
+pytestmark = pytest.mark.app
+
+
+def find(root: Any, text: str) -> Any:
+    """The visible button (or row) under ``root`` whose text is ``text``."""
+    todo = [root]
+    while todo:
+        widget = todo.pop()
+        if getattr(widget, "opacity", 1) == 0:
+            continue
+        if getattr(widget, "text", None) == text and hasattr(widget, "on_release"):
+            return widget
+        todo.extend(widget.children)
+    raise AssertionError(f"no button {text!r} on {root!r}")
+
+
+def begin(d: Any, game: str, players: int = 2) -> Iterator[int]:
+    """A new game from the start screen, by touch: the game, how many play, Start."""
+    start = d.app.screens["start"]
+    start.choose_game(game)
+    yield 2
+    start.set_count(players)
+    d.tap(start.start_button)
+    yield 2
+    assert d.app.session is not None, start.message.text
+
+
+def settle(screen: Any) -> Iterator[int]:
+    """Frames until the history screen has nothing left to work out."""
+    for _ in range(6000):
+        if not screen.busy:
+            break
+        yield 1
+    assert not screen.busy, "the history screen is still working"
+    yield 2
+
+
+def test_two_games_then_history_step_resume_and_export(app_dirs: Path) -> None:
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.history import History
+    from companion.settings import Settings
+
+    clock = ManualClock()
+    app = CompanionApp(clock=clock, journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
+    seen: dict[str, Any] = {}
+
+    def advance(seconds: float) -> None:
+        clock.advance(seconds)
+        app._tick(0.0)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        # Game 1: Eye for an Eye, one round, played to its end by touch.
+        start.choose_game("eye-for-an-eye")
+        yield 2
+        start.choose("rounds", 1)
+        d.tap(start.start_button)
+        yield 2
+        s = app.session
+        assert s is not None and app.sm.current == "arena"
+        seen["eye"] = s.game_id
+        d.tap(app.screens["arena"].go)
+        yield 2
+        for target in ("Ben", "Cy"):
+            for _ in range(30):
+                if s.game.state.phase != "playing" or \
+                        arena_of(app).seat_of(target).knocked_out:
+                    break
+                yield from d.call("Ana", "unblockable", 3, target)
+                advance(0.5)
+        yield 2
+        assert s.game.is_over and app.sm.current == "between"
+        seen["eye_calls"] = [e.call for e in s.log]
+        between = app.screens["between"]
+        assert between.next_b.text == "New game"
+        d.tap(between.next_b)  # the match is over: back to the start screen
+        yield 2
+        assert app.sm.current == "start" and app.session is None
+        # Game 2: Dice-ocalypse, two players, left after four calls (unfinished).
+        yield from begin(d, "dice-ocalypse")
+        s = app.session
+        assert s is not None
+        seen["dice"] = s.game_id
+        scr = app.game_screen
+        for value in (5, 2):  # the roll for first turn: Ana 5, Ben 2
+            d.tap(scr.number_buttons[value - 1])
+            yield 1
+            d.tap(scr.primary)
+            yield 2
+        for value in (1, 5, 2, 3, 4, 6):
+            d.tap(scr.number_buttons[value - 1])
+            yield 1
+        d.tap(scr.primary)
+        yield 2
+        seen["dice_calls"] = [e.call for e in s.log]
+        assert seen["dice_calls"][:2] == ["Ana: Roll 5", "Ben: Roll 2"]
+        assert len(seen["dice_calls"]) >= 3, app.session.message
+        yield from leave_game(d, scr)  # Menu, End game, asked first
+        assert app.sm.current == "start" and app.session is None
+
+        # The history, from the start screen's top bar.
+        d.tap(find(start, "History"))
+        yield 1
+        history = app.screens["history"]
+        assert app.sm.current == "history"
+        yield from settle(history)
+        assert history.total == 2
+        rows = list(reversed(history.rows.children))
+        assert [r.title_label.text.split("[/b]")[0] for r in rows] == \
+            ["[b]Dice-ocalypse", "[b]Eye for an Eye"]
+        assert "unfinished" in rows[0].title_label.text
+        assert "Ana won" in rows[1].title_label.text
+        assert rows[1].second_label.text.startswith("Ana, Ben, Cy")
+        assert all(r.height >= 48 for r in rows)
+        assert touch_problems(history, (800, 480)) == []
+        # Filters by touch: a game, then a player, then all again.
+        history.game_spin.text = "Eye for an Eye"
+        yield from settle(history)
+        assert history.total == 1 and history.page[0].game == "eye-for-an-eye"
+        history.game_spin.text = "All games"
+        history.player_spin.text = "Cy"
+        yield from settle(history)
+        assert [g.id for g in history.page] == [seen["eye"]]
+        history.player_spin.text = "All players"
+        yield from settle(history)
+        assert history.total == 2
+
+        # One game, opened at its end, then stepped through.
+        d.tap(list(reversed(history.rows.children))[1])
+        yield 1
+        yield from settle(history)
+        assert history.view == "game" and history.heading.text.endswith("Eye for an Eye")
+        step = history.opened.step
+        assert step.index == step.total == len(seen["eye_calls"]) and step.at_end
+        assert history.resume_button.disabled  # a finished game is not resumed
+        assert touch_problems(history, (800, 480)) == []
+        cells = [c.text for c in reversed(history.table.children)]
+        assert cells[:2] == ["player", "character"] and "knocked out" in cells
+        def press(button: Any) -> Iterator[int]:
+            d.tap(button)
+            yield 1
+            yield from settle(history)
+
+        yield from press(history.first_button)
+        assert history.opened.step.index == 0
+        cells = [c.text for c in reversed(history.table.children)]
+        assert "knocked out" not in cells and cells.count("15") == 3  # full health
+        yield from press(history.next_step)
+        assert history.opened.step.index == 1
+        assert seen["eye_calls"][0] in history.step_label.text
+        yield from press(history.next_step)
+        assert history.opened.step.index == 2
+        yield from press(history.back_step)
+        assert history.opened.step.index == 1
+        history.slider.value = 5  # dragged
+        yield 1
+        yield from settle(history)
+        assert history.opened.step.index == 5
+        assert seen["eye_calls"][4] in history.step_label.text
+        yield from press(history.last_button)
+        assert history.opened.step.at_end
+        yield from press(history.back_button)  # back to the list
+        assert history.view == "games"
+
+        # Export: CSV, BG Stats and the game files, into the data folder's exports/.
+        d.tap(history.export_button)
+        yield 2
+        assert str(app_dirs / "data" / "exports") in history.export_text.text
+        for label in ("CSV", "BG Stats", "Game files"):
+            d.tap(find(history.export_view, label))
+            yield 1
+            yield from settle(history)
+        assert "Wrote 2 game files" in history.export_text.text
+        seen["exported"] = list(history.exported)
+        d.tap(find(history.export_view, "Close"))
+        yield 2
+
+        # The unfinished game, resumed from the history.
+        d.tap(next(reversed(history.rows.children)))
+        yield 1
+        yield from settle(history)
+        assert not history.resume_button.disabled
+        d.tap(history.resume_button)
+        yield 2
+        assert app.session is not None and app.session.game_id == seen["dice"]
+        assert [e.call for e in app.session.log] == seen["dice_calls"]
+        assert app.sm.current == app.game_screen.name
+
+    run_app(app, script, timeout=300)
+    csv_file, html_file, zip_file = seen["exported"]
+    assert csv_file.parent == app_dirs / "data" / "exports"
+    with csv_file.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 5  # one per player per game: 3 + 2
+    assert {r["player"] for r in rows if r["won"] == "1"} == {"Ana"}
+    assert html_file.name.endswith("-bgstats.html")
+    assert html_file.read_text(encoding="utf-8").count("createPlay.html?data=") == 1
+    with zipfile.ZipFile(zip_file) as z:
+        assert len(z.namelist()) == 2
+    with History(app_dirs / "j.sqlite3") as h:  # nothing left behind half-written
+        assert not list((app_dirs / "data" / "exports").glob(".part-*"))
+        h.refresh()
+        assert h.game(seen["eye"]).winner == "Ana"
+
+
+class TableCamera:
+    """A camera whose rolls count and whose newest picture the test sets (a CameraView)."""
+
+    label, stand_in, rolls_count, error = "test camera", False, True, None
+    snap: Any = None
+
+    def want(self, who: str) -> None:
+        pass
+
+    def release(self, who: str) -> None:
+        pass
+
+    def expect(self, rollers: Any) -> None:
+        pass
+
+    def latest(self) -> Any:
+        return self.snap
+
+    def close(self) -> None:
+        pass
+
+
+def _die(x: float, value: int | None, confidence: float, face: str | None = None,
+         colour: str | None = "red") -> Any:
+    from vision import Die
+
+    corners = ((x - 20, 80.0), (x + 20, 80.0), (x + 20, 120.0), (x - 20, 120.0))
+    return Die((x, 100.0), corners, 0.0, 40.0, value,
+               face if face is not None else (None if value is None else str(value)),
+               colour, confidence)
+
+
+def _rolls(path: Path) -> list[tuple[bool, list[list[Any]]]]:
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'roll_log'").fetchone():
+            return []  # no roll recorded yet
+        return [(bool(c), json.loads(d)) for c, d in
+                db.execute("SELECT corrected, dice FROM roll_log ORDER BY id")]
+
+
+def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
+        app_dirs: Path) -> None:
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.history import RollLog
+    from vision import Profile, Reading
+    from vision.profile import FEATURE_LENGTH, FaceSet
+
+    path = app_dirs / "j.sqlite3"
+    app = CompanionApp(clock=ManualClock(), journal_file=path)
+    camera = TableCamera()
+    app._camera = camera  # type: ignore[assignment]
+    seen: dict[str, Any] = {}
+
+    def written(count: int) -> Iterator[int]:
+        for _ in range(600):  # the roll log writes on its own thread
+            if len(_rolls(path)) >= count:
+                break
+            yield 1
+        assert len(_rolls(path)) == count
+        yield 1
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        # The Occulites choose their Tribes: no roll is expected, dice seen then are no roll.
+        yield from begin(d, "occulites")
+        assert app.session is not None and not app.session.prompt().roll
+        app.on_settled_roll(Reading((_die(200.0, 3, 0.9),), (480, 640)))
+        yield 3
+        assert app._recorded is None and _rolls(path) == []
+        app.end_game()
+        yield 2
+
+        yield from begin(d, "dice-ocalypse")
+        s, scr = app.session, app.game_screen
+        assert s is not None and scr.camera_on and s.prompt().roll
+        # Ana's roll for first turn, read unsure (a 3 at 0.3): recorded at once.
+        unsure = Reading((_die(200.0, 3, 0.3),), (480, 640))
+        app.on_settled_roll(unsure)
+        yield from written(1)
+        assert _rolls(path) == [(False, [["3", "red", 0.3, None]])]
+        assert scr.dice[0].text == "3?" and scr.primary.disabled
+        # The players correct it by touch: the die, then 4.
+        d.tap(scr.dice[0])
+        yield 1
+        d.tap(scr.number_buttons[3])
+        yield 1
+        d.tap(scr.primary)
+        yield 2
+        assert s.log[-1].call == "Ana: Roll 4"
+        # Ben's roll, read sure: called at once, recorded, not corrected.
+        app.on_settled_roll(Reading((_die(300.0, 2, 0.95),), (480, 640)))
+        yield 2
+        assert s.log[-1].call == "Ben: Roll 2"
+        yield from written(2)
+        with pytest.raises(ValueError, match="no die 3"):  # a screen's mistake, named
+            app.correct_roll(unsure, {3: "4"})
+        app.end_game()
+        yield 2
+
+        # Dice Forge: a blessing roll read with one face unsure; the players keep the face
+        # preselected and tap the other (the camera's, confirmed).
+        yield from begin(d, "dice-forge")
+        s, scr = app.session, app.game_screen
+        st = s.game.state
+        ana = st.player(st.steps[0].player)
+        labels = tuple(sorted({f for p in st.players for dd in p.dice for f in dd}))
+        app._vision_profile = Profile(face_sets=(FaceSet(
+            "dice-forge", labels, tuple((i, (0.0,) * FEATURE_LENGTH)
+                                        for i in range(len(labels))), 1.0),))
+        sure, doubt = ana.dice[0][0], ana.dice[1][0]
+        seen["doubt"] = doubt
+        reading = Reading((_die(100.0, None, 0.95, sure, "white"),
+                           _die(300.0, None, 0.35, doubt, "white")), (480, 640))
+        app.on_settled_roll(reading)
+        yield 2
+        assert not s.game.history and scr.picked == {0: sure}
+        yield from written(3)
+        d.tap(scr.buttons[f"die2:{doubt}"])
+        yield 2
+        assert s.game.history[0].call == f"{ana.name}: Rolled {sure}, {doubt}"
+
+    run_app(app, script, timeout=180)
+    rolls = _rolls(path)  # the app has stopped: its roll log's thread is done
+    assert rolls[0] == (True, [["3", "red", 0.3, "4"]])  # the camera's 3, the players' 4
+    assert rolls[1] == (False, [["2", "red", 0.95, None]])
+    corrected, forge = rolls[2]
+    assert corrected and [d[3] for d in forge] == [None, seen["doubt"]]
+    with RollLog(path) as log:
+        red = next(c for c in log.counts() if c.colour == "red")
+        assert red.corrected == {"4": 1} and red.read == {"2": 1} and red.unsure == 0
+
+
+# -- every screen at 800x480 -------------------------------------------------------------------
+
+
+def _club_journal(path: Path) -> None:
+    """Two evenings of each game, four 6-player games (one cut short) and rolls of a fair
+    white and a red die loaded on six."""
+    import random
+
+    from companion.history import Roll, RolledDie, RollLog
+    from companion.history.fairness import loaded_die
+    from companion.history.sample import game_night, random_game, write_game
+    from companion.journal import Journal
+
+    with Journal(path) as journal:
+        journal.db.execute("PRAGMA synchronous=OFF")
+        game_night(journal, per_game=2, seed=5, unfinished=1)
+        rng = random.Random(9)
+        for k, name in enumerate(("eye-for-an-eye", "dice-ocalypse", "tribal-village")):
+            write_game(journal, random_game(name, rng, players=6), 1_768_000_000.0 + k * 86_400)
+        write_game(journal, random_game("dice-ocalypse", rng, players=6, max_calls=12),
+                   1_768_400_000.0, finish=False)
+    rolls = []
+    for colour, weights in (("white", [1 / 6] * 6), ("red", loaded_die(6, 0.2))):
+        for _ in range(1500):
+            face = rng.choices("123456", weights=weights)[0]
+            rolls.append(Roll((RolledDie(face, colour, rng.uniform(0.5, 0.99)),), game_id=1))
+    with RollLog(path) as log:
+        log.record_many(rolls)
+
+
+@pytest.mark.parametrize("text_size", ["normal", "huge"])
+def test_every_history_screen_fits_800x480(app_dirs: Path, text_size: str) -> None:
+    """Each view with 6-player games: touch targets of 48 px or more, nothing outside the
+    window, each chart's bars and words inside the chart; matplotlib and scipy never loaded
+    into the app. Screenshots of each."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.settings import Settings
+
+    path = app_dirs / "j.sqlite3"
+    _club_journal(path)
+    shots = Path(os.environ.get("HISTORY_SHOTS", str(app_dirs / "shots")))
+    tag = "" if text_size == "normal" else f"-{text_size}"
+    app = CompanionApp(clock=ManualClock(), journal_file=path,
+                       settings=Settings(text_size=text_size, camera="none"))
+    problems: list[str] = []
+
+    def check(name: str, d: Driver, history: Any) -> None:
+        problems.extend(touch_problems(history, (800, 480)))
+        for rows in (history.rows, history.stat_rows):
+            for r in rows.children:
+                if not hasattr(r, "title_label"):
+                    continue
+                if r.height < 48:
+                    problems.append(f"{name}: row {r.title_label.text!r} is {r.height:.0f} "
+                                    "px tall")
+                if r.title_label.width < 0.4 * r.width:  # its note must not crowd it out
+                    problems.append(f"{name}: row {r.title_label.text!r} has "
+                                    f"{r.title_label.width:.0f} of {r.width:.0f} px")
+        chart = history.chart
+        if chart.get_root_window() is not None and chart.width > 10:
+            x0, y0 = chart.to_window(chart.x, chart.y)
+            for what, (x, y, w, h) in chart.texts + chart.bars:
+                if x < x0 - 1 or y < y0 - 1 or x + w > x0 + chart.width + 1 or \
+                        y + h > y0 + chart.height + 1:
+                    problems.append(f"{name}: {what!r} at {x:.0f},{y:.0f} {w:.0f}x{h:.0f} "
+                                    f"outside the chart {x0:.0f},{y0:.0f} "
+                                    f"{chart.width:.0f}x{chart.height:.0f}")
+        d.screenshot(shots / f"history-{name}{tag}.png")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield 2
+        app.show("history")
+        history = app.screens["history"]
+        yield from settle(history)
+        check("list", d, history)
+        six = next(g for g in history.page if g.game == "eye-for-an-eye" and
+                   len(g.players) == 6)
+        row = next(r for r in history.rows.children if r.second_label.text.startswith(
+            ", ".join(p.player for p in six.players)))
+        d.tap(row)
+        yield 1
+        yield from settle(history)
+        assert len(history.table.children) == 7 * history.table.cols  # header + 6 players
+        check("game-end", d, history)
+        history.step_to(12)
+        yield from settle(history)
+        check("game-step", d, history)
+        d.tap(history.back_button)
+        yield 1
+        d.tap(history.tabs["players"])
+        yield 1
+        yield from settle(history)
+        check("players", d, history)
+        history.set_filters("dice-ocalypse", None)
+        yield from settle(history)
+        d.tap(history.scores_button)
+        yield 2
+        check("players-scores", d, history)
+        history.set_filters(None, "Ana")
+        yield from settle(history)
+        check("player", d, history)
+        history.set_filters(None, None)
+        d.tap(history.tabs["per-game"])
+        yield 1
+        yield from settle(history)
+        check("games", d, history)
+        history.set_filters("eye-for-an-eye", None)
+        yield from settle(history)
+        check("game-characters", d, history)
+        history.set_filters(None, None)
+        d.tap(history.tabs["dice"])
+        yield 1
+        yield from settle(history)
+        assert [f.label for f in history.dice] == ["the red dice", "the white dice"] or \
+            [f.label for f in history.dice] == ["the white dice", "the red dice"]
+        red = next(i for i, f in enumerate(history.dice) if f.label == "the red dice")
+        history.choose_dice(red)
+        yield 2
+        assert history.card_text.text.startswith("The red dice show 6 too often")
+        assert [b.label for b in history.chart.chart.bars] == list("123456")
+        check("dice", d, history)
+        d.tap(history.export_button)
+        yield 2
+        d.tap(find(history.export_view, "CSV"))
+        yield 1
+        yield from settle(history)
+        problems.extend(touch_problems(history.export_view, (800, 480)))
+        d.screenshot(shots / f"history-export{tag}.png")
+        d.tap(find(history.export_view, "Close"))
+        yield 2
+        assert "matplotlib" not in sys.modules and "scipy" not in sys.modules
+
+    run_app(app, script, timeout=300)
+    assert problems == []

@@ -1,0 +1,4 @@
+from typing import Any
+
+class ButtonBehavior:
+    def __init__(self, **kwargs: Any) -> None: ...
