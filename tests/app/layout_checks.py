@@ -4,7 +4,7 @@ state is gone by the time the hook returns. Used by the table games' layout test
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from conftest import DISPLAYS
@@ -31,3 +31,20 @@ def check_now(problems: list[str], checked: list[str], name: str, widget: Any, w
         checked.append(f"{name}@{size}")
     Window.size = displays[0]
     yield 2
+
+
+def tour_hook(game: str, tour: Callable[[Any, int, Any], Iterator[int]], problems: list[str],
+              checked: list[str]) -> Callable[[Any, int], Iterator[int]]:
+    """A walk's ``extra``: ``tour(app, step, at)`` of a game's states (tests/app/
+    table_tours.py), the screen checked at each as it is reached."""
+
+    def extra(app: Any, step: int) -> Iterator[int]:
+        where = where_of(app, game, step)
+
+        def check(name: str) -> Iterator[int]:
+            yield from check_now(problems, checked, name, app.game_screen, where)
+
+        yield from tour(app, step, check)
+        return []
+
+    return extra
