@@ -489,15 +489,16 @@ class OcculitesScreen(TableScreen):
             self.card_inners[i].bg = list(bg)
             label.color = theme.text_on(bg)
             name = card.set[:-1] if card.set in ("Creatures", "Predators") else card.set
-            lines = [f"[b]{card.number}[/b]", name, card.colour]
+            # The colour is always written (it decides ties): never the colour alone.
+            lines = [f"[b]{card.number}[/b] {card.colour}", name]
             out = self._outcome_for(i + 1)
             if out is not None:
-                # Who won is lit on the players' dice below; the card says how.
+                # Who won is framed on the players' dice below; the card says how.
                 points = int(out.get("points", 0))
                 shared = len(out.get("discoverers", []))
-                how = ("nobody" if not shared else
-                       f"+{points} alone" if out.get("winner") else f"+{points} each")
-                lines[2] = f"[b]{how}[/b]"
+                lines.append("[b]nobody[/b]" if not shared else
+                             f"[b]+{points} alone[/b]" if out.get("winner") else
+                             f"[b]+{points} each[/b]")
             label.text = "\n".join(lines)
             outline.light(theme.ACCENT if step == i + 1 else None)
 
