@@ -13,6 +13,7 @@ from typing import Any
 
 from kivy.uix.screenmanager import Screen
 
+from companion import theme
 from companion.contract import ButtonUse, Host
 from companion.session import TableSession
 from hardware.buttons import ButtonEvent
@@ -36,6 +37,22 @@ def refusal_reason(game: Game[Any], message: str) -> str:
             continue
         return message[cut + 2:]
     return message
+
+
+def lines_label(host: Host, size: float, **kwargs: Any) -> Any:
+    """A text of several lines centred in its box, wrapped at the box's width, none of them
+    ever dropped: with ``text_size`` fixing the height and ``valign: middle`` (TLabel's), Kivy
+    drops the wrapped tail of a text of several paragraphs even where it would fit, and no
+    layout check sees it. Here the height is left free (the label centres its text) and a
+    text too tall for the box shows as cut."""
+    from companion.widgets import w
+
+    kwargs.setdefault("color", theme.TEXT)
+    kwargs.setdefault("halign", "center")
+    label = w("FitLabel", font_size=host.fs(size), shorten=False, **kwargs)
+    label.bind(width=lambda lab, v: setattr(lab, "text_size", (v, None)))
+    label.text_size = (label.width, None)
+    return label
 
 
 class TableScreen(Screen):
@@ -119,4 +136,4 @@ class ScreenTable:
         self.screen.close()
 
 
-__all__ = ["REDRAW", "ScreenTable", "TableScreen", "refusal_reason"]
+__all__ = ["REDRAW", "ScreenTable", "TableScreen", "lines_label", "refusal_reason"]

@@ -10,7 +10,11 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-At = Callable[[str], Iterator[int]]
+from conftest import press_in
+
+#: ``at(name)`` or ``at(name, widget)``: a state reached (the widget to look at when it is
+#: not the game's screen: an open dialog).
+At = Callable[..., Iterator[int]]
 
 
 def lined_up_tray(dice: dict[str, list[tuple[str, int]]], unsure: dict[str, set[int]]) -> Any:
@@ -192,9 +196,10 @@ def diceocalypse_tour(app: Any, step: int, check: At) -> Iterator[int]:
         d.tap(scr.cards_button)
         yield 2
         assert scr.cards_open
-        yield from check("card panel")
-        d.tap(scr.cards_button)
+        yield from check("card panel", scr.cards_view)
+        press_in(d, scr.cards_view, "Close")
         yield 2
+        assert not scr.cards_open
         yield from back_to_the_start()
     if step in (2, 3) and not g.is_over:
         # The dice-ocalypse: the first player banks 4,000 over the 2,000 target; the

@@ -35,7 +35,7 @@ from companion.games.occulites.adapter import (
     read_lineups,
     roll_zones,
 )
-from companion.games.table import TableScreen, refusal_reason
+from companion.games.table import TableScreen, lines_label, refusal_reason
 from companion.session import TableSession
 from companion.widgets import w as _w
 from rules import Event
@@ -190,8 +190,8 @@ class OcculitesScreen(TableScreen):
     def _build(self) -> None:
         app = self.host
         root = _w("Panel", orientation="vertical", padding=6, spacing=6, bg=theme.BACKGROUND)
-        self.timer_label = _w("TLabel", text="", size_hint_x=None, width=118, bold=True,
-                              font_size=app.fs(17), color=theme.ACCENT, shorten=False)
+        self.timer_label = lines_label(app, 17, text="", size_hint_x=None, width=118,
+                                       bold=True, color=theme.ACCENT)
         self.frame = GameFrame(app, extras=[self.timer_label], game=lambda: self.game)
         self.title_label = self.frame.title
         self.title_label.font_size = app.fs(17)
@@ -206,7 +206,7 @@ class OcculitesScreen(TableScreen):
         self.card_inners: list[Any] = []
         self.card_outlines: list[Outlined] = []
         for _ in range(CARDS):
-            label = _w("TLabel", text="", markup=True, font_size=app.fs(12), shorten=False)
+            label = lines_label(app, 12, text="", markup=True)
             inner = _w("Panel", bg=theme.PANEL)
             inner.add_widget(label)
             o = Outlined(inner)
