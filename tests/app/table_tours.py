@@ -144,9 +144,9 @@ def camera(*values: int, unsure: tuple[int, ...] = ()) -> StandInReading:
 
 
 def diceocalypse_tour(app: Any, step: int, check: At) -> Iterator[int]:
-    """Dice-ocalypse (a target of 2,000): step 0 from who goes first through the camera
-    unsure, the keep, the Battle Zone, a keep below the opening score, rolling on and the card
-    panel, taken back by Undo (so a walk's own random game goes on from the start); step 2 the
+    """Dice-ocalypse (a target of 2,000): step 0 from who goes first through a refused die, the
+    camera unsure, the keep, the Battle Zone, a keep below the opening score, rolling on and the
+    card panel, taken back by Undo (so a walk's own random game goes on from the start); step 2 the
     last turns and the tie-break (taken back); step 3 the winner."""
     from companion.drive import Driver
 
@@ -175,6 +175,14 @@ def diceocalypse_tour(app: Any, step: int, check: At) -> Iterator[int]:
         yield from check("who goes first, a die entered")
         yield from call(*(f"{p}: Roll {6 - i}" for i, p in enumerate(players)))
         yield from check("a roll to enter")
+        for _ in range(7):  # one number too many: refused in the message box
+            d.tap(scr.number_buttons[5])
+            yield 1
+        assert "entered: tap a die to change it, or Clear" in scr.hint.text, scr.hint.text
+        yield from check("a refused die")
+        d.tap(scr.clear_button)
+        yield 1
+        assert "Clear" not in scr.hint.text.split("\n")[0]
         scr.on_reading(camera(1, 1, 1, 5, 5, 2, unsure=(3,)))
         yield 1
         yield from check("camera unsure")

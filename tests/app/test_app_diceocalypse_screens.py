@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from conftest import press_in
+from fingers import CameraFinger
 from layout_checks import picture_tours
 from table_tours import diceocalypse_tour
 
@@ -26,7 +27,8 @@ SHORT = {"target": 2000}
 #: (file tag, players, text size, options, the states pictured or None for all)
 SETS = (("3p", 3, "normal", SHORT, None), ("6p", 6, "normal", SHORT, None),
         ("huge", 6, "huge", SHORT, None))
-STATES = ("who-goes-first-a-die-entered", "a-roll-to-enter", "camera-unsure", "keep",
+STATES = ("who-goes-first-a-die-entered", "a-roll-to-enter", "a-refused-die", "camera-unsure",
+          "keep",
           "battle-zone", "keep-below-the-opening-score", "rolling-on", "card-panel",
           "last-turns", "tie-break", "winner")
 
@@ -86,7 +88,7 @@ def test_no_tap_lost_while_the_camera_reads(app_dirs: Path) -> None:
     (a button made again lies unplaced until the next layout pass, so a finger landing then
     touches nothing: the old screen made the card panel's buttons again at every roll)."""
     from companion.app import CompanionApp
-    from companion.drive import Driver, ManualClock, ScriptTouch, run_app
+    from companion.drive import Driver, ManualClock, run_app
     from companion.preview import CameraFeed
     from companion.standin import ThrownDice
     from vision.synthetic import SynthDie
@@ -95,8 +97,6 @@ def test_no_tap_lost_while_the_camera_reads(app_dirs: Path) -> None:
     feed = CameraFeed("test tray", fps=30.0, settle_s=0.2, open_source=lambda spec: tray)
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3", camera=feed)
     taps: list[str] = []
-    rolls: list[int] = [0]
-    finger: dict[str, Any] = {}  # the touch waiting for a roll, then the one pressed
     seen: dict[str, Any] = {}
     next_throw: list[int | None] = [None]  # the tray read after which to throw again
     thrown: list[int] = [0, 0]  # the tray read of the last throw, the rolls heard by then
@@ -104,41 +104,27 @@ def test_no_tap_lost_while_the_camera_reads(app_dirs: Path) -> None:
     def throw() -> None:
         n = tray.throws
         next_throw[0] = None
-        thrown[:] = [tray.reads, rolls[0]]
+        thrown[:] = [tray.reads, finger.events]
         tray.throw([SynthDie((120.0 + 110.0 * i, 200.0 + 40.0 * (n % 3)), 56.0,
                              angle=11.0 * i, value=1 + (i + n) % 6) for i in range(3)],
                    roll_s=0.4)
 
+    def pick_up() -> None:
+        """After each roll the players pick the dice up; once the camera has seen the tray
+        empty (so the next roll is a new one) they are thrown again."""
+        tray.clear()
+        next_throw[0] = tray.reads + 3
+
     def keep_throwing() -> None:
-        """The dice are picked up after each roll; once the camera has seen the tray empty
-        (so the next roll is a new one), they are thrown again. A throw the camera did not
-        take for a roll (the tracker may see one as handling) is picked up and thrown
-        again."""
-        if next_throw[0] is None and rolls[0] == thrown[1] and tray.reads > thrown[0] + 40:
-            tray.clear()
-            next_throw[0] = tray.reads + 3
+        """A throw the camera did not take for a roll (the tracker may see one as handling)
+        is picked up and thrown again."""
+        if next_throw[0] is None and finger.events == thrown[1] and \
+                tray.reads > thrown[0] + 40:
+            pick_up()
         if next_throw[0] is not None and tray.reads >= next_throw[0]:
             throw()
 
-    def slow_tap(widget: Any) -> Generator[int, None, None]:
-        """A finger aimed at ``widget`` lands when the camera next hands a roll and lifts
-        after the roll after that."""
-        finger["aim"] = ScriptTouch(*widget.to_window(*widget.center))
-        for _ in range(600):
-            if "down" in finger:
-                break
-            keep_throwing()
-            yield 1
-        assert "down" in finger, "no roll arrived to press with"
-        pressed = rolls[0]
-        for _ in range(600):
-            if rolls[0] > pressed:
-                break
-            keep_throwing()
-            yield 1
-        assert rolls[0] > pressed, "no roll arrived while the finger was down"
-        finger.pop("down").up()
-        yield 2
+    finger = CameraFinger(between=keep_throwing, after=pick_up)
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         yield from start_game(app, 3)
@@ -156,19 +142,7 @@ def test_no_tap_lost_while_the_camera_reads(app_dirs: Path) -> None:
         for name in ("tap_number", "choose_card_player"):
             real = getattr(scr, name)
             setattr(scr, name, lambda *a, real=real, name=name: (taps.append(name), real(*a)))
-        real_roll = scr.on_roll
-
-        def on_roll(reading: Any) -> None:
-            rolls[0] += 1
-            real_roll(reading)
-            if "aim" in finger:  # a finger lands in this very frame
-                touch = finger.pop("aim")
-                touch.down()
-                finger["down"] = touch
-            tray.clear()  # the players pick the dice up and throw again: another roll soon
-            next_throw[0] = tray.reads + 3
-
-        scr.on_roll = on_roll
+        scr.on_roll = finger.hook(scr.on_roll)
         for _ in range(200):
             if feed.running:
                 break
@@ -176,15 +150,15 @@ def test_no_tap_lost_while_the_camera_reads(app_dirs: Path) -> None:
         assert feed.running
         throw()
         for v in (1, 5, 2, 6, 3, 4):
-            yield from slow_tap(scr.number_buttons[v - 1])
+            yield from finger.tap(scr.number_buttons[v - 1])
         d.tap(scr.cards_button)
         yield 2
         assert scr.cards_open
         for who in ("Cy", "Ana", "Cy", "Ana", "Cy", "Ana", "Cy"):
             tab = next(b for b in scr.card_tabs.children if b.text == who)
-            yield from slow_tap(tab)
+            yield from finger.tap(tab)
         seen["player"] = scr.cards_player
-        seen["rolls"] = rolls[0]
+        seen["rolls"] = finger.events
         seen["history"] = len(g.history)
 
     run_app(app, script, timeout=600)
@@ -245,6 +219,7 @@ def test_nothing_moves_during_a_game(app_dirs: Path) -> None:
                     elif now[key][1] != place:
                         moved.append(f"{count} players, {where}: {text!r} moved from "
                                      f"{place} to {now[key][1]}")
+                assert moved == [], "\n".join(moved)
 
             d.tap(scr.number_buttons[5])  # the first player's die for who goes first
             yield 1

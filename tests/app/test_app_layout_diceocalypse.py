@@ -1,9 +1,8 @@
-"""Layout of Dice-ocalypse's table screen: 2-6 players, every text size, both displays,
-16-character names, through every state a player meets (who goes first, a roll entered, the
-camera unsure of a die, the keep, a keep below the opening score, rolling on, the Battle Zone,
-the card panel, the dice-ocalypse's last turns, the tie-break, the winner): nothing a player
-needs is cut, nothing overlaps, every touch target is at least 48 px (see
-conftest.walk_layouts)."""
+"""Layout of Dice-ocalypse's table screen: 2-6 players, every text size, both displays, 16-character
+names, through every state a player meets (who goes first, a roll entered, a refused die, the camera
+unsure of a die, the keep, a keep below the opening score, rolling on, the Battle Zone, the card
+panel, the dice-ocalypse's last turns, the tie-break, the winner): nothing a player needs is cut,
+nothing overlaps, every touch target is at least 48 px (see conftest.walk_layouts)."""
 
 from __future__ import annotations
 
@@ -41,7 +40,7 @@ def test_every_diceocalypse_screen_holds_its_layout(app_dirs: Path) -> None:
     run_app(app, script, timeout=2400)
     names = {c.split("@")[0] for c in checked}
     wanted = {"start", "game-dice-ocalypse", "menu", "end game", "who goes first, a die entered",
-              "a roll to enter", "camera unsure", "keep", "battle zone",
+              "a roll to enter", "a refused die", "camera unsure", "keep", "battle zone",
               "keep, below the opening score", "rolling on", "card panel", "last turns",
               "tie-break", "winner"}
     assert wanted <= names, wanted - names

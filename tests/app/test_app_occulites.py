@@ -16,6 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from fingers import CameraFinger
 
 pytestmark = pytest.mark.app
 
@@ -444,7 +445,7 @@ def test_no_tap_lost_while_the_camera_settles(app_dirs: Path) -> None:
     changes words in place and makes no button again (a button made again lies unplaced until
     the next layout pass, so a finger landing then touched nothing)."""
     from companion.app import CompanionApp
-    from companion.drive import Driver, ManualClock, ScriptTouch, run_app
+    from companion.drive import Driver, ManualClock, run_app
     from companion.preview import CameraFeed
     from companion.standin import ThrownDice
     from vision.synthetic import SynthDie
@@ -453,8 +454,6 @@ def test_no_tap_lost_while_the_camera_settles(app_dirs: Path) -> None:
     feed = CameraFeed("test tray", fps=30.0, settle_s=0.2, open_source=lambda spec: tray)
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3", camera=feed)
     taps: list[str] = []
-    settles: list[int] = [0]
-    finger: dict[str, Any] = {}  # the touch waiting for a settle, then the one pressed
     seen: dict[str, Any] = {}
 
     def throw() -> None:
@@ -462,23 +461,8 @@ def test_no_tap_lost_while_the_camera_settles(app_dirs: Path) -> None:
         tray.throw([SynthDie((90.0 + 90.0 * i, 200.0 + 40.0 * (n % 3)), 52.0, angle=7.0 * i,
                              value=1 + (i + n) % 6) for i in range(4)], roll_s=0.4)
 
-    def slow_tap(widget: Any) -> Generator[int, None, None]:
-        """A finger aimed at ``widget`` lands when the camera next settles and lifts after
-        the settle after that."""
-        finger["aim"] = ScriptTouch(*widget.to_window(*widget.center))
-        for _ in range(400):
-            if "down" in finger:
-                break
-            yield 1
-        assert "down" in finger, "no settled view arrived to press with"
-        pressed = settles[0]
-        for _ in range(400):
-            if settles[0] > pressed:
-                break
-            yield 1
-        assert settles[0] > pressed, "no settled view arrived while the finger was down"
-        finger.pop("down").up()
-        yield 2
+    # the players keep handling dice: another settled view soon after each
+    finger = CameraFinger(after=throw)
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
@@ -493,18 +477,7 @@ def test_no_tap_lost_while_the_camera_settles(app_dirs: Path) -> None:
         for name in ("tap_player", "tap_colour", "tap_pips"):
             real = getattr(scr, name)
             setattr(scr, name, lambda *a, real=real, name=name: (taps.append(name), real(*a)))
-        real_settled = scr.on_settled
-
-        def settled(reading: Any) -> None:
-            settles[0] += 1
-            real_settled(reading)
-            if "aim" in finger:  # a finger lands in this very frame
-                touch = finger.pop("aim")
-                touch.down()
-                finger["down"] = touch
-            throw()  # the players keep handling dice: another settled view soon
-
-        scr.on_settled = settled
+        scr.on_settled = finger.hook(scr.on_settled)
         d.tap(scr.tribe_buttons["Palaudis"])
         yield 1
         d.tap(scr.tribe_buttons["Hydris"])
@@ -512,12 +485,12 @@ def test_no_tap_lost_while_the_camera_settles(app_dirs: Path) -> None:
         assert g.phase == "allocate" and feed.running
         throw()
         pips = [5, 3, 2, 6, 1, 4]
-        yield from slow_tap(scr.rows["Ana"].header)
+        yield from finger.tap(scr.rows["Ana"].header)
         for n in pips:
-            yield from slow_tap(scr.colour_buttons["green"])
-            yield from slow_tap(scr.pip_buttons[n - 1])
+            yield from finger.tap(scr.colour_buttons["green"])
+            yield from finger.tap(scr.pip_buttons[n - 1])
         seen["lineup"] = [(x.colour, x.pips) for x in g.state.lineups.get("Ana", ())]
-        seen["settles"] = settles[0]
+        seen["settles"] = finger.events
 
     run_app(app, script, timeout=300)
     assert len(taps) == 13, f"{13 - len(taps)} of 13 taps lost: {taps}"

@@ -57,4 +57,4 @@ OPTIONS = (
 
 PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
 
-__all__ = ["GAME", "PLUGIN"]
+__all__ = ["GAME", "OPTIONS", "PLUGIN", "key_words"]

@@ -24,6 +24,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion import theme
 from companion.contract import Host
@@ -162,9 +163,14 @@ class DiceocalypseScreen(TableScreen):
             self.dice.append(b)
             self.dice_row.add_widget(b)
         right.add_widget(self.dice_row)
-        # What happened and what to do (a refusal first): takes the height left over.
-        self.hint = lines_label(app, 16, text="")
-        right.add_widget(self.hint)
+        # What happened and what to do, in a box that takes the height left over; a refusal
+        # comes first, in bold, and the box's frame turns orange while it is shown.
+        self.hint = lines_label(app, 16, text="", markup=True)
+        inner = _w("Panel", bg=theme.PANEL, padding=(4, 0))
+        inner.add_widget(self.hint)
+        self.hint_box = _w("Panel", bg=theme.BACKGROUND, padding=3)
+        self.hint_box.add_widget(inner)
+        right.add_widget(self.hint_box)
         numbers = BoxLayout(spacing=GAP, size_hint_y=None, height=52)
         self.number_buttons = []
         for v in range(1, 7):
@@ -363,14 +369,22 @@ class DiceocalypseScreen(TableScreen):
         if t is None:
             return ""
         doubled = " (doubled)" if t.doubled else ""
-        return f"turn {t.points:,}{doubled}"
+        return f"{t.points:,} this turn{doubled}"
 
     def _say(self, *lines: str) -> None:
-        """The hint: a refusal first (where the players look), then the news, then what to do;
-        the newest lines when there are too many."""
-        said = [refusal_reason(self.game, self.session.message)] if self.session.message else []
-        said += [line for line in (self.news, *lines) if line]
-        self.hint.text = "\n".join(said[:3])
+        """The message box: a refusal first (where the players look, in bold, the box framed
+        in orange), then the news, then what to do; the newest lines when there are too
+        many."""
+        message = self.session.message
+        refusal = with_thousands(refusal_reason(self.game, message)) if message else ""
+        said = [f"[b]{escape_markup(refusal)}[/b]"] if refusal else []
+        said += [escape_markup(line) for line in (self.news, *lines) if line]
+        text = "\n".join(said[:3])
+        if self.hint.text != text:
+            self.hint.text = text
+        frame = list(theme.DANGER if refusal else theme.BACKGROUND)
+        if list(self.hint_box.bg) != frame:
+            self.hint_box.bg = frame
 
     def _draw_over(self) -> None:
         s = self.state
@@ -420,7 +434,7 @@ class DiceocalypseScreen(TableScreen):
             after = t.points + points
             left = t.available - len(kept)
             hot = "  HOT DICE: all six again!" if left == 0 else ""
-            what = (f"Keep {' '.join(map(str, kept))} = {points:,} -> turn {after:,}{hot}   "
+            what = (f"Keep {' '.join(map(str, kept))} = {points:,} -> {after:,} this turn{hot}   "
                     f"({best_text})")
             if not bank_ok and not self.state.on_board[t.player]:
                 what += (f"\nNo bank yet: {t.player}'s first bank needs "
@@ -494,7 +508,8 @@ class DiceocalypseScreen(TableScreen):
         else:
             what = ("Roll: the camera reads it, or tap the numbers" if self.camera_on
                     else "Roll, then tap the numbers (camera off)")
-        self._say(what)
+        several = len(self.expected()) > 1 and self.special is None
+        self._say(what, "Tap a name to enter that player's roll" if several else "")
         self.primary.text = "Enter roll"
         action_style(self.primary, e.complete, True)
         if e.doubtful and not e.problem:
@@ -609,6 +624,11 @@ class DiceocalypseScreen(TableScreen):
         e = self.entry
         if e is None:
             return
+        if self.selected is None and len(e.values) >= e.needed and None not in e.values:
+            self.session.message = (f"{e.player}'s {plural(e.needed, 'die', 'dice')} "
+                                    "entered: tap a die to change it, or Clear")
+            self.draw()
+            return
         try:
             if self.selected is not None and self.selected <= len(e.values):
                 self.entry = e.set_value(self.selected, v)
@@ -620,6 +640,7 @@ class DiceocalypseScreen(TableScreen):
         self.draw()
 
     def clear_entry(self) -> None:
+        self.session.message = ""
         if self.entry is not None:
             self.entry = RollEntry(self.entry.player, self.entry.needed,
                                    template=self.entry.template)
