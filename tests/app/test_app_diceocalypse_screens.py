@@ -268,3 +268,51 @@ def test_nothing_moves_during_a_game(app_dirs: Path) -> None:
     run_app(app, script, timeout=600)
     assert min(counted) >= 6 + 1 + 2 + 2 + 3  # numbers, Clear, actions, Cards/Camera, players
     assert moved == [], "\n".join(moved)
+
+
+def test_only_a_legal_bank_is_lit_and_the_turn_is_white(app_dirs: Path) -> None:
+    """A keep below the opening score: "Keep & bank" (which the engine would refuse: the
+    first bank needs 1,000 in one turn) is neither lit nor tappable, and the message box says
+    why; "Keep, roll 5 dice" is the lit one (the old screen lit and took the bank). Whose turn
+    it is reads as a white tile, which is no seat's colour (the old screen lit it in the seat's
+    colour: seat 4's yellow was the accent's); the seat's colour stays on the strip."""
+    from companion import theme
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.settings import Settings
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
+    seen: dict[str, Any] = {}
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield 2
+        yield from start_game(app, 4)
+        scr = app.game_screen
+        s = app.session
+        for text in ("Ana: Roll 2", "Ben: Roll 3", "Cy: Roll 4", "Dee: Roll 6",
+                     "Dee: Roll 5 2 3 4 6 6"):
+            s.call(text)
+        yield 2
+        seen["secondary"] = scr.secondary.text
+        seen["secondary lit"] = list(scr.secondary.background_color) == list(theme.ACCENT)
+        seen["primary"] = (scr.primary.text, scr.primary.disabled,
+                           list(scr.primary.background_color) == list(theme.ACCENT))
+        seen["hint"] = scr.hint.text
+        seen["tiles"] = {p: list(r.tile.bg) for p, r in scr.rows.items()}
+        seen["strip"] = list(scr.rows["Dee"].children[-1].bg)
+        seen["colours"] = [list(theme.player_colour(app.settings.palette, i))
+                           for i in range(4)]
+        d.tap(scr.secondary)
+        yield 2
+        seen["kept"] = s.game.history[-1].call
+
+    run_app(app, script)
+    assert seen["secondary"] == "Keep, roll 5 dice" and seen["secondary lit"], seen
+    assert seen["primary"] == ("Keep & bank", True, False), seen
+    assert "first bank needs 1,000 in one turn" in seen["hint"], seen["hint"]
+    assert seen["kept"] == "Dee: Keep 5"
+    white = list(theme.TEXT)
+    assert seen["tiles"]["Dee"] == white and white not in seen["colours"]
+    assert all(seen["tiles"][p] == list(theme.PANEL) for p in ("Ana", "Ben", "Cy"))
+    assert seen["strip"] == seen["colours"][3]  # Dee's seat colour, on the strip

@@ -73,6 +73,17 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
+def sentences(texts: Sequence[str]) -> str:
+    """The engine's news read as sentences: ``["Cy is diced with 0", "Ana wins"]`` ->
+    ``"Cy is diced with 0. Ana wins"`` (a text ending in ``!`` or ``?`` keeps it)."""
+    out = ""
+    for text in texts:
+        if out:
+            out += " " if out.endswith((".", "!", "?", ":")) else ". "
+        out += text
+    return out
+
+
 def action_style(button: Any, legal: bool, main: bool) -> None:
     """An action button: enabled only when legal; the accent colour only for the main one of
     the legal actions, never for one the engine would refuse."""
@@ -264,7 +275,7 @@ class DiceocalypseScreen(TableScreen):
     def refresh(self, events: Sequence[Event] = ()) -> None:
         self.legal = list(self.game.legal_calls())
         news = [with_thousands(e.text) for e in events if e.kind in NEWS_KINDS]
-        self.news = "  ".join(news[-2:])
+        self.news = sentences(news[-2:])
         if events:
             self.entry = None
             self.selected = None
@@ -508,7 +519,9 @@ class DiceocalypseScreen(TableScreen):
         else:
             what = ("Roll: the camera reads it, or tap the numbers" if self.camera_on
                     else "Roll, then tap the numbers (camera off)")
-        several = len(self.expected()) > 1 and self.special is None
+        # Several must roll: any of them may go first (said while the box has room: not over
+        # the news, which can take three lines at the huge text size).
+        several = len(self.expected()) > 1 and self.special is None and not self.news
         self._say(what, "Tap a name to enter that player's roll" if several else "")
         self.primary.text = "Enter roll"
         action_style(self.primary, e.complete, True)
