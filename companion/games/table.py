@@ -13,14 +13,46 @@ from typing import Any
 
 from kivy.uix.screenmanager import Screen
 
+from companion import theme
 from companion.contract import ButtonUse, Host
 from companion.session import TableSession
 from hardware.buttons import ButtonEvent
-from rules import Event
+from rules import Event, Game, RulesError
 from vision import Reading
 
 #: Changes of the session after which the screen redraws.
 REDRAW = ("call", "undo", "redo", "refused", "building")
+
+
+def refusal_reason(game: Game[Any], message: str) -> str:
+    """The reason of a refused call without the call itself, which the players just made:
+    ``"Ana: Bank: Ana's first banked turn must be worth at least 1000; this turn has 50"`` ->
+    ``"Ana's first banked turn must be worth at least 1000; this turn has 50"``. A message
+    that does not start with a call is returned whole."""
+    cut = len(message)
+    while (cut := message.rfind(": ", 0, cut)) > 0:
+        try:
+            game.parse(message[:cut])
+        except RulesError:
+            continue
+        return message[cut + 2:]
+    return message
+
+
+def lines_label(host: Host, size: float, **kwargs: Any) -> Any:
+    """A text of several lines centred in its box, wrapped at the box's width, none of them
+    ever dropped: with ``text_size`` fixing the height and ``valign: middle`` (TLabel's), Kivy
+    drops the wrapped tail of a text of several paragraphs even where it would fit, and no
+    layout check sees it. Here the height is left free (the label centres its text) and a
+    text too tall for the box shows as cut."""
+    from companion.widgets import w
+
+    kwargs.setdefault("color", theme.TEXT)
+    kwargs.setdefault("halign", "center")
+    label = w("FitLabel", font_size=host.fs(size), shorten=False, **kwargs)
+    label.bind(width=lambda lab, v: setattr(lab, "text_size", (v, None)))
+    label.text_size = (label.width, None)
+    return label
 
 
 class TableScreen(Screen):
@@ -104,4 +136,4 @@ class ScreenTable:
         self.screen.close()
 
 
-__all__ = ["REDRAW", "ScreenTable", "TableScreen"]
+__all__ = ["REDRAW", "ScreenTable", "TableScreen", "lines_label", "refusal_reason"]

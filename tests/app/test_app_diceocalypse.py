@@ -1,6 +1,6 @@
 """A whole game of Dice-ocalypse through the real app, by touch and by the camera.
 
-Three players, target 2,000 chosen on the table screen (Battle Zone at 1,000): the roll for
+Three players, target 2,000 chosen on the start screen (Battle Zone at 1,000): the roll for
 first turn, a keep and bank, the Battle Zone (lose a turn, doubled next turn), a bust that earns
 the Zombie die, the Zombie die rolled, Double or Nothing played from the card panel, the
 dice-ocalypse with the last turns, hot dice, a diced player and the tie-break roll. Rolls are
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import press_in
 
 pytestmark = pytest.mark.app
 
@@ -72,17 +73,15 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         start.choose_game("dice-ocalypse")
         yield 2
         start.set_count(3)
+        start.choose("target", 2000)  # a short game
+        assert start.option_words("target") == "2,000"
         d.tap(start.start_button)
         yield 2
         assert app.sm.current == "game-dice-ocalypse", start.message.text
-        first_id = app.session.game_id
-        scr = app.game_screen
-        assert scr.target_spin.text == "10000" and scr.options_box.opacity == 1
-        scr.target_spin.text = "2000"  # a short game: a new game, same players
-        yield 2
         scr = app.game_screen
         s = app.session
-        assert s.game_id != first_id and s.game.options.target == 2000
+        assert s.game.options.target == 2000
+        assert not hasattr(scr, "target_spin")  # no options on the table screen
         assert s.game.options.battle_zone_at == 1000
         assert [g.id for g in app.journal.unfinished()] == [s.game_id]
 
@@ -97,7 +96,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
             yield 2
 
         def card(player: str, text: str, shot: str = "") -> Generator[int, None, None]:
-            """Open the card panel, choose the player's tab, tap their call."""
+            """Open the Cards & dice dialog, choose the player's tab, tap their call."""
             if not screen().cards_open:
                 d.tap(screen().cards_button)
                 yield 1
@@ -155,13 +154,13 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         yield from enter(2)
         yield from enter(1)
         assert calls() == ["Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1"]
-        assert scr.status.text == "Ana's turn" and scr.options_box.disabled
+        assert scr.status.text == "Ana's turn"
         # Ana's roll, read by the camera: the scoring dice light up, the best keep is chosen.
         yield from roll_in_tray(1, 1, 1, 5, 5, 2)
         assert calls()[-1] == "Ana: Roll 1 1 1 5 5 2"
         assert [b.text for b in scr.dice] == ["1", "1", "1", "5", "5", "2"]
         assert scr.chosen == [0, 1, 2, 3, 4]
-        assert "Keep 1 1 1 5 5 = 1,100 -> turn 1,100" in scr.hint.text
+        assert "Keep 1 1 1 5 5 = 1,100 -> 1,100 this turn" in scr.hint.text
         d.screenshot(shots / "diceocalypse-2-keep.png")
         # Tapping a die changes the keep; a die that does not score cannot be kept.
         d.tap(scr.dice[5])
@@ -173,7 +172,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         yield 2
         assert calls()[-2:] == ["Ana: Keep 1 1 1 5 5", "Ana: Bank"]
         assert scr.rows["Ana"].score.text == "1,100"
-        assert "BATTLE ZONE (Ana)" in scr.status.text
+        assert "Battle Zone (Ana): everyone rolls 2 dice" in scr.status.text
         d.screenshot(shots / "diceocalypse-3-battle-zone.png")
         # Battle Zone: everyone rolls two; Cy's row is tapped to roll first.
         d.tap(scr.rows["Cy"].button)
@@ -211,7 +210,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         yield 2
         assert calls()[-1] == "Ana: Roll 5 5 5 1 2"
         # Double or Nothing from the card panel.
-        yield from card("Ana", "Play Double or Nothing", "diceocalypse-5-cards.png")
+        yield from card("Ana", "Double or Nothing", "diceocalypse-5-cards.png")
         assert calls()[-1] == "Ana: Play Double or Nothing"
         d.tap(scr.primary)  # keep the best (1 5 5 5) and bank
         yield 2
@@ -221,7 +220,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         yield from roll_in_tray(5)
         assert calls()[-1] == "Ana: Roll 5"
         assert scr.rows["Ana"].score.text == "2,300"
-        assert scr.status.text == "DICE-OCALYPSE: Ben's last turn, beat 2,300"
+        assert scr.status.text == "Dice-ocalypse: Ben's last turn, beat 2,300"
         # Ben's last turn: camera, hot dice, roll on, keep and bank.
         yield from roll_in_tray(1, 1, 1, 1, 5, 5)
         assert calls()[-1] == "Ben: Roll 1 1 1 1 5 5"
@@ -261,6 +260,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         # Six players: every touch target >= 48 px inside the window, at both display sizes,
         # while entering a roll, keeping, and with the card panel open.
         start.set_count(6)
+        start.choose("target", None)  # the rulebook's 10,000
         d.tap(start.start_button)
         yield 2
         six = app.session
@@ -278,11 +278,12 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
             yield 2
             assert screen().card_tabs.children, "Ana may play a card on Ben"
             problems += touch_problems(screen(), size)
-            d.tap(next(b for b in screen().card_tabs.children if b.text == "Back"))
+            press_in(d, screen().cards_view, "Close")
             yield 2
+            assert not screen().cards_open
         d.screenshot(shots / "diceocalypse-8-six-players.png")
         # Ana plays Prove It on Ben; Ben answers with Immunity, both from the card panel.
-        yield from card("Ana", "Play Prove It on Ben")
+        yield from card("Ana", "Prove It on Ben")
         assert six.game.history[-1].call == "Ana: Play Prove It on Ben"
         yield from card("Ben", "Immunity")
         assert six.game.history[-1].call == "Ben: Immunity"
@@ -306,7 +307,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         assert screen().rows["Ana"].score.text == "2,000"
         yield from enter(1, 1, 1, 2, 3)
         assert app.session.game.history[-1].call == "Ben: Roll 1 1 1 2 3"
-        assert "Keep 1 1 1 = 1,000 -> turn 1,050" in screen().hint.text
+        assert "Keep 1 1 1 = 1,000 -> 1,050 this turn" in screen().hint.text
 
     run_app(app, script)
     # The journal holds the whole game; replaying it gives the same winner.

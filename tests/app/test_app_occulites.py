@@ -16,6 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from fingers import CameraFinger
 
 pytestmark = pytest.mark.app
 
@@ -74,7 +75,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         assert g.phase == "allocate" and g.state.round == 1
         cards = g.current_cards()
         assert [lbl.text.split("\n")[:2] for lbl in scr.card_labels] == \
-            [[f"[b]{c.number}[/b]", c.set] for c in cards]
+            [[f"[b]{c.number}[/b] {c.colour}", c.set] for c in cards]
         # The timer: look, warning, hide; the calls carry the seconds since the roll.
         d.tap(scr.roll_button)
         yield 1
@@ -110,8 +111,10 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         yield 1
         assert reads["Ben"].uncertain == (2, 5) and reads["Ana"].complete
         assert "Ben" not in g.state.lineups and scr.sel == ("Ben", 1)
-        assert "check cards 2, 5" in scr.message.text
-        assert scr.rows["Ben"].slots[1].text.startswith(f"[size={int(app.fs(22))}][b]?")
+        assert scr.flagged["Ben"] == {1, 4}  # framed in orange, the first one selected
+        assert scr.rows["Ben"].outlines[4].frame.bg == list(theme.DANGER)
+        assert "[b]Ben, card 2[/b]: the camera is not sure" in scr.message.text
+        assert scr.rows["Ben"].slots[1].text.startswith("[b]?")
         d.screenshot(shots / "occulites-2-confirm.png")
         d.tap(scr.pip_buttons[2])  # card 2 shows 3 pips
         yield 1
@@ -152,11 +155,18 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         assert who in ("Ana", "Ben") and f"{who}[/b] won card" in scr.message.text
         mine = "green" if who == "Ana" else "blue"
         points = g.state.points[who]
-        d.tap(scr.give_buttons[mine])
+        assert not scr.share_colour_buttons[mine].disabled
+        assert scr.share_colour_buttons["pink"].disabled  # not a die of theirs
+        d.tap(scr.share_colour_buttons[mine])
+        yield 1
+        assert "from where?" in scr.message.text
+        assert scr.source_buttons[who].disabled  # not from themselves
+        d.tap(scr.source_buttons["pool"])
         yield 1
         d.screenshot(shots / "occulites-4-share.png")
         assert not touch_problems(scr, (800, 480)), touch_problems(scr, (800, 480))
-        d.tap(scr.take_buttons["pink from pool"])
+        assert scr.share_colour_buttons[mine].disabled  # the pool's dice: which one?
+        d.tap(scr.share_colour_buttons["pink"])
         yield 1
         assert g.state.points[who] == points - 1 and g.state.dice[who]["pink"] == 1
         assert g.history[-1].call == f"{who}: Share {mine} for pink from pool"
@@ -225,10 +235,10 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
-def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int]) -> None:
-    """Five players: modes toggled before play (the game restarts with them), the Lots of
-    Interests draft by touch, Creatures and Predators in the line-up, every touch target at
-    least 48 px inside the window in each phase."""
+def test_occulites_draft_and_layout(app_dirs: Path, size: tuple[int, int]) -> None:
+    """Five players, Lots of Interests and Creatures & Predators chosen on the start screen
+    (the table screen has no toggles): the draft by touch, Creatures and Predators in the
+    line-up, every touch target at least 48 px inside the window in each phase."""
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.settings import Settings
@@ -242,24 +252,17 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
         start.choose_game("occulites")
         yield 2
         start.set_count(5)
+        start.choose("lots_of_interests", True)
+        start.choose("creatures", True)
+        assert start.option_words("lots_of_interests") == "Lots of Interests"
+        assert start.option_words("creatures") == "Creatures & Predators"
         d.tap(start.start_button)
         yield 2
         scr = app.game_screen
+        g = app.session.game
         assert len(scr.rows) == 5
-        assert not touch_problems(scr, size), touch_problems(scr, size)
-        first_id = app.session.game_id
-        d.tap(scr.mode_buttons["lots_of_interests"])
-        yield 2
-        scr = app.game_screen
-        g = app.session.game
-        assert app.session.game_id != first_id and g.options.lots_of_interests
-        assert g.phase == "draft" and app.sm.current == "game-occulites"
-        assert [r.id for r in app.journal.unfinished()] == [app.session.game_id]
-        d.tap(scr.mode_buttons["creatures"])
-        yield 2
-        scr = app.game_screen
-        g = app.session.game
-        assert g.options.creatures and g.options.lots_of_interests
+        assert g.options.creatures and g.options.lots_of_interests and g.phase == "draft"
+        assert not hasattr(scr, "mode_buttons")
         assert not touch_problems(scr, size), touch_problems(scr, size)
         if size == (800, 480):
             d.screenshot(shots / "occulites-6-draft.png")
@@ -272,7 +275,7 @@ def test_occulites_modes_draft_and_layout(app_dirs: Path, size: tuple[int, int])
             d.tap(scr.take_colour_buttons[colour])
             yield 1
             assert g.state.dice[who][colour] == before + 1
-        assert g.phase == "allocate" and not scr.mode_buttons
+        assert g.phase == "allocate"
         ids = [c.id for c in g.current_cards()]
         assert any(i.startswith(("Creatures", "Predators")) for i in ids)
         assert [lbl.text.split("\n")[1] for lbl in scr.card_labels] == \
@@ -389,6 +392,7 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
 def test_occulites_resume_mid_share(app_dirs: Path) -> None:
     """Leaving during Share Knowledge and resuming brings back the guided share step, with the
     cards' winners from the engine."""
+    from companion import theme
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
@@ -419,10 +423,199 @@ def test_occulites_resume_mid_share(app_dirs: Path) -> None:
         assert app.sm.current == "game-occulites" and scr.resolving is None
         assert g.whose_turn() == "Ana" and "[b]Ana[/b] won card 1 alone" in scr.message.text
         assert [lbl.text.split("\n")[2] for lbl in scr.card_labels] == \
-            [f"[b]{'Ana' if n % 2 else 'Ben'} +{n}[/b]" for n in range(1, 7)]
+            [f"[b]+{n} alone[/b]" for n in range(1, 7)]
+        # Who won each card: their die in that card's column is framed.
+        assert [scr.rows["Ana" if n % 2 else "Ben"].outlines[n - 1].frame.bg
+                for n in range(1, 7)] == [list(theme.ACCENT)] * 6
+        assert scr.rows["Ben"].outlines[0].frame.bg == list(theme.BACKGROUND)
         assert "6[/b]" in scr.rows["Ana"].slots[0].text
         d.tap(scr.pass_button)
         yield 1
         assert g.whose_turn() == "Ben" and "Ana does not share for card 1" in scr.message.text
 
     run_app(app, script)
+
+
+def test_no_tap_lost_while_the_camera_settles(app_dirs: Path) -> None:
+    """The camera feed runs over a tray where dice are thrown again and again (each throw
+    settles: the screen hears ``on_settled`` and says what the camera sees) while a player
+    enters a line-up by touch: 13 taps (their header, then colour and pips for each card).
+    Each finger lands in the very frame a settled view arrives (after the screen has heard
+    it, before the next layout) and lifts after the next one. Every tap counts: the redraw
+    changes words in place and makes no button again (a button made again lies unplaced until
+    the next layout pass, so a finger landing then touched nothing)."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.preview import CameraFeed
+    from companion.standin import ThrownDice
+    from vision.synthetic import SynthDie
+
+    tray = ThrownDice(fps=10.0, background_bgr=(60, 110, 50))
+    feed = CameraFeed("test tray", fps=30.0, settle_s=0.2, open_source=lambda spec: tray)
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3", camera=feed)
+    taps: list[str] = []
+    seen: dict[str, Any] = {}
+
+    def throw() -> None:
+        n = tray.throws
+        tray.throw([SynthDie((90.0 + 90.0 * i, 200.0 + 40.0 * (n % 3)), 52.0, angle=7.0 * i,
+                             value=1 + (i + n) % 6) for i in range(4)], roll_s=0.4)
+
+    # the players keep handling dice: another settled view soon after each
+    finger = CameraFinger(after=throw)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.choose_game("occulites")
+        yield 2
+        start.set_count(2)
+        d.tap(start.start_button)
+        yield 2
+        scr = app.game_screen
+        g = app.session.game
+        # Count every tap the screen hears (the buttons call these at release).
+        for name in ("tap_player", "tap_colour", "tap_pips"):
+            real = getattr(scr, name)
+            setattr(scr, name, lambda *a, real=real, name=name: (taps.append(name), real(*a)))
+        scr.on_settled = finger.hook(scr.on_settled)
+        d.tap(scr.tribe_buttons["Palaudis"])
+        yield 1
+        d.tap(scr.tribe_buttons["Hydris"])
+        yield 1
+        assert g.phase == "allocate" and feed.running
+        throw()
+        pips = [5, 3, 2, 6, 1, 4]
+        yield from finger.tap(scr.rows["Ana"].header)
+        for n in pips:
+            yield from finger.tap(scr.colour_buttons["green"])
+            yield from finger.tap(scr.pip_buttons[n - 1])
+        seen["lineup"] = [(x.colour, x.pips) for x in g.state.lineups.get("Ana", ())]
+        seen["settles"] = finger.events
+
+    run_app(app, script, timeout=300)
+    assert len(taps) == 13, f"{13 - len(taps)} of 13 taps lost: {taps}"
+    assert seen["lineup"] == [("green", n) for n in (5, 3, 2, 6, 1, 4)]
+    assert seen["settles"] >= 26
+
+
+def test_nothing_moves_after_the_first_call(app_dirs: Path) -> None:
+    """The options are the start screen's: nothing on the table screen moves or disappears
+    when play begins. Every button's place before the first Tribe is chosen is its place
+    after (at 2 and at 5 players)."""
+    from kivy.uix.button import Button
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.settings import Settings
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
+    moved: list[str] = []
+    counted: list[int] = []
+
+    def places(root: Any) -> dict[str, tuple[float, float, float, float]]:
+        out = {}
+        for w in root.walk():
+            if isinstance(w, Button) and w.opacity > 0 and w.get_root_window() is not None:
+                x, y = w.to_window(w.x, w.y)
+                out[w.text.split("\n")[0]] = (round(x), round(y), round(w.width),
+                                              round(w.height))
+        return out
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.choose_game("occulites")
+        yield 2
+        for count in (2, 5):
+            app.show("start")
+            start.set_count(count)
+            yield 1
+            d.tap(start.start_button)
+            yield 3
+            scr = app.game_screen
+            before = places(scr)
+            counted.append(len(before))
+            d.tap(scr.tribe_buttons["Palaudis"])
+            yield 3
+            assert app.session.game.history, "the Tribe was not chosen"
+            after = places(scr)
+            for key, where in before.items():
+                if key not in after:
+                    moved.append(f"{count} players: {key!r} is gone")
+                elif after[key] != where:
+                    moved.append(f"{count} players: {key!r} moved from {where} to "
+                                 f"{after[key]}")
+            app.end_game()
+            yield 2
+
+    run_app(app, script)
+    assert min(counted) >= 7 + 4  # the Tribes, Undo/Redo/Dice/Mute/Menu...
+    assert moved == [], "\n".join(moved)
+
+
+def test_words_plurals_and_colours_named(app_dirs: Path) -> None:
+    """Counts in words that agree ("1 die", "1 point"), and every die colour written where it
+    is drawn: on each die of the line-ups, and on each card even once it is won (the card's
+    colour decides ties)."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.games.occulites.screen import DIE_RGBA
+    from companion.settings import Settings
+    from rules.occulites import CARDS as ALL_CARDS
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
+    said: dict[str, str] = {}
+    unnamed: list[str] = []
+
+    def named(scr: Any, where: str) -> None:
+        """Every die and card drawn in a dice colour says which."""
+        for p, row in scr.rows.items():
+            for i, b in enumerate(row.slots):
+                for colour, rgba in DIE_RGBA.items():
+                    if tuple(b.background_color) == rgba and colour not in b.text:
+                        unnamed.append(f"{where}: {p}'s die {i + 1} is {colour}: {b.text!r}")
+        for i, (label, card) in enumerate(zip(scr.card_labels, scr._card_ids(), strict=False)):
+            colour = ALL_CARDS[card].colour
+            if colour not in label.text:
+                unnamed.append(f"{where}: card {i + 1} is {colour}: {label.text!r}")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.choose_game("occulites")
+        yield 2
+        start.set_count(2)
+        start.choose("lots_of_interests", True)
+        d.tap(start.start_button)
+        yield 2
+        scr = app.game_screen
+        s = app.session
+        g = s.game
+        who = g.whose_turn()
+        d.tap(scr.take_colour_buttons["green"])
+        yield 1
+        said["one die"] = scr.rows[who].header.text
+        while g.phase == "draft":
+            s.call(f"{g.whose_turn()}: Take {'green' if g.whose_turn() == 'Ana' else 'blue'}")
+        yield 1
+        scr.on_settled(tray([[("green", 3, 0.9)]]))  # one die lies still on the tray
+        yield 1
+        said["camera"] = scr.message.text
+        s.call("Ana: Line-up green 6, green 1, green 6, green 1, green 6, green 1")
+        s.call("Ben: Line-up blue 1, blue 6, blue 1, blue 6, blue 1, blue 6")
+        yield 1
+        named(scr, "lined up")
+        d.tap(scr.reveal_button)
+        yield 2
+        said["one point"] = scr.rows["Ana"].header.text  # card 1 (1 point) is shown
+        named(scr, "card 1")
+        while scr.resolving is not None:
+            d.tap(scr.next_button)
+            yield 1
+        named(scr, "share")
+
+    run_app(app, script)
+    assert "\n1 die" in said["one die"] and "1 dice" not in said["one die"], said
+    assert "The camera sees 1 die:" in said["camera"], said
+    assert "\n1 point" in said["one point"] and "1 points" not in said["one point"], said
+    assert unnamed == [], "\n".join(unnamed)

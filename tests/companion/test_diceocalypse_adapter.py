@@ -12,9 +12,11 @@ from companion.games.diceocalypse.adapter import (
     call_for,
     corrections,
     expected_rolls,
+    legal_after,
     read_order,
     read_roll,
     table_order,
+    with_thousands,
 )
 
 
@@ -118,6 +120,38 @@ def test_expected_rolls_come_from_the_engine() -> None:
     assert text is not None
     events = game.apply(text)
     assert events[0].data["scoring"] == (5,)
+
+
+def test_legal_after_asks_a_copy_and_leaves_the_game_as_it_was() -> None:
+    """"Keep & bank" is offered only when the bank would follow the keep: the engine is asked
+    on a copy; the game, its history and its redo list are untouched."""
+    game = rules.new_game("dice-ocalypse", ["Ana", "Ben"])
+    for text in ("Ana: Roll 6", "Ben: Roll 2", "Ana: Roll 1 1 1 5 3 2"):
+        game.apply(text)
+    before = (list(game.history), game.state)
+    assert legal_after(game, "Ana: Keep 1 1 1", "Ana: Bank")  # 1,000: the opening score
+    assert not legal_after(game, "Ana: Keep 5", "Ana: Bank")  # 50 does not open
+    assert not legal_after(game, "Ana: Keep 3", "Ana: Bank")  # a 3 does not score: refused
+    assert not legal_after(game, "Ben: Keep 1", "Ben: Bank")  # not Ben's turn
+    assert (list(game.history), game.state) == before
+
+
+def test_scores_read_with_thousands_separators() -> None:
+    assert with_thousands("Ana banks 4000 for 12050; 3 dice, 1,100 kept") == \
+        "Ana banks 4,000 for 12,050; 3 dice, 1,100 kept"
+    assert with_thousands("at least 1000 in one turn, 50 now") == \
+        "at least 1,000 in one turn, 50 now"
+
+
+def test_scoring_keys_have_short_names_on_the_start_screen() -> None:
+    from companion.games.diceocalypse import OPTIONS, key_words
+    from rules.diceocalypse import key_names, scoring_key
+
+    words = [key_words(n, scoring_key(n).title) for n in key_names()]
+    assert all(w and "(" not in w and len(w) <= 24 for w in words), words
+    assert len(set(words)) == len(words), words
+    key = next(o for o in OPTIONS if o.key not in ("target",))
+    assert [v for v, _ in key.choices][1:] == list(key_names())[1:]
 
 
 class CountingTracker:

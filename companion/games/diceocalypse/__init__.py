@@ -30,13 +30,24 @@ def _battle_zone(target: int) -> dict[str, int]:
     return {"battle_zone_at": max(50, target // 2)}
 
 
+def key_words(name: str, title: str) -> str:
+    """A scoring key in words for the start screen: its title without the remark in
+    brackets (``"Farkle (widely sold boxed table)"`` -> ``"Farkle"``), short enough for the
+    option's box; the docs (docs/app-diceocalypse.md) say what each one scores."""
+    short = {"ten-thousand-additive": "Additive kinds"}
+    return short.get(name, title.split(" (")[0])
+
+
 def _keys() -> tuple[tuple[str | None, str], ...]:
-    from rules.diceocalypse import key_names
+    from rules.diceocalypse import key_names, scoring_key
 
     names = key_names()
-    return ((None, names[0]), *((n, n) for n in names[1:]))
+    words = [key_words(n, scoring_key(n).title) for n in names]
+    return ((None, words[0]), *zip(names[1:], words[1:], strict=True))
 
 
+#: The options, offered in words on the start screen before the game starts (the table
+#: screen has no spinners: nothing on it moves once play begins).
 OPTIONS = (
     StartOption("target", "Target", ((None, "10,000 (the rulebook)"),
                                      *((t, f"{t:,}") for t in (5000, 3000, 2000, 1000))),
@@ -46,4 +57,4 @@ OPTIONS = (
 
 PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
 
-__all__ = ["GAME", "PLUGIN"]
+__all__ = ["GAME", "OPTIONS", "PLUGIN", "key_words"]

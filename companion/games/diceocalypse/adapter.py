@@ -10,15 +10,15 @@ table, so the screen shows them in the same order.
 
 from __future__ import annotations
 
+import copy
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rules import Call
+from rules import Call, Game, RulesError
 from rules.diceocalypse import Roll
 
-#: Targets offered before the first call (a short game is handy to learn, or to test).
-TARGETS = (10000, 5000, 3000, 2000, 1000)
 #: Dice read with less confidence than this are shown for the players to confirm.
 MIN_CONFIDENCE = 0.6
 #: How a roll is said; ``{player}`` and ``{dice}`` are filled in. Special dice use
@@ -196,5 +196,27 @@ def expected_rolls(legal_calls: Sequence[Call]) -> dict[str, int]:
     return out
 
 
+def legal_after(game: Game[Any], first: Call | str, then: Call | str) -> bool:
+    """Whether the engine would take ``then`` right after ``first`` (asked of a copy of the
+    game: the game itself, its history and redo list are not touched). A screen uses it to
+    offer "Keep & bank" only when the bank would be taken."""
+    trial = copy.deepcopy(game)
+    try:
+        trial.apply(first)
+    except RulesError:
+        return False
+    return trial.is_legal(then)
+
+
+def with_thousands(text: str) -> str:
+    """Scores in the engine's sentences written as people read them: 4000 -> 4,000.
+
+    >>> with_thousands("Ana banks 4000 for 12050; 3 dice")
+    'Ana banks 4,000 for 12,050; 3 dice'
+    """
+    return re.sub(r"(?<![\d,.])\d{4,}(?![\d,.])", lambda m: f"{int(m.group()):,}", text)
+
+
 __all__ = ["MIN_CONFIDENCE", "ROLL", "RollEntry", "call_for", "corrections", "count_problem",
-           "expected_rolls", "is_doubtful", "read_order", "read_roll", "table_order"]
+           "expected_rolls", "is_doubtful", "legal_after", "read_order", "read_roll",
+           "table_order", "with_thousands"]

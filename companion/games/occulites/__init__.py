@@ -25,13 +25,16 @@ def make_table(host: Host, session: TableSession[Any]) -> TableGame:
     return ScreenTable(OcculitesScreen(host, session, name=f"game-{GAME}"), BUTTONS)
 
 
+#: The options, offered in words on the start screen before the game starts (the table
+#: screen has no toggles: nothing on it moves once play begins).
 OPTIONS = (
     StartOption("rounds", "Rounds", ((None, "5 (the rulebook)"),
                                      *((n, str(n)) for n in (1, 2, 3, 4, 6, 7, 8)))),
     StartOption("timer", "Timer mode", ((False, "off"), (True, "on"))),
-    StartOption("creatures", "Creatures", ((False, "off"), (True, "on"))),
-    StartOption("lots_of_interests", "Lots of Interests", ((False, "off"), (True, "on"))),
-    StartOption("conflicted_interests", "Conflicted", ((False, "off"), (True, "on"))),
+    StartOption("creatures", "Creatures", ((False, "off"), (True, "Creatures & Predators"))),
+    StartOption("lots_of_interests", "Draft", ((False, "off"), (True, "Lots of Interests"))),
+    StartOption("conflicted_interests", "Conflicted",
+                ((False, "off"), (True, "Conflicted Interests"))),
 )
 
 PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)

@@ -63,6 +63,8 @@ class LineupRead:
     player: str
     slots: tuple[SlotRead, ...]
     problems: tuple[str, ...] = ()
+    #: How many dice were seen in the player's zone (``slots`` keeps six at most).
+    seen: int = 0
 
     @property
     def uncertain(self) -> tuple[int, ...]:
@@ -200,7 +202,7 @@ def read_lineups(reading: Any, players: Sequence[str],
         problems: tuple[str, ...] = ()
         if len(group) != CARDS:
             problems = (f"{len(group)} dice seen in {player}'s zone, a line-up has {CARDS}",)
-        out[player] = LineupRead(player, tuple(group[:CARDS]), problems)
+        out[player] = LineupRead(player, tuple(group[:CARDS]), problems, len(group))
     return out
 
 

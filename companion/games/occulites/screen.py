@@ -1,19 +1,26 @@
 """The Dice of the Occulites table screen (Kivy).
 
-Left: the six cards of the round above one row per player (name, Tribe, points, and the six
-dice of the line-up, in the cards' columns). Right: what to do now, by phase: choose Tribes
-(or draft dice), enter or read line-ups, step through the six cards, Share Knowledge, the
-final scores. The screen keeps no rule: it sends call text through the session and draws the
-engine's views (``current_cards()``, ``whose_turn()``, ``share_choices()``, ``standings()``,
-the reveal's card events). See docs/app-occulites.md.
+Left: the six cards of the round above one row per player (name, points, Tribe and what they
+are doing; then the six dice of the line-up, in the cards' columns). Right: what to do now, by
+phase: choose Tribes (or draft dice), enter or read line-ups, step through the six cards, Share
+Knowledge, the final scores. The screen keeps no rule: it sends call text through the session
+and draws the engine's views (``current_cards()``, ``whose_turn()``, ``share_choices()``,
+``standings()``, the reveal's card events). See docs/app-occulites.md.
+
+Every widget is made once: a redraw (after a call, a settled camera view, a timer cue) only
+changes texts, colours and what is enabled, so a finger on a button never loses it. Each
+phase's controls are a panel built the first time the phase comes and shown while it lasts.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.core.text.markup import MarkupLabel
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
@@ -29,7 +36,7 @@ from companion.games.occulites.adapter import (
     read_lineups,
     roll_zones,
 )
-from companion.games.table import TableScreen
+from companion.games.table import TableScreen, lines_label, refusal_reason
 from companion.session import TableSession
 from companion.widgets import w as _w
 from rules import Event
@@ -45,7 +52,8 @@ from rules.occulites import (
 from rules.occulites.game import OcculitesOptions
 from vision import Reading
 
-#: How each dice colour is drawn (the colour's name is always written too).
+#: How each dice colour is drawn (the colour's name is always written on it too, so colour is
+#: never the only cue).
 DIE_RGBA: dict[str, theme.RGBA] = {
     "green": (0.10, 0.55, 0.25, 1), "blue": (0.10, 0.35, 0.85, 1),
     "pink": (0.96, 0.58, 0.78, 1), "black": (0.0, 0.0, 0.0, 1),
@@ -54,55 +62,88 @@ DIE_RGBA: dict[str, theme.RGBA] = {
     "white": (0.95, 0.95, 0.95, 1),
 }
 EMPTY = theme.BUTTON
-HEADER_W = 112
-SIDE_W = 252
+#: A player's header when it is their turn (or their card): white, which is no seat colour of
+#: any palette, so it never reads as "that player" (the header also says why it is lit).
+LIT_HEADER: theme.RGBA = theme.TEXT
+#: A player's header: room for a 16-character name at the smallest fitted size.
+HEADER_W = 150
+#: The right-hand panel's share of the window's width, and its least width.
+SIDE_SHARE = 0.315
+SIDE_MIN = 252
 CARDS = 6
-#: Modes offered on the screen before the first call (option key, button text).
-MODES = (("timer", "Timer mode"), ("creatures", "Creatures &\nPredators"),
-         ("lots_of_interests", "Lots of\nInterests"),
-         ("conflicted_interests", "Conflicted\nInterests"))
+ROW = theme.TOUCH  # every button row of the panel
+GAP = 4
 
 
 def die_colour(colour: str | None) -> theme.RGBA:
     return DIE_RGBA.get(colour or "", EMPTY)
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """ "1 point", "2 points" (``words`` for an irregular plural: "1 die", "2 dice")."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def primary(button: Any, legal: bool) -> None:
+    """A panel's main action: the accent colour only while it can be taken."""
+    button.disabled = not legal
+    button.background_color = theme.ACCENT if legal else theme.BUTTON
+    button.color = (0, 0, 0, 1) if legal else theme.TEXT
+
+
 class Outlined(BoxLayout):
     """A widget inside a coloured frame: the frame lights up to highlight it."""
 
     def __init__(self, child: Any, **kwargs: Any) -> None:
-        super().__init__(padding=3, **kwargs)
+        super().__init__(**kwargs)
         self.frame = _w("Panel", padding=3, bg=theme.BACKGROUND)
         self.frame.add_widget(child)
         self.add_widget(self.frame)
         self.child = child
 
     def light(self, colour: theme.RGBA | None) -> None:
-        self.frame.bg = list(colour or theme.BACKGROUND)
+        want = list(colour or theme.BACKGROUND)
+        if list(self.frame.bg) != want:
+            self.frame.bg = want
 
 
 class PlayerRow(BoxLayout):
-    """One player: a header (name, Tribe, points; tap it to act for this player) and six dice."""
+    """One player: a header (name, points, Tribe, what they are doing; tap it to act for this
+    player) and six dice."""
 
     def __init__(self, screen: OcculitesScreen, seat: int, player: str) -> None:
-        super().__init__(spacing=4)
+        super().__init__(spacing=GAP)
         app = screen.host
         self.player = player
         self.colour = theme.player_colour(app.settings.palette, seat)
         self.header = _w("TButton", background_color=self.colour,
                          color=theme.text_on(self.colour), size_hint_x=None, width=HEADER_W,
-                         font_size=app.fs(15), bold=True, shorten=False, markup=True,
+                         font_size=app.fs(16), shorten=False, markup=True,
                          on_release=lambda *_: screen.tap_player(player))
         self.add_widget(self.header)
         self.slots: list[Any] = []
         self.outlines: list[Outlined] = []
         for i in range(CARDS):
-            b = _w("TButton", text="", markup=True, font_size=app.fs(14), shorten=False,
+            b = _w("TButton", text="", markup=True, font_size=app.fs(15), shorten=False,
                    on_release=lambda *_, i=i: screen.tap_slot(player, i))
             o = Outlined(b)
             self.slots.append(b)
             self.outlines.append(o)
             self.add_widget(o)
+
+
+def _grid(cols: int, rows: int) -> GridLayout:
+    return GridLayout(cols=cols, spacing=GAP, size_hint_y=None, row_force_default=True,
+                      row_default_height=ROW, height=rows * ROW + (rows - 1) * GAP)
+
+
+def _stack(*parts: Any) -> BoxLayout:
+    """Rows of controls, top to bottom, as tall as they are."""
+    box = BoxLayout(orientation="vertical", spacing=GAP, size_hint_y=None)
+    for part in parts:
+        box.add_widget(part)
+    box.height = sum(p.height for p in parts) + GAP * (len(parts) - 1)
+    return box
 
 
 class OcculitesScreen(TableScreen):
@@ -118,17 +159,20 @@ class OcculitesScreen(TableScreen):
         self.flagged: dict[str, set[int]] = {}  # slots (0-5) the players must confirm
         self.snapshot: dict[str, tuple[Any, ...]] = {}  # line-ups before the reveal
         self.resolving: dict[str, Any] | None = None  # the reveal being stepped through
-        self.share_give: str | None = None
+        self.share_give: str | None = None  # Share Knowledge: the die given,
+        self.share_source: str | None = None  # then where the die taken comes from
         #: Each player's line-up area on the table, from the calibration profile (or None).
         self.zones = roll_zones(host.board_zones, self.players)
         self.fired: set[int] = set()  # timer cues already heard this roll
         self.round_seen = session.game.state.round
         self.notice = ""
-        self.settled: Reading | None = None  # the camera feed's newest settled roll
+        self.settled: Reading | None = None  # the camera feed's newest settled view
         #: Line-ups the camera left to confirm: (its reading, the slots as read, the draft).
         self.read_slots: dict[str, tuple[Reading, tuple[SlotRead | None, ...],
                                          list[SlotRead | None]]] = {}
         self._history = len(session.game.history)
+        self.panels: dict[str, Any] = {}  # each phase's controls, made once
+        self.shown_panel = ""
         self._build()
 
     def wants_camera(self) -> bool:
@@ -150,22 +194,23 @@ class OcculitesScreen(TableScreen):
     def _build(self) -> None:
         app = self.host
         root = _w("Panel", orientation="vertical", padding=6, spacing=6, bg=theme.BACKGROUND)
-        self.timer_label = _w("TLabel", text="", size_hint_x=None, width=100, bold=True,
-                              font_size=app.fs(18), color=theme.ACCENT, shorten=False)
+        self.timer_label = lines_label(app, 17, text="", size_hint_x=None, width=118,
+                                       bold=True, color=theme.ACCENT)
         self.frame = GameFrame(app, extras=[self.timer_label], game=lambda: self.game)
         self.title_label = self.frame.title
         self.title_label.font_size = app.fs(17)
+        self.title_label.shorten = False  # two lines rather than a cut
         self.undo_button, self.redo_button = self.frame.undo, self.frame.redo
         root.add_widget(self.frame)
         body = BoxLayout(spacing=8)
-        left = BoxLayout(orientation="vertical", spacing=4)
-        cards = BoxLayout(spacing=4, size_hint_y=None, height=74)
+        left = BoxLayout(orientation="vertical", spacing=GAP)
+        cards = BoxLayout(spacing=GAP, size_hint_y=None, height=64)
         cards.add_widget(Widget(size_hint_x=None, width=HEADER_W))
         self.card_labels: list[Any] = []
         self.card_inners: list[Any] = []
         self.card_outlines: list[Outlined] = []
         for _ in range(CARDS):
-            label = _w("TLabel", text="", markup=True, font_size=app.fs(12), shorten=False)
+            label = lines_label(app, 12, text="", markup=True)
             inner = _w("Panel", bg=theme.PANEL)
             inner.add_widget(label)
             o = Outlined(inner)
@@ -180,16 +225,135 @@ class OcculitesScreen(TableScreen):
             self.rows[p] = row
             left.add_widget(row)
         body.add_widget(left)
-        side = _w("Panel", orientation="vertical", size_hint_x=None, width=SIDE_W, spacing=4,
-                  padding=4, bg=theme.PANEL)
+        self._refit_slots = Clock.create_trigger(lambda dt: self._fit_slots(), -1)
+        self.rows[self.players[0]].slots[0].bind(size=lambda *_: self._refit_slots())
+        self.side = _w("Panel", orientation="vertical", size_hint_x=None, width=SIDE_MIN,
+                       spacing=GAP, padding=4, bg=theme.PANEL)
+        body.bind(width=lambda _, v: setattr(self.side, "width",
+                                             max(SIDE_MIN, round(v * SIDE_SHARE))))
         self.message = _w("TLabel", text="", font_size=app.fs(15), halign="left",
                           valign="top", shorten=False, markup=True)
-        side.add_widget(self.message)
-        self.tools = BoxLayout(orientation="vertical", spacing=4, size_hint_y=None, height=0)
-        side.add_widget(self.tools)
-        body.add_widget(side)
+        self.side.add_widget(self.message)
+        self.tools = BoxLayout(orientation="vertical", size_hint_y=None, height=0)
+        self.side.add_widget(self.tools)
+        body.add_widget(self.side)
         root.add_widget(body)
         self.add_widget(root)
+
+    def _fit_slots(self) -> None:
+        """One text size for every die of the line-ups (the largest that lets the widest
+        colour name fit), rather than each die's own: a table of dice reads evenly."""
+        slot = self.rows[self.players[0]].slots[0]
+        wanted = self.host.fs(15)
+        core = MarkupLabel(text="[b]6?[/b]\norange", font_size=wanted)
+        core.refresh()
+        w, h = core.texture.size if core.texture is not None else (1, 1)
+        scale = min(1.0, (slot.width - 8) / max(1, w), (slot.height - 4) / max(1, h))
+        size = max(wanted * 0.5, wanted * scale * 0.98)
+        for row in self.rows.values():
+            for b in row.slots:
+                b.font_size = size
+
+    def _button(self, text: str, action: Callable[[], object], *, size: float = 15,
+                colour: str | None = None, **kwargs: Any) -> Any:
+        """A panel button (drawn in a die's colour when ``colour`` is given)."""
+        if colour is not None:
+            bg = die_colour(colour)
+            kwargs.update(background_color=bg, color=theme.text_on(bg))
+        kwargs.setdefault("shorten", False)
+        return _w("TButton", text=text, font_size=self.host.fs(size),
+                  on_release=lambda *_: action(), **kwargs)
+
+    def _colour_grid(self, action: Callable[[str], object], size: float = 15
+                     ) -> tuple[GridLayout, dict[str, Any]]:
+        """The nine dice colours, 3 by 3, always in the same places."""
+        grid = _grid(3, 3)
+        buttons: dict[str, Any] = {}
+        for c in COLOURS:
+            b = self._button(c, partial(action, c), size=size, colour=c)
+            buttons[c] = b
+            grid.add_widget(b)
+        return grid, buttons
+
+    def _show_panel(self, name: str) -> None:
+        """The controls of a phase: made the first time, then only shown again."""
+        if name == self.shown_panel:
+            return
+        panel = self.panels.get(name)
+        if panel is None:
+            panel = self.panels[name] = getattr(self, f"_make_{name}")()
+        self.tools.clear_widgets()
+        self.tools.add_widget(panel)
+        self.tools.height = panel.height
+        self.shown_panel = name
+
+    def _make_tribes(self) -> Any:
+        grid = _grid(2, (len(TRIBE_NAMES) + 1) // 2)
+        self.tribe_buttons: dict[str, Any] = {}
+        for t in TRIBE_NAMES:
+            colour = TRIBES[t].colour
+            b = self._button(f"{t}\n{colour}", partial(self.choose_tribe, t), size=14,
+                             colour=colour)
+            self.tribe_buttons[t] = b
+            grid.add_widget(b)
+        return _stack(grid)
+
+    def _make_draft(self) -> Any:
+        grid, self.take_colour_buttons = self._colour_grid(self.take_die, size=14)
+        return _stack(grid)
+
+    def _make_allocate(self) -> Any:
+        colours, self.colour_buttons = self._colour_grid(self.tap_colour)
+        pips = _grid(4, 2)
+        self.pip_buttons: list[Any] = []
+        for n in range(1, 7):
+            b = self._button(str(n), partial(self.tap_pips, n), size=22, bold=True,
+                             background_color=theme.COUNT, color=(0, 0, 0, 1))
+            self.pip_buttons.append(b)
+            pips.add_widget(b)
+        self.confirm_button = self._button("OK", self.confirm, size=16)
+        self.clear_button = self._button("Clear", self.clear_selection, size=16)
+        pips.add_widget(self.confirm_button)
+        pips.add_widget(self.clear_button)
+        actions = BoxLayout(spacing=GAP, size_hint_y=None, height=ROW)
+        self.read_button = self._button("Camera", self.read_camera, size=16)
+        self.roll_button = self._button("Timer", self.roll, size=16)
+        self.reveal_button = self._button("Reveal", self.reveal, size=18, bold=True)
+        for b in (self.read_button, self.roll_button, self.reveal_button):
+            actions.add_widget(b)
+        return _stack(colours, pips, actions)
+
+    def _make_resolving(self) -> Any:
+        row = BoxLayout(spacing=GAP, size_hint_y=None, height=56)
+        self.back_button = self._button("<", lambda: self.step(-1), size=20,
+                                        size_hint_x=None, width=64)
+        self.next_button = self._button("", lambda: self.step(1), size=19, bold=True)
+        row.add_widget(self.back_button)
+        row.add_widget(self.next_button)
+        return _stack(row)
+
+    def _make_share(self) -> Any:
+        self.share_colours, self.share_colour_buttons = self._colour_grid(self.tap_share_colour)
+        self.sources = _grid(2, 3)
+        self.source_buttons: dict[str, Any] = {}
+        for source in (POOL, *self.players):
+            text = "the pool" if source == POOL else source
+            b = self._button(text, partial(self.choose_source, source), size=14)
+            self.source_buttons[source] = b
+            self.sources.add_widget(b)
+        self.share_body = BoxLayout(size_hint_y=None, height=self.sources.height)
+        row = BoxLayout(spacing=GAP, size_hint_y=None, height=ROW)
+        self.share_back = self._button("Back", self.share_back_step, size=16)
+        self.pass_button = self._button("Pass", self.pass_share, size=18, bold=True)
+        row.add_widget(self.share_back)
+        row.add_widget(self.pass_button)
+        return _stack(self.share_body, row)
+
+    def _make_over(self) -> Any:
+        self.finish_button = self._button("Finish", self.host.end_game, size=22, bold=True,
+                                          size_hint_y=None, height=56)
+        primary(self.finish_button, True)
+        return _stack(self.finish_button)
 
     # -- from the session ---------------------------------------------------------------------
 
@@ -220,14 +384,15 @@ class OcculitesScreen(TableScreen):
         texts = [e.text for e in events if e.kind in ("round-over", "game-over", "creature",
                                                        "reshuffle", "share", "pass")]
         if not events and not changed and session.message:  # a refused call: say why
-            self.notice = session.message
+            self.notice = refusal_reason(self.game, session.message)
         elif texts and self.resolving is None:
             self.notice = ". ".join(texts)
         elif events:
             self.notice = ""
         if self.game.phase == "allocate":
             self.snapshot = dict(st.lineups)
-        self.share_give = None if "share" in kinds or "pass" in kinds else self.share_give
+        if events or changed:
+            self.share_give = self.share_source = None
         self.draw()
 
     def _start_resolving(self, events: Sequence[Event]) -> None:
@@ -249,7 +414,7 @@ class OcculitesScreen(TableScreen):
             "extra": extra, "after": ". ".join(after),
         }
 
-    # -- drawing ------------------------------------------------------------------------------
+    # -- drawing (in place) -------------------------------------------------------------------
 
     def draw(self) -> None:
         g = self.game
@@ -263,7 +428,7 @@ class OcculitesScreen(TableScreen):
         elif phase == "draft":
             title = "Setup: Lots of Interests draft"
         elif phase == "over":
-            title = f"Game over after {rounds} rounds"
+            title = f"Game over after {plural(rounds, 'round')}"
         else:
             what = st.tribe or "mixed piles"
             step = "Share Knowledge" if phase == "share" else "line up"
@@ -273,19 +438,23 @@ class OcculitesScreen(TableScreen):
         self._draw_cards()
         self._draw_rows()
         self._draw_timer()
-        self.tools.clear_widgets()
-        self.tools.height = 0
         if self.resolving is not None:
+            self._show_panel("resolving")
             self._tools_resolving()
         elif phase == "tribes":
+            self._show_panel("tribes")
             self._tools_tribes()
         elif phase == "draft":
+            self._show_panel("draft")
             self._tools_draft()
         elif phase == "allocate":
+            self._show_panel("allocate")
             self._tools_allocate()
         elif phase == "share":
+            self._show_panel("share")
             self._tools_share()
         else:
+            self._show_panel("over")
             self._tools_over()
 
     def _outcome_for(self, number: int) -> dict[str, Any] | None:
@@ -324,11 +493,16 @@ class OcculitesScreen(TableScreen):
             self.card_inners[i].bg = list(bg)
             label.color = theme.text_on(bg)
             name = card.set[:-1] if card.set in ("Creatures", "Predators") else card.set
-            lines = [f"[b]{card.number}[/b]", name, card.colour]
+            # The colour is always written (it decides ties): never the colour alone.
+            lines = [f"[b]{card.number}[/b] {card.colour}", name]
             out = self._outcome_for(i + 1)
             if out is not None:
-                who = out.get("winner") or " & ".join(out.get("discoverers", [])) or "nobody"
-                lines[2] = f"[b]{who} +{out.get('points', 0)}[/b]"
+                # Who won is framed on the players' dice below; the card says how.
+                points = int(out.get("points", 0))
+                shared = len(out.get("discoverers", []))
+                lines.append("[b]nobody[/b]" if not shared else
+                             f"[b]+{points} alone[/b]" if out.get("winner") else
+                             f"[b]+{points} each[/b]")
             label.text = "\n".join(lines)
             outline.light(theme.ACCENT if step == i + 1 else None)
 
@@ -351,12 +525,22 @@ class OcculitesScreen(TableScreen):
                     points -= int(o.get("points", 0))
         return points
 
+    def _winners(self) -> dict[int, set[str]]:
+        """Card index (0-5) -> the players whose die discovered it, as far as shown."""
+        out: dict[int, set[str]] = {}
+        for i in range(CARDS):
+            o = self._outcome_for(i + 1)
+            if o is not None:
+                out[i] = set(o.get("discoverers", []))
+        return out
+
     def _draw_rows(self) -> None:
         g = self.game
         st = g.state
         turn = g.whose_turn()
         step = self.resolving["step"] if self.resolving is not None else None
         current = self._outcome_for(step) if step is not None else None
+        winners = self._winners()
         for p, row in self.rows.items():
             tribe = st.tribe_of.get(p) or ""
             status = ""
@@ -370,18 +554,20 @@ class OcculitesScreen(TableScreen):
             elif g.phase == "tribes" and p == self._chooser():
                 status = "choosing"
             elif g.phase == "draft":
-                status = f"{sum(st.dice[p].values())} dice" + (", turn" if p == turn else "")
+                status = plural(sum(st.dice[p].values()), "die", "dice") + (
+                    ", turn" if p == turn else "")
             elif p == turn and self.resolving is None:
                 status = "your turn"
             won = current is not None and p in current.get("discoverers", [])
             if won:
                 status = "WINS" if current is not None and current.get("winner") == p \
                     else "shares"
-            row.header.text = (f"{p}  [b]{self._shown_points(p)}[/b]\n"
-                               f"[size={int(self.host.fs(13))}]{tribe}\n{status}[/size]")
+            points = plural(self._shown_points(p), "point")
+            about = f"{points} · {tribe}" if tribe else points
+            row.header.text = f"[b]{p}[/b]\n{about}\n{status}"
             highlight = won or (p == turn and self.resolving is None) or \
                 (g.phase == "tribes" and p == self._chooser())
-            bg = theme.ACCENT if highlight else row.colour
+            bg = LIT_HEADER if highlight else row.colour
             row.header.background_color = bg
             row.header.color = theme.text_on(bg)
             slots = self._lineup_of(p)
@@ -393,16 +579,14 @@ class OcculitesScreen(TableScreen):
                 bg = die_colour(colour)
                 b.background_color = bg
                 b.color = theme.text_on(bg)
-                big = int(self.host.fs(22))
                 mark = "?" if i in flags and pips else ""
-                b.text = "" if s is None else (f"[size={big}][b]{pips or '?'}{mark}[/b][/size]"
-                                               f"\n{colour or '?'}")
+                b.text = "" if s is None else (f"[b]{pips or '?'}{mark}[/b]\n{colour or '?'}")
                 lit: theme.RGBA | None = None
                 if self.sel == (p, i):
                     lit = theme.TEXT
                 elif i in flags:
                     lit = theme.DANGER
-                elif step == i + 1 and won:
+                elif (step is None or step == i + 1) and p in winners.get(i, ()):
                     lit = theme.ACCENT
                 o.light(lit)
 
@@ -424,17 +608,12 @@ class OcculitesScreen(TableScreen):
         s = max(0, int(left + 0.999))
         return f"{s // 60}:{s % 60:02d}"
 
-    def _say(self, text: str) -> None:
-        self.message.text = text
+    def _say(self, *lines: str) -> None:
+        text = "\n".join(line for line in (self.notice, *lines) if line)
+        if self.message.text != text:
+            self.message.text = text
 
-    def _tools_height(self, *heights: float) -> None:
-        self.tools.height = sum(heights) + 4 * max(0, len(heights) - 1)
-
-    def _grid(self, cols: int, rows: int) -> GridLayout:
-        g = GridLayout(cols=cols, spacing=4, size_hint_y=None, height=rows * 52 + (rows - 1) * 4)
-        return g
-
-    # -- tools by phase -----------------------------------------------------------------------
+    # -- each phase's panel, drawn in place ---------------------------------------------------
 
     def _chooser(self) -> str | None:
         st = self.game.state
@@ -446,144 +625,51 @@ class OcculitesScreen(TableScreen):
     def _tools_tribes(self) -> None:
         who = self._chooser()
         st = self.game.state
-        self._say(f"{self.notice}\n" if self.notice else "")
-        self.message.text += (f"[b]{who}[/b]: which Tribe are you most interested in? "
-                              "(tap a player to choose for them)")
+        self._say(f"[b]{who}[/b]: which Tribe are you most interested in? (Tap a player to "
+                  "choose for them.)")
         taken = {t for t in st.tribe_of.values() if t}
-        grid = self._grid(2, 4)
-        self.tribe_buttons: dict[str, Any] = {}
-        for t in TRIBE_NAMES:
-            colour = TRIBES[t].colour
-            bg = die_colour(colour)
-            b = _w("TButton", text=f"{t}\n{colour}", background_color=bg, color=theme.text_on(bg),
-                   font_size=self.host.fs(15), shorten=False,
-                   on_release=lambda *_, t=t: self.choose_tribe(t))
+        for t, b in self.tribe_buttons.items():
             b.disabled = t in taken or t not in self.game.options.tribes
-            if b.disabled:
-                b.opacity = 0.35
-            self.tribe_buttons[t] = b
-            grid.add_widget(b)
-        modes = self._modes()
-        self.tools.add_widget(grid)
-        if modes is not None:
-            self.tools.add_widget(modes)
-            self._tools_height(grid.height, modes.height)
-        else:
-            self._tools_height(grid.height)
-
-    def _modes(self) -> GridLayout | None:
-        """Mode toggles, offered until the first call (a change starts the game again)."""
-        self.mode_buttons: dict[str, Any] = {}
-        if self.game.history:
-            return None
-        grid = self._grid(2, 2)
-        for key, label in MODES:
-            on = self.mode_on(key)
-            b = _w("TButton", text=("ON: " if on else "") + label, font_size=self.host.fs(14),
-                   shorten=False, background_color=theme.SELECT if on else theme.BUTTON,
-                   on_release=lambda *_, key=key: self.toggle_mode(key))
-            self.mode_buttons[key] = b
-            grid.add_widget(b)
-        return grid
-
-    def toggle_mode(self, key: str) -> None:
-        """Turn a mode on or off before play: the game starts again with the new options
-        (the empty one is closed in the journal, so it is not offered for resume)."""
-        if self.game.history:
-            return
-        options = dict(self.game.setup.options)
-        options[key] = not self.mode_on(key)
-        self.host.restart(options)
-
-    def mode_on(self, key: str) -> bool:
-        """Whether one of the screen's modes (:data:`MODES`) is on in this game."""
-        opts = self.game.options
-        return {"timer": opts.timer, "creatures": opts.creatures,
-                "lots_of_interests": opts.lots_of_interests,
-                "conflicted_interests": opts.conflicted_interests}[key]
+            b.opacity = 0.35 if b.disabled else 1
 
     def _tools_draft(self) -> None:
         who = self.game.whose_turn()
         pool = self.game.state.pool
-        self._say((f"{self.notice}\n" if self.notice else "")
-                  + f"[b]{who}[/b]: take one die from the pool.")
-        grid = self._grid(3, 3)
-        self.take_colour_buttons: dict[str, Any] = {}
-        for c in COLOURS:
-            bg = die_colour(c)
-            b = _w("TButton", text=f"{c}\n{pool[c]} left", background_color=bg,
-                   color=theme.text_on(bg), font_size=self.host.fs(14), shorten=False,
-                   on_release=lambda *_, c=c: self.session.try_call(f"{who}: Take {c}"))
+        self._say(f"[b]{who}[/b]: take one die from the pool.")
+        for c, b in self.take_colour_buttons.items():
+            b.text = f"{c}\n{pool[c]} left"
             b.disabled = pool[c] == 0
-            self.take_colour_buttons[c] = b
-            grid.add_widget(b)
-        modes = self._modes()
-        self.tools.add_widget(grid)
-        if modes is not None:
-            self.tools.add_widget(modes)
-            self._tools_height(grid.height, modes.height)
-        else:
-            self._tools_height(grid.height)
+            b.opacity = 0.35 if b.disabled else 1
 
     def _tools_allocate(self) -> None:
         st = self.game.state
         waiting = [p for p in self.players if p not in st.lineups]
-        lines = [self.notice] if self.notice else []
         if self.sel is not None:
             p, i = self.sel
-            lines.append(f"[b]{p}, card {i + 1}[/b]: tap the colour, then the pips.")
             if i in self.flagged.get(p, set()):
-                lines.append("The camera is not sure of this die: Confirm or correct it.")
+                prompt = (f"[b]{p}, card {i + 1}[/b]: the camera is not sure of this die. "
+                          "OK, or tap its colour and pips.")
+            else:
+                prompt = f"[b]{p}, card {i + 1}[/b]: tap the colour, then the pips."
         elif waiting:
-            lines.append(f"Waiting for {', '.join(waiting)}. Read the camera, or tap a "
-                         "player's first die to enter their line-up (colour, then pips).")
+            prompt = (f"Waiting for {plural(len(waiting), 'line-up')}: read them with Camera, "
+                      "or tap a player's first die and enter it (colour, then pips).")
         else:
-            lines.append("Everyone is lined up: Reveal! (tap a die to correct it)")
-        self._say("\n".join(lines))
+            prompt = "Everyone is lined up: Reveal!"
+        self._say(prompt)
         held = st.dice.get(self.sel[0], {}) if self.sel else {}
-        grid = self._grid(3, 3)
-        self.colour_buttons: dict[str, Any] = {}
-        for c in COLOURS:
-            bg = die_colour(c)
-            b = _w("TButton", text=c, background_color=bg, color=theme.text_on(bg),
-                   font_size=self.host.fs(15), on_release=lambda *_, c=c: self.tap_colour(c))
+        for c, b in self.colour_buttons.items():
             b.disabled = self.sel is None or not held.get(c)
             b.opacity = 0.3 if b.disabled else 1
-            self.colour_buttons[c] = b
-            grid.add_widget(b)
-        pips = self._grid(4, 2)
-        self.pip_buttons: list[Any] = []
-        for n in range(1, 7):
-            b = _w("TButton", text=str(n), font_size=self.host.fs(22), bold=True,
-                   background_color=theme.COUNT, color=(0, 0, 0, 1),
-                   on_release=lambda *_, n=n: self.tap_pips(n))
+        for b in self.pip_buttons:
             b.disabled = self.sel is None
-            self.pip_buttons.append(b)
-            pips.add_widget(b)
-        self.confirm_button = _w("TButton", text="OK", font_size=self.host.fs(16),
-                                 on_release=lambda *_: self.confirm())
         self.confirm_button.disabled = not self._can_confirm()
-        pips.add_widget(self.confirm_button)
-        self.clear_button = _w("TButton", text="Clear", font_size=self.host.fs(16),
-                               on_release=lambda *_: self.clear_selection())
-        pips.add_widget(self.clear_button)
-        actions = BoxLayout(spacing=4, size_hint_y=None, height=56)
-        self.read_button = _w("TButton", text="Camera", font_size=self.host.fs(16),
-                              on_release=lambda *_: self.read_camera())
-        self.roll_button = _w("TButton", text="Timer", font_size=self.host.fs(16),
-                              on_release=lambda *_: self.roll())
+        self.clear_button.disabled = self.sel is None and not self.drafts
         self.roll_button.disabled = self.timer_on
-        if self.game.options.timer and not self.timer_on:  # Timer mode: roll, then tap
-            self.roll_button.text = "Roll!"
-            self.roll_button.background_color = theme.SELECT
-        self.reveal_button = _w("TBigButton", text="Reveal", font_size=self.host.fs(18),
-                                on_release=lambda *_: self.reveal())
-        self.reveal_button.disabled = bool(waiting) and not self._may_forfeit()
-        for b in (self.read_button, self.roll_button, self.reveal_button):
-            actions.add_widget(b)
-        for w in (grid, pips, actions):
-            self.tools.add_widget(w)
-        self._tools_height(grid.height, pips.height, actions.height)
+        timed = self.game.options.timer and not self.timer_on  # Timer mode: roll, then tap
+        self.roll_button.text = "Roll!" if timed else "Timer"
+        self.roll_button.background_color = theme.SELECT if timed else theme.BUTTON
+        primary(self.reveal_button, not waiting or self._may_forfeit())
 
     def _may_forfeit(self) -> bool:
         opts = self.game.options
@@ -596,14 +682,8 @@ class OcculitesScreen(TableScreen):
         step = r["step"]
         out = self._outcome_for(step)
         text = out["text"] if out else f"Card {step}: nothing to resolve."
-        extra = r["extra"].get(step, [])
-        self._say(f"[size={int(self.host.fs(17))}]{text}[/size]"
-                  + ("\n" + "\n".join(extra) if extra else ""))
-        row = BoxLayout(spacing=4, size_hint_y=None, height=64)
-        self.back_button = _w("TButton", text="<", size_hint_x=None, width=64,
-                              on_release=lambda *_: self.step(-1))
+        self._say(text, *r["extra"].get(step, []))
         self.back_button.disabled = step <= 1
-        row.add_widget(self.back_button)
         if step < len(r["outcomes"]):
             label = f"Card {step + 1} >"
         elif self.game.phase == "share" and r["round"] == self.game.state.round:
@@ -612,11 +692,8 @@ class OcculitesScreen(TableScreen):
             label = "Final scores"
         else:
             label = f"Round {self.game.state.round}"
-        self.next_button = _w("TBigButton", text=label, font_size=self.host.fs(19),
-                              on_release=lambda *_: self.step(1))
-        row.add_widget(self.next_button)
-        self.tools.add_widget(row)
-        self._tools_height(row.height)
+        self.next_button.text = label
+        primary(self.next_button, True)
 
     def _tools_share(self) -> None:
         g = self.game
@@ -624,64 +701,50 @@ class OcculitesScreen(TableScreen):
         number, who = st.share_queue[0]
         nth = st.shares[who] + 1
         choices = g.share_choices()
-        gives = sorted({c.give for c in choices}, key=COLOURS.index)
-        lines = [self.notice] if self.notice else []
-        lines.append(f"[b]{who}[/b] won card {number} alone: Share Knowledge? Share {nth} of "
-                     f"3 costs {nth} point{'s' if nth > 1 else ''} ({who} has {st.points[who]}).")
+        lines = [f"[b]{who}[/b] won card {number} alone: Share Knowledge? Share {nth} of 3 "
+                 f"costs {plural(nth, 'point')} ({who} has {st.points[who]})."]
         if not choices:
             lines.append("No swap is possible now: Pass.")
+            self.share_give = self.share_source = None
         elif self.share_give is None:
             lines.append("1. Which of your dice do you give?")
+        elif self.share_source is None:
+            lines.append(f"2. Your {self.share_give} die for a die from where?")
         else:
-            lines.append(f"2. Your {self.share_give} die for which die?")
-        self._say("\n".join(lines))
-        self.give_buttons: dict[str, Any] = {}
-        self.take_buttons: dict[str, Any] = {}
-        heights: list[float] = []
+            where = "the pool" if self.share_source == POOL else self.share_source
+            lines.append(f"3. Your {self.share_give} die for which of {where}'s dice?"
+                         if self.share_source != POOL else
+                         f"3. Your {self.share_give} die for which die of the pool?")
+        self._say(*lines)
+        giving = self.share_give is None or self.share_source is not None
+        shown = self.share_colours if giving else self.sources
+        if shown.parent is not self.share_body:
+            self.share_body.clear_widgets()
+            self.share_body.add_widget(shown)
         if self.share_give is None:
-            grid = self._grid(3, max(1, (len(gives) + 2) // 3))
-            for c in gives:
-                bg = die_colour(c)
-                b = _w("TButton", text=c, background_color=bg, color=theme.text_on(bg),
-                       font_size=self.host.fs(15),
-                       on_release=lambda *_, c=c: self.choose_give(c))
-                self.give_buttons[c] = b
-                grid.add_widget(b)
+            can = {c.give for c in choices}
         else:
-            takes = [c for c in choices if c.give == self.share_give]
-            grid = self._grid(2, max(1, (len(takes) + 1) // 2))
-            for share in takes:
-                bg = die_colour(share.take)
-                where = "pool" if share.source == POOL else share.source
-                key = f"{share.take} from {where}"
-                b = _w("TButton", text=key, background_color=bg, color=theme.text_on(bg),
-                       font_size=self.host.fs(14), shorten=False,
-                       on_release=lambda *_, c=share: self.session.try_call(c))
-                self.take_buttons[key] = b
-                grid.add_widget(b)
-        if gives:
-            self.tools.add_widget(grid)
-            heights.append(grid.height)
-        row = BoxLayout(spacing=4, size_hint_y=None, height=56)
-        if self.share_give is not None:
-            row.add_widget(_w("TButton", text="Back", on_release=lambda *_: self.choose_give(None)))
-        self.pass_button = _w("TBigButton", text=f"{who}: Pass", font_size=self.host.fs(18),
-                              on_release=lambda *_: self.session.try_call(f"{who}: Pass"))
-        row.add_widget(self.pass_button)
-        self.tools.add_widget(row)
-        heights.append(row.height)
-        self._tools_height(*heights)
+            can = {c.take for c in choices if c.give == self.share_give
+                   and c.source == self.share_source}
+        for c, b in self.share_colour_buttons.items():
+            b.disabled = c not in can
+            b.opacity = 0.3 if b.disabled else 1
+        sources = {c.source for c in choices if c.give == self.share_give}
+        for s, b in self.source_buttons.items():
+            b.disabled = s not in sources
+            b.opacity = 0.3 if b.disabled else 1
+        self.share_back.disabled = self.share_give is None
+        self.pass_button.text = "Pass"
+        primary(self.pass_button, True)
 
     def _tools_over(self) -> None:
         s = self.game.standings()
         ranked = sorted(s.rows, key=lambda r: -int(r[2]))
         lines = [f"[b]Winner: {s.winner}[/b]" + (f" ({s.note})" if s.note else "")]
-        lines += [f"{r[0]} ({r[1]}): {r[2]} points, {r[3]} won alone" for r in ranked]
-        self._say("\n".join(lines))
-        self.finish_button = _w("TBigButton", text="Finish", size_hint_y=None, height=60,
-                                on_release=lambda *_: self.host.end_game())
-        self.tools.add_widget(self.finish_button)
-        self._tools_height(60)
+        lines += [f"{r[0]}{f' ({r[1]})' if r[1] != '-' else ''}: "
+                  f"{plural(int(r[2]), 'point')}, {r[3]} won alone" for r in ranked]
+        self.notice = ""  # the round's end and the winner are said here in full
+        self._say(*lines)
 
     # -- taps ---------------------------------------------------------------------------------
 
@@ -699,6 +762,10 @@ class OcculitesScreen(TableScreen):
         if who is not None:
             self.chooser = None
             self.session.try_call(f"{who}: Tribe {tribe}")
+
+    def take_die(self, colour: str) -> None:
+        """The Lots of Interests draft: the player on turn takes a die of this colour."""
+        self.session.try_call(f"{self.game.whose_turn()}: Take {colour}")
 
     def tap_slot(self, player: str, index: int) -> None:
         """A die of a line-up: enter or correct it (only while line-ups are given)."""
@@ -720,6 +787,7 @@ class OcculitesScreen(TableScreen):
             self.drafts.pop(self.sel[0], None)
             self.flagged.pop(self.sel[0], None)
         self.sel = None
+        self.notice = ""
         self.draw()
 
     def tap_colour(self, colour: str) -> None:
@@ -789,13 +857,39 @@ class OcculitesScreen(TableScreen):
             self.flagged.pop(player, None)
             self.draw()
         else:
-            self.notice = self.session.message
+            self.notice = refusal_reason(self.game, self.session.message)
             self.sel = (player, 0)
             self.draw()
 
+    def tap_share_colour(self, colour: str) -> None:
+        """Share Knowledge: the die given, or (once its source is chosen) the die taken."""
+        if self.share_give is None:
+            self.share_give = colour
+            self.draw()
+        elif self.share_source is not None:
+            who = self.game.state.share_queue[0][1]
+            self.session.try_call(f"{who}: Share {self.share_give} for {colour} from "
+                                  f"{self.share_source}")
+
+    def choose_source(self, source: str) -> None:
+        self.share_source = source
+        self.draw()
+
+    def share_back_step(self) -> None:
+        if self.share_source is not None:
+            self.share_source = None
+        else:
+            self.share_give = None
+        self.draw()
+
     def choose_give(self, colour: str | None) -> None:
         self.share_give = colour
+        self.share_source = None
         self.draw()
+
+    def pass_share(self) -> None:
+        who = self.game.state.share_queue[0][1]
+        self.session.try_call(f"{who}: Pass")
 
     def step(self, delta: int) -> None:
         """Resolution: show the next (or previous) card; after card 6, go on."""
@@ -822,10 +916,12 @@ class OcculitesScreen(TableScreen):
         """The app's camera feed saw the dice lie still (main thread): line-ups are laid out
         by hand, so any settled view counts, not only rolls. Not used as line-ups by itself:
         during allocation the dice settle after the roll too, before they are lined up. It only
-        tells the players the camera is ready; Camera reads the tray."""
+        tells the players the camera is ready; Camera reads the tray. Only the words change:
+        no button moves or is made again under a finger."""
         self.settled = reading
         if self.resolving is None and self.game.phase == "allocate" and not self.notice:
-            self.notice = f"The camera sees {len(reading.dice)} dice: tap Camera to read them."
+            self.notice = (f"The camera sees {plural(len(reading.dice), 'die', 'dice')}: "
+                           "tap Camera to read them.")
             self.draw()
 
     def camera_reading(self) -> tuple[Reading | None, str]:
@@ -860,6 +956,7 @@ class OcculitesScreen(TableScreen):
         reads = read_lineups(reading, self.players, self.zones)
         st = self.game.state
         notes = []
+        counts = []  # zones holding other than six dice
         for p, read in reads.items():
             text = read.call_text()
             if read.complete and text is not None:
@@ -869,7 +966,7 @@ class OcculitesScreen(TableScreen):
                 self.drafts.pop(p, None)
                 self.flagged.pop(p, None)
                 if self.session.try_call(text) is None:
-                    notes.append(self.session.message)
+                    notes.append(refusal_reason(self.game, self.session.message))
                     self.drafts[p] = list(read.slots)
                     self.flagged[p] = set(range(CARDS))
                     self.read_slots[p] = (reading, tuple(self.drafts[p]), self.drafts[p])
@@ -878,10 +975,11 @@ class OcculitesScreen(TableScreen):
             self.drafts[p] = slots
             self.read_slots[p] = (reading, tuple(slots), slots)
             self.flagged[p] = {i for i, s in enumerate(slots) if s is None or s.uncertain}
-            notes += list(read.problems)
-            if read.uncertain:
-                notes.append(f"{p}: check card{'s' if len(read.uncertain) > 1 else ''} "
-                             + ", ".join(map(str, read.uncertain)))
+            if read.problems:
+                counts.append(f"{p} {read.seen}")
+        if counts:  # one line for all of them: the rows show which dice are missing
+            notes.append(f"Dice seen: {', '.join(counts)} (a line-up has {CARDS}).")
+        # Unsure dice are framed in orange and the first is selected: the prompt says so.
         first = next((p for p in self.players if self.flagged.get(p)), None)
         self.sel = None
         if first is not None:
