@@ -8,6 +8,12 @@ feats and the module's board can be looked at any time from Menu. Nothing on the
 when the game goes on: the faces of die 1 are always on the left, die 2 on the right; Forge,
 Perform and Pass keep their places.
 
+When the order of a divine blessing's two faces changes the outcome (the engine's
+``order_matters``: in the Titans module a face may move the token into a zone whose bonus the
+other face then gets), the screen asks "Which die first?" in place of the faces, die 1's answer
+on the left and die 2's on the right, with Cancel below; the call names the faces in the order
+chosen.
+
 The screen keeps no rule: the faces offered for a roll are the player's dice, the options of a
 choice, the forges and feats are the engine's ``legal_calls()`` and ``legal_purchases()``; a
 forge of several faces is checked by trying it on a copy of the game. Everything goes through
@@ -185,6 +191,9 @@ class DiceForgeScreen(TableScreen):
         self.settled: Any = None
         self.mode = ""  # "" | forge | perform
         self.picked: dict[int, str] = {}  # roll of both dice: die index -> face tapped
+        #: A roll of both dice whose order matters: (die 1's face, die 2's face), awaiting
+        #: "Which die first?".
+        self.ordering: tuple[str, str] | None = None
         self.basket: list[Buy] = []  # faces of the forge being built
         self.face: str | None = None  # Sanctuary face chosen, awaiting die and face replaced
         self.page = 0  # a long list of choices: the page shown
@@ -265,10 +274,36 @@ class DiceForgeScreen(TableScreen):
         self.picked[die] = face
         st = self.game.state.steps[0]
         if len(self.picked) == 2:
-            faces = [self.picked[0], self.picked[1]]
+            faces = (self.picked[0], self.picked[1])
             self.picked = {}
-            self.call(rolled_text(st.player, faces))
+            self.send_roll(st.player, faces)
             return
+        self.refresh()
+
+    def send_roll(self, player: str, faces: tuple[str, str]) -> None:
+        """A divine blessing's faces, die 1's then die 2's: called at once, or, when the order
+        they are applied in changes the outcome, after asking which die first."""
+        text = rolled_text(player, faces)
+        if self.game.order_matters(text):
+            self.ordering = faces
+            self.refresh()
+            return
+        self.call(text)
+
+    def pick_order(self, first: int) -> None:
+        """The answer to "Which die first?": die ``first`` (0 or 1) is applied first."""
+        self.tapped()
+        if self.ordering is None:
+            return
+        faces = self.ordering if first == 0 else self.ordering[::-1]
+        self.ordering = None
+        if not self.call(rolled_text(self.game.state.steps[0].player, faces)):
+            self.refresh()  # refused: the reason shows, and the faces are asked again
+
+    def cancel_order(self) -> None:
+        """Cancel on "Which die first?": back to tapping the faces."""
+        self.tapped()
+        self.ordering = None
         self.refresh()
 
     def wants_camera(self) -> bool:
@@ -315,6 +350,10 @@ class DiceForgeScreen(TableScreen):
             self.refresh()
             return
         text, got = call_from_reading(p.name, reading, p.dice, which)
+        if text is not None and st.kind == "roll2":
+            seen = [f for f in got.faces if f is not None]  # certain: both read
+            self.send_roll(p.name, (seen[0], seen[1]))  # asks which first when that matters
+            return
         if text is not None:
             self.call(text)
             return
@@ -394,7 +433,7 @@ class DiceForgeScreen(TableScreen):
         key = (len(game.history), game.waiting_for())
         if key != self.wait_key:  # the table moved on: drop half-built taps
             if self.wait_key:
-                self.picked, self.page = {}, 0
+                self.picked, self.page, self.ordering = {}, 0, None
                 if self.mode and (s.steps or s.phase != "action"):
                     self.mode, self.basket, self.face = "", [], None
                 if events:
@@ -429,6 +468,8 @@ class DiceForgeScreen(TableScreen):
         if s.steps:
             st = s.steps[0]
             p = s.player(st.player)
+            if st.kind == "roll2" and self.ordering is not None:
+                return self.draw_order(p, self.ordering)
             if st.kind == "roll2":
                 return self.draw_roll(p, (0, 1))
             if st.kind == "roll1":
@@ -555,6 +596,17 @@ class DiceForgeScreen(TableScreen):
                 f"Die {min(self.picked) + 1}: {self.picked[min(self.picked)]}. "
                 "Now the other die.")
         return f"{p.name} rolls {what}", hint
+
+    def draw_order(self, p: Player, faces: tuple[str, str]) -> tuple[str, str]:
+        """"Which die first?": each die's face in its die's column (die 1 left, die 2 right),
+        as a picture (or its words), Cancel in the bar below."""
+        buttons = [self._face_button(f"first:{d + 1}", face, lambda d=d: self.pick_order(d),
+                                     caption=f"Die {d + 1}\nfirst", font=16)
+                   for d, face in enumerate(faces)]
+        self._grid(buttons, cols=2, rows=2)
+        self._bar(self._button("order-cancel", "Cancel", self.cancel_order))
+        return "Which die first?", (f"The order changes what {p.name} gets: tap the die "
+                                    "to apply first.")
 
     def draw_celestial(self, p: Player) -> tuple[str, str]:
         buttons = []
