@@ -68,6 +68,8 @@ def _roll(d: Any, screen: Any, prefer: dict[str, tuple[str, str]]) -> Generator[
         yield from _tap(d, screen.buttons[f"die{die + 1}:{face}"])
         if die == 0:  # the first face stays marked until the second is tapped
             assert screen.buttons[f"die1:{face}"].background_color == pytest.approx(SELECT)
+    if "first:1" in screen.buttons:  # the order matters (a golem or loyalty face): die 1
+        yield from _tap(d, screen.buttons["first:1"])
     assert len(screen.session.game.history) == before + 1
     _check_panels(screen)
 
@@ -199,7 +201,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
                 _shot(d, "action", tmp_path)
             yield from _tap(d, screen.buttons[key])
             _check_panels(screen)
-        assert screen.prompt_label.text.endswith(("wins", "share the victory"))
+        assert screen.prompt_label.text.endswith(("wins", "A shared victory"))
         assert screen.buttons["standings"].text == "Final standings"
         _shot(d, "over", tmp_path)
         seen["history"] = [e.call for e in game.history]
@@ -306,7 +308,9 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         app_dirs: Path) -> None:
     """Dice Forge's camera is wired: with a camera whose rolls count and a face set that knows
     Dice Forge faces, a settled roll during a roll of both dice becomes the call; without the
-    face set the players tap, and the button is not offered."""
+    face set the players tap, and the button is not offered. The game is the Goddess module,
+    whose first roll (1 sun and moon golem) ends differently in either order: the reading
+    asks "Which die first?" before it calls, like faces tapped."""
     from companion.app import CompanionApp
     from companion.contract import Snapshot
     from companion.drive import Driver, ManualClock, run_app
@@ -345,6 +349,7 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         start.choose_game("dice-forge")
         yield 2
         start.set_count(2)
+        start.choose("module", "goddess")
         d.tap(start.start_button)
         yield 2
         screen = app.game_screen
@@ -366,9 +371,13 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         assert "camera" in screen.buttons  # "Read the camera" offered now
         app.on_settled_roll(reading)
         yield 2
-        assert s.game.history, screen.message
-        said = s.game.history[0].call
-        assert said.startswith(f"{ana.name}: ") and faces[0] in said and faces[1] in said
+        assert s.game.order_matters(f"{ana.name}: Rolled {faces[0]}, {faces[1]}"), faces
+        assert not s.game.history and screen.prompt_label.text == "Which die first?"
+        assert (screen.buttons["first:1"].face, screen.buttons["first:2"].face) == faces
+        d.tap(screen.buttons["first:2"])
+        yield 2
+        assert [e.call for e in s.game.history] == [f"{ana.name}: Rolled {faces[1]}, "
+                                                    f"{faces[0]}"], screen.message
 
     run_app(app, script)
 

@@ -743,7 +743,9 @@ class DiceForgeScreen(TableScreen):
                   self._button("leave", "Back to start", self.host.end_game, primary=True))
         note = game.standings().note
         winner = game.standings().winner or ""
-        return f"{winner} wins" if " and " not in winner else f"{winner} share the victory", \
+        # a shared victory is said without the names (two long names do not fit the prompt
+        # at the largest text); the places below show who shares it
+        return f"{winner} wins" if " and " not in winner else "A shared victory", \
             (note[0].upper() + note[1:] + "." if note else "The game is over.")
 
     # -- Menu: looking at the Sanctuary, the feats and the module's board ----------------------
