@@ -68,6 +68,8 @@ def _roll(d: Any, screen: Any, prefer: dict[str, tuple[str, str]]) -> Generator[
         yield from _tap(d, screen.buttons[f"die{die + 1}:{face}"])
         if die == 0:  # the first face stays marked until the second is tapped
             assert screen.buttons[f"die1:{face}"].background_color == pytest.approx(SELECT)
+    if "first:1" in screen.buttons:  # the order matters (a golem or loyalty face): die 1
+        yield from _tap(d, screen.buttons["first:1"])
     assert len(screen.session.game.history) == before + 1
     _check_panels(screen)
 
@@ -199,7 +201,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
                 _shot(d, "action", tmp_path)
             yield from _tap(d, screen.buttons[key])
             _check_panels(screen)
-        assert screen.prompt_label.text.endswith(("wins", "share the victory"))
+        assert screen.prompt_label.text.endswith(("wins", "A shared victory"))
         assert screen.buttons["standings"].text == "Final standings"
         _shot(d, "over", tmp_path)
         seen["history"] = [e.call for e in game.history]
@@ -306,7 +308,9 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         app_dirs: Path) -> None:
     """Dice Forge's camera is wired: with a camera whose rolls count and a face set that knows
     Dice Forge faces, a settled roll during a roll of both dice becomes the call; without the
-    face set the players tap, and the button is not offered."""
+    face set the players tap, and the button is not offered. The game is the Goddess module,
+    whose first roll (1 sun and moon golem) ends differently in either order: the reading
+    asks "Which die first?" before it calls, like faces tapped."""
     from companion.app import CompanionApp
     from companion.contract import Snapshot
     from companion.drive import Driver, ManualClock, run_app
@@ -345,6 +349,7 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         start.choose_game("dice-forge")
         yield 2
         start.set_count(2)
+        start.choose("module", "goddess")
         d.tap(start.start_button)
         yield 2
         screen = app.game_screen
@@ -366,9 +371,13 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         assert "camera" in screen.buttons  # "Read the camera" offered now
         app.on_settled_roll(reading)
         yield 2
-        assert s.game.history, screen.message
-        said = s.game.history[0].call
-        assert said.startswith(f"{ana.name}: ") and faces[0] in said and faces[1] in said
+        assert s.game.order_matters(f"{ana.name}: Rolled {faces[0]}, {faces[1]}"), faces
+        assert not s.game.history and screen.prompt_label.text == "Which die first?"
+        assert (screen.buttons["first:1"].face, screen.buttons["first:2"].face) == faces
+        d.tap(screen.buttons["first:2"])
+        yield 2
+        assert [e.call for e in s.game.history] == [f"{ana.name}: Rolled {faces[1]}, "
+                                                    f"{faces[0]}"], screen.message
 
     run_app(app, script)
 
@@ -541,5 +550,106 @@ def test_words_not_slugs_and_plurals(app_dirs: Path) -> None:
             yield 2
         bad = sorted({t for t in seen if slug.search(t)})
         assert not bad, bad
+
+    run_app(app, script)
+
+
+def test_which_die_first_is_asked_only_when_the_order_matters(app_dirs: Path,
+                                                             tmp_path: Path) -> None:
+    """Titans module (Rebellion rulebook: Max's loyalty face moved him into zone 3 and the
+    next face got the bonus): a blessing of 1 gold (die 1) and 1 loyalty + 1 glory (die 2) one
+    space before the first Loyalty zone ends differently in either order. The screen asks
+    "Which die first?" (die 1's answer on the left, die 2's on the right, Cancel below); Ana
+    picks die 2, and the game ends exactly as with die 2's face applied first, not die 1's.
+    Cancel goes back to the faces; Undo takes the call back and Redo gives it again. Where the
+    order does not matter (the same faces further from the zone) no question is asked."""
+    import copy
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from rules.core import to_plain
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    gold, loyalty = "1 gold", "1 loyalty + 1 glory"
+    die1_first = f"Ana: Rolled {gold}, {loyalty}"
+    die2_first = f"Ana: Rolled {loyalty}, {gold}"
+
+    def ended(game: Any, call: str) -> Any:
+        trial = copy.deepcopy(game)
+        trial.apply(call)
+        return to_plain(trial.state)
+
+    def tap_faces(d: Driver, screen: Any) -> Generator[int, None, None]:
+        yield from _tap(d, screen.buttons[f"die1:{gold}"])
+        yield from _tap(d, screen.buttons[f"die2:{loyalty}"])
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        screen = yield from _start(app, d, 2, module="titans")
+        game = screen.session.game
+        ana = game.state.player("Ana")
+        assert gold in ana.dice[0] and loyalty in ana.dice[1] and loyalty not in ana.dice[0]
+        # Ana's blessings move her from space 16 toward the Loyalty zones (at 20): no question
+        # while the order does not matter.
+        while True:
+            st = game.state.steps[0] if game.state.steps else None
+            if st is None:  # the active hero's action: pass
+                yield from _tap(d, screen.buttons["Pass"])
+                continue
+            assert st.kind == "roll2", game.waiting_for()
+            if st.player == "Ana" and ana.titan >= 19:
+                break
+            if st.player == "Ben":
+                yield from _roll(d, screen, {"Ben": (gold, gold)})
+                continue
+            before = len(game.history)
+            assert not game.order_matters(die1_first), ana.titan
+            yield from tap_faces(d, screen)
+            assert not [k for k in screen.buttons if k.startswith("first:")]
+            assert screen.prompt_label.text != "Which die first?"
+            assert [e.call for e in game.history[before:]] == [die1_first]
+            _check_panels(screen)
+            ana = game.state.player("Ana")
+        # Space 19: 1 gold applied after the loyalty face gets the Loyalty zone's +1 gold.
+        assert game.order_matters(die1_first)
+        want, other = ended(game, die2_first), ended(game, die1_first)
+        assert want != other
+        before = len(game.history)
+        faces_at = {k: _where(b) for k, b in screen.buttons.items() if k.startswith("die")}
+        yield from tap_faces(d, screen)
+        assert len(game.history) == before  # nothing called yet: the question
+        assert screen.prompt_label.text == "Which die first?"
+        first1, first2 = screen.buttons["first:1"], screen.buttons["first:2"]
+        assert (first1.face, first2.face) == (gold, loyalty)  # each die's face, pictured
+        assert first1.painter.face == gold and first2.painter.face == loyalty
+        assert "Die 1" in first1.text and "Die 2" in first2.text
+        assert _where(first1)[0] < _where(first2)[0]  # die 1 on the left, as its faces
+        assert not [k for k in screen.buttons if k.startswith("die")]
+        _shot(d, "which-die-first", tmp_path)
+        # Cancel: back to the faces, in their places, nothing called.
+        yield from _tap(d, screen.buttons["order-cancel"])
+        assert len(game.history) == before and "first:1" not in screen.buttons
+        assert {k: _where(b) for k, b in screen.buttons.items()
+                if k.startswith("die")} == faces_at
+        assert screen.prompt_label.text == "Ana rolls both dice"
+        # Again, and die 2 first this time.
+        yield from tap_faces(d, screen)
+        yield from _tap(d, screen.buttons["first:2"])
+        assert [e.call for e in game.history[before:]] == [die2_first]
+        assert to_plain(game.state) == want and want != other
+        assert "first:1" not in screen.buttons
+        _check_panels(screen)
+        # Undo takes the call back (the faces are asked again); Redo gives the same order.
+        yield from _tap(d, screen.undo_b)
+        assert len(game.history) == before and "die1:1 gold" in screen.buttons
+        yield from _tap(d, screen.redo_b)
+        assert game.history[-1].call == die2_first and to_plain(game.state) == want
+        _check_panels(screen)
+        # Undo while the question is open: the last call is taken back, the question goes.
+        yield from _tap(d, screen.undo_b)
+        yield from tap_faces(d, screen)
+        assert "first:1" in screen.buttons
+        yield from _tap(d, screen.undo_b)
+        assert len(game.history) == before - 1 and "first:1" not in screen.buttons
+        assert screen.ordering is None
 
     run_app(app, script)

@@ -1,9 +1,10 @@
 """Layout of Dice Forge's table screen: 2-4 players, every text size, both displays, the longest
 names; nothing a player needs is cut, nothing overlaps, every touch target is at least 48 px
 (see conftest.walk_layouts). Beside the walk's own points, every state and panel of the game is
-visited: a roll of both dice and of one die, a choice, the action, the Sanctuary with a forge
-being built (a face chosen, the basket), the feats while performing, the Titans and Goddess
-boards, the extra action, the end."""
+visited: a roll of both dice and of one die, the question "Which die first?" (pictures and
+words), a choice, the action, the Sanctuary with a forge being built (a face chosen, the
+basket), the feats while performing, the Titans and Goddess boards, the extra action, the
+end."""
 
 from __future__ import annotations
 
@@ -63,6 +64,19 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
             screen.pick_face(0, game.state.player(first.player).dice[0][0])
             yield 1
             yield from look(app, "roll, one face tapped")
+            # "Which die first?" (asked when the order matters; drawn the same for any two
+            # faces, so the player's own faces are shown here whatever the module)
+            dice = game.state.player(first.player).dice
+            screen.picked, screen.ordering = {}, (max(dice[0], key=len), max(dice[1], key=len))
+            screen.refresh()
+            yield 1
+            yield from look(app, "which die first")
+            screen.toggle_words()
+            yield 1
+            yield from look(app, "which die first, in words")
+            screen.toggle_words()
+            screen.cancel_order()
+            yield 1
             yield from looks(app, "early")
         if step == 1 and advance(game, session, lambda g: g.state.phase == "action"
                                  and not g.state.steps and any(
@@ -133,7 +147,7 @@ def test_every_dice_forge_screen_holds_its_layout(app_dirs: Path) -> None:
     game_checks = [c for c in checked if c.startswith("game-dice-forge@")]
     assert len(game_checks) >= 3 * 7 * 4 * 2, len(game_checks)
     assert problems == [], "\n".join(problems[:60]) + f"\n... {len(problems)} in all"
-    for what in ("roll", "action", "sanctuary: the basket", "feats performing", "menu board",
-                 "menu sanctuary", "menu feats", "extra action", "over", "step choose",
-                 "faces as words"):
+    for what in ("roll", "which die first", "which die first, in words", "action",
+                 "sanctuary: the basket", "feats performing", "menu board", "menu sanctuary",
+                 "menu feats", "extra action", "over", "step choose", "faces as words"):
         assert any(c.startswith(what) for c in checked), (what, sorted(set(checked))[:50])

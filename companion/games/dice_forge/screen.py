@@ -8,6 +8,12 @@ feats and the module's board can be looked at any time from Menu. Nothing on the
 when the game goes on: the faces of die 1 are always on the left, die 2 on the right; Forge,
 Perform and Pass keep their places.
 
+When the order of a divine blessing's two faces changes the outcome (the engine's
+``order_matters``: in the Titans module a face may move the token into a zone whose bonus the
+other face then gets), the screen asks "Which die first?" in place of the faces, die 1's answer
+on the left and die 2's on the right, with Cancel below; the call names the faces in the order
+chosen.
+
 The screen keeps no rule: the faces offered for a roll are the player's dice, the options of a
 choice, the forges and feats are the engine's ``legal_calls()`` and ``legal_purchases()``; a
 forge of several faces is checked by trying it on a copy of the game. Everything goes through
@@ -49,6 +55,10 @@ from rules.dice_forge.data import CELESTIAL_FACES
 from rules.dice_forge.state import Player
 from rules.dice_forge.table import GODDESS, TITANS
 from vision import Reading
+
+#: The camera's reading of a blessing and the faces the players confirmed or corrected in it
+#: (by die index in the reading), for the dice statistics (Host.correct_roll).
+RollFix = tuple[Reading, dict[int, str]]
 
 RESOURCES = (("gold", "gold"), ("sun", "sun"), ("moon", "moon"), ("ancient", "ancient"))
 ZONE_COLOUR = {"rebellion_a": (0.45, 0.16, 0.10, 1), "rebellion_b": (0.36, 0.20, 0.12, 1),
@@ -194,6 +204,10 @@ class DiceForgeScreen(TableScreen):
         #: The camera's reading of a roll of both dice the players confirm: (it, as read, the
         #: number of calls then: a reading of another roll is never reported).
         self.read_from: tuple[Reading, RolledReading, int] | None = None
+        #: A roll of both dice whose order matters: (die 1's face, die 2's face), awaiting
+        #: "Which die first?", and the camera's dice the players corrected in it, if any.
+        self.ordering: tuple[str, str] | None = None
+        self.ordering_fix: RollFix | None = None
         self.basket: list[Buy] = []  # faces of the forge being built
         self.face: str | None = None  # Sanctuary face chosen, awaiting die and face replaced
         self.page = 0  # a long list of choices: the page shown
@@ -274,18 +288,47 @@ class DiceForgeScreen(TableScreen):
         self.picked[die] = face
         st = self.game.state.steps[0]
         if len(self.picked) == 2:
-            faces = [self.picked[0], self.picked[1]]
+            faces = (self.picked[0], self.picked[1])
             self.picked = {}
             read, self.read_from = self.read_from, None
-            calls = len(self.game.history)
-            if self.call(rolled_text(st.player, faces)) and read is not None \
-                    and read[2] == calls:
+            fix: RollFix | None = None
+            if read is not None and read[2] == len(self.game.history):
                 reading, got, _ = read  # the dice statistics: the faces confirmed or corrected
                 fixed = {got.dice[k]: face for k, face in enumerate(faces)
                          if k < len(got.dice) and (got.uncertain[k] or got.faces[k] != face)}
-                if fixed:
-                    self.host.correct_roll(reading, fixed)
+                fix = (reading, fixed) if fixed else None
+            self.send_roll(st.player, faces, fix)
             return
+        self.refresh()
+
+    def send_roll(self, player: str, faces: tuple[str, str], fix: RollFix | None = None) -> None:
+        """A divine blessing's faces, die 1's then die 2's: called at once, or, when the order
+        they are applied in changes the outcome, after asking which die first. ``fix``: the
+        camera's dice the players confirmed or corrected, reported once the call is taken."""
+        text = rolled_text(player, faces)
+        if self.game.order_matters(text):
+            self.ordering, self.ordering_fix = faces, fix
+            self.refresh()
+            return
+        if self.call(text) and fix is not None:
+            self.host.correct_roll(*fix)
+
+    def pick_order(self, first: int) -> None:
+        """The answer to "Which die first?": die ``first`` (0 or 1) is applied first."""
+        self.tapped()
+        if self.ordering is None:
+            return
+        faces = self.ordering if first == 0 else self.ordering[::-1]
+        fix, self.ordering, self.ordering_fix = self.ordering_fix, None, None
+        if not self.call(rolled_text(self.game.state.steps[0].player, faces)):
+            self.refresh()  # refused: the reason shows, and the faces are asked again
+        elif fix is not None:
+            self.host.correct_roll(*fix)
+
+    def cancel_order(self) -> None:
+        """Cancel on "Which die first?": back to tapping the faces."""
+        self.tapped()
+        self.ordering = self.ordering_fix = None
         self.refresh()
 
     def wants_camera(self) -> bool:
@@ -332,6 +375,10 @@ class DiceForgeScreen(TableScreen):
             self.refresh()
             return
         text, got = call_from_reading(p.name, reading, p.dice, which)
+        if text is not None and st.kind == "roll2":
+            seen = [f for f in got.faces if f is not None]  # certain: both read
+            self.send_roll(p.name, (seen[0], seen[1]))  # asks which first when that matters
+            return
         if text is not None:
             self.call(text)
             return
@@ -412,7 +459,7 @@ class DiceForgeScreen(TableScreen):
         key = (len(game.history), game.waiting_for())
         if key != self.wait_key:  # the table moved on: drop half-built taps
             if self.wait_key:
-                self.picked, self.page = {}, 0
+                self.picked, self.page, self.ordering = {}, 0, None
                 if self.mode and (s.steps or s.phase != "action"):
                     self.mode, self.basket, self.face = "", [], None
                 if events:
@@ -447,6 +494,8 @@ class DiceForgeScreen(TableScreen):
         if s.steps:
             st = s.steps[0]
             p = s.player(st.player)
+            if st.kind == "roll2" and self.ordering is not None:
+                return self.draw_order(p, self.ordering)
             if st.kind == "roll2":
                 return self.draw_roll(p, (0, 1))
             if st.kind == "roll1":
@@ -573,6 +622,17 @@ class DiceForgeScreen(TableScreen):
                 f"Die {min(self.picked) + 1}: {self.picked[min(self.picked)]}. "
                 "Now the other die.")
         return f"{p.name} rolls {what}", hint
+
+    def draw_order(self, p: Player, faces: tuple[str, str]) -> tuple[str, str]:
+        """"Which die first?": each die's face in its die's column (die 1 left, die 2 right),
+        as a picture (or its words), Cancel in the bar below."""
+        buttons = [self._face_button(f"first:{d + 1}", face, lambda d=d: self.pick_order(d),
+                                     caption=f"Die {d + 1}\nfirst", font=16)
+                   for d, face in enumerate(faces)]
+        self._grid(buttons, cols=2, rows=2)
+        self._bar(self._button("order-cancel", "Cancel", self.cancel_order))
+        return "Which die first?", (f"The order changes what {p.name} gets: tap the die "
+                                    "to apply first.")
 
     def draw_celestial(self, p: Player) -> tuple[str, str]:
         buttons = []
@@ -709,7 +769,9 @@ class DiceForgeScreen(TableScreen):
                   self._button("leave", "Back to start", self.host.end_game, primary=True))
         note = game.standings().note
         winner = game.standings().winner or ""
-        return f"{winner} wins" if " and " not in winner else f"{winner} share the victory", \
+        # a shared victory is said without the names (two long names do not fit the prompt
+        # at the largest text); the places below show who shares it
+        return f"{winner} wins" if " and " not in winner else "A shared victory", \
             (note[0].upper() + note[1:] + "." if note else "The game is over.")
 
     # -- Menu: looking at the Sanctuary, the feats and the module's board ----------------------
