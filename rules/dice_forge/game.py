@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from collections.abc import Sequence
 
@@ -87,6 +88,10 @@ def pay_shards(p: Player, sun: int, moon: int, ancient: int) -> None:
 def slot_cost(slot: str) -> tuple[int, int]:
     s = D.load("cards")["slots"][slot]
     return int(s["sun"]), int(s["moon"])
+
+
+#: How many steps ``order_matters`` follows at most (forks, choice faces, the Celestial die).
+ORDER_BRANCHES = 250
 
 
 class DiceForge(Game[State]):
@@ -544,15 +549,52 @@ class DiceForge(Game[State]):
         if not isinstance(parsed, Rolled) or len(parsed.faces) != 2 or parsed.celestial:
             return False
         ends = []
+        budget, seen = [ORDER_BRANCHES], dict[str, frozenset[str]]()
         for faces in (parsed.faces, parsed.faces[::-1]):
             state = copy.deepcopy(self.state)
             try:
                 self._apply(state, Rolled(parsed.player, faces), None)
             except RulesError:
                 return False
-            state.gained = sorted(state.gained)  # bookkeeping of this blessing, not an outcome
-            ends.append(to_plain(state))
-        return bool(ends[0] != ends[1])
+            ends.append(self._outcomes(state, budget, seen))
+        return ends[0] != ends[1]
+
+    def _outcomes(self, state: State, budget: list[int],
+                  seen: dict[str, frozenset[str]]) -> frozenset[str]:
+        """Every end a blessing can reach from ``state`` through what it asks for next (a fork
+        of the Goddess' golem, a choice face, the Celestial die), up to the next player's roll
+        or the turn's actions: the order of two faces matters only when these ends differ, not
+        when the same steps come in another order. What the ends leave out is bookkeeping:
+        which side of a die a face was found on (a call names faces, not dice, so a face both
+        dice carry may be found on the other one), the faces shown and the blessing's list of
+        gains. ``seen`` keeps the ends of states met before (the two orders soon meet);
+        ``budget`` bounds the steps tried (past it a state counts as an end as it is)."""
+        plain = to_plain(state)
+        key = repr(plain)
+        if key in seen:
+            return seen[key]
+        step = state.steps[0] if state.steps else None
+        if step is None or step.kind == "roll2" or state.phase == "over" or budget[0] <= 0:
+            plain.pop("gained", None)
+            plain.pop("shown", None)
+            for player in plain["players"]:
+                player.pop("up", None)
+            seen[key] = frozenset({repr(plain)})
+            return seen[key]
+        here = copy.copy(self)
+        here._state = state  # a view of the same game at this step: only read from
+        ends: set[str] = set()
+        frozen = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)  # copied back much faster than
+        for call in here._legal_calls():                          # copy.deepcopy copies
+            budget[0] -= 1
+            trial = pickle.loads(frozen)
+            try:
+                self._apply(trial, call, None)
+            except RulesError:
+                continue
+            ends |= self._outcomes(trial, budget, seen)
+        seen[key] = frozenset(ends)
+        return seen[key]
 
     def sanctuary_view(self) -> list[tuple[int, int, list[str]]]:
         """What is left in each Sanctuary pool: (pool, gold cost, faces), pool 1 to 10."""
