@@ -142,8 +142,8 @@ class TribalVillageScreen(TableScreen):
         """One player's row, built once and updated in place: a colour strip, the name and
         objective over the counts, the card played in this trick, the points."""
         fs = self.host.fs
-        row = _w("Panel", spacing=4, padding=(0, 2, 4, 2), bg=theme.PANEL)
-        row.add_widget(_w("Panel", size_hint_x=None, width=8, bg=colour))
+        row = _w("Panel", spacing=2, padding=(0, 2, 2, 2), bg=theme.PANEL)
+        row.add_widget(_w("Panel", size_hint_x=None, width=6, bg=colour))
         text = BoxLayout(orientation="vertical")
         text.add_widget(Widget())
         name = _w("TLabel", text=f"[b]{who}[/b]", markup=True, halign="left",
