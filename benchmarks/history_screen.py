@@ -160,6 +160,7 @@ def child(mode: str) -> None:
                             charts.bar_chart(chartdata.dice(h.dice[0]))]
                 out["png_bytes"] = sum(len(p) for p in pictures)
             out["rss_history"] = rss_mb()
+            del h, row  # what the app keeps when the History is left, not what the script holds
             app.show("start")
             yield 2
         app.show("dice")
