@@ -12,6 +12,7 @@ Import this module only after Kivy's environment is set (see ``companion.command
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -143,6 +144,13 @@ class CompanionApp(App):
         if name in APP_SCREENS and screen is not None and self.sm is not None \
                 and self.sm.current != name:
             self.sm.remove_widget(self.screens.pop(name))
+            if self.sm.transition.screen_out is screen:  # the last screen left: let go
+                self.sm.transition.screen_out = self.sm.current_screen
+            del screen
+            # A screen's widgets hold each other (bound callbacks): only the cycle collector
+            # frees them, their textures with them, and it may not run for minutes. Once its
+            # last timers have run (a scroll bar's fade: 0.5 s), it is collected.
+            Clock.schedule_once(lambda dt: gc.collect(), 1.0)
 
     def back(self) -> None:
         if self.table is None:

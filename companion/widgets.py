@@ -146,9 +146,27 @@ class FitButton(FitText, Button):
 
 
 class FitSpinner(FitText, Spinner):
+    """With ``lazy_options`` set, the list's option buttons are made when it opens, not each
+    time ``values`` changes (a list of dozens of names costs a moment to build)."""
+
+    lazy_options = False
+
     def __init__(self, **kwargs: Any) -> None:
+        self._options_stale = False
         super().__init__(**kwargs)
         self._fit_init()
+
+    def _update_dropdown(self, *largs: Any) -> None:
+        if self.lazy_options and not self.is_open:
+            self._options_stale = True
+            return
+        self._options_stale = False
+        super()._update_dropdown(*largs)
+
+    def on_is_open(self, instance: Any, value: bool) -> None:
+        if value and self._options_stale:
+            self._update_dropdown()
+        super().on_is_open(instance, value)
 
 
 class TypingInput(TextInput):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Rectangle
 from kivy.uix.widget import Widget
@@ -51,7 +52,13 @@ class ChartView(Widget):
         #: What was drawn last, in window coordinates: (label, box) of each bar and each text.
         self.bars: list[tuple[str, Box]] = []
         self.texts: list[tuple[str, Box]] = []
-        self.bind(pos=self._redraw, size=self._redraw)
+        # Texts laid out for the last drawing, by text and options: drawn again as they are
+        # when the chart is redrawn (a new size, the same chart shown again).
+        self._laid: dict[tuple[Any, ...], Any] = {}
+        self._laying: dict[tuple[Any, ...], Any] = {}
+        # A move and a resize in the same frame are drawn once, before the frame.
+        self._redraw_soon = Clock.create_trigger(self._redraw, -1)
+        self.bind(pos=self._redraw_soon, size=self._redraw_soon)
 
     def show(self, chart: Chart | None, message: str = "") -> None:
         """Draw ``chart``; with None, show ``message`` instead ("Working out...")."""
@@ -73,9 +80,7 @@ class ChartView(Widget):
         if width is not None:
             options.update(text_size=(max(1.0, width), None), shorten=not wrap,
                            shorten_from="right", halign=anchor.split("-")[0])
-        label = CoreLabel(text=text, **options)
-        label.refresh()
-        texture = label.texture
+        texture = self._core(text, options).texture
         if texture is None:
             return (x, y, 0.0, 0.0)
         w, h = texture.size
@@ -88,12 +93,22 @@ class ChartView(Widget):
         self.texts.append((text, box))
         return box
 
+    def _core(self, text: str, options: dict[str, Any]) -> Any:
+        """Kivy's CoreLabel of ``text`` laid out with ``options`` (the one of the last drawing
+        when it had the same)."""
+        key = (text, *sorted(options.items()))
+        label = self._laying.get(key) or self._laid.get(key)
+        if label is None:
+            label = CoreLabel(text=text, **options)
+            label.refresh()
+        self._laying[key] = label
+        return label
+
     def _measure(self, text: str, size: float, bold: bool = False) -> tuple[float, float]:
-        label = CoreLabel(text=text, font_size=size, bold=bold)
-        label.refresh()
-        if label.texture is None:
+        texture = self._core(text, {"font_size": size, "bold": bold}).texture
+        if texture is None:
             return 0.0, 0.0
-        w, h = label.texture.size
+        w, h = texture.size
         return float(w), float(h)
 
     def _rect(self, colour: tuple[float, ...], box: Box, name: str = "") -> None:
@@ -103,29 +118,38 @@ class ChartView(Widget):
             self.bars.append((name, box))
 
     def _redraw(self, *_: Any) -> None:
+        self._redraw_soon.cancel()
         self.canvas.clear()
         self.bars, self.texts = [], []
         if self.width < 10 or self.height < 10:
             return
-        with self.canvas:
-            chart = self.chart
-            x, y, w, h = float(self.x), float(self.y), float(self.width), float(self.height)
-            if chart is None:
-                self._text(self.message, x + w / 2, y + h / 2, self.fs(16), colour=theme.MUTED,
-                           width=w - 8, anchor="center-middle")
-                return
-            title = self._text(chart.title, x + 4, y + h - 2, self.fs(17), bold=True,
-                               width=w - 8, anchor="left-top", wrap=True)
-            top = title[1] - 6
-            empty = not (chart.bars if isinstance(chart, BarChart) else chart.lines)
-            if empty:
-                self._text(chart.empty, x + w / 2, y + (top - y) / 2, self.fs(16),
-                           colour=theme.MUTED, width=w - 8, anchor="center-middle")
-                return
-            if isinstance(chart, BarChart):
-                self._bars(chart, (x, y, w, top - y))
-            else:
-                self._lines(chart, (x, y, w, top - y))
+        self._laying = {}
+        try:
+            with self.canvas:
+                self._paint()
+        finally:
+            self._laid = self._laying
+
+    def _paint(self) -> None:
+        """Draw the chart (or the message) into the widget's box."""
+        chart = self.chart
+        x, y, w, h = float(self.x), float(self.y), float(self.width), float(self.height)
+        if chart is None:
+            self._text(self.message, x + w / 2, y + h / 2, self.fs(16), colour=theme.MUTED,
+                       width=w - 8, anchor="center-middle")
+            return
+        title = self._text(chart.title, x + 4, y + h - 2, self.fs(17), bold=True,
+                           width=w - 8, anchor="left-top", wrap=True)
+        top = title[1] - 6
+        empty = not (chart.bars if isinstance(chart, BarChart) else chart.lines)
+        if empty:
+            self._text(chart.empty, x + w / 2, y + (top - y) / 2, self.fs(16),
+                       colour=theme.MUTED, width=w - 8, anchor="center-middle")
+            return
+        if isinstance(chart, BarChart):
+            self._bars(chart, (x, y, w, top - y))
+        else:
+            self._lines(chart, (x, y, w, top - y))
 
     def _legend(self, items: list[tuple[tuple[float, ...], str]], right: float, top: float,
                 size: float) -> float:
@@ -152,9 +176,8 @@ class ChartView(Widget):
             h -= self._legend([((0.9, 0.9, 0.9, 1.0), chart.reference_label)], x + w - 4,
                               y + h, small) + 4
         if chart.note:
-            note = CoreLabel(text=chart.note, font_size=self.fs(14), color=theme.TEXT,
-                             text_size=(w - 8, None), halign="left")
-            note.refresh()
+            note = self._core(chart.note, {"font_size": self.fs(14), "color": theme.TEXT,
+                                           "text_size": (w - 8, None), "halign": "left"})
             if note.texture is not None:
                 nw, nh = note.texture.size
                 Color(1, 1, 1, 1)

@@ -276,14 +276,72 @@ def assess_counts(groups: Sequence[Any]) -> list[Fairness]:
             for g in groups]
 
 
+#: Bump when a verdict's numbers or words change: verdicts kept from before are worked out again.
+VERDICTS_VERSION = 1
+
+
+def _counts_key(journal: Path) -> str | None:
+    """What the verdicts of ``journal`` depend on, as a digest: the face counts of every
+    group (``roll_counts``) and :data:`VERDICTS_VERSION`. None when there is no journal."""
+    import hashlib
+    import json
+
+    from companion.history.rolls import RollLog
+
+    if not journal.is_file():
+        return None
+    with RollLog(journal) as log:
+        log.db.executescript(_KEPT_SCHEMA)
+        rows = log.db.execute("SELECT dice_set, colour, face, read, corrected FROM roll_counts "
+                              "ORDER BY dice_set, colour, face").fetchall()
+    return hashlib.sha256(json.dumps([VERDICTS_VERSION, rows]).encode()).hexdigest()
+
+
+_KEPT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS roll_verdicts (
+    counts TEXT PRIMARY KEY,
+    data   TEXT NOT NULL
+);
+"""
+
+
+def kept_verdicts(journal: Path) -> tuple[Fairness, ...] | None:
+    """The verdicts :func:`verdicts_apart` last worked out for ``journal``, if its dice's
+    counts have not changed since (a lookup, no scipy); None otherwise."""
+    import json
+
+    from companion.history.rolls import RollLog
+
+    key = _counts_key(journal)
+    if key is None:
+        return None
+    with RollLog(journal) as log:
+        row = log.db.execute("SELECT data FROM roll_verdicts WHERE counts = ?",
+                             (key,)).fetchone()
+    if row is None:
+        return None
+    try:
+        return tuple(Fairness.from_json(g) for g in json.loads(row[0]))
+    except (ValueError, TypeError):
+        return None  # a kept answer that does not read back is worked out again
+
+
 def verdicts_apart(journal: Path, timeout: float = 120.0) -> tuple[Fairness, ...]:
     """Every group of dice of ``journal`` judged in a child process (``companion stats --dice
-    --json``), so the caller never loads scipy (the app: ~28 MB). Raises RuntimeError saying
-    what went wrong when the command fails."""
+    --json``), so the caller never loads scipy (the app: ~28 MB). The answer is kept in the
+    journal (``roll_verdicts``) until the dice's counts change: asking again is a lookup
+    (:func:`kept_verdicts`). Raises RuntimeError saying what went wrong when the command
+    fails."""
     import json
     import subprocess
     import sys
 
+    from companion.history.rolls import RollLog
+
+    kept = kept_verdicts(journal)
+    if kept is not None:
+        return kept
+    key = _counts_key(journal)
     command = [sys.executable, "-m", "companion", "stats", "--dice", "--json", "--journal",
                str(journal)]
     try:
@@ -296,7 +354,14 @@ def verdicts_apart(journal: Path, timeout: float = 120.0) -> tuple[Fairness, ...
         raise RuntimeError(f"companion stats --dice failed: {said[-1] if said else '?'}")
     try:
         groups = json.loads(done.stdout.strip().splitlines()[-1])["groups"]
-        return tuple(Fairness.from_json(g) for g in groups)
+        found = tuple(Fairness.from_json(g) for g in groups)
     except (ValueError, KeyError, IndexError, TypeError) as e:
         raise RuntimeError(f"companion stats --dice gave no verdicts: {e}") from e
-
+    if key is not None and key == _counts_key(journal):  # no roll came in meanwhile
+        with RollLog(journal) as log:
+            log.db.execute("BEGIN IMMEDIATE")
+            log.db.execute("DELETE FROM roll_verdicts")
+            log.db.execute("INSERT INTO roll_verdicts (counts, data) VALUES (?, ?)",
+                           (key, json.dumps([f.to_json() for f in found])))
+            log.db.execute("COMMIT")
+    return found

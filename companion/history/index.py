@@ -21,9 +21,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.journal import Journal
+
+T = TypeVar("T")
 
 #: Bump when what the index derives from a game changes: every row is rebuilt once.
 SUMMARY_VERSION = 1
@@ -217,6 +219,28 @@ class History:
         """A number that changes whenever the index does (kept answers are for one version)."""
         row = self.db.execute("SELECT value FROM history_meta WHERE key = 'version'").fetchone()
         return 0 if row is None else int(row[0])
+
+    def kept(self, key: str, work: Callable[[], T], dump: Callable[[T], Any] = lambda x: x,
+             load: Callable[[Any], T] = lambda x: x) -> T:
+        """``work()``'s answer, kept (in memory, and in ``history_stats`` as JSON: ``dump``
+        makes it plain, ``load`` makes it back) until the index changes: asking again, or in
+        a new process, costs a lookup. Reads the index: call :meth:`refresh` first."""
+        version = self.version()
+        cached = self.cache.get(key)
+        if cached is not None and cached[0] == version:
+            return cached[1]  # type: ignore[no-any-return]
+        row = self.db.execute("SELECT version, data FROM history_stats WHERE filters = ?",
+                              (key,)).fetchone()
+        if row is not None and row[0] == version:
+            answer = load(json.loads(row[1]))
+        else:
+            answer = work()
+            self.db.execute(
+                "INSERT INTO history_stats (filters, version, data) VALUES (?, ?, ?) "
+                "ON CONFLICT (filters) DO UPDATE SET version = excluded.version, "
+                "data = excluded.data", (key, version, json.dumps(dump(answer))))
+        self.cache[key] = (version, answer)
+        return answer
 
     def close(self) -> None:
         self.journal.close()
@@ -422,17 +446,26 @@ class History:
         return found[0]
 
     def players(self) -> list[str]:
-        """Every player name in the history (most recent spelling), most games first."""
-        rows = self.db.execute(
-            "SELECT p.key, p.player, COUNT(*) AS n, MAX(h.started) FROM history_players p "
-            "JOIN history_games h USING (game_id) WHERE p.key IS NOT NULL GROUP BY p.key "
-            "ORDER BY n DESC, p.key").fetchall()
-        return [str(r[1]) for r in rows]
+        """Every player name in the history (most recent spelling), most games first (kept
+        until the index changes: :meth:`kept`)."""
+        def work() -> list[str]:
+            rows = self.db.execute(
+                "SELECT p.key, p.player, COUNT(*) AS n, MAX(h.started) FROM history_players p "
+                "JOIN history_games h USING (game_id) WHERE p.key IS NOT NULL GROUP BY p.key "
+                "ORDER BY n DESC, p.key").fetchall()
+            return [str(r[1]) for r in rows]
+
+        return list(self.kept('"players"', work))
 
     def game_names(self) -> list[str]:
-        """The games that have been played here, most played first."""
-        return [str(r[0]) for r in self.db.execute(
-            "SELECT game, COUNT(*) AS n FROM history_games GROUP BY game ORDER BY n DESC, game")]
+        """The games that have been played here, most played first (kept until the index
+        changes)."""
+        def work() -> list[str]:
+            return [str(r[0]) for r in self.db.execute(
+                "SELECT game, COUNT(*) AS n FROM history_games GROUP BY game "
+                "ORDER BY n DESC, game")]
+
+        return list(self.kept('"games"', work))
 
     def resume_offer(self) -> list[GameSummary]:
         """Unfinished games that still replay, newest first: what the start screen offers."""

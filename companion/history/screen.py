@@ -159,39 +159,55 @@ class Opened:
 class Row(ButtonBehavior, BoxLayout):
     """A row of the lists: a title line (with a right-hand note) and a muted second line that
     wraps onto more lines when it must (six long names at the largest text); a tap anywhere on
-    it does ``on_tap``. At least one touch target tall."""
+    it does ``on_tap``. At least one touch target tall. A row is used again for the next page
+    or the next statistics (:meth:`update`): only the texts that change are laid out again."""
 
     def __init__(self, app: CompanionApp, title: str, note: str, second: str,
                  on_tap: Callable[[], None], *, chosen: bool = False) -> None:
         big, small = app.fs(18), app.fs(15)
         self.line_height = 1.3 * big
+        self.small = small
         super().__init__(orientation="vertical", padding=(10, 4), spacing=0, size_hint_y=None,
                          height=max(theme.TOUCH + 8, 1.3 * (big + small) + 10))
         self.title_label = w("TLabel", text=title, markup=True, halign="left", font_size=big)
         # as wide as its words: the title gives way (it is cut short), the note never
-        self.note_label = Label(text=note, markup=True, font_size=small, size_hint_x=None,
-                                color=theme.TEXT if chosen else theme.MUTED)
+        self.note_label = Label(text=note, markup=True, font_size=small, size_hint_x=None)
         self.note_label.bind(texture_size=lambda lab, v: setattr(lab, "width", v[0] + 4))
-        line = BoxLayout(spacing=8, size_hint_y=None, height=self.line_height)
-        line.add_widget(self.title_label)
-        if note:
-            line.add_widget(self.note_label)
-        self.add_widget(line)
+        self.line = BoxLayout(spacing=8, size_hint_y=None, height=self.line_height)
+        self.line.add_widget(self.title_label)
+        self.add_widget(self.line)
         # a plain Label (TLabel's rule keeps its text to one line, shortened)
         self.second_label = Label(text=second, markup=True, halign="left", valign="top",
-                                  font_size=small, size_hint_y=None, height=1.3 * small,
-                                  color=theme.TEXT if chosen else theme.MUTED)
+                                  font_size=small, size_hint_y=None, height=1.3 * small)
         self.second_label.bind(
             width=lambda lab, v: setattr(lab, "text_size", (v, None)),
             texture_size=lambda lab, v: setattr(lab, "height", max(v[1], 1.3 * small)))
         self.second_label.bind(height=self._grow)
         self.add_widget(self.second_label)
-        self.base = theme.SELECT if chosen else theme.PANEL
         with self.canvas.before:
-            self.paint = Color(*self.base)
+            self.paint = Color(*theme.PANEL)
             self.back = Rectangle(pos=self.pos, size=self.size)
         self.bind(pos=self._place, size=self._place, state=self._pressed)
-        self.bind(on_release=lambda *_: on_tap())
+        self.on_tap = on_tap
+        self.bind(on_release=lambda *_: self.on_tap())
+        self.update(title, note, second, on_tap, chosen=chosen)
+
+    def update(self, title: str, note: str, second: str, on_tap: Callable[[], None], *,
+               chosen: bool = False) -> None:
+        """Show another game, player or group of dice in this row."""
+        self.title_label.text = title
+        self.note_label.text = note
+        self.second_label.text = second
+        shows_note = self.note_label.parent is not None
+        if note and not shows_note:
+            self.line.add_widget(self.note_label)
+        elif not note and shows_note:
+            self.line.remove_widget(self.note_label)
+        muted = theme.TEXT if chosen else theme.MUTED
+        self.note_label.color = self.second_label.color = muted
+        self.base = theme.SELECT if chosen else theme.PANEL
+        self.paint.rgba = self.base
+        self.on_tap = on_tap
 
     def _grow(self, _label: Any, height: float) -> None:
         self.height = max(theme.TOUCH + 8, self.line_height + height + 10)
@@ -201,6 +217,32 @@ class Row(ButtonBehavior, BoxLayout):
 
     def _pressed(self, _row: Any, value: str) -> None:
         self.paint.rgba = theme.BUTTON if value == "down" else self.base
+
+
+RowText = tuple[str, str, str, Callable[[], None], bool]  # title, note, second, on_tap, chosen
+
+
+def fill_rows(app: CompanionApp, grid: Any, rows: list[RowText]) -> None:
+    """Show ``rows`` in ``grid``, top to bottom, using its :class:`Row` widgets again (their
+    texts changed in place; rows not needed now are kept aside for later) and making only
+    the ones missing."""
+    spare: list[Row] = grid.__dict__.setdefault("spare_rows", [])
+    have = [c for c in reversed(grid.children) if isinstance(c, Row)]
+    for c in list(grid.children):
+        if not isinstance(c, Row):
+            grid.remove_widget(c)
+    for row in have[len(rows):]:
+        grid.remove_widget(row)
+        spare.append(row)
+    for i, (title, note, second, on_tap, chosen) in enumerate(rows):
+        if i < len(have):
+            have[i].update(title, note, second, on_tap, chosen=chosen)
+        elif spare:
+            row = spare.pop()
+            row.update(title, note, second, on_tap, chosen=chosen)
+            grid.add_widget(row)
+        else:
+            grid.add_widget(Row(app, title, note, second, on_tap, chosen=chosen))
 
 
 class ClipScroll(ScrollView):
@@ -299,6 +341,7 @@ class HistoryScreen(Screen):
         self._replayer: Replayer | None = None  # lives on the worker's thread
         self._want_step = 0
         self._quiet = False  # filters being set by the screen, not by a tap
+        self._table_shape: tuple[int, int, bool] | None = None  # the standings' cells
         self.loads = 0  # pages shown so far (tests)
         self.export_view: ModalView | None = None
         self.export_text: Any = None
@@ -312,6 +355,8 @@ class HistoryScreen(Screen):
         self.game_spin = w("TSpinner", text=ALL_GAMES, values=[ALL_GAMES])
         self.player_spin = w("TSpinner", text=ALL_PLAYERS, values=[ALL_PLAYERS],
                              size_hint_x=0.8)
+        for spinner in (self.game_spin, self.player_spin):  # dozens of names: made when opened
+            spinner.lazy_options = True
         self.export_button = w("TButton", text="Export", size_hint_x=None, width=110,
                                on_release=lambda *_: self.open_export())
         self.back_button = w("TButton", text="Back", size_hint_x=None, width=100,
@@ -506,9 +551,7 @@ class HistoryScreen(Screen):
         self.game_spin.values = [ALL_GAMES, *self.titles]
         self._quiet = False
         self.total, self.offset, self.page = page.total, page.offset, page.page
-        self.rows.clear_widgets()
-        for g in page.page:
-            self.rows.add_widget(self._game_row(g))
+        fill_rows(self.app, self.rows, [self._game_row(g) for g in page.page])
         if not page.page:
             self.rows.add_widget(w("TLabel", text=self._nothing(), size_hint_y=None,
                                    height=60, color=theme.MUTED))
@@ -526,7 +569,7 @@ class HistoryScreen(Screen):
         return f"No games{what}{who} yet." if what or who else \
             "No games yet: every game played here is kept."
 
-    def _game_row(self, g: GameSummary) -> Row:
+    def _game_row(self, g: GameSummary) -> RowText:
         if g.error:
             result = "[color=#d55e00]does not replay[/color]"
         elif g.can_resume:
@@ -536,9 +579,9 @@ class HistoryScreen(Screen):
         else:
             result = state(g)
         players = ", ".join(_esc(p.player) for p in g.players)
-        return Row(self.app, f"[b]{_esc(game_title(g.game))}[/b]  {result}", g.date,
-                   f"{players}  -  " + _whole(f"{minutes(g.duration)}, {g.calls} calls"),
-                   partial(self.open_game, g.id))
+        return (f"[b]{_esc(game_title(g.game))}[/b]  {result}", g.date,
+                f"{players}  -  " + _whole(f"{minutes(g.duration)}, {g.calls} calls"),
+                partial(self.open_game, g.id), False)
 
     def turn(self, pages: int) -> None:
         """Newer (-1) or older (+1) games."""
@@ -616,7 +659,6 @@ class HistoryScreen(Screen):
         if view not in ("players", "per-game", "dice"):
             return
         self.left.clear_widgets()
-        self.stat_rows.clear_widgets()
         switch = view == "players" and self.game_filter is not None
         self.chart_switch.disabled = not switch
         self.chart_switch.opacity = 1 if switch else 0
@@ -638,18 +680,19 @@ class HistoryScreen(Screen):
     def _draw_players(self, stats: Statistics) -> None:
         one = stats.player(self.player_filter) if self.player_filter else None
         if self.player_filter is not None:
+            fill_rows(self.app, self.stat_rows, [])
             self.left.add_widget(self.card)
             self.card_text.text = self._player_card(one) if one else (
                 f"{_esc(self.player_filter)} has no games here"
                 + (f" of {game_title(self.game_filter)}" if self.game_filter else "") + ".")
         else:
             self.left.add_widget(self.stat_list)
-            for p in stats.players:
-                self.stat_rows.add_widget(Row(
-                    self.app, f"[b]{_esc(p.player)}[/b]", "",
-                    (f"{percent(p.win_rate)}: " if p.games else "")
-                    + f"{p.wins} of {_count(p.games, 'game')}, streak {p.streak.text()}",
-                    partial(self.set_filters, self.game_filter, p.player)))
+            fill_rows(self.app, self.stat_rows, [(
+                f"[b]{_esc(p.player)}[/b]", "",
+                (f"{percent(p.win_rate)}: " if p.games else "")
+                + f"{p.wins} of {_count(p.games, 'game')}, streak {p.streak.text()}",
+                partial(self.set_filters, self.game_filter, p.player), False)
+                for p in stats.players])
             if not stats.players:
                 self.left.add_widget(w("TLabel", text="No players yet.", color=theme.MUTED))
         if self.show_scores and self.game_filter is not None:
@@ -681,6 +724,7 @@ class HistoryScreen(Screen):
     def _draw_games(self, stats: Statistics) -> None:
         one = stats.game(self.game_filter) if self.game_filter else None
         if self.game_filter is not None:
+            fill_rows(self.app, self.stat_rows, [])
             self.left.add_widget(self.card)
             self.card_text.text = self._game_card(one) if one else (
                 f"No games of {game_title(self.game_filter)} here"
@@ -692,13 +736,13 @@ class HistoryScreen(Screen):
                                                    empty="No finished games yet."))
             return
         self.left.add_widget(self.stat_list)
-        for g in stats.games:
-            self.stat_rows.add_widget(Row(
-                self.app, f"[b]{_esc(g.title)}[/b]", "",
-                ("" if g.average_minutes is None else f"{g.average_minutes:.0f} min, ")
-                + f"{_count(g.games, 'game')}, {number(g.average_players)} players"
-                + (f", {g.unfinished} unfinished" if g.unfinished else ""),
-                partial(self.set_filters, g.game, self.player_filter)))
+        fill_rows(self.app, self.stat_rows, [(
+            f"[b]{_esc(g.title)}[/b]", "",
+            ("" if g.average_minutes is None else f"{g.average_minutes:.0f} min, ")
+            + f"{_count(g.games, 'game')}, {number(g.average_players)} players"
+            + (f", {g.unfinished} unfinished" if g.unfinished else ""),
+            partial(self.set_filters, g.game, self.player_filter), False)
+            for g in stats.games])
         if not stats.games:
             self.left.add_widget(w("TLabel", text="No games yet.", color=theme.MUTED))
         self.chart.show(chartdata.game_lengths(stats.games))
@@ -745,20 +789,20 @@ class HistoryScreen(Screen):
         found = self.dice
         self.left.add_widget(self.stat_list)
         if found is None:
+            fill_rows(self.app, self.stat_rows, [])
             self.chart.show(None, "Working out the dice verdicts...")
             return
         if not found:
+            fill_rows(self.app, self.stat_rows, [])
             self.left.add_widget(w("TLabel", text="No rolls yet.", color=theme.MUTED))
             self.chart.show(None, "No rolls recorded yet: the camera records every settled "
                                   "roll of a game.")
             return
-        for i, f in enumerate(found):
-            label = f.label[:1].upper() + f.label[1:]
-            self.stat_rows.add_widget(Row(
-                self.app, f"[b]{_esc(label)}[/b]", "",
-                f"{f.rolls:,} rolls: " + _STATUS.get(f.status, f.status)
-                + (f" ({f.face})" if f.status == "biased" else ""),
-                partial(self.choose_dice, i), chosen=i == self.dice_choice))
+        fill_rows(self.app, self.stat_rows, [(
+            f"[b]{_esc(f.label[:1].upper() + f.label[1:])}[/b]", "",
+            f"{f.rolls:,} rolls: " + _STATUS.get(f.status, f.status)
+            + (f" ({f.face})" if f.status == "biased" else ""),
+            partial(self.choose_dice, i), i == self.dice_choice) for i, f in enumerate(found)])
         # the verdict in words under the groups, so the bars get the chart's whole height
         chosen = found[self.dice_choice]
         self.left.add_widget(self.card)
@@ -844,21 +888,30 @@ class HistoryScreen(Screen):
         self._show_step(step)
 
     def _show_step(self, step: Step | None) -> None:
-        self.table.clear_widgets()
         if step is None:
+            self.table.clear_widgets()
             self.step_label.text = ""
             return
         standings = step.standings
         columns = standings.columns
-        self.table.cols = max(1, len(columns))
         # columns as wide as their cells (a long heading wraps onto a second line)
         widths = [2 + min(40, max(4, *(len(r[i]) for r in standings.rows),
                                   *(len(word) for word in columns[i].split())))
                   for i in range(len(columns))]
         height = self.app.fs(16) * 1.5
         wraps = any(len(c) + 2 > width for c, width in zip(columns, widths, strict=True))
-        for row_index, row in enumerate((columns, *standings.rows)):
-            for i, cell in enumerate(row):
+        cells = [(row_index, i, cell) for row_index, row in enumerate((columns, *standings.rows))
+                 for i, cell in enumerate(row)]
+        shape = (len(columns), len(cells), wraps)
+        if shape == self._table_shape and len(self.table.children) == len(
+                cells):  # the same table, a call later or earlier: only its texts change
+            for label, (_, i, cell) in zip(reversed(self.table.children), cells, strict=True):
+                label.text = cell
+                label.size_hint_x = widths[i]
+        else:
+            self.table.clear_widgets()
+            self.table.cols = max(1, len(columns))
+            for row_index, i, cell in cells:
                 label = w("TLabel", text=cell, size_hint_x=widths[i], size_hint_y=None,
                           height=height, font_size=self.app.fs(16 if row_index else 15),
                           bold=row_index == 0, halign="left" if i == 0 else "center",
@@ -867,6 +920,7 @@ class HistoryScreen(Screen):
                     label.shorten = False
                     label.height = self.app.fs(15) * 2.6
                 self.table.add_widget(label)
+        self._table_shape = shape
         if step.entry is None:
             said = f"The start: {step.total} calls to step through" if step.total else \
                 "No calls were made in this game"

@@ -194,22 +194,8 @@ def statistics(history: History, game: str | None = None,
     (:meth:`History.refresh` then this).
     """
     filters = json.dumps([game, None if player is None else player_key(player)])
-    version = history.version()
-    cached = history.cache.get(filters)
-    if cached is not None and cached[0] == version:
-        return cached[1]  # type: ignore[no-any-return]
-    row = history.db.execute("SELECT version, data FROM history_stats WHERE filters = ?",
-                             (filters,)).fetchone()
-    if row is not None and row[0] == version:
-        stats = _loads(json.loads(row[1]))
-    else:
-        stats = compute_statistics(history, game, player)
-        history.db.execute(
-            "INSERT INTO history_stats (filters, version, data) VALUES (?, ?, ?) "
-            "ON CONFLICT (filters) DO UPDATE SET version = excluded.version, "
-            "data = excluded.data", (filters, version, json.dumps(dataclasses.asdict(stats))))
-    history.cache[filters] = (version, stats)
-    return stats
+    return history.kept(filters, lambda: compute_statistics(history, game, player),
+                        dataclasses.asdict, _loads)
 
 
 def _loads(data: dict[str, Any]) -> Statistics:

@@ -8,9 +8,12 @@ $HISTORY_SHOTS when set: docs/screenshots/history-*.png)."""
 from __future__ import annotations
 
 import csv
+import gc
 import json
 import os
 import sys
+import time
+import weakref
 import zipfile
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -208,6 +211,17 @@ def test_two_games_then_history_step_resume_and_export(app_dirs: Path) -> None:
         assert app.session is not None and app.session.game_id == seen["dice"]
         assert [e.call for e in app.session.log] == seen["dice_calls"]
         assert app.sm.current == app.game_screen.name
+
+        # Left, the History lets go of itself: nothing of the app holds it any more (its
+        # widgets and textures are freed, not kept for the rest of the evening).
+        left = weakref.ref(history)
+        history = rows = None  # the test's own references let go
+        until = time.monotonic() + 1.5  # the scroll bars' fade timers (0.5 s) run out
+        while time.monotonic() < until:
+            yield 1
+        gc.collect()
+        assert "history" not in app.screens
+        assert left() is None, [type(r).__name__ for r in gc.get_referrers(left())]
 
     run_app(app, script, timeout=300)
     csv_file, html_file, zip_file = seen["exported"]

@@ -126,3 +126,30 @@ def test_exports_go_whole_into_the_folder_named_by_filters_and_time(journal: Pat
     assert not list(folder.glob(".part-*"))
     with pytest.raises(HistoryError, match="export kind 'pdf'"):
         export_to_folder(journal, folder, "pdf")
+
+
+def test_the_dice_verdicts_are_kept_until_the_counts_change(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    import subprocess
+
+    from companion.history.fairness import kept_verdicts
+
+    path = tmp_path / "journal.sqlite3"
+    with RollLog(path) as log:
+        log.record_many([Roll((RolledDie(str(i % 6 + 1), "red", 0.9),)) for i in range(60)])
+    assert kept_verdicts(path) is None
+    first = verdicts_apart(path)
+    assert kept_verdicts(path) == first
+
+    def no_child(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a child process for verdicts that were kept")
+
+    monkeypatch.setattr(subprocess, "run", no_child)
+    assert verdicts_apart(path) == first  # a lookup: no child process
+    monkeypatch.undo()
+    with RollLog(path) as log:
+        log.record_many([Roll((RolledDie("6", "red", 0.9),))])
+    assert kept_verdicts(path) is None  # one more roll: worked out again
+    again = verdicts_apart(path)
+    assert again[0].rolls == 61 and kept_verdicts(path) == again
