@@ -863,7 +863,8 @@ class DiceForgeScreen(TableScreen):
         for space, data in sorted(GODDESS.items()):
             here = [p.name for p in s.players if p.golem == space]
             kind, _, arg = str(data.get("reward", "none")).partition(":")
-            reward = {"celestial": f"celestial x{arg}", "forge": f"forge -{arg} gold",
+            forge = f"forge -{arg} gold" if arg.strip("0") else "forge a face"  # no discount
+            reward = {"celestial": f"celestial x{arg}", "forge": forge,
                       "steal": f"steal {arg}", "gain": arg, "pay": arg.replace("=", " > "),
                       "choose": arg.replace("|", " / "), "per_forged": "per forged",
                       "treasure": "treasure", "goddess": "the Goddess",
