@@ -648,6 +648,7 @@ class Diceocalypse(Game[DiceocalypseState]):
         if st is not None and st.kind == "clash" and st.slot == slot and together_ok:
             plays = st.clash
         elif (together_ok and self._slot_card(s, slot) is not None
+              and not self._played_out(s, slot)
               and (st is None or (st.kind == "card" and not st.got))):
             first = self._slot_card(s, slot)
             assert first is not None
@@ -665,6 +666,17 @@ class Diceocalypse(Game[DiceocalypseState]):
         events.append(Event("clash", f"{call.player} plays {call.card} at the same moment: "
                             "the players without a card pick which came first, or the card "
                             "players roll one die each"))
+
+    def _played_out(self, s: DiceocalypseState, slot: str) -> bool:
+        """Whether the card on ``slot`` has already taken effect or gone back to its player
+        (Prove It on a turn that scored nothing): no card can be played at the same moment as
+        it any more. A card played right after a turn takes effect at once unless it waits
+        for dice; cards on the turn being played or the next one wait for the turn's end."""
+        first = self._slot_card(s, slot)
+        if first is None or first.cancelled:
+            return True
+        st = s.stage
+        return slot == "last" and not (st is not None and st.kind == "card" and not st.got)
 
     def _pick(self, s: DiceocalypseState, call: Pick, events: list[Event]) -> None:
         st = s.stage

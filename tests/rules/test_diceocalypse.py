@@ -942,3 +942,35 @@ def test_battle_zone_doubles_do_not_stack_on_a_doubled_turn() -> None:
     assert game.state.scores["Ben"] == 3000 and "battle-zone" in kinds(events)
     events = play(game, "Ana: Roll 2 3", "Ben: Roll 6 6")
     assert any("no double" in e.text for e in events) and game.state.scores["Ben"] == 3000
+
+
+def test_no_card_at_the_same_moment_as_one_taken_back_or_played_out() -> None:
+    # Found by the conformance test (random play, 6 players): Ben's Prove It went back to him
+    # when Eve's turn scored nothing; a Do or Die played "together" with it afterwards started
+    # a clash with a card already taken back, and Ben ended holding Prove It twice.
+    setup = rules.Setup("dice-ocalypse", ("Ari", "Ben", "Cy", "Dee", "Eve", "Fay"), {
+        "scoring-key": "basic", "target": 1500, "battle-zone-at": 750, "card-minimum": 300,
+        "opening-minimum": 300, "win-threshold": "over", "battle-zone": "every-time",
+        "double-ones": "one", "zombie-six": "lose-turn", "infected-hot-dice": "six",
+        "left-behind-counts": "others"}, 1549462975)
+    game = rules.from_setup(setup)
+    assert isinstance(game, Diceocalypse)
+    said = ["Fay: Roll 4", "Dee: Roll 4", "Ben: Roll 3", "Eve: Roll 4", "Cy: Roll 4",
+            "Ari: Roll 2", "Fay: Roll 6", "Cy: Roll 1", "Eve: Roll 3", "Dee: Roll 4",
+            "Fay: Roll 6 5 6 6 4 5", "Fay: Keep 5 5 6 6 6", "Fay: Bank",
+            "Ari: Roll 3 2 6 1 6 6", "Ari: Keep 1 6 6 6", "Ari: Bank",
+            "Ben: Roll 6 4 5 1 5 1", "Ben: Keep 1 1 5 5", "Ben: Bank",
+            "Cy: Roll 5 2 4 6 4 3", "Cy: Keep 5", "Cy: Roll 3 3 3 3 3", "Cy: Keep 3 3 3",
+            "Ben: Play Do or Die on Cy", "Cy: Bank", "Ben: Roll 2",
+            "Dee: Roll 2 6 4 4 3 1", "Dee: Keep 1", "Dee: Roll 1 4 2 1 3", "Dee: Keep 1",
+            "Dee: Roll 4 4 4 6", "Dee: Keep 4 4 4", "Dee: Bank",
+            "Eve: Roll 5 1 4 5 6 5", "Ben: Play Prove It on Eve", "Eve: Keep 5 5",
+            "Eve: Roll 3 2 2 4", "Eve: Left Behind 3", "Cy: Play Bloodshed"]
+    for call in said:
+        game.apply(call)
+    assert game.state.cards["Ben"].count("Prove It") == 1  # Eve scored nothing: it came back
+    before = game.snapshot()
+    with pytest.raises(IllegalCall, match="same moment"):
+        game.apply("Cy: Play Do or Die on Eve together")
+    assert game.snapshot() == before
+    game.check_invariants()
