@@ -1200,18 +1200,27 @@ class TribalVillage(Game[TribalVillageState]):
 
     def _chaos_cards(self, s: TribalVillageState, winner: str, offset: int
                      ) -> tuple[tuple[str, str], ...]:
-        added: list[tuple[str, str]] = []
-        for q in self.setup.players:
-            if q == winner or s.hand_count[q] == 0:
-                continue
+        """One card that each other player with cards could hold, no card taken twice (but
+        Lucky Gretins while copies are unaccounted for): a choice for one player can leave
+        none for a later one, so the choices are searched, the ``offset``-th option first."""
+        givers = [q for q in self.setup.players if q != winner and s.hand_count[q] > 0]
+        gretins = self._copies(GRETIN) - self._located(s, GRETIN)
+
+        def search(i: int, added: tuple[tuple[str, str], ...]
+                   ) -> tuple[tuple[str, str], ...] | None:
+            if i == len(givers):
+                return added
+            q = givers[i]
             taken = [a for a, _ in added]
-            gretins_left = self._copies(GRETIN) - self._located(s, GRETIN) - taken.count(GRETIN)
             options = [c for c in self._cards_for(s, q)
-                       if c not in taken or (c == GRETIN and gretins_left > 0)]
-            if not options:
-                continue
-            added.append((options[offset % len(options)], q))
-        return tuple(added)
+                       if c not in taken or (c == GRETIN and gretins - taken.count(GRETIN) > 0)]
+            for k in range(len(options)):
+                found = search(i + 1, (*added, (options[(offset + k) % len(options)], q)))
+                if found is not None:
+                    return found
+            return None
+
+        return search(0, ()) or ()
 
     def _answers(self, s: TribalVillageState, offset: int) -> list[Call]:
         """Answers to the pending decision; the first one is the one that declines."""

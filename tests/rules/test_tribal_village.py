@@ -11,6 +11,7 @@ import rules
 from rules import IllegalCall, InvalidCall, SetupError
 from rules.tribal_village import (
     OBJECTIVES,
+    Chaos,
     Played,
     TribalVillage,
     judge_trick,
@@ -644,3 +645,22 @@ def test_game_file_transcript() -> None:
     with pytest.raises(rules.GameFileError, match=r"tie.game, line 19: Maya: Palaudis 7: .*"
                                                   r"Palaudis 7 is already in this trick"):
         rules.parse_game_file(bad, "tie.game").play("tie.game")
+
+
+def test_create_chaos_offered_takes_a_card_from_each_player_who_has_one() -> None:
+    # Found by random play: P1 and P3 must each give P2 a card; the card chosen for P1 (a Lucky
+    # Gretin) left none that P3 could hold but that Gretin, so the Chaos answer offered took
+    # P1's card alone and the engine refused it. Every answer offered is accepted now.
+    import copy
+    from pathlib import Path
+
+    from rules.gamefile import parse_game_file
+
+    text = (Path(__file__).parent / "data" / "tribal-village-chaos-two-givers.game").read_text()
+    game = parse_game_file(text).play()
+    assert game.state.pending[0].kind == "chaos"
+    offered = list(game.legal_calls())
+    chaos = [c for c in offered if isinstance(c, Chaos) and c.added]
+    assert chaos and sorted(q for _, q in chaos[0].added) == ["P1", "P3"]
+    for call in offered:
+        copy.deepcopy(game).apply(call)  # raises if an offered answer is refused
