@@ -649,8 +649,8 @@ def test_game_file_transcript() -> None:
 
 def test_create_chaos_offered_takes_a_card_from_each_player_who_has_one() -> None:
     # Found by random play: P1 and P3 must each give P2 a card; the card chosen for P1 (a Lucky
-    # Gretin) left none that P3 could hold but that Gretin, so the Chaos answer offered took
-    # P1's card alone and the engine refused it. Every answer offered is accepted now.
+    # Gretin) could leave none that P3 might hold but that Gretin, so the Chaos answer built
+    # took P1's card alone and the engine refused it. Every answer built is accepted now.
     import copy
     from pathlib import Path
 
@@ -664,3 +664,5 @@ def test_create_chaos_offered_takes_a_card_from_each_player_who_has_one() -> Non
     assert chaos and sorted(q for _, q in chaos[0].added) == ["P1", "P3"]
     for call in offered:
         copy.deepcopy(game).apply(call)  # raises if an offered answer is refused
+    for seed in range(64):  # the random answers of the conformance test, each card first
+        copy.deepcopy(game).apply(game.random_call(random.Random(seed)))
