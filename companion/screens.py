@@ -23,7 +23,7 @@ from kivy.uix.widget import Widget
 import rules
 from companion import settings as settings_mod
 from companion import theme
-from companion.frame import confirm
+from companion.frame import confirm, dialog
 from companion.games import plugins
 from companion.journal import GameRecord
 from companion.widgets import fmt_clock, show_picture, w
@@ -497,12 +497,31 @@ class StartScreen(Screen):
         return Setup(game, players, options, int(time.time()) % 100_000)
 
     def start(self) -> None:
-        """Start the game (unfinished games stay saved: Resume still offers them)."""
+        """Start the game (unfinished games stay saved: Resume still offers them). When these
+        players have an unfinished game of this game, ask first: resume it, or start anew."""
         if options_need_camera(self) and self.app.board_problem():
             self.message.text = self.app.board_problem()
             self.message.color = theme.DANGER
             return
-        self._start()
+        same = self.same_unfinished()
+        if same is None:
+            self._start()
+            return
+
+        def resume() -> None:
+            self.app.resume_game(same.id)
+
+        self.confirm_view = dialog(
+            self.app, "Resume your unfinished game?",
+            f"{self.describe(same)}\n\nThese players have not finished it. A new game "
+            "leaves it in Resume.", [("Resume it", resume), ("New game", self._start)])
+
+    def same_unfinished(self) -> GameRecord | None:
+        """The newest unfinished game of the chosen game with the players seated now."""
+        seated = sorted(n.text.strip().casefold() for n in self.names)
+        return next((r for r in self.app.journal.unfinished()
+                     if r.setup.game == self._game
+                     and sorted(p.casefold() for p in r.setup.players) == seated), None)
 
     def _start(self) -> None:
         try:

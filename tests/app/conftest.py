@@ -71,6 +71,18 @@ def press_in(d: Any, view: Any, text: str) -> None:
     d.tap(button)
 
 
+def tap_start(d: Any, start: Any) -> Iterator[int]:
+    """Tap "Start the game"; when these players have an unfinished game of it (the start
+    screen then asks), start a new one."""
+    d.tap(start.start_button)
+    yield 1
+    view = getattr(start, "confirm_view", None)
+    if view is not None and view.parent is not None and any(
+            getattr(w, "text", None) == "New game" for w in view.walk()):
+        press_in(d, view, "New game")
+        yield 1
+
+
 #: Player names as long as the start screen takes (16 characters), wide letters first.
 LONG_NAMES = ("Maximiliana Wolf", "Bartholomew Kemp", "Konstantinos Mar", "Gwendolynne Moss",
               "Christabel Wards", "Fitzwilliam Owen")[:6]

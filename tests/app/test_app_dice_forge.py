@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import tap_start
 
 pytestmark = pytest.mark.app
 
@@ -393,8 +394,8 @@ def _start(app: Any, d: Any, count: int, **options: Any) -> Generator[int, None,
     start.set_count(count)
     for key, value in options.items():
         start.choose(key, value)
-    d.tap(start.start_button)
-    yield 3
+    yield from tap_start(d, start)
+    yield 2
     assert app.sm.current == "game-dice-forge", start.message.text
     return app.game_screen
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import tap_start
 
 pytestmark = pytest.mark.app
 
@@ -72,8 +73,8 @@ def test_the_arena_by_touch_holds_still_and_says_why(app_dirs: Path) -> None:
         yield 1
         for spin, char in zip(begin.char_spins, chars, strict=False):
             spin.text = char
-        d.tap(begin.start_button)
-        yield 3
+        yield from tap_start(d, begin)
+        yield 2
         assert isinstance(app.table, EyeTable), begin.message.text
         return app.screens["arena"]
 
