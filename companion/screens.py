@@ -27,6 +27,7 @@ from companion.frame import confirm, dialog
 from companion.games import plugins
 from companion.journal import GameRecord
 from companion.widgets import fmt_clock, show_picture, w
+from companion.words import plural
 from rules import Setup
 
 if TYPE_CHECKING:
@@ -60,11 +61,6 @@ def ago(seconds: float) -> str:
         return f"{hours} h ago"
     days = hours // 24
     return "yesterday" if days == 1 else f"{days} days ago"
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """ "1 call", "2 calls" (``words`` for an irregular plural)."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
 class StartScreen(Screen):

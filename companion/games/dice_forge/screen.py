@@ -48,6 +48,7 @@ from companion.games.table import TableScreen
 from companion.session import TableSession
 from companion.widgets import natural_size
 from companion.widgets import w as _w
+from companion.words import plural
 from rules import Event, RulesError
 from rules.dice_forge import Buy, Choose, DiceForge, Forge, Pass, Perform, Rolled
 from rules.dice_forge import data as D
@@ -85,11 +86,6 @@ CHOICE_HINTS = {
 
 def hex_colour(rgba: Sequence[float]) -> str:
     return "".join(f"{int(c * 255):02x}" for c in rgba[:3])
-
-
-def plural(n: int, word: str) -> str:
-    """ "1 feat", "2 feats"."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def sanctuary_faces() -> list[tuple[str, int]]:

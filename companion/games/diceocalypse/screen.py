@@ -42,6 +42,7 @@ from companion.games.diceocalypse.adapter import (
 from companion.games.table import TableScreen, lines_label, refusal_reason
 from companion.session import TableSession
 from companion.widgets import w as _w
+from companion.words import plural
 from rules import Call, Event
 from rules.diceocalypse import (
     Bank,
@@ -68,11 +69,6 @@ NEWS_KINDS = ("bust", "hot-dice", "battle-zone", "card", "card-void", "zombie", 
               "dice-ocalypse", "diced", "winner", "tie", "reroll", "first", "lose-turn",
               "double-turn", "bank", "immunity", "clash", "pick")
 GAP = 6
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """ "1 point", "2,000 points" (``words`` for an irregular plural: "1 die", "2 dice")."""
-    return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
 def sentences(texts: Sequence[str]) -> str:

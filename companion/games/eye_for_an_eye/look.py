@@ -8,6 +8,7 @@ the count on the Parry button), so colour is never the only cue.
 
 from __future__ import annotations
 
+from companion.words import plural
 from rules.eye_for_an_eye.game import SeatView
 
 RGBA = tuple[float, float, float, float]
@@ -38,15 +39,6 @@ BLACK: RGBA = (0.0, 0.0, 0.0, 1.0)
 #: Every colour the arena uses to single something out.
 HIGHLIGHTS: dict[str, RGBA] = {"target": TARGET, "live": LIVE, "dim": DIM,
                                "knocked out": KNOCKED, "refused": REFUSED}
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """A count and its noun, agreeing.
-
-    >>> plural(1, "point"), plural(2, "point"), plural(0, "round"), plural(3, "KO")
-    ('1 point', '2 points', '0 rounds', '3 KOs')
-    """
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def action_words(seat: SeatView, key: str) -> tuple[str, ...]:

@@ -39,6 +39,7 @@ from companion.games.occulites.adapter import (
 from companion.games.table import TableScreen, lines_label, refusal_reason
 from companion.session import TableSession
 from companion.widgets import w as _w
+from companion.words import plural
 from rules import Event
 from rules.occulites import (
     COLOURS,
@@ -77,11 +78,6 @@ GAP = 4
 
 def die_colour(colour: str | None) -> theme.RGBA:
     return DIE_RGBA.get(colour or "", EMPTY)
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """ "1 point", "2 points" (``words`` for an irregular plural: "1 die", "2 dice")."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
 def primary(button: Any, legal: bool) -> None:

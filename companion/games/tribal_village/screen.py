@@ -26,6 +26,7 @@ from companion.games.pages import one_page
 from companion.games.table import TableScreen
 from companion.session import TableSession
 from companion.widgets import w as _w
+from companion.words import plural
 from rules import Game
 from rules.tribal_village import (
     GRETIN,
@@ -74,11 +75,6 @@ def grid_cols(count: int) -> int:
     if count <= 3:
         return max(1, count)
     return 2 if count == 4 else 3
-
-
-def plural(n: int, word: str) -> str:
-    """ "1 trick", "2 tricks"."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def short_objective(name: str) -> str:
