@@ -15,33 +15,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import press_in
+from table_tours import camera
 
 pytestmark = pytest.mark.app
 
 
-@dataclass(frozen=True)
-class StandInDie:
-    center: tuple[float, float]
-    value: int | None
-    confidence: float = 0.95
-    size: float = 40.0
-
-
-@dataclass(frozen=True)
-class StandInReading:
-    dice: tuple[StandInDie, ...]
-
-
-def camera(*values: int, unsure: tuple[int, ...] = ()) -> StandInReading:
-    return StandInReading(tuple(
-        StandInDie((60.0 * i + 30, 100.0), v, 0.3 if i in unsure else 0.95)
-        for i, v in enumerate(values)))
 
 
 def row(values: tuple[int, ...]) -> list[Any]:
