@@ -930,6 +930,9 @@ WARP_MAX_SIDE = 1280
 ZOOM_PEAK = 0.2
 #: Nothing under this many px (frame or warped table) is a die: too few pixels for any face.
 ZOOM_MIN_DIE = 10.0
+#: A die found by the zoomed look whose value the classifier cannot tell is reported (unsure)
+#: only at a heatmap peak this strong.
+ZOOM_UNSURE_HEAT = 0.6
 #: At most this many zoomed tiles over a calibrated oblique tray.
 ZOOM_TRAY_TILES = 9
 
@@ -976,6 +979,7 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     dets = [d for d in found if d.score >= RESCUE_HEAT]
     tiny = [d for d in found if (die_size or d.size) * s < ZOOM_BELOW
             and (die_size or d.size) >= ZOOM_MIN_DIE]
+    zoomed: set[int] = set()  # the dice found by the zoomed look (by id)
     if expect is not None and expect * s < ZOOM_BELOW:
         # the whole tray, not only where the whole-frame look saw hints
         zs = min(ZOOM_MAX_SCALE * s, ZOOM_TO / expect)
@@ -989,6 +993,7 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
                                              max_tiles=ZOOM_TRAY_TILES)
                 if d.size >= ZOOM_MIN_DIE]
         dets = _merge_zoomed([d for d in dets if d.size * s >= ZOOM_BELOW], near)
+        zoomed = {id(d) for d in near}
         tiny = []
     if tiny:
         # small dice (or hints of them) get a second look from closer: the detector run on
@@ -1002,6 +1007,7 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
                                                  heat_min=RESCUE_HEAT)
                     if d.size >= ZOOM_MIN_DIE]
             dets = _merge_zoomed([d for d in dets if d.size * s >= ZOOM_BELOW], near)
+            zoomed = {id(d) for d in near}
     if mask is not None:
         dets = [d for d in dets
                 if mask[min(mask.shape[0] - 1, int(d.cy)), min(mask.shape[1] - 1, int(d.cx))]]
@@ -1024,6 +1030,8 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
         if d.score < HEAT_MIN and not (float(p[0]) < RESCUE_NOT_DIE and pk >= RESCUE_VALUE):
             continue  # a weak peak counts only when the classifier is sure of a die and value
         value: int | None = k if pk >= VALUE_MIN else None
+        if value is None and id(d) in zoomed and d.score < ZOOM_UNSURE_HEAT:
+            continue  # a small thing seen up close is said unsure only where surely a die
         conf = (0.5 + 0.5 * (pk - VALUE_MIN) / (1 - VALUE_MIN)) if value else 0.2 * pk
         kept.append((d, value, conf))
     patches = [crop(work, d.cx, d.cy, d.size, side=32, scale=1.2) for d, _v, _c in kept]
