@@ -529,6 +529,8 @@ def _hand_in_view(img: Image, side: float, f: int = 4) -> bool:
                        interpolation=cv2.INTER_AREA)
     ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycc, (40, 135, 80), (250, 175, 128))
+    if cv2.countNonZero(skin) * f * f <= 3 * side * side:
+        return False  # too little skin colour for a hand, whatever the rest says (the cheap test)
     table = np.median(small.reshape(-1, 3), axis=0)
     far = cv2.absdiff(small, np.full_like(small, table.astype(np.uint8))).max(axis=2) > 40
     # glare: p = t + a (255 - t) with the same a in each channel
