@@ -21,6 +21,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.tournament.protocol import (
+    MAX_REPORT_BYTES,
     Ack,
     JoinCode,
     ProtocolError,
@@ -57,6 +58,10 @@ class TableClient:
         #: The tournament's state as the director last published it (round, stage, over).
         self.state: dict[str, Any] = {}
         self.changed = threading.Condition()
+        #: Why the broker refused this table's login ("" while it has not): a wrong or
+        #: replaced code is said at once, not shown as "connecting" forever.
+        self.refused = ""
+        self.connects = 0  # connections made (a flapping session shows here)
         self._connected = threading.Event()
         self._stop = threading.Event()
         self._sent: dict[str, float] = {}
@@ -139,6 +144,9 @@ class TableClient:
             raise ValueError("no game to report: this table has no seating in this round")
         report = Report(uuid.uuid4().hex, seating.tournament, seating.round, seating.table,
                         placings, game_file, time.time())
+        if len(report.to_payload()) > MAX_REPORT_BYTES:  # the director would refuse it all
+            report = Report(report.report_id, report.tournament, report.round, report.table,
+                            placings, "", report.sent)
         self.store.queue(report.report_id, report.tournament, report.round, report.table,
                          report.to_payload())
         self._send(report.report_id, report.to_payload())
@@ -192,7 +200,14 @@ class TableClient:
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
         if reason.is_failure:
+            self.refused = (f"the director's broker refused table {self.code.table}'s code "
+                            f"({reason}): the code is wrong or was replaced by a new one; "
+                            "ask the organiser for this table's code")
+            with self.changed:
+                self.changed.notify_all()
             return
+        self.refused = ""
+        self.connects += 1
         client.subscribe([(self._topic("seating"), QOS), (self._topic("ack"), QOS),
                           (topic_state(self.code.tournament), QOS)])
         client.publish(self._topic("status"), b"online", qos=QOS, retain=True)
