@@ -124,13 +124,14 @@ def config_text(folder: Path, plan: BrokerPlan) -> str:
         "# Started by `companion tournament serve` and stopped with it.",
         "per_listener_settings false",
         "allow_anonymous false",
-        # A login can take over only its own session: the client id is the user name.
-        "use_username_as_clientid true",
         # A report with its game file is the largest message; anything larger is dropped.
         f"max_packet_size {MAX_REPORT_BYTES + 4096}",
         f"password_file {folder / 'passwords'}",
         f"acl_file {folder / 'acl'}",
         f"listener {plan.port} {plan.listen}",
+        # A login can take over only its own session: the client id is the user name (a
+        # setting of the listener, so after it).
+        "use_username_as_clientid true",
         "persistence true",
         f"persistence_location {data}/",
         "autosave_interval 5",

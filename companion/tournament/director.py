@@ -158,8 +158,7 @@ class Director:
         """Something changed (a report, or an organiser's action): tell tables and page."""
         if self.connected:
             self.publish_all(force=False)
-        if self.on_change is not None:
-            self.on_change()
+        self._tell()
 
     # -- callbacks (paho's network thread) ---------------------------------------------------
 
@@ -192,8 +191,7 @@ class Director:
                 if self.online.get(user) != online:
                     self.note(f"{user} joined (online)" if online else f"{user} is offline")
                 self.online[user] = online
-                if self.on_change is not None:
-                    self.on_change()
+                self._tell()
                 return
             if what != "report":
                 return
@@ -202,6 +200,16 @@ class Director:
             ack = self.refuse(user, payload, f"could not be handled ({type(e).__name__}: "
                                              f"{str(e)[:200]})")
         client.publish(topic_table(self.tid, user, "ack"), ack.to_payload(), qos=QOS)
+
+    def _tell(self) -> None:
+        """Tell whoever shows the tournament (a screen, the page) that something changed; a
+        failing listener is logged, never the director's end."""
+        if self.on_change is None:
+            return
+        try:
+            self.on_change()
+        except Exception as e:
+            self.note(f"could not show a change ({type(e).__name__}: {str(e)[:200]})")
 
     def refuse(self, user: str, payload: bytes, why: str) -> Ack:
         """Answer a report that cannot count ``rejected``, keep it in the journal (who, why,
@@ -213,8 +221,7 @@ class Director:
         except Exception as e:
             self.note(f"could not keep the refusal in the journal: {e}")
         found = _REPORT_ID.search(payload[:4096])
-        if self.on_change is not None:
-            self.on_change()
+        self._tell()
         return Ack(found.group(1).decode() if found else "?", "rejected", why)
 
     def handle_report(self, user: str, payload: bytes) -> Ack:

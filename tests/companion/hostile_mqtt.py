@@ -90,6 +90,7 @@ class Attacker:
 
     def __post_init__(self) -> None:
         self.acks: list[Ack] = []
+        self.last_payload = b""
         self._cv = threading.Condition()
         self._up = threading.Event()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.user,
@@ -121,6 +122,7 @@ class Attacker:
             raise AssertionError(f"{self.user} lost the broker and did not get it back")
         with self._cv:
             before = len(self.acks)
+        self.last_payload = payload
         self.client.publish(topic_table(self.tid, self.user, "report"), payload, qos=1)
         deadline = time.monotonic() + timeout
         with self._cv:
