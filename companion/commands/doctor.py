@@ -81,7 +81,25 @@ def app_checks() -> tuple[list[Check], str | None]:
             out.append(Check("journal", "ok", f"{journal}"))
     else:
         out.append(Check("journal", "ok", f"{journal} not present yet: no games played"))
+    out.append(secrets_check())
     return out, camera
+
+
+def secrets_check() -> Check:
+    """Files holding tournament passwords, secrets or join codes are owner-only."""
+    from companion import paths
+    from companion.tournament.store import readable_secrets
+    from hardware.diagnose import Check
+
+    loose = readable_secrets(paths.journal_path(), paths.data_dir() / "tournaments")
+    if not loose:
+        return Check("secrets", "ok", "files with tournament passwords, secrets and join "
+                     "codes are readable by their owner only")
+    names = ", ".join(str(p) for p in loose[:4]) + (f" and {len(loose) - 4} more"
+                                                   if len(loose) > 4 else "")
+    return Check("secrets", "fail", f"other users can read tournament secrets in {names}",
+                 "chmod go-rwx " + " ".join(str(p) for p in loose)
+                 + " (the companion does it itself the next time it opens them)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -132,6 +132,7 @@ def config_text(folder: Path, plan: BrokerPlan) -> str:
         # A login can take over only its own session: the client id is the user name (a
         # setting of the listener, so after it).
         "use_username_as_clientid true",
+        "set_tcp_nodelay true",
         "persistence true",
         f"persistence_location {data}/",
         "autosave_interval 5",

@@ -33,6 +33,7 @@ from companion.tournament.protocol import (
     Ack,
     ProtocolError,
     Report,
+    no_delay,
     table_of_user,
     table_user,
     topic_state,
@@ -78,6 +79,7 @@ class Director:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
+        self._client.on_socket_open = no_delay
 
     # -- lifecycle ------------------------------------------------------------------------
 

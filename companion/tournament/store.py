@@ -130,6 +130,30 @@ def private_file(path: Path) -> None:
                 os.chmod(p, 0o600)
 
 
+def readable_secrets(journal: Path, tournaments: Path) -> list[Path]:
+    """Files and folders holding tournament secrets that others than the owner can read:
+    a journal with tournament tables (and its ``-wal``/``-shm``), and everything under the
+    tournaments' folder (broker config, passwords, access list). Looks, changes nothing."""
+    found: list[Path] = []
+    try:
+        uri = f"file:{journal}?mode=ro&immutable=1"  # creates no -shm beside it
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=1.0)) as db:
+            holds = db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN "
+                               "('tournament_list', 'tournament_membership')").fetchone()[0]
+    except (sqlite3.Error, OSError):
+        holds = 0
+    if holds and journal.is_file():
+        found += [p for p in (journal, journal.with_name(journal.name + "-wal"),
+                              journal.with_name(journal.name + "-shm"))
+                  if p.is_file() and p.stat().st_mode & 0o077]
+    if tournaments.is_dir():
+        with contextlib.suppress(OSError):
+            found += [p for p in sorted(tournaments.rglob("*"))
+                      if p.name in ("broker", "mosquitto.conf", "passwords", "acl",
+                                    "passwords.new") and p.stat().st_mode & 0o077]
+    return found
+
+
 def _connect(path: Path, schema: str) -> sqlite3.Connection:
     try:
         private_file(path)
@@ -425,4 +449,4 @@ class TableStore(_Base):
 
 __all__ = ["REFUSED_KEPT", "Membership", "OutboxItem", "ReportRecord", "StaleError",
            "StoreError", "TableStore", "TournamentRecord", "TournamentStore", "private_file",
-           "private_folder"]
+           "private_folder", "readable_secrets"]

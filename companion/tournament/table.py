@@ -27,6 +27,7 @@ from companion.tournament.protocol import (
     ProtocolError,
     Report,
     Seating,
+    no_delay,
     topic_state,
     topic_table,
 )
@@ -81,6 +82,7 @@ class TableClient:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
+        self._client.on_socket_open = no_delay
 
     def _topic(self, what: str) -> str:
         return topic_table(self.code.tournament, self.code.user, what)

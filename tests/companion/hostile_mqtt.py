@@ -20,7 +20,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.tournament.protocol import MAX_REPORT_BYTES, Ack, Report, topic_table
+from companion.tournament.protocol import MAX_REPORT_BYTES, Ack, Report, no_delay, topic_table
 from rules.core import Placings
 
 WAIT = 30.0
@@ -100,6 +100,7 @@ class Attacker:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_disconnect = lambda *a: self._up.clear()
+        self.client.on_socket_open = no_delay
         self.client.connect("127.0.0.1", self.port, keepalive=10)
         self.client.loop_start()
         if not self._up.wait(WAIT):

@@ -245,3 +245,27 @@ def test_a_spare_table_gets_a_new_code_from_the_command(
     assert "its old code no longer logs in" in out
     assert main(["tournament", "codes", "--replace", "9"]) == 1
     assert "table 9: no such table" in capsys.readouterr().err
+
+
+def test_doctor_says_when_others_can_read_tournament_secrets(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.commands import doctor
+
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path))
+    desk_with_round(tmp_path).store.close()
+    broker = tmp_path / "tournaments" / "tt01" / "broker"
+    broker.mkdir(parents=True)
+    (broker / "passwords").write_text("director:$7$hashed\n")
+    # As an older companion left them: readable by every local user.
+    os.chmod(tmp_path / "journal.sqlite3", 0o644)
+    os.chmod(broker / "passwords", 0o644)
+    os.chmod(broker, 0o755)
+    checks = {c.area: c for c in doctor.app_checks()[0]}
+    check = checks["secrets"]
+    assert check.verdict == "fail"
+    assert str(tmp_path / "journal.sqlite3") in check.finding
+    assert str(broker / "passwords") in check.action and str(broker) in check.finding
+    for p in (tmp_path / "journal.sqlite3", broker / "passwords", broker):
+        os.chmod(p, 0o700 if p.is_dir() else 0o600)
+    check = doctor.secrets_check()
+    assert check.verdict == "ok" and "owner only" in check.finding
