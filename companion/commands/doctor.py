@@ -82,7 +82,26 @@ def app_checks() -> tuple[list[Check], str | None]:
     else:
         out.append(Check("journal", "ok", f"{journal} not present yet: no games played"))
     out.append(secrets_check())
+    out += brokers_left_running()
     return out, camera
+
+
+def brokers_left_running() -> list[Check]:
+    """A tournament's broker still running after its director was killed (kill -9, a crash)."""
+    from companion import paths
+    from companion.tournament.broker import orphaned
+    from hardware.diagnose import Check
+
+    out = []
+    for folder in sorted((paths.data_dir() / "tournaments").glob("*/broker")):
+        pid = orphaned(folder)
+        if pid is not None:
+            tid = folder.parent.name
+            out.append(Check("tournament", "warn", f"the broker of tournament {tid} is still "
+                             f"running (pid {pid}): its director was stopped without "
+                             "stopping it", f"`companion tournament use {tid}` then `serve` "
+                             f"takes it over (Ctrl-C stops both), or `kill {pid}`"))
+    return out
 
 
 def secrets_check() -> Check:

@@ -174,15 +174,7 @@ class Broker:
 
     def _left_running(self) -> int | None:
         """The pid of this tournament's broker if one is still running, else None."""
-        try:
-            pid = int(self.pid_path.read_text().strip())
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except (OSError, ValueError):
-            return None
-        if str(self.config_path).encode() in cmdline and any(
-                part.endswith(b"mosquitto") for part in cmdline[:1]):
-            return pid
-        return None
+        return left_running(self.folder)
 
     @property
     def config_path(self) -> Path:
@@ -206,8 +198,10 @@ class Broker:
         if left is not None:
             self._adopted = left
             self.reload(self.plan)
+            self._mark_director()
             return
         self.write()
+        self._mark_director()
         log = self.folder / "mosquitto.out"
         fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         with os.fdopen(fd, "ab") as out:
@@ -229,6 +223,11 @@ class Broker:
         self.stop()
         raise BrokerError(f"mosquitto did not start on {self.plan.listen}:{self.plan.port} "
                           f"(is the port taken?): {tail}")
+
+    def _mark_director(self) -> None:
+        """Who runs this broker (``director.pid``): a broker whose director is gone was left
+        running (`companion doctor` says so)."""
+        write_private(self.folder / "director.pid", f"{os.getpid()}\n")
 
     def log_tail(self, lines: int = 5) -> str:
         text = ""
@@ -268,6 +267,7 @@ class Broker:
         self._process = None
 
     def stop(self) -> None:
+        (self.folder / "director.pid").unlink(missing_ok=True)
         if self._adopted is not None:
             _signal_and_wait(self._adopted, signal.SIGTERM)
             self._adopted = None
@@ -289,6 +289,32 @@ class Broker:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.stop()
+
+
+def left_running(folder: Path) -> int | None:
+    """The pid of the broker whose files are in ``folder`` if it is still running, else
+    None. Found by its pid file and its command line."""
+    try:
+        pid = int((folder / "mosquitto.pid").read_text().strip())
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except (OSError, ValueError):
+        return None
+    if str(folder / "mosquitto.conf").encode() in cmdline and any(
+            part.endswith(b"mosquitto") for part in cmdline[:1]):
+        return pid
+    return None
+
+
+def orphaned(folder: Path) -> int | None:
+    """The pid of the broker in ``folder`` if it runs with no director (killed, crashed)."""
+    pid = left_running(folder)
+    if pid is None:
+        return None
+    try:
+        director = int((folder / "director.pid").read_text().strip())
+    except (OSError, ValueError):
+        return pid
+    return None if _alive(director) else pid
 
 
 def _alive(pid: int) -> bool:

@@ -251,3 +251,30 @@ def test_a_failing_network_callback_restarts_the_loop_and_says_so(tmp_path: Path
             director.stop()
         assert not director.receiving
     assert not port_open(config.port)
+
+
+def test_after_a_director_kill_9_doctor_names_the_broker_and_serve_takes_it_over(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.commands import doctor
+
+    data = tmp_path / "director"
+    _, config = new_tournament(data, 4, FORMAT)
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(data))
+    serve = Proc(["tournament", "serve"], data, "director")
+    again: Proc | None = None
+    try:
+        serve.wait_for("standings page:")
+        assert doctor.brokers_left_running() == []
+        serve.kill()  # kill -9: its broker is left running, tables stay connected
+        assert port_open(config.port)
+        [check] = doctor.brokers_left_running()
+        assert check.verdict == "warn" and "tournament tt01 is still running" in check.finding
+        again = Proc(["tournament", "serve"], data, "director again")
+        again.wait_for("took over the broker left running")
+        again.wait_for("standings page:")
+    finally:
+        if again is not None:
+            again.stop()
+        serve.stop()
+    wait_until(lambda: not port_open(config.port), what="the broker to stop with serve")
+    assert doctor.brokers_left_running() == []
