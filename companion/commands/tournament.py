@@ -462,7 +462,12 @@ def _table(args: argparse.Namespace) -> int:
     with client:
         print(f"table {code.table} of tournament {code.tournament}: connecting to "
               f"{code.host}:{code.port}", flush=True)
+        said = ""
         while not done.wait(0.1):
+            if client.refused != said:
+                said = client.refused
+                if said:
+                    print(said, flush=True)
             if client.seating is not None:
                 handle(client.seating)
             if args.until_over and client.state.get("over") and not client.pending():

@@ -107,14 +107,18 @@ class Director:
     def _run_network(self) -> None:
         """paho's network loop, started again whenever it fails (a callback that raised, a
         bug): a message can cost one restart, never the director's ears."""
-        while not self._stop.is_set():
-            try:
-                self._client.loop_forever(retry_first_connection=True)
-            except Exception as e:
-                self.failures += 1
-                self.note(f"the network loop failed ({type(e).__name__}: {str(e)[:200]}); "
-                          f"started it again ({self.failures})")
-            self._stop.wait(1.0)
+        try:
+            while not self._stop.is_set():
+                try:
+                    self._client.loop_forever(retry_first_connection=True)
+                except Exception as e:
+                    self.failures += 1
+                    self.note(f"the network loop failed ({type(e).__name__}: "
+                              f"{str(e)[:200]}); started it again ({self.failures})")
+                    self._tell()
+                self._stop.wait(1.0)
+        finally:
+            self._tell()  # no longer receiving: the page and the screen say so
 
     def stop(self) -> None:
         self._stop.set()
@@ -159,7 +163,10 @@ class Director:
     def changed(self) -> None:
         """Something changed (a report, or an organiser's action): tell tables and page."""
         if self.connected:
-            self.publish_all(force=False)
+            try:
+                self.publish_all(force=False)
+            except Exception as e:  # a busy or damaged journal: the next change tries again
+                self.note(f"could not send the seatings ({type(e).__name__}: {e})")
         self._tell()
 
     # -- callbacks (paho's network thread) ---------------------------------------------------
@@ -280,10 +287,9 @@ class Director:
         while not self._stop.wait(self.poll_seconds):
             try:
                 self.desk.refresh()
+                self._changed_if_new()
             except Exception as e:  # a locked or damaged store: say so, keep serving
                 self.note(f"could not read the tournament store: {e}")
-                continue
-            self._changed_if_new()
 
     def note(self, text: str) -> None:
         """Add a line to the director's log (shown by `serve` and the Tournament screen)."""

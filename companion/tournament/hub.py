@@ -561,6 +561,12 @@ class TournamentHub:
         director = self.service.director if self.service is not None else None
         return dict(director.online) if director is not None else {}
 
+    @property
+    def receiving(self) -> bool:
+        """The director's network loop runs (True when not serving: nothing to say)."""
+        director = self.service.director if self.service is not None else None
+        return director is None or director.receiving
+
     def refused(self) -> str:
         """How many table messages the director refused, and the last one ("" if none)."""
         desk = self.desk

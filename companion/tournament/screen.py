@@ -816,7 +816,8 @@ class NetworkPage(Page):
         online = hub.online()
         if state == "serving":
             up = sum(1 for c in codes if online.get(c.user))
-            self.state.text = f"Serving: {up} of {len(codes)} tables online"
+            self.state.text = f"Serving: {up} of {len(codes)} tables online" + (
+                "" if hub.receiving else ": director not receiving")
         else:
             self.state.text = {"starting": "Starting the broker...",
                                "stopping": "Stopping..."}.get(state, "Not serving")

@@ -10,7 +10,6 @@ announces itself ``online`` and leaves ``offline`` as its last will.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 import uuid
@@ -28,6 +27,7 @@ from companion.tournament.protocol import (
     Report,
     Seating,
     no_delay,
+    read_json,
     topic_state,
     topic_table,
 )
@@ -235,7 +235,7 @@ class TableClient:
                 if self.on_seating is not None:
                     self.on_seating(seating)
             elif msg.topic == topic_state(self.code.tournament):
-                state = json.loads(bytes(msg.payload))
+                state = read_json(bytes(msg.payload), "state")
                 if isinstance(state, dict):
                     self.state = state
             elif msg.topic == self._topic("ack"):

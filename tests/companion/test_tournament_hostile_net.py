@@ -228,8 +228,7 @@ def test_the_page_says_when_the_director_is_not_receiving(service: TournamentSer
 
     assert "director not receiving" not in page()
     assert service.director is not None
-    service.director.stop()  # its network loop ends; the page stays up
-    service.feed.bump()
+    service.director.stop()  # its network loop ends; the page stays up and is told
     wait_until(lambda: "director not receiving" in page(), what="the page to say so")
 
 
@@ -278,3 +277,14 @@ def test_after_a_director_kill_9_doctor_names_the_broker_and_serve_takes_it_over
         serve.stop()
     wait_until(lambda: not port_open(config.port), what="the broker to stop with serve")
     assert doctor.brokers_left_running() == []
+
+
+def test_the_table_command_says_its_code_was_refused(service: TournamentService,
+                                                     tmp_path: Path) -> None:
+    code = replace(service.join_codes("127.0.0.1")[0], secret="00000000")
+    table = Proc(["tournament", "table", "--join", code.text()], tmp_path / "table", "table")
+    try:
+        table.wait_for("refused table 1's code")
+        assert table.saw("ask the organiser for this table's code")
+    finally:
+        table.stop()
