@@ -223,6 +223,9 @@ class Director:
     def refuse(self, user: str, payload: bytes, why: str) -> Ack:
         """Answer a report that cannot count ``rejected``, keep it in the journal (who, why,
         how large) and log it; never raises."""
+        # What a table sent may be quoted in the reason: no control characters reach a
+        # terminal or a screen, and no reason is longer than a line or two.
+        why = "".join(c if c.isprintable() else repr(c)[1:-1] for c in why[:300])
         why = why if len(why) <= 300 else why[:299] + "…"
         self.note(f"{user}: refused a report: {why}")
         try:

@@ -269,3 +269,15 @@ def test_doctor_says_when_others_can_read_tournament_secrets(
         os.chmod(p, 0o700 if p.is_dir() else 0o600)
     check = doctor.secrets_check()
     assert check.verdict == "ok" and "owner only" in check.finding
+
+
+def test_a_refusal_never_carries_control_characters_to_a_terminal(tmp_path: Path) -> None:
+    desk = desk_with_round(tmp_path)
+    director = Director(desk, "127.0.0.1", 1, "unused")
+    names = [[f"\x1b[2J\x1b]0;owned\x07P{i}"] for i in range(4)]
+    ack = director.handle_report("table-1", Report("esc-1", "tt01", 1, 1, tuple(
+        tuple(n) for n in names)).to_payload())
+    assert ack.status == "rejected" and "\\x1b[2J" in ack.text
+    _, [(_, _, reason, _)] = desk.store.refused("tt01", 1)
+    for text in (ack.text, reason, director.log[-1]):
+        assert text.isprintable() and len(text) < 400, text
