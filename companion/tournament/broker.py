@@ -22,6 +22,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -162,6 +163,9 @@ class Broker:
         self.plan = plan
         self._process: subprocess.Popen[bytes] | None = None
         self._adopted: int | None = None
+        # New credentials come from the screen's thread and the service's watcher: one
+        # rewrite of the files at a time (two would hand the broker a half-hashed file).
+        self._files = threading.RLock()
 
     @property
     def adopted(self) -> int | None:
@@ -182,7 +186,8 @@ class Broker:
 
     def write(self) -> Path:
         """Write the config, credentials and access list; returns the config's path."""
-        write_credentials(self.folder, self.plan)
+        with self._files:
+            write_credentials(self.folder, self.plan)
         (self.folder / "data").mkdir(mode=0o700, exist_ok=True)
         write_private(self.config_path, config_text(self.folder, self.plan))
         return self.config_path
@@ -238,11 +243,22 @@ class Broker:
         return " | ".join(text.strip().splitlines()[-lines:])
 
     def reload(self, plan: BrokerPlan) -> None:
-        """New credentials (more tables): rewrite the files and tell the broker (SIGHUP)."""
-        self.plan = plan
-        write_credentials(self.folder, plan)
-        if self.running and self.pid is not None:
-            os.kill(self.pid, signal.SIGHUP)
+        """New credentials (more tables, a new code): rewrite the files and tell the broker
+        (SIGHUP)."""
+        with self._files:
+            write_credentials(self.folder, plan)
+            self.plan = plan
+            if self.running and self.pid is not None:
+                os.kill(self.pid, signal.SIGHUP)
+
+    def reload_if_changed(self, plan: BrokerPlan) -> bool:
+        """:meth:`reload` unless the broker has these credentials already; True if it did."""
+        with self._files:
+            if (plan.director_password, dict(plan.table_secrets)) == (
+                    self.plan.director_password, dict(self.plan.table_secrets)):
+                return False
+            self.reload(plan)
+            return True
 
     @property
     def running(self) -> bool:

@@ -151,20 +151,17 @@ class TournamentService:
     def _reload_if_changed(self, broker: Broker) -> None:
         try:
             config = self.desk.config
-        except Exception:  # a busy journal: next time
-            return
-        if dict(config.table_secrets) != dict(broker.plan.table_secrets):
-            try:
-                broker.reload(BrokerPlan(self.tid, config.listen, config.port,
-                                         config.director_password, config.table_secrets))
-            except (BrokerError, OSError) as e:
-                if self.director is not None:
-                    self.director.note(f"could not give the broker the new codes: {e}")
-                return
+            changed = broker.reload_if_changed(BrokerPlan(
+                self.tid, config.listen, config.port, config.director_password,
+                config.table_secrets))
+        except Exception as e:  # a busy journal, mosquitto_passwd failing: next time
             if self.director is not None:
-                self.director.note("the broker has the new table codes (an old code no "
-                                   "longer logs in)")
-                self.director.changed()
+                self.director.note(f"could not give the broker the new codes: {e}")
+            return
+        if changed and self.director is not None:
+            self.director.note("the broker has the new table codes (an old code no longer "
+                               "logs in)")
+            self.director.changed()
 
     def replace_code(self, table: int) -> JoinCode:
         """A spare companion takes ``table``'s place: a new code for it, taken by the running
