@@ -178,8 +178,8 @@ class TournamentService:
     def add_tables(self, count: int) -> list[JoinCode]:
         """Credentials for tables up to ``count``, taken by the running broker at once."""
         config = self.desk.ensure_tables(count)
-        if self.broker is not None:
-            self.broker.reload(BrokerPlan(self.tid, config.listen, config.port,
+        if self.broker is not None:  # (unless the watcher gave it them already)
+            self.broker.reload_if_changed(BrokerPlan(self.tid, config.listen, config.port,
                                           config.director_password, config.table_secrets))
         if self.director is not None:
             self.director.changed()
