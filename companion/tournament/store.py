@@ -122,8 +122,9 @@ def private_file(path: Path) -> None:
     """Create ``path`` owner-only (0600) if missing, and make an existing one (and SQLite's
     ``-wal`` and ``-shm`` beside it) owner-only. A read-only folder is left as it is."""
     private_folder(path.parent)
-    with contextlib.suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    if not path.exists():  # (an existing journal on a read-only card is only read)
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         with contextlib.suppress(OSError):
             if p.is_file() and p.stat().st_mode & 0o077:
