@@ -157,6 +157,7 @@ class ReadGate:
         self._last_read: float | None = None
         self._motion_t: float | None = None  # the last frame that showed motion
         self._last_t: float | None = None
+        self._first_t: float | None = None  # the first frame decided on
         self._due = -math.inf  # when the next read is due while frames show motion
         self.reads = 0  # full reads granted so far
         self.frames = 0  # frames decided on so far
@@ -188,16 +189,22 @@ class ReadGate:
         if moving:
             self._motion_t = t
         last, since = self._last_read, self._motion_t
+        if self._first_t is None:
+            self._first_t = t
+        # the last motion, or the first frame when there was none: the settle is awaited for
+        # hold_s after it at most
+        ref = since if since is not None else self._first_t
         # a read is due when the frame nearest the due time comes (half a frame early at most)
         if last is None:
             want = True
         elif moving:
             want = t >= self._due - dt / 2
-        elif since is not None and (t - since <= self.confirm_s
-                                    or (settle_at is not None and t - since <= self.hold_s)):
+        elif (since is not None and t - since <= self.confirm_s) \
+                or (settle_at is not None and t - ref <= self.hold_s):
             # the motion stopped: read the first still frame at once, the frame when the view
             # can be confirmed as settled, and at settle_rate meanwhile
-            want = (last <= since or t - last >= 1 / self.settle_rate - dt / 2
+            want = ((since is not None and last <= since)
+                    or t - last >= 1 / self.settle_rate - dt / 2
                     or (settle_at is not None and last < settle_at <= t))
         else:
             want = t - last >= self.idle_s - dt / 2
