@@ -114,7 +114,7 @@ class MotionMeter:
         changed = int(np.count_nonzero(diff > self.noise))
         size = self._die_size if self._die_size is not None else DEFAULT_DIE_FRAC * w
         die_area = (size * sw / w) ** 2  # one die's area in the small copy's pixels
-        return changed / max(die_area, 1.0)
+        return float(changed / max(die_area, 1.0))
 
 
 class ReadGate:
@@ -142,7 +142,7 @@ class ReadGate:
         self.moving_rate = min(self.budget, positive("moving_rate", moving_rate)
                                if moving_rate is not None else self.budget)
         self.settle_rate = min(self.budget, positive("settle_rate", settle_rate)
-                               if settle_rate is not None else self.budget)
+                               if settle_rate is not None else self.budget * 0.75)
         self.settle_s = positive("settle_s", settle_s)
         self.confirm_s = positive("confirm_s", confirm_s) if confirm_s is not None \
             else 3 * self.settle_s

@@ -232,13 +232,12 @@ class RollTracker:
     @property
     def settle_at(self) -> float | None:
         """When the view could next be confirmed as settled, if nothing moves till then (what a
-        :class:`vision.motion.ReadGate` is told, to read that frame): None when the view now has
-        been seen still and reported already (``settled``, or the same as the last rest); the
-        last frame's time while a hand hides the dice (or no frame came yet)."""
-        if self._anchor is not None and self._rested:
+        :class:`vision.motion.ReadGate` is told, to read that frame). None when there is nothing
+        to confirm: the view now has been seen still and reported already (``settled``, or the
+        same as the last rest), or the last reading was blank or showed a hand (what ends that
+        is motion, which the gate reads anyway)."""
+        if self._anchor is None or self._still_since is None or self._rested:
             return None
-        if self._anchor is None or self._still_since is None:
-            return self._last_t if self._last_t is not None else 0.0
         return max(self._still_start() + self.settle_s - TIME_EPS, self._last_t or 0.0)
 
     def _still_start(self) -> float:
