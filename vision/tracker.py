@@ -35,7 +35,15 @@ Every update returns a :class:`TrackerState`. ``roll`` is set on the one update 
 expected roll settles. ``settled`` keeps its earlier meaning: set on the one update where the
 view settles after any change (a roll or handling) with at least ``min_dice`` dice: what lies
 on the table now, for tracking dice on the players' boards (allocation is handling, not
-rolling). A caller that took ``settled`` for a roll should take ``roll`` instead. ::
+rolling). A caller that took ``settled`` for a roll should take ``roll`` instead.
+
+A caller that reads only some frames (a :class:`vision.motion.ReadGate`: a Pi cannot read
+every frame) gives every frame's motion level too: ``update(reading, t, motion=level)`` for a
+frame read, :meth:`RollTracker.motion` for one that was not. Motion seen on any frame restarts
+the stillness clock (for up to ``MOTION_HOLD_S`` after the readings last changed), a difference
+read right after motion is a change at once, and, with no motion seen, a reading that differs
+from the still view by a glitch of the reader only does not hold the settle back;
+:attr:`RollTracker.settle_at` says when the next read could confirm a settle. ::
 
     tracker = RollTracker(settle_s=0.3)
     tracker.expect(("Ana",))            # the game now waits for Ana's roll
