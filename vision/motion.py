@@ -15,9 +15,10 @@ the dice from counting as settled. ::
     meter, gate = MotionMeter(), ReadGate(budget=8.0)
     for t, frame in camera:
         level = meter.measure(frame)               # die areas changed since the last frame
-        if gate.decide(t, level, settling=not tracker.at_rest):
+        if gate.decide(t, level, settle_at=tracker.settle_at):
             reading = read_dice(frame)
-            meter.die_size = reading.die_size() or meter.die_size
+            if reading.dice:                       # levels in this table's die areas
+                meter.die_size = statistics.median(d.size for d in reading.dice)
             state = tracker.update(reading, t, motion=level)
         else:
             state = tracker.motion(t, level)
@@ -122,11 +123,15 @@ class ReadGate:
 
     ``budget``: at most this many full reads in any second; ``moving_rate``: reads a second
     while frames show motion (default: the budget); ``settle_s``: the roll tracker's settling
-    time: once the motion stops, the next frame is read at once (the dice at rest) and then
-    every ``settle_s / 2`` for ``confirm_s`` (default ``3 * settle_s``), or for as long as the
-    caller says the view is still ``settling`` (up to ``hold_s``); ``idle_s``: while all is
-    still, a read every this many seconds (to see what the meter may have missed); ``level``:
-    the motion level that counts as motion (:data:`MOVING`).
+    time. Once the motion stops, the next frame is read at once (the dice at rest), then
+    frames at ``settle_rate`` (default: three quarters of the budget, so that the read when the
+    settle is due is not crowded out) for ``confirm_s`` (default ``3 * settle_s``) and for as
+    long as the caller's tracker has a settle to confirm (``settle_at`` given, up to ``hold_s``
+    after the motion), always with the first frame at or after ``settle_at``; ``idle_s``: while
+    all is still, a read every this many seconds (to see what the meter may have missed);
+    ``level``: the motion level that counts as motion (:data:`MOVING`).
+
+    Raised when a budget, rate or time is not a finite number > 0: ``ValueError``.
     """
 
     def __init__(self, budget: float = 8.0, *, moving_rate: float | None = None,
