@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/rolls_rendered.py            # 40 rolls, 40 handling (~3 min)
     .venv/bin/python benchmarks/rolls_rendered.py --events 100 --seed 3
+    .venv/bin/python benchmarks/rolls_rendered.py --reads-per-s 8   # the motion gate decides
 
 ``benchmarks/rolls.py`` measures the tracker on thousands of events at the level of readings,
 with the reader's faults modelled; this one renders fewer events as frames
@@ -9,7 +10,10 @@ with the reader's faults modelled; this one renders fewer events as frames
 faults are the reader's own: dice thrown in (tumbling: their faces change, they turn and hop),
 dice pushed aside, a die picked up under a hand and put down elsewhere, the camera bumped
 (the view shifts, blurred for two frames), a hand reaching in. Every event is followed by a
-quiet second; handling happens while a roll is expected (the harder case).
+quiet second; handling happens while a roll is expected (the harder case). With
+``--reads-per-s N`` every frame's motion is measured (:class:`vision.motion.MotionMeter`) and
+only the frames a :class:`vision.motion.ReadGate` (budget N) picks are read, as the app does;
+the tracker gets every frame's motion.
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import RollTracker, read_dice  # noqa: E402
+from vision import RollTracker, TrackerState, read_dice  # noqa: E402
+from vision.motion import MotionMeter, ReadGate  # noqa: E402
 from vision.synthetic import SynthDie, random_die, random_scene, render  # noqa: E402
 
 FPS = 15.0
@@ -121,6 +126,29 @@ class Table:
         self.show(self.dice, n=int(self.rng.integers(5, 15)), hand=self.hand_at(x, y))
 
 
+def _track(tr: RollTracker, frames: list[np.ndarray],
+           reads_per_s: float | None) -> tuple[list[TrackerState], list[float]]:
+    """Feed the frames to the tracker: each read by ``read_dice``, or (``reads_per_s``)
+    each one's motion measured and only those the gate picks read. Returns the states and the
+    times of the frames read."""
+    meter = MotionMeter()
+    gate = ReadGate(reads_per_s, settle_s=tr.settle_s) if reads_per_s else None
+    states: list[TrackerState] = []
+    read_at: list[float] = []
+    for i, img in enumerate(frames):
+        t = i / FPS
+        level = meter.measure(img)
+        if gate is None or gate.decide(t, level, settle_at=tr.settle_at):
+            reading = read_dice(img)
+            if reading.dice:
+                meter.die_size = float(np.median([d.size for d in reading.dice]))
+            states.append(tr.update(reading, t, motion=level if gate else None))
+            read_at.append(t)
+        else:
+            states.append(tr.motion(t, level))
+    return states, read_at
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -128,12 +156,17 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--old", action="store_true",
                     help="count every settle as a roll (what the tracker did before)")
+    ap.add_argument("--reads-per-s", type=float, default=None, metavar="N",
+                    help="read only the frames the motion gate picks, N a second at most "
+                    "(default: every frame)")
     args = ap.parse_args()
+    if args.reads_per_s is not None and not args.reads_per_s > 0:
+        ap.error(f"--reads-per-s must be > 0, got {args.reads_per_s:g}")
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     phantom: Counter[str] = Counter()
     count: Counter[str] = Counter()
-    missed = rolls = frames = 0
+    missed = rolls = frames = reads = busiest = 0
     t0 = time.perf_counter()
     while rolls < args.events:
         table = Table(rng)
@@ -153,10 +186,12 @@ def main() -> None:
             table.show(table.dice, 15)  # a quiet second
             spans.append((kind, start, len(table.frames)))
         tr = RollTracker(settle_s=0.3, emit_initial=False, expect=("A",))
-        states = [tr.update(read_dice(img), i / FPS) for i, img in enumerate(table.frames)]
+        states, read_at = _track(tr, table.frames, args.reads_per_s)
         at = [i for i, s in enumerate(states)
               if (s.settled if args.old else s.roll) is not None]
         frames += len(table.frames)
+        reads += len(read_at)
+        busiest = max(busiest, max(sum(1 for u in read_at if t <= u < t + 1.0) for t in read_at))
         for kind, a, b in spans:
             got = [i for i in at if a <= i < b]
             count[kind] += 1
@@ -167,8 +202,12 @@ def main() -> None:
                 phantom[kind] += 1
     handling = sum(count[k] for k in HANDLING)
     rule = "every settle counted (the earlier rule)" if args.old else "expectation + evidence"
-    print(f"rendered roll tracking, seed {args.seed}, {rule}: {frames} frames read, "
+    if args.reads_per_s:
+        rule += f", read by the motion gate (at most {args.reads_per_s:g} a second)"
+    print(f"rendered roll tracking, seed {args.seed}, {rule}: {frames} frames, "
           f"{time.perf_counter() - t0:.0f} s")
+    print(f"full reads: {reads} ({reads / frames:.0%} of the frames, at most {busiest} in any "
+          "second)")
     print(f"phantom rolls: {sum(phantom.values())} in {handling} handling events  "
           + " ".join(f"{k} {phantom[k]}/{count[k]}" for k in HANDLING))
     print(f"missed rolls: {missed} in {rolls} real rolls")

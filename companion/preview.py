@@ -1,9 +1,14 @@
 """The camera feed: one worker thread from camera frames to vision readings and settled rolls.
 
 It opens the camera the table chose (:func:`hardware.camera.open_source`, in the documented
-order of precedence; the stand-in draws vision's rendered dice), reads every frame with
-:func:`vision.read_dice`, feeds the readings to a :class:`vision.RollTracker`, and keeps the
-newest picture with vision's overlay (:func:`vision.annotate`) for the live dice view. Real
+order of precedence; the stand-in draws vision's rendered dice), measures the motion of every
+frame (:class:`vision.motion.MotionMeter`, well under 2 ms), runs the full reader
+(:func:`vision.read_dice`, 80-135 ms a frame on a Pi) only on the frames a
+:class:`vision.motion.ReadGate` picks (while something moves, once it stops and to confirm the
+settle, and every 2 s while all is still; never more than ``reads_per_s`` a second), feeds the
+readings and every frame's motion to a :class:`vision.RollTracker`, and keeps the newest
+picture with vision's overlay of the last reading (:func:`vision.annotate`) for the live dice
+view. Real
 rolls (a die seen arriving and tumbling while the game expects a roll, see :meth:`expect`) go
 to ``on_roll``; every settled view, rolls and handling alike (dice moved onto a board), to
 ``on_settled``. Both are called on the worker thread: the app hands them to the UI thread
@@ -20,9 +25,11 @@ rolls count in games (:attr:`CameraFeed.rolls_count`) only when the players chos
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 import warnings
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -36,6 +43,8 @@ from vision import Profile, Reading
 
 RollListener = Callable[[Reading], None]
 TRIM_EVERY = 16  # frames between handing freed memory back to the system
+#: Full reads a second at most, unless configured (``[camera] reads_per_s``): what a Pi affords.
+READS_PER_S = 8.0
 #: Zone outlines in the seats' colours (BGR, as vision draws).
 ZONE_COLOURS = tuple((round(b * 255), round(g * 255), round(r * 255))
                      for r, g, b, _ in PALETTES["okabe-ito"])
@@ -77,18 +86,33 @@ class CameraFeed:
     ``choice`` is the camera chosen (a :class:`hardware.camera.CameraChoice`, or a spec
     string: ``synthetic``, ``picamera2``, ``opencv:0``, ``replay:PATH``, ``auto``); ``config``
     the parsed config file (its ``[camera]`` options); ``profile`` a vision Profile or None;
-    ``fps`` caps how often frames are read. ``open_source`` is injectable for tests.
+    ``fps`` caps how many frames a second are taken from the camera (each one's motion is
+    measured); ``reads_per_s`` how many of them the full reader may read in any second (None:
+    the ``[camera]`` option ``reads_per_s``, else 8, a Raspberry Pi's budget).
+    ``open_source`` is injectable for tests.
+
+    Raised when ``fps`` or ``reads_per_s`` is not a number > 0: ``ValueError``.
     """
 
     def __init__(self, choice: CameraChoice | str, *, config: Mapping[str, Any] | None = None,
-                 profile: Profile | None = None, fps: float = 8.0, settle_s: float = 0.3,
+                 profile: Profile | None = None, fps: float = 15.0,
+                 reads_per_s: float | None = None, settle_s: float = 0.3,
                  open_source: Callable[[str], Source] | None = None) -> None:
         self.choice = choice if isinstance(choice, CameraChoice) else CameraChoice(choice,
                                                                                    "given")
         self.spec = self.choice.spec
         self.config = dict(config or {})
         self.profile = profile
+        if reads_per_s is None:
+            table = self.config.get("camera", {})
+            reads_per_s = table.get("reads_per_s", READS_PER_S) if isinstance(table, Mapping) \
+                else READS_PER_S
+        for name, value in (("fps", fps), ("reads_per_s", reads_per_s)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not math.isfinite(value) or value <= 0:
+                raise ValueError(f"camera feed: {name} must be a number > 0, got {value!r}")
         self.period = 1.0 / fps
+        self.reads_per_s = float(reads_per_s)
         self.settle_s = settle_s
         self.on_roll: RollListener | None = None
         self.on_settled: RollListener | None = None
@@ -99,7 +123,9 @@ class CameraFeed:
         self.stand_in = self.choice.stand_in
         self.error: str | None = None
         self.why = ""  # why the stand-in is shown, when no camera was found
-        self.frames = 0
+        self.frames = 0  # frames taken from the camera
+        self.reads = 0  # of them, frames read by the full reader
+        self.read_times: deque[float] = deque(maxlen=256)  # frame times of the last full reads
         self._open = open_source
         self._source: Source | None = None
         self._latest: Snapshot | None = None
@@ -212,7 +238,8 @@ class CameraFeed:
     def _work(self) -> None:
         import cv2
 
-        from vision import RollTracker, annotate, read_dice
+        from vision import Reading, RollTracker, annotate, read_dice
+        from vision.motion import MotionMeter, ReadGate
 
         trim = _malloc_tamer()
         # dice lying in the tray when the camera starts are last game's, not a roll
@@ -220,6 +247,9 @@ class CameraFeed:
             tracker = RollTracker(settle_s=self.settle_s, emit_initial=False,
                                   expect=self._expect)
             self._expect_changed = False
+        meter = MotionMeter()
+        gate = ReadGate(self.reads_per_s, settle_s=self.settle_s)
+        reading = Reading.empty()  # the last full reading (the gate reads the first frame)
         try:
             if self._source is None:
                 self._source = self._open_source()
@@ -229,13 +259,23 @@ class CameraFeed:
                 if source is None:  # closed while a read was in flight
                     continue
                 frame = source.read()
-                reading = read_dice(frame.image, self.profile)
+                level = meter.measure(frame.image)
                 with self._lock:
                     if self._expect_changed:
                         tracker.expect(self._expect)
                         self._expect_changed = False
-                state = tracker.update(reading, frame.t)
-                shown = annotate(frame.image, reading)
+                if gate.decide(frame.t, level, settle_at=tracker.settle_at):  # the first: yes
+                    reading = read_dice(frame.image, self.profile)
+                    sizes = sorted(d.size for d in reading.dice)
+                    if sizes:  # the motion is measured in this table's die areas
+                        meter.die_size = sizes[len(sizes) // 2]
+                    state = tracker.update(reading, frame.t, motion=level)
+                    with self._lock:
+                        self.reads += 1
+                        self.read_times.append(frame.t)
+                else:
+                    state = tracker.motion(frame.t, level)
+                shown = annotate(frame.image, reading)  # the last reading over the live picture
                 zones = self.zones
                 if zones:
                     from calibration.zones import count_dice, draw_zones

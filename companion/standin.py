@@ -9,6 +9,7 @@ picture says it is rendered dice.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -43,7 +44,9 @@ class ThrownDice:
     :meth:`throw` rolls a scene of dice in from the tray's edge, tumbling, to rest where the
     scene puts them (the stand-in's own animation); :meth:`clear` takes them out. Frames are
     stamped on virtual time, ``1 / fps`` apart, so a roll settles the same way on any machine.
-    ``name`` is a camera's, not the stand-in's: its rolls count like a real camera's.
+    ``name`` is a camera's, not the stand-in's: its rolls count like a real camera's. A script
+    may throw and clear from another thread than the one reading frames (a lock keeps a read
+    from meeting a half-replaced tray).
     """
 
     name = "tray"
@@ -59,6 +62,7 @@ class ThrownDice:
         self.closed = False
         self._source: SyntheticSource | None = None
         self._dice: tuple[Any, ...] = ()
+        self._lock = threading.RLock()
         self.clear()
 
     def _scene(self, dice: tuple[Any, ...]) -> Any:
@@ -70,6 +74,10 @@ class ThrownDice:
         return scene
 
     def _start(self, dice: tuple[Any, ...], roll_s: float) -> None:
+        with self._lock:
+            self._restart(dice, roll_s)
+
+    def _restart(self, dice: tuple[Any, ...], roll_s: float) -> None:
         from vision import synthetic as vs
 
         if self._source is not None:
@@ -98,16 +106,18 @@ class ThrownDice:
         return self._dice
 
     def read(self) -> Any:
-        assert self._source is not None
-        frame = self._source.read()
-        self.t = frame.t + 1.0 / self.fps
-        self.reads += 1
-        return frame
+        with self._lock:
+            assert self._source is not None
+            frame = self._source.read()
+            self.t = frame.t + 1.0 / self.fps
+            self.reads += 1
+            return frame
 
     def close(self) -> None:
-        self.closed = True
-        if self._source is not None:
-            self._source.close()
+        with self._lock:
+            self.closed = True
+            if self._source is not None:
+                self._source.close()
 
 
 __all__ = ["LABEL", "ThrownDice", "stand_in_camera"]

@@ -5,6 +5,8 @@ Pure functions over numpy BGR frames (OpenCV), plus a settle tracker:
 - :func:`read_dice` finds every die in a frame and reads its top face and colour;
 - :func:`annotate` draws a reading over a copy of the frame;
 - :class:`RollTracker` turns a stream of readings into rolls, told apart from handling;
+- :mod:`vision.motion` measures motion between frames cheaply and decides which frames the
+  full reader reads (a Raspberry Pi cannot read every frame);
 - :mod:`vision.synthetic` renders dice scenes with ground truth.
 """
 

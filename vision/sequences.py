@@ -52,6 +52,10 @@ class Faults:
     false_die: float = 0.01  # per frame: a die reported where there is none
     hand_seen: float = 0.85  # per event: the hand is recognised at all
     hand_frame: float = 0.9  # per frame, once recognised: the warning is on
+    # the motion measure (vision.motion.MotionMeter), per frame, in die areas
+    motion_noise: float = 0.08  # its floor: |N(0, this)| on every frame
+    motion_miss: float = 0.1  # the frame's motion is not seen at all (the floor only)
+    motion_spurious: float = 0.005  # motion where nothing moved (a shadow, the light)
 
 
 @dataclass
@@ -77,18 +81,25 @@ class Event:
 
 @dataclass
 class Session:
-    """A generated session: one reading per frame at ``fps``, the expectation at each frame,
-    and the events."""
+    """A generated session: one reading per frame at ``fps``, the motion level of each frame
+    (what :class:`vision.motion.MotionMeter` would measure against the frame before, in die
+    areas), the expectation at each frame, and the events."""
 
     fps: float
     readings: list[Reading] = field(default_factory=list)
+    motion: list[float] = field(default_factory=list)
     expected: list[tuple[str, ...] | None] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
 
 
 class _Sim:
-    def __init__(self, rng: np.random.Generator, faults: Faults) -> None:
+    def __init__(self, rng: np.random.Generator, faults: Faults,
+                 motion_rng: np.random.Generator) -> None:
         self.rng = rng
+        self.mrng = motion_rng  # the motion signal's own draws: the readings stay as they were
+        self._before: list[tuple[float, float, int | None]] = []  # what the last frame showed
+        self._hand_before: tuple[float, float, float] | None = None
+        self._shift_before = (0.0, 0.0)
         self.f = faults
         self.fps = float(rng.choice([10.0, 15.0, 20.0, 30.0]))
         self.size = float(rng.uniform(22, 60))
@@ -124,6 +135,7 @@ class _Sim:
             else:
                 items.append((d.x, d.y, d.value, False))
         items += extra or []
+        self._motion(items, hand, shift, blur)
         for x, y, v, mov in items:
             x, y = x + shift[0], y + shift[1]
             if hand is not None and math.dist((x, y), hand[:2]) < hand[2]:
@@ -161,6 +173,47 @@ class _Sim:
         self.session.readings.append(Reading(dice=tuple(out), frame_shape=(480, 640),
                                              warnings=warn))
         self.session.expected.append(self.expect)
+
+    def _motion(self, items: list[tuple[float, float, int | None, bool]],
+                hand: tuple[float, float, float] | None, shift: tuple[float, float],
+                blur: bool) -> None:
+        """The frame's motion level: what changed since the frame before, in die areas. A die
+        moving by ``s`` px changes about ``2 s / size`` die areas (at most 2: where it was and
+        where it is), more when it turns over; a die appearing or leaving, one; a hand, its
+        area when it comes or goes and a third of it while it moves in view; the camera
+        moving, half the view for each die size it moves; then the meter's noise floor,
+        misses and spurious motion (``Faults``)."""
+        f, rng, size = self.f, self.mrng, self.size
+        now = [(x + shift[0], y + shift[1], v) for x, y, v, _m in items
+               if 0 < x + shift[0] < self.w and 0 < y + shift[1] < self.h]
+        level = 0.0
+        for x, y, v in now:
+            near = min(self._before, key=lambda b: math.dist((x, y), b[:2]), default=None)
+            if near is None or math.dist((x, y), near[:2]) > 3 * size:
+                level += 1.0  # appeared
+            else:
+                step = math.dist((x, y), near[:2])
+                level += min(2.0, 2 * step / size + (0.5 if v != near[2] else 0.0))
+        for b in self._before:
+            if all(math.dist(b[:2], (x, y)) > 3 * size for x, y, _v in now):
+                level += 1.0  # gone
+        if hand is not None or self._hand_before is not None:
+            r = (hand or self._hand_before or (0.0, 0.0, 0.0))[2]
+            area = math.pi * r * r / (size * size)
+            level += area / 3 if hand is not None and self._hand_before is not None else area
+        moved = math.dist(shift, self._shift_before) + (size if blur else 0.0)
+        if moved > 0:
+            level += 0.5 * self.w * self.h / (size * size) * min(1.0, moved / size)
+        self._before, self._hand_before, self._shift_before = now, hand, shift
+        floor = abs(float(rng.normal(0, f.motion_noise)))
+        r = float(rng.random())
+        if r < f.motion_miss:
+            level = floor
+        elif r < f.motion_miss + f.motion_spurious:
+            level += floor + float(rng.uniform(0.3, 3.0))
+        else:
+            level += floor
+        self.session.motion.append(level)
 
     def quiet(self, seconds: float) -> None:
         for _ in range(max(1, round(seconds * self.fps))):
@@ -381,9 +434,12 @@ def sessions(rng: np.random.Generator, n_rolls: int, n_handling: int,
     come while none is expected; real rolls always while one is.
     """
     f = faults or Faults()
+    # the motion signal draws from its own generator, spawned from ``rng`` without drawing
+    # from it: the readings are the same as without it
+    motion_rng = rng.spawn(1)[0]
     rolls = handling = 0
     while rolls < n_rolls or handling < n_handling:
-        sim = _Sim(rng, f)
+        sim = _Sim(rng, f, motion_rng)
         sim.quiet(0.5)
         for _ in range(20):
             if rolls >= n_rolls and handling >= n_handling:

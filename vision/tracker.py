@@ -35,7 +35,15 @@ Every update returns a :class:`TrackerState`. ``roll`` is set on the one update 
 expected roll settles. ``settled`` keeps its earlier meaning: set on the one update where the
 view settles after any change (a roll or handling) with at least ``min_dice`` dice: what lies
 on the table now, for tracking dice on the players' boards (allocation is handling, not
-rolling). A caller that took ``settled`` for a roll should take ``roll`` instead. ::
+rolling). A caller that took ``settled`` for a roll should take ``roll`` instead.
+
+A caller that reads only some frames (a :class:`vision.motion.ReadGate`: a Pi cannot read
+every frame) gives every frame's motion level too: ``update(reading, t, motion=level)`` for a
+frame read, :meth:`RollTracker.motion` for one that was not. Motion seen on any frame restarts
+the stillness clock (for up to ``MOTION_HOLD_S`` after the readings last changed), a difference
+read right after motion is a change at once, and, with no motion seen, a reading that differs
+from the still view by a glitch of the reader only does not hold the settle back;
+:attr:`RollTracker.settle_at` says when the next read could confirm a settle. ::
 
     tracker = RollTracker(settle_s=0.3)
     tracker.expect(("Ana",))            # the game now waits for Ana's roll
@@ -50,9 +58,11 @@ rolling). A caller that took ``settled`` for a roll should take ``roll`` instead
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from vision.motion import MOVING
 from vision.read import OCCLUSION_WARNING
 from vision.types import Die, Reading
 
@@ -121,6 +131,12 @@ GLITCH_FRAMES = 2
 GLITCH_SHARE = 3
 #: How long a die that dropped out of the readings is remembered (seconds).
 LOST_S = 0.4
+#: Motion (:meth:`RollTracker.motion`) keeps the view from settling only this long after the
+#: view last changed: motion that goes on longer while the readings stay the same is taken for
+#: something moving beside the dice (a player, a screen), and the readings alone decide.
+MOTION_HOLD_S = 2.0
+#: Times this close count as equal (frame times are sums of float steps).
+TIME_EPS = 1e-6
 
 
 class RollTracker:
@@ -135,12 +151,15 @@ class RollTracker:
     whether dice appearing after the tray was seen empty (since the last rest) count as
     rolled without being seen move (a roll under a cup lifted off, or one faster than the
     camera); ``expect``: the
-    expectation at start (see :meth:`expect`; by default a roll is expected from anyone).
+    expectation at start (see :meth:`expect`; by default a roll is expected from anyone);
+    ``moving_level``: the motion level (:class:`vision.motion.MotionMeter`, die areas changed)
+    that counts as motion when one is given (:meth:`motion`, ``update(..., motion=)``).
     """
 
     def __init__(self, settle_s: float = 0.3, move_px: float = 4.0, *, min_dice: int = 1,
                  emit_initial: bool = True, move_frac: float = 0.2, roll_travel: float = 1.0,
-                 empty_tray: bool = False, expect: Sequence[str] | None = ()) -> None:
+                 empty_tray: bool = False, expect: Sequence[str] | None = (),
+                 moving_level: float = MOVING) -> None:
         if not (math.isfinite(settle_s) and settle_s >= 0):
             raise ValueError(f"settle_s must be a finite number >= 0, got {settle_s!r}")
         if not (math.isfinite(move_px) and move_px > 0):
@@ -151,6 +170,9 @@ class RollTracker:
             raise ValueError(f"roll_travel must be a finite number >= 0, got {roll_travel!r}")
         if min_dice < 1:
             raise ValueError(f"min_dice must be >= 1, got {min_dice!r}")
+        if not (math.isfinite(moving_level) and moving_level > 0):
+            raise ValueError(f"moving_level must be a finite number > 0, got {moving_level!r}")
+        self.moving_level = float(moving_level)
         self.settle_s = float(settle_s)
         self.move_px = float(move_px)
         self.move_frac = float(move_frac)
@@ -167,6 +189,12 @@ class RollTracker:
         self._anchor_sum: list[tuple[float, float, int]] = []  # its dice's centres, summed
         self._still_since: float | None = None
         self._last_t: float | None = None
+        self._motion_t: float | None = None  # the last frame that showed motion
+        self._read_t = -math.inf  # the last frame read
+        self._motion_fed = False  # a motion level was given (then stillness is seen between reads)
+        self._clean: tuple[Reading, list[_Track | None]] = (Reading.empty((1, 1)), [])
+        self._anchor_face: list[str | None] = []  # its dice's faces (learnt when uncertain)
+        self._occluded = False  # the last reading was blank or warned of a hand
         self._settled: Reading | None = None
         self._rest: Reading | None = None  # the view at the last rest
         self._rested = False  # the current view has been reported as rest
@@ -207,7 +235,28 @@ class RollTracker:
         """True while dice are moving (or have not yet been still for ``settle_s``)."""
         if self._still_since is None or self._last_t is None:
             return True
-        return self._last_t - self._still_since < self.settle_s
+        return self._last_t - self._still_start() < self.settle_s - TIME_EPS
+
+    @property
+    def settle_at(self) -> float | None:
+        """When the view could next be confirmed as settled, if nothing moves till then (what a
+        :class:`vision.motion.ReadGate` is told, to read that frame). None when there is nothing
+        to confirm: the view now has been seen still and reported already (``settled``, or the
+        same as the last rest), or the last reading was blank or showed a hand (what ends that
+        is motion, which the gate reads anyway)."""
+        if self._anchor is None or self._still_since is None or self._rested:
+            return None
+        return max(self._still_start() + self.settle_s - TIME_EPS, self._last_t or 0.0)
+
+    def _still_start(self) -> float:
+        """Since when the view has been still: since it last changed in the readings, or
+        since the last motion seen after that (for at most ``MOTION_HOLD_S``)."""
+        start = self._still_since
+        assert start is not None
+        m = self._motion_t
+        if m is not None and start < m <= start + MOTION_HOLD_S:
+            return m
+        return start
 
     @property
     def last_roll(self) -> Reading | None:
@@ -236,13 +285,16 @@ class RollTracker:
             free.remove(best)
         return False
 
-    def _judge(self, reading: Reading) -> tuple[bool, bool]:
+    def _judge(self, reading: Reading, moved: bool) -> tuple[bool, bool]:
         """(changed, clean): whether ``reading`` differs from the still view (the anchor) for
         real, and whether it equals it exactly.
 
         The reader errs for a frame now and then (a die not found, read uncertain or wrong, a
         centre hopping, a false die); such a difference is a glitch, and counts as a change
-        only when the same difference is seen on ``GLITCH_FRAMES`` frames in a row.
+        only when the same difference is seen on ``GLITCH_FRAMES`` frames in a row, or at once
+        when motion was seen since the last reading (``moved``: something did move). A die of
+        the still view read uncertain there and now read with a face is not a difference: the
+        still view learns its face.
         """
         a = self._anchor
         assert a is not None
@@ -262,7 +314,9 @@ class RollTracker:
             self._anchor_sum[i] = (sx + e.center[0], sy + e.center[1], n + 1)
             if math.dist(at, e.center) > self._limit(min(d.size, e.size)):
                 seen.add(("moved", i))
-            if e.face != d.face:
+            if self._anchor_face[i] is None and e.face is not None and ("moved", i) not in seen:
+                self._anchor_face[i] = e.face  # its face, read uncertain in the still view
+            if e.face != self._anchor_face[i]:
                 seen.add(("face", i))
                 if e.face is not None:  # read as another face: counts against settling
                     self._odd_faces[i] = self._odd_faces.get(i, 0) + 1
@@ -273,7 +327,7 @@ class RollTracker:
                 del self._pending[key]
         for key in seen:
             self._pending[key] = self._pending.get(key, 0) + 1
-            if self._pending[key] >= GLITCH_FRAMES:
+            if self._pending[key] >= GLITCH_FRAMES or moved:
                 return True, False
         return False, not seen
 
@@ -303,11 +357,11 @@ class RollTracker:
                     if first:
                         reach = 2 * self._limit(d.size)
                     else:
-                        frames = min(3.0, max(1.0, (t - k.seen_t) * 15.0))
-                        if k.seen == 1:  # just found: it may be flying in at any speed
-                            base, frames = 3.0 * k.size, 1.0
-                        else:  # moving on, or starting to move (a shove)
-                            base = 2.0 * k.size
+                        # frames the die may have moved for since it was seen (reads may be
+                        # sparse: a motion gate); a die just found may be flying in at any
+                        # speed, one seen before moves on or starts to move (a shove)
+                        frames = min(4.0, max(1.0, (t - k.seen_t) * 20.0))
+                        base = (3.0 if k.seen == 1 else 2.0) * k.size
                         reach = max(base, 2.5 * k.step) * frames
                     if dist <= reach:
                         pairs.append((dist, i, j))
@@ -394,19 +448,51 @@ class RollTracker:
 
     # ------------------------------------------------------------------ one frame
 
-    def update(self, reading: Reading, t: float) -> TrackerState:
-        """Feed the reading of the frame taken at time ``t`` (seconds, non-decreasing).
-
-        Raised when ``reading`` is not a :class:`Reading` or ``t`` is not finite or goes
-        backwards: ``ValueError``.
-        """
-        if not isinstance(reading, Reading):
-            raise ValueError(f"update needs a vision.Reading, got {type(reading).__name__}")
-        if not math.isfinite(t):
+    def _time(self, t: float, motion: float | None) -> None:
+        """Check and take the time of a frame and its motion level."""
+        if not (isinstance(t, numbers.Real) and math.isfinite(t)):
             raise ValueError(f"time must be finite, got {t!r}")
         if self._last_t is not None and t < self._last_t:
             raise ValueError(f"time went backwards: {t} after {self._last_t}")
+        if motion is not None and not (isinstance(motion, numbers.Real)
+                                       and math.isfinite(motion) and motion >= 0):
+            raise ValueError(f"motion level must be a finite number >= 0, got {motion!r}")
         self._last_t = t
+        if motion is not None:
+            self._motion_fed = True
+            if motion >= self.moving_level:
+                self._motion_t = t
+
+    def motion(self, t: float, level: float) -> TrackerState:
+        """Feed the motion level (:meth:`vision.motion.MotionMeter.measure`) of a frame taken
+        at ``t`` that was not read. Motion (``level >= moving_level``) keeps the view from
+        settling: the dice must then be seen still for ``settle_s`` after it (see
+        ``MOTION_HOLD_S``). Nothing settles on such a frame (there is no reading to report).
+
+        Raised when ``t`` is not finite or goes backwards, or ``level`` is not a finite number
+        >= 0: ``ValueError``.
+        """
+        self._time(t, level)
+        if self._still_since is None:
+            return TrackerState(moving=True, occluded=self._occluded, still_for=0.0)
+        still_for = t - self._still_start()
+        return TrackerState(moving=still_for < self.settle_s - TIME_EPS, occluded=False,
+                            still_for=still_for)
+
+    def update(self, reading: Reading, t: float, motion: float | None = None) -> TrackerState:
+        """Feed the reading of the frame taken at time ``t`` (seconds, non-decreasing), and
+        optionally the frame's motion level (as :meth:`motion`).
+
+        Raised when ``reading`` is not a :class:`Reading`, ``t`` is not finite or goes
+        backwards, or ``motion`` is not a finite number >= 0: ``ValueError``.
+        """
+        if not isinstance(reading, Reading):
+            raise ValueError(f"update needs a vision.Reading, got {type(reading).__name__}")
+        self._time(t, motion)
+        # motion seen since the last reading (on this frame, or one not read)
+        moved = self._motion_t is not None and self._motion_t > self._read_t
+        self._read_t = t
+        self._occluded = True
         if _blank(reading):
             self._still_since = None
             self._anchor = None
@@ -418,20 +504,29 @@ class RollTracker:
             self._still_since = None
             self._anchor = None
             return TrackerState(moving=True, occluded=True, still_for=0.0)
-        changed, clean = (True, True) if self._anchor is None else self._judge(reading)
+        self._occluded = False
+        changed, clean = (True, True) if self._anchor is None else self._judge(reading, moved)
         if changed:
             self._anchor = reading
+            self._anchor_face = [d.face for d in reading.dice]
             self._anchor_sum = [(d.center[0], d.center[1], 1) for d in reading.dice]
             self._still_since = t
             self._rested = False
             self._frames = 0
             self._odd_faces.clear()
             self._pending.clear()
+            self._clean = (reading, self._current)
         self._frames += 1
-        assert self._still_since is not None
-        still_for = t - self._still_since
-        moving = still_for < self.settle_s
+        if clean:  # the still view exactly, with the tracks of its dice
+            self._clean = (reading, self._current)
+        still_for = t - self._still_start()
+        moving = still_for < self.settle_s - TIME_EPS
         flicker = any(n * GLITCH_SHARE > self._frames for n in self._odd_faces.values())
+        if not clean and self._motion_fed and not moving:
+            # a glitch of the reader on this frame, and no motion seen: the view is still, as
+            # the last frame that showed it exactly showed it
+            reading, self._current = self._clean
+            clean = True
         if moving or self._rested or not clean or flicker:
             return TrackerState(moving=moving, occluded=False, still_for=still_for)
         self._rested = True

@@ -97,6 +97,7 @@ CAMERA_KEYS: dict[str, tuple[type, ...]] = {
     "lores_size": (list,),
     "use_lores": (bool,),
     "settle_s": (int, float),
+    "reads_per_s": (int, float),
     "lock_exposure": (bool,),
     "exposure_time": (int,),
     "analogue_gain": (int, float),

@@ -229,3 +229,43 @@ def test_plain_frames_only_while_someone_asks_for_them() -> None:
     wait_for(lambda: feed.frames > seen + 1)
     assert plain() is None
     feed.close()
+
+
+def test_feed_reads_through_the_motion_gate_within_its_budget() -> None:
+    """Frames at 30 a second (virtual time): every frame is taken (its motion measured) but
+    the full reader runs on at most ``reads_per_s`` of them in any second, most rarely while
+    all is still, and a throw is still one roll."""
+    from companion.standin import ThrownDice
+
+    tray = ThrownDice(fps=30.0)
+    feed = CameraFeed("tray", fps=500.0, reads_per_s=6, open_source=lambda spec: tray)
+    rolls: list[Any] = []
+    feed.on_roll = rolls.append
+    feed.expect(())
+    feed.want("game")
+    wait_for(lambda: feed.frames >= 90)  # three seconds of an empty tray
+    idle_reads = feed.reads
+    assert idle_reads <= 4  # all still: the first frame, then one every 2 s (and the settle)
+    tray.throw(thrown((1, 4, 6)))
+    wait_for(lambda: len(rolls) >= 1)
+    frames = feed.frames
+    wait_for(lambda: feed.frames >= frames + 60)
+    feed.close()
+    assert len(rolls) == 1 and sorted(d.value for d in rolls[0].dice) == [1, 4, 6]
+    times = list(feed.read_times)
+    assert all(sum(1 for u in times if t <= u < t + 1.0) <= 6 for t in times)
+    assert feed.reads < feed.frames / 2
+    snap = feed.latest()
+    assert snap is not None and snap.index == feed.frames  # every frame is shown
+
+
+def test_feed_reads_per_s_bad_input() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="reads_per_s"):
+        CameraFeed("tray", reads_per_s=0)
+    with pytest.raises(ValueError, match="reads_per_s"):
+        CameraFeed("tray", config={"camera": {"reads_per_s": -2}})
+    with pytest.raises(ValueError, match="fps"):
+        CameraFeed("tray", fps=float("nan"))
+    assert CameraFeed("tray", config={"camera": {"reads_per_s": 5}}).reads_per_s == 5.0
