@@ -291,18 +291,9 @@ def _counts_key(journal: Path) -> str | None:
     if not journal.is_file():
         return None
     with RollLog(journal) as log:
-        log.db.executescript(_KEPT_SCHEMA)
         rows = log.db.execute("SELECT dice_set, colour, face, read, corrected FROM roll_counts "
                               "ORDER BY dice_set, colour, face").fetchall()
     return hashlib.sha256(json.dumps([VERDICTS_VERSION, rows]).encode()).hexdigest()
-
-
-_KEPT_SCHEMA = """
-CREATE TABLE IF NOT EXISTS roll_verdicts (
-    counts TEXT PRIMARY KEY,
-    data   TEXT NOT NULL
-);
-"""
 
 
 def kept_verdicts(journal: Path) -> tuple[Fairness, ...] | None:

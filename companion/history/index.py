@@ -30,59 +30,6 @@ T = TypeVar("T")
 #: Bump when what the index derives from a game changes: every row is rebuilt once.
 SUMMARY_VERSION = 1
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS history_games (
-    game_id     INTEGER PRIMARY KEY,
-    version     INTEGER NOT NULL,
-    game        TEXT NOT NULL,
-    title       TEXT NOT NULL,
-    started     REAL NOT NULL,
-    ended       REAL,
-    finished    INTEGER NOT NULL,
-    is_over     INTEGER NOT NULL,
-    calls       INTEGER NOT NULL,
-    fingerprint TEXT NOT NULL,
-    digest      TEXT NOT NULL,
-    winner      TEXT,
-    note        TEXT NOT NULL DEFAULT '',
-    error       TEXT
-);
-CREATE INDEX IF NOT EXISTS history_games_started ON history_games(started);
-CREATE INDEX IF NOT EXISTS history_games_digest ON history_games(digest);
-CREATE TABLE IF NOT EXISTS history_players (
-    game_id INTEGER NOT NULL,
-    seat    INTEGER NOT NULL,
-    player  TEXT NOT NULL,
-    key     TEXT,
-    score   REAL,
-    rank    INTEGER,
-    won     INTEGER NOT NULL,
-    role    TEXT,
-    team    TEXT,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX IF NOT EXISTS history_players_key ON history_players(key, game_id);
-CREATE TABLE IF NOT EXISTS history_cards (
-    game_id INTEGER NOT NULL,
-    seat    INTEGER NOT NULL,
-    card    TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS history_cards_game ON history_cards(game_id);
-CREATE TABLE IF NOT EXISTS history_meta (
-    key   TEXT PRIMARY KEY,
-    value INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS history_stats (
-    filters TEXT PRIMARY KEY,
-    version INTEGER NOT NULL,
-    data    TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS history_forgotten (
-    game_id INTEGER NOT NULL,
-    name    TEXT NOT NULL,
-    PRIMARY KEY (game_id, name)
-);
-"""
 
 
 #: One game's index rows: (history_games row, history_players rows, (seat, card) pairs).
@@ -204,10 +151,8 @@ class History:
 
     def __init__(self, journal: Journal | Path | str) -> None:
         path = journal.path if isinstance(journal, Journal) else Path(journal)
-        self.journal = Journal(path)
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA busy_timeout=5000")
-        self.db.executescript(_SCHEMA)
+        readonly = journal.readonly if isinstance(journal, Journal) else ""
+        self.journal = Journal(path, readonly=readonly, synchronous="NORMAL")
         #: Answers worked out from the index, by what was asked: (index version, answer).
         self.cache: dict[str, tuple[int, Any]] = {}
 

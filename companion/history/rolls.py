@@ -25,6 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from companion import store
 from companion.journal import Journal
 
 #: The confidence from which a reading counts without the players' word: the same line below
@@ -34,24 +35,6 @@ CONFIDENT = 0.6
 #: The face key under which dice that did not count (unsure, unread) are tallied.
 UNSURE = "?"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS roll_log (
-    id        INTEGER PRIMARY KEY AUTOINCREMENT,
-    wall      REAL NOT NULL,
-    game_id   INTEGER,
-    dice_set  TEXT NOT NULL DEFAULT '',
-    corrected INTEGER NOT NULL DEFAULT 0,
-    dice      TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS roll_counts (
-    dice_set  TEXT NOT NULL,
-    colour    TEXT NOT NULL,
-    face      TEXT NOT NULL,
-    read      INTEGER NOT NULL DEFAULT 0,
-    corrected INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (dice_set, colour, face)
-);
-"""
 
 
 class RollLogError(ValueError):
@@ -194,11 +177,7 @@ class RollLog:
 
     def __init__(self, journal: Journal | Path | str) -> None:
         self.path = journal.path if isinstance(journal, Journal) else Path(journal)
-        self._db: sqlite3.Connection | None = sqlite3.connect(
-            str(self.path), isolation_level=None, check_same_thread=False, timeout=5.0)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        self._db: sqlite3.Connection | None = store.connect(self.path, synchronous="NORMAL")
 
     @property
     def db(self) -> sqlite3.Connection:
