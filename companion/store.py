@@ -318,6 +318,28 @@ def lock_holder(path: Path) -> int | None:
     return int(text) if text.isdigit() else None
 
 
+def _live_holder(path: Path, wait: float = 2.0) -> int | None:
+    """The id of the live process holding the lock: it writes its id just after taking the
+    lock, so a companion started at the same moment may find the file still empty (or with
+    the id of a holder gone before): it looks again for up to ``wait`` seconds."""
+    import time
+
+    end = time.monotonic() + wait
+    while True:
+        pid = lock_holder(path)
+        if pid is not None and pid != os.getpid():
+            try:
+                os.kill(pid, 0)
+                return pid
+            except PermissionError:
+                return pid  # alive, another user's
+            except OSError:
+                pass  # gone: the file still holds an earlier holder's id
+        if time.monotonic() >= end:
+            return None
+        time.sleep(0.01)
+
+
 def take_lock(folder: Path) -> tuple[DataLock | None, str]:
     """Take the data folder's lock: (the lock, "") when this process may write the journal;
     (None, why, in words naming the folder) when it may not: another process holds it (its
@@ -346,7 +368,7 @@ def take_lock(folder: Path) -> tuple[DataLock | None, str]:
         if e.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
             return None, (f"The lock file {path} cannot be locked ({e.strerror or e}): "
                           "games can be viewed, but no call is taken.")
-        pid = lock_holder(path)
+        pid = _live_holder(path)
         who = f"process {pid}" if pid is not None else "another process"
         return None, (f"Another companion ({who}) is using the data folder {folder}: this "
                       "one shows the games but takes no calls. Close the other one first.")
