@@ -357,7 +357,12 @@ class StartScreen(Screen):
     def discard(self, game_id: int) -> None:
         """Stop offering a game for resume (it stays in the journal, marked finished); for a
         while, Undo drop brings it back."""
-        self.app.journal.finish(game_id)
+        try:
+            self.app.journal.finish(game_id)
+        except NOT_SAVED as e:  # a read-only or full card: said, nothing changed
+            self.message.text = not_saved(e, self.app.journal)
+            self.message.color = theme.DANGER
+            return
         self.dropped = game_id
         self.message.text = "Game dropped."
         self.message.color = theme.MUTED
@@ -371,8 +376,12 @@ class StartScreen(Screen):
 
     def undo_drop(self) -> None:
         if self.dropped is not None:
-            self.app.journal.reopen(self.dropped)
-            self.message.text = "Dropped game back: Resume it when you like."
+            try:
+                self.app.journal.reopen(self.dropped)
+                self.message.text = "Dropped game back: Resume it when you like."
+            except NOT_SAVED as e:
+                self.message.text = not_saved(e, self.app.journal)
+                self.message.color = theme.DANGER
         self._forget_drop()
         self.refresh_resume()
 
