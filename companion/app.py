@@ -386,6 +386,8 @@ class CompanionApp(App):
     def _write_roll(self, game_id: int, dice: tuple[RolledDie, ...]) -> int | None:
         """The roll log's thread: keep one roll; its id, or None when it could not be kept
         (the game goes on: the statistics lose one roll, and the log says why)."""
+        if self.journal.readonly:
+            return None  # a read-only companion writes nothing, rolls included
         try:
             if self._roll_log is None:
                 self._roll_log = RollLog(self.journal.path)
