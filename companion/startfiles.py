@@ -16,6 +16,7 @@ of it is written into ``<data>/cannot-resume/``.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -26,7 +27,7 @@ from typing import Any, TypeVar
 from companion import paths
 from companion import settings as settings_mod
 from companion.journal import Journal
-from companion.store import StoreError, take_lock
+from companion.store import ReadOnly, StoreError, take_lock
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -118,16 +119,31 @@ def open_journal(path: Path | None = None, *, lock: bool = True) -> tuple[Journa
                "resumed. Move that file away and start the companion again.")
         return Journal.unavailable(file, why), [why]
     except OSError as e:
-        if not folder.is_dir():
-            why = (f"The data folder {folder} cannot be made ({e.strerror or e}): no game "
+        try:
+            there = folder.is_dir()
+        except OSError:  # not even looked at (a folder above it the app may not enter)
+            there = False
+        if not there:
+            why = (f"The data folder {folder} cannot be used ({e.strerror or e}): no game "
                    "can be saved or resumed.")
             return Journal.unavailable(file, why), [why]
     held = None
     readonly = ""
     if lock:
         held, readonly = take_lock(folder)
+    if not readonly and file.is_file() and not os.access(file, os.W_OK):
+        readonly = (f"The game journal {file} cannot be written (read-only): games can be "
+                    "viewed, but no call is taken. Check the file's owner and permissions.")
+        if held is not None:
+            held.release()
+            held = None
     try:
-        journal, problem = Journal.open_or_set_aside(file, readonly=readonly)
+        try:
+            journal, problem = Journal.open_or_set_aside(file, readonly=readonly)
+        except ReadOnly as e:  # the folder takes a lock file, the journal itself no write
+            readonly = f"The game journal {file} cannot be written: games can be viewed, " \
+                       f"but no call is taken ({e})."
+            journal, problem = Journal.open_or_set_aside(file, readonly=readonly)
     except (OSError, sqlite3.Error, StoreError) as e:  # e.g. a read-only file in a writable folder
         if held is not None:
             held.release()

@@ -423,3 +423,73 @@ def test_a_journal_from_a_newer_version_is_refused_in_words(tmp_path: Path) -> N
     raw.close()
     with pytest.raises(store.StoreError, match="newer version"):
         Journal(path)
+
+
+@pytest.fixture()
+def open_tmp() -> Iterator[Path]:
+    """A folder another user may enter (pytest's own tmp_path is its owner's only)."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="companion-store-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_journal_file_that_cannot_be_written_is_opened_read_only(open_tmp: Path) -> None:
+    """A journal file the app's user may not write (a copy from another user, a card's
+    permissions gone wrong): said at start, games viewable, calls refused in words. Run as
+    the `nobody` user when the tests run as root (root may write any file)."""
+    tmp_path = open_tmp
+    folder = tmp_path / "data"
+    path = folder / "journal.sqlite3"
+    _journal_with_game(path)
+    path.chmod(0o444)
+    command = [sys.executable, "-c",
+               "import json, sys; sys.path.insert(0, sys.argv[2]); from pathlib import Path; "
+               "from companion import startfiles; from companion.session import TableSession; "
+               "j, n = startfiles.open_journal(Path(sys.argv[1])); g = j.unfinished(); "
+               "s = TableSession.resume(j, g[0].id); r = s.try_call('Riparian: Movement 2'); "
+               "print(json.dumps([j.readonly, n, len(g), r is None, s.message]))",
+               str(path), str(HERE.parents[1])]
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("root, and no setpriv to run as another user")
+        for p in (folder, *folder.iterdir()):
+            os.chown(p, 65534, 65534)
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=DEADLINE,
+                          env={**os.environ, "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    readonly, notices, games, refused, message = json.loads(done.stdout)
+    assert "cannot be written" in readonly and readonly in notices
+    assert games == 1 and refused and "cannot be written" in message
+
+
+def test_a_data_folder_the_app_may_not_enter_still_starts(tmp_path: Path) -> None:
+    """A data folder below a folder the app's user may not enter: a notice, not a
+    PermissionError from looking at it (found running the test above as another user)."""
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        pytest.skip("root, and no setpriv to run as another user")
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    command = [sys.executable, "-c",
+               "import json, sys; sys.path.insert(0, sys.argv[2]); from pathlib import Path; "
+               "from companion import startfiles; "
+               "j, n = startfiles.open_journal(Path(sys.argv[1])); "
+               "print(json.dumps([j.readonly, n, len(j.unfinished())]))",
+               str(closed / "data" / "journal.sqlite3"), str(HERE.parents[1])]
+    if os.geteuid() == 0:
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    else:
+        closed.chmod(0o000)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=DEADLINE,
+                              env={**os.environ, "HOME": "/tmp"}, cwd="/")
+    finally:
+        closed.chmod(0o700)
+    assert done.returncode == 0, done.stderr
+    readonly, notices, games = json.loads(done.stdout)
+    assert readonly and games == 0 and "cannot be used" in notices[0]
