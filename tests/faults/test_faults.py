@@ -50,8 +50,9 @@ def _size(request: pytest.FixtureRequest, quick: int, long: int) -> int:
 
 
 def _report(capsys: pytest.CaptureFixture[str], line: str) -> None:
-    with capsys.disabled():
-        print(f"\n[faults] {line}")
+    """A figure of the suite: shown at once in the long mode (with -s), else kept with the
+    test's output (pytest shows it for a failure)."""
+    print(f"\n[faults] {line}")
 
 
 # -- power cuts --------------------------------------------------------------------------------
