@@ -64,6 +64,7 @@ class Played:
         self.live: dict[int, list[str]] = {}
         self.undone: dict[int, list[str]] = {}
         self.acks = 0
+        self.touched: set[int] = set()  # the games changed since the last check
 
     def said(self, line: str) -> int | None:
         """Take one line of the child; the game id of an acknowledgement."""
@@ -73,6 +74,7 @@ class Played:
         gid, op, live, text = int(parts[1]), parts[2], int(parts[3]), parts[4]
         calls = self.live.setdefault(gid, [])
         undone = self.undone.setdefault(gid, [])
+        self.touched.add(gid)
         if op == "call":
             calls.append(text)
             undone.clear()
@@ -133,7 +135,8 @@ def _check_after_cut(journal: Path, played: Played) -> tuple[int, int]:
     # damaged" warning, a game that cannot be resumed), and so is a `.damaged` copy
     alarms = len(notices) + len(list(journal.parent.glob("*.damaged-*")))
     with j:
-        for gid, calls in played.live.items():
+        for gid in sorted(played.touched):  # the others were checked after their own cut
+            calls = played.live[gid]
             record = j.load(gid)
             have = [e.call for e in record.entries]
             undone = [e.call for e in record.undone]
@@ -150,6 +153,7 @@ def _check_after_cut(journal: Path, played: Played) -> tuple[int, int]:
             # what the journal has is now what was acknowledged (the next cut builds on it)
             played.live[gid] = have
             played.undone[gid] = undone
+    played.touched.clear()
     return lost, alarms
 
 
