@@ -66,8 +66,9 @@ class Score:
         prec = self.true_reports / max(1, self.reported)
         return (f"{name:28s} dice {self.labelled:5d}  value-acc {acc:6.1%}  recall {rec:6.1%}  "
                 f"precision {prec:6.1%}  uncertain {self.uncertain:3d}  "
-                f"confident-wrong {self.confident_wrong:3d}  {self.ms / max(1, self.frames):5.1f} "
-                f"ms/frame")
+                f"confident-wrong {self.confident_wrong:3d} "
+                f"({self.confident_wrong / max(1, self.labelled):4.1%})  "
+                f"{self.ms / max(1, self.frames):5.1f} ms/frame")
 
 
 def load_labels(txt: Path, w: int, h: int) -> list[tuple[int, float, float, float]]:
@@ -142,7 +143,8 @@ def _score_reading(reading: Reading, labels: list[tuple[int, float, float, float
 
 
 FOLDS = ROOT / "benchmarks" / "models" / "folds"
-FOLDERS = ("byler-train", "matteop65-train")
+LOSO = ROOT / "benchmarks" / "models" / "loso"
+FOLDERS = ("byler-train", "matteop65-train", "visdice-train")
 
 
 def photos(folder: str) -> list[tuple[int, Path]]:
@@ -202,6 +204,42 @@ def bench_folds(folder_of_folds: Path, verbose: bool) -> None:
             for k, sc in enumerate(per_fold):
                 print(sc.line(f"{folder} [fold {k}]"))
             print(pooled.line(f"{folder} [3 folds]"))
+    finally:
+        read_mod.nets = shipped  # type: ignore[misc]
+
+
+def _with_nets(net: object) -> object:
+    """Make ``read_dice`` use ``net``; returns what to put back."""
+    import vision.read as read_mod
+
+    before = read_mod.nets
+    read_mod.nets = lambda net=net: net  # type: ignore[misc,assignment]
+    return before
+
+
+def bench_loso(folder_of_loso: Path, verbose: bool) -> None:
+    """Leave one source out: every photo of a source read by models trained without any photo
+    of that source (``folder_of_loso/<source>``, ``scripts/vision_train_cnn.py --leave-out``):
+    how a table of a kind never seen will fare."""
+    import vision.read as read_mod
+    from vision.cnn import Nets
+
+    shipped = read_mod.nets
+    try:
+        for folder in FOLDERS:
+            d = folder_of_loso / folder.removesuffix("-train")
+            if not (d / "dice_det.onnx").exists() or not (d / "dice_cls.onnx").exists():
+                print(f"{folder} [left out]: no models in {d} (scripts/vision_train_round4.sh "
+                      f"loso-{folder.removesuffix('-train')})")
+                continue
+            _with_nets(Nets(det=d / "dice_det.onnx", cls=d / "dice_cls.onnx"))
+            sc = Score()
+            for _i, jpg in photos(folder):
+                img = cv2.imread(str(jpg))
+                if img is not None:
+                    labels = load_labels(jpg.with_suffix(".txt"), img.shape[1], img.shape[0])
+                    score_image(img, labels, sc, verbose, jpg.name)
+            print(sc.line(f"{folder} [left out]"))
     finally:
         read_mod.nets = shipped  # type: ignore[misc]
 
@@ -327,7 +365,7 @@ def bench_speed() -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--only", choices=("real", "synthetic", "hard", "speed"))
+    ap.add_argument("--only", choices=("real", "loso", "synthetic", "hard", "speed"))
     ap.add_argument("--hard-dice", type=int, default=2000)
     ap.add_argument("--synthetic-dice", type=int, default=2000)
     ap.add_argument("--icon-dice", type=int, default=500, help="synthetic dice per icon set")
@@ -336,11 +374,21 @@ def main() -> None:
     ap.add_argument("--folds", type=Path, metavar="DIR", default=FOLDS,
                     help="the fold models for the real photos (DIR/f0..f2, each trained "
                     "without its third); default %(default)s")
+    ap.add_argument("--loso", type=Path, metavar="DIR", default=LOSO,
+                    help="the leave-one-source-out models (DIR/byler, DIR/matteop65, "
+                    "DIR/visdice); default %(default)s")
+    ap.add_argument("--models", type=Path, metavar="DIR",
+                    help="read everything with the dice_det.onnx / dice_cls.onnx in DIR "
+                    "instead of the shipped models (synthetic, hard, speed)")
     ap.add_argument("--shipped", action="store_true",
                     help="read the real photos with the shipped models instead (they trained "
                     "on every one)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.models is not None:
+        from vision.cnn import Nets
+
+        _with_nets(Nets(det=args.models / "dice_det.onnx", cls=args.models / "dice_cls.onnx"))
     if args.only in (None, "real"):
         if not DATA.exists():
             print(f"no real photos at {DATA}; skipped")
@@ -348,6 +396,8 @@ def main() -> None:
             bench_shipped(args.verbose)
         else:
             bench_folds(args.folds, args.verbose)
+    if args.only in (None, "loso") and DATA.exists():
+        bench_loso(args.loso, args.verbose)
     if args.only in (None, "synthetic"):
         bench_synthetic(args.synthetic_dice, args.seed, args.icon_dice)
     if args.only in (None, "hard"):

@@ -54,6 +54,8 @@ if not DATA.exists():
     DATA = Path("/work/shared/data/dice-photos")
 MODELS = ROOT / "vision" / "models"
 SEED = 2026
+#: the shared photo sets trained on (each source's index % 3 is its fold)
+FOLDERS = ("byler-train", "matteop65-train", "visdice-train")
 
 Label = tuple[int, float, float, float]  # value, cx, cy, size (px)
 Item = tuple[np.ndarray, list[Label], list[Label]]  # image, readable dice, unreadable dice
@@ -75,15 +77,22 @@ class Config:
     mine_det: Path | None = None  # the detector mined (default: OUT/dice_det.onnx)
     init_det: Path | None = None  # fine-tune from this exported detector
     init_cls: Path | None = None  # fine-tune from this exported classifier
+    leave_out: tuple[str, ...] = ()  # photo folders never used (leave one source out)
+    board: float = 0.0  # share of synthetic scenes with board-game pieces (not dice)
+    small: float = 0.5  # share of detector samples zoomed so dice are 6-30 px at its input
+    resume: bool = False  # go on from the checkpoint in OUT if there is one
 
 
 CFG = Config()
 
 
 def photos() -> list[tuple[np.ndarray, list[Label], str]]:
-    """(image, labels, folder) of every training photo (all but the held-out third, if any)."""
+    """(image, labels, folder) of every training photo: all but the held-out third of each
+    folder (``--holdout``) and the folders left out (``--leave-out``)."""
     out = []
-    for folder in ("byler-train", "matteop65-train"):
+    for folder in FOLDERS:
+        if folder in CFG.leave_out:
+            continue  # a whole source never seen: the benchmark's leave-one-source-out
         for i, jpg in enumerate(sorted((DATA / folder).glob("*.jpg"))):
             if CFG.holdout is not None and i % 3 == CFG.holdout:
                 continue  # never trained on: the benchmark reads it with this fold's models
@@ -115,12 +124,13 @@ def synth(n: int, seed: int, icons: float = 0.0) -> list[Item]:
             sc = random_scene(rng, width=w, height=h, n_dice=(1, 14), icon_set=icon_set,
                               perspective=float(rng.choice([0.0, 0.1, 0.2])),
                               die_size=(18.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])),
-                              touching=CFG.touching, **HARD)
+                              touching=CFG.touching, **{**HARD, "board": max(HARD["board"],
+                                                                               CFG.board)})
         else:
             sc = random_scene(rng, width=w, height=h, n_dice=(1, 12), icon_set=icon_set,
                               perspective=float(rng.choice([0.0, 0.1, 0.2])),
                               die_size=(24.0, 64.0), blur=float(rng.choice([0.0, 0.0, 1.0])),
-                              touching=CFG.touching)
+                              touching=CFG.touching, board=CFG.board)
         img = render(sc, rng)
         good: list[Label] = []
         bad: list[Label] = []
@@ -207,6 +217,11 @@ def det_sample(img: np.ndarray, good: list[Label], bad: list[Label],
     # random scale (zoom) and rotation about a random point, into the letterboxed frame
     base = DET / max(h, w)
     s = base * float(np.exp(rng.uniform(math.log(0.6), math.log(1.7))))
+    sizes = [g[3] for g in good]
+    if sizes and rng.random() < CFG.small:
+        # zoomed so the dice are 6-30 px at the input: the reader's second, zoomed look at
+        # small dice (vision.cnn.Nets.detect_zoomed) and tiny dice left for it to find
+        s = float(np.exp(rng.uniform(math.log(6.0), math.log(30.0)))) / float(np.median(sizes))
     ang = float(rng.choice([0, 90, 180, 270])) + float(rng.uniform(-15, 15))
     cx, cy = float(rng.uniform(0.3, 0.7)) * w, float(rng.uniform(0.3, 0.7)) * h
     m = cv2.getRotationMatrix2D((cx, cy), ang, s)
@@ -320,6 +335,30 @@ def freeze_bn(net: nn.Module) -> None:
             m.eval()
 
 
+def checkpoint(path: Path, net: nn.Module, opt: torch.optim.Optimizer, step: int,
+               rng: np.random.Generator) -> None:
+    """Everything needed to go on from ``step`` (``--resume``), written atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step,
+                "rng": rng.bit_generator.state, "torch": torch.get_rng_state()}, tmp)
+    tmp.replace(path)
+
+
+def resume_from(path: Path, net: nn.Module, opt: torch.optim.Optimizer,
+                rng: np.random.Generator) -> int:
+    """The step to go on from: 0 without ``--resume`` or a checkpoint at ``path``."""
+    if not (CFG.resume and path.exists()):
+        return 0
+    state = torch.load(path, weights_only=False)
+    net.load_state_dict(state["net"])
+    opt.load_state_dict(state["opt"])
+    rng.bit_generator.state = state["rng"]
+    torch.set_rng_state(state["torch"])
+    print(f"resumed from {path} at step {state['step']}", flush=True)
+    return int(state["step"])
+
+
 def cosine(opt: torch.optim.Optimizer, lr: float, frac: float) -> None:
     for g in opt.param_groups:
         g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * min(1.0, frac)))
@@ -339,8 +378,10 @@ def train_det() -> None:
         load_onnx_weights(net, CFG.init_det)
         lr = 1e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    ckpt = CFG.out / "dice_det.ckpt"
+    first = resume_from(ckpt, net, opt, rng)
     t0 = time.time()
-    for step in range(CFG.det_steps):
+    for step in range(first, CFG.det_steps):
         if CFG.init_det is not None:
             freeze_bn(net)
         cosine(opt, lr, step / CFG.det_steps)
@@ -355,7 +396,9 @@ def train_det() -> None:
         opt.step()
         if (step + 1) % 250 == 0:
             print(f"step {step + 1} {time.time() - t0:.0f}s loss {loss.item():.3f}", flush=True)
+            checkpoint(ckpt, net, opt, step + 1, rng)
     export(net, torch.zeros(1, 3, DET, DET), CFG.out / "dice_det.onnx")
+    ckpt.unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------------------- classifier
@@ -465,7 +508,7 @@ def train_cls() -> None:
     torch.manual_seed(SEED)
     rng = np.random.default_rng(SEED)
     tr = [(im, lab, []) for im, lab, _f in photos()]
-    syn = synth(CFG.cls_synthetic, SEED + 2)
+    syn = synth(CFG.cls_synthetic, SEED + 2)  # CFG.board / CFG.hard: not-dice pieces too
     xr, yr = cls_crops(tr, CFG.per_die, rng)
     xsy, ysy = cls_crops(syn, 3, rng)
     parts_x, parts_y = [xr, xsy], [yr, ysy]
@@ -485,8 +528,10 @@ def train_cls() -> None:
         load_onnx_weights(net, CFG.init_cls)
         lr = 1e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    ckpt = CFG.out / "dice_cls.ckpt"
+    first = resume_from(ckpt, net, opt, rng)
     t0 = time.time()
-    for step in range(CFG.cls_steps):
+    for step in range(first, CFG.cls_steps):
         net.train()
         if CFG.init_cls is not None:
             freeze_bn(net)
@@ -499,7 +544,9 @@ def train_cls() -> None:
         opt.step()
         if (step + 1) % 500 == 0:
             print(f"step {step + 1} {time.time() - t0:.0f}s loss {loss.item():.3f}", flush=True)
+            checkpoint(ckpt, net, opt, step + 1, rng)
     export(net, torch.zeros(1, 3, CLS, CLS), CFG.out / "dice_cls.onnx")
+    ckpt.unlink(missing_ok=True)
 
 
 def export(net: nn.Module, dummy: torch.Tensor, path: Path) -> None:
@@ -544,7 +591,18 @@ def main() -> None:
                     help="cls: fine-tune from this exported classifier (.onnx)")
     ap.add_argument("--touching", type=float, default=CFG.touching,
                     help="synthetic scenes: chance a die lies against the previous one")
+    ap.add_argument("--leave-out", action="append", default=[], choices=FOLDERS,
+                    help="a photo folder never used (leave one source out; repeatable)")
+    ap.add_argument("--board", type=float, default=CFG.board,
+                    help="share of the synthetic scenes with board-game pieces beside the dice")
+    ap.add_argument("--small", type=float, default=CFG.small,
+                    help="det: share of samples zoomed so the dice are 6-30 px at its input")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on from OUT/dice_det.ckpt or OUT/dice_cls.ckpt (written every "
+                    "250 / 500 steps) if there is one")
     args = ap.parse_args()
+    CFG.leave_out, CFG.board, CFG.small = tuple(args.leave_out), args.board, args.small
+    CFG.resume = args.resume
     CFG.out = args.out
     CFG.holdout = None if args.holdout == "none" else int(args.holdout)
     CFG.det_steps, CFG.cls_steps = args.det_steps, args.cls_steps

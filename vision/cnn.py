@@ -41,6 +41,17 @@ TURNS = 1  # quarter-turns each crop is read at (test-time augmentation; 1 = non
 #: a die whose best value is less likely than this gets a second look: its crop read in the
 #: four right-angle turns and the probabilities averaged (``Nets.recheck``)
 RECHECK_BELOW = 0.9
+#: Dice smaller than this at the detector's input (px) get a second, zoomed look
+#: (``Nets.detect_zoomed``, from ``vision.read``): at the whole frame's scale a 20 px die of a
+#: 640 px photo is 8 px there, too few for its pips.
+ZOOM_BELOW = 10.5
+#: ... which brings them to this size at the detector's input (at most ZOOM_MAX_SCALE x)
+ZOOM_TO = 18.0
+ZOOM_MAX_SCALE = 2.5
+#: the zoomed look keeps dice up to this size at its input (bigger: the whole-frame look's)
+ZOOM_MAX = 32.0
+ZOOM_TILES = 6  # at most this many zoomed tiles a frame
+DET_BATCH = 4  # detector tiles per run
 CLS_BATCH = 4  # crops per classifier run (memory: see Nets._logits; the time per crop is the same)
 
 
@@ -73,16 +84,45 @@ class Nets:
         h, w = int(shape[0]), int(shape[1])
         self.det.setInput(_blob(box[None]))
         out = np.asarray(self.det.forward())[0]
-        heat = 1.0 / (1.0 + np.exp(-out[0]))
-        peaks = (heat >= heat_min) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
-        ys, xs = np.nonzero(peaks)
+        return _suppress(_peaks(out, heat_min, s, (0.0, 0.0), (0.0, 0.0, w, h)))
+
+    def detect_zoomed(self, img: Image, scale: float, centres: list[tuple[float, float]],
+                      heat_min: float = HEAT_MIN, max_size: float = ZOOM_MAX,
+                      max_tiles: int = ZOOM_TILES) -> list[Detection]:
+        """Die centres and sizes around ``centres`` (frame pixels) looked at ``scale`` (frame
+        to detector input, larger than :func:`shrink`'s): DET x DET tiles at that scale are
+        placed so each centre lies well inside one (at most ``max_tiles``, all run in small
+        batches). Only dice up to ``max_size`` px at the detector's input are kept (a bigger
+        die belongs to the whole-frame look, and a tile's edge may cut it). In frame pixels."""
+        h, w = img.shape[:2]
+        side = DET / scale  # a tile's side in frame pixels
+        inner = side * 0.3  # a centre this far inside a tile's edge is covered by it
+        origins: list[tuple[float, float]] = []
+        for cx, cy in centres:
+            if any(ox + inner <= cx <= ox + side - inner and oy + inner <= cy <= oy + side - inner
+                   for ox, oy in origins):
+                continue
+            if len(origins) >= max_tiles:
+                break
+            origins.append((float(np.clip(cx - side / 2, 0.0, max(0.0, w - side))),
+                            float(np.clip(cy - side / 2, 0.0, max(0.0, h - side)))))
+        if not origins:
+            return []
+        boxes = np.stack([warp_down(img, np.array([[scale, 0.0, -tx * scale],
+                                                    [0.0, scale, -ty * scale]]), DET)
+                          for tx, ty in origins])
         dets: list[Detection] = []
-        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
-            cx, cy = x + float(out[2, y, x]), y + float(out[3, y, x])  # cell + offset head
-            px, py = cx * STRIDE / s, cy * STRIDE / s
-            size = math.exp(float(np.clip(out[1, y, x], 0.0, 7.0))) / s
-            if 0 <= px < w and 0 <= py < h:
-                dets.append(Detection(px, py, size, float(heat[y, x])))
+        for i in range(0, len(boxes), DET_BATCH):
+            self.det.setInput(_blob(boxes[i:i + DET_BATCH]))
+            outs = np.asarray(self.det.forward())
+            for out, (ox, oy) in zip(outs, origins[i:i + DET_BATCH], strict=True):
+                # a tile's own border strip is left to the neighbouring tile or the frame's edge
+                m = 0.08 * side
+                bounds = (ox + (m if ox > 0 else 0.0), oy + (m if oy > 0 else 0.0),
+                          min(float(w), ox + side - (m if ox + side < w else 0.0)),
+                          min(float(h), oy + side - (m if oy + side < h else 0.0)))
+                dets += [d for d in _peaks(out, heat_min, scale, (ox, oy), bounds)
+                         if d.size * scale <= max_size]
         return _suppress(dets)
 
     def classify(self, img: Image, dets: list[Detection], turns: int = TURNS) -> Image:
@@ -190,6 +230,24 @@ def _blob(batch: Image) -> Image:
     """NHWC uint8 BGR -> NCHW float32 in -0.5..0.5 (as in training)."""
     a: Image = batch.astype(np.float32) * (1.0 / 255.0) - 0.5
     return np.ascontiguousarray(a.transpose(0, 3, 1, 2))
+
+
+def _peaks(out: Image, heat_min: float, s: float, origin: tuple[float, float],
+           bounds: tuple[float, float, float, float]) -> list[Detection]:
+    """Local maxima of one detector output (4 x 64 x 64) at least ``heat_min``, as dice in
+    frame pixels: the input showed the frame at scale ``s`` from ``origin``; dice outside
+    ``bounds`` (x0, y0, x1, y1) are left out."""
+    heat = 1.0 / (1.0 + np.exp(-out[0]))
+    peaks = (heat >= heat_min) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    dets: list[Detection] = []
+    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        cx, cy = x + float(out[2, y, x]), y + float(out[3, y, x])  # cell + offset head
+        px, py = origin[0] + cx * STRIDE / s, origin[1] + cy * STRIDE / s
+        size = math.exp(float(np.clip(out[1, y, x], 0.0, 7.0))) / s
+        if bounds[0] <= px < bounds[2] and bounds[1] <= py < bounds[3]:
+            dets.append(Detection(px, py, size, float(heat[y, x])))
+    return dets
 
 
 def _suppress(dets: list[Detection]) -> list[Detection]:

@@ -35,7 +35,19 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import HEAT_MIN, Detection, Nets, crop, die_angle, nets, shrink
+from vision.cnn import (
+    DET,
+    HEAT_MIN,
+    ZOOM_BELOW,
+    ZOOM_MAX_SCALE,
+    ZOOM_TO,
+    Detection,
+    Nets,
+    crop,
+    die_angle,
+    nets,
+    shrink,
+)
 from vision.colour import name_colours, scene_light
 from vision.mlp import Mlp
 from vision.profile import FaceSet, Palette, Profile
@@ -517,6 +529,8 @@ def _hand_in_view(img: Image, side: float, f: int = 4) -> bool:
                        interpolation=cv2.INTER_AREA)
     ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycc, (40, 135, 80), (250, 175, 128))
+    if cv2.countNonZero(skin) * f * f <= 3 * side * side:
+        return False  # too little skin colour for a hand, whatever the rest says (the cheap test)
     table = np.median(small.reshape(-1, 3), axis=0)
     far = cv2.absdiff(small, np.full_like(small, table.astype(np.uint8))).max(axis=2) > 40
     # glare: p = t + a (255 - t) with the same a in each channel
@@ -803,24 +817,44 @@ def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
     mask = None
     inv_h: Image | None = None
     work = img
+    die_size = profile.die_size if profile is not None else None
+    expect: float | None = None  # a die's expected size in ``work`` where it varies
     if profile is not None and profile.table is not None:
         t = profile.table
         hm = t.matrix()
-        if hm is not None and t.table_size is not None:
-            work = cv2.warpPerspective(img, hm, t.table_size, flags=cv2.INTER_LINEAR)
+        plane = t.table_size
+        oblique = False
+        if hm is not None and plane is not None and die_size is not None \
+                and not profile.face_sets:
+            image_die, squash = _die_in_image(hm, t.polygon, die_size)
+            oblique = squash < TOP_DOWN_SQUASH
+            if oblique:
+                # seen this obliquely, a top-down warp would stretch each die's side faces
+                # into die-sized faces of their own: the tray is read in the image (where the
+                # nets learned oblique dice), looked at closely enough for its dice
+                mask, expect, die_size = t.mask(shape), image_die, None
+            else:
+                # the table plane drawn at the scale that gives its dice the size the reader
+                # knows best (calibration measured them): small dice far away are not lost
+                k = float(np.clip(REF_DIE / die_size, 0.25, 4.0))
+                k = min(k, WARP_MAX_SIDE / max(plane))
+                hm = np.diag([k, k, 1.0]) @ hm
+                plane = (max(32, round(plane[0] * k)), max(32, round(plane[1] * k)))
+                die_size *= k
+        if hm is not None and plane is not None and not oblique:
+            work = cv2.warpPerspective(img, hm, plane, flags=cv2.INTER_LINEAR)
             poly = cv2.perspectiveTransform(
                 np.array(t.polygon, np.float64).reshape(-1, 1, 2), hm).reshape(-1, 2)
             mask = np.zeros(work.shape[:2], np.uint8)
             cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 255)
             inv_h = np.linalg.inv(hm)
-        else:
+        elif not oblique:
             mask = t.mask(shape)
     icons = profile.face_sets if profile is not None else ()
     cnn = nets() if not icons else None
     if cnn is not None:
-        return _read_cnn(cnn, work, mask, inv_h, shape, palette,
-                         profile.die_size if profile else None)
-    cands, side, hand = find_candidates(work, mask, profile.die_size if profile else None)
+        return _read_cnn(cnn, work, mask, inv_h, shape, palette, die_size, expect)
+    cands, side, hand = find_candidates(work, mask, die_size)
     icon_faces = _icon_faces(work, mask, cands, side, icons) if icons else []
     if icons:
         cands = [c for c, _lab, _conf in icon_faces]
@@ -889,12 +923,93 @@ RESCUE_NOT_DIE = 0.02
 RESCUE_VALUE = 0.9
 
 
+#: With a calibrated homography and die size, the table plane is drawn so a die is this many
+#: px (a die in a 640 px photo of a tray, as the detector learned them), but no side over
+#: WARP_MAX_SIDE px.
+REF_DIE = 40.0
+WARP_MAX_SIDE = 1280
+#: The weakest heatmap peak of a small die that asks for the zoomed look (``ZOOM_BELOW``).
+ZOOM_PEAK = 0.2
+#: Nothing under this many px (frame or warped table) is a die: too few pixels for any face.
+ZOOM_MIN_DIE = 10.0
+#: A die found by the zoomed look whose value the classifier cannot tell is reported (unsure)
+#: only at a heatmap peak this strong.
+ZOOM_UNSURE_HEAT = 0.6
+#: At most this many zoomed tiles over a calibrated oblique tray.
+ZOOM_TRAY_TILES = 9
+
+
+#: A calibrated tray whose dice look squashed to less than this (short / long side, ~ the cosine
+#: of the camera's angle from straight down: 25 degrees) is read in the image, not warped.
+TOP_DOWN_SQUASH = 0.9
+
+
+def _die_in_image(to_table: Image, polygon: tuple[tuple[float, float], ...],
+                  die_size: float) -> tuple[float, float]:
+    """A calibrated die's size in image pixels at the middle of the tray, and how squashed
+    the table looks there (the image-to-table map's smaller over larger stretch)."""
+    cx, cy = (float(v) for v in np.mean(np.array(polygon, np.float64), axis=0))
+    pts = np.array([[cx, cy], [cx + 1.0, cy], [cx, cy + 1.0]], np.float64).reshape(-1, 1, 2)
+    q = cv2.perspectiveTransform(pts, to_table).reshape(-1, 2)
+    jac = np.stack([q[1] - q[0], q[2] - q[0]], axis=1)  # table px per image px
+    sv = np.linalg.svd(jac, compute_uv=False)
+    if not (sv[1] > 0):
+        return die_size, 1.0
+    return die_size / math.sqrt(float(sv[0] * sv[1])), float(sv[1] / sv[0])
+
+
+def _merge_zoomed(big: list[Detection], near: list[Detection]) -> list[Detection]:
+    """The whole-frame look's big dice and the zoomed look's small ones; a small one lying
+    on a big one's centre is dropped (a pip or a corner of that die seen up close)."""
+    out = list(big)
+    for d in near:
+        if all(math.hypot(d.cx - b.cx, d.cy - b.cy) > 0.5 * b.size for b in big):
+            out.append(d)
+    return out
+
+
 def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
               shape: tuple[int, int], palette: Palette | None,
-              die_size: float | None) -> Reading:
-    """The learned path: detector heatmap peaks, then the crop classifier per die."""
+              die_size: float | None, expect: float | None = None) -> Reading:
+    """The learned path: detector heatmap peaks, then the crop classifier per die.
+
+    ``die_size`` fixes every die's size (a calibrated top-down table); ``expect`` is the
+    size calibration expects where it varies (an oblique tray read in the image): dice
+    expected too small for the whole-frame look get the zoomed look over the whole tray."""
     small, s = shrink(work)
-    dets = cnn.detect_shrunk(small, s, work.shape[:2], heat_min=RESCUE_HEAT)
+    found = cnn.detect_shrunk(small, s, work.shape[:2], heat_min=ZOOM_PEAK)
+    dets = [d for d in found if d.score >= RESCUE_HEAT]
+    tiny = [d for d in found if (die_size or d.size) * s < ZOOM_BELOW
+            and (die_size or d.size) >= ZOOM_MIN_DIE]
+    zoomed: set[int] = set()  # the dice found by the zoomed look (by id)
+    if expect is not None and expect * s < ZOOM_BELOW:
+        # the whole tray, not only where the whole-frame look saw hints
+        zs = min(ZOOM_MAX_SCALE * s, ZOOM_TO / expect)
+        ys, xs = np.nonzero(mask) if mask is not None else (np.array([0, work.shape[0] - 1]),
+                                                            np.array([0, work.shape[1] - 1]))
+        step = DET / zs * 0.4
+        grid = [(float(x), float(y))
+                for y in np.arange(ys.min(), ys.max() + step, step)
+                for x in np.arange(xs.min(), xs.max() + step, step)]
+        near = [d for d in cnn.detect_zoomed(work, zs, grid, heat_min=RESCUE_HEAT,
+                                             max_tiles=ZOOM_TRAY_TILES)
+                if d.size >= ZOOM_MIN_DIE]
+        dets = _merge_zoomed([d for d in dets if d.size * s >= ZOOM_BELOW], near)
+        zoomed = {id(d) for d in near}
+        tiny = []
+    if tiny:
+        # small dice (or hints of them) get a second look from closer: the detector run on
+        # tiles around them at a scale that makes them ZOOM_TO px at its input; its dice
+        # there replace the whole-frame look's small ones
+        zs = min(ZOOM_MAX_SCALE * s,
+                 ZOOM_TO / (die_size or float(np.median([d.size for d in tiny]))))
+        if zs > 1.25 * s:
+            near = [d for d in cnn.detect_zoomed(work, zs, [(d.cx, d.cy) for d in
+                                                            sorted(tiny, key=lambda d: -d.score)],
+                                                 heat_min=RESCUE_HEAT)
+                    if d.size >= ZOOM_MIN_DIE]
+            dets = _merge_zoomed([d for d in dets if d.size * s >= ZOOM_BELOW], near)
+            zoomed = {id(d) for d in near}
     if mask is not None:
         dets = [d for d in dets
                 if mask[min(mask.shape[0] - 1, int(d.cy)), min(mask.shape[1] - 1, int(d.cx))]]
@@ -917,6 +1032,8 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
         if d.score < HEAT_MIN and not (float(p[0]) < RESCUE_NOT_DIE and pk >= RESCUE_VALUE):
             continue  # a weak peak counts only when the classifier is sure of a die and value
         value: int | None = k if pk >= VALUE_MIN else None
+        if value is None and id(d) in zoomed and d.score < ZOOM_UNSURE_HEAT:
+            continue  # a small thing seen up close is said unsure only where surely a die
         conf = (0.5 + 0.5 * (pk - VALUE_MIN) / (1 - VALUE_MIN)) if value else 0.2 * pk
         kept.append((d, value, conf))
     patches = [crop(work, d.cx, d.cy, d.size, side=32, scale=1.2) for d, _v, _c in kept]

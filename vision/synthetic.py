@@ -115,6 +115,34 @@ class Clutter:
     thickness: int = 2
 
 
+#: Kinds of :class:`Prop`: the things beside dice on a real table that are not dice.
+PROP_KINDS: tuple[str, ...] = ("hex", "token", "card", "meeple", "coin", "snap", "stitch")
+
+
+@dataclass(frozen=True)
+class Prop:
+    """A game piece or tray detail that is not a die, drawn in the table plane.
+
+    ``kind`` is one of :data:`PROP_KINDS`: a board's hex tile (``bgr`` its land, ``bgr2`` its
+    rim), a round number token (``text`` its number, drawn in ``bgr2`` with dots below), a
+    card, a meeple, a coin, a tray's metal snap, or a line of stitching along ``size`` px.
+    """
+
+    kind: str
+    center: Point
+    size: float
+    angle: float = 0.0
+    bgr: BGR = (200, 200, 200)
+    bgr2: BGR = (30, 30, 30)
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in PROP_KINDS:
+            raise ValueError(f"Prop.kind must be one of {PROP_KINDS}, got {self.kind!r}")
+        if not self.size > 0:
+            raise ValueError(f"Prop.size must be > 0 px, got {self.size!r}")
+
+
 #: Table surfaces :func:`random_scene` can draw (``surface=``); "plain" is a flat colour.
 SURFACES: tuple[str, ...] = ("plain", "felt", "cloth", "mat", "wood")
 
@@ -184,6 +212,7 @@ class Scene:
     tilt: float = 0.0
     plane: tuple[int, int] | None = None
     glare: tuple[float, float, float, float] | None = None
+    props: tuple[Prop, ...] = ()
 
     def __post_init__(self) -> None:
         if not (isinstance(self.width, int) and isinstance(self.height, int)
@@ -446,6 +475,63 @@ def _draw_tray(img: AnyArray, tray: Tray, light: tuple[float, float]) -> AnyArra
     return np.asarray(out, np.uint8)
 
 
+def _draw_prop(img: AnyArray, p: Prop) -> None:
+    """Draw one :class:`Prop` in the table plane (in place)."""
+    cx, cy = p.center
+    r = p.size / 2
+
+    def poly(unit: AnyArray, bgr: BGR) -> None:
+        pts = (_rot(p.angle) @ unit.T).T * r + np.array([cx, cy])
+        cv2.fillPoly(img, [np.round(pts * _ONE).astype(np.int32)], bgr, cv2.LINE_AA, _SHIFT)
+
+    if p.kind == "hex":
+        a = np.radians(np.arange(6) * 60.0 + 30.0)
+        unit = np.stack([np.cos(a), np.sin(a)], axis=1)
+        poly(unit, p.bgr2)
+        poly(unit * 0.93, p.bgr)
+    elif p.kind in ("token", "coin", "snap"):
+        c = (round(cx * _ONE), round(cy * _ONE))
+        cv2.circle(img, c, round(r * _ONE), p.bgr, -1, cv2.LINE_AA, _SHIFT)
+        if p.kind == "token":
+            scale = max(0.25, p.size / 60.0)
+            (tw, th), _b = cv2.getTextSize(p.text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+            cv2.putText(img, p.text, (int(cx - tw / 2), int(cy + th / 2 - r * 0.1)),
+                        cv2.FONT_HERSHEY_SIMPLEX, scale, p.bgr2, max(1, round(scale * 2.2)),
+                        cv2.LINE_AA)
+            dots = max(1, 6 - abs(7 - int(p.text))) if p.text.isdigit() else 0
+            for k in range(dots):
+                dx = (k - (dots - 1) / 2) * r * 0.16
+                cv2.circle(img, (round((cx + dx) * _ONE), round((cy + r * 0.55) * _ONE)),
+                           max(1, round(r * 0.06 * _ONE)), p.bgr2, -1, cv2.LINE_AA, _SHIFT)
+        elif p.kind == "coin":
+            cv2.circle(img, c, round(r * 0.78 * _ONE), p.bgr2, max(1, round(r * 0.08)),
+                       cv2.LINE_AA, _SHIFT)
+        else:  # a metal snap: a ring and a lamp's highlight
+            cv2.circle(img, c, round(r * 0.6 * _ONE), p.bgr2, max(1, round(r * 0.15)),
+                       cv2.LINE_AA, _SHIFT)
+            cv2.circle(img, (round((cx - r * 0.3) * _ONE), round((cy - r * 0.3) * _ONE)),
+                       round(r * 0.22 * _ONE), (245, 245, 245), -1, cv2.LINE_AA, _SHIFT)
+    elif p.kind == "card":
+        unit = np.array([[-0.7, -1.0], [0.7, -1.0], [0.7, 1.0], [-0.7, 1.0]])
+        poly(unit, p.bgr2)
+        poly(unit * 0.86, p.bgr)
+        poly(np.array([[-0.4, -0.6], [0.4, -0.6], [0.4, 0.1], [-0.4, 0.1]]), p.bgr2)
+    elif p.kind == "meeple":
+        unit = np.array([[0.0, -1.0], [0.3, -0.85], [0.3, -0.5], [1.0, -0.25], [0.9, 0.05],
+                         [0.4, 0.0], [0.7, 1.0], [0.2, 1.0], [0.0, 0.5], [-0.2, 1.0],
+                         [-0.7, 1.0], [-0.4, 0.0], [-0.9, 0.05], [-1.0, -0.25], [-0.3, -0.5],
+                         [-0.3, -0.85]])
+        poly(unit, p.bgr)
+    else:  # stitching: short dashes along a line of length size
+        d = _rot(p.angle) @ np.array([1.0, 0.0])
+        step = max(4.0, p.size / 40)
+        for k in range(int(p.size / step / 2)):
+            a0 = np.array([cx, cy]) + d * (-r + 2 * k * step)
+            a1 = a0 + d * step
+            cv2.line(img, (round(a0[0] * _ONE), round(a0[1] * _ONE)),
+                     (round(a1[0] * _ONE), round(a1[1] * _ONE)), p.bgr, 2, cv2.LINE_AA, _SHIFT)
+
+
 def _pips_in_quad(img: AnyArray, quad: npt.NDArray[np.float64], value: int, ink: BGR,
                   r_unit: float) -> None:
     """Pips of ``value`` drawn on a side face seen as the parallelogram ``quad`` (4x2)."""
@@ -559,6 +645,8 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> Frame:
                      _background(pw, ph, scene.background_bgr, scene.gradient)).copy()
     if scene.tray is not None:
         img = _draw_tray(img, scene.tray, scene.light_dir)
+    for prop in scene.props:
+        _draw_prop(img, prop)
     for c in scene.clutter:
         pts = np.round(np.array(c.points) * _ONE).astype(np.int32)
         if c.kind == "line":
@@ -666,7 +754,7 @@ def random_die(rng: np.random.Generator, center: Point, size: float, *,
 #: stacked, cocked and glossy dice.
 HARD_TABLES: dict[str, Any] = {
     "surface": "any", "tray": 0.5, "tilt": (0.0, 60.0), "glare": 0.3, "stacked": 0.05,
-    "cocked": 0.05, "highlight": 0.2,
+    "cocked": 0.05, "highlight": 0.2, "board": 0.3,
 }
 
 _FELTS: tuple[BGR, ...] = ((35, 35, 140), (80, 30, 70), (40, 95, 35), (28, 28, 30),
@@ -699,6 +787,56 @@ def _random_surface(rng: np.random.Generator, kind: str, die: float) -> Surface:
     return Surface("plain", _jitter(rng, felt, 30.0), seed=seed)
 
 
+#: Land colours of hex tiles (wheat, forest, hills, pasture, mountains, desert, sea).
+_LANDS: tuple[BGR, ...] = ((60, 190, 225), (40, 100, 45), (50, 80, 170), (90, 200, 140),
+                           (140, 135, 130), (150, 200, 220), (170, 120, 40))
+
+
+def _random_props(rng: np.random.Generator, width: int, height: int, die: float,
+                  tray: Tray | None) -> tuple[Prop, ...]:
+    """A board game's pieces beside (or under) the dice, and a tray's snaps and stitching."""
+    out: list[Prop] = []
+    if rng.random() < 0.7:  # a hex board: tiles, most with a round number token
+        hs = die * float(rng.uniform(2.5, 4.5))
+        x0, y0 = float(rng.uniform(-hs, width * 0.6)), float(rng.uniform(-hs, height * 0.6))
+        cols, rows = int(rng.integers(2, 6)), int(rng.integers(2, 5))
+        dx, dy = hs * math.sqrt(3) / 2, hs * 0.75
+        rim = _jitter(rng, (150, 200, 220), 20.0)
+        for r_ in range(rows):
+            for c_ in range(cols):
+                cx, cy = x0 + c_ * dx + (dx / 2 if r_ % 2 else 0.0), y0 + r_ * dy
+                land = _jitter(rng, _LANDS[int(rng.integers(len(_LANDS)))], 15.0)
+                out.append(Prop("hex", (cx, cy), hs, 0.0, land, rim))
+                if rng.random() < 0.75:
+                    n = int(rng.choice([2, 3, 4, 5, 6, 8, 9, 10, 11, 12]))
+                    ink: BGR = (40, 40, 190) if n in (6, 8) else (25, 25, 25)
+                    out.append(Prop("token", (cx, cy), die * float(rng.uniform(0.8, 1.4)), 0.0,
+                                    _jitter(rng, (175, 215, 235), 12.0), ink, str(n)))
+    for _ in range(int(rng.integers(0, 5))):
+        kind = ("card", "meeple", "coin", "token")[int(rng.integers(4))]
+        at = (float(rng.uniform(0, width)), float(rng.uniform(0, height)))
+        size = die * float({"card": rng.uniform(2.0, 4.0), "meeple": rng.uniform(0.8, 1.5),
+                            "coin": rng.uniform(0.6, 1.2), "token": rng.uniform(0.8, 1.4)}[kind])
+        bgr = _jitter(rng, (int(rng.integers(20, 235)), int(rng.integers(20, 235)),
+                            int(rng.integers(20, 235))), 0.0)
+        out.append(Prop(kind, at, size, float(rng.uniform(0, 360)), bgr,
+                        _jitter(rng, (40, 40, 40), 30.0), str(int(rng.integers(2, 13)))))
+    if tray is not None and rng.random() < 0.6:  # snaps at the corners, stitching on the rim
+        x0, y0, x1, y1 = tray.inner
+        w = tray.wall
+        metal = _jitter(rng, (150, 150, 150), 40.0)
+        for cx, cy in ((x0 - w / 2, y0 - w / 2), (x1 + w / 2, y0 - w / 2),
+                       (x0 - w / 2, y1 + w / 2), (x1 + w / 2, y1 + w / 2)):
+            out.append(Prop("snap", (cx, cy), max(4.0, w * 0.7), 0.0, metal, (90, 90, 90)))
+        thread = _jitter(rng, tray.wall_bgr, 60.0)
+        for (ax, ay), (bx, by) in (((x0, y0), (x1, y0)), ((x0, y1), (x1, y1)),
+                                   ((x0, y0), (x0, y1)), ((x1, y0), (x1, y1))):
+            ang = math.degrees(math.atan2(by - ay, bx - ax))
+            out.append(Prop("stitch", ((ax + bx) / 2, (ay + by) / 2),
+                            max(8.0, math.hypot(bx - ax, by - ay)), ang, thread))
+    return tuple(out)
+
+
 def random_scene(
     rng: np.random.Generator,
     *,
@@ -720,6 +858,7 @@ def random_scene(
     stacked: float = 0.0,
     cocked: float = 0.0,
     highlight: float = 0.0,
+    board: float = 0.0,
 ) -> Scene:
     """A random tray of dice. All choices are made here from ``rng``; the Scene is fixed.
 
@@ -733,7 +872,9 @@ def random_scene(
     camera's angle from straight down, drawn from this range in degrees (dice show their side
     faces, the table is foreshortened); ``glare`` the chance of a ceiling lamp reflected in
     the table; ``stacked`` / ``cocked`` / ``highlight`` the chance that a die sits on another
-    (neither is readable), leans on one edge (unreadable), or shows a lamp's reflection.
+    (neither is readable), leans on one edge (unreadable), or shows a lamp's reflection;
+    ``board`` the chance of a board game beside the dice (hex tiles with round number tokens,
+    cards, meeples, coins; a tray's metal snaps and stitching): things that are not dice.
     """
     if n_dice[0] < 0 or n_dice[1] < n_dice[0]:
         raise ValueError(f"n_dice must be (low, high) with 0 <= low <= high, got {n_dice!r}")
@@ -839,6 +980,8 @@ def random_scene(
         glare_at = (float(rng.uniform(0, width)), float(rng.uniform(0, height)),
                     float(rng.uniform(0.08, 0.3)) * min(width, height),
                     float(rng.uniform(0.25, 0.7)))
+    props = (_random_props(rng, width, plane_h, size, the_tray)
+             if board > 0 and rng.random() < board else ())
     return Scene(
         width=width, height=height, dice=tuple(dice), background_bgr=bg,
         gradient=(float(rng.uniform(0, 0.5)), float(rng.uniform(0, 360))),
@@ -846,4 +989,5 @@ def random_scene(
         shadow=float(rng.uniform(0.15, 0.45)), clutter=tuple(cl), homography=hom,
         noise=noise, blur=blur, surface=the_surface, tray=the_tray, tilt=tilt_deg,
         plane=(width, plane_h) if plane_h != height else None, glare=glare_at,
+        props=props,
     )

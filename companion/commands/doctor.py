@@ -86,6 +86,8 @@ def app_checks() -> tuple[list[Check], str | None]:
             out.append(Check("journal", "ok", f"{journal}"))
     else:
         out.append(Check("journal", "ok", f"{journal} not present yet: no games played"))
+    out.append(secrets_check())
+    out += brokers_left_running()
     return out, camera
 
 
@@ -106,6 +108,41 @@ def _unwritable(folder: Path) -> str:
         why = "is on a read-only card" if read_only else "is read-only"
         return f"the data folder {folder} {why}: no game can be saved"
     return ""
+
+
+def brokers_left_running() -> list[Check]:
+    """A tournament's broker still running after its director was killed (kill -9, a crash)."""
+    from companion import paths
+    from companion.tournament.broker import orphaned
+    from hardware.diagnose import Check
+
+    out = []
+    for folder in sorted((paths.data_dir() / "tournaments").glob("*/broker")):
+        pid = orphaned(folder)
+        if pid is not None:
+            tid = folder.parent.name
+            out.append(Check("tournament", "warn", f"the broker of tournament {tid} is still "
+                             f"running (pid {pid}): its director was stopped without "
+                             "stopping it", f"`companion tournament use {tid}` then `serve` "
+                             f"takes it over (Ctrl-C stops both), or `kill {pid}`"))
+    return out
+
+
+def secrets_check() -> Check:
+    """Files holding tournament passwords, secrets or join codes are owner-only."""
+    from companion import paths
+    from companion.tournament.store import readable_secrets
+    from hardware.diagnose import Check
+
+    loose = readable_secrets(paths.journal_path(), paths.data_dir() / "tournaments")
+    if not loose:
+        return Check("secrets", "ok", "files with tournament passwords, secrets and join "
+                     "codes are readable by their owner only")
+    names = ", ".join(str(p) for p in loose[:4]) + (f" and {len(loose) - 4} more"
+                                                   if len(loose) > 4 else "")
+    return Check("secrets", "fail", f"other users can read tournament secrets in {names}",
+                 "chmod go-rwx " + " ".join(str(p) for p in loose)
+                 + " (the companion does it itself the next time it opens them)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import signal
 import sys
 import threading
@@ -86,6 +88,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--qr", type=Path, metavar="DIR", help="write one QR code per table here")
     p.add_argument("--tables", type=int, default=0, help="make codes for this many tables")
     p.add_argument("--address", default="", help="the address tables are given")
+    p.add_argument("--replace", type=int, default=0, metavar="TABLE",
+                   help="a new code for this table (a spare companion takes its place); "
+                   "its old code stops working")
 
     p = sub.add_parser("serve", help="open the tournament to the tables: broker, director "
                        "and standings page, until Ctrl-C")
@@ -328,7 +333,10 @@ def export_tournament(desk: Any, folder: Path) -> list[Path]:
     games = folder / "games"
     for rnd, table, rid, source, text in desk.store.games(desk.tid):
         games.mkdir(exist_ok=True)
-        path = games / f"round-{rnd:02d}-table-{table:02d}-{source}-{rid[:8]}.game"
+        # Ids and sources come from the network: only safe characters reach a file name
+        # (a journal from before reports were checked may hold anything).
+        name = re.sub(r"[^A-Za-z0-9_-]", "_", f"{source}-{rid[:8]}")
+        path = games / f"round-{rnd:02d}-table-{table:02d}-{name}.game"
         path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
@@ -345,6 +353,10 @@ def _codes(args: argparse.Namespace) -> int:
 
     desk = _desk(args)
     desk.ensure_tables(args.tables or None)
+    if args.replace:
+        desk.replace_code(args.replace)
+        print(f"table {args.replace} has a new code; its old code no longer logs in (a "
+              "running `serve` gives the broker the new code within a second)")
     address = args.address or desk.config.address or lan_address()
     codes = desk.join_codes(address)
     for code in codes:
@@ -352,10 +364,15 @@ def _codes(args: argparse.Namespace) -> int:
     if args.qr:
         import segno
 
-        args.qr.mkdir(parents=True, exist_ok=True)
+        from companion.tournament.store import private_folder
+
+        private_folder(args.qr)  # each file lets a table report: owner-only
         for code in codes:
-            segno.make(code.text(), error="m").save(str(args.qr / f"table-{code.table}.svg"),
-                                                    scale=8)
+            svg = args.qr / f"table-{code.table}.svg"
+            svg.unlink(missing_ok=True)
+            fd = os.open(svg, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                segno.make(code.text(), error="m").save(f, kind="svg", scale=8)
         print(f"QR codes in {args.qr}")
     print("Keep these codes to yourself: each lets one table report its results.")
     return 0
@@ -445,7 +462,12 @@ def _table(args: argparse.Namespace) -> int:
     with client:
         print(f"table {code.table} of tournament {code.tournament}: connecting to "
               f"{code.host}:{code.port}", flush=True)
+        said = ""
         while not done.wait(0.1):
+            if client.refused != said:
+                said = client.refused
+                if said:
+                    print(said, flush=True)
             if client.seating is not None:
                 handle(client.seating)
             if args.until_over and client.state.get("over") and not client.pending():

@@ -2,11 +2,15 @@
 and the broker process it starts and stops. Nothing listens unless a tournament is served.
 
 Files, in the tournament's folder (``<data>/tournaments/<id>/broker/``, owner-only):
-``mosquitto.conf`` (no anonymous clients, one listener), ``passwords`` (hashed by Debian's
+``mosquitto.conf`` (no anonymous clients, one listener, every client's id is its user name, no
+packet larger than a report may be), ``passwords`` (hashed by Debian's
 ``mosquitto_passwd -U``), ``acl`` (a table reads its own seating and acknowledgements, writes
 its own report and status; the director reads and writes the tournament's topics) and the
 broker's persistence and log. Mosquitto rereads the credentials and the access list on SIGHUP,
-so tables can be added while it runs.
+so tables can be added while it runs. Every file is written owner-only (0600, the folder 0700).
+
+The client id is the user name (``use_username_as_clientid``): a login can only ever take over
+its own session, so no table's credentials can throw the director or another table off.
 """
 
 from __future__ import annotations
@@ -18,13 +22,15 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from companion.tournament.protocol import prefix, table_user
+from companion.tournament.protocol import MAX_REPORT_BYTES, prefix, table_user
+from companion.tournament.store import private_folder
 
 DIRECTOR_USER = "director"
 
@@ -82,15 +88,13 @@ def acl_text(tournament: str) -> str:
 
 def write_credentials(folder: Path, plan: BrokerPlan) -> tuple[Path, Path]:
     """Write the hashed password file and the access list; returns their paths."""
-    folder.mkdir(parents=True, exist_ok=True)
+    private_folder(folder)
     os.chmod(folder, 0o700)
     passwords = folder / "passwords"
     plain = [f"{DIRECTOR_USER}:{plan.director_password}"] + [
         f"{table_user(n)}:{secret}" for n, secret in sorted(plan.table_secrets.items())]
     tmp = folder / "passwords.new"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write("\n".join(plain) + "\n")
+    write_private(tmp, "\n".join(plain) + "\n")
     done = subprocess.run([_passwd_tool(), "-U", str(tmp)], capture_output=True, text=True,
                           timeout=30, check=False)
     if done.returncode != 0:
@@ -99,9 +103,19 @@ def write_credentials(folder: Path, plan: BrokerPlan) -> tuple[Path, Path]:
                           f"{(done.stderr or done.stdout).strip()}")
     os.replace(tmp, passwords)
     acl = folder / "acl"
-    acl.write_text(acl_text(plan.tournament), encoding="utf-8")
-    os.chmod(acl, 0o600)
+    write_private(acl, acl_text(plan.tournament))
     return passwords, acl
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``path`` owner-only (0600) from the start: never readable by others, not even
+    for a moment (an older file with a wider mode is replaced)."""
+    tmp = path.with_name(path.name + ".new")
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
 
 
 def config_text(folder: Path, plan: BrokerPlan) -> str:
@@ -111,9 +125,15 @@ def config_text(folder: Path, plan: BrokerPlan) -> str:
         "# Started by `companion tournament serve` and stopped with it.",
         "per_listener_settings false",
         "allow_anonymous false",
+        # A report with its game file is the largest message; anything larger is dropped.
+        f"max_packet_size {MAX_REPORT_BYTES + 4096}",
         f"password_file {folder / 'passwords'}",
         f"acl_file {folder / 'acl'}",
         f"listener {plan.port} {plan.listen}",
+        # A login can take over only its own session: the client id is the user name (a
+        # setting of the listener, so after it).
+        "use_username_as_clientid true",
+        "set_tcp_nodelay true",
         "persistence true",
         f"persistence_location {data}/",
         "autosave_interval 5",
@@ -143,6 +163,14 @@ class Broker:
         self.plan = plan
         self._process: subprocess.Popen[bytes] | None = None
         self._adopted: int | None = None
+        # New credentials come from the screen's thread and the service's watcher: one
+        # rewrite of the files at a time (two would hand the broker a half-hashed file).
+        self._files = threading.RLock()
+
+    @property
+    def adopted(self) -> int | None:
+        """The pid of a broker left running that :meth:`start` took over, else None."""
+        return self._adopted
 
     @property
     def pid_path(self) -> Path:
@@ -150,15 +178,7 @@ class Broker:
 
     def _left_running(self) -> int | None:
         """The pid of this tournament's broker if one is still running, else None."""
-        try:
-            pid = int(self.pid_path.read_text().strip())
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except (OSError, ValueError):
-            return None
-        if str(self.config_path).encode() in cmdline and any(
-                part.endswith(b"mosquitto") for part in cmdline[:1]):
-            return pid
-        return None
+        return left_running(self.folder)
 
     @property
     def config_path(self) -> Path:
@@ -166,10 +186,10 @@ class Broker:
 
     def write(self) -> Path:
         """Write the config, credentials and access list; returns the config's path."""
-        write_credentials(self.folder, self.plan)
-        (self.folder / "data").mkdir(exist_ok=True)
-        self.config_path.write_text(config_text(self.folder, self.plan), encoding="utf-8")
-        os.chmod(self.config_path, 0o600)
+        with self._files:
+            write_credentials(self.folder, self.plan)
+        (self.folder / "data").mkdir(mode=0o700, exist_ok=True)
+        write_private(self.config_path, config_text(self.folder, self.plan))
         return self.config_path
 
     def start(self, timeout: float = 10.0) -> None:
@@ -183,12 +203,16 @@ class Broker:
         if left is not None:
             self._adopted = left
             self.reload(self.plan)
+            self._mark_director()
             return
         self.write()
+        self._mark_director()
         log = self.folder / "mosquitto.out"
-        with open(log, "ab") as out:
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "ab") as out:
+            # umask: the broker's own files (log, persistence) are owner-only too.
             self._process = subprocess.Popen([exe, "-c", str(self.config_path)], stdout=out,
-                                             stderr=subprocess.STDOUT,
+                                             stderr=subprocess.STDOUT, umask=0o077,
                                              start_new_session=True)
         deadline = time.monotonic() + timeout
         host = "127.0.0.1" if self.plan.listen in ("0.0.0.0", "") else self.plan.listen
@@ -205,6 +229,11 @@ class Broker:
         raise BrokerError(f"mosquitto did not start on {self.plan.listen}:{self.plan.port} "
                           f"(is the port taken?): {tail}")
 
+    def _mark_director(self) -> None:
+        """Who runs this broker (``director.pid``): a broker whose director is gone was left
+        running (`companion doctor` says so)."""
+        write_private(self.folder / "director.pid", f"{os.getpid()}\n")
+
     def log_tail(self, lines: int = 5) -> str:
         text = ""
         for name in ("mosquitto.out", "mosquitto.log"):
@@ -214,11 +243,22 @@ class Broker:
         return " | ".join(text.strip().splitlines()[-lines:])
 
     def reload(self, plan: BrokerPlan) -> None:
-        """New credentials (more tables): rewrite the files and tell the broker (SIGHUP)."""
-        self.plan = plan
-        write_credentials(self.folder, plan)
-        if self.running and self.pid is not None:
-            os.kill(self.pid, signal.SIGHUP)
+        """New credentials (more tables, a new code): rewrite the files and tell the broker
+        (SIGHUP)."""
+        with self._files:
+            write_credentials(self.folder, plan)
+            self.plan = plan
+            if self.running and self.pid is not None:
+                os.kill(self.pid, signal.SIGHUP)
+
+    def reload_if_changed(self, plan: BrokerPlan) -> bool:
+        """:meth:`reload` unless the broker has these credentials already; True if it did."""
+        with self._files:
+            if (plan.director_password, dict(plan.table_secrets)) == (
+                    self.plan.director_password, dict(self.plan.table_secrets)):
+                return False
+            self.reload(plan)
+            return True
 
     @property
     def running(self) -> bool:
@@ -243,6 +283,7 @@ class Broker:
         self._process = None
 
     def stop(self) -> None:
+        (self.folder / "director.pid").unlink(missing_ok=True)
         if self._adopted is not None:
             _signal_and_wait(self._adopted, signal.SIGTERM)
             self._adopted = None
@@ -264,6 +305,32 @@ class Broker:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.stop()
+
+
+def left_running(folder: Path) -> int | None:
+    """The pid of the broker whose files are in ``folder`` if it is still running, else
+    None. Found by its pid file and its command line."""
+    try:
+        pid = int((folder / "mosquitto.pid").read_text().strip())
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except (OSError, ValueError):
+        return None
+    if str(folder / "mosquitto.conf").encode() in cmdline and any(
+            part.endswith(b"mosquitto") for part in cmdline[:1]):
+        return pid
+    return None
+
+
+def orphaned(folder: Path) -> int | None:
+    """The pid of the broker in ``folder`` if it runs with no director (killed, crashed)."""
+    pid = left_running(folder)
+    if pid is None:
+        return None
+    try:
+        director = int((folder / "director.pid").read_text().strip())
+    except (OSError, ValueError):
+        return pid
+    return None if _alive(director) else pid
 
 
 def _alive(pid: int) -> bool:

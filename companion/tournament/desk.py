@@ -214,6 +214,22 @@ class TournamentDesk:
             self.set_config(config)
         return config
 
+    def replace_code(self, table: int) -> DirectorConfig:
+        """A new secret for ``table`` (a spare companion takes its place): the old code stops
+        working as soon as the broker rereads its passwords. Raised for a table that has no
+        code: :class:`TournamentError`."""
+        config = self.config
+        if table not in config.table_secrets:
+            raise TournamentError(f"table {table}: no such table (tables 1 to "
+                                  f"{len(config.table_secrets)} have codes)")
+        old = config.table_secrets[table]
+        secret = old
+        while secret == old:
+            secret = new_secret()
+        config = replace(config, table_secrets={**config.table_secrets, table: secret})
+        self.set_config(config)
+        return config
+
     def join_codes(self, address: str) -> list[JoinCode]:
         """Every table's join code, for the director's screen and `companion tournament codes`."""
         config = self.config

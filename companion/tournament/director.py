@@ -7,11 +7,18 @@ with an acknowledgement once the report is journaled: ``recorded``, ``duplicate`
 result again: counted once), ``conflict`` (a different result for a table that has one: kept
 for the organiser, never counted over the first) or ``rejected`` (it cannot count: says why).
 It also takes in what `companion tournament` commands journal meanwhile, a few times a second.
+
+A table's message is untrusted: it is measured before it is parsed
+(:func:`~companion.tournament.protocol.read_json`), and one that cannot be counted is answered
+``rejected`` (so the broker does not deliver it again), kept in the journal with the table and
+the reason, and logged for the organiser. The network loop runs in a thread of the director's
+own that restarts it if it ever fails; :attr:`Director.receiving` says whether it runs.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -26,15 +33,17 @@ from companion.tournament.protocol import (
     Ack,
     ProtocolError,
     Report,
+    no_delay,
     table_of_user,
     table_user,
     topic_state,
     topic_table,
     user_of_topic,
 )
-from rules.tournament import TournamentError
+from rules.tournament import ResultCorrected, RoundDrawn, TournamentError, format_placings
 
 QOS = 1
+_REPORT_ID = re.compile(rb'"report_id"\s*:\s*"([A-Za-z0-9._-]{1,80})"')
 
 
 class Director:
@@ -57,6 +66,12 @@ class Director:
         self._connected = threading.Event()
         self._stop = threading.Event()
         self._poller: threading.Thread | None = None
+        self._network: threading.Thread | None = None
+        #: Times the network loop failed and was started again (0 unless something is wrong).
+        self.failures = 0
+        self._events_seen = len(desk.tournament_view().events)
+        # The broker binds the client id to the user name (use_username_as_clientid): the id
+        # asked for here only matters on an existing broker that does not.
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                    client_id=f"{self.tid}-director", clean_session=False)
         self._client.username_pw_set(DIRECTOR_USER, password)
@@ -64,12 +79,15 @@ class Director:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
+        self._client.on_socket_open = no_delay
 
     # -- lifecycle ------------------------------------------------------------------------
 
     def start(self) -> None:
         self._client.connect_async(self.host, self.port, keepalive=10)
-        self._client.loop_start()
+        self._network = threading.Thread(target=self._run_network, name="director-network",
+                                         daemon=True)
+        self._network.start()
         self._poller = threading.Thread(target=self._poll, name="director-poll", daemon=True)
         self._poller.start()
 
@@ -80,13 +98,36 @@ class Director:
     def connected(self) -> bool:
         return self._connected.is_set()
 
+    @property
+    def receiving(self) -> bool:
+        """The network loop runs (reports are being read); False once stopped."""
+        return self._network is not None and self._network.is_alive() and (
+            not self._stop.is_set())
+
+    def _run_network(self) -> None:
+        """paho's network loop, started again whenever it fails (a callback that raised, a
+        bug): a message can cost one restart, never the director's ears."""
+        try:
+            while not self._stop.is_set():
+                try:
+                    self._client.loop_forever(retry_first_connection=True)
+                except Exception as e:
+                    self.failures += 1
+                    self.note(f"the network loop failed ({type(e).__name__}: "
+                              f"{str(e)[:200]}); started it again ({self.failures})")
+                    self._tell()
+                self._stop.wait(1.0)
+        finally:
+            self._tell()  # no longer receiving: the page and the screen say so
+
     def stop(self) -> None:
         self._stop.set()
         if self._poller is not None:
             self._poller.join(timeout=5)
             self._poller = None
         self._client.disconnect()
-        self._client.loop_stop()
+        if self._network is not None:
+            self._network.join(timeout=5)
 
     def __enter__(self) -> Director:
         self.start()
@@ -122,9 +163,11 @@ class Director:
     def changed(self) -> None:
         """Something changed (a report, or an organiser's action): tell tables and page."""
         if self.connected:
-            self.publish_all(force=False)
-        if self.on_change is not None:
-            self.on_change()
+            try:
+                self.publish_all(force=False)
+            except Exception as e:  # a busy or damaged journal: the next change tries again
+                self.note(f"could not send the seatings ({type(e).__name__}: {e})")
+        self._tell()
 
     # -- callbacks (paho's network thread) ---------------------------------------------------
 
@@ -150,22 +193,55 @@ class Director:
         if where is None:
             return
         user, what = where
-        if what == "status":
-            self.online[user] = msg.payload == b"online"
-            if self.on_change is not None:
-                self.on_change()
+        payload = bytes(msg.payload)
+        try:
+            if what == "status":
+                online = payload == b"online"
+                if self.online.get(user) != online:
+                    self.note(f"{user} joined (online)" if online else f"{user} is offline")
+                self.online[user] = online
+                self._tell()
+                return
+            if what != "report":
+                return
+            ack = self.handle_report(user, payload)
+        except Exception as e:  # a bug must cost this message, not the director
+            ack = self.refuse(user, payload, f"could not be handled ({type(e).__name__}: "
+                                             f"{str(e)[:200]})")
+        client.publish(topic_table(self.tid, user, "ack"), ack.to_payload(), qos=QOS)
+
+    def _tell(self) -> None:
+        """Tell whoever shows the tournament (a screen, the page) that something changed; a
+        failing listener is logged, never the director's end."""
+        if self.on_change is None:
             return
-        if what == "report":
-            ack = self.handle_report(user, bytes(msg.payload))
-            client.publish(topic_table(self.tid, user, "ack"), ack.to_payload(), qos=QOS)
+        try:
+            self.on_change()
+        except Exception as e:
+            self.note(f"could not show a change ({type(e).__name__}: {str(e)[:200]})")
+
+    def refuse(self, user: str, payload: bytes, why: str) -> Ack:
+        """Answer a report that cannot count ``rejected``, keep it in the journal (who, why,
+        how large) and log it; never raises."""
+        # What a table sent may be quoted in the reason: no control characters reach a
+        # terminal or a screen, and no reason is longer than a line or two.
+        why = "".join(c if c.isprintable() else repr(c)[1:-1] for c in why[:300])
+        why = why if len(why) <= 300 else why[:299] + "…"
+        self.note(f"{user}: refused a report: {why}")
+        try:
+            self.desk.store.refuse(self.tid, user, why, len(payload))
+        except Exception as e:
+            self.note(f"could not keep the refusal in the journal: {e}")
+        found = _REPORT_ID.search(payload[:4096])
+        self._tell()
+        return Ack(found.group(1).decode() if found else "?", "rejected", why)
 
     def handle_report(self, user: str, payload: bytes) -> Ack:
         """Journal a table's report and say what became of it (never raises)."""
         try:
             report = Report.from_payload(payload)
         except ProtocolError as e:
-            self.note(f"{user}: unreadable report: {e}")
-            return Ack("?", "rejected", str(e))
+            return self.refuse(user, payload, str(e))
         table = table_of_user(user)
         why = ""
         if report.tournament != self.tid:
@@ -173,15 +249,13 @@ class Director:
         elif table is None or report.table != table:
             why = f"{user} may report only its own table, not table {report.table}"
         if why:
-            self.note(f"{user}: report refused: {why}")
-            return Ack(report.report_id, "rejected", why)
+            return self.refuse(user, payload, why)
         with self._lock:
             try:
                 outcome = self.desk.report(report.round, report.table, report.placings,
                                            user, report.report_id)
             except TournamentError as e:
-                self.note(f"{user}: report refused: {e}")
-                return Ack(report.report_id, "rejected", str(e))
+                return self.refuse(user, payload, str(e))
             if report.game_file and outcome.status != "duplicate":
                 self.desk.store.save_game(self.tid, report.round, report.table,
                                           report.report_id, user, report.game_file)
@@ -194,17 +268,31 @@ class Director:
             if self.desk.version == self._seen:
                 return
             self._seen = self.desk.version
+            self._note_new_events()
         self.changed()
+
+    def _note_new_events(self) -> None:
+        """Log the organiser's actions (from the screen or a command): draws, corrections."""
+        with self.desk.lock:
+            events = self.desk.tournament_view().events
+            new = events[self._events_seen:] if len(events) >= self._events_seen else ()
+            self._events_seen = len(events)
+        for e in new:
+            if isinstance(e, RoundDrawn):
+                self.note(f"round {e.number} drawn ({e.stage}, {len(e.tables)} tables)")
+            elif isinstance(e, ResultCorrected):
+                self.note(f"correction: round {e.round}, table {e.table}: "
+                          f"{format_placings(e.placings)}"
+                          + (f" ({e.reason})" if e.reason else ""))
 
     def _poll(self) -> None:
         """Take in what other writers (the commands) and this process's desk did."""
         while not self._stop.wait(self.poll_seconds):
             try:
                 self.desk.refresh()
+                self._changed_if_new()
             except Exception as e:  # a locked or damaged store: say so, keep serving
                 self.note(f"could not read the tournament store: {e}")
-                continue
-            self._changed_if_new()
 
     def note(self, text: str) -> None:
         """Add a line to the director's log (shown by `serve` and the Tournament screen)."""

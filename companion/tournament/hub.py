@@ -91,7 +91,7 @@ class TournamentHub:
         self._listeners: list[Callable[[], None]] = []
         self._session: TableSession[Any] | None = None
         self._watch: Any = None
-        self._connected = False
+        self._connected: Any = False  # the table's link as last shown: (connected, refused)
         self._seen_seating: tuple[str, int, int | None] | None = None
         self._reported: dict[tuple[int, int], Placings] = {}
         self._change_lock = threading.Lock()
@@ -249,7 +249,8 @@ class TournamentHub:
                 session.subscribe(self._on_session)
                 if session.game.is_over:
                     self._game_over(session)
-        connected = self.table is not None and self.table.connected
+        table = self.table
+        connected: Any = (table.connected, table.refused) if table is not None else False
         if connected != self._connected:
             self._connected = connected
             self.changed()
@@ -559,6 +560,26 @@ class TournamentHub:
     def online(self) -> dict[str, bool]:
         director = self.service.director if self.service is not None else None
         return dict(director.online) if director is not None else {}
+
+    @property
+    def receiving(self) -> bool:
+        """The director's network loop runs (True when not serving: nothing to say)."""
+        director = self.service.director if self.service is not None else None
+        return director is None or director.receiving
+
+    def refused(self) -> str:
+        """How many table messages the director refused, and the last one ("" if none)."""
+        desk = self.desk
+        if desk is None:
+            return ""
+        try:
+            count, last = desk.store.refused(desk.tid, 1)
+        except Exception:  # a busy or damaged journal: the log says it
+            return ""
+        if not count:
+            return ""
+        _, source, reason, _ = last[0]
+        return f"{count} message(s) refused; the last, from {source}: {reason}"
 
     def log(self, lines: int = 4) -> list[str]:
         director = self.service.director if self.service is not None else None

@@ -13,14 +13,20 @@ Topics, under ``companion/<tournament>/`` (``<user>`` is a table's broker user, 
 The broker's access list lets a table read only its own seating and acknowledgements and
 write only its own report and status: a table cannot report another table's result.
 Messages are JSON objects; every one is read strictly, and a bad one is refused with a message
-that names the field.
+that names the field. A message is measured before it is parsed (:func:`read_json`): too
+large, not UTF-8 or nested too deep is refused without building anything, so no message can
+make the reader recurse, and numbers must be finite (``NaN`` and ``Infinity`` are refused).
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
+import math
 import re
 import secrets
+import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,10 +38,28 @@ DEFAULT_PORT = 1883
 #: Letters for secrets people type: no I, L, O or U to misread (Crockford's base 32).
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 SECRET_LENGTH = 8
+#: The largest report a table may send (its game file included), and any other message. A
+#: long game's file is a few tens of kilobytes; the broker refuses larger packets too.
+MAX_REPORT_BYTES = 1 << 20
+MAX_MESSAGE_BYTES = 64 << 10
+#: Lists and objects inside one another: a report needs 3 (object, placings, a place).
+MAX_DEPTH = 8
+#: Report ids: letters, digits, ``-``, ``_`` and ``.`` only (they end up in file names).
+REPORT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NESTING = re.compile(r"[\[\]{}]")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 class ProtocolError(ValueError):
     """Raised for a message or join code that cannot be read; names the field and why."""
+
+
+def no_delay(client: Any, userdata: Any, sock: Any) -> None:
+    """paho's ``on_socket_open``: send each small message at once (an answer right after its
+    PUBACK would otherwise wait for the other side's delayed TCP acknowledgement, ~40 ms)."""
+    with contextlib.suppress(OSError, AttributeError):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def new_secret(length: int = SECRET_LENGTH) -> str:
@@ -76,11 +100,46 @@ def user_of_topic(tournament: str, topic: str) -> tuple[str, str] | None:
     return (m.group(1), m.group(2)) if m else None
 
 
-def _obj(payload: bytes | str, what: str) -> dict[str, Any]:
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a message may hold")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is too large a number")
+    return value
+
+
+def read_json(payload: bytes | str, what: str, max_bytes: int = MAX_MESSAGE_BYTES) -> Any:
+    """A message's JSON, measured before it is parsed: at most ``max_bytes`` bytes, UTF-8,
+    nested at most :data:`MAX_DEPTH` deep, finite numbers only. Raised otherwise:
+    :class:`ProtocolError` saying which limit and by how much (never RecursionError)."""
+    size = len(payload.encode("utf-8", "surrogatepass") if isinstance(payload, str)
+               else payload)
+    if size > max_bytes:
+        raise ProtocolError(f"{what}: {size:,} bytes, more than the {max_bytes:,} allowed")
+    if isinstance(payload, bytes | bytearray):
+        try:
+            text = bytes(payload).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ProtocolError(f"{what}: not UTF-8 text (byte {e.start})") from None
+    else:
+        text = payload
+    # Depth without recursion: drop the strings (brackets inside them do not nest), then
+    # count what is left; a running sum, so a deep message costs no more than a flat one.
+    brackets = _NESTING.findall(_STRING.sub("", text))
+    depth = max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+    if depth > MAX_DEPTH:
+        raise ProtocolError(f"{what}: nested {depth} deep, more than the {MAX_DEPTH} allowed")
     try:
-        data = json.loads(payload)
-    except (ValueError, UnicodeDecodeError) as e:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except (ValueError, RecursionError) as e:
         raise ProtocolError(f"{what}: not JSON ({e})") from None
+
+
+def _obj(payload: bytes | str, what: str, max_bytes: int = MAX_MESSAGE_BYTES) -> dict[str, Any]:
+    data = read_json(payload, what, max_bytes)
     if not isinstance(data, dict):
         raise ProtocolError(f"{what}: must be a JSON object, got {type(data).__name__}")
     return data
@@ -90,7 +149,7 @@ def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: 
     value = data.get(key)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         raise ProtocolError(f"{what}: {key!r} missing or not {getattr(kind, '__name__', kind)}: "
-                            f"{value!r}")
+                            f"{repr(value)[:60]}")
     return value
 
 
@@ -169,20 +228,38 @@ class Report:
     @classmethod
     def from_payload(cls, payload: bytes | str) -> Report:
         what = "report"
-        data = _obj(payload, what)
+        data = _obj(payload, what, MAX_REPORT_BYTES)
+        report_id = _field(data, "report_id", str, what)
+        if not REPORT_ID.fullmatch(report_id):
+            raise ProtocolError(f"{what}: 'report_id' {report_id[:40]!r} must be 1 to 80 "
+                                "letters, digits, '-', '_' or '.'")
+        tournament = _field(data, "tournament", str, what)
+        if not re.fullmatch(r"[0-9a-z]{1,16}", tournament):
+            raise ProtocolError(f"{what}: 'tournament' {tournament[:40]!r} is not a tournament "
+                                "id")
+        round_number = _field(data, "round", int, what)
+        table = _field(data, "table", int, what)
+        for key, value in (("round", round_number), ("table", table)):
+            if not 1 <= value <= 9999:
+                raise ProtocolError(f"{what}: {key!r} {value} must be 1 to 9999")
         try:
             placings = placings_from_json(data.get("placings"), "report placings")
         except TournamentError as e:
-            raise ProtocolError(str(e)) from None
+            raise ProtocolError(str(e)[:300]) from None
+        if any(len(name) > 200 for group in placings for name in group):
+            raise ProtocolError(f"{what}: a name in 'placings' is longer than 200 characters")
         sent = data.get("sent", 0.0)
-        if isinstance(sent, bool) or not isinstance(sent, int | float):
-            raise ProtocolError(f"{what}: 'sent' must be a number, got {sent!r}")
-        report_id = _field(data, "report_id", str, what)
-        if not 1 <= len(report_id) <= 80:
-            raise ProtocolError(f"{what}: 'report_id' must be 1 to 80 characters")
-        return cls(report_id, _field(data, "tournament", str, what),
-                   _field(data, "round", int, what), _field(data, "table", int, what),
-                   placings, str(data.get("game_file", "") or ""), float(sent))
+        if isinstance(sent, bool) or not isinstance(sent, int | float) or not math.isfinite(
+                sent):
+            raise ProtocolError(f"{what}: 'sent' must be a finite number, got {sent!r}")
+        game_file = data.get("game_file", "")
+        if game_file is None:
+            game_file = ""
+        if not isinstance(game_file, str):
+            raise ProtocolError(f"{what}: 'game_file' must be text, got "
+                                f"{type(game_file).__name__}")
+        return cls(report_id, tournament, round_number, table, placings, game_file,
+                   float(sent))
 
     def describe(self) -> str:
         return f"round {self.round}, table {self.table}: {format_placings(self.placings)}"

@@ -32,6 +32,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 import rules
 from companion import theme
@@ -815,7 +816,8 @@ class NetworkPage(Page):
         online = hub.online()
         if state == "serving":
             up = sum(1 for c in codes if online.get(c.user))
-            self.state.text = f"Serving: {up} of {len(codes)} tables online"
+            self.state.text = f"Serving: {up} of {len(codes)} tables online" + (
+                "" if hub.receiving else ": director not receiving")
         else:
             self.state.text = {"starting": "Starting the broker...",
                                "stopping": "Stopping..."}.get(state, "Not serving")
@@ -864,7 +866,10 @@ class NetworkPage(Page):
                      "report.")
         if hub.serve_error:
             lines.append(f"[color=#d65f00]{hub.serve_error}[/color]")
-        lines += hub.log(3)
+        refused = hub.refused()
+        if refused:
+            lines.append(f"[color=#d65f00]{escape_markup(refused)}[/color]")
+        lines += [escape_markup(line) for line in hub.log(3)]
         self.info.text = "\n".join(lines)
 
 
@@ -1018,6 +1023,7 @@ class SeatPage(Page):
         code = table.code
         self.link.text = (f"Tournament {code.tournament}, table {code.table}: " + (
             f"connected to {code.host}:{code.port}." if hub.connected else
+            f"[color=#d65f00]{table.refused}[/color]." if table.refused else
             f"not connected to {code.host}:{code.port}: trying again. Results wait in this "
             "table's outbox, nothing is lost.")) + (
             f" {len(table.pending())} report(s) waiting." if table.pending() else "")
@@ -1207,7 +1213,8 @@ class TournamentScreen(Screen):
         if self.role() == "table" and hub.table is not None:
             code = hub.table.code
             return f"Table {code.table} of tournament {code.tournament}: " + (
-                "connected" if hub.connected else "not connected (trying again)")
+                "connected" if hub.connected else "code refused: ask the organiser for "
+                "this table's code" if hub.table.refused else "not connected (trying again)")
         desk = hub.desk
         if desk is None:
             return hub.problem

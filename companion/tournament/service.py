@@ -88,6 +88,8 @@ class TournamentService:
         """What the page shows: the tournament's summary and which tables are online."""
         data = self.desk.summary()
         data["online"] = dict(self.director.online) if self.director else {}
+        # The page says "director not receiving" while the director's network loop is down.
+        data["receiving"] = self.director is not None and self.director.receiving
         return data
 
     def start(self) -> None:
@@ -110,6 +112,8 @@ class TournamentService:
         host, port = config.broker_endpoint()
         self.director = Director(self.desk, host, port, config.director_password,
                                  on_change=self._changed)
+        if self.broker is not None and self.broker.adopted is not None:
+            self.director.note(f"took over the broker left running (pid {self.broker.adopted})")
         self.director.start()
         if not self.director.wait_connected(self.connect_timeout):
             log = self.broker.log_tail() if self.broker else ""
@@ -125,10 +129,14 @@ class TournamentService:
             self._watcher.start()
 
     def _watch_broker(self) -> None:
-        """Start the broker again whenever it dies (killed, out of memory...)."""
+        """Start the broker again whenever it dies (killed, out of memory...), and give it
+        new credentials whenever a command changed them (a spare table's new code)."""
         while not self._stop.wait(0.5):
             broker = self.broker
-            if broker is None or broker.running:
+            if broker is None:
+                continue
+            if broker.running:
+                self._reload_if_changed(broker)
                 continue
             try:
                 broker.start()
@@ -140,11 +148,38 @@ class TournamentService:
                 if self.director is not None:
                     self.director.note(f"the broker is down and will not start: {e}")
 
+    def _reload_if_changed(self, broker: Broker) -> None:
+        try:
+            config = self.desk.config
+            changed = broker.reload_if_changed(BrokerPlan(
+                self.tid, config.listen, config.port, config.director_password,
+                config.table_secrets))
+        except Exception as e:  # a busy journal, mosquitto_passwd failing: next time
+            if self.director is not None:
+                self.director.note(f"could not give the broker the new codes: {e}")
+            return
+        if changed and self.director is not None:
+            self.director.note("the broker has the new table codes (an old code no longer "
+                               "logs in)")
+            self.director.changed()
+
+    def replace_code(self, table: int) -> JoinCode:
+        """A spare companion takes ``table``'s place: a new code for it, taken by the running
+        broker at once; the old code no longer logs in. Raised for a table with no code:
+        :class:`~rules.tournament.TournamentError`."""
+        config = self.desk.replace_code(table)
+        if self.broker is not None:
+            self.broker.reload(BrokerPlan(self.tid, config.listen, config.port,
+                                          config.director_password, config.table_secrets))
+        if self.director is not None:
+            self.director.note(f"table {table} has a new code; its old code no longer logs in")
+        return next(c for c in self.join_codes() if c.table == table)
+
     def add_tables(self, count: int) -> list[JoinCode]:
         """Credentials for tables up to ``count``, taken by the running broker at once."""
         config = self.desk.ensure_tables(count)
-        if self.broker is not None:
-            self.broker.reload(BrokerPlan(self.tid, config.listen, config.port,
+        if self.broker is not None:  # (unless the watcher gave it them already)
+            self.broker.reload_if_changed(BrokerPlan(self.tid, config.listen, config.port,
                                           config.director_password, config.table_secrets))
         if self.director is not None:
             self.director.changed()

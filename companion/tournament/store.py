@@ -5,11 +5,18 @@ their own, opened like the journal: WAL and ``synchronous=FULL``, so a write tha
 survives a power cut. The director's tournament is its list of events (append-only; each
 append names the sequence number it follows, so two writers never interleave); a table keeps
 every report in its outbox until the director acknowledges it.
+
+The journal holds secrets (the director's broker password and every table's secret; a table's
+join code), so it is owner-only: :func:`private_file` makes it 0600 (its ``-wal`` and ``-shm``
+too: SQLite gives them the journal's mode) and a folder it creates 0700, and puts an older
+journal that others could read back to 0600.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -53,7 +60,20 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     wall       REAL NOT NULL,
     PRIMARY KEY (tournament, report_id)
 );
+CREATE TABLE IF NOT EXISTS tournament_refused (
+    tournament TEXT NOT NULL,
+    source     TEXT NOT NULL,
+    reason     TEXT NOT NULL,
+    size       INTEGER NOT NULL,
+    wall       REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tournament_refused_count (
+    tournament TEXT PRIMARY KEY,
+    refused    INTEGER NOT NULL
+);
 """
+#: Refused messages kept per tournament (the newest; all are counted).
+REFUSED_KEPT = 1000
 
 _TABLE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_membership (
@@ -91,8 +111,55 @@ class StaleError(StoreError):
     """Raised when another writer appended events first: reload and try again."""
 
 
+def private_folder(folder: Path) -> None:
+    """Make ``folder`` (and missing parents) owner-only (0700) if it does not exist yet."""
+    if not folder.is_dir():
+        folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(folder, 0o700)
+
+
+def private_file(path: Path) -> None:
+    """Create ``path`` owner-only (0600) if missing, and make an existing one (and SQLite's
+    ``-wal`` and ``-shm`` beside it) owner-only. A read-only folder is left as it is."""
+    private_folder(path.parent)
+    if not path.exists():  # (an existing journal on a read-only card is only read)
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(OSError):
+            if p.is_file() and p.stat().st_mode & 0o077:
+                os.chmod(p, 0o600)
+
+
+def readable_secrets(journal: Path, tournaments: Path) -> list[Path]:
+    """Files and folders holding tournament secrets that others than the owner can read:
+    a journal with tournament tables (and its ``-wal``/``-shm``), and everything under the
+    tournaments' folder (broker config, passwords, access list). Looks, changes nothing."""
+    found: list[Path] = []
+    try:
+        uri = f"file:{journal}?mode=ro&immutable=1"  # creates no -shm beside it
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=1.0)) as db:
+            holds = db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN "
+                               "('tournament_list', 'tournament_membership')").fetchone()[0]
+    except (sqlite3.Error, OSError):
+        holds = 0
+    if holds and journal.is_file():
+        found += [p for p in (journal, journal.with_name(journal.name + "-wal"),
+                              journal.with_name(journal.name + "-shm"))
+                  if p.is_file() and p.stat().st_mode & 0o077]
+    if tournaments.is_dir():
+        with contextlib.suppress(OSError):
+            found += [p for p in sorted(tournaments.rglob("*"))
+                      if p.name in ("broker", "mosquitto.conf", "passwords", "acl",
+                                    "passwords.new") and p.stat().st_mode & 0o077]
+    return found
+
+
 def _connect(path: Path, schema: str) -> sqlite3.Connection:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        private_file(path)
+    except OSError as e:
+        raise StoreError(f"the journal {path} cannot be created: {e}") from None
     try:
         db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
                              timeout=10.0)
@@ -250,6 +317,28 @@ class TournamentStore(_Base):
             db.execute("INSERT OR IGNORE INTO tournament_games VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (tid, round_number, table, report_id, source, text, time.time()))
 
+    def refuse(self, tid: str, source: str, reason: str, size: int) -> None:
+        """Keep a message that was refused (who sent it, why, how large) for the organiser;
+        the newest :data:`REFUSED_KEPT` are kept, every one is counted."""
+        with self._transaction() as db:
+            db.execute("INSERT INTO tournament_refused VALUES (?, ?, ?, ?, ?)",
+                       (tid, source[:80], reason[:300], size, time.time()))
+            db.execute("INSERT INTO tournament_refused_count VALUES (?, 1) ON CONFLICT"
+                       "(tournament) DO UPDATE SET refused=refused+1", (tid,))
+            db.execute("DELETE FROM tournament_refused WHERE tournament=? AND rowid <= (SELECT "
+                       "rowid FROM tournament_refused WHERE tournament=? ORDER BY rowid DESC "
+                       "LIMIT 1 OFFSET ?)", (tid, tid, REFUSED_KEPT))
+
+    def refused(self, tid: str, last: int = 20) -> tuple[int, list[tuple[float, str, str, int]]]:
+        """How many messages were refused, and the last ``last`` of them, newest first:
+        (time, source, reason, size)."""
+        count = self._query("SELECT refused FROM tournament_refused_count WHERE tournament=?",
+                            (tid,))
+        rows = self._query("SELECT wall, source, reason, size FROM tournament_refused WHERE "
+                           "tournament=? ORDER BY rowid DESC LIMIT ?", (tid, last))
+        return (int(count[0][0]) if count else 0,
+                [(float(a), str(b), str(c), int(d)) for a, b, c, d in rows])
+
     def games(self, tid: str) -> list[tuple[int, int, str, str, str]]:
         """(round, table, report id, source, game file) of every reported game file."""
         rows = self._query("SELECT round, table_no, report_id, source, text FROM "
@@ -359,5 +448,6 @@ class TableStore(_Base):
                 for a, b, c, d, e, f in rows]
 
 
-__all__ = ["Membership", "OutboxItem", "ReportRecord", "StaleError", "StoreError", "TableStore",
-           "TournamentRecord", "TournamentStore"]
+__all__ = ["REFUSED_KEPT", "Membership", "OutboxItem", "ReportRecord", "StaleError",
+           "StoreError", "TableStore", "TournamentRecord", "TournamentStore", "private_file",
+           "private_folder", "readable_secrets"]

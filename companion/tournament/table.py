@@ -10,7 +10,6 @@ announces itself ``online`` and leaves ``offline`` as its last will.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 import uuid
@@ -21,11 +20,14 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.tournament.protocol import (
+    MAX_REPORT_BYTES,
     Ack,
     JoinCode,
     ProtocolError,
     Report,
     Seating,
+    no_delay,
+    read_json,
     topic_state,
     topic_table,
 )
@@ -57,6 +59,10 @@ class TableClient:
         #: The tournament's state as the director last published it (round, stage, over).
         self.state: dict[str, Any] = {}
         self.changed = threading.Condition()
+        #: Why the broker refused this table's login ("" while it has not): a wrong or
+        #: replaced code is said at once, not shown as "connecting" forever.
+        self.refused = ""
+        self.connects = 0  # connections made (a flapping session shows here)
         self._connected = threading.Event()
         self._stop = threading.Event()
         self._sent: dict[str, float] = {}
@@ -76,6 +82,7 @@ class TableClient:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
+        self._client.on_socket_open = no_delay
 
     def _topic(self, what: str) -> str:
         return topic_table(self.code.tournament, self.code.user, what)
@@ -139,6 +146,9 @@ class TableClient:
             raise ValueError("no game to report: this table has no seating in this round")
         report = Report(uuid.uuid4().hex, seating.tournament, seating.round, seating.table,
                         placings, game_file, time.time())
+        if len(report.to_payload()) > MAX_REPORT_BYTES:  # the director would refuse it all
+            report = Report(report.report_id, report.tournament, report.round, report.table,
+                            placings, "", report.sent)
         self.store.queue(report.report_id, report.tournament, report.round, report.table,
                          report.to_payload())
         self._send(report.report_id, report.to_payload())
@@ -192,7 +202,14 @@ class TableClient:
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
         if reason.is_failure:
+            self.refused = (f"the director's broker refused table {self.code.table}'s code "
+                            f"({reason}): the code is wrong or was replaced by a new one; "
+                            "ask the organiser for this table's code")
+            with self.changed:
+                self.changed.notify_all()
             return
+        self.refused = ""
+        self.connects += 1
         client.subscribe([(self._topic("seating"), QOS), (self._topic("ack"), QOS),
                           (topic_state(self.code.tournament), QOS)])
         client.publish(self._topic("status"), b"online", qos=QOS, retain=True)
@@ -218,7 +235,7 @@ class TableClient:
                 if self.on_seating is not None:
                     self.on_seating(seating)
             elif msg.topic == topic_state(self.code.tournament):
-                state = json.loads(bytes(msg.payload))
+                state = read_json(bytes(msg.payload), "state")
                 if isinstance(state, dict):
                     self.state = state
             elif msg.topic == self._topic("ack"):

@@ -346,7 +346,8 @@ class Tournament:
     def report(self, round_number: int, table: int, placings: Placings, source: str,
                report_id: str) -> ReportOutcome:
         """Take a table's result. The same report (or the same result) again counts once; a
-        different result for a table that has one is a conflict for the organiser."""
+        different result for a table that has one is a conflict for the organiser. Once the
+        tournament is over, anything but a repeat is refused (:meth:`correct` still works)."""
         r = self._round(round_number)
         placings = self._check_placings(r, table, placings)
         where = f"round {round_number}, table {table}"
@@ -356,6 +357,9 @@ class Tournament:
         if held is not None and held.placings == placings:
             return ReportOutcome("duplicate", f"{where}: {format_placings(placings)} already "
                                  "counted")
+        if self.is_over:  # only the organiser's correction changes a finished tournament
+            raise TournamentError(f"{where}: the tournament is over; a different result now "
+                                  "is the organiser's correction, not a report")
         if held is not None and any(c.placings == placings and c.source == source
                                     for c in r.conflicts.get(table, [])):
             return ReportOutcome("conflict", f"{where}: this contradicting result is already "
