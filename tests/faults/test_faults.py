@@ -69,6 +69,11 @@ class Played:
     def said(self, line: str) -> int | None:
         """Take one line of the child; the game id of an acknowledgement."""
         parts = line.rstrip("\n").split(" ", 4)
+        if parts[0] == "start":  # a game begun or resumed: what it holds is checked after
+            gid = int(parts[1])  # the cut, even when no change of it was acknowledged
+            self.live.setdefault(gid, [])
+            self.undone.setdefault(gid, [])
+            self.touched.add(gid)
         if parts[0] != "ack":
             return None
         gid, op, live, text = int(parts[1]), parts[2], int(parts[3]), parts[4]
