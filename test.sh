@@ -16,18 +16,19 @@ if ! command -v systemd-analyze >/dev/null 2>&1 && command -v apt-get >/dev/null
         --no-install-recommends systemd >/dev/null
 fi
 py=.venv/bin/python
-echo "== ruff"
-$py -m ruff check .
-echo "== mypy --strict companion/ rules/ vision/"
-$py -m mypy --strict companion rules vision
-echo "== pytest"
+# Every stage runs, whichever fails (scripts/stages.sh): the failures are listed at the end,
+# and the exit status is non-zero when there is any.
+set +e
+source "$here/scripts/stages.sh"
+stage "ruff" $py -m ruff check .
+stage "mypy --strict companion/ rules/ vision/" $py -m mypy --strict companion rules vision
 # Whole-app tests start a Kivy App, which closes Kivy's event loop for the rest of its process,
 # so they run one file per process after the main suite.
-$py -m pytest -q -m "not app" "$@"
+stage "pytest" $py -m pytest -q -m "not app" "$@"
 if [ -d tests/app ]; then
     for f in tests/app/test_*.py; do
         [ -e "$f" ] || continue
-        echo "== pytest $f (own process)"
-        $py -m pytest -q -m app -p no:cacheprovider "$f"
+        stage "pytest $f (own process)" $py -m pytest -q -m app -p no:cacheprovider "$f"
     done
 fi
+stages_report

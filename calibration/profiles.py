@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from calibration.zones import Zone, ZoneError, check_zones
+from hardware.files import NotAPlainFile, read_bounded
 from vision.profile import FACE_FEATURES, LEGACY_FACE_FEATURES, Profile, face_features
 
 FORMAT = "table-companion-profile"
@@ -505,6 +506,9 @@ def loads(text: str, source: str = "<profile>") -> CalibrationProfile:
 
     try:
         data = json.loads(text, parse_constant=no_constants)
+    except RecursionError:
+        raise ProfileError(f"{source}: nested too deeply to be a profile; the file is "
+                           "damaged - re-run the calibration or restore a copy") from None
     except (json.JSONDecodeError, ValueError) as e:
         raise ProfileError(f"{source}: not valid JSON ({e}); the file is damaged - "
                            "re-run the calibration or restore a copy") from e
@@ -514,6 +518,8 @@ def loads(text: str, source: str = "<profile>") -> CalibrationProfile:
         raise ProfileError(f"{source}: {e}") from e
     except (ValueError, TypeError, KeyError) as e:
         raise ProfileError(f"{source}: {e}") from e
+    except RecursionError:
+        raise ProfileError(f"{source}: nested too deeply to be a profile") from None
 
 
 # --------------------------------------------------------------------------- the store
@@ -529,12 +535,18 @@ def _write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+#: The most a profile file may hold (a real one with its face sets is well under 1 MB).
+MAX_PROFILE_BYTES = 16_000_000
+
+
 def load_file(path: Path) -> CalibrationProfile:
     """Read a profile from any file path; ProfileError naming the file on any problem."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path, MAX_PROFILE_BYTES).decode("utf-8")
     except FileNotFoundError as e:
         raise ProfileError(f"{str(path)!r}: no such profile file") from e
+    except NotAPlainFile as e:
+        raise ProfileError(f"{str(path)!r}: {e.strerror}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ProfileError(f"{str(path)!r}: cannot be read ({e})") from e
     return loads(text, repr(str(path)))
@@ -587,7 +599,9 @@ class ProfileStore:
         if not ptr.exists():
             return None
         try:
-            name = ptr.read_text(encoding="utf-8").strip()
+            name = read_bounded(ptr, 1000).decode("utf-8").strip()
+        except NotAPlainFile as e:
+            raise ProfileError(f"{str(ptr)!r}: {e.strerror}") from None
         except (OSError, UnicodeDecodeError) as e:
             raise ProfileError(f"{str(ptr)!r}: cannot be read ({e})") from e
         try:

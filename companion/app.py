@@ -37,7 +37,7 @@ from companion.history.rolls import RolledDie, RollLog, RollLogError, dice_from_
 from companion.journal import Journal
 from companion.preview import CameraFeed, Source
 from companion.screens import DiceScreen, SettingsScreen, StartScreen
-from companion.session import MonotonicClock, TableSession
+from companion.session import NOT_SAVED, MonotonicClock, TableSession, not_saved
 from companion.widgets import load_kv
 from hardware.audio import Sounds
 from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
@@ -386,6 +386,8 @@ class CompanionApp(App):
     def _write_roll(self, game_id: int, dice: tuple[RolledDie, ...]) -> int | None:
         """The roll log's thread: keep one roll; its id, or None when it could not be kept
         (the game goes on: the statistics lose one roll, and the log says why)."""
+        if self.journal.readonly:
+            return None  # a read-only companion writes nothing, rolls included
         try:
             if self._roll_log is None:
                 self._roll_log = RollLog(self.journal.path)
@@ -469,14 +471,23 @@ class CompanionApp(App):
             if session.game.name not in plugins():
                 raise RulesError(f"the game {session.game.name!r} has no table screen here")
         except (JournalError, RulesError) as e:
-            folder = self.journal.path.parent / "cannot-resume"
-            written = self.journal.export_readable(game_id, folder)
-            self.journal.mark_broken(game_id, str(e))
+            try:
+                folder = self.journal.path.parent / "cannot-resume"
+                kept = self.journal.export_readable(game_id, folder)
+                written = f"What could be read of it is in {kept}."
+                self.journal.mark_broken(game_id, str(e))
+            except NOT_SAVED as not_kept:  # a read-only or full card: say it, change nothing
+                written = f"It could not be marked so: {not_saved(not_kept, self.journal)}"
             start = self.screens.get("start")
             if isinstance(start, StartScreen):
                 start.refresh_resume()
-                start.show_notice([f"Game {game_id} cannot be resumed: {e}. What could be "
-                                   f"read of it is in {written}."])
+                start.show_notice([f"Game {game_id} cannot be resumed: {e}. {written}"])
+            return None
+        except NOT_SAVED as e:  # the journal cannot be read now (a failing card)
+            start = self.screens.get("start")
+            if isinstance(start, StartScreen):
+                start.show_notice([f"Game {game_id} cannot be resumed now: "
+                                   f"{not_saved(e, self.journal)}"])
             return None
         self.soundtrack = "none"
         self._attach(session)
@@ -496,7 +507,10 @@ class CompanionApp(App):
             if self.table is not None:
                 self.table.say(str(e))
             return None
-        self.journal.finish(session.game_id)
+        try:
+            self.journal.finish(session.game_id)
+        except NOT_SAVED as e:
+            Logger.warning(f"companion: the empty game {session.game_id} stays in Resume: {e}")
         return self.table
 
     def _attach(self, session: TableSession[Any], *, pause: bool = True) -> None:

@@ -21,37 +21,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from companion import store
+from companion.store import DataLock, ReadOnly, StoreError
 from rules import Entry, Game, ReplayError, RulesError, Setup, format_game_file, replay
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id       INTEGER PRIMARY KEY AUTOINCREMENT,
-    setup    TEXT NOT NULL,
-    title    TEXT NOT NULL DEFAULT '',
-    started  REAL NOT NULL,
-    finished REAL
-);
-CREATE TABLE IF NOT EXISTS calls (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq     INTEGER NOT NULL,
-    call    TEXT NOT NULL,
-    at      REAL,
-    wall    REAL NOT NULL,
-    undone  INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS clock (
-    game_id INTEGER PRIMARY KEY REFERENCES games(id),
-    round   INTEGER NOT NULL,
-    elapsed REAL NOT NULL,
-    paused  INTEGER NOT NULL,
-    wall    REAL NOT NULL
-);
-"""
 
-
-class JournalError(RuntimeError):
-    """Raised when the journal cannot do what was asked; names the game and why."""
+class JournalError(StoreError):
+    """Raised when the journal cannot do what was asked; names the game and why. (A disk's
+    refusal is one of its siblings: :class:`companion.store.DiskFull`, ``ReadOnly``.)"""
 
 
 @dataclass(frozen=True)
@@ -83,32 +60,55 @@ class GameRecord:
 
 
 class Journal:
-    """The SQLite journal. A context manager; :meth:`close` is idempotent."""
+    """The SQLite journal (opened through :mod:`companion.store`). A context manager;
+    :meth:`close` is idempotent.
 
-    def __init__(self, path: Path | str) -> None:
+    ``readonly``: "" for a journal this process writes; otherwise why it may not (a read-only
+    card, another companion holding the data folder), in words for the screen: the games can
+    be read, and every write raises :class:`companion.store.ReadOnly` with that reason.
+    """
+
+    def __init__(self, path: Path | str, *, readonly: str = "",
+                 synchronous: str = "FULL") -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we open each transaction ourselves with BEGIN IMMEDIATE.
-        self._db: sqlite3.Connection | None = sqlite3.connect(
-            str(self.path), isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-        if "problem" not in columns:  # journals from before "cannot be resumed" was kept
-            self._db.execute("ALTER TABLE games ADD COLUMN problem TEXT")
+        self.readonly = readonly
+        #: the data folder's lock, held while this journal is open (the app's, see startfiles)
+        self.lock: DataLock | None = None
+        if not readonly:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db: sqlite3.Connection | None = store.connect(
+            self.path, synchronous=synchronous, readonly=bool(readonly))
 
     @classmethod
-    def open_or_set_aside(cls, path: Path | str) -> tuple[Journal, str]:
+    def unavailable(cls, path: Path | str, why: str) -> Journal:
+        """A journal that holds nothing and takes nothing, for an app whose data folder
+        cannot be used at all (``path`` is where the journal should be; ``why`` says why
+        it is not)."""
+        journal = cls.__new__(cls)
+        journal.path = Path(path)
+        journal.readonly = why
+        journal.lock = None
+        db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        store.migrate(db, journal.path)
+        journal._db = db
+        return journal
+
+    @classmethod
+    def open_or_set_aside(cls, path: Path | str, *, readonly: str = "") -> tuple[Journal, str]:
         """Open the journal at ``path`` whatever state the file is in, and say what was wrong.
 
         - not a sound SQLite journal (a damaged SD card, a stray file), or emptied to 0 bytes:
           the file and its WAL are renamed aside as ``<name>.damaged-<time>`` (kept, never
           deleted: what can be read is still there) and a new journal is started;
-        - a write-ahead log (WAL) that is cut short or garbled, whose last calls SQLite would
+        - a write-ahead log (WAL) that is garbled, whose committed calls SQLite would
           silently skip: a copy of the log is kept aside, the journal opens with what the log
-          still holds, and the players are told.
+          still holds, and the players are told. (A log that ends in the middle of an entry
+          is what a power cut during a write leaves: that entry was never acknowledged, so
+          SQLite's skipping it loses nothing and nobody is told.)
+        - a folder, a FIFO or a device where the log or its index should be: that one is
+          renamed aside, the journal itself is sound and kept.
+        - ``readonly`` (why this process may not write): nothing is renamed or written; a
+          journal that cannot be read gives an empty one that takes nothing.
 
         Returns (journal, "" or what happened, in words for the start-up notice)."""
         path = Path(path)
@@ -116,8 +116,26 @@ class Journal:
         aside = path.with_name(f"{path.name}.damaged-{stamp}")
         why = ""
         notes: list[str] = []
+        if readonly:
+            try:
+                return cls(path, readonly=readonly), ""
+            except (sqlite3.Error, StoreError, OSError) as e:
+                gone = "" if path.exists() else " (there is none yet)"
+                return cls.unavailable(path, readonly), (
+                    f"The game journal {path} cannot be read{gone}: {e}.")
+        for suffix in ("-wal", "-shm"):
+            odd = Path(str(path) + suffix)
+            kind = _odd_file(odd)
+            if kind:
+                moved = Path(str(aside) + suffix)
+                odd.rename(moved)
+                notes.append(f"{kind.capitalize()} was where the game journal's "
+                             f"{suffix[1:].upper()} file {odd} should be; it was moved aside "
+                             f"as {moved.name}.")
         if path.is_dir():
             why = "it is a folder, not a file"
+        elif path.exists() and _odd_file(path):
+            why = f"it is {_odd_file(path)}, not a file"
         elif path.exists() and path.stat().st_size == 0:
             why = "the file was empty (0 bytes): its games were lost"
         else:
@@ -154,6 +172,9 @@ class Journal:
         if self._db is not None:
             self._db.close()
             self._db = None
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     def __enter__(self) -> Journal:
         return self
@@ -172,16 +193,16 @@ class Journal:
         """Read one PRAGMA (for tests and `companion doctor`)."""
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]
 
+    def _writing(self) -> sqlite3.Connection:
+        """The connection, for a write; :class:`ReadOnly` when this journal takes none."""
+        if self.readonly:
+            raise ReadOnly(self.readonly)
+        return self.db
+
     def _write(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Cursor:
-        db = self.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = db.execute(sql, params)
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        return cur
+        db = self._writing()
+        with store.transaction(db, self.path):
+            return db.execute(sql, params)
 
     def _check_open_game(self, game_id: int) -> None:
         row = self.db.execute("SELECT finished FROM games WHERE id=?", (game_id,)).fetchone()
@@ -205,20 +226,15 @@ class Journal:
 
         Returns only once SQLite has synced the write to disk.
         """
+        db = self._writing()
         self._check_open_game(game_id)
-        db = self.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with store.transaction(db, self.path):
             db.execute("DELETE FROM calls WHERE game_id=? AND undone=1", (game_id,))
             seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE game_id=?",
                              (game_id,)).fetchone()[0]
             db.execute("INSERT INTO calls (game_id, seq, call, at, wall) VALUES (?, ?, ?, ?, ?)",
                        (game_id, seq, entry.call, entry.at,
                         time.time() if wall is None else wall))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return int(seq)
 
     def record_undo(self, game_id: int) -> Entry:
@@ -289,11 +305,15 @@ class Journal:
         edited data file now refuses) is marked "cannot be resumed" with its reason, so it is
         not offered again, and what can still be read of it is written as a game file into
         ``export_dir``. Returns one notice per such game."""
-        notices = []
+        notices: list[str] = []
+        if self.readonly:
+            return notices  # nothing can be marked; the games are only viewed
         for (gid,) in self.db.execute(
                 "SELECT id FROM games WHERE finished IS NULL ORDER BY id").fetchall():
             try:
-                self.resume(int(gid))
+                if self.resume(int(gid)).is_over:
+                    # its last call ended it, and the power went before it was marked
+                    self.finish(int(gid))
             except (JournalError, RulesError) as e:
                 why = str(e)
                 written = self.export_readable(int(gid), export_dir)
@@ -322,9 +342,12 @@ class Journal:
                                 (game_id,)).fetchall()
         clock_row = self.db.execute("SELECT round, elapsed, paused FROM clock WHERE game_id=?",
                                     (game_id,)).fetchone()
-        clock = None if clock_row is None else ClockRecord(int(clock_row[0]),
-                                                           float(clock_row[1]),
-                                                           bool(clock_row[2]))
+        try:
+            clock = None if clock_row is None else ClockRecord(int(clock_row[0]),
+                                                               float(clock_row[1]),
+                                                               bool(clock_row[2]))
+        except (ValueError, TypeError, OverflowError):
+            clock = None  # a clock that cannot be read starts the round from 0; the game stands
         try:
             entries = tuple(Entry(str(c), _time(a)) for c, a, u in calls if not u)
             undone = tuple(Entry(str(c), _time(a)) for c, a, u in calls if u)
@@ -399,6 +422,28 @@ class Journal:
         return format_game_file(record.setup, record.entries, comment)
 
 
+def _odd_file(path: Path) -> str:
+    """What stands at ``path`` when it is neither absent nor a plain file (a folder, a FIFO,
+    a device, a link to nowhere), in words; "" otherwise."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "a link to nowhere" if path.is_symlink() else ""
+    except OSError as e:
+        return f"a file that cannot be looked at ({e.strerror or e})"
+    if stat.S_ISREG(mode):
+        return ""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a special file"
+
+
 def _time(at: Any) -> float | None:
     from rules.core import normalise_time
 
@@ -424,53 +469,65 @@ def wal_problem(wal: Path) -> str:
     """What is wrong with a journal's write-ahead log, in words; "" when nothing is.
 
     SQLite reads a WAL frame by frame and stops, silently, at the first frame whose checksum
-    does not follow: calls saved after it are skipped. That is found here before the journal
-    is opened: a log cut short in the middle of a frame, or frames of the log's current
-    generation (their salts match its header) lying after one that does not check out.
+    does not follow: committed calls saved after it are skipped. That is found here before
+    the journal is opened: frames of the log's current generation (their salts match its
+    header) that end a transaction (a commit frame) lying after one that does not check out.
+    What a power cut or a kill leaves while a call is being saved is not a problem and is not
+    reported: a log that ends in the middle of an entry, or whose last, unfinished
+    transaction does not check out. That call was never acknowledged: nothing is lost.
+
+    The log is read one entry at a time (never whole); one that is not a plain file is
+    reported as such, never opened.
     """
+    kind = _odd_file(wal)
+    if kind:
+        return f"is {kind}, not a file"
     try:
-        data = wal.read_bytes()
-    except (FileNotFoundError, IsADirectoryError):
+        with open(wal, "rb") as fh:
+            return _wal_frames_problem(fh)
+    except FileNotFoundError:
         return ""
     except OSError as e:
         return f"cannot be read ({e.strerror or e})"
-    if not data:
+
+
+def _wal_frames_problem(fh: Any) -> str:
+    header = fh.read(WAL_HEADER)
+    if not header:
         return ""
-    if len(data) < WAL_HEADER:
-        return "is cut short (no complete header)"
-    magic, _version, page, _seq, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:WAL_HEADER])
+    if len(header) < WAL_HEADER:
+        return ""  # a log whose header was being written: it held no committed call yet
+    magic, _version, page, _seq, salt1, salt2, c0, c1 = struct.unpack(">8I", header)
     if magic not in WAL_MAGIC or not 512 <= page <= 65536:
         return "is not a SQLite log"
     big = magic & 1 == 1
-    s0, s1 = _wal_checksum(data[:24], big, 0, 0)
+    s0, s1 = _wal_checksum(header[:24], big, 0, 0)
     if (s0, s1) != (c0, c1):
         return "has a damaged header: the calls it held cannot be read"
     size = WAL_FRAME_HEADER + page
-    frames, tail = divmod(len(data) - WAL_HEADER, size)
+    frames = 0
     broken_at: int | None = None
-    lost = 0
-    for i in range(frames):
-        start = WAL_HEADER + i * size
-        head = data[start:start + WAL_FRAME_HEADER]
-        _pgno, _commit, f1, f2, fc0, fc1 = struct.unpack(">6I", head)
+    lost_commits = 0
+    while True:
+        frame = fh.read(size)
+        if len(frame) < size:
+            break  # the end, or an entry cut short by a power cut: never acknowledged
+        frames += 1
+        _pgno, commit, f1, f2, fc0, fc1 = struct.unpack(">6I", frame[:WAL_FRAME_HEADER])
         if (f1, f2) != (salt1, salt2):
             if broken_at is None:
                 break  # older frames of a reused log: the current log ends here, as it should
             continue
         if broken_at is not None:
-            lost += 1
+            lost_commits += commit != 0
             continue
-        s0, s1 = _wal_checksum(head[:8] + data[start + WAL_FRAME_HEADER:start + size], big,
-                               s0, s1)
+        s0, s1 = _wal_checksum(frame[:8] + frame[WAL_FRAME_HEADER:], big, s0, s1)
         if (s0, s1) != (fc0, fc1):
-            broken_at = i
-            lost += 1
-    if broken_at is not None:
-        return (f"is damaged at entry {broken_at + 1}: {lost} of its {frames} entries cannot "
-                "be read, so the last calls saved may be missing")
-    if tail and broken_at is None and frames >= 0:
-        return ("ends in the middle of an entry (cut short, or a power cut while a call was "
-                "being saved): the last calls may be missing")
+            broken_at = frames
+    if broken_at is not None and lost_commits:
+        return (f"is damaged at entry {broken_at}: {lost_commits} saved "
+                f"transaction{'s' if lost_commits != 1 else ''} after it cannot be read, so "
+                "the last calls saved may be missing")
     return ""
 
 

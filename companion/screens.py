@@ -26,6 +26,7 @@ from companion import theme
 from companion.frame import confirm, dialog
 from companion.games import plugins
 from companion.journal import GameRecord
+from companion.session import NOT_SAVED, not_saved
 from companion.widgets import fmt_clock, show_picture, w
 from companion.words import plural
 from rules import Setup
@@ -247,6 +248,15 @@ class StartScreen(Screen):
             self.noticed = True
             self.message.text = "Started with a problem: see the notice"
             Clock.schedule_once(lambda dt: self.show_notice(self.app.notices), 0)
+        elif self.app.journal.readonly and not self.message.text:
+            self.message.text = self.read_only_line()
+            self.message.color = theme.DANGER
+
+    def read_only_line(self) -> str:
+        """What stays on the start screen while the journal takes no calls ("" when it does)."""
+        if not self.app.journal.readonly:
+            return ""
+        return "Read-only: games can be viewed, no game can be started or played on"
 
     def show_notice(self, notices: Sequence[str]) -> None:
         """A dismissable notice over the start screen (a damaged file, a game that cannot be
@@ -265,7 +275,9 @@ class StartScreen(Screen):
 
         def close(*_: Any) -> None:
             view.dismiss(animation=False)
-            self.message.text = ""
+            self.message.text = self.read_only_line()
+            if self.message.text:
+                self.message.color = theme.DANGER
 
         box.add_widget(w("TButton", text="OK", size_hint_y=None, height=56, on_release=close))
         view.add_widget(box)
@@ -345,7 +357,12 @@ class StartScreen(Screen):
     def discard(self, game_id: int) -> None:
         """Stop offering a game for resume (it stays in the journal, marked finished); for a
         while, Undo drop brings it back."""
-        self.app.journal.finish(game_id)
+        try:
+            self.app.journal.finish(game_id)
+        except NOT_SAVED as e:  # a read-only or full card: said, nothing changed
+            self.message.text = not_saved(e, self.app.journal)
+            self.message.color = theme.DANGER
+            return
         self.dropped = game_id
         self.message.text = "Game dropped."
         self.message.color = theme.MUTED
@@ -359,8 +376,12 @@ class StartScreen(Screen):
 
     def undo_drop(self) -> None:
         if self.dropped is not None:
-            self.app.journal.reopen(self.dropped)
-            self.message.text = "Dropped game back: Resume it when you like."
+            try:
+                self.app.journal.reopen(self.dropped)
+                self.message.text = "Dropped game back: Resume it when you like."
+            except NOT_SAVED as e:
+                self.message.text = not_saved(e, self.app.journal)
+                self.message.color = theme.DANGER
         self._forget_drop()
         self.refresh_resume()
 
@@ -525,6 +546,9 @@ class StartScreen(Screen):
             self.message.text = ""
         except rules.RulesError as e:
             self.message.text = str(e)
+            self.message.color = theme.DANGER
+        except NOT_SAVED as e:  # a read-only or full card, another companion's journal
+            self.message.text = not_saved(e, self.app.journal)
             self.message.color = theme.DANGER
 
 

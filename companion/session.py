@@ -13,11 +13,14 @@ began, which is what the engine and the journal keep.
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from companion.journal import Journal
+from companion.store import StoreError
 from hardware.audio.clock import RoundClock
 from rules import Call, Entry, Event, Game, RulesError, Setup, from_setup
 from rules.core import Prompt, normalise_time
@@ -29,6 +32,18 @@ Listener = Callable[[str, Sequence[Event]], None]
 CLOCK_SAVE_EVERY = 2.0
 #: The clock's length while no phase of the game is timed (it does not run then).
 UNTIMED = 300.0
+
+#: What a journal's write can raise besides a refusal of the engine: its own errors (a full
+#: card, a read-only one, a game it does not hold), and SQLite's or the disk's own.
+NOT_SAVED = (StoreError, sqlite3.Error, OSError)
+
+
+def not_saved(e: BaseException, journal: Journal) -> str:
+    """Why a call was not taken, for the screen: the store's words, or the error named."""
+    if isinstance(e, StoreError):
+        return str(e)
+    return f"the call was not saved in the journal {journal.path}: {e}; nothing changed"
+
 
 G = TypeVar("G", bound=Game[Any])
 H = TypeVar("H", bound=Game[Any])
@@ -49,6 +64,7 @@ class TableSession(Generic[G]):
         self._round = prompt.round
         self.clock = RoundClock(prompt.clock or UNTIMED, clock=clock, elapsed=elapsed)
         self._saved_at = -CLOCK_SAVE_EVERY
+        self._clock_unsaved = False
 
     # -- making and finding games ----------------------------------------------------------
 
@@ -134,11 +150,16 @@ class TableSession(Generic[G]):
         return events
 
     def try_call(self, call: Call | str) -> list[Event] | None:
-        """Like :meth:`call`, but a refused call shows its reason instead of raising."""
+        """Like :meth:`call`, but a refused call shows its reason instead of raising: the
+        engine's refusal, or the journal's (a full or read-only card, another companion
+        writing the journal: see :data:`NOT_SAVED`). Either way the game is as it was."""
         try:
             return self.call(call)
         except RulesError as e:
             self.refuse(str(e))
+            return None
+        except NOT_SAVED as e:
+            self.refuse(not_saved(e, self.journal))
             return None
 
     def refuse(self, why: str) -> None:
@@ -151,7 +172,11 @@ class TableSession(Generic[G]):
         if not self.game.can_undo:
             self.refuse("nothing to undo")
             return None
-        self.journal.record_undo(self.game_id)
+        try:
+            self.journal.record_undo(self.game_id)
+        except NOT_SAVED as e:
+            self.refuse(not_saved(e, self.journal))
+            return None
         entry = self.game.undo()
         self.message = ""
         self._after_change()
@@ -163,7 +188,11 @@ class TableSession(Generic[G]):
         if not self.game.can_redo:
             self.refuse("nothing to redo")
             return None
-        self.journal.record_redo(self.game_id)
+        try:
+            self.journal.record_redo(self.game_id)
+        except NOT_SAVED as e:
+            self.refuse(not_saved(e, self.journal))
+            return None
         entry = self.game.redo()
         self.message = ""
         self._after_change()
@@ -179,7 +208,10 @@ class TableSession(Generic[G]):
         if prompt.clock is None:
             self.clock.pause()
         if self.game.is_over:
-            self.journal.finish(self.game_id)
+            # a card that cannot take it: the call that ended it is saved, and the next start
+            # marks the game finished (Journal.check_unfinished)
+            with contextlib.suppress(*NOT_SAVED):
+                self.journal.finish(self.game_id)
         # No clock save here: the call just journaled carries its time, which resume uses
         # (one fsync per call keeps a tap quick); the clock is saved on pause and every
         # CLOCK_SAVE_EVERY seconds of play.
@@ -216,9 +248,17 @@ class TableSession(Generic[G]):
             self.tell("clock-pause")
 
     def save_clock(self) -> None:
+        """Remember the clock in the journal. One that cannot be saved (a full or read-only
+        card) is said once and the game goes on: the clock is a convenience, the calls are
+        what counts, and each call carries its own time."""
         self._saved_at = self.clock.elapsed
-        self.journal.save_clock(self.game_id, self._round or 1, self._saved_at,
-                                not self.clock.running)
+        try:
+            self.journal.save_clock(self.game_id, self._round or 1, self._saved_at,
+                                    not self.clock.running)
+        except NOT_SAVED as e:
+            if not self._clock_unsaved:
+                self._clock_unsaved = True
+                self.refuse(f"The round clock is not saved: {not_saved(e, self.journal)}")
 
     def tick(self) -> None:
         """Called often: tells the round clock's cues as they come due ("cue:start",
@@ -229,4 +269,5 @@ class TableSession(Generic[G]):
             self.save_clock()
 
 
-__all__ = ["CLOCK_SAVE_EVERY", "Listener", "MonotonicClock", "TableSession"]
+__all__ = ["CLOCK_SAVE_EVERY", "NOT_SAVED", "Listener", "MonotonicClock", "TableSession",
+           "not_saved"]

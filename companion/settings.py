@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import paths
+from hardware.files import NotAPlainFile, read_bounded
 
 PALETTES = ("okabe-ito", "classic")
 TEXT_SIZES = {"normal": 1.0, "large": 1.2, "huge": 1.45}
@@ -124,15 +125,15 @@ def load(path: Path | None = None) -> Settings:
     """
     path = path or paths.settings_path()
     try:
-        data = path.read_bytes()
+        data = read_bounded(path, MAX_BYTES)
     except FileNotFoundError:
         return Settings()
     except IsADirectoryError:
         raise SettingsError(f"{path}: is a folder, not a settings file") from None
+    except NotAPlainFile as e:
+        raise SettingsError(f"{path}: {e.strerror}") from None
     except OSError as e:
         raise SettingsError(f"{path}: cannot be read ({e.strerror or e})") from None
-    if len(data) > MAX_BYTES:
-        raise SettingsError(f"{path}: {len(data)} bytes is too large to be a settings file")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -16,6 +16,8 @@ of it is written into ``<data>/cannot-resume/``.
 from __future__ import annotations
 
 import logging
+import os
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +27,7 @@ from typing import Any, TypeVar
 from companion import paths
 from companion import settings as settings_mod
 from companion.journal import Journal
+from companion.store import ReadOnly, StoreError, take_lock
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -99,12 +102,55 @@ def read_config(path: Path | None = None) -> tuple[dict[str, Any], str]:
     return read_start_file(file, f"config file {file}", load_config, empty, owned=False)
 
 
-def open_journal(path: Path | None = None) -> tuple[Journal, list[str]]:
-    """The journal, whatever state its file is in, and one notice per thing that was wrong
-    (the file itself, its log, each game that cannot be resumed)."""
+def open_journal(path: Path | None = None, *, lock: bool = True) -> tuple[Journal, list[str]]:
+    """The journal, whatever state its file and its folder are in, and one notice per thing
+    that was wrong (the folder, the file itself, its log, each game that cannot be resumed).
+
+    ``lock``: take the data folder's lock (:func:`companion.store.take_lock`), as the app
+    does: when another companion holds it, or the folder is read-only, the journal is opened
+    read-only (``journal.readonly`` says why, and so does a notice). A data folder that is
+    not a folder gives a journal that holds nothing and takes nothing."""
     file = path or paths.journal_path()
-    journal, problem = Journal.open_or_set_aside(file)
-    notices = [problem] if problem else []
+    folder = file.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        why = (f"The data folder {folder} is a file, not a folder: no game can be saved or "
+               "resumed. Move that file away and start the companion again.")
+        return Journal.unavailable(file, why), [why]
+    except OSError as e:
+        try:
+            there = folder.is_dir()
+        except OSError:  # not even looked at (a folder above it the app may not enter)
+            there = False
+        if not there:
+            why = (f"The data folder {folder} cannot be used ({e.strerror or e}): no game "
+                   "can be saved or resumed.")
+            return Journal.unavailable(file, why), [why]
+    held = None
+    readonly = ""
+    if lock:
+        held, readonly = take_lock(folder)
+    if not readonly and file.is_file() and not os.access(file, os.W_OK):
+        readonly = (f"The game journal {file} cannot be written (read-only): games can be "
+                    "viewed, but no call is taken. Check the file's owner and permissions.")
+        if held is not None:
+            held.release()
+            held = None
+    try:
+        try:
+            journal, problem = Journal.open_or_set_aside(file, readonly=readonly)
+        except ReadOnly as e:  # the folder takes a lock file, the journal itself no write
+            readonly = f"The game journal {file} cannot be written: games can be viewed, " \
+                       f"but no call is taken ({e})."
+            journal, problem = Journal.open_or_set_aside(file, readonly=readonly)
+    except (OSError, sqlite3.Error, StoreError) as e:  # e.g. a read-only file in a writable folder
+        if held is not None:
+            held.release()
+        why = f"The game journal {file} cannot be opened: {e}. Games cannot be saved."
+        return Journal.unavailable(file, why), [why]
+    journal.lock = held
+    notices = [n for n in (readonly, problem) if n]
     try:
         notices += journal.check_unfinished(file.parent / "cannot-resume")
     except Exception as e:  # a check that fails must not stop the app either

@@ -24,6 +24,7 @@ from typing import Any
 import platformdirs
 
 from hardware.errors import ConfigError
+from hardware.files import NotAPlainFile, read_bounded
 
 APP_NAME = "table-companion"
 ENV_VAR = "COMPANION_CONFIG"
@@ -69,16 +70,15 @@ def load_config(path: str | Path | None = None) -> dict[str, Any]:
     """
     file = Path(path) if path is not None else config_file()
     try:
-        data = file.read_bytes()
+        data = read_bounded(file, MAX_CONFIG_BYTES)
     except FileNotFoundError:
         return {}
     except IsADirectoryError:
         raise ConfigError(f"config file {file} is a folder, not a file") from None
+    except NotAPlainFile as exc:
+        raise ConfigError(f"config file {file} {exc.strerror}") from None
     except OSError as exc:
         raise ConfigError(f"config file {file} cannot be read: {exc.strerror or exc}") from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"config file {file} is {len(data)} bytes: too large to be a config "
-                          f"(at most {MAX_CONFIG_BYTES})")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

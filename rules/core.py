@@ -871,8 +871,7 @@ class Game(ABC, Generic[S]):
         Raises :class:`InvalidCall` for words that are no call, :class:`IllegalCall` for a call
         not allowed now. Either way the game is left exactly as it was.
         """
-        if isinstance(call, str):
-            call = self.parse(call)
+        call = self._as_call(call)
         at = normalise_time(at)
         if self.is_over:
             raise IllegalCall(f"{call}: the game is over")
@@ -883,14 +882,23 @@ class Game(ABC, Generic[S]):
         self._undone.clear()
         return events
 
+    def _as_call(self, call: object) -> Call:
+        """Words read as a call; a call as it is; anything else refused with an InvalidCall
+        (a number, None, a list: never an AttributeError from deep inside a game)."""
+        if isinstance(call, str):
+            return self.parse(call)
+        if isinstance(call, Call):
+            return call
+        raise InvalidCall(f"{reprlib.repr(call)} is not a call of {self.title}: give the "
+                          "words of a call, or a call")
+
     def check(self, call: Call | str, at: float | None = None) -> Call:
         """Validate a call without applying it; returns the parsed call.
 
         Raises :class:`InvalidCall` or :class:`IllegalCall` exactly as :meth:`apply` would.
         Useful where :meth:`legal_calls` can only list a sample (a screen greying out choices).
         """
-        if isinstance(call, str):
-            call = self.parse(call)
+        call = self._as_call(call)
         at = normalise_time(at)
         if self.is_over:
             raise IllegalCall(f"{call}: the game is over")

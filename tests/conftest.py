@@ -23,3 +23,11 @@ os.environ["COMPANION_CONFIG_DIR"] = os.path.join(_home, "config")
 os.environ["COMPANION_DATA_DIR"] = os.path.join(_home, "data")
 os.environ.pop("COMPANION_CONFIG", None)
 os.environ.pop("COMPANION_AUDIO", None)
+
+
+def pytest_addoption(parser: object) -> None:
+    """``--long``: the fault suite's long mode (tests/faults: 1,000 power cuts, 10^5 fuzzed
+    calls per game), to run before resolving an issue that touches the journal or the rules."""
+    parser.addoption("--long", action="store_true", default=False,  # type: ignore[attr-defined]
+                     help="run the fault suite (tests/faults) at its long size and print "
+                          "its figures")

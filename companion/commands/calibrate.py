@@ -491,8 +491,13 @@ def _zones(args: argparse.Namespace) -> int:
 
 
 def _list(_args: argparse.Namespace) -> int:
+    from calibration.profiles import ProfileError
 
-    cur = paths.profile_store().current_name()
+    try:
+        cur = paths.profile_store().current_name()
+    except ProfileError as e:  # a bad pointer does not hide the profiles themselves
+        print(f"the current-profile choice cannot be read: {e}")
+        cur = None
     names = paths.profile_store().names()
     if not names:
         print(f"no profiles yet in {paths.profile_store().profiles_dir}")

@@ -65,7 +65,12 @@ def app_checks() -> tuple[list[Check], str | None]:
                          "fix the profile with `companion calibrate`, or choose another: "
                          "`companion calibrate use NAME`"))
     journal = paths.journal_path()
-    if journal.is_dir():
+    unwritable = _unwritable(journal.parent)
+    if unwritable:
+        out.append(Check("journal", "fail", unwritable,
+                         "copy the journal off the card, then check or replace the card: "
+                         "the app shows the games but takes no calls until then"))
+    elif journal.is_dir():
         out.append(Check("journal", "fail", f"{journal} is a folder",
                          "move it away; the app starts a new journal"))
     elif journal.exists() and journal.stat().st_size == 0:
@@ -84,6 +89,25 @@ def app_checks() -> tuple[list[Check], str | None]:
     out.append(secrets_check())
     out += brokers_left_running()
     return out, camera
+
+
+def _unwritable(folder: Path) -> str:
+    """Why the data folder cannot be written ("" when it can, or is not there yet), looking
+    only: nothing is written."""
+    import os
+
+    if folder.exists() and not folder.is_dir():
+        return f"the data folder {folder} is a file, not a folder"
+    if not folder.is_dir():
+        return ""
+    try:
+        read_only = os.statvfs(folder).f_flag & os.ST_RDONLY
+    except OSError as e:
+        return f"the data folder {folder} cannot be looked at ({e.strerror or e})"
+    if read_only or not os.access(folder, os.W_OK):
+        why = "is on a read-only card" if read_only else "is read-only"
+        return f"the data folder {folder} {why}: no game can be saved"
+    return ""
 
 
 def brokers_left_running() -> list[Check]:

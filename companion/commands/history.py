@@ -241,7 +241,8 @@ def _import(history: Any, args: argparse.Namespace) -> int:
     for r in results:
         print(r.message, file=sys.stdout if r.game_id is not None else sys.stderr)
     added = sum(r.game_id is not None for r in results)
-    print(f"{added} of {len(results)} game(s) added to the history")
+    print(f"{added} of {len(results)} game file(s) added to the history, "
+          f"{len(results) - added} refused")
     return 0 if added == len(results) else 1
 
 

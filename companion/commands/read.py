@@ -11,6 +11,11 @@ from typing import Any
 
 HELP = "read the dice in image files (a table per image, or one JSON object per line)"
 
+#: The most pixels an image may have to be decoded: a camera frame is a few megapixels, a
+#: 40-megapixel photo still reads on a 1 GB Pi; a 20000 x 20000 image (400 MP, 1.2 GB
+#: decoded) would not, so it is refused from its header, before a byte is decoded.
+MAX_PIXELS = 40_000_000
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files to read")
@@ -37,6 +42,43 @@ def _load_profile(path: Path) -> Any:
         raise ValueError(f"profile {str(path)!r} is not valid: {e}") from e
 
 
+def image_problem(name: str) -> str:
+    """Why ``name`` is not read (not there, a folder, not a plain file, over the pixel
+    budget from its header), in words; "" when it may be decoded. Only the header is read
+    (Pillow's lazy open), never the pixels."""
+    import os
+    import stat
+    import warnings
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        mode = os.stat(name).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as e:
+        return f"cannot be looked at ({e.strerror or e})"
+    if stat.S_ISDIR(mode):
+        return "a folder, not an image file"
+    if not stat.S_ISREG(mode):
+        return "not a plain file (a FIFO or a device)"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(name) as image:
+                width, height = image.size
+    except Image.DecompressionBombError as e:  # its header already says far too many
+        return (f"more pixels than `companion read` decodes ({MAX_PIXELS / 1e6:,.0f} "
+                f"megapixels): {e}")
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        return ""  # not a format Pillow knows: OpenCV says whether it reads it
+    if width * height > MAX_PIXELS:
+        return (f"{width} x {height} pixels ({width * height / 1e6:,.0f} megapixels), more "
+                f"than `companion read` decodes ({MAX_PIXELS / 1e6:,.0f} megapixels): "
+                "scale it down first")
+    return ""
+
+
 def run(args: argparse.Namespace) -> int:
     import cv2
 
@@ -53,11 +95,11 @@ def run(args: argparse.Namespace) -> int:
         args.annotate.mkdir(parents=True, exist_ok=True)
     failed = 0
     for name in args.images:
-        frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        why = image_problem(name)
+        frame = None if why else cv2.imread(name, cv2.IMREAD_COLOR)
         if frame is None:
             failed += 1
-            why = ("no such file" if not Path(name).exists() else
-                   "a folder, not an image file" if Path(name).is_dir() else "not a readable image")
+            why = why or "not a readable image"
             if args.json:
                 print(json.dumps({"image": name, "error": f"cannot read {name!r}: {why}"}))
             else:

@@ -15,15 +15,18 @@ import csv
 import html
 import io
 import json
+import os
 import re
+import stat
 import time
 import urllib.parse
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion import store
 from companion.history.index import GameSummary, History, HistoryError, _canonical_setup, _digest
 
 #: Where BG Stats takes a play from another app (its documented import link).
@@ -149,6 +152,81 @@ class Imported:
     message: str
 
 
+#: Bounds on what an import reads, whatever the files claim: a game file is a few kilobytes.
+MAX_GAME_FILE_BYTES = 4_000_000
+MAX_ZIP_ENTRIES = 20_000
+MAX_ZIP_BYTES = 200_000_000  # all the game files of one zip, uncompressed
+#: The compression methods this Python reads (deflate64, say, is not among them).
+READABLE_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate",
+                    zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "lzma"}
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """One game file checked and replayed, ready to be written."""
+
+    source: str
+    setup_json: str
+    title: str
+    started: float
+    game: Any
+    digest: str
+
+
+def _prepare(history: History, text: str, source: str, started: float | None,
+             taken: dict[str, str]) -> _Prepared:
+    """Parse and replay one game file, and check it is not already here (nor among
+    ``taken``: digest -> source, the files of this import so far). Raises as
+    :func:`import_game_text` does."""
+    import rules
+
+    parsed = rules.parse_game_file(text, source)
+    game = parsed.play(source)
+    setup_json = json.dumps(game.setup.to_json())
+    entries = list(game.history)
+    digest = _digest(_canonical_setup(setup_json), ((e.call, e.at) for e in entries))
+    same = history.db.execute("SELECT game_id FROM history_games WHERE digest = ?",
+                              (digest,)).fetchone()
+    if same is not None:
+        raise HistoryError(f"{source}: already in the history as game {same[0]}")
+    if digest in taken:
+        raise HistoryError(f"{source}: the same game as {taken[digest]}")
+    comments = [line[1:].strip() for line in text.splitlines()
+                if line.startswith("#") and line[1:].strip()]
+    when = started
+    for c in comments:
+        m = _STARTED.search(c)
+        if m and when is None:
+            try:
+                when = time.mktime(time.strptime(m.group(1), "%Y-%m-%d %H:%M:%S"))
+            except (ValueError, OverflowError):
+                raise HistoryError(f"{source}: the comment line {c[:80]!r} gives "
+                                   f"{m.group(1)!r}, which is not a date and time") from None
+    if when is None:
+        when = time.time()
+    title = "; ".join(c for c in comments if not _JOURNAL_LINE.match(c))[:120]
+    return _Prepared(source, setup_json, title, when, game, digest)
+
+
+def _write_games(history: History, games: Sequence[_Prepared]) -> list[int]:
+    """Add prepared games as finished games, all in one transaction (all or none)."""
+    db = history.db
+    ids: list[int] = []
+    with store.transaction(db, history.journal.path):
+        for p in games:
+            cur = db.execute("INSERT INTO games (setup, title, started, finished) "
+                             "VALUES (?, ?, ?, ?)", (p.setup_json, p.title, p.started, p.started))
+            gid = int(cur.lastrowid or 0)
+            db.executemany("INSERT INTO calls (game_id, seq, call, at, wall) "
+                           "VALUES (?, ?, ?, ?, ?)",
+                           [(gid, i, e.call, e.at, p.started)
+                            for i, e in enumerate(p.game.history, start=1)])
+            ids.append(gid)
+    for p, gid in zip(games, ids, strict=True):
+        history.summarise(gid, p.game)
+    return ids
+
+
 def import_game_text(history: History, text: str, source: str = "game file",
                      started: float | None = None) -> int:
     """Add one game file to the history as a finished game; returns its id in this journal.
@@ -157,81 +235,137 @@ def import_game_text(history: History, text: str, source: str = "game file",
     compared with every game already here (the same setup and calls: refused as a repeat).
     Its start time comes from the ``# journal game N, started ...`` line companions write,
     else ``started``, else now; its title from its other comment lines.
-    Raises :class:`HistoryError` (a repeat) or :class:`rules.GameFileError` (a bad file).
+    Raises :class:`HistoryError` (a repeat, a start that is not a date) or
+    :class:`rules.GameFileError` (a bad file).
     """
-    import rules
-
-    parsed = rules.parse_game_file(text, source)
-    game = parsed.play(source)
-    setup_json = json.dumps(game.setup.to_json())
-    entries = list(game.history)
-    digest = _digest(_canonical_setup(setup_json), ((e.call, e.at) for e in entries))
     history.refresh()
-    same = history.db.execute("SELECT game_id FROM history_games WHERE digest = ?",
-                              (digest,)).fetchone()
-    if same is not None:
-        raise HistoryError(f"{source}: already in the history as game {same[0]}")
-    comments = [line[1:].strip() for line in text.splitlines()
-                if line.startswith("#") and line[1:].strip()]
-    when = started
-    for c in comments:
-        m = _STARTED.search(c)
-        if m and when is None:
-            when = time.mktime(time.strptime(m.group(1), "%Y-%m-%d %H:%M:%S"))
-    if when is None:
-        when = time.time()
-    title = "; ".join(c for c in comments if not _JOURNAL_LINE.match(c))[:120]
-    db = history.db
-    db.execute("BEGIN IMMEDIATE")
+    return _write_games(history, [_prepare(history, text, source, started, {})])[0]
+
+
+def _zip_texts(path: Path) -> Iterator[tuple[str, str | None, str]]:
+    """The game files of a zip: (source, its text or None, why not). Each entry is judged
+    from the zip's directory before a byte of it is read (encrypted, a method this Python
+    cannot read, too large, too many), and read with a bound whatever it claims."""
+    with zipfile.ZipFile(path) as z:
+        infos = [i for i in z.infolist() if i.filename.endswith(".game") and not i.is_dir()]
+        if not infos:
+            yield str(path), None, f"{path}: a zip with no .game file in it"
+            return
+        if len(infos) > MAX_ZIP_ENTRIES:
+            yield str(path), None, (f"{path}: {len(infos):,} game files, more than an import "
+                                    f"takes at once ({MAX_ZIP_ENTRIES:,}): split it")
+            return
+        total = 0
+        for info in sorted(infos, key=lambda i: i.filename):
+            source = f"{path}:{info.filename}"
+            if info.flag_bits & 0x1:
+                yield source, None, f"{source}: encrypted (with a password): not read"
+                continue
+            if info.compress_type not in READABLE_METHODS:
+                yield source, None, (f"{source}: compressed with method {info.compress_type} "
+                                     "(deflate64 is 9), which cannot be read here: zip it "
+                                     "again with plain deflate")
+                continue
+            if info.file_size > MAX_GAME_FILE_BYTES:
+                yield source, None, (f"{source}: {info.file_size:,} bytes, too large to be a "
+                                     f"game file (at most {MAX_GAME_FILE_BYTES:,})")
+                continue
+            total += info.file_size
+            if total > MAX_ZIP_BYTES:
+                yield source, None, (f"{source}: the zip's game files come to more than "
+                                     f"{MAX_ZIP_BYTES:,} bytes: the rest are not read")
+                return
+            try:
+                with z.open(info) as fh:
+                    data = fh.read(MAX_GAME_FILE_BYTES + 1)
+            except (RuntimeError, NotImplementedError, zipfile.BadZipFile, OSError,
+                    EOFError, ValueError) as e:
+                yield source, None, f"{source}: cannot be read ({e})"
+                continue
+            if len(data) > MAX_GAME_FILE_BYTES:  # its directory lied about its size
+                yield source, None, (f"{source}: larger than {MAX_GAME_FILE_BYTES:,} bytes, "
+                                     "too large to be a game file")
+                continue
+            try:
+                yield source, data.decode("utf-8"), ""
+            except UnicodeDecodeError as e:
+                yield source, None, f"{source}: not UTF-8 text ({e})"
+
+
+def _file_texts(path: Path) -> Iterator[tuple[str, str | None, str]]:
+    """The game files one path holds (itself, or a zip's entries), as :func:`_zip_texts`.
+    Only a plain file is opened: a FIFO or a device (``/dev/zero``) is refused unread."""
+    from hardware.files import NotAPlainFile, read_bounded
+
     try:
-        cur = db.execute("INSERT INTO games (setup, title, started, finished) "
-                         "VALUES (?, ?, ?, ?)", (setup_json, title, when, when))
-        gid = int(cur.lastrowid or 0)
-        db.executemany("INSERT INTO calls (game_id, seq, call, at, wall) VALUES (?, ?, ?, ?, ?)",
-                       [(gid, i, e.call, e.at, when) for i, e in enumerate(entries, start=1)])
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    history.summarise(gid, game)
-    return gid
+        kind = os.stat(path).st_mode
+    except OSError as e:
+        yield str(path), None, f"{path}: cannot read: {e.strerror or e}"
+        return
+    if stat.S_ISDIR(kind):
+        yield str(path), None, f"{path}: cannot read: a folder, not a game file or a zip"
+        return
+    if not stat.S_ISREG(kind):
+        yield str(path), None, f"{path}: cannot read: not a plain file (a FIFO or a device)"
+        return
+    if zipfile.is_zipfile(path):
+        yield from _zip_texts(path)
+        return
+    try:
+        text = read_bounded(path, MAX_GAME_FILE_BYTES).decode("utf-8")
+    except NotAPlainFile as e:
+        yield str(path), None, f"{path}: cannot read: {e.strerror}"
+    except UnicodeDecodeError as e:
+        yield str(path), None, f"{path}: cannot read: not UTF-8 text ({e})"
+    else:
+        yield str(path), text, ""
 
 
 def import_paths(history: History, paths: Sequence[Path]) -> list[Imported]:
-    """Import game files and zips of them; one :class:`Imported` per game file found.
-    A file that cannot be read, parsed or replayed is reported, not raised."""
+    """Import game files and zips of them; one :class:`Imported` per game file found (or
+    per file that could not be read). Nothing is raised for a file: each is taken or
+    refused with its reason. The games of one file (a zip's) are added in one transaction:
+    a file is imported whole or, should the disk fail, not at all."""
     import rules
 
     out: list[Imported] = []
-
-    def one(text: str, source: str) -> None:
-        try:
-            gid = import_game_text(history, text, source)
-        except (rules.RulesError, HistoryError) as e:
-            out.append(Imported(source, None, str(e)))
-        else:
-            out.append(Imported(source, gid, f"{source}: added as game {gid}"))
-
+    history.refresh()
+    taken: dict[str, str] = {}
     for path in paths:
+        ready: list[_Prepared] = []
+        said: list[Imported | _Prepared] = []
         try:
-            if zipfile.is_zipfile(path):
-                with zipfile.ZipFile(path) as z:
-                    names = sorted(n for n in z.namelist() if n.endswith(".game"))
-                    if not names:
-                        out.append(Imported(str(path), None,
-                                            f"{path}: a zip with no .game file in it"))
-                    for name in names:
-                        try:
-                            text = z.read(name).decode("utf-8")
-                        except UnicodeDecodeError as e:
-                            out.append(Imported(f"{path}:{name}", None,
-                                                f"{path}:{name}: not UTF-8 text ({e})"))
-                            continue
-                        one(text, f"{path}:{name}")
+            for source, text, why in _file_texts(path):
+                if text is None:
+                    said.append(Imported(source, None, why))
+                    continue
+                try:
+                    prepared = _prepare(history, text, source, None, taken)
+                except (rules.RulesError, HistoryError) as e:
+                    said.append(Imported(source, None, str(e)))
+                    continue
+                except RecursionError:
+                    said.append(Imported(source, None, f"{source}: nested too deeply"))
+                    continue
+                taken[prepared.digest] = source
+                ready.append(prepared)
+                said.append(prepared)
+        except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as e:
+            said.append(Imported(str(path), None, f"{path}: cannot read: {e}"))
+        try:
+            ids = iter(_write_games(history, ready))
+        except (store.StoreError, OSError) as e:
+            for p in ready:
+                taken.pop(p.digest, None)
+            out += [x if isinstance(x, Imported) else
+                    Imported(x.source, None, f"{x.source}: not added: {e}") for x in said]
+            continue
+        for x in said:
+            if isinstance(x, Imported):
+                out.append(x)
             else:
-                one(path.read_text(encoding="utf-8"), str(path))
-        except (OSError, UnicodeDecodeError, zipfile.BadZipFile) as e:
-            out.append(Imported(str(path), None, f"{path}: cannot read: {e}"))
+                gid = next(ids)
+                out.append(Imported(x.source, gid, f"{x.source}: added as game {gid}"))
     return out
 
 

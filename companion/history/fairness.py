@@ -291,18 +291,9 @@ def _counts_key(journal: Path) -> str | None:
     if not journal.is_file():
         return None
     with RollLog(journal) as log:
-        log.db.executescript(_KEPT_SCHEMA)
         rows = log.db.execute("SELECT dice_set, colour, face, read, corrected FROM roll_counts "
                               "ORDER BY dice_set, colour, face").fetchall()
     return hashlib.sha256(json.dumps([VERDICTS_VERSION, rows]).encode()).hexdigest()
-
-
-_KEPT_SCHEMA = """
-CREATE TABLE IF NOT EXISTS roll_verdicts (
-    counts TEXT PRIMARY KEY,
-    data   TEXT NOT NULL
-);
-"""
 
 
 def kept_verdicts(journal: Path) -> tuple[Fairness, ...] | None:
@@ -336,6 +327,7 @@ def verdicts_apart(journal: Path, timeout: float = 120.0) -> tuple[Fairness, ...
     import subprocess
     import sys
 
+    from companion import store
     from companion.history.rolls import RollLog
 
     kept = kept_verdicts(journal)
@@ -358,10 +350,8 @@ def verdicts_apart(journal: Path, timeout: float = 120.0) -> tuple[Fairness, ...
     except (ValueError, KeyError, IndexError, TypeError) as e:
         raise RuntimeError(f"companion stats --dice gave no verdicts: {e}") from e
     if key is not None and key == _counts_key(journal):  # no roll came in meanwhile
-        with RollLog(journal) as log:
-            log.db.execute("BEGIN IMMEDIATE")
+        with RollLog(journal) as log, store.transaction(log.db, journal):
             log.db.execute("DELETE FROM roll_verdicts")
             log.db.execute("INSERT INTO roll_verdicts (counts, data) VALUES (?, ?)",
                            (key, json.dumps([f.to_json() for f in found])))
-            log.db.execute("COMMIT")
     return found

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion import store
 from companion.history.index import History, player_key
 
 PSEUDONYM = "Forgotten"
@@ -188,18 +189,13 @@ def forget_player(history: History, name: str) -> ForgetReport:
             _remove_game(history, gid)
             report.removed.append(gid)
             continue
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with store.transaction(db, history.journal.path):
             db.execute("UPDATE games SET setup=?, title=? WHERE id=?", (new_raw, new_title, gid))
             db.executemany("UPDATE calls SET call=? WHERE game_id=? AND seq=?",
                            [(t, gid, seq) for t, (seq, _c, _a, _u) in zip(texts, calls,
                                                                           strict=True)])
             db.execute("INSERT OR IGNORE INTO history_forgotten (game_id, name) VALUES (?, ?)",
                        (gid, pseudonym))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         history.summarise(gid)
         report.rewritten.append(gid)
     if report.rewritten or report.removed:
@@ -210,17 +206,12 @@ def forget_player(history: History, name: str) -> ForgetReport:
 def _remove_game(history: History, game_id: int) -> None:
     history._write_rows({game_id: None})
     db = history.db
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with store.transaction(db, history.journal.path):
         for table, column in (("calls", "game_id"), ("clock", "game_id"),
                               ("history_forgotten", "game_id"), ("games", "id")):
             db.execute(f"DELETE FROM {table} WHERE {column}=?", (game_id,))
         if db.execute("SELECT 1 FROM sqlite_master WHERE name='roll_log'").fetchone():
             db.execute("UPDATE roll_log SET game_id=NULL WHERE game_id=?", (game_id,))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
 
 
 def _compact(history: History) -> bool:

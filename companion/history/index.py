@@ -23,6 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
+from companion import store
 from companion.journal import Journal
 
 T = TypeVar("T")
@@ -30,59 +31,6 @@ T = TypeVar("T")
 #: Bump when what the index derives from a game changes: every row is rebuilt once.
 SUMMARY_VERSION = 1
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS history_games (
-    game_id     INTEGER PRIMARY KEY,
-    version     INTEGER NOT NULL,
-    game        TEXT NOT NULL,
-    title       TEXT NOT NULL,
-    started     REAL NOT NULL,
-    ended       REAL,
-    finished    INTEGER NOT NULL,
-    is_over     INTEGER NOT NULL,
-    calls       INTEGER NOT NULL,
-    fingerprint TEXT NOT NULL,
-    digest      TEXT NOT NULL,
-    winner      TEXT,
-    note        TEXT NOT NULL DEFAULT '',
-    error       TEXT
-);
-CREATE INDEX IF NOT EXISTS history_games_started ON history_games(started);
-CREATE INDEX IF NOT EXISTS history_games_digest ON history_games(digest);
-CREATE TABLE IF NOT EXISTS history_players (
-    game_id INTEGER NOT NULL,
-    seat    INTEGER NOT NULL,
-    player  TEXT NOT NULL,
-    key     TEXT,
-    score   REAL,
-    rank    INTEGER,
-    won     INTEGER NOT NULL,
-    role    TEXT,
-    team    TEXT,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX IF NOT EXISTS history_players_key ON history_players(key, game_id);
-CREATE TABLE IF NOT EXISTS history_cards (
-    game_id INTEGER NOT NULL,
-    seat    INTEGER NOT NULL,
-    card    TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS history_cards_game ON history_cards(game_id);
-CREATE TABLE IF NOT EXISTS history_meta (
-    key   TEXT PRIMARY KEY,
-    value INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS history_stats (
-    filters TEXT PRIMARY KEY,
-    version INTEGER NOT NULL,
-    data    TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS history_forgotten (
-    game_id INTEGER NOT NULL,
-    name    TEXT NOT NULL,
-    PRIMARY KEY (game_id, name)
-);
-"""
 
 
 #: One game's index rows: (history_games row, history_players rows, (seat, card) pairs).
@@ -202,12 +150,10 @@ class History:
     manager; :meth:`close` is idempotent.
     """
 
-    def __init__(self, journal: Journal | Path | str) -> None:
+    def __init__(self, journal: Journal | Path | str, *, readonly: str = "") -> None:
         path = journal.path if isinstance(journal, Journal) else Path(journal)
-        self.journal = Journal(path)
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA busy_timeout=5000")
-        self.db.executescript(_SCHEMA)
+        readonly = readonly or (journal.readonly if isinstance(journal, Journal) else "")
+        self.journal = Journal(path, readonly=readonly, synchronous="NORMAL")
         #: Answers worked out from the index, by what was asked: (index version, answer).
         self.cache: dict[str, tuple[int, Any]] = {}
 
@@ -235,10 +181,11 @@ class History:
             answer = load(json.loads(row[1]))
         else:
             answer = work()
-            self.db.execute(
-                "INSERT INTO history_stats (filters, version, data) VALUES (?, ?, ?) "
-                "ON CONFLICT (filters) DO UPDATE SET version = excluded.version, "
-                "data = excluded.data", (key, version, json.dumps(dump(answer))))
+            if not self.journal.readonly:  # read-only: kept in memory only
+                self.db.execute(
+                    "INSERT INTO history_stats (filters, version, data) VALUES (?, ?, ?) "
+                    "ON CONFLICT (filters) DO UPDATE SET version = excluded.version, "
+                    "data = excluded.data", (key, version, json.dumps(dump(answer))))
         self.cache[key] = (version, answer)
         return answer
 
@@ -284,7 +231,10 @@ class History:
                 batch: int = 100) -> int:
         """Bring the index up to date with the journal; returns how many games were
         (re)summarised. ``progress(done, total)`` is called after each batch: the first refresh
-        of a long history replays every game (tens of milliseconds each)."""
+        of a long history replays every game (tens of milliseconds each). A history opened
+        read-only (a read-only card) keeps the index as it stands: 0."""
+        if self.journal.readonly:
+            return 0
         ids = self.stale()
         dropped = self.db.execute(
             "SELECT game_id FROM history_games WHERE game_id NOT IN (SELECT id FROM games)"
@@ -357,8 +307,7 @@ class History:
         if not rows:
             return
         db = self.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with store.transaction(db, self.journal.path):
             for game_id, found in rows.items():
                 for table in ("history_games", "history_players", "history_cards"):
                     db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
@@ -373,10 +322,6 @@ class History:
             db.execute("INSERT INTO history_meta (key, value) VALUES ('version', 1) "
                        "ON CONFLICT (key) DO UPDATE SET value = value + 1")
             db.execute("DELETE FROM history_stats")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
 
     # -- reading -------------------------------------------------------------------------------
 

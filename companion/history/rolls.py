@@ -25,6 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from companion import store
 from companion.journal import Journal
 
 #: The confidence from which a reading counts without the players' word: the same line below
@@ -34,24 +35,6 @@ CONFIDENT = 0.6
 #: The face key under which dice that did not count (unsure, unread) are tallied.
 UNSURE = "?"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS roll_log (
-    id        INTEGER PRIMARY KEY AUTOINCREMENT,
-    wall      REAL NOT NULL,
-    game_id   INTEGER,
-    dice_set  TEXT NOT NULL DEFAULT '',
-    corrected INTEGER NOT NULL DEFAULT 0,
-    dice      TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS roll_counts (
-    dice_set  TEXT NOT NULL,
-    colour    TEXT NOT NULL,
-    face      TEXT NOT NULL,
-    read      INTEGER NOT NULL DEFAULT 0,
-    corrected INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (dice_set, colour, face)
-);
-"""
 
 
 class RollLogError(ValueError):
@@ -194,11 +177,7 @@ class RollLog:
 
     def __init__(self, journal: Journal | Path | str) -> None:
         self.path = journal.path if isinstance(journal, Journal) else Path(journal)
-        self._db: sqlite3.Connection | None = sqlite3.connect(
-            str(self.path), isolation_level=None, check_same_thread=False, timeout=5.0)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        self._db: sqlite3.Connection | None = store.connect(self.path, synchronous="NORMAL")
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -232,8 +211,7 @@ class RollLog:
         checked = [self._check(r) for r in rolls]
         db = self.db
         ids = []
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with store.transaction(db, self.path):
             for roll, name in checked:
                 cur = db.execute(
                     "INSERT INTO roll_log (wall, game_id, dice_set, corrected, dice) "
@@ -243,10 +221,6 @@ class RollLog:
                      json.dumps([d._plain() for d in roll.dice], separators=(",", ":"))))
                 self._tally(name, roll.dice, +1)
                 ids.append(int(cur.lastrowid or 0))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return ids
 
     @staticmethod
@@ -283,16 +257,11 @@ class RollLog:
                                    f"string, got {face!r}")
         new = [RolledDie(d.face, d.colour, d.confidence, faces.get(i, d.fixed))
                for i, d in enumerate(dice)]
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with store.transaction(db, self.path):
             self._tally(name, dice, -1)
             self._tally(name, new, +1)
             db.execute("UPDATE roll_log SET corrected=1, dice=? WHERE id=?",
                        (json.dumps([d._plain() for d in new], separators=(",", ":")), roll_id))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
 
     def _tally(self, dice_set: str, dice: Iterable[RolledDie], sign: int) -> None:
         changes: dict[tuple[str, str], list[int]] = {}
@@ -310,15 +279,10 @@ class RollLog:
     def recount(self) -> None:
         """Rebuild ``roll_counts`` from the rolls themselves."""
         db = self.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with store.transaction(db, self.path):
             db.execute("DELETE FROM roll_counts")
             for name, raw in db.execute("SELECT dice_set, dice FROM roll_log").fetchall():
                 self._tally(name, [RolledDie._from_plain(d) for d in json.loads(raw)], +1)
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
 
     def clear(self, dice_set: str | None = None, colour: str | None = None) -> int:
         """Forget the rolls of one set (``""``: dice in no named set) and/or colour, or all
@@ -326,8 +290,7 @@ class RollLog:
         of several colours loses only the dice of that colour."""
         db = self.db
         gone = 0
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with store.transaction(db, self.path):
             rows = db.execute(
                 "SELECT id, dice_set, dice FROM roll_log"
                 + ("" if dice_set is None else " WHERE dice_set = ?"),
@@ -347,10 +310,6 @@ class RollLog:
                     db.execute("DELETE FROM roll_log WHERE id=?", (rid,))
                 gone += 1
             db.execute("DELETE FROM roll_counts WHERE read = 0 AND corrected = 0")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return gone
 
     # -- reading ---------------------------------------------------------------------------

@@ -78,8 +78,9 @@ class Worker:
     verdicts: seconds, not milliseconds) get the journal's path. Results and failures come back
     to the main thread through ``Clock.schedule_once``. ``busy`` counts jobs not yet back."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, readonly: str = "") -> None:
         self.path = path
+        self.readonly = readonly  # the app's journal takes no writes: nor does the index
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="history")
         self._slow = ThreadPoolExecutor(1, thread_name_prefix="history-slow")
         self._history: History | None = None  # made and used on the first thread only
@@ -90,7 +91,7 @@ class Worker:
              failed: Callable[[str], None]) -> None:
         def task() -> T:
             if self._history is None:
-                self._history = History(self.path)
+                self._history = History(self.path, readonly=self.readonly)
             return job(self._history)
 
         self._submit(self._reads, task, done, failed)
@@ -323,7 +324,7 @@ class HistoryScreen(Screen):
     def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
         super().__init__(name="history", **kwargs)
         self.app = app
-        self.worker = Worker(app.journal.path)
+        self.worker = Worker(app.journal.path, app.journal.readonly)
         self.game_filter: str | None = None
         self.player_filter: str | None = None
         self.view = "games"

@@ -240,3 +240,31 @@ def test_snap_with_no_camera_refuses_rather_than_saving_rendered_dice(
     assert main(["calibrate", "snap", "-o", str(tray)]) == 2
     assert "no camera found" in capsys.readouterr().err
     assert not tray.exists()
+
+
+def test_a_hostile_profile_is_refused_like_the_app_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 33: a deeply nested profile gave a RecursionError traceback in `use`, `show`
+    and `list`, and one bad profile made `list` fail; a FIFO profile hung them."""
+    import os
+
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
+    folder = tmp_path / "cfg" / "profiles"
+    folder.mkdir(parents=True)
+    (folder / "deep.json").write_text("[" * 200_000 + "]" * 200_000)
+    (folder / "deeper.json").write_text('{"a": ' * 100_000 + "1" + "}" * 100_000)
+    os.mkfifo(folder / "pipe.json")
+    for name in ("deep", "deeper", "pipe"):
+        assert main(["calibrate", "use", name]) == 2
+        err = capsys.readouterr().err
+        assert f"{name}.json" in err and "Traceback" not in err
+        assert ("not a plain file" if name == "pipe" else "nested too deeply") in err
+        assert main(["calibrate", "show", name]) == 2
+        assert "Traceback" not in capsys.readouterr().err
+    (tmp_path / "cfg" / "current-profile").write_text("[" * 5000)
+    assert main(["calibrate", "list"]) == 0
+    out = capsys.readouterr().out
+    for name in ("deep", "deeper", "pipe"):
+        assert f"{name}: BROKEN" in out
+    assert "the current-profile choice cannot be read" in out

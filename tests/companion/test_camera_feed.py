@@ -86,7 +86,8 @@ def test_feed_reports_a_thrown_roll_once_and_stops_when_released() -> None:
     # The overlay is drawn on a copy: the picture differs from the plain frame.
     feed.want("game")
     feed.release("dice-view")
-    time.sleep(0.2)
+    reads = tray.reads
+    wait_for(lambda: tray.reads >= reads + 5)  # frames go on coming: a condition, no sleep
     assert feed.running  # the game still wants it
     feed.release("game")
     wait_for(lambda: not feed.running)

@@ -108,10 +108,10 @@ def test_export_and_import_through_the_command(journal: Path, tmp_path: Path,
     other.parent.mkdir()
     code, out, _ = run(capsys, "history", "import", str(tmp_path / "g.zip"), "--journal",
                        str(other))
-    assert code == 0 and f"{total} of {total} game(s) added" in out
+    assert code == 0 and f"{total} of {total} game file(s) added" in out
     code, out, err = run(capsys, "history", "import", str(tmp_path / "g.zip"), "--journal",
                          str(other))
-    assert code == 1 and f"0 of {total} game(s) added" in out and "already in" in err
+    assert code == 1 and f"0 of {total} game file(s) added" in out and "already in" in err
     code, _, err = run(capsys, "history", "export", "zip", "-", "--journal", str(journal))
     assert code == 2 and "a zip needs a file name" in err
 

@@ -125,3 +125,103 @@ def test_import_keeps_title_and_start(history: History) -> None:
     g = history.game(gid)
     assert g.title == "Friday at the club"
     assert g.date == "2025-03-07 20:15" and g.calls == 0 and g.duration is None
+
+
+# -- hostile files (issue 33): every entry judged before it is read, a summary, no traceback --
+
+def _game_text(n: int) -> str:
+    setup = rules.Setup("dice-forge", (f"Ana{n}", "Ben"))
+    return rules.format_game_file(rules.from_setup(setup).setup, (), f"game {n}")
+
+
+def _patched_zip(path: Path, names: list[str], patch: dict[str, tuple[int, int]]) -> None:
+    """A zip of game files where the entries in ``patch`` get (flag bits, method) written in
+    both their local and central headers (what an encrypting or deflate64 zipper writes)."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as z:
+        for n, name in enumerate(names):
+            z.writestr(name, _game_text(n))
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as z:
+        infos = {i.filename: i for i in z.infolist()}
+    central = data.index(b"PK\x01\x02")
+    for name, (flags, method) in patch.items():
+        local = infos[name].header_offset
+        data[local + 6:local + 10] = flags.to_bytes(2, "little") + method.to_bytes(2, "little")
+        at = data.index(b"PK\x01\x02", central)
+        while data[at + 46:at + 46 + len(name)] != name.encode():
+            at = data.index(b"PK\x01\x02", at + 4)
+        data[at + 8:at + 12] = flags.to_bytes(2, "little") + method.to_bytes(2, "little")
+    path.write_bytes(bytes(data))
+
+
+def test_import_refuses_encrypted_and_unreadable_entries_and_takes_the_rest(
+        history: History, tmp_path: Path) -> None:
+    archive = tmp_path / "mixed.zip"
+    _patched_zip(archive, ["a.game", "b.game", "c.game"],
+                 {"a.game": (0x1, 0), "b.game": (0, 9)})  # encrypted; deflate64
+    before = history.count()
+    results = ex.import_paths(history, [archive])
+    said = {r.source.rsplit(":", 1)[1]: r for r in results}
+    assert "encrypted" in said["a.game"].message and said["a.game"].game_id is None
+    assert "method 9" in said["b.game"].message and said["b.game"].game_id is None
+    assert said["c.game"].game_id is not None
+    assert history.count() == before + 1
+
+
+def test_import_never_reads_a_huge_entry_or_a_device_whole(history: History,
+                                                           tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("big.game", b"#" * (ex.MAX_GAME_FILE_BYTES * 4))
+        z.writestr("ok.game", _game_text(1))
+    fifo = tmp_path / "pipe.game"
+    import os
+
+    os.mkfifo(fifo)
+    results = ex.import_paths(history, [bomb, Path("/dev/zero"), fifo])
+    messages = [r.message for r in results]
+    assert "too large to be a game file" in messages[0]
+    assert results[1].game_id is not None  # the zip's other game is taken
+    assert "not a plain file" in messages[2] and "not a plain file" in messages[3]
+
+
+def test_import_refuses_a_start_that_is_not_a_date(history: History, tmp_path: Path) -> None:
+    path = tmp_path / "feb30.game"
+    game = rules.from_setup(rules.Setup("dice-forge", ("Ana", "Ben")))
+    path.write_text(rules.format_game_file(
+        game.setup, (), "journal game 4, started 2024-02-30 20:15:00"), encoding="utf-8")
+    [result] = ex.import_paths(history, [path])
+    assert result.game_id is None and "2024-02-30" in result.message
+    assert "not a date" in result.message
+
+
+def test_import_of_a_file_is_one_transaction(history: History, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fails on a file's games leaves none of them; the next file goes on."""
+    from companion import store
+
+    first = tmp_path / "first.zip"
+    with zipfile.ZipFile(first, "w") as z:
+        for n in range(3):
+            z.writestr(f"{n}.game", _game_text(n))
+    second = tmp_path / "second.game"
+    second.write_text(_game_text(9), encoding="utf-8")
+    before = history.count()
+    real = ex._write_games
+    calls = []
+
+    def flaky(h: History, games: list[object]) -> list[int]:
+        calls.append(len(games))
+        if len(calls) == 1:
+            with store.transaction(h.db, h.journal.path):
+                h.db.execute("INSERT INTO games (setup, title, started) VALUES ('x', '', 0)")
+                raise store.DiskFull("the SD card is full: nothing was saved")
+        return real(h, games)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ex, "_write_games", flaky)
+    results = ex.import_paths(history, [first, second])
+    assert calls == [3, 1]
+    assert [r.game_id is None for r in results] == [True, True, True, False]
+    assert all("the SD card is full" in r.message for r in results[:3])
+    history.refresh()
+    assert history.count() == before + 1

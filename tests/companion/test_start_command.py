@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,9 @@ KIVY_FIRST_RUN_INPUT = "[input]\nmouse = mouse\n%(name)s = probesysfs,provider=h
 
 
 def start_app(tmp_path: Path, *args: str, env_extra: dict[str, str] | None = None,
-              linger: float = 0.0) -> list[str]:
-    """Run `companion start` until it reports its input providers (and ``linger`` s more)."""
+              until: Callable[[], bool] | None = None) -> list[str]:
+    """Run `companion start` until it reports its input providers (and then, given
+    ``until``, until that says True: a condition, with a generous deadline)."""
     kivy_home = tmp_path / "kivy"
     kivy_home.mkdir()
     (kivy_home / "config.ini").write_text("[kivy]\n\n" + KIVY_FIRST_RUN_INPUT, encoding="utf-8")
@@ -45,7 +47,8 @@ def start_app(tmp_path: Path, *args: str, env_extra: dict[str, str] | None = Non
             lines.append(line.rstrip())
             if "input providers:" in line or time.monotonic() > deadline:
                 break
-        time.sleep(linger)
+        while until is not None and not until():
+            assert time.monotonic() < deadline + 60, "the app never did what was waited for"
     finally:
         proc.terminate()
         proc.communicate(timeout=60)  # drains the log, so a graceful stop is not blocked
@@ -82,12 +85,15 @@ def test_under_systemd_the_app_says_ready_then_feeds_the_watchdog(tmp_path: Path
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
         notify.bind(str(tmp_path / "notify.sock"))
         notify.settimeout(0.5)
+        got: list[str] = []
+
+        def fed_three_times() -> bool:
+            with contextlib.suppress(TimeoutError):
+                got.append(notify.recv(4096).decode())
+            return got.count("WATCHDOG=1") >= 3
+
         start_app(tmp_path, env_extra={"NOTIFY_SOCKET": str(tmp_path / "notify.sock"),
                                        "WATCHDOG_USEC": "150000"},  # fed every 0.05 s
-                  linger=1.0)
-        got = []
-        with contextlib.suppress(TimeoutError):
-            while len(got) < 50:
-                got.append(notify.recv(4096).decode())
+                  until=fed_three_times)
     assert got and got[0].startswith("READY=1\nWATCHDOG=1")
     assert got.count("WATCHDOG=1") >= 3, got  # the clock keeps feeding it

@@ -89,7 +89,36 @@ def test_game_file_round_trip(name: str) -> None:
 
 
 def test_every_game_module_loads() -> None:
-    assert "eye-for-an-eye" in rules.game_names()
+    """Every game package under rules/ registers its game, and each one starts and plays."""
+    from pathlib import Path
+
+    packages = sorted(p.name for p in Path(rules.__file__).parent.iterdir()
+                      if (p / "game.py").is_file())
+    assert len(packages) >= 5
+    registered = {rules.game_class(n).__module__.split(".")[1] for n in rules.game_names()}
+    assert set(packages) <= registered, f"not registered: {set(packages) - registered}"
+    for name in rules.game_names():
+        rng = random.Random(1)
+        game = rules.from_setup(rules.game_class(name).random_setup(rng))
+        assert not game.is_over
+        game.apply(game.random_call(rng))
+        assert len(game.history) == 1
+
+
+@pytest.mark.parametrize("name", rules.game_names())
+def test_apply_refuses_anything_but_words_or_a_call(name: str) -> None:
+    """Issue 33: a number, None, a list... gave AssertionError or AttributeError in three
+    games; every game refuses them with a RulesError and stays as it was."""
+    rng = random.Random(4)
+    game = rules.from_setup(rules.game_class(name).random_setup(rng))
+    for _ in range(5):
+        game.apply(game.random_call(rng))
+    before = game.snapshot()
+    for value in (3, 2.5, None, True, b"Pass", ["Pass"], {"call": "Pass"}, ("Ana",), object()):
+        for act in (game.apply, game.check):
+            with pytest.raises(RulesError, match="not a call"):
+                act(value)  # type: ignore[arg-type]
+        assert game.snapshot() == before and len(game.history) == 5
 
 
 # -- fuzz stage: no input escapes the error family ------------------------------------------

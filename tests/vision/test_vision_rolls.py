@@ -99,6 +99,16 @@ def test_die_picked_up_and_put_down_unseen_hand_is_not_a_roll() -> None:
     clip.show(_frame(REST[1]), 5)
     clip.show(_frame((420.0, 150.0, 6), REST[1]), 12)
     assert clip.rolls == []
+    _real_roll_still_counts(clip, ((420.0, 150.0, 6), REST[1]))
+
+
+def _real_roll_still_counts(clip: Clip, on_the_table: tuple[Spec, ...]) -> None:
+    """The positive half of a "not a roll" test: the same tracker, expecting the same
+    roll, does emit exactly one when a die is then really thrown (so the empty list above
+    is the tracker telling handling apart, not a tracker that never fires)."""
+    assert clip.tr.expected is not None
+    _throw(clip, (600.0, 420.0), (500.0, 330.0), final=4, others=on_the_table)
+    assert len(clip.rolls) == 1 and [d.value for d in clip.rolls[0].dice] == [4]
 
 
 def test_dice_pushed_aside_is_not_a_roll() -> None:
@@ -140,15 +150,18 @@ def test_camera_bumped_is_not_a_roll() -> None:
     clip.show(_frame((240.0, 180.0, None), (340.0, 200.0, None)), 2)  # a blurred jolt
     clip.show(_frame((215.0, 190.0, 3), (315.0, 210.0, 5)), 12)  # the view has moved
     assert clip.rolls == []
+    _real_roll_still_counts(clip, ((215.0, 190.0, 3), (315.0, 210.0, 5)))
 
 
 def test_camera_shaking_one_die_is_not_a_roll() -> None:
     clip = Clip(RollTracker(settle_s=0.3, emit_initial=False))
     clip.show(_frame((200.0, 200.0, 4)), 12)
+    clip.tr.expect(("Ana",))  # a roll is expected: the shake must still not be one
     for dx in (30, -25, 20, -10):
         clip.show(_frame((200.0 + dx, 200.0, None)))
     clip.show(_frame((205.0, 200.0, 4)), 12)
     assert clip.rolls == []
+    _real_roll_still_counts(clip, ((205.0, 200.0, 4),))
 
 
 def test_hand_moving_dice_about_is_not_a_roll() -> None:

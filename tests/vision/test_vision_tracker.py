@@ -65,6 +65,11 @@ def test_value_flicker_counts_as_change() -> None:
     tr = RollTracker(settle_s=0.2)
     frames = [(i * 0.05, _reading((100, 100), values=(1 + i % 2,))) for i in range(10)]
     assert _feed(tr, frames) == []
+    # the positive half: the same die, once its face holds, settles exactly once (so the
+    # empty list above is the flicker keeping it unsettled, not a tracker that never settles)
+    steady = [(0.5 + i * 0.05, _reading((100, 100), values=(2,))) for i in range(10)]
+    out = _feed(tr, steady)
+    assert len(out) == 1 and out[0].values() == (2,)
 
 
 def test_hand_suspends_settling() -> None:

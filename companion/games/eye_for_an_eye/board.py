@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from calibration.zones import ROLL_AREA, Zone, count_dice
-from companion.session import TableSession
+from companion.session import NOT_SAVED, TableSession, not_saved
 from rules import RulesError
 from rules.eye_for_an_eye import EyeForAnEye
 from rules.eye_for_an_eye.calls import Allocate, Recover
@@ -107,4 +107,7 @@ def apply_board(session: TableSession[EyeForAnEye], watcher: BoardWatcher,
         except RulesError as e:
             watcher.refused(bc)
             lines.append(f"camera: {e}")
+        except NOT_SAVED as e:  # the journal's refusal (a full card): the game is as it was
+            lines.append(f"camera: {not_saved(e, session.journal)}")
+            break
     return lines

@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from companion.session import MonotonicClock, TableSession
+from companion.session import NOT_SAVED, MonotonicClock, TableSession, not_saved
 from hardware.buttons import ButtonCall, ButtonEvent, ButtonHold, ButtonPress
 from rules import Call, Event, IllegalCall, InvalidCall, RulesError
 from rules.eye_for_an_eye import EyeForAnEye
@@ -301,6 +301,10 @@ class ArenaCalls:
         except RulesError as e:
             # The engine says no (e.g. the attack was parried meanwhile): forget the window.
             self.session.message = str(e)
+            if window is not None and self.windows.get(window):
+                self.windows[window].pop(0)
+        except NOT_SAVED as e:  # the journal's refusal (a full card): the game is as it was
+            self.session.refuse(not_saved(e, self.session.journal))
             if window is not None and self.windows.get(window):
                 self.windows[window].pop(0)
 

@@ -1,0 +1,385 @@
+"""The one store: the SQLite file that holds the journal and everything kept beside it.
+
+Every module that keeps something in the journal's file (the journal's games and calls, the
+history index, the roll log, the kept fairness verdicts) opens it here, through
+:func:`connect`, so it is opened one way: WAL mode, the pragmas set once, and the schema brought
+up to date by versioned migrations (SQLite's ``user_version``: a journal written by an older
+version gets the newer tables and columns the first time this version opens it).
+
+Here too is what protects the file:
+
+- **one companion per data folder**: :func:`take_lock` holds an exclusive ``flock`` on
+  ``<data folder>/companion.lock`` (with the holder's process id written in it) for as long as
+  the app runs. A second app finds it held, says which process holds it, and opens the journal
+  read-only: it shows the games but takes no calls. The kernel lets the lock go when the
+  process ends, however it ends (a crash, kill -9, a power cut leaves no stale lock);
+- **a read-only data folder** (an SD card the kernel remounted read-only after I/O errors):
+  the journal is opened read-only, the games can be viewed, every write is refused with a
+  :class:`ReadOnly` that says so;
+- **a full card**: a write that does not fit is rolled back (nothing half-written, nothing
+  acknowledged lost) and refused with a :class:`DiskFull` ("the SD card is full").
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+#: The lock file in the data folder.
+LOCK_NAME = "companion.lock"
+
+# SQLite's primary result codes (an extended code's low byte).
+SQLITE_READONLY = 8
+SQLITE_IOERR = 10
+SQLITE_FULL = 13
+SQLITE_CANTOPEN = 14
+
+
+class StoreError(RuntimeError):
+    """The journal's file cannot do what was asked; the message names the file and why."""
+
+
+class DiskFull(StoreError):
+    """A write did not fit on the card: it was rolled back, nothing was saved."""
+
+
+class ReadOnly(StoreError):
+    """The journal is open read-only (a read-only card, or another companion writes it)."""
+
+
+# -- the schema, in versions ---------------------------------------------------------------
+
+_V1_JOURNAL = """
+CREATE TABLE IF NOT EXISTS games (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    setup    TEXT NOT NULL,
+    title    TEXT NOT NULL DEFAULT '',
+    started  REAL NOT NULL,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS calls (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    call    TEXT NOT NULL,
+    at      REAL,
+    wall    REAL NOT NULL,
+    undone  INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS clock (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    round   INTEGER NOT NULL,
+    elapsed REAL NOT NULL,
+    paused  INTEGER NOT NULL,
+    wall    REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS history_games (
+    game_id     INTEGER PRIMARY KEY,
+    version     INTEGER NOT NULL,
+    game        TEXT NOT NULL,
+    title       TEXT NOT NULL,
+    started     REAL NOT NULL,
+    ended       REAL,
+    finished    INTEGER NOT NULL,
+    is_over     INTEGER NOT NULL,
+    calls       INTEGER NOT NULL,
+    fingerprint TEXT NOT NULL,
+    digest      TEXT NOT NULL,
+    winner      TEXT,
+    note        TEXT NOT NULL DEFAULT '',
+    error       TEXT
+);
+CREATE INDEX IF NOT EXISTS history_games_started ON history_games(started);
+CREATE INDEX IF NOT EXISTS history_games_digest ON history_games(digest);
+CREATE TABLE IF NOT EXISTS history_players (
+    game_id INTEGER NOT NULL,
+    seat    INTEGER NOT NULL,
+    player  TEXT NOT NULL,
+    key     TEXT,
+    score   REAL,
+    rank    INTEGER,
+    won     INTEGER NOT NULL,
+    role    TEXT,
+    team    TEXT,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS history_players_key ON history_players(key, game_id);
+CREATE TABLE IF NOT EXISTS history_cards (
+    game_id INTEGER NOT NULL,
+    seat    INTEGER NOT NULL,
+    card    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS history_cards_game ON history_cards(game_id);
+CREATE TABLE IF NOT EXISTS history_meta (
+    key   TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS history_stats (
+    filters TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    data    TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS history_forgotten (
+    game_id INTEGER NOT NULL,
+    name    TEXT NOT NULL,
+    PRIMARY KEY (game_id, name)
+);
+CREATE TABLE IF NOT EXISTS roll_log (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    wall      REAL NOT NULL,
+    game_id   INTEGER,
+    dice_set  TEXT NOT NULL DEFAULT '',
+    corrected INTEGER NOT NULL DEFAULT 0,
+    dice      TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS roll_counts (
+    dice_set  TEXT NOT NULL,
+    colour    TEXT NOT NULL,
+    face      TEXT NOT NULL,
+    read      INTEGER NOT NULL DEFAULT 0,
+    corrected INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (dice_set, colour, face)
+);
+CREATE TABLE IF NOT EXISTS roll_verdicts (
+    counts TEXT PRIMARY KEY,
+    data   TEXT NOT NULL
+)
+"""
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    """Every table as the journals of before schema versions have them (``user_version``
+    0): created where missing, and the ``problem`` column the oldest journals lack."""
+    for statement in _V1_JOURNAL.split(";"):
+        db.execute(statement)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    if "problem" not in columns:  # journals from before "cannot be resumed" was kept
+        db.execute("ALTER TABLE games ADD COLUMN problem TEXT")
+
+
+#: (version, step): each step brings a file of the version before up to its own.
+MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = ((1, _v1),)
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+def migrate(db: sqlite3.Connection, path: Path) -> int:
+    """Bring the file up to :data:`SCHEMA_VERSION`, one version per transaction; returns the
+    version it had. A file from a newer version is refused (its tables may mean more)."""
+    found = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if found > SCHEMA_VERSION:
+        raise StoreError(f"the journal {path} was written by a newer version of the "
+                         f"companion (schema {found}, this one knows {SCHEMA_VERSION}): "
+                         "update the companion")
+    for version, step in MIGRATIONS:
+        if version > found:
+            with transaction(db, path):
+                step(db)
+                db.execute(f"PRAGMA user_version={int(version)}")
+    return found
+
+
+# -- opening -------------------------------------------------------------------------------
+
+def connect(path: Path, *, synchronous: str = "FULL", readonly: bool = False,
+            busy_timeout: float = 5.0) -> sqlite3.Connection:
+    """A connection to the journal's file, pragmas set and schema up to date.
+
+    ``synchronous``: "FULL" for the journal's calls (each on disk before the call returns),
+    "NORMAL" for what is derived and can be rebuilt (the history index, the roll log).
+    ``readonly``: open without writing anything (a read-only card, another companion's
+    file); the schema is then left as it is.
+
+    Raised when ...: sqlite3.DatabaseError for a file that is not a sound journal,
+    :class:`StoreError` when it cannot be opened (read-only, full, a newer version).
+    """
+    if readonly:
+        return _connect_readonly(path, busy_timeout)
+    # isolation_level=None: each transaction is opened with BEGIN IMMEDIATE (transaction()).
+    db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                         timeout=busy_timeout)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'FULL' else 'NORMAL'}")
+        db.execute("PRAGMA foreign_keys=ON")
+        migrate(db, path)
+    except sqlite3.DatabaseError as e:
+        db.close()
+        problem = disk_problem(e, path)
+        if problem is not None:
+            raise problem from None
+        raise
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _connect_readonly(path: Path, busy_timeout: float) -> sqlite3.Connection:
+    """Read-only, through a ``file:`` URI. When the WAL index cannot be made (a read-only
+    folder with no ``-shm`` beside the file), the file is read as immutable: nothing else
+    can write it then."""
+    if not path.is_file():
+        raise StoreError(f"the journal {path} is not there and cannot be made here")
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    last: sqlite3.Error | None = None
+    for extra in ("", "&immutable=1"):
+        db = sqlite3.connect(uri + extra, uri=True, isolation_level=None,
+                             check_same_thread=False, timeout=busy_timeout)
+        try:
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError as e:
+            db.close()
+            last = e
+    raise StoreError(f"the journal {path} cannot be read: {last}")
+
+
+# -- writing -------------------------------------------------------------------------------
+
+def disk_problem(e: BaseException, path: Path) -> StoreError | None:
+    """The plain words for a write that the card refused (full, read-only, failing), or
+    None for an error that is not the disk's."""
+    code = getattr(e, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    number = e.errno if isinstance(e, OSError) else None
+    if primary == SQLITE_FULL or number in (errno.ENOSPC, errno.EDQUOT):
+        return DiskFull(f"the SD card is full: nothing was saved in {path}. Free some space "
+                        "(old pictures, logs) and try again")
+    if primary == SQLITE_READONLY or number in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return ReadOnly(f"the journal {path} cannot be written (the card or the data folder "
+                        "is read-only): games can be viewed, no call is taken")
+    if primary in (SQLITE_IOERR, SQLITE_CANTOPEN) or number == errno.EIO:
+        return StoreError(f"the SD card could not save to {path} ({e}): nothing was saved; "
+                          "check the card (`companion doctor`)")
+    return None
+
+
+@contextmanager
+def transaction(db: sqlite3.Connection, path: Path) -> Iterator[sqlite3.Connection]:
+    """One write transaction (BEGIN IMMEDIATE ... COMMIT). Anything that fails inside is
+    rolled back, and a disk's refusal comes out as :class:`DiskFull`, :class:`ReadOnly` or
+    :class:`StoreError` in plain words: never hidden behind SQLite's "cannot rollback - no
+    transaction is active" (a full disk may already have ended the transaction)."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as e:
+        problem = disk_problem(e, path)
+        if problem is not None:
+            raise problem from None
+        raise
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException as e:
+        if db.in_transaction:
+            # the disk's own error below says more than the rollback's
+            with suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        problem = disk_problem(e, path)
+        if problem is not None:
+            raise problem from None
+        raise
+
+
+# -- one companion per data folder ----------------------------------------------------------
+
+@dataclass
+class DataLock:
+    """The exclusive lock on a data folder, held until :meth:`release` or the process ends."""
+
+    path: Path
+    fd: int | None
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing the file lets the flock go
+            self.fd = None
+
+
+def lock_holder(path: Path) -> int | None:
+    """The process id written in a lock file, or None when it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        text = os.read(fd, 32).decode("ascii", "replace").strip()
+    finally:
+        os.close(fd)
+    return int(text) if text.isdigit() else None
+
+
+def _live_holder(path: Path, wait: float = 2.0) -> int | None:
+    """The id of the live process holding the lock: it writes its id just after taking the
+    lock, so a companion started at the same moment may find the file still empty (or with
+    the id of a holder gone before): it looks again for up to ``wait`` seconds."""
+    import time
+
+    end = time.monotonic() + wait
+    while True:
+        pid = lock_holder(path)
+        if pid is not None and pid != os.getpid():
+            try:
+                os.kill(pid, 0)
+                return pid
+            except PermissionError:
+                return pid  # alive, another user's
+            except OSError:
+                pass  # gone: the file still holds an earlier holder's id
+        if time.monotonic() >= end:
+            return None
+        time.sleep(0.01)
+
+
+def take_lock(folder: Path) -> tuple[DataLock | None, str]:
+    """Take the data folder's lock: (the lock, "") when this process may write the journal;
+    (None, why, in words naming the folder) when it may not: another process holds it (its
+    id is said), or the folder cannot be written."""
+    import fcntl
+
+    path = folder / LOCK_NAME
+    flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as e:
+        if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return None, (f"The data folder {folder} is read-only (the SD card may be "
+                          "failing): games can be viewed, but no call is taken or saved. "
+                          "Copy the journal off the card, then check or replace the card.")
+        return None, (f"The lock file {path} cannot be opened ({e.strerror or e}): "
+                      "games can be viewed, but no call is taken. Move it away.")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None, (f"The lock file {path} is not a plain file: games can be viewed, but "
+                      "no call is taken. Move it away.")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        os.close(fd)
+        if e.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+            return None, (f"The lock file {path} cannot be locked ({e.strerror or e}): "
+                          "games can be viewed, but no call is taken.")
+        pid = _live_holder(path)
+        who = f"process {pid}" if pid is not None else "another process"
+        return None, (f"Another companion ({who}) is using the data folder {folder}: this "
+                      "one shows the games but takes no calls. Close the other one first.")
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+    except OSError:
+        pass  # a full card: the lock holds all the same, only its note of who is missing
+    return DataLock(path, fd), ""
+
+
+__all__ = ["LOCK_NAME", "MIGRATIONS", "SCHEMA_VERSION", "DataLock", "DiskFull", "ReadOnly",
+           "StoreError", "connect", "disk_problem", "lock_holder", "migrate", "take_lock",
+           "transaction"]
