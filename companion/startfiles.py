@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from companion import paths
 from companion import settings as settings_mod
+from companion.appliance.mounts import data_folder_problem, protect_dir
 from companion.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,10 @@ def open_journal(path: Path | None = None) -> tuple[Journal, list[str]]:
     """The journal, whatever state its file is in, and one notice per thing that was wrong
     (the file itself, its log, each game that cannot be resumed)."""
     file = path or paths.journal_path()
+    unsafe = data_folder_problem(file.parent, protect_dir())
+    if unsafe:  # power-pull protection, but the data folder is in RAM: never journal there
+        log.error("companion: %s", unsafe)
+        return Journal(":memory:"), [unsafe]
     journal, problem = Journal.open_or_set_aside(file)
     notices = [problem] if problem else []
     try:

@@ -43,10 +43,24 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from companion.appliance.mounts import (
+    MOUNTINFO,
+    PROTECT_VAR,
+    Mount,
+    mount_of,
+    parse_mountinfo,
+    read_mountinfo,
+)
+from companion.appliance.starts import LOG_DIR_VAR
+
 UNIT = "table-companion.service"
 UNIT_PATH = "/etc/systemd/system/" + UNIT
 WATCHDOG_DROPIN = "/etc/systemd/system.conf.d/table-companion-watchdog.conf"
 OVERLAY_CONF = "/etc/overlayroot.local.conf"
+#: Where the Pi's kernel command line is (Bookworm and Trixie; older releases: /boot).
+CMDLINE_FILES = ("/boot/firmware/cmdline.txt", "/boot/cmdline.txt")
+#: The lower, real root while overlayroot's RAM overlay is on.
+OVERLAY_LOWER = Path("/media/root-ro")
 MANIFEST = "/var/lib/table-companion/appliance.json"
 BLOCK_START = "# >>> table-companion"
 BLOCK_END = "# <<< table-companion"
@@ -265,6 +279,8 @@ def app_environment(opts: Options, mode: str) -> dict[str, str]:
         env["AUDIODEV"] = device
     if opts.protect is not None:
         data = opts.protect
+        env[PROTECT_VAR] = str(data)  # the app refuses to journal there unless it is mounted
+        env[LOG_DIR_VAR] = str(data / "logs")  # the system journal is in RAM then
         env["COMPANION_DATA_DIR"] = str(data / "data")
         env["COMPANION_CONFIG_DIR"] = str(data / "config")
         env["COMPANION_CONFIG"] = str(data / "config" / "config.toml")
@@ -281,9 +297,14 @@ def render_unit(opts: Options, env: dict[str, str]) -> str:
     present = [g for g in wanted if g in _groups(opts.root)]
     groups = f"SupplementaryGroups={' '.join(present)}" if present else ""
     environment = "\n".join(f"Environment={shlex.quote(f'{k}={v}')}" for k, v in env.items())
+    # With protection the app starts only once the data folder is mounted (a late USB stick is
+    # waited for; a missing one stops the app, not the games going into RAM).
+    mounts = (f"RequiresMountsFor={shlex.quote(str(opts.protect))}"
+              if opts.protect is not None else "")
     return _template("table-companion.service").substitute(
         docs=opts.repo / DOCS, watchdog_s=APP_WATCHDOG_S, user=opts.user, groups=groups,
-        repo=opts.repo, environment=environment, command=shlex.join(app_command(opts)))
+        repo=opts.repo, environment=environment, command=shlex.join(app_command(opts)),
+        mounts=mounts)
 
 
 def render_autostart_block(opts: Options, env: dict[str, str]) -> str:
@@ -353,14 +374,33 @@ def enable(opts: Options, runner: Runner = run_command) -> Report:
     if not os.access(exe, os.X_OK):
         raise ApplianceError(f"{exe} is not there: run ./start.sh once first (it installs the "
                              "companion), then this command")
+    if overlay_active(root):
+        raise ApplianceError(
+            "power-pull protection is on now: the root is a RAM overlay, so whatever `enable` "
+            "wrote would vanish at the next boot. Run `sudo .venv/bin/companion appliance "
+            "disable`, `sudo reboot`, then `enable` again with the new options")
+    cmdline_overlay = kernel_overlay(root)
+    if cmdline_overlay is not None:
+        problem = (f"raspi-config's Overlay File System is on (`overlayroot={cmdline_overlay}` "
+                   f"on the kernel command line): it overrides {OVERLAY_CONF} and puts every "
+                   "filesystem, the data folder too, under a RAM overlay, so games would be "
+                   "lost at power-off. Turn it off (sudo raspi-config > Performance Options > "
+                   "Overlay File System > No), reboot, then use --protect DIR instead")
+        if opts.protect is not None:
+            raise ApplianceError(problem)
+        report.add("warning: " + problem)
     if opts.protect is not None:
         _check_protect_dir(opts)
     env = app_environment(opts, mode)  # raises on a bad --audio before anything changes
+    pending: list[dict[str, Any]] = []
     if Manifest.load(root) is not None:
         report.lines += disable(root, runner).lines
-    manifest = Manifest(root, settings={"mode": mode, "user": opts.user,
-                                        "rotation": opts.rotation, "audio": opts.audio,
-                                        "protect": str(opts.protect) if opts.protect else None})
+        left = Manifest.load(root)  # steps only the running Pi can undo (not this root)
+        pending = left.ops if left is not None else []
+    manifest = Manifest(root, ops=pending,
+                        settings={"mode": mode, "user": opts.user,
+                                  "rotation": opts.rotation, "audio": opts.audio,
+                                  "protect": str(opts.protect) if opts.protect else None})
     manifest.save()
     try:
         if mode == "console":
@@ -482,24 +522,36 @@ def _enable_protect(opts: Options, account: Account, manifest: Manifest, runner:
 def disable(root: Path = Path("/"), runner: Runner = run_command) -> Report:
     """Undo everything ``enable`` recorded, newest first; a no-op when nothing was enabled."""
     report = Report()
-    overlay_lower = Path("/media/root-ro")
-    if _is_live(root) and overlay_active():
+    if overlay_active(root):
         # The running root is a RAM overlay: the real one is mounted read-only below it.
-        _run(runner, ["mount", "-o", "remount,rw", str(overlay_lower)], report, check=True)
+        lower = _in_root(root, OVERLAY_LOWER)
+        _run(runner, ["mount", "-o", "remount,rw", str(lower)], report, check=True)
         try:
-            report.lines += disable(overlay_lower, runner).lines
+            report.lines += disable(lower, runner).lines
         finally:
-            _run(runner, ["mount", "-o", "remount,ro", str(overlay_lower)], report)
+            _run(runner, ["mount", "-o", "remount,ro", str(lower)], report)
         report.add("power-pull protection stays on until the next boot: `sudo reboot`")
         return report
     manifest = Manifest.load(root)
     if manifest is None:
         report.add("the appliance is not enabled here: nothing to undo")
         return report
+    pending: list[dict[str, Any]] = []
     for op in reversed(manifest.ops):
+        if op["op"] == "apt" and not _is_live(root):
+            pending.insert(0, op)  # apt works on the running system only: kept for later
+            continue
         _undo(root, op, runner, report)
         manifest.ops.remove(op)
         manifest.save()
+    if pending:
+        manifest.settings = {"disabled": True}
+        manifest.save()
+        names = ", ".join(op["package"] for op in pending)
+        report.add(f"disabled, but {names} is still installed (apt works only on the running "
+                   "system, without the overlay): after the next boot run `sudo "
+                   ".venv/bin/companion appliance disable` once more to remove it")
+        return report
     manifest.path.unlink()
     parent = manifest.path.parent
     if parent.exists() and not any(parent.iterdir()):
@@ -536,6 +588,12 @@ def _undo(root: Path, op: dict[str, Any], runner: Runner, report: Report) -> Non
             path.unlink(missing_ok=True)
         elif path.exists():
             lines = path.read_text(encoding="utf-8").splitlines()
+            gone = [ln for ln in op["commented"] if COMMENTED + ln not in lines]
+            if gone:
+                report.add(f"{op['path']}: {len(gone)} screen-blanking line(s) turned off by "
+                           "enable were removed since (raspi-config's Screen Blanking switch "
+                           "does that) and cannot be restored: turn blanking on there if you "
+                           "want it")
             keep: list[str] = []
             inside = False
             for line in lines:
@@ -555,13 +613,30 @@ def _undo(root: Path, op: dict[str, Any], runner: Runner, report: Report) -> Non
         raise ApplianceError(f"{MANIFEST}: unknown change {kind!r}; see {DOCS}, 'Undo by hand'")
 
 
-def overlay_active() -> bool:
-    """True when the running root is overlayroot's RAM overlay."""
-    try:
-        mounts = Path("/proc/mounts").read_text(encoding="utf-8")
-    except OSError:
-        return False
-    return any(ln.split()[:3] == ["overlayroot", "/", "overlay"] for ln in mounts.splitlines())
+def overlay_active(root: Path = Path("/")) -> bool:
+    """True when ``root`` is running under overlayroot's RAM overlay (read from its
+    /proc/self/mountinfo: a temporary root in the tests holds a stand-in one)."""
+    mounts = parse_mountinfo(read_mountinfo(_in_root(root, MOUNTINFO)))
+    on = mount_of(root, [Mount(root / str(m.point).lstrip("/"), m.fstype, m.source)
+                         for m in mounts]) if mounts else None
+    return (on is not None and on.point == root and on.fstype == "overlay"
+            and on.source == "overlayroot")  # not a container's own overlay root
+
+
+def kernel_overlay(root: Path = Path("/")) -> str | None:
+    """The value of ``overlayroot=`` on the Pi's kernel command line (what raspi-config's
+    Overlay File System switch writes, e.g. ``tmpfs``), or None when it is not set there."""
+    for name in CMDLINE_FILES:
+        try:
+            words = _in_root(root, name).read_text(encoding="utf-8").split()
+        except OSError:
+            continue
+        for word in words:
+            if word.startswith("overlayroot="):
+                value = word.split("=", 1)[1].strip('"')
+                return value if value not in ("", "disabled") else None
+        return None
+    return None
 
 
 def status(root: Path = Path("/"), runner: Runner = run_command) -> Report:
@@ -572,6 +647,11 @@ def status(root: Path = Path("/"), runner: Runner = run_command) -> Report:
         report.add("appliance: not enabled (`sudo .venv/bin/companion appliance enable`)")
         return report
     s = manifest.settings
+    if s.get("disabled"):
+        names = ", ".join(op.get("package", "?") for op in manifest.ops)
+        report.add(f"appliance: disabled; one step left: {names} is still installed (run `sudo "
+                   ".venv/bin/companion appliance disable` once more, without the overlay)")
+        return report
     report.add(f"appliance: enabled, {s.get('mode')} mode, user {s.get('user')}, rotation "
                f"{s.get('rotation')}, audio {s.get('audio')}, power-pull protection "
                f"{'on, data in ' + str(s['protect']) if s.get('protect') else 'off'}")

@@ -9,6 +9,7 @@ for the desktop. `disable` must leave the tree exactly as it was before `enable`
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import socket
@@ -315,3 +316,120 @@ def test_a_full_notify_socket_never_blocks_the_app(tmp_path: Path,
         sender.join(timeout=60)
         assert not sender.is_alive(), "notify() blocked on a full socket"
     assert results[0] is True and results[-1] is False  # the overflow is dropped, not waited on
+
+
+# -- power-pull protection: the mount, the overlay, raspi-config's own overlay ---------------
+OVERLAY_MOUNTINFO = """\
+24 1 179:2 / /media/root-ro ro,relatime - ext4 /dev/mmcblk0p2 ro
+25 1 0:30 / /media/root-rw rw,relatime - tmpfs tmpfs-root rw
+26 0 0:31 / / rw,relatime - overlay overlayroot rw,lowerdir=/media/root-ro
+"""
+
+
+def with_mountinfo(root: Path, text: str) -> Path:
+    """A stand-in /proc/self/mountinfo inside a temporary root (what the kernel would show)."""
+    (root / "proc/self").mkdir(parents=True, exist_ok=True)
+    (root / "proc/self/mountinfo").write_text(text)
+    return root
+
+
+class Recorder:
+    """Runs systemctl (offline, --root) for real; records every other command and says it
+    worked (mount, apt-get, update-initramfs must not touch this machine)."""
+
+    def __init__(self) -> None:
+        self.ran: list[list[str]] = []
+
+    def __call__(self, argv: object) -> subprocess.CompletedProcess[str]:
+        args = [str(a) for a in argv]  # type: ignore[attr-defined]
+        if args[0] == "systemctl" and any(a.startswith("--root=") for a in args):
+            return subprocess.run(args, text=True, capture_output=True, check=False)
+        self.ran.append(args)
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+
+def test_protection_makes_the_service_wait_for_the_data_mount_and_tells_the_app(
+        tmp_path: Path, other_filesystem: Path) -> None:
+    root = make_root(other_filesystem / "root", desktop=False)
+    (tmp_path / "stick").mkdir()
+    (root / "media").mkdir()
+    (root / "media/stick").symlink_to(tmp_path / "stick")
+    enable(opts(root, protect=Path("/media/stick")))
+    unit = (root / UNIT_PATH.lstrip("/")).read_text().splitlines()
+    assert "RequiresMountsFor=/media/stick" in unit
+    assert "Environment=COMPANION_PROTECT=/media/stick" in unit  # the app checks the mount too
+    assert "Environment=COMPANION_LOG_DIR=/media/stick/logs" in unit  # logs kept past a reboot
+    assert check_unit(root) == ""
+
+
+def test_enable_refuses_while_the_ram_overlay_is_on(tmp_path: Path) -> None:
+    """Its files would go into RAM, and the disable it starts with would empty the real root."""
+    root = with_mountinfo(make_root(tmp_path / "root", desktop=False), OVERLAY_MOUNTINFO)
+    before = snapshot(root)
+    with pytest.raises(ApplianceError, match=r"power-pull protection is on now: the root is a RAM "
+                                             r"overlay.*disable`, `sudo reboot`"):
+        enable(opts(root))
+    assert snapshot(root) == before
+
+
+def test_disable_under_the_overlay_undoes_the_real_root_and_keeps_the_apt_step(
+        tmp_path: Path, other_filesystem: Path) -> None:
+    running = with_mountinfo(tmp_path / "running", OVERLAY_MOUNTINFO)
+    lower = make_root(other_filesystem / "root", desktop=False)
+    (running / "media").mkdir()
+    (running / "media/root-ro").symlink_to(lower)
+    (tmp_path / "stick").mkdir()
+    (lower / "media").mkdir()
+    (lower / "media/stick").symlink_to(tmp_path / "stick")
+    before = snapshot(lower)
+    enable(opts(lower, protect=Path("/media/stick")))
+    # what enable on the running Pi records as well: the package it installed
+    data = json.loads((lower / MANIFEST.lstrip("/")).read_text())
+    data["ops"].append({"op": "apt", "package": "overlayroot"})
+    (lower / MANIFEST.lstrip("/")).write_text(json.dumps(data))
+    runner = Recorder()
+    report = disable(running, runner)
+    mounts = [a for a in runner.ran if a[0] == "mount"]
+    assert mounts == [["mount", "-o", "remount,rw", str(running / "media/root-ro")],
+                      ["mount", "-o", "remount,ro", str(running / "media/root-ro")]]
+    assert not any(a[0] == "apt-get" for a in runner.ran)  # apt under the overlay: useless
+    assert not (lower / UNIT_PATH.lstrip("/")).exists()
+    assert not (lower / OVERLAY_CONF.lstrip("/")).exists()
+    assert any("overlayroot is still installed" in ln and "once more" in ln
+               for ln in report.lines)
+    assert status(lower).lines[0].startswith("appliance: disabled; one step left: overlayroot")
+    left = snapshot(lower)
+    assert set(left) - set(before) == {"var/lib/table-companion",
+                                       "var/lib/table-companion/appliance.json"}
+
+
+def test_raspi_configs_overlay_on_the_kernel_command_line_is_refused_with_protection(
+        tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=False)
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/cmdline.txt").write_text(
+        "console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 fsck.repair=yes rootwait "
+        "overlayroot=tmpfs\n")
+    (root / "media/stick").mkdir(parents=True)
+    before = snapshot(root)
+    with pytest.raises(ApplianceError, match=r"raspi-config's Overlay File System is on "
+                                             r"\(`overlayroot=tmpfs`.*Overlay File System > No"):
+        enable(opts(root, protect=Path("/media/stick")))
+    assert snapshot(root) == before
+    report = enable(opts(root))  # without protection: allowed, with the warning
+    assert any(ln.startswith("warning: raspi-config's Overlay File System is on")
+               and "games would be lost at power-off" in ln for ln in report.lines)
+    disable(root)
+
+
+def test_a_blanking_line_raspi_config_removed_is_reported_not_silently_lost(
+        tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=True, autostart=USER_AUTOSTART)
+    enable(opts(root))
+    autostart = root / "home/pi/.config/labwc/autostart"
+    autostart.write_text("\n".join(ln for ln in autostart.read_text().splitlines()
+                                   if "swayidle" not in ln) + "\n")
+    report = disable(root)
+    assert any("screen-blanking line(s)" in ln and "raspi-config's Screen Blanking" in ln
+               for ln in report.lines)
+    assert autostart.read_text() == "/usr/bin/kanshi &\n"
