@@ -52,6 +52,7 @@ from companion.appliance.mounts import (
     read_mountinfo,
 )
 from companion.appliance.starts import LOG_DIR_VAR
+from hardware.audio.route import CARD_IDS, OUTPUT_VAR
 
 UNIT = "table-companion.service"
 UNIT_PATH = "/etc/systemd/system/" + UNIT
@@ -71,7 +72,7 @@ APP_WATCHDOG_S = 15
 HW_WATCHDOG_S = 14
 ROTATIONS = (0, 90, 180, 270)
 #: --audio names and the ALSA card ids they mean on a Raspberry Pi.
-AUDIO_CARDS = {"hdmi": "vc4hdmi0", "hdmi2": "vc4hdmi1", "headphones": "Headphones"}
+AUDIO_CARDS = CARD_IDS
 MODES = ("auto", "desktop", "console")
 DOCS = "docs/raspberry-pi.md"
 
@@ -273,8 +274,12 @@ def app_environment(opts: Options, mode: str) -> dict[str, str]:
             cards = Path("/proc/asound/cards").read_text(encoding="utf-8")
         except OSError:
             cards = ""
-    device = audio_device(opts.audio, cards or "")
-    if device:
+    device = audio_device(opts.audio, cards or "")  # checked in both modes
+    if device and mode == "desktop":
+        # the desktop's PipeWire holds the cards: the app plays through it, to the sink of this
+        # output, found when it starts (hardware.audio.route)
+        env[OUTPUT_VAR] = opts.audio
+    elif device:  # a console has no sound server: ALSA, straight to the card
         env["SDL_AUDIODRIVER"] = "alsa"
         env["AUDIODEV"] = device
     if opts.protect is not None:

@@ -59,7 +59,9 @@ class Starts:
     folder: Path
     crashes: int = 0
     started: float = 0.0
-    outcome: str = ""  # "running", "healthy", "ended", "crashed: ..."
+    outcome: str = ""  # "running", "healthy", "ended", "crashed: ...", "gave up"
+    #: how the start before this one ended (set by :meth:`begin`)
+    previous: str = ""
 
     @property
     def path(self) -> Path:
@@ -99,6 +101,7 @@ class Starts:
     def begin(self, now: float | None = None) -> float:
         """Record a new start; returns how long to wait first. A previous start still marked
         ``running`` never said how it ended: a crash."""
+        self.previous = self.outcome
         if self.outcome == "running" or self.outcome.startswith("crashed"):
             self.crashes += 1
         elif self.outcome in ("healthy", "ended"):
@@ -121,6 +124,19 @@ class Starts:
         self.crashes = 0
         self.outcome = "ended"
         self.save()
+
+
+def failure_text(starts: Starts, lines: list[str]) -> str:
+    """What the failure screen says: what failed, how often, what to do, the log's last lines."""
+    how = starts.previous
+    if how in ("", "running", "gave up"):
+        how = ("it ended without a word (killed by the watchdog after hanging, or a crash in "
+               "native code)")
+    tail = "\n".join(lines) if lines else "(the log is empty)"
+    return (f"The companion failed to start {starts.crashes} times in a row and is not being "
+            f"restarted again.\nThe last start: {how}.\n\nTap Try again to start it once more; "
+            f"`./start.sh doctor` on the Pi checks the camera, screen and sound.\nThe whole log: "
+            f"{starts.folder / LOG_FILE}\n\nIts last lines:\n{tail}")
 
 
 def last_lines(folder: Path, count: int = 15) -> list[str]:

@@ -150,8 +150,10 @@ def test_desktop_mode_adds_a_block_to_the_users_autostart_and_takes_it_back(
     argv = parse_autostart_block(autostart)
     assert argv[:5] == ["lwrespawn", "systemd-run", "--user", "--wait", "--collect"]
     for arg in ("--service-type=notify", f"--property=WatchdogSec={APP_WATCHDOG_S}s",
-                "--setenv=AUDIODEV=sysdefault:CARD=Device", "--setenv=GPIOZERO_PIN_FACTORY=lgpio"):
+                "--setenv=COMPANION_AUDIO_OUTPUT=usb", "--setenv=GPIOZERO_PIN_FACTORY=lgpio"):
         assert arg in argv, arg
+    # the desktop's PipeWire holds the cards: never ALSA straight to the card there
+    assert not [a for a in argv if "AUDIODEV" in a or "SDL_AUDIODRIVER" in a]
     assert argv[-4:] == ["/home/pi/companion/.venv/bin/companion", "start", "--rotation", "90"]
     assert '--setenv=WAYLAND_DISPLAY="${WAYLAND_DISPLAY}"' in autostart  # expanded by labwc's sh
     assert "/usr/bin/kanshi &\n" in autostart  # the user's own lines stay
