@@ -125,6 +125,7 @@ def test_console_mode_writes_a_verified_service_and_disable_leaves_nothing(
                  "Environment=SDL_VIDEODRIVER=kmsdrm", "Environment=GPIOZERO_PIN_FACTORY=lgpio",
                  "Environment=SDL_AUDIODRIVER=alsa",
                  "Environment=AUDIODEV=sysdefault:CARD=vc4hdmi0",
+                 "Environment=COMPANION_LOG_DIR=/home/pi/.local/state/table-companion/logs",
                  "ExecStart=/home/pi/companion/.venv/bin/companion start --rotation 180",
                  "setterm --blank 0 --powerdown 0", "WantedBy=multi-user.target"):
         assert line in unit.splitlines() or line in unit, line
@@ -435,3 +436,97 @@ def test_a_blanking_line_raspi_config_removed_is_reported_not_silently_lost(
     assert any("screen-blanking line(s)" in ln and "raspi-config's Screen Blanking" in ln
                for ln in report.lines)
     assert autostart.read_text() == "/usr/bin/kanshi &\n"
+
+
+# -- status: what was written, compared with what runs ------------------------------------------
+class Running(Recorder):
+    """What systemctl says on the running Pi (stand-in answers to `systemctl show`)."""
+
+    def __init__(self, service: str, watchdog: str = "14s") -> None:
+        super().__init__()
+        self.service, self.watchdog = service, watchdog
+
+    def __call__(self, argv: object) -> subprocess.CompletedProcess[str]:
+        args = [str(a) for a in argv]  # type: ignore[attr-defined]
+        if args[:1] == ["systemctl"] and "show" in args:
+            self.ran.append(args)
+            out = (f"RuntimeWatchdogUSec={self.watchdog}\n" if "RuntimeWatchdogUSec" in args
+                   else self.service)
+            return subprocess.CompletedProcess(args, 0, out, "")
+        return super().__call__(args)
+
+
+def problems(report_lines: list[str]) -> list[str]:
+    return [ln.strip() for ln in report_lines if ln.strip().startswith("PROBLEM")]
+
+
+def test_status_checks_the_desktop_autologin_and_boot_target(tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=True)
+    enable(opts(root))
+    [problem] = problems(status(root).lines)
+    assert problem.startswith("PROBLEM desktop autologin: off (nothing starts until pi logs in")
+    assert "Desktop Autologin" in problem
+    (root / "etc/lightdm").mkdir(parents=True)
+    (root / "etc/lightdm/lightdm.conf").write_text(
+        "[LightDM]\n[Seat:*]\ngreeter-session=pi-greeter-labwc\nautologin-user=pi\n")
+    lines = status(root).lines
+    assert problems(lines) == []
+    assert "  ok      desktop autologin: pi" in lines
+    assert "  ok      boot target: graphical.target" in lines
+    disable(root)
+
+
+def test_status_tells_a_crash_looping_service_from_a_running_one(tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=False)
+    enable(opts(root))
+    looping = Running("ActiveState=activating\nSubState=auto-restart\nNRestarts=7\n"
+                      "Result=exit-code\n", watchdog="0")
+    lines = status(root, looping, running=True).lines
+    found = problems(lines)
+    assert ("PROBLEM the app's service: activating/auto-restart, restarted 7 time(s) since "
+            "boot, last result exit-code (see the app's log below)") in found
+    assert "PROBLEM hardware watchdog: not fed (reboot once after `enable`)" in found
+    assert ["systemctl", "show", UNIT, "-p", "ActiveState", "-p", "SubState", "-p", "NRestarts",
+            "-p", "Result"] in looping.ran
+    fine = Running("ActiveState=active\nSubState=running\nNRestarts=0\nResult=success\n")
+    lines = status(root, fine, running=True).lines
+    assert [p for p in problems(lines) if "service" in p or "watchdog" in p] == []
+    assert "  ok      boot target: multi-user.target" in lines
+    disable(root)
+
+
+def test_status_checks_the_overlay_the_data_mount_and_the_last_start(
+        tmp_path: Path, other_filesystem: Path) -> None:
+    root = make_root(other_filesystem / "root", desktop=False)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    (root / "media").mkdir()
+    (root / "media/stick").symlink_to(stick)
+    enable(opts(root, protect=Path("/media/stick")))
+    (root / "var/lib/dpkg").mkdir(parents=True)
+    (root / "var/lib/dpkg/status").write_text(
+        "Package: overlayroot\nStatus: install ok installed\nVersion: 0.48\n\n"
+        "Package: sudo\nStatus: install ok installed\n")
+    fine = Running("ActiveState=active\nSubState=running\nNRestarts=0\nResult=success\n")
+    # the stick missing under the overlay
+    with_mountinfo(root, OVERLAY_MOUNTINFO)
+    lines = status(root, fine, running=True).lines
+    assert "  ok      overlayroot package: installed" in lines
+    assert "  ok      read-only root (RAM overlay) now: on" in lines
+    assert ("PROBLEM data folder /media/stick: NOT mounted (plug in the USB stick or data "
+            "partition; until then the app saves no games)") in problems(lines)
+    # the stick mounted, and the app crashed three times in a row
+    with_mountinfo(root, OVERLAY_MOUNTINFO + "40 26 8:1 / /media/stick rw - ext4 /dev/sda1 rw\n")
+    (stick / "logs").mkdir()
+    (stick / "logs/starts.json").write_text(
+        '{"crashes": 3, "started": 1764000000, "outcome": "crashed: OSError: no camera"}')
+    lines = status(root, fine, running=True).lines
+    assert "  ok      data folder /media/stick: mounted (ext4, /dev/sda1), writable" in lines
+    [crashes] = [p for p in problems(lines) if p.startswith("PROBLEM the app: last start")]
+    assert "crashed: OSError: no camera; crashes in a row: 3" in crashes
+    assert "/media/stick/logs/companion.log" in crashes
+    # raspi-config's overlay as well
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/cmdline.txt").write_text("console=tty1 rootwait overlayroot=tmpfs\n")
+    assert any(p.startswith("PROBLEM raspi-config's Overlay File System is on")
+               for p in problems(status(root, fine, running=True).lines))
