@@ -500,6 +500,11 @@ def _enable_desktop(opts: Options, account: Account, env: dict[str, str],
                f"(WatchdogSec={APP_WATCHDOG_S}s); checked with sh -n")
     if blanking:
         report.add(f"screen blanking: {len(blanking)} swayidle line(s) there turned off")
+    autologin = _desktop_autologin(root)
+    if autologin != opts.user:
+        report.add(f"warning: desktop autologin is {'for ' + autologin if autologin else 'off'}: "
+                   f"nothing starts until {opts.user} logs in; turn it on: sudo raspi-config > "
+                   "System Options > Boot / Auto Login > Desktop Autologin")
     if not _in_root(root, "/usr/bin/lwrespawn").exists():
         report.add("warning: lwrespawn is not installed here (Raspberry Pi OS's desktop has it)")
 

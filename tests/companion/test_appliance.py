@@ -462,7 +462,9 @@ def problems(report_lines: list[str]) -> list[str]:
 
 def test_status_checks_the_desktop_autologin_and_boot_target(tmp_path: Path) -> None:
     root = make_root(tmp_path / "root", desktop=True)
-    enable(opts(root))
+    report = enable(opts(root))
+    assert any(ln.startswith("warning: desktop autologin is off: nothing starts until pi logs "
+                             "in") for ln in report.lines)
     [problem] = problems(status(root).lines)
     assert problem.startswith("PROBLEM desktop autologin: off (nothing starts until pi logs in")
     assert "Desktop Autologin" in problem
