@@ -632,9 +632,10 @@ def overlay_active(root: Path = Path("/")) -> bool:
     """True when ``root`` is running under overlayroot's RAM overlay (read from its
     /proc/self/mountinfo: a temporary root in the tests holds a stand-in one)."""
     mounts = parse_mountinfo(read_mountinfo(_in_root(root, MOUNTINFO)))
-    on = mount_of(root, [Mount(root / str(m.point).lstrip("/"), m.fstype, m.source)
+    real = Path(os.path.realpath(root))
+    on = mount_of(real, [Mount(real / str(m.point).lstrip("/"), m.fstype, m.source)
                          for m in mounts]) if mounts else None
-    return (on is not None and on.point == root and on.fstype == "overlay"
+    return (on is not None and on.point == real and on.fstype == "overlay"
             and on.source == "overlayroot")  # not a container's own overlay root
 
 
