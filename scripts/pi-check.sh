@@ -67,6 +67,10 @@ quick_tests=(
     tests/hardware/test_hardware_camera.py
     tests/hardware/test_hardware_doctor.py
     tests/companion/test_appliance.py
+    tests/companion/test_appliance_mounts.py
+    tests/companion/test_appliance_starts.py
+    tests/hardware/test_audio_route.py
+    tests/scripts/test_bootstrap.py
     tests/companion/test_replay_command.py
     tests/vision/test_vision_faces.py
     tests/rules/test_eye_for_an_eye.py
@@ -219,6 +223,15 @@ same_as_host() {  # same_as_host NAME ARGS...: companion ARGS on x86 vs in the r
 }
 
 replay_step() { same_as_host replay replay eye-for-an-eye-round.game; }
+again_step() {  # the second start finds every system package installed, by this release's names
+    as_pi "./start.sh --help > /dev/null 2> ~/out/again.txt" || return 1
+    if grep -q "installing system packages" "$root/home/pi/out/again.txt"; then
+        note "- second start: installed again: $(grep -m1 'installing system' \
+            "$root/home/pi/out/again.txt")"
+        return 1
+    fi
+    note "- second start: no system package installed again"
+}
 read_step() {
     local args=() p
     for p in "${photos[@]}"; do args+=("photos/$p"); done
@@ -296,6 +309,7 @@ note "- root: $root, built $(cat "$root/.pi-check-root"), QEMU_CPU=$cpu," \
 step "stand-ins for apt's picamera2 and simplejpeg $apt_simplejpeg" install_pi_camera_standins
 step "fresh clone of HEAD ($(git -C "$here" rev-parse --short HEAD))" fresh_clone
 step "./start.sh replay (first run: installs everything)" replay_step
+step "./start.sh again: nothing to install" again_step
 step "./start.sh read, 2 photos" read_step
 step "./start.sh demo" demo_step
 step "./start.sh doctor" doctor_step
