@@ -79,13 +79,17 @@ class Starts:
             return cls(folder)
 
     def save(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"crashes": self.crashes, "started": self.started,
-                                   "outcome": self.outcome}), encoding="utf-8")
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        """Write the record; a folder that cannot be written is logged, never stops the app."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"crashes": self.crashes, "started": self.started,
+                                       "outcome": self.outcome}), encoding="utf-8")
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except OSError as e:
+            logging.getLogger(__name__).error("companion: cannot write %s: %s", self.path, e)
 
     def describe(self) -> str:
         """The last start in words (for `companion appliance status`)."""

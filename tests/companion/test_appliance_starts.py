@@ -82,3 +82,13 @@ def test_the_failure_screen_says_what_failed_with_the_log_tail(tmp_path: Path) -
     assert "The last start: crashed: OSError: [Errno 19] No such device." in text
     assert str(tmp_path / LOG_FILE) in text and "line 29" in text and "Try again" in text
     assert "last start" in starts.describe() and "crashes in a row" in starts.describe()
+
+
+def test_a_log_folder_that_cannot_be_written_never_stops_the_app(tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the log folder should be")
+    starts = Starts.load(blocked)
+    assert starts.begin() == 0.0  # no OSError
+    starts.end("ended")
+    assert log_to_file(blocked) is None
+    assert last_lines(blocked) == []
