@@ -138,8 +138,10 @@ def test_the_lock_installs_a_numpy2_simplejpeg_on_bookworm_only() -> None:
 def test_on_trixie_apts_own_simplejpeg_loads_beside_the_venvs_numpy() -> None:
     """What the venv sees on Trixie: apt's picamera2 and numpy-2.2 simplejpeg, no copy of its
     own (the lock adds none there), the venv's numpy 2."""
-    got = probe([STANDINS, STANDINS / "simplejpeg-trixie"])
-    assert got["import"] == "ok" and got["simplejpeg"] == "1.8.1"  # apt's, not a shadow
+    # first on the path: a machine's own simplejpeg (a real apt one, or the lock's on Bookworm's
+    # Python) must not stand in for Trixie's
+    got = probe([STANDINS], first=[STANDINS / "simplejpeg-trixie"])
+    assert got["import"] == "ok" and got["simplejpeg"] == "1.8.1"  # Trixie's, no shadow needed
     assert "no Pi camera 0 (IndexError" in str(got["open"])
     [[verdict, finding, _action]] = got["doctor"]  # type: ignore[misc]
     assert (verdict, finding) == ("warn", "picamera2: loads, but no camera detected")
