@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from companion import paths
 from companion import settings as settings_mod
+from companion.appliance.mounts import data_folder_problem, protect_dir
 from companion.journal import Journal
 from companion.store import ReadOnly, StoreError, take_lock
 
@@ -111,6 +112,10 @@ def open_journal(path: Path | None = None, *, lock: bool = True) -> tuple[Journa
     read-only (``journal.readonly`` says why, and so does a notice). A data folder that is
     not a folder gives a journal that holds nothing and takes nothing."""
     file = path or paths.journal_path()
+    unsafe = data_folder_problem(file.parent, protect_dir())
+    if unsafe:  # power-pull protection, but the data folder is in RAM: never journal there
+        log.error("companion: %s", unsafe)
+        return Journal(":memory:"), [unsafe]
     folder = file.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -255,6 +255,10 @@ def check_audio(config: Mapping[str, Any]) -> list[Check]:
     except ConfigError as exc:
         out.append(Check("audio", "fail", str(exc), "set COMPANION_AUDIO or [audio] backend to "
                          "kivy or silent"))
+    from hardware.audio.route import route_audio
+
+    # which way the app's sound goes (the desktop's PipeWire, or ALSA straight to the card)
+    out.append(Check("audio", "ok", "sound goes " + route_audio(dict(os.environ))))
     driver = os.environ.get("SDL_AUDIODRIVER")
     cards_file = Path("/proc/asound/cards")
     cards = cards_file.read_text().strip() if cards_file.exists() else ""

@@ -15,8 +15,19 @@ is_pi() { grep -qs "Raspberry Pi" "$model_file"; }
 has_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing_pkgs() { local p; for p in "$@"; do has_pkg "$p" || echo "$p"; done; }
 
+# The release decides some package names: Debian 13 "trixie" (Raspberry Pi OS since October
+# 2025) renamed libraries for 64-bit time_t with a "t64" suffix (libmtdev1 -> libmtdev1t64); apt
+# installs the new one when asked for the old name, but a check by the old name then fails at
+# every start and runs apt again. COMPANION_OS_RELEASE stands in for /etc/os-release in tests.
+os_release_file="${COMPANION_OS_RELEASE:-/etc/os-release}"
+os_codename="$(. "$os_release_file" 2>/dev/null && echo "${VERSION_CODENAME:-}")" || os_codename=""
+case "$os_codename" in
+    buster | bullseye | bookworm | focal | jammy) mtdev_pkg=libmtdev1 ;;
+    *) mtdev_pkg=libmtdev1t64 ;;  # trixie and later (and Ubuntu from 24.04)
+esac
+
 # mosquitto: the broker a director starts while it serves a tournament (docs/tournaments.md).
-apt_pkgs=(python3 python3-venv libgl1 libegl1 libgles2 libmtdev1 libsdl2-2.0-0 mosquitto)
+apt_pkgs=(python3 python3-venv libgl1 libegl1 libgles2 "$mtdev_pkg" libsdl2-2.0-0 mosquitto)
 case " $* " in
     *" --no-dev "*) ;;
     *) apt_pkgs+=(chromium chromium-driver) ;;  # tests only: the standings page in a browser
@@ -75,7 +86,7 @@ fi
 
 python_bin="${COMPANION_PYTHON:-}"
 if [ -z "$python_bin" ]; then
-    # Prefer the distribution's Python (Bookworm ships 3.11); fall back to whatever python3 is first.
+    # Prefer the distribution's Python (Bookworm: 3.11, Trixie: 3.13); else the first python3.
     if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
         python_bin=/usr/bin/python3
     else
@@ -91,9 +102,10 @@ fi
 export UV_PYTHON_DOWNLOADS=never
 if [ ! -d .venv ]; then
     if is_pi; then
-        # --system-site-packages makes apt's picamera2 and lgpio visible inside the venv. The
-        # lock adds a numpy-2 build of simplejpeg on aarch64, which shadows apt's numpy-1 build
-        # (picamera2 imports it; see docs/raspberry-pi.md).
+        # --system-site-packages makes apt's picamera2 and lgpio visible inside the venv. On
+        # Bookworm (Python 3.11) the lock adds a numpy-2 build of simplejpeg on aarch64, which
+        # shadows apt's numpy-1 build (picamera2 imports it); Trixie's (Python 3.13) apt build is
+        # for numpy 2 already and loads as it is (see docs/raspberry-pi.md).
         .tools/bin/uv venv --quiet --python "$python_bin" --system-site-packages .venv
     else
         .tools/bin/uv venv --quiet --python "$python_bin" .venv

@@ -1,36 +1,43 @@
 #!/usr/bin/env bash
 # The arm64 check: the companion installed and run as a Raspberry Pi user would, on Debian
-# Bookworm arm64 emulated by qemu-user-static (a Cortex-A72 like a Pi 4 by default; --cpu
-# cortex-a76 for a Pi 5).
+# arm64 emulated by qemu-user-static (a Cortex-A72 like a Pi 4 by default; --cpu cortex-a76 for a
+# Pi 5), for either Raspberry Pi OS release: --release trixie (Debian 13, Python 3.13, numpy 2.2;
+# Raspberry Pi Imager's default since October 2025) or --release bookworm (Debian 12, Python
+# 3.11, numpy 1.24; the default here).
 #
-#   1. builds (once, kept for later runs) a Bookworm arm64 root with debootstrap, with a user
+#   1. builds (once, kept for later runs) that release's arm64 root with debootstrap, with a user
 #      `pi` who may sudo, as on Raspberry Pi OS;
 #   2. clones this repository's HEAD into it and, as `pi`, runs `./start.sh` (which installs
 #      everything), timing each step: `companion replay`, `companion read` (both compared with
 #      this machine's x86 output), `companion demo`, `companion doctor`;
-#   3. the Pi camera import check: Raspberry Pi OS's picamera2 imports simplejpeg, whose apt
-#      build is for numpy 1.x. Here the stand-in picamera2 of the tests and simplejpeg 1.6.6's
-#      real arm64 binary (built for numpy 1.x) go into the system's dist-packages beside
-#      Debian's numpy 1.24, as apt would put them; the check shows the import working in the
-#      system Python, failing inside the venv (numpy 2) without the locked numpy-2 simplejpeg
-#      with an error naming the cause, and working with it;
+#   3. the Pi camera import check: Raspberry Pi OS's picamera2 imports simplejpeg. Here the
+#      stand-in picamera2 of the tests and a real arm64 simplejpeg binary go into the system's
+#      dist-packages beside Debian's numpy, as apt would put them. Bookworm: simplejpeg 1.6.6,
+#      built for numpy 1.x; the check shows the import working in the system Python, failing
+#      inside the venv (numpy 2) without the locked numpy-2 simplejpeg with an error naming the
+#      cause, and working with it. Trixie: simplejpeg 1.8.2, built for numpy 2; the check shows
+#      the import working in the system Python (numpy 2.2) and in the venv (its own numpy 2)
+#      with apt's simplejpeg, the lock adding no copy of its own;
 #   4. a quick part of the test suite, inside the root.
 #
-# Too slow for every CI run (the root takes ~16 minutes to build, everything runs ~12x slower
-# than natively). Run it as root, gently:  sudo nice -n 10 scripts/pi-check.sh
-# Options: --root DIR (default /var/tmp/companion-pi-check/bookworm-arm64), --cpu NAME,
-# --rebuild (a new root), --root-only (build the root and stop).
+# Too slow for every CI run (a root takes 11 to 16 minutes to build, everything runs ~12x slower
+# than natively). Run it as root, gently:  sudo nice -n 10 scripts/pi-check.sh --release trixie
+# Options: --release trixie|bookworm, --root DIR (default
+# /var/tmp/companion-pi-check/RELEASE-arm64), --cpu NAME, --rebuild (a new root), --root-only
+# (build the root and stop).
 # The model file the Pi scripts read is stood in for (COMPANION_MODEL_FILE), so ./start.sh
 # takes its Raspberry Pi path on this plain Debian root: it finds no python3-picamera2 nor
 # python3-lgpio in Debian's archive and must say so and go on.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-root="/var/tmp/companion-pi-check/bookworm-arm64"
+release="bookworm"
+root=""
 cpu="cortex-a72"
 rebuild=0
 root_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
+        --release) release="$2"; shift 2 ;;
         --root) root="$2"; shift 2 ;;
         --cpu) cpu="$2"; shift 2 ;;
         --rebuild) rebuild=1; shift ;;
@@ -38,6 +45,17 @@ while [ $# -gt 0 ]; do
         *) echo "pi-check: unknown argument $1 (see the head of $0)" >&2; exit 2 ;;
     esac
 done
+case "$release" in
+    bookworm | trixie) ;;
+    *) echo "pi-check: --release must be bookworm or trixie, not '$release'" >&2; exit 2 ;;
+esac
+root="${root:-/var/tmp/companion-pi-check/$release-arm64}"
+# Each release's Python, and the simplejpeg its apt archive has (a real arm64 binary from PyPI
+# built for the same numpy major as apt's).
+case "$release" in
+    bookworm) py=3.11 apt_simplejpeg=1.6.6 ;;
+    trixie) py=3.13 apt_simplejpeg=1.8.2 ;;
+esac
 [ "$(id -u)" -eq 0 ] || { echo "pi-check: run as root (debootstrap, chroot, mounts)" >&2; exit 2; }
 
 # The photos `companion read` reads, and the quick tests run inside the root.
@@ -49,6 +67,10 @@ quick_tests=(
     tests/hardware/test_hardware_camera.py
     tests/hardware/test_hardware_doctor.py
     tests/companion/test_appliance.py
+    tests/companion/test_appliance_mounts.py
+    tests/companion/test_appliance_starts.py
+    tests/hardware/test_audio_route.py
+    tests/scripts/test_bootstrap.py
     tests/companion/test_replay_command.py
     tests/vision/test_vision_faces.py
     tests/rules/test_eye_for_an_eye.py
@@ -132,10 +154,11 @@ build_root() {
     fi
     [ -e "$root/.pi-check-root" ] && return 0
     mkdir -p "$root"
-    # python3-numpy: Raspberry Pi OS has Debian's numpy 1.24 (picamera2 depends on it).
+    # python3-numpy: Raspberry Pi OS has Debian's (picamera2 depends on it): 1.24 on Bookworm,
+    # 2.2 on Trixie.
     debootstrap --arch=arm64 --variant=minbase \
         --include=ca-certificates,sudo,git,python3,python3-venv,python3-numpy,procps,passwd \
-        bookworm "$root" >"$root.debootstrap.log" 2>&1 || {
+        "$release" "$root" >"$root.debootstrap.log" 2>&1 || {
         tail -20 "$root.debootstrap.log" >&2; return 1; }
     chroot "$root" useradd -m -s /bin/bash -G sudo pi || return 1
     echo 'pi ALL=(ALL) NOPASSWD: ALL' >"$root/etc/sudoers.d/010_pi-nopasswd"
@@ -143,14 +166,15 @@ build_root() {
     date -u +%FT%TZ >"$root/.pi-check-root"
 }
 
-# What apt would install on Raspberry Pi OS: the stand-in picamera2 and a numpy-1 simplejpeg.
+# What apt would install on Raspberry Pi OS: the stand-in picamera2 and the release's simplejpeg.
 install_pi_camera_standins() {
     local site="$root/usr/lib/python3/dist-packages" wheels
     wheels="$(mktemp -d)"
     python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_aarch64 \
-        --python-version 3.11 --implementation cp -d "$wheels" "simplejpeg==1.6.6" || return 1
+        --python-version "$py" --implementation cp -d "$wheels" "simplejpeg==$apt_simplejpeg" ||
+        return 1
     rm -rf "$site/simplejpeg" "$site/picamera2"
-    python3 -m zipfile -e "$wheels"/simplejpeg-1.6.6-*.whl "$site" || return 1
+    python3 -m zipfile -e "$wheels"/simplejpeg-"$apt_simplejpeg"-*.whl "$site" || return 1
     cp -r "$here/tests/hardware/standins/picamera2" "$site/picamera2"
     rm -rf "$wheels"
 }
@@ -199,6 +223,15 @@ same_as_host() {  # same_as_host NAME ARGS...: companion ARGS on x86 vs in the r
 }
 
 replay_step() { same_as_host replay replay eye-for-an-eye-round.game; }
+again_step() {  # the second start finds every system package installed, by this release's names
+    as_pi "./start.sh --help > /dev/null 2> ~/out/again.txt" || return 1
+    if grep -q "installing system packages" "$root/home/pi/out/again.txt"; then
+        note "- second start: installed again: $(grep -m1 'installing system' \
+            "$root/home/pi/out/again.txt")"
+        return 1
+    fi
+    note "- second start: no system package installed again"
+}
 read_step() {
     local args=() p
     for p in "${photos[@]}"; do args+=("photos/$p"); done
@@ -218,12 +251,23 @@ doctor_step() {
     ! grep -q Traceback "$root/home/pi/out/doctor.txt" && [ "$rc" -le 1 ]
 }
 camera_step() {
-    local venv_site=".venv/lib/python3.11/site-packages" out="$root/home/pi/out/camera.txt" ok=0
+    local venv_site=".venv/lib/python$py/site-packages" out="$root/home/pi/out/camera.txt" ok=0
     : >"$out"
-    # a. the system Python, numpy 1.24: what Raspberry Pi OS's own python3 sees
+    # a. the system Python and numpy: what Raspberry Pi OS's own python3 sees
     as_pi "/usr/bin/python3 -c 'import numpy, simplejpeg; from picamera2 import Picamera2;
 print(\"system python: numpy\", numpy.__version__, \"simplejpeg from\", simplejpeg.__file__)'" \
         >>"$out" 2>&1 || ok=1
+    if [ "$release" = trixie ]; then
+        # b. the lock adds no simplejpeg of its own; c. apt's (numpy 2) loads beside the venv's
+        as_pi "test ! -e $venv_site/simplejpeg && echo 'venv: no simplejpeg of its own (none locked for Python $py)' &&
+.venv/bin/python -c 'import numpy, simplejpeg; from hardware.camera.picam import import_picamera2
+import_picamera2()
+print(\"venv: numpy\", numpy.__version__, \"from\", numpy.__file__, \"simplejpeg\", simplejpeg.__version__, \"from\", simplejpeg.__file__)
+assert simplejpeg.__file__.startswith(\"/usr/lib/python3/dist-packages/\") and \".venv\" in numpy.__file__'" \
+            >>"$out" 2>&1 || ok=1
+        while IFS= read -r line; do note "- camera: $line"; done <"$out"
+        return $ok
+    fi
     # b. the venv (numpy 2) without the locked simplejpeg: the clash, named
     as_pi "mv $venv_site/simplejpeg $venv_site/simplejpeg.aside &&
 .venv/bin/python -c 'from hardware.camera.picam import import_picamera2
@@ -255,20 +299,21 @@ tests=(); for t in ${quick_tests[*]}; do [ -e \$t ] && tests+=(\$t); done;
 
 step "host tools (debootstrap, qemu-user-static, binfmt)" host_tools || true
 t_root0=$(date +%s)
-step "Bookworm arm64 root (built once, then kept)" build_root
+step "$release arm64 root (built once, then kept)" build_root
 report() { echo; echo "| step | time | result |"; echo "|---|---|---|"; cat "$rows"; echo; cat "$notes"; }
 [ "$root_only" -eq 1 ] && { report; exit "$failed"; }
 [ "$failed" -eq 0 ] || { report; exit 1; }
 mount_root
 note "- root: $root, built $(cat "$root/.pi-check-root"), QEMU_CPU=$cpu," \
     "$(chroot "$root" uname -m), $(chroot "$root" python3 --version)"
-step "stand-ins for apt's picamera2 and numpy-1 simplejpeg" install_pi_camera_standins
+step "stand-ins for apt's picamera2 and simplejpeg $apt_simplejpeg" install_pi_camera_standins
 step "fresh clone of HEAD ($(git -C "$here" rev-parse --short HEAD))" fresh_clone
 step "./start.sh replay (first run: installs everything)" replay_step
+step "./start.sh again: nothing to install" again_step
 step "./start.sh read, 2 photos" read_step
 step "./start.sh demo" demo_step
 step "./start.sh doctor" doctor_step
-step "Pi camera import check (numpy 1/2 clash)" camera_step
+step "Pi camera import check (apt's simplejpeg beside the venv's numpy)" camera_step
 step "quick tests (dev packages installed first)" tests_step
 note "- total: $(( $(date +%s) - t_root0 )) s"
 report

@@ -43,10 +43,26 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from companion.appliance.mounts import (
+    MOUNTINFO,
+    PROTECT_VAR,
+    VOLATILE,
+    Mount,
+    mount_of,
+    parse_mountinfo,
+    read_mountinfo,
+)
+from companion.appliance.starts import LOG_DIR_VAR
+from hardware.audio.route import CARD_IDS, OUTPUT_VAR
+
 UNIT = "table-companion.service"
 UNIT_PATH = "/etc/systemd/system/" + UNIT
 WATCHDOG_DROPIN = "/etc/systemd/system.conf.d/table-companion-watchdog.conf"
 OVERLAY_CONF = "/etc/overlayroot.local.conf"
+#: Where the Pi's kernel command line is (Bookworm and Trixie; older releases: /boot).
+CMDLINE_FILES = ("/boot/firmware/cmdline.txt", "/boot/cmdline.txt")
+#: The lower, real root while overlayroot's RAM overlay is on.
+OVERLAY_LOWER = Path("/media/root-ro")
 MANIFEST = "/var/lib/table-companion/appliance.json"
 BLOCK_START = "# >>> table-companion"
 BLOCK_END = "# <<< table-companion"
@@ -57,8 +73,10 @@ APP_WATCHDOG_S = 15
 HW_WATCHDOG_S = 14
 ROTATIONS = (0, 90, 180, 270)
 #: --audio names and the ALSA card ids they mean on a Raspberry Pi.
-AUDIO_CARDS = {"hdmi": "vc4hdmi0", "hdmi2": "vc4hdmi1", "headphones": "Headphones"}
+AUDIO_CARDS = CARD_IDS
 MODES = ("auto", "desktop", "console")
+#: The app's log folder in the user's home when protection is off (COMPANION_LOG_DIR).
+USER_LOG_DIR = ".local/state/table-companion/logs"
 DOCS = "docs/raspberry-pi.md"
 
 Runner = Callable[[Sequence[str]], subprocess.CompletedProcess[str]]
@@ -259,16 +277,24 @@ def app_environment(opts: Options, mode: str) -> dict[str, str]:
             cards = Path("/proc/asound/cards").read_text(encoding="utf-8")
         except OSError:
             cards = ""
-    device = audio_device(opts.audio, cards or "")
-    if device:
+    device = audio_device(opts.audio, cards or "")  # checked in both modes
+    if device and mode == "desktop":
+        # the desktop's PipeWire holds the cards: the app plays through it, to the sink of this
+        # output, found when it starts (hardware.audio.route)
+        env[OUTPUT_VAR] = opts.audio
+    elif device:  # a console has no sound server: ALSA, straight to the card
         env["SDL_AUDIODRIVER"] = "alsa"
         env["AUDIODEV"] = device
     if opts.protect is not None:
         data = opts.protect
+        env[PROTECT_VAR] = str(data)  # the app refuses to journal there unless it is mounted
+        env[LOG_DIR_VAR] = str(data / "logs")  # the system journal is in RAM then
         env["COMPANION_DATA_DIR"] = str(data / "data")
         env["COMPANION_CONFIG_DIR"] = str(data / "config")
         env["COMPANION_CONFIG"] = str(data / "config" / "config.toml")
         env["KIVY_HOME"] = str(data / "kivy")
+    else:
+        env[LOG_DIR_VAR] = str(_account(opts.root, opts.user).home / USER_LOG_DIR)
     return env
 
 
@@ -281,9 +307,14 @@ def render_unit(opts: Options, env: dict[str, str]) -> str:
     present = [g for g in wanted if g in _groups(opts.root)]
     groups = f"SupplementaryGroups={' '.join(present)}" if present else ""
     environment = "\n".join(f"Environment={shlex.quote(f'{k}={v}')}" for k, v in env.items())
+    # With protection the app starts only once the data folder is mounted (a late USB stick is
+    # waited for; a missing one stops the app, not the games going into RAM).
+    mounts = (f"RequiresMountsFor={shlex.quote(str(opts.protect))}"
+              if opts.protect is not None else "")
     return _template("table-companion.service").substitute(
         docs=opts.repo / DOCS, watchdog_s=APP_WATCHDOG_S, user=opts.user, groups=groups,
-        repo=opts.repo, environment=environment, command=shlex.join(app_command(opts)))
+        repo=opts.repo, environment=environment, command=shlex.join(app_command(opts)),
+        mounts=mounts)
 
 
 def render_autostart_block(opts: Options, env: dict[str, str]) -> str:
@@ -353,14 +384,33 @@ def enable(opts: Options, runner: Runner = run_command) -> Report:
     if not os.access(exe, os.X_OK):
         raise ApplianceError(f"{exe} is not there: run ./start.sh once first (it installs the "
                              "companion), then this command")
+    if overlay_active(root):
+        raise ApplianceError(
+            "power-pull protection is on now: the root is a RAM overlay, so whatever `enable` "
+            "wrote would vanish at the next boot. Run `sudo .venv/bin/companion appliance "
+            "disable`, `sudo reboot`, then `enable` again with the new options")
+    cmdline_overlay = kernel_overlay(root)
+    if cmdline_overlay is not None:
+        problem = (f"raspi-config's Overlay File System is on (`overlayroot={cmdline_overlay}` "
+                   f"on the kernel command line): it overrides {OVERLAY_CONF} and puts every "
+                   "filesystem, the data folder too, under a RAM overlay, so games would be "
+                   "lost at power-off. Turn it off (sudo raspi-config > Performance Options > "
+                   "Overlay File System > No), reboot, then use --protect DIR instead")
+        if opts.protect is not None:
+            raise ApplianceError(problem)
+        report.add("warning: " + problem)
     if opts.protect is not None:
         _check_protect_dir(opts)
     env = app_environment(opts, mode)  # raises on a bad --audio before anything changes
+    pending: list[dict[str, Any]] = []
     if Manifest.load(root) is not None:
         report.lines += disable(root, runner).lines
-    manifest = Manifest(root, settings={"mode": mode, "user": opts.user,
-                                        "rotation": opts.rotation, "audio": opts.audio,
-                                        "protect": str(opts.protect) if opts.protect else None})
+        left = Manifest.load(root)  # steps only the running Pi can undo (not this root)
+        pending = left.ops if left is not None else []
+    manifest = Manifest(root, ops=pending,
+                        settings={"mode": mode, "user": opts.user,
+                                  "rotation": opts.rotation, "audio": opts.audio,
+                                  "protect": str(opts.protect) if opts.protect else None})
     manifest.save()
     try:
         if mode == "console":
@@ -450,6 +500,11 @@ def _enable_desktop(opts: Options, account: Account, env: dict[str, str],
                f"(WatchdogSec={APP_WATCHDOG_S}s); checked with sh -n")
     if blanking:
         report.add(f"screen blanking: {len(blanking)} swayidle line(s) there turned off")
+    autologin = _desktop_autologin(root)
+    if autologin != opts.user:
+        report.add(f"warning: desktop autologin is {'for ' + autologin if autologin else 'off'}: "
+                   f"nothing starts until {opts.user} logs in; turn it on: sudo raspi-config > "
+                   "System Options > Boot / Auto Login > Desktop Autologin")
     if not _in_root(root, "/usr/bin/lwrespawn").exists():
         report.add("warning: lwrespawn is not installed here (Raspberry Pi OS's desktop has it)")
 
@@ -482,24 +537,36 @@ def _enable_protect(opts: Options, account: Account, manifest: Manifest, runner:
 def disable(root: Path = Path("/"), runner: Runner = run_command) -> Report:
     """Undo everything ``enable`` recorded, newest first; a no-op when nothing was enabled."""
     report = Report()
-    overlay_lower = Path("/media/root-ro")
-    if _is_live(root) and overlay_active():
+    if overlay_active(root):
         # The running root is a RAM overlay: the real one is mounted read-only below it.
-        _run(runner, ["mount", "-o", "remount,rw", str(overlay_lower)], report, check=True)
+        lower = _in_root(root, OVERLAY_LOWER)
+        _run(runner, ["mount", "-o", "remount,rw", str(lower)], report, check=True)
         try:
-            report.lines += disable(overlay_lower, runner).lines
+            report.lines += disable(lower, runner).lines
         finally:
-            _run(runner, ["mount", "-o", "remount,ro", str(overlay_lower)], report)
+            _run(runner, ["mount", "-o", "remount,ro", str(lower)], report)
         report.add("power-pull protection stays on until the next boot: `sudo reboot`")
         return report
     manifest = Manifest.load(root)
     if manifest is None:
         report.add("the appliance is not enabled here: nothing to undo")
         return report
+    pending: list[dict[str, Any]] = []
     for op in reversed(manifest.ops):
+        if op["op"] == "apt" and not _is_live(root):
+            pending.insert(0, op)  # apt works on the running system only: kept for later
+            continue
         _undo(root, op, runner, report)
         manifest.ops.remove(op)
         manifest.save()
+    if pending:
+        manifest.settings = {"disabled": True}
+        manifest.save()
+        names = ", ".join(op["package"] for op in pending)
+        report.add(f"disabled, but {names} is still installed (apt works only on the running "
+                   "system, without the overlay): after the next boot run `sudo "
+                   ".venv/bin/companion appliance disable` once more to remove it")
+        return report
     manifest.path.unlink()
     parent = manifest.path.parent
     if parent.exists() and not any(parent.iterdir()):
@@ -536,6 +603,12 @@ def _undo(root: Path, op: dict[str, Any], runner: Runner, report: Report) -> Non
             path.unlink(missing_ok=True)
         elif path.exists():
             lines = path.read_text(encoding="utf-8").splitlines()
+            gone = [ln for ln in op["commented"] if COMMENTED + ln not in lines]
+            if gone:
+                report.add(f"{op['path']}: {len(gone)} screen-blanking line(s) turned off by "
+                           "enable were removed since (raspi-config's Screen Blanking switch "
+                           "does that) and cannot be restored: turn blanking on there if you "
+                           "want it")
             keep: list[str] = []
             inside = False
             for line in lines:
@@ -555,39 +628,197 @@ def _undo(root: Path, op: dict[str, Any], runner: Runner, report: Report) -> Non
         raise ApplianceError(f"{MANIFEST}: unknown change {kind!r}; see {DOCS}, 'Undo by hand'")
 
 
-def overlay_active() -> bool:
-    """True when the running root is overlayroot's RAM overlay."""
-    try:
-        mounts = Path("/proc/mounts").read_text(encoding="utf-8")
-    except OSError:
-        return False
-    return any(ln.split()[:3] == ["overlayroot", "/", "overlay"] for ln in mounts.splitlines())
+def overlay_active(root: Path = Path("/")) -> bool:
+    """True when ``root`` is running under overlayroot's RAM overlay (read from its
+    /proc/self/mountinfo: a temporary root in the tests holds a stand-in one)."""
+    mounts = parse_mountinfo(read_mountinfo(_in_root(root, MOUNTINFO)))
+    real = Path(os.path.realpath(root))
+    on = mount_of(real, [Mount(real / str(m.point).lstrip("/"), m.fstype, m.source)
+                         for m in mounts]) if mounts else None
+    return (on is not None and on.point == real and on.fstype == "overlay"
+            and on.source == "overlayroot")  # not a container's own overlay root
 
 
-def status(root: Path = Path("/"), runner: Runner = run_command) -> Report:
-    """What the appliance setup is, and whether its parts are in place."""
+def kernel_overlay(root: Path = Path("/")) -> str | None:
+    """The value of ``overlayroot=`` on the Pi's kernel command line (what raspi-config's
+    Overlay File System switch writes, e.g. ``tmpfs``), or None when it is not set there."""
+    for name in CMDLINE_FILES:
+        try:
+            words = _in_root(root, name).read_text(encoding="utf-8").split()
+        except OSError:
+            continue
+        for word in words:
+            if word.startswith("overlayroot="):
+                value = word.split("=", 1)[1].strip('"')
+                return value if value not in ("", "disabled") else None
+        return None
+    return None
+
+
+def status(root: Path = Path("/"), runner: Runner = run_command,
+           running: bool | None = None) -> Report:
+    """What the appliance setup is, and whether it is what runs: each line ``ok``, ``PROBLEM``
+    (with what to do) or ``note``. What was written is read back (the files, the boot target,
+    the desktop's autologin, the overlay's configuration and package, the kernel command line);
+    on the running system (``running``, default: ``root`` is "/") also what runs: the service
+    or the user service with its restart count, the hardware watchdog, the overlay, the data
+    folder's mount, the last start of the app."""
     report = Report()
     manifest = Manifest.load(root)
     if manifest is None:
         report.add("appliance: not enabled (`sudo .venv/bin/companion appliance enable`)")
         return report
     s = manifest.settings
-    report.add(f"appliance: enabled, {s.get('mode')} mode, user {s.get('user')}, rotation "
+    if s.get("disabled"):
+        names = ", ".join(op.get("package", "?") for op in manifest.ops)
+        report.add(f"appliance: disabled; one step left: {names} is still installed (run `sudo "
+                   ".venv/bin/companion appliance disable` once more, without the overlay)")
+        return report
+    live = _is_live(root) if running is None else running
+    protect = Path(s["protect"]) if s.get("protect") else None
+    mode = s.get("mode")
+    report.add(f"appliance: enabled, {mode} mode, user {s.get('user')}, rotation "
                f"{s.get('rotation')}, audio {s.get('audio')}, power-pull protection "
-               f"{'on, data in ' + str(s['protect']) if s.get('protect') else 'off'}")
+               f"{'on, data in ' + str(protect) if protect else 'off'}")
+
+    def line(ok: bool | None, text: str) -> None:
+        report.add(f"  {'note    ' if ok is None else 'ok      ' if ok else 'PROBLEM '}{text}")
+
     for op in manifest.ops:
         if op["op"] in ("file", "autostart"):
             there = _in_root(root, op["path"]).exists()
-            report.add(f"  {'ok  ' if there else 'MISSING'} {op['path']}")
+            line(there, op["path"] + ("" if there else ": missing (run `enable` again)"))
         elif op["op"] == "unit-enabled":
             state = _systemctl(root, runner, ["is-enabled", op["unit"]]).stdout.strip()
-            report.add(f"  {'ok  ' if state == 'enabled' else 'MISSING'} {op['unit']} {state}")
-    if _is_live(root):
-        if s.get("mode") == "console":
-            active = _run(runner, ["systemctl", "is-active", UNIT], report, quiet=True)
-            report.add(f"  app service: {active.stdout.strip() or 'unknown'}")
-        report.add(f"  read-only root (overlay) now: {'yes' if overlay_active() else 'no'}")
+            line(state == "enabled", f"{op['unit']}: {state or 'unknown'} at boot")
+    target = _default_target(root)
+    wanted = "multi-user.target" if mode == "console" else "graphical.target"
+    line(target == wanted, f"boot target: {target or 'unknown'}" + (
+        "" if target == wanted else f" (the {mode} mode needs {wanted}: run `enable` again)"))
+    if mode == "desktop":
+        user = _desktop_autologin(root)
+        ok = user == s.get("user")
+        line(ok, f"desktop autologin: {user or 'off'}" + ("" if ok else (
+            f" (nothing starts until {s.get('user')} logs in: sudo raspi-config > System "
+            "Options > Boot / Auto Login > Desktop Autologin)")))
+    if live:
+        _status_running(root, runner, s, line)
+    if protect is not None:
+        _status_protection(root, protect, live, line)
+    cmdline = kernel_overlay(root)
+    if cmdline is not None:
+        line(False, f"raspi-config's Overlay File System is on (overlayroot={cmdline} on the "
+                    "kernel command line): it puts the data folder in RAM too; turn it off in "
+                    "raspi-config")
+    folder = _app_log_dir(root, s)
+    if folder is not None and live:
+        from companion.appliance.starts import Starts
+
+        record = Starts.load(folder)
+        line(record.crashes == 0 if record.started else None,
+             f"the app: {record.describe()} (log: {folder / 'companion.log'})")
     return report
+
+
+def _default_target(root: Path) -> str:
+    for where in ("/etc/systemd/system/default.target", "/usr/lib/systemd/system/default.target",
+                  "/lib/systemd/system/default.target"):
+        link = _in_root(root, where)
+        if link.is_symlink():
+            return Path(os.readlink(link)).name
+    return ""
+
+
+def _desktop_autologin(root: Path) -> str:
+    """The user LightDM logs in automatically (raspi-config's Desktop Autologin), or ""."""
+    files = [_in_root(root, "/etc/lightdm/lightdm.conf"),
+             *sorted(_in_root(root, "/etc/lightdm/lightdm.conf.d").glob("*.conf"))]
+    user = ""
+    for file in files:
+        parser = configparser.ConfigParser(strict=False, interpolation=None)
+        try:
+            parser.read_string(file.read_text(encoding="utf-8"))
+        except (OSError, configparser.Error):
+            continue
+        for section in parser.sections():
+            if section.startswith("Seat") and parser.has_option(section, "autologin-user"):
+                user = parser.get(section, "autologin-user").strip()
+    return user
+
+
+def _show(runner: Runner, argv: list[str]) -> dict[str, str]:
+    done = runner(argv)
+    return dict(ln.split("=", 1) for ln in done.stdout.splitlines() if "=" in ln)
+
+
+def _status_running(root: Path, runner: Runner, s: dict[str, Any],
+                    line: Callable[[bool | None, str], None]) -> None:
+    props = ["-p", "ActiveState", "-p", "SubState", "-p", "NRestarts", "-p", "Result"]
+    if s.get("mode") == "console":
+        what, got = "the app's service", _show(runner, ["systemctl", "show", UNIT, *props])
+    else:
+        what = f"the app's user service (of {s.get('user')})"
+        got = _show(runner, ["systemctl", "--user", f"--machine={s.get('user')}@", "show",
+                             "table-companion.service", *props])
+    state = f"{got.get('ActiveState', 'unknown')}/{got.get('SubState', 'unknown')}"
+    restarts = got.get("NRestarts", "?")
+    good = got.get("ActiveState") == "active" and got.get("SubState") == "running"
+    line(good, f"{what}: {state}, restarted {restarts} time(s) since boot, last result "
+               f"{got.get('Result', 'unknown')}" + ("" if good else " (see the app's log below)"))
+    manager = _show(runner, ["systemctl", "show", "-p", "RuntimeWatchdogUSec"])
+    dog = manager.get("RuntimeWatchdogUSec", "")
+    line(dog not in ("", "0", "infinity") and _in_root(root, WATCHDOG_DROPIN).exists(),
+         f"hardware watchdog: fed by systemd every half of {dog or 'nothing'}"
+         if dog not in ("", "0") else "hardware watchdog: not fed (reboot once after `enable`)")
+
+
+def _status_protection(root: Path, protect: Path, live: bool,
+                       line: Callable[[bool | None, str], None]) -> None:
+    installed = _dpkg_installed(root, "overlayroot")
+    line(installed, "overlayroot package: " + ("installed" if installed else
+                                               "NOT installed (sudo apt install overlayroot && "
+                                               "sudo update-initramfs -u)"))
+    if not live:
+        return
+    active = overlay_active(root)
+    line(active, "read-only root (RAM overlay) now: " + (
+        "on" if active else "off (it starts at the next boot: `sudo reboot`)"))
+    mounts = parse_mountinfo(read_mountinfo(_in_root(root, MOUNTINFO)))
+    on = mount_of(protect, mounts) if mounts else None
+    if on is None or on.point != protect:
+        line(False, f"data folder {protect}: NOT mounted (plug in the USB stick or data "
+                    "partition; until then the app saves no games)")
+    elif on.fstype in VOLATILE:
+        line(False, f"data folder {protect}: mounted, but in RAM ({on.fstype}): games would be "
+                    "lost (raspi-config's overlay?)")
+    else:
+        writable = os.access(_in_root(root, protect), os.W_OK)
+        line(writable, f"data folder {protect}: mounted ({on.fstype}, {on.source})"
+                       + (", writable" if writable else ", NOT writable"))
+
+
+def _dpkg_installed(root: Path, package: str) -> bool:
+    try:
+        text = _in_root(root, "/var/lib/dpkg/status").read_text(encoding="utf-8",
+                                                                 errors="replace")
+    except OSError:
+        return False
+    for para in text.split("\n\n"):
+        fields = dict(ln.split(": ", 1) for ln in para.splitlines() if ": " in ln)
+        if fields.get("Package") == package:
+            return fields.get("Status", "").strip() == "install ok installed"
+    return False
+
+
+def _app_log_dir(root: Path, s: dict[str, Any]) -> Path | None:
+    """Where the app keeps its log and start record (COMPANION_LOG_DIR of app_environment)."""
+    if s.get("protect"):
+        return _in_root(root, Path(s["protect"]) / "logs")
+    try:
+        home = _account(root, str(s.get("user"))).home
+    except ApplianceError:
+        return None
+    return _in_root(root, home / USER_LOG_DIR)
 
 
 def _systemctl(root: Path, runner: Runner, args: list[str],

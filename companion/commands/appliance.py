@@ -68,4 +68,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion appliance {args.action}: {exc}", file=sys.stderr)
         return 1
     print("\n".join(report.lines))
-    return 0
+    problems = any(ln.lstrip().startswith("PROBLEM") for ln in report.lines)
+    return 1 if args.action == "status" and problems else 0

@@ -14,6 +14,7 @@ import argparse
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,28 @@ def run(args: argparse.Namespace) -> int:
     from kivy.clock import Clock
     from kivy.logger import Logger
 
+    from companion.appliance import starts as starts_mod
+
+    starts = None
+    folder = starts_mod.log_dir()
+    if folder is not None:  # the appliance: a log that outlives the RAM overlay, crash backoff
+        starts_mod.log_to_file(folder)
+        starts = starts_mod.Starts.load(folder)
+        delay = starts.begin()
+        if starts.given_up:
+            Logger.error("Companion: %d crashes in a row: showing what failed", starts.crashes)
+            starts.end("gave up")
+            from companion.appliance.failed import show_failure
+
+            show_failure(starts, starts_mod.last_lines(folder))
+            return 0
+        if delay:
+            Logger.warning("Companion: %d crash(es) in a row before this start: waiting %g s",
+                           starts.crashes, delay)
+            time.sleep(delay)
+    from hardware.audio.route import route_audio
+
+    Logger.info("Companion: sound: %s", route_audio())
     load_clipboard()
     from companion.app import CompanionApp
 
@@ -144,7 +167,18 @@ def run(args: argparse.Namespace) -> int:
     Logger.info("Companion: %s", app.open_buttons())
     Clock.schedule_once(report_input, 0)
     watch_over(Clock)
-    app.run()
+    if starts is None:
+        app.run()
+        return 0
+    healthy = starts
+    Clock.schedule_once(lambda _dt: healthy.end("healthy"), starts_mod.HEALTHY_AFTER_S)
+    try:
+        app.run()
+    except BaseException as e:
+        starts.end(f"crashed: {type(e).__name__}: {e}")
+        Logger.exception("Companion: the app crashed")
+        raise
+    starts.end("ended")
     return 0
 
 

@@ -6,7 +6,8 @@ module level, so it cannot be imported off a Pi; this module only imports it ins
 (a ``CameraUnavailable``) that names the real cause and its fix, so ``auto`` moves on to the next
 camera and ``companion doctor`` can say what to do. The usual cause on Raspberry Pi OS Bookworm:
 apt's simplejpeg (which picamera2 imports) is built for numpy 1.x, and this venv has numpy 2
-(OpenCV 5 needs it); the lock adds a numpy-2 simplejpeg on aarch64 to shadow it.
+(OpenCV 5 needs it); the lock adds a numpy-2 simplejpeg on aarch64 with Python 3.11 to shadow
+it. Trixie's apt simplejpeg (Python 3.13) is built for numpy 2 and loads as it is.
 
 How it runs: a video configuration with a full-size ``main`` stream and a small ``lores`` stream
 (what the dice reader sees), ``queue=False`` so no stale buffered frame is handed out, and a
@@ -99,8 +100,8 @@ def explain_import_error(exc: BaseException) -> Picamera2LoadError:
         fix = (f"install a numpy-2 build of {module} into the venv: "
                f".tools/bin/uv pip install --python .venv {module}")
         if module == "simplejpeg":
-            fix = ("run ./start.sh again: on 64-bit Raspberry Pi OS it installs the locked "
-                   "numpy-2 build of simplejpeg into .venv, which picamera2 then uses")
+            fix = ("run ./start.sh again: on 64-bit Raspberry Pi OS Bookworm it installs the "
+                   "locked numpy-2 build of simplejpeg into .venv, which picamera2 then uses")
         return Picamera2LoadError(
             "numpy",
             f"picamera2 cannot load: {module}{where} was built for a different numpy than "

@@ -9,6 +9,7 @@ for the desktop. `disable` must leave the tree exactly as it was before `enable`
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import socket
@@ -124,6 +125,7 @@ def test_console_mode_writes_a_verified_service_and_disable_leaves_nothing(
                  "Environment=SDL_VIDEODRIVER=kmsdrm", "Environment=GPIOZERO_PIN_FACTORY=lgpio",
                  "Environment=SDL_AUDIODRIVER=alsa",
                  "Environment=AUDIODEV=sysdefault:CARD=vc4hdmi0",
+                 "Environment=COMPANION_LOG_DIR=/home/pi/.local/state/table-companion/logs",
                  "ExecStart=/home/pi/companion/.venv/bin/companion start --rotation 180",
                  "setterm --blank 0 --powerdown 0", "WantedBy=multi-user.target"):
         assert line in unit.splitlines() or line in unit, line
@@ -149,8 +151,10 @@ def test_desktop_mode_adds_a_block_to_the_users_autostart_and_takes_it_back(
     argv = parse_autostart_block(autostart)
     assert argv[:5] == ["lwrespawn", "systemd-run", "--user", "--wait", "--collect"]
     for arg in ("--service-type=notify", f"--property=WatchdogSec={APP_WATCHDOG_S}s",
-                "--setenv=AUDIODEV=sysdefault:CARD=Device", "--setenv=GPIOZERO_PIN_FACTORY=lgpio"):
+                "--setenv=COMPANION_AUDIO_OUTPUT=usb", "--setenv=GPIOZERO_PIN_FACTORY=lgpio"):
         assert arg in argv, arg
+    # the desktop's PipeWire holds the cards: never ALSA straight to the card there
+    assert not [a for a in argv if "AUDIODEV" in a or "SDL_AUDIODRIVER" in a]
     assert argv[-4:] == ["/home/pi/companion/.venv/bin/companion", "start", "--rotation", "90"]
     assert '--setenv=WAYLAND_DISPLAY="${WAYLAND_DISPLAY}"' in autostart  # expanded by labwc's sh
     assert "/usr/bin/kanshi &\n" in autostart  # the user's own lines stay
@@ -315,3 +319,216 @@ def test_a_full_notify_socket_never_blocks_the_app(tmp_path: Path,
         sender.join(timeout=60)
         assert not sender.is_alive(), "notify() blocked on a full socket"
     assert results[0] is True and results[-1] is False  # the overflow is dropped, not waited on
+
+
+# -- power-pull protection: the mount, the overlay, raspi-config's own overlay ---------------
+OVERLAY_MOUNTINFO = """\
+24 1 179:2 / /media/root-ro ro,relatime - ext4 /dev/mmcblk0p2 ro
+25 1 0:30 / /media/root-rw rw,relatime - tmpfs tmpfs-root rw
+26 0 0:31 / / rw,relatime - overlay overlayroot rw,lowerdir=/media/root-ro
+"""
+
+
+def with_mountinfo(root: Path, text: str) -> Path:
+    """A stand-in /proc/self/mountinfo inside a temporary root (what the kernel would show)."""
+    (root / "proc/self").mkdir(parents=True, exist_ok=True)
+    (root / "proc/self/mountinfo").write_text(text)
+    return root
+
+
+class Recorder:
+    """Runs systemctl (offline, --root) for real; records every other command and says it
+    worked (mount, apt-get, update-initramfs must not touch this machine)."""
+
+    def __init__(self) -> None:
+        self.ran: list[list[str]] = []
+
+    def __call__(self, argv: object) -> subprocess.CompletedProcess[str]:
+        args = [str(a) for a in argv]  # type: ignore[attr-defined]
+        if args[0] == "systemctl" and any(a.startswith("--root=") for a in args):
+            return subprocess.run(args, text=True, capture_output=True, check=False)
+        self.ran.append(args)
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+
+def test_protection_makes_the_service_wait_for_the_data_mount_and_tells_the_app(
+        tmp_path: Path, other_filesystem: Path) -> None:
+    root = make_root(other_filesystem / "root", desktop=False)
+    (tmp_path / "stick").mkdir()
+    (root / "media").mkdir()
+    (root / "media/stick").symlink_to(tmp_path / "stick")
+    enable(opts(root, protect=Path("/media/stick")))
+    unit = (root / UNIT_PATH.lstrip("/")).read_text().splitlines()
+    assert "RequiresMountsFor=/media/stick" in unit
+    assert "Environment=COMPANION_PROTECT=/media/stick" in unit  # the app checks the mount too
+    assert "Environment=COMPANION_LOG_DIR=/media/stick/logs" in unit  # logs kept past a reboot
+    assert check_unit(root) == ""
+
+
+def test_enable_refuses_while_the_ram_overlay_is_on(tmp_path: Path) -> None:
+    """Its files would go into RAM, and the disable it starts with would empty the real root."""
+    root = with_mountinfo(make_root(tmp_path / "root", desktop=False), OVERLAY_MOUNTINFO)
+    before = snapshot(root)
+    with pytest.raises(ApplianceError, match=r"power-pull protection is on now: the root is a RAM "
+                                             r"overlay.*disable`, `sudo reboot`"):
+        enable(opts(root))
+    assert snapshot(root) == before
+
+
+def test_disable_under_the_overlay_undoes_the_real_root_and_keeps_the_apt_step(
+        tmp_path: Path, other_filesystem: Path) -> None:
+    running = with_mountinfo(tmp_path / "running", OVERLAY_MOUNTINFO)
+    lower = make_root(other_filesystem / "root", desktop=False)
+    (running / "media").mkdir()
+    (running / "media/root-ro").symlink_to(lower)
+    (tmp_path / "stick").mkdir()
+    (lower / "media").mkdir()
+    (lower / "media/stick").symlink_to(tmp_path / "stick")
+    before = snapshot(lower)
+    enable(opts(lower, protect=Path("/media/stick")))
+    # what enable on the running Pi records as well: the package it installed
+    data = json.loads((lower / MANIFEST.lstrip("/")).read_text())
+    data["ops"].append({"op": "apt", "package": "overlayroot"})
+    (lower / MANIFEST.lstrip("/")).write_text(json.dumps(data))
+    runner = Recorder()
+    report = disable(running, runner)
+    mounts = [a for a in runner.ran if a[0] == "mount"]
+    assert mounts == [["mount", "-o", "remount,rw", str(running / "media/root-ro")],
+                      ["mount", "-o", "remount,ro", str(running / "media/root-ro")]]
+    assert not any(a[0] == "apt-get" for a in runner.ran)  # apt under the overlay: useless
+    assert not (lower / UNIT_PATH.lstrip("/")).exists()
+    assert not (lower / OVERLAY_CONF.lstrip("/")).exists()
+    assert any("overlayroot is still installed" in ln and "once more" in ln
+               for ln in report.lines)
+    assert status(lower).lines[0].startswith("appliance: disabled; one step left: overlayroot")
+    left = snapshot(lower)
+    assert set(left) - set(before) == {"var/lib/table-companion",
+                                       "var/lib/table-companion/appliance.json"}
+
+
+def test_raspi_configs_overlay_on_the_kernel_command_line_is_refused_with_protection(
+        tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=False)
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/cmdline.txt").write_text(
+        "console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 fsck.repair=yes rootwait "
+        "overlayroot=tmpfs\n")
+    (root / "media/stick").mkdir(parents=True)
+    before = snapshot(root)
+    with pytest.raises(ApplianceError, match=r"raspi-config's Overlay File System is on "
+                                             r"\(`overlayroot=tmpfs`.*Overlay File System > No"):
+        enable(opts(root, protect=Path("/media/stick")))
+    assert snapshot(root) == before
+    report = enable(opts(root))  # without protection: allowed, with the warning
+    assert any(ln.startswith("warning: raspi-config's Overlay File System is on")
+               and "games would be lost at power-off" in ln for ln in report.lines)
+    disable(root)
+
+
+def test_a_blanking_line_raspi_config_removed_is_reported_not_silently_lost(
+        tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=True, autostart=USER_AUTOSTART)
+    enable(opts(root))
+    autostart = root / "home/pi/.config/labwc/autostart"
+    autostart.write_text("\n".join(ln for ln in autostart.read_text().splitlines()
+                                   if "swayidle" not in ln) + "\n")
+    report = disable(root)
+    assert any("screen-blanking line(s)" in ln and "raspi-config's Screen Blanking" in ln
+               for ln in report.lines)
+    assert autostart.read_text() == "/usr/bin/kanshi &\n"
+
+
+# -- status: what was written, compared with what runs ------------------------------------------
+class Running(Recorder):
+    """What systemctl says on the running Pi (stand-in answers to `systemctl show`)."""
+
+    def __init__(self, service: str, watchdog: str = "14s") -> None:
+        super().__init__()
+        self.service, self.watchdog = service, watchdog
+
+    def __call__(self, argv: object) -> subprocess.CompletedProcess[str]:
+        args = [str(a) for a in argv]  # type: ignore[attr-defined]
+        if args[:1] == ["systemctl"] and "show" in args:
+            self.ran.append(args)
+            out = (f"RuntimeWatchdogUSec={self.watchdog}\n" if "RuntimeWatchdogUSec" in args
+                   else self.service)
+            return subprocess.CompletedProcess(args, 0, out, "")
+        return super().__call__(args)
+
+
+def problems(report_lines: list[str]) -> list[str]:
+    return [ln.strip() for ln in report_lines if ln.strip().startswith("PROBLEM")]
+
+
+def test_status_checks_the_desktop_autologin_and_boot_target(tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=True)
+    report = enable(opts(root))
+    assert any(ln.startswith("warning: desktop autologin is off: nothing starts until pi logs "
+                             "in") for ln in report.lines)
+    [problem] = problems(status(root).lines)
+    assert problem.startswith("PROBLEM desktop autologin: off (nothing starts until pi logs in")
+    assert "Desktop Autologin" in problem
+    (root / "etc/lightdm").mkdir(parents=True)
+    (root / "etc/lightdm/lightdm.conf").write_text(
+        "[LightDM]\n[Seat:*]\ngreeter-session=pi-greeter-labwc\nautologin-user=pi\n")
+    lines = status(root).lines
+    assert problems(lines) == []
+    assert "  ok      desktop autologin: pi" in lines
+    assert "  ok      boot target: graphical.target" in lines
+    disable(root)
+
+
+def test_status_tells_a_crash_looping_service_from_a_running_one(tmp_path: Path) -> None:
+    root = make_root(tmp_path / "root", desktop=False)
+    enable(opts(root))
+    looping = Running("ActiveState=activating\nSubState=auto-restart\nNRestarts=7\n"
+                      "Result=exit-code\n", watchdog="0")
+    lines = status(root, looping, running=True).lines
+    found = problems(lines)
+    assert ("PROBLEM the app's service: activating/auto-restart, restarted 7 time(s) since "
+            "boot, last result exit-code (see the app's log below)") in found
+    assert "PROBLEM hardware watchdog: not fed (reboot once after `enable`)" in found
+    assert ["systemctl", "show", UNIT, "-p", "ActiveState", "-p", "SubState", "-p", "NRestarts",
+            "-p", "Result"] in looping.ran
+    fine = Running("ActiveState=active\nSubState=running\nNRestarts=0\nResult=success\n")
+    lines = status(root, fine, running=True).lines
+    assert [p for p in problems(lines) if "service" in p or "watchdog" in p] == []
+    assert "  ok      boot target: multi-user.target" in lines
+    disable(root)
+
+
+def test_status_checks_the_overlay_the_data_mount_and_the_last_start(
+        tmp_path: Path, other_filesystem: Path) -> None:
+    root = make_root(other_filesystem / "root", desktop=False)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    (root / "media").mkdir()
+    (root / "media/stick").symlink_to(stick)
+    enable(opts(root, protect=Path("/media/stick")))
+    (root / "var/lib/dpkg").mkdir(parents=True)
+    (root / "var/lib/dpkg/status").write_text(
+        "Package: overlayroot\nStatus: install ok installed\nVersion: 0.48\n\n"
+        "Package: sudo\nStatus: install ok installed\n")
+    fine = Running("ActiveState=active\nSubState=running\nNRestarts=0\nResult=success\n")
+    # the stick missing under the overlay
+    with_mountinfo(root, OVERLAY_MOUNTINFO)
+    lines = status(root, fine, running=True).lines
+    assert "  ok      overlayroot package: installed" in lines
+    assert "  ok      read-only root (RAM overlay) now: on" in lines
+    assert ("PROBLEM data folder /media/stick: NOT mounted (plug in the USB stick or data "
+            "partition; until then the app saves no games)") in problems(lines)
+    # the stick mounted, and the app crashed three times in a row
+    with_mountinfo(root, OVERLAY_MOUNTINFO + "40 26 8:1 / /media/stick rw - ext4 /dev/sda1 rw\n")
+    (stick / "logs").mkdir()
+    (stick / "logs/starts.json").write_text(
+        '{"crashes": 3, "started": 1764000000, "outcome": "crashed: OSError: no camera"}')
+    lines = status(root, fine, running=True).lines
+    assert "  ok      data folder /media/stick: mounted (ext4, /dev/sda1), writable" in lines
+    [crashes] = [p for p in problems(lines) if p.startswith("PROBLEM the app: last start")]
+    assert "crashed: OSError: no camera; crashes in a row: 3" in crashes
+    assert "/media/stick/logs/companion.log" in crashes
+    # raspi-config's overlay as well
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/cmdline.txt").write_text("console=tty1 rootwait overlayroot=tmpfs\n")
+    assert any(p.startswith("PROBLEM raspi-config's Overlay File System is on")
+               for p in problems(status(root, fine, running=True).lines))

@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from packaging.markers import Marker
 
 from hardware.camera.picam import Picamera2LoadError, explain_import_error, import_picamera2
 
@@ -100,12 +101,30 @@ def test_a_numpy2_simplejpeg_in_the_venv_shadows_apts_and_picamera2_loads() -> N
     assert (verdict, finding) == ("warn", "picamera2: loads, but no camera detected")
 
 
-def test_the_lock_installs_a_numpy2_simplejpeg_on_the_pi_only() -> None:
+# The Python each release's apt python3-picamera2 runs on, for the lock's markers.
+PI_PYTHON = {"bookworm": "3.11", "trixie": "3.13"}
+
+
+def _lock_installs(package: str, release: str) -> bool:
+    """Whether `uv sync` puts ``package`` into the venv on 64-bit Raspberry Pi OS ``release``."""
+    lock = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))
+    ours = next(p for p in lock["package"] if p["name"] == "table-companion")
+    py = PI_PYTHON[release]
+    env = {"python_version": py, "python_full_version": py + ".2", "platform_machine": "aarch64",
+           "sys_platform": "linux", "platform_system": "Linux", "os_name": "posix",
+           "implementation_name": "cpython", "platform_python_implementation": "CPython"}
+    return any(d["name"] == package and Marker(d.get("marker", "python_version > '0'"))
+               .evaluate(env) for d in ours["dependencies"])
+
+
+def test_the_lock_installs_a_numpy2_simplejpeg_on_bookworm_only() -> None:
+    """Bookworm's apt simplejpeg is built for numpy 1: the venv needs its own numpy-2 build.
+    Trixie's is built for numpy 2: a second copy would only shadow the one Raspberry Pi ships
+    and tests with picamera2."""
+    assert _lock_installs("simplejpeg", "bookworm")
+    assert not _lock_installs("simplejpeg", "trixie")
     lock = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))
     packages = {p["name"]: p for p in lock["package"]}
-    ours = packages["table-companion"]
-    [dep] = [d for d in ours["dependencies"] if d["name"] == "simplejpeg"]
-    assert dep["marker"] == "platform_machine == 'aarch64' and sys_platform == 'linux'"
     sj = packages["simplejpeg"]
     major, minor = (int(v) for v in sj["version"].split(".")[:2])
     assert (major, minor) >= (1, 8)  # builds for numpy 2
@@ -114,6 +133,18 @@ def test_the_lock_installs_a_numpy2_simplejpeg_on_the_pi_only() -> None:
     numpy_majors = {int(p["version"].split(".")[0]) for p in lock["package"]
                     if p["name"] == "numpy"}
     assert numpy_majors == {2}
+
+
+def test_on_trixie_apts_own_simplejpeg_loads_beside_the_venvs_numpy() -> None:
+    """What the venv sees on Trixie: apt's picamera2 and numpy-2.2 simplejpeg, no copy of its
+    own (the lock adds none there), the venv's numpy 2."""
+    # first on the path: a machine's own simplejpeg (a real apt one, or the lock's on Bookworm's
+    # Python) must not stand in for Trixie's
+    got = probe([STANDINS], first=[STANDINS / "simplejpeg-trixie"])
+    assert got["import"] == "ok" and got["simplejpeg"] == "1.8.1"  # Trixie's, no shadow needed
+    assert "no Pi camera 0 (IndexError" in str(got["open"])
+    [[verdict, finding, _action]] = got["doctor"]  # type: ignore[misc]
+    assert (verdict, finding) == ("warn", "picamera2: loads, but no camera detected")
 
 
 def test_picamera2_missing_or_hidden_from_the_venv(monkeypatch: pytest.MonkeyPatch,

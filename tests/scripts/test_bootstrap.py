@@ -12,11 +12,16 @@ import stat
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parents[2]
 
 # Debian's archive as the stand-in apt-cache knows it: every package but Raspberry Pi OS's own.
 FAKES = {
-    "dpkg-query": "exit 1\n",  # nothing is installed
+    # installed: the package names in $INSTALLED (none by default)
+    "dpkg-query": ('pkg="${!#}"\n'
+                   'case " ${INSTALLED:-} " in *" $pkg "*) echo -n "install ok installed";;\n'
+                   '  *) exit 1 ;; esac\n'),
     "apt-cache": (
         'pkg="$2"\n'
         'case "$pkg" in python3-picamera2|python3-lgpio) echo "  Candidate: (none)" ;;\n'
@@ -31,8 +36,22 @@ FAKES = {
 }
 
 
-def run_bootstrap(tmp_path: Path, model: str,
-                  cwd: Path | None = None) -> tuple[subprocess.CompletedProcess[str], str]:
+# /etc/os-release of each Raspberry Pi OS release (the lines the script may read)
+OS_RELEASE = {
+    "bookworm": 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_ID="12"\n'
+                "VERSION_CODENAME=bookworm\nID=debian\n",
+    "trixie": 'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nVERSION_ID="13"\n'
+              "VERSION_CODENAME=trixie\nID=debian\n",
+}
+# What each release has installed once ./start.sh ran (the t64 names on Trixie).
+INSTALLED = {
+    "bookworm": "python3 python3-venv libgl1 libegl1 libgles2 libmtdev1 libsdl2-2.0-0 mosquitto",
+    "trixie": "python3 python3-venv libgl1 libegl1 libgles2 libmtdev1t64 libsdl2-2.0-0 mosquitto",
+}
+
+
+def run_bootstrap(tmp_path: Path, model: str, cwd: Path | None = None, release: str = "bookworm",
+                  installed: str = "") -> tuple[subprocess.CompletedProcess[str], str]:
     repo = tmp_path / "repo"
     (repo / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "bootstrap.sh", repo / "scripts" / "bootstrap.sh")
@@ -48,8 +67,10 @@ def run_bootstrap(tmp_path: Path, model: str,
     (tmp_path / "model").write_text(model, encoding="utf-8")
     log = tmp_path / "log"
     log.touch()
+    (tmp_path / "os-release").write_text(OS_RELEASE[release], encoding="utf-8")
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "LOG": str(log),
-           "COMPANION_MODEL_FILE": str(tmp_path / "model"), "HOME": str(tmp_path)}
+           "COMPANION_MODEL_FILE": str(tmp_path / "model"), "HOME": str(tmp_path),
+           "COMPANION_OS_RELEASE": str(tmp_path / "os-release"), "INSTALLED": installed}
     script = f"source {repo}/scripts/bootstrap.sh --no-dev --inexact && echo \"cwd $PWD\""
     done = subprocess.run(["bash", "-c", script], cwd=cwd or repo, env=env, text=True,
                           capture_output=True, timeout=60)
@@ -82,3 +103,22 @@ def test_the_callers_folder_is_given_back(tmp_path: Path) -> None:
     done, _log = run_bootstrap(tmp_path, "", cwd=elsewhere)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == f"cwd {elsewhere}"
+
+
+@pytest.mark.parametrize("release", ["bookworm", "trixie"])
+def test_each_release_gets_its_own_library_names(tmp_path: Path, release: str) -> None:
+    done, log = run_bootstrap(tmp_path, "", release=release)
+    assert done.returncode == 0, done.stderr
+    [install] = [ln.split() for ln in log.splitlines() if " install " in ln]
+    mtdev = "libmtdev1t64" if release == "trixie" else "libmtdev1"
+    assert mtdev in install and [p for p in install if p.startswith("libmtdev")] == [mtdev]
+
+
+@pytest.mark.parametrize("release", ["bookworm", "trixie"])
+def test_a_second_start_runs_no_apt_at_all(tmp_path: Path, release: str) -> None:
+    """Once everything is installed, ./start.sh goes straight to the app on either release
+    (on Trixie a check by Bookworm's name libmtdev1 ran apt at every start)."""
+    done, log = run_bootstrap(tmp_path, "", release=release, installed=INSTALLED[release])
+    assert done.returncode == 0, done.stderr
+    assert "apt-get" not in log, log
+    assert "installing system packages" not in done.stderr
