@@ -535,8 +535,15 @@ class CompanionApp(App):
         self.plugin = None
         self._sync_camera()
 
-    def end_game(self) -> None:
-        """Leave the game: it stays in the journal and is offered for resume."""
+    def end_game(self, ending: str | None = None) -> None:
+        """Leave the game (see :meth:`companion.contract.Host.end_game`): ended by the players
+        with ``ending``, forgotten when it has no call, otherwise kept for resume."""
+        session = self.session
+        if session is not None:
+            if ending is not None and not session.game.is_over:
+                self.journal.finish(session.game_id, ending=ending)
+            else:
+                self.journal.discard_empty(session.game_id)
         self._detach()
         self.update_leds()
         self.show("start")

@@ -119,8 +119,10 @@ class Host(Protocol):
 
     def redo(self) -> None: ...
 
-    def end_game(self) -> None:
-        """Leave the game (it stays in the journal and can be resumed)."""
+    def end_game(self, ending: str | None = None) -> None:
+        """Leave the game. ``ending`` None: a game that is over is left, one with no call is
+        not kept, any other stays in the journal to resume; "agreed" or "no result": the
+        players end it now (:mod:`companion.ending`)."""
 
     def restart(self, options: Mapping[str, Any]) -> TableGame | None:
         """Start this game again with other options, before its first call (same players and

@@ -101,12 +101,15 @@ def read_config(path: Path | None = None) -> tuple[dict[str, Any], str]:
 
 def open_journal(path: Path | None = None) -> tuple[Journal, list[str]]:
     """The journal, whatever state its file is in, and one notice per thing that was wrong
-    (the file itself, its log, each game that cannot be resumed)."""
+    (the file itself, its log, each game that cannot be resumed). Games cut off before
+    their first call are forgotten: there is nothing in them to resume (the app opens the
+    journal before any game is played)."""
     file = path or paths.journal_path()
     journal, problem = Journal.open_or_set_aside(file)
     notices = [problem] if problem else []
     try:
         notices += journal.check_unfinished(file.parent / "cannot-resume")
+        journal.discard_all_empty()
     except Exception as e:  # a check that fails must not stop the app either
         notices.append(f"The games of the journal {file} could not all be checked: {e}")
     return journal, notices

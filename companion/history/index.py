@@ -23,6 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
+from companion.ending import agreed_results
 from companion.journal import Journal
 
 T = TypeVar("T")
@@ -113,7 +114,8 @@ class GameSummary:
     """One game as the history list shows it: what, when, who, who won, how long.
 
     ``started`` and ``ended`` are Unix times (``ended``: the last live call, None before the
-    first); ``finished`` is the journal's word (over, or abandoned); ``is_over`` the rules'.
+    first); ``finished`` is the journal's word (over, or abandoned); ``is_over`` the rules', or
+    the players' for a game they ended by agreement (its ``note`` then says so).
     An unfinished game can be resumed. ``error`` says why a game no longer replays (a game
     file from a newer companion, say); such a game is listed with no result.
     """
@@ -306,11 +308,11 @@ class History:
         import rules
 
         db = self.db
-        row = db.execute("SELECT setup, title, started, finished FROM games WHERE id=?",
+        row = db.execute("SELECT setup, title, started, finished, ending FROM games WHERE id=?",
                          (game_id,)).fetchone()
         if row is None:
             raise HistoryError(f"game {game_id}: not in the journal {self.journal.path}")
-        setup_raw, title, started, finished = row
+        setup_raw, title, started, finished, ending = row
         calls = db.execute("SELECT call, at, wall FROM calls WHERE game_id=? AND undone=0 "
                            "ORDER BY seq", (game_id,)).fetchall()
         forgotten = {r[0] for r in db.execute(
@@ -334,6 +336,10 @@ class History:
             standings = game.standings()
             results = game.results()
             winner, is_over, note = standings.winner, game.is_over, standings.note
+            if ending is not None and finished is not None and not is_over:
+                # ended by the players: their standings then (or no result) are the result
+                results, winner, note = agreed_results(game, str(ending))
+                is_over = True
             # A card counts once per player who had it, however many copies.
             cards = [(seat, card) for seat, r in enumerate(results)
                      for card in dict.fromkeys(r.cards)]
