@@ -87,6 +87,7 @@ class CompanionApp(App):
         self.soundtrack = "none"
         self._ticker: Any = None
         self._wants_camera = False
+        self._told_ended: str | None = None  # the end of a replay, once said in the game
         self.button_pad: ButtonPad | None = None
         self.button_seats: tuple[str, ...] = ()
         self.seat_leds: SeatLeds | None = None
@@ -574,7 +575,18 @@ class CompanionApp(App):
             self.session.tick()
             self.table.on_tick()
             self._sync_camera()
+            self._say_camera_ended()
             self.update_leds()
+
+    def _say_camera_ended(self) -> None:
+        """A replayed folder or video has shown its last picture: the game says so once (the
+        feed has logged it), instead of waiting in silence for a roll that cannot come."""
+        camera = self._camera
+        ended = camera.ended if camera is not None else None
+        if ended and self.session is not None and self._told_ended != ended \
+                and self.table is not None and self.table.wants_camera():
+            self._told_ended = ended
+            self.session.refuse(ended)
 
     def on_session(self, what: str, events: Sequence[Event]) -> None:
         """Listener of the session: the music follows the round clock, then the game redraws."""

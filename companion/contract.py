@@ -81,6 +81,11 @@ class CameraView(Protocol):
     @property
     def error(self) -> str | None: ...
 
+    @property
+    def ended(self) -> str | None:
+        """Set once a replayed folder or video has shown its last picture: what the players
+        are told (no more rolls will come from it)."""
+
     def want(self, who: str, plain: bool = False) -> None:
         """Run the camera for ``who``; ``plain`` also keeps each frame without the overlay."""
 
@@ -202,12 +207,15 @@ class StartOption:
     ``key`` is the game's rules option; ``choices`` are (value, words), the first one chosen
     at first; a value of None leaves the option to the rules' default. ``also`` gives other
     options that follow from the choice (a shorter Dice-ocalypse moves its Battle Zone).
+    ``counts``: (value, fewest, most) for a choice that takes only some numbers of players
+    (the start screen does not offer it at others, :mod:`companion.startcheck`).
     """
 
     key: str
     label: str
     choices: tuple[tuple[Any, str], ...]
     also: Callable[[Any], Mapping[str, Any]] | None = None
+    counts: tuple[tuple[Any, int, int], ...] = ()
 
     def words(self, value: Any) -> str:
         return next((w for v, w in self.choices if v == value), str(value))
