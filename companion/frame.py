@@ -85,7 +85,8 @@ def confirm(host: Host, title: str, body: str, yes: str, on_yes: Callable[[], ob
 
 def wrapped(host: Host, text: str, size: float = 16, **kwargs: Any) -> Label:
     """A label as tall as its text, wrapped at its width (for bodies that scroll)."""
-    label = Label(text=text, halign="left", valign="top", font_size=host.fs(size),
+    kwargs.setdefault("halign", "left")
+    label = Label(text=text, valign="top", font_size=host.fs(size),
                   color=kwargs.pop("color", theme.TEXT), size_hint_y=None, height=0,
                   markup=True, **kwargs)  # height 0 until its text is drawn (or stays empty)
     label.bind(width=lambda wid, v: setattr(wid, "text_size", (v, None)),

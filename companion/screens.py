@@ -114,8 +114,11 @@ class StartScreen(Screen):
         right.add_widget(self.options_grid)
         message_row = BoxLayout(spacing=4)
         # a message wraps whole, from its first line; a long one scrolls (problems that stop
-        # a game from starting are said in a dialog as well: :meth:`say_problem`)
+        # a game from starting are said whole in a dialog too, at the full text size:
+        # :meth:`say_problem`); at most 17 px, so that a note such as "Every Eye for
+        # Themselves: 2 to 4 players" is one line at every text size
         self.message = wrapped(app, "", 15, color=theme.DANGER, halign="center")
+        self.message.font_size = min(app.fs(15), 17.0)
         message_scroll = ScrollView(do_scroll_x=False, bar_width=6)
         message_scroll.add_widget(self.message)
         message_row.add_widget(message_scroll)
@@ -142,6 +145,7 @@ class StartScreen(Screen):
         self.names: list[Any] = []
         self.seated = False  # the last group has been seated (once, when the app starts)
         self.problem_view: ModalView | None = None
+        self._fitting = False  # the options' choices are being fitted to the count
         self.problem = ""  # the last problem said (cleared from the message once names change)
         self.char_spins: list[Any] = []
         self.team_spins: list[Any] = []
@@ -176,7 +180,7 @@ class StartScreen(Screen):
         for option in plugins()[self._game].options:
             spin = w("TSpinner", text=option.choices[0][1], values=[c[1] for c in option.choices],
                      font_size=self.app.fs(16))
-            spin.bind(text=lambda *_: self.set_count(self.count))
+            spin.bind(text=lambda *_: None if self._fitting else self.set_count(self.count))
             self.option_spins[option.key] = spin
             rows.append((option.label, spin))
         if self._has_option("round_seconds"):
@@ -481,6 +485,15 @@ class StartScreen(Screen):
         for 2 to 4); a choice that does not is replaced by the first that does. Returns what
         to say about it ("" when nothing changed)."""
         said = ""
+        self._fitting = True  # the choices change here: no set_count from their spinners
+        try:
+            said = self._fit_choices(count)
+        finally:
+            self._fitting = False
+        return said
+
+    def _fit_choices(self, count: int) -> str:
+        said = ""
         for option in plugins()[self._game].options:
             spin = self.option_spins.get(option.key)
             if spin is None or not option.counts:
@@ -488,9 +501,10 @@ class StartScreen(Screen):
             fitting = startcheck.choices_for(option, count)
             spin.values = fitting
             if spin.text not in fitting and fitting:
-                why = startcheck.fits(option, option.value(spin.text), count)
-                spin.text = fitting[0]  # (calls set_count again: it fits now)
-                said = f"{why}: {plural(count, 'player')} play {fitting[0]}."
+                low, high = next((lo, hi) for v, lo, hi in option.counts
+                                 if v == option.value(spin.text))
+                said = f"{spin.text}: {low} to {high} players"
+                spin.text = fitting[0]
         return said
 
     def characters(self) -> dict[str, str]:
