@@ -430,6 +430,11 @@ class Journal:
         record = self.load(game_id)
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(record.started))
         comment = f"journal game {record.id}, started {started}"
+        last = self.db.execute("SELECT MAX(wall) FROM calls WHERE game_id=? AND undone=0",
+                               (game_id,)).fetchone()[0]
+        if last is not None and float(last) > record.started:  # so an import keeps its length
+            ended = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(last)))
+            comment += f", ended {ended}"
         if record.title:
             comment = f"{record.title}\n{comment}"
         return format_game_file(record.setup, record.entries, comment)

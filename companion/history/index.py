@@ -132,6 +132,7 @@ class GameSummary:
     note: str
     players: tuple[PlayerLine, ...]
     error: str | None = None
+    digest: str = ""  # the game's content (setup and calls): the same game anywhere
 
     @property
     def can_resume(self) -> bool:
@@ -413,7 +414,7 @@ class History:
     def _load(self, tail: str, params: Sequence[Any]) -> list[GameSummary]:
         heads = self.db.execute(
             "SELECT game_id, game, title, started, ended, finished, is_over, calls, winner, "
-            f"note, error FROM history_games h{tail}", list(params)).fetchall()
+            f"note, error, digest FROM history_games h{tail}", list(params)).fetchall()
         if not heads:
             return []
         ids = [int(h[0]) for h in heads]
@@ -435,9 +436,10 @@ class History:
         return [GameSummary(int(g), game_name, str(title), float(started),
                             None if ended is None else float(ended), bool(finished),
                             bool(over), int(calls), winner, str(note),
-                            tuple(sorted(by_game[int(g)], key=lambda p: p.seat)), error)
+                            tuple(sorted(by_game[int(g)], key=lambda p: p.seat)), error,
+                            str(digest))
                 for g, game_name, title, started, ended, finished, over, calls, winner, note,
-                error in heads]
+                error, digest in heads]
 
     def game(self, game_id: int) -> GameSummary:
         """One game's summary (summarised now if the index lacks it). Raises
