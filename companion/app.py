@@ -536,6 +536,19 @@ class CompanionApp(App):
         self.plugin = None
         self._sync_camera()
 
+    def play_link(self) -> str | None:
+        """The BG Stats link of the game being played, once it is over (its play summarised
+        from the journal, as the history exports it)."""
+        from companion.history import History
+        from companion.history.exchange import bgstats_link, bgstats_play
+
+        session = self.session
+        if session is None or not session.game.is_over:
+            return None
+        with History(self.journal) as history:
+            history.summarise(session.game_id)
+            return bgstats_link(bgstats_play(history.game(session.game_id)))
+
     def end_game(self, ending: str | None = None) -> None:
         """Leave the game (see :meth:`companion.contract.Host.end_game`): ended by the players
         with ``ending``, forgotten when it has no call, otherwise kept for resume."""

@@ -129,6 +129,10 @@ class Host(Protocol):
         not kept, any other stays in the journal to resume; "agreed" or "no result": the
         players end it now (:mod:`companion.ending`)."""
 
+    def play_link(self) -> str | None:
+        """The BG Stats link of the game being played, once it is over (None before): its
+        play, as ``companion history export bgstats`` writes it."""
+
     def restart(self, options: Mapping[str, Any]) -> TableGame | None:
         """Start this game again with other options, before its first call (same players and
         seed); the empty game is closed in the journal. Returns the new table game, or None

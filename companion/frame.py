@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -179,6 +180,8 @@ class GameFrame(BoxLayout):
             self.add_widget(b)
         self.menu_view: ModalView | None = None
         self.confirm_view: ModalView | None = None
+        self.play_code_view: ModalView | None = None
+        self.play_code_link = ""  # the link the QR code shows
 
     def refresh(self) -> None:
         game = self._game()
@@ -225,6 +228,37 @@ class GameFrame(BoxLayout):
         dialog(self.host, f"{game.title}: rules help", rules_help(game), [("Close", lambda: None)],
                size=(0.96, 0.94))
 
+    def show_play_code(self) -> None:
+        """The game's play as a QR code of its BG Stats link: a phone with BG Stats scans it
+        and adds the play (asked there first; the same play twice is recognised)."""
+        from kivy.uix.image import Image
+
+        from companion.tournament.join import qr_rgb
+        from companion.widgets import show_picture
+
+        link = self.host.play_link()
+        if link is None:
+            return
+        # as large as the dialog allows at 800x480, whole pixels per module (never scaled):
+        # 3 px a module for two or three players, 2 px for six
+        side = 330
+        modules = len(qr_rgb(link, scale=1))
+        rgb = qr_rgb(link, scale=max(1, side // modules))
+        box = BoxLayout(spacing=12)
+        image = Image(fit_mode="scale-down", size_hint=(None, None),
+                      size=(rgb.shape[1], rgb.shape[0]), pos_hint={"center_y": 0.5})
+        show_picture(image, rgb)
+        image.texture.mag_filter = "nearest"
+        box.add_widget(image)
+        words = wrapped(self.host, "Scan it with the phone that has BG Stats: it adds this "
+                        "play. It asks first, and knows a play it already has.", 16)
+        holder = AnchorLayout(anchor_y="center")
+        holder.add_widget(words)
+        box.add_widget(holder)
+        self.play_code_view = dialog(self.host, "This play in BG Stats", box,
+                                     [("Close", lambda: None)], size=(0.98, 0.99))
+        self.play_code_link = link
+
     def ask_end(self) -> None:
         """End game, asked first, with the standings as they are (:mod:`companion.ending`):
         a game that is over is left; one that is not is ended with these standings as its
@@ -239,7 +273,7 @@ class GameFrame(BoxLayout):
         above: tuple[MenuItem, ...] = ()
         if over:
             title, words = "Final standings", ""
-            buttons = [back, ("Leave", self.host.end_game)]
+            buttons = [back, ("BG Stats", self.show_play_code), ("Leave", self.host.end_game)]
         elif not game.history and not game.can_redo:
             title = "Leave this game?"
             words = "No call has been made yet, so this game is not kept."

@@ -112,23 +112,34 @@ def bgstats_play(g: GameSummary) -> dict[str, Any]:
     documents for pushing plays from other apps; each one in docs/history.md)."""
     from companion.history.index import game_title
 
+    # Optional fields that would only repeat BG Stats' defaults (an empty board or role, no
+    # start player, points kept) are left out: the link is shown as a QR code, and a shorter
+    # one has larger modules that a phone reads from a small screen.
     game: dict[str, Any] = {"name": game_title(g.game), "sourceGameId": g.game,
-                            "highestWins": True,
-                            "noPoints": all(p.score is None for p in g.players)}
+                            "highestWins": True}
+    if all(p.score is None for p in g.players):
+        game["noPoints"] = True
     if g.game in BGG_IDS:
         game["bggId"] = BGG_IDS[g.game]
+    players = []
+    for p in g.players:
+        one: dict[str, Any] = {"name": p.player, "sourcePlayerId": p.player.casefold(),
+                               "winner": p.won}
+        if p.score is not None:
+            one["score"] = _number(p.score)
+        if p.rank is not None:
+            one["rank"] = p.rank
+        if p.role:
+            one["role"] = p.role
+        players.append(one)
     return {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": play_id(g),
         "playDate": play_date(g),
         "durationMin": _duration_min(g),
-        "board": "",
         "comments": _comments(g),
         "game": game,
-        "players": [{"name": p.player, "sourcePlayerId": p.player.casefold(),
-                     "score": _number(p.score), "winner": p.won, "rank": p.rank,
-                     "role": p.role or "", "startPlayer": False}
-                    for p in g.players],
+        "players": players,
     }
 
 
@@ -187,7 +198,9 @@ def bgstats_plays(games: Iterable[GameSummary]) -> list[dict[str, Any]]:
 
 def bgstats_link(play: dict[str, Any]) -> str:
     """The import link BG Stats opens: the play as URL-encoded JSON."""
-    return BGSTATS_LINK + urllib.parse.quote(json.dumps(play, separators=(",", ":")))
+    # ':' and ',' may stay as they are in a query: a shorter link, a coarser QR code
+    return BGSTATS_LINK + urllib.parse.quote(json.dumps(play, separators=(",", ":")),
+                                             safe=":,")
 
 
 def write_bgstats(games: Iterable[GameSummary], path: Path) -> int:

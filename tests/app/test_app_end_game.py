@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import LONG_NAMES, leave_game
+from conftest import LONG_NAMES, leave_game, press_in
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 pytestmark = pytest.mark.app
 
@@ -21,6 +23,7 @@ def test_end_game_records_a_result_and_no_result_and_forgets_a_game_with_no_call
         app_dirs: Path) -> None:
     from kivy.uix.label import Label
 
+    import rules
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from companion.ending import leaders
@@ -89,13 +92,53 @@ def test_end_game_records_a_result_and_no_result_and_forgets_a_game_with_no_call
         assert app.session is None
         assert all(r.id != empty for r in app.journal.games())
         assert start.resume_button.disabled and start.resume_button.text == "Resume"
+        # 4. a game played to its end: Final standings -> BG Stats shows the play's QR code
+        parsed = rules.parse_game_file((EXAMPLES / "dice-forge.game").read_text("utf-8"))
+        app.start_game(parsed.setup)
+        yield 2
+        for entry in parsed.entries:
+            app.session.call(entry.call)
+        assert app.session.game.is_over
+        seen["over"] = app.session.game_id
+        screen = app.sm.current_screen
+        screen.frame.ask_end()
+        yield 2
+        press_in(d, screen.frame.confirm_view, "BG Stats")
+        yield 3
+        seen["link"] = screen.frame.play_code_link
+        seen["qr_problems"] = layout_problems(screen.frame.play_code_view, (800, 480))
+        d.screenshot(shots / "end-game-bgstats-qr.png")
+        seen["qr_shot"] = shots / "end-game-bgstats-qr.png"
 
     run_app(app, script)
     assert seen["problems"] == [], "\n".join(seen["problems"])
     with History(app_dirs / "j.sqlite3") as history:
         history.refresh()
         agreed, none = history.game(seen["agreed"]), history.game(seen["none"])
-        assert history.count() == 2  # the game with no call is not in the history
+        assert history.count() == 3  # the game with no call is not in the history
+        over = history.game(seen["over"])
+    # the screen shows the QR code of this play's link, module for module, 3 px a module
+    # (OpenCV's QR reader does not read codes this large, so the picture is compared with
+    # segno's code of the link; the link itself decodes to the play)
+    import json
+    import urllib.parse
+
+    import cv2
+    import numpy as np
+
+    from companion.history.exchange import bgstats_play
+    from companion.tournament.join import qr_rgb
+
+    assert seen["qr_problems"] == [], seen["qr_problems"]
+    grey = cv2.imread(str(seen["qr_shot"]), cv2.IMREAD_GRAYSCALE)
+    ys, xs = np.where(grey[:, :400] > 250)  # the code's white quiet zone, left of the words
+    modules = len(qr_rgb(seen["link"], scale=1))
+    shown = grey[ys.min():ys.max() + 1, xs.min():xs.min() + 3 * modules]
+    assert shown.shape == (3 * modules, 3 * modules)
+    code = qr_rgb(seen["link"], scale=1)[:, :, 0] < 128  # each module: dark or light
+    assert np.array_equal(shown[1::3, 1::3] < 128, code)  # read at each module's centre
+    play = json.loads(urllib.parse.unquote(seen["link"].split("data=", 1)[1]))
+    assert play == bgstats_play(over) and play["sourcePlayId"] == f"tc-{over.digest}"
     assert agreed.is_over and not agreed.can_resume
     assert agreed.winner == " & ".join(seen["top"]) and agreed.note == "ended by agreement"
     assert none.is_over and none.winner is None and "no result" in none.note

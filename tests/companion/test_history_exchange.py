@@ -48,11 +48,10 @@ def test_bgstats_plays_carry_the_documented_fields(history: History) -> None:
     assert len(plays) == sum(g.is_over for g in games)  # unfinished games are no plays
     over = [g for g in games if g.is_over]
     for play, g in zip(plays, over, strict=True):
-        assert set(play) == {"sourceName", "sourcePlayId", "playDate", "durationMin", "board",
+        assert set(play) == {"sourceName", "sourcePlayId", "playDate", "durationMin",
                              "comments", "game", "players"}  # no app name as the location
         assert play["sourceName"] == ex.SOURCE_NAME and play["sourcePlayId"] == f"tc-{g.digest}"
-        assert set(play["game"]) - {"bggId"} == {"name", "sourceGameId", "highestWins",
-                                                  "noPoints"}
+        assert set(play["game"]) - {"bggId"} == {"name", "sourceGameId", "highestWins"}
         assert ("bggId" in play["game"]) == (g.game == "dice-forge")
         assert play["game"]["name"] == rules.game_class(g.game).title
         assert play["game"]["sourceGameId"] == g.game and play["game"]["highestWins"] is True
@@ -60,8 +59,8 @@ def test_bgstats_plays_carry_the_documented_fields(history: History) -> None:
         assert play["durationMin"] == round((g.duration or 0) / 60) or play["durationMin"] == 1
         assert [q["name"] for q in play["players"]] == list(g.names)
         for q, p in zip(play["players"], g.players, strict=True):
-            assert set(q) == {"name", "sourcePlayerId", "score", "winner", "rank", "role",
-                              "startPlayer"}
+            assert set(q) - {"role"} == {"name", "sourcePlayerId", "score", "winner", "rank"}
+            assert q.get("role") == p.role  # sent only when the game has roles
             assert q["winner"] is p.won and q["rank"] == p.rank and q["score"] == p.score
         assert any(q["winner"] for q in play["players"])
         json.dumps(play)
@@ -123,15 +122,12 @@ def test_an_exported_play_field_by_field_and_the_same_play_from_another_companio
         "sourcePlayId": f"tc-{g.digest}",
         "playDate": "2026-11-20 19:52:00",  # the end, in UTC
         "durationMin": 47,
-        "board": "",
         "comments": f"24 calls, journal game {gid}",
         "game": {"name": "Dice Forge", "sourceGameId": "dice-forge", "highestWins": True,
-                 "noPoints": False, "bggId": 194594},
+                 "bggId": 194594},
         "players": [
-            {"name": "Ana", "sourcePlayerId": "ana", "score": 9, "winner": True, "rank": 1,
-             "role": "", "startPlayer": False},
-            {"name": "Ben", "sourcePlayerId": "ben", "score": 4, "winner": False, "rank": 2,
-             "role": "", "startPlayer": False}],
+            {"name": "Ana", "sourcePlayerId": "ana", "winner": True, "score": 9, "rank": 1},
+            {"name": "Ben", "sourcePlayerId": "ben", "winner": False, "score": 4, "rank": 2}],
     }
     assert len(g.digest) == 32
     assert set(export) == {"players", "locations", "games", "plays"}
