@@ -12,7 +12,6 @@ where things are in the next.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from kivy.uix.anchorlayout import AnchorLayout
@@ -26,6 +25,7 @@ from kivy.uix.widget import Widget
 from companion import theme
 from companion.contract import Host
 from companion.ending import AGREED, NO_RESULT, end_words
+from companion.rulehelp import help_text
 from companion.widgets import w
 from rules import Game, Standings
 
@@ -129,25 +129,8 @@ def _escape(text: str) -> str:
 
 
 def rules_help(game: Game[Any]) -> str:
-    """The rules help of a game: its calls and the rulings the app applies, from the project's
-    docs/rules/<game>.md (shipped with the app)."""
-    folder = Path(__file__).resolve().parents[1] / "docs" / "rules"
-    names = {"eye-for-an-eye": "eye-for-an-eye", "occulites": "occulites",
-             "dice-ocalypse": "diceocalypse", "dice-forge": "dice-forge",
-             "tribal-village": "tribal-village"}
-    path = folder / f"{names.get(game.name, game.name)}.md"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return (f"{game.title}: the rules help is in docs/rules/ of the companion's folder, "
-                "which is not here.")
-    out = []
-    for line in text.splitlines():
-        if line.startswith("#"):
-            out.append(f"[b]{_escape(line.lstrip('#').strip())}[/b]")
-        else:
-            out.append(_escape(line.replace("`", "")))
-    return "\n".join(out)
+    """The rules help of a game, written for players (:mod:`companion.rulehelp`)."""
+    return help_text(game.name, game.title)
 
 
 class GameFrame(BoxLayout):
