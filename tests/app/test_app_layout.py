@@ -27,10 +27,15 @@ def test_the_app_screens_hold_their_layout_at_every_text_size(app_dirs: Path) ->
     from companion.journal import Journal
     from rules import Setup
 
+    import rules
+    from rules import Entry
+
     with Journal(app_dirs / "j.sqlite3") as journal:  # two unfinished games, long names
         for game, names in (("dice-ocalypse", LONG_NAMES[:6]),
                             ("tribal-village", LONG_NAMES[:4])):
-            journal.start_game(Setup(game, tuple(names), {}, 7))
+            setup = Setup(game, tuple(names), {}, 7)
+            gid = journal.start_game(setup)  # with a call: a game with none is not kept
+            journal.record_call(gid, Entry(rules.from_setup(setup).legal_calls()[0].text()))
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     problems: list[str] = []
     checked: list[str] = []
