@@ -22,13 +22,11 @@ def test_the_app_screens_hold_their_layout_at_every_text_size(app_dirs: Path) ->
 
     from kivy.core.window import Window
 
+    import rules
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from companion.journal import Journal
-    from rules import Setup
-
-    import rules
-    from rules import Entry
+    from rules import Entry, Setup
 
     with Journal(app_dirs / "j.sqlite3") as journal:  # two unfinished games, long names
         for game, names in (("dice-ocalypse", LONG_NAMES[:6]),
