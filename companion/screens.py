@@ -794,7 +794,8 @@ class DiceScreen(Screen):
         unsure = sum(1 for d in dice if d.value is None and d.face is None)
         state = "dice moving" if snap.moving else "still"
         self.status.text = "replay ended" if camera.ended else (
-            f"{camera.label}  {len(dice)} dice" + (f", {unsure} unsure" if unsure else "")
+            f"{camera.label}  {plural(len(dice), 'die', 'dice')}"
+            + (f", {unsure} unsure" if unsure else "")
             + f"  ({state})")
 
 
