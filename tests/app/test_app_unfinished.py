@@ -73,6 +73,8 @@ def test_two_unfinished_games_are_both_resumable_and_a_drop_can_be_taken_back(
         assert start.resume_button.text == "Resume (1)"
         # ... and taken back
         assert start.undo_drop_button.opacity == 1
+        # a touch target a finger finds (it was 130 x 22 px)
+        assert start.undo_drop_button.height >= 48 and start.undo_drop_button.width >= 48
         d.tap(start.undo_drop_button)
         yield 1
         assert {r.id for r in app.journal.unfinished()} == {first, second}
