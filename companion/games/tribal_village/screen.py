@@ -174,7 +174,7 @@ class TribalVillageScreen(TableScreen):
         points.add_widget(Widget())
         row.add_widget(points)
         return {"row": row, "name": name, "detail": detail, "played": played, "score": score,
-                "under": under}
+                "under": under, "points": points}
 
     # -- state kept by the screen between taps (never game state) ----------------------------
 
@@ -218,6 +218,9 @@ class TribalVillageScreen(TableScreen):
         self.choices.clear_widgets()
         for row, extra in self.row_buttons:  # a question's buttons beside the players' names
             row.remove_widget(extra)
+        for r in self.rows.values():  # (they stood in for the card played and the points)
+            r["played"].width, r["points"].width = 60, 58
+            r["played"].opacity = r["points"].opacity = 1
         self.row_buttons = []
         setup = s.phase == "setup" and not game.is_over
         if game.is_over:
@@ -651,7 +654,12 @@ class TribalVillageScreen(TableScreen):
             self.choices.add_widget(Widget())
             targets = sorted({c.net for c in variants if c.net})
             for p in targets:
-                row = self.rows[p]["row"]
+                r = self.rows[p]
+                row = r["row"]
+                # the button takes the place of the card played and the points (none of
+                # which matter to the question), so the name keeps its room
+                r["played"].width, r["points"].width = 0, 0
+                r["played"].opacity = r["points"].opacity = 0
                 b = self._button("net:" + p, "Net", lambda p=p: self._send_play(net=p),
                                  hot=True, font=15, size_hint_x=None, width=64)
                 row.add_widget(b)
