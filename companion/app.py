@@ -87,6 +87,7 @@ class CompanionApp(App):
         self.soundtrack = "none"
         self._ticker: Any = None
         self._wants_camera = False
+        self._told_ended: str | None = None  # the end of a replay, once said in the game
         self.button_pad: ButtonPad | None = None
         self.button_seats: tuple[str, ...] = ()
         self.seat_leds: SeatLeds | None = None
@@ -549,8 +550,28 @@ class CompanionApp(App):
         self.plugin = None
         self._sync_camera()
 
-    def end_game(self) -> None:
-        """Leave the game: it stays in the journal and is offered for resume."""
+    def play_link(self) -> str | None:
+        """The BG Stats link of the game being played, once it is over (its play summarised
+        from the journal, as the history exports it)."""
+        from companion.history import History
+        from companion.history.exchange import bgstats_link, bgstats_play
+
+        session = self.session
+        if session is None or not session.game.is_over:
+            return None
+        with History(self.journal) as history:
+            history.summarise(session.game_id)
+            return bgstats_link(bgstats_play(history.game(session.game_id)))
+
+    def end_game(self, ending: str | None = None) -> None:
+        """Leave the game (see :meth:`companion.contract.Host.end_game`): ended by the players
+        with ``ending``, forgotten when it has no call, otherwise kept for resume."""
+        session = self.session
+        if session is not None:
+            if ending is not None and not session.game.is_over:
+                self.journal.finish(session.game_id, ending=ending)
+            else:
+                self.journal.discard_empty(session.game_id)
         self._detach()
         self.update_leds()
         self.show("start")
@@ -581,7 +602,18 @@ class CompanionApp(App):
             self.session.tick()
             self.table.on_tick()
             self._sync_camera()
+            self._say_camera_ended()
             self.update_leds()
+
+    def _say_camera_ended(self) -> None:
+        """A replayed folder or video has shown its last picture: the game says so once (the
+        feed has logged it), instead of waiting in silence for a roll that cannot come."""
+        camera = self._camera
+        ended = camera.ended if camera is not None else None
+        if ended and self.session is not None and self._told_ended != ended \
+                and self.table is not None and self.table.wants_camera():
+            self._told_ended = ended
+            self.session.refuse(ended)
 
     def on_session(self, what: str, events: Sequence[Event]) -> None:
         """Listener of the session: the music follows the round clock, then the game redraws."""

@@ -81,6 +81,11 @@ class CameraView(Protocol):
     @property
     def error(self) -> str | None: ...
 
+    @property
+    def ended(self) -> str | None:
+        """Set once a replayed folder or video has shown its last picture: what the players
+        are told (no more rolls will come from it)."""
+
     def want(self, who: str, plain: bool = False) -> None:
         """Run the camera for ``who``; ``plain`` also keeps each frame without the overlay."""
 
@@ -119,8 +124,14 @@ class Host(Protocol):
 
     def redo(self) -> None: ...
 
-    def end_game(self) -> None:
-        """Leave the game (it stays in the journal and can be resumed)."""
+    def end_game(self, ending: str | None = None) -> None:
+        """Leave the game. ``ending`` None: a game that is over is left, one with no call is
+        not kept, any other stays in the journal to resume; "agreed" or "no result": the
+        players end it now (:mod:`companion.ending`)."""
+
+    def play_link(self) -> str | None:
+        """The BG Stats link of the game being played, once it is over (None before): its
+        play, as ``companion history export bgstats`` writes it."""
 
     def restart(self, options: Mapping[str, Any]) -> TableGame | None:
         """Start this game again with other options, before its first call (same players and
@@ -200,12 +211,15 @@ class StartOption:
     ``key`` is the game's rules option; ``choices`` are (value, words), the first one chosen
     at first; a value of None leaves the option to the rules' default. ``also`` gives other
     options that follow from the choice (a shorter Dice-ocalypse moves its Battle Zone).
+    ``counts``: (value, fewest, most) for a choice that takes only some numbers of players
+    (the start screen does not offer it at others, :mod:`companion.startcheck`).
     """
 
     key: str
     label: str
     choices: tuple[tuple[Any, str], ...]
     also: Callable[[Any], Mapping[str, Any]] | None = None
+    counts: tuple[tuple[Any, int, int], ...] = ()
 
     def words(self, value: Any) -> str:
         return next((w for v, w in self.choices if v == value), str(value))

@@ -4,16 +4,17 @@ same confirmation dialogs (Kivy).
 Top bar, left to right: the game's status line (and anything the game adds beside it, such as
 Eye for an Eye's round clock), then Undo, Redo, Dice (the live dice view), Sound (a quick
 mute) and Menu. Menu holds what a player needs less often: the game's own extra panels,
-Settings, the rules help and End game (asked first; it shows the standings and keeps the game
-resumable). A player who learned one game knows where things are in the next.
+Settings, the rules help and End game (asked first, with the standings: end the game with them
+as its result, with no result, or keep it for later). A player who learned one game knows
+where things are in the next.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
+from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -23,6 +24,8 @@ from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import Host
+from companion.ending import AGREED, NO_RESULT, end_words
+from companion.rulehelp import help_text
 from companion.widgets import w
 from rules import Game, Standings
 
@@ -33,9 +36,10 @@ MenuItem = tuple[str, Callable[[], object]]
 
 
 def dialog(host: Host, title: str, body: str | Widget, buttons: Sequence[MenuItem], *,
-           size: tuple[float, float] = (0.9, 0.85)) -> ModalView:
+           size: tuple[float, float] = (0.9, 0.85), above: Sequence[MenuItem] = ()) -> ModalView:
     """A dialog with a heading, a body that scrolls when long, and a row of buttons; each
-    button closes it, then does its action. Returns the open view."""
+    button closes it, then does its action (``above``: a second row of buttons over the
+    first, when one row would not hold them at every text size). Returns the open view."""
     view = ModalView(size_hint=size, auto_dismiss=True)
     box = w("Panel", orientation="vertical", padding=10, spacing=8, bg=theme.PANEL)
     box.add_widget(w("THeading", text=title, size_hint_y=None, height=44,
@@ -50,12 +54,18 @@ def dialog(host: Host, title: str, body: str | Widget, buttons: Sequence[MenuIte
         box.add_widget(scroll)
     else:
         box.add_widget(body)
-    row = BoxLayout(size_hint_y=None, height=60, spacing=8)
 
     def press(action: Callable[[], object]) -> None:
         view.dismiss(animation=False)
         action()
 
+    if above:
+        top = BoxLayout(size_hint_y=None, height=60, spacing=8)
+        for text, action in above:
+            top.add_widget(w("TButton", text=text, font_size=host.fs(18),
+                             on_release=lambda *_, a=action: press(a)))
+        box.add_widget(top)
+    row = BoxLayout(size_hint_y=None, height=60, spacing=8)
     for i, (text, action) in enumerate(buttons):
         last = i == len(buttons) - 1
         row.add_widget(w("TBigButton" if last else "TButton", text=text,
@@ -74,10 +84,44 @@ def confirm(host: Host, title: str, body: str, yes: str, on_yes: Callable[[], ob
     return dialog(host, title, body, [(no, lambda: None), (yes, on_yes)])
 
 
-def standings_text(standings: Standings) -> str:
-    """A game's standings as the dialogs show them (a plain table, winner first)."""
-    text = standings.format()
-    return f"[font=RobotoMono-Regular]{_escape(text)}[/font]"
+def wrapped(host: Host, text: str, size: float = 16, **kwargs: Any) -> Label:
+    """A label as tall as its text, wrapped at its width (for bodies that scroll)."""
+    kwargs.setdefault("halign", "left")
+    label = Label(text=text, valign="top", font_size=host.fs(size),
+                  color=kwargs.pop("color", theme.TEXT), size_hint_y=None, height=0,
+                  markup=True, **kwargs)  # height 0 until its text is drawn (or stays empty)
+    label.bind(width=lambda wid, v: setattr(wid, "text_size", (v, None)),
+               texture_size=lambda wid, v: setattr(wid, "height", v[1]))
+    return label
+
+
+def standings_table(host: Host, standings: Standings) -> Widget:
+    """A game's standings as the dialogs show them: a table of labels, one per cell, each
+    wrapping within its column (wider columns for longer texts), then the winner or "Game in
+    progress" and the game's note. Tall as its content: put it in a ScrollView."""
+    box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=6)
+    box.bind(minimum_height=box.setter("height"))
+    cols = len(standings.columns)
+    grid = GridLayout(cols=cols, size_hint_y=None, spacing=(10, 4))
+    grid.bind(minimum_height=grid.setter("height"))
+    longest = [max(len(r[i]) for r in (standings.columns, *standings.rows))
+               for i in range(cols)]
+    weights = [min(max(n, 4), 18) for n in longest]
+    for i, name in enumerate(standings.columns):
+        grid.add_widget(wrapped(host, f"[b]{_escape(name)}[/b]", 15, color=theme.MUTED,
+                                size_hint_x=weights[i]))
+    for row in standings.rows:
+        for i, cell in enumerate(row):
+            grid.add_widget(wrapped(host, _escape(cell), 16, size_hint_x=weights[i]))
+    box.add_widget(grid)
+    if standings.winner is not None:
+        box.add_widget(wrapped(host, f"[b]Winner: {_escape(standings.winner)}[/b]", 17,
+                               color=theme.ACCENT))
+    elif not standings.is_over:
+        box.add_widget(wrapped(host, "Game in progress", 15, color=theme.MUTED))
+    if standings.note:
+        box.add_widget(wrapped(host, _escape(standings.note), 15, color=theme.MUTED))
+    return box
 
 
 def _escape(text: str) -> str:
@@ -85,25 +129,8 @@ def _escape(text: str) -> str:
 
 
 def rules_help(game: Game[Any]) -> str:
-    """The rules help of a game: its calls and the rulings the app applies, from the project's
-    docs/rules/<game>.md (shipped with the app)."""
-    folder = Path(__file__).resolve().parents[1] / "docs" / "rules"
-    names = {"eye-for-an-eye": "eye-for-an-eye", "occulites": "occulites",
-             "dice-ocalypse": "diceocalypse", "dice-forge": "dice-forge",
-             "tribal-village": "tribal-village"}
-    path = folder / f"{names.get(game.name, game.name)}.md"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return (f"{game.title}: the rules help is in docs/rules/ of the companion's folder, "
-                "which is not here.")
-    out = []
-    for line in text.splitlines():
-        if line.startswith("#"):
-            out.append(f"[b]{_escape(line.lstrip('#').strip())}[/b]")
-        else:
-            out.append(_escape(line.replace("`", "")))
-    return "\n".join(out)
+    """The rules help of a game, written for players (:mod:`companion.rulehelp`)."""
+    return help_text(game.name, game.title)
 
 
 class GameFrame(BoxLayout):
@@ -136,6 +163,8 @@ class GameFrame(BoxLayout):
             self.add_widget(b)
         self.menu_view: ModalView | None = None
         self.confirm_view: ModalView | None = None
+        self.play_code_view: ModalView | None = None
+        self.play_code_link = ""  # the link the QR code shows
 
     def refresh(self) -> None:
         game = self._game()
@@ -182,17 +211,69 @@ class GameFrame(BoxLayout):
         dialog(self.host, f"{game.title}: rules help", rules_help(game), [("Close", lambda: None)],
                size=(0.96, 0.94))
 
+    def show_play_code(self) -> None:
+        """The game's play as a QR code of its BG Stats link: a phone with BG Stats scans it
+        and adds the play (asked there first; the same play twice is recognised)."""
+        from kivy.uix.image import Image
+
+        from companion.tournament.join import qr_rgb
+        from companion.widgets import show_picture
+
+        link = self.host.play_link()
+        if link is None:
+            return
+        # as large as the dialog allows at 800x480, whole pixels per module (never scaled):
+        # 3 px a module for two or three players, 2 px for six
+        side = 330
+        modules = len(qr_rgb(link, scale=1))
+        rgb = qr_rgb(link, scale=max(1, side // modules))
+        box = BoxLayout(spacing=12)
+        image = Image(fit_mode="scale-down", size_hint=(None, None),
+                      size=(rgb.shape[1], rgb.shape[0]), pos_hint={"center_y": 0.5})
+        show_picture(image, rgb)
+        image.texture.mag_filter = "nearest"
+        box.add_widget(image)
+        words = wrapped(self.host, "Scan it with the phone that has BG Stats: it adds this "
+                        "play. It asks first, and knows a play it already has.", 16)
+        holder = AnchorLayout(anchor_y="center")
+        holder.add_widget(words)
+        box.add_widget(holder)
+        self.play_code_view = dialog(self.host, "This play in BG Stats", box,
+                                     [("Close", lambda: None)], size=(0.98, 0.99))
+        self.play_code_link = link
+
     def ask_end(self) -> None:
-        """End game, asked first: the standings so far, and the game stays resumable."""
+        """End game, asked first, with the standings as they are (:mod:`companion.ending`):
+        a game that is over is left; one that is not is ended with these standings as its
+        result, or with no result, or kept for later (it stays in Resume); one with no call
+        yet is left and not kept."""
         game = self._game()
         over = game.is_over
-        body = standings_text(game.standings())
-        if not over:
-            body = ("The game stays saved: resume it from the start screen.\n\n"
-                    f"Standings so far:\n{body}")
-        self.confirm_view = confirm(self.host, "Final standings" if over else "End this game?",
-                                    body, "Leave" if over else "End game", self.host.end_game,
-                                    no="Back to the game")
+        table = standings_table(self.host, game.standings())
+        body = BoxLayout(orientation="vertical", size_hint_y=None, spacing=8)
+        body.bind(minimum_height=body.setter("height"))
+        back: MenuItem = ("Back to the game", lambda: None)
+        above: tuple[MenuItem, ...] = ()
+        if over:
+            title, words = "Final standings", ""
+            buttons = [back, ("BG Stats", self.show_play_code), ("Leave", self.host.end_game)]
+        elif not game.history and not game.can_redo:
+            title = "Leave this game?"
+            words = "No call has been made yet, so this game is not kept."
+            buttons = [back, ("Leave", self.host.end_game)]
+        else:
+            title, words = "End this game?", end_words(game)
+            above = (back, ("Keep for later", self.host.end_game))
+            buttons = [("No result", lambda: self.host.end_game(NO_RESULT)),
+                       ("End game", lambda: self.host.end_game(AGREED))]
+        if words:
+            body.add_widget(wrapped(self.host, words, 16))
+        body.add_widget(table)
+        scroll = ScrollView(do_scroll_x=False, bar_width=8)
+        scroll.add_widget(body)
+        self.confirm_view = dialog(self.host, title, scroll, buttons, above=above,
+                                   size=(0.96, 0.96))
 
 
-__all__ = ["BAR_HEIGHT", "GameFrame", "confirm", "dialog", "rules_help", "standings_text"]
+__all__ = ["BAR_HEIGHT", "GameFrame", "confirm", "dialog", "rules_help", "standings_table",
+           "wrapped"]

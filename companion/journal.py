@@ -53,6 +53,7 @@ class GameRecord:
     undone: tuple[Entry, ...]
     clock: ClockRecord | None
     problem: str | None = None  # why it cannot be resumed, once found
+    ending: str | None = None  # ended by the players: "agreed" or "no result"
 
     @property
     def calls(self) -> int:
@@ -269,15 +270,44 @@ class Journal:
             (game_id, round_number, float(elapsed), int(paused),
              time.time() if wall is None else wall))
 
-    def finish(self, game_id: int, wall: float | None = None) -> None:
-        """Mark a game finished (over, or abandoned): it is no longer offered for resume."""
-        self._write("UPDATE games SET finished=? WHERE id=? AND finished IS NULL",
-                    (time.time() if wall is None else wall, game_id))
+    def finish(self, game_id: int, wall: float | None = None, ending: str | None = None) -> None:
+        """Mark a game finished (over, or abandoned): it is no longer offered for resume.
+        ``ending``: the players ended it themselves, "agreed" (its standings then are the
+        result) or "no result" (:mod:`companion.ending`)."""
+        if ending is not None and ending not in ("agreed", "no result"):
+            raise JournalError(f"game {game_id}: ending {ending!r} must be 'agreed' or "
+                               "'no result'")
+        self._write("UPDATE games SET finished=?, ending=? WHERE id=? AND finished IS NULL",
+                    (time.time() if wall is None else wall, ending, game_id))
+
+    def discard_empty(self, game_id: int) -> bool:
+        """Forget a game that has no call at all (started by accident, or left before the
+        first call): nothing of it is worth keeping. True when it was forgotten."""
+        db = self._writing()
+        with store.transaction(db, self.path):
+            if db.execute("SELECT 1 FROM calls WHERE game_id=? LIMIT 1",
+                          (game_id,)).fetchone() is not None:
+                return False
+            db.execute("DELETE FROM clock WHERE game_id=?", (game_id,))
+            gone = db.execute("DELETE FROM games WHERE id=?", (game_id,)).rowcount
+        return bool(gone)
 
     def reopen(self, game_id: int) -> None:
         """Offer a finished game for resume again (a Drop taken back): not a game that is over,
         nor one that cannot be resumed."""
-        self._write("UPDATE games SET finished=NULL WHERE id=? AND problem IS NULL", (game_id,))
+        self._write("UPDATE games SET finished=NULL, ending=NULL WHERE id=? AND problem IS NULL",
+                    (game_id,))
+
+    def discard_all_empty(self) -> int:
+        """Forget every unfinished game with no call at all (the app does this as it starts,
+        when no game is being played: one cut off before its first call, say). Returns how
+        many were forgotten; none from a journal this process may not write)."""
+        if self.readonly:
+            return 0
+        ids = [int(r[0]) for r in self.db.execute(
+            "SELECT id FROM games g WHERE finished IS NULL AND NOT EXISTS "
+            "(SELECT 1 FROM calls c WHERE c.game_id = g.id)")]
+        return sum(self.discard_empty(i) for i in ids)
 
     def recent_groups(self, limit: int = 8) -> list[tuple[str, ...]]:
         """The groups of players of the latest games, newest first, each once (the roster the
@@ -330,8 +360,8 @@ class Journal:
         Raised when ...: JournalError naming the game when it is not there or its row cannot
         be read (a setup that is not JSON or not a game's setup).
         """
-        row = self.db.execute("SELECT id, setup, title, started, finished, problem FROM games "
-                              "WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT id, setup, title, started, finished, problem, ending "
+                              "FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"game {game_id}: not in the journal {self.path}")
         try:
@@ -356,7 +386,7 @@ class Journal:
         return GameRecord(
             id=int(row[0]), setup=setup, title=str(row[2]),
             started=float(row[3]), finished=None if row[4] is None else float(row[4]),
-            entries=entries, undone=undone, clock=clock, problem=row[5])
+            entries=entries, undone=undone, clock=clock, problem=row[5], ending=row[6])
 
     def unfinished(self) -> list[GameRecord]:
         """Games not marked finished, newest first: the ones to offer for resume (a game
@@ -417,6 +447,11 @@ class Journal:
         record = self.load(game_id)
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(record.started))
         comment = f"journal game {record.id}, started {started}"
+        last = self.db.execute("SELECT MAX(wall) FROM calls WHERE game_id=? AND undone=0",
+                               (game_id,)).fetchone()[0]
+        if last is not None and float(last) > record.started:  # so an import keeps its length
+            ended = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(last)))
+            comment += f", ended {ended}"
         if record.title:
             comment = f"{record.title}\n{comment}"
         return format_game_file(record.setup, record.entries, comment)

@@ -21,10 +21,18 @@ new want after that starts a new worker.
 
 A stand-in picture (rendered dice) is always said to be one (:attr:`CameraFeed.label`), and its
 rolls count in games (:attr:`CameraFeed.rolls_count`) only when the players chose it.
+
+A folder of photos (``replay:FOLDER``) is a table where each photo is a settled throw: each is
+held :data:`REPLAY_HOLD` seconds (``replay:FOLDER?hold=S`` or ``[camera] hold`` in the config
+file to change it; ``hold=0`` plays the folder as a film, one frame per image, read by the roll
+tracker like a live camera). Each photo with dice in it is one roll (:class:`PhotoThrows`),
+given to the game once, while it expects one. When the last photo has been shown the feed
+says so (:attr:`CameraFeed.ended`, logged once): no more rolls will come from it.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -41,7 +49,11 @@ from companion.theme import PALETTES
 from hardware.camera import CameraChoice
 from vision import Profile, Reading
 
+log = logging.getLogger(__name__)
+
 RollListener = Callable[[Reading], None]
+#: Seconds each photo of a replayed folder is shown, as a settled throw (see the docstring).
+REPLAY_HOLD = 3.0
 TRIM_EVERY = 16  # frames between handing freed memory back to the system
 #: Full reads a second at most, unless configured (``[camera] reads_per_s``): what a Pi affords.
 READS_PER_S = 8.0
@@ -72,12 +84,43 @@ def describe(spec: str) -> str:
             return f"USB camera {arg.strip() or 0}"
         return f"video {arg}"
     if name == "replay":
-        return f"replay of {arg}"
+        return f"replay of {arg.partition('?')[0]}"
     if name == "synthetic":
         return STAND_IN_LABEL
     if name == "auto":
         return "the camera found"
     return spec
+
+
+class PhotoThrows:
+    """A folder of photos as throws: each photo (by its number) with dice in it is one
+    settled roll, given once, as soon as a roll is expected while it is shown."""
+
+    def __init__(self) -> None:
+        self.photo = -1
+        self.given = True
+
+    def update(self, photo: int, reading: Reading, expected: tuple[str, ...] | None) -> bool:
+        """A new frame of ``photo``: True when it is to be given to the game as a roll now."""
+        if photo != self.photo:
+            self.photo, self.given = photo, False
+        if self.given or expected is None or not reading.dice:
+            return False
+        self.given = True
+        return True
+
+
+def replay_ended(spec: str, error: Exception) -> str:
+    """The players' words for the end of a replayed folder or video (``spec``: the camera's,
+    ``replay:PATH``; ``error``: the source's EndOfStream, "...: end of replay after 7
+    images")."""
+    from pathlib import Path
+
+    path = spec.partition(":")[2].partition("?")[0]
+    what = Path(path).name or path
+    how = str(error).rpartition(": ")[2] or "end of replay"
+    return (f"The replay of {what} has ended ({how}): no more rolls will come from the "
+            "camera. Enter the dice by hand.")
 
 
 class CameraFeed:
@@ -122,6 +165,7 @@ class CameraFeed:
         self.label = describe(self.spec)
         self.stand_in = self.choice.stand_in
         self.error: str | None = None
+        self.ended: str | None = None  # a replay has shown its last picture: why, in words
         self.why = ""  # why the stand-in is shown, when no camera was found
         self.frames = 0  # frames taken from the camera
         self.reads = 0  # of them, frames read by the full reader
@@ -214,9 +258,14 @@ class CameraFeed:
             return self._open(self.spec)
         from hardware.camera import CameraFallback, open_source
 
+        extra: dict[str, Any] = {}
+        camera = self.config.get("camera")
+        if self.spec.strip().lower().startswith("replay:") and not (
+                isinstance(camera, Mapping) and "hold" in camera):
+            extra["hold"] = REPLAY_HOLD  # a folder of photos: each a settled throw
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", CameraFallback)
-            source = open_source(self.spec, self.config, stand_in=stand_in_camera)
+            source = open_source(self.spec, self.config, stand_in=stand_in_camera, **extra)
         self.stand_in = source.name == "synthetic"
         fell = [str(w.message) for w in caught if issubclass(w.category, CameraFallback)]
         if self.stand_in and not self.choice.stand_in:
@@ -236,12 +285,13 @@ class CameraFeed:
             return False
 
     def _work(self) -> None:
-        import cv2
-
-        from vision import Reading, RollTracker, annotate, read_dice
+        from hardware.errors import EndOfStream
+        from vision import RollTracker, read_dice
         from vision.motion import MotionMeter, ReadGate
 
         trim = _malloc_tamer()
+        throws = PhotoThrows()
+        last: Reading | None = None  # the reading of the photo held now
         # dice lying in the tray when the camera starts are last game's, not a roll
         with self._lock:
             tracker = RollTracker(settle_s=self.settle_s, emit_initial=False,
@@ -259,47 +309,74 @@ class CameraFeed:
                 if source is None:  # closed while a read was in flight
                     continue
                 frame = source.read()
-                level = meter.measure(frame.image)
+                photo = getattr(source, "photo", -1) if getattr(source, "hold", None) else -1
                 with self._lock:
                     if self._expect_changed:
                         tracker.expect(self._expect)
                         self._expect_changed = False
-                if gate.decide(frame.t, level, settle_at=tracker.settle_at):  # the first: yes
-                    reading = read_dice(frame.image, self.profile)
-                    sizes = sorted(d.size for d in reading.dice)
-                    if sizes:  # the motion is measured in this table's die areas
-                        meter.die_size = sizes[len(sizes) // 2]
-                    state = tracker.update(reading, frame.t, motion=level)
-                    with self._lock:
-                        self.reads += 1
-                        self.read_times.append(frame.t)
+                    expected = self._expect
+                if photo >= 0:  # a held photo: a settled throw, not dice to follow
+                    if photo != throws.photo or last is None:  # read each photo once
+                        last = read_dice(frame.image, self.profile)
+                        self._publish(frame, last, moving=False)
+                    thrown = throws.update(photo, last, expected)
+                    roll = settled = last if thrown else None
                 else:
-                    state = tracker.motion(frame.t, level)
-                shown = annotate(frame.image, reading)  # the last reading over the live picture
-                zones = self.zones
-                if zones:
-                    from calibration.zones import count_dice, draw_zones
-
-                    shown = draw_zones(shown, zones, ZONE_COLOURS, count_dice(zones, reading.dice))
-                # `shown` is the overlay's own copy: turn it to RGB in place (no third frame)
-                rgb = cv2.cvtColor(shown, cv2.COLOR_BGR2RGB, dst=shown)
-                with self._lock:
-                    self.frames += 1
-                    plain = frame.image if self._plain else None
-                    self._latest = Snapshot(self.frames, rgb, reading, state.moving, plain)
-                    self.error = None
-                if state.roll is not None and self.on_roll is not None:
-                    self.on_roll(state.roll.reading)
-                if state.settled is not None and self.on_settled is not None:
-                    self.on_settled(state.settled)
+                    level = meter.measure(frame.image)
+                    if gate.decide(frame.t, level, settle_at=tracker.settle_at):  # first: yes
+                        reading = read_dice(frame.image, self.profile)
+                        sizes = sorted(d.size for d in reading.dice)
+                        if sizes:  # the motion is measured in this table's die areas
+                            meter.die_size = sizes[len(sizes) // 2]
+                        state = tracker.update(reading, frame.t, motion=level)
+                        with self._lock:
+                            self.reads += 1
+                            self.read_times.append(frame.t)
+                    else:
+                        state = tracker.motion(frame.t, level)
+                    # the last reading over the live picture
+                    self._publish(frame, reading, moving=state.moving)
+                    roll = None if state.roll is None else state.roll.reading
+                    settled = state.settled
+                if roll is not None and self.on_roll is not None:
+                    self.on_roll(roll)
+                if settled is not None and self.on_settled is not None:
+                    self.on_settled(settled)
                 if trim is not None and (self.frames <= 8 or self.frames % TRIM_EVERY == 0):
                     trim()
                 self._wake.wait(max(0.0, self.period - (time.monotonic() - started)))
                 self._wake.clear()
+        except EndOfStream as e:  # a replay's last picture: a state to show, not an error
+            said = replay_ended(self.spec, e)
+            if self.ended != said:  # logged once, however often the view asks again
+                log.warning("companion: %s", said)
+            with self._lock:
+                self.ended = said
+                self._thread = None
         except Exception as e:  # a camera failing must not kill the app: the view says why
             with self._lock:
                 self.error = f"{type(e).__name__}: {e}"
                 self._thread = None
+
+    def _publish(self, frame: Any, reading: Reading, *, moving: bool) -> None:
+        """Keep the frame with vision's overlay (and the zones) as the newest snapshot."""
+        import cv2
+
+        from vision import annotate
+
+        shown = annotate(frame.image, reading)
+        zones = self.zones
+        if zones:
+            from calibration.zones import count_dice, draw_zones
+
+            shown = draw_zones(shown, zones, ZONE_COLOURS, count_dice(zones, reading.dice))
+        # `shown` is the overlay's own copy: turn it to RGB in place (no third frame)
+        rgb = cv2.cvtColor(shown, cv2.COLOR_BGR2RGB, dst=shown)
+        with self._lock:
+            self.frames += 1
+            plain = frame.image if self._plain else None
+            self._latest = Snapshot(self.frames, rgb, reading, moving, plain)
+            self.error = None
 
 
 def _malloc_tamer() -> Callable[[], None] | None:
@@ -327,4 +404,4 @@ def _malloc_tamer() -> Callable[[], None] | None:
     return release
 
 
-__all__ = ["CameraFeed", "Snapshot", "describe"]
+__all__ = ["REPLAY_HOLD", "CameraFeed", "PhotoThrows", "Snapshot", "describe", "replay_ended"]

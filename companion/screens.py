@@ -22,8 +22,8 @@ from kivy.uix.widget import Widget
 
 import rules
 from companion import settings as settings_mod
-from companion import theme
-from companion.frame import confirm, dialog
+from companion import startcheck, theme
+from companion.frame import confirm, dialog, wrapped
 from companion.games import plugins
 from companion.journal import GameRecord
 from companion.session import NOT_SAVED, not_saved
@@ -40,7 +40,7 @@ DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
 UNDO_DROP_SECONDS = 20.0
 #: The longest player name the table's screens show whole at six players and the largest text
 #: (the rules allow longer ones, e.g. in game files; the start screen asks for this many).
-SCREEN_NAME_CHARS = 16
+SCREEN_NAME_CHARS = startcheck.SCREEN_NAME_CHARS
 #: The Settings screen's words for "leave it to the config file".
 AS_CONFIGURED = "as configured"
 
@@ -114,11 +114,17 @@ class StartScreen(Screen):
         self.option_spins: dict[str, Any] = {}
         right.add_widget(self.options_grid)
         message_row = BoxLayout(spacing=4)
-        self.message = Label(text="", color=theme.DANGER, font_size=app.fs(15),
-                             halign="center", valign="middle")
-        self.message.bind(size=lambda wid, v: setattr(wid, "text_size", v))
-        message_row.add_widget(self.message)
-        self.undo_drop_button = w("TButton", text="Undo drop", size_hint_x=None, width=0,
+        # a message wraps whole, from its first line; a long one scrolls (problems that stop
+        # a game from starting are said whole in a dialog too, at the full text size:
+        # :meth:`say_problem`); at most 17 px, so that a note such as "Every Eye for
+        # Themselves: 2 to 4 players" is one line at every text size
+        self.message = wrapped(app, "", 15, color=theme.DANGER, halign="center")
+        self.message.font_size = min(app.fs(15), 17.0)
+        message_scroll = ScrollView(do_scroll_x=False, bar_width=6)
+        message_scroll.add_widget(self.message)
+        message_row.add_widget(message_scroll)
+        self.undo_drop_button = w("TButton", text="Undo drop", size_hint=(None, None), width=0,
+                                  height=56, pos_hint={"center_y": 0.5},
                                   opacity=0, disabled=True,
                                   on_release=lambda *_: self.undo_drop())
         message_row.add_widget(self.undo_drop_button)
@@ -138,6 +144,10 @@ class StartScreen(Screen):
         self.dropped: int | None = None  # the game last dropped, while it can be taken back
         self._drop_timer: Any = None
         self.names: list[Any] = []
+        self.seated = False  # the last group has been seated (once, when the app starts)
+        self.problem_view: ModalView | None = None
+        self._fitting = False  # the options' choices are being fitted to the count
+        self.problem = ""  # the last problem said (cleared from the message once names change)
         self.char_spins: list[Any] = []
         self.team_spins: list[Any] = []
         self._game = ""
@@ -171,7 +181,7 @@ class StartScreen(Screen):
         for option in plugins()[self._game].options:
             spin = w("TSpinner", text=option.choices[0][1], values=[c[1] for c in option.choices],
                      font_size=self.app.fs(16))
-            spin.bind(text=lambda *_: self.set_count(self.count))
+            spin.bind(text=lambda *_: None if self._fitting else self.set_count(self.count))
             self.option_spins[option.key] = spin
             rows.append((option.label, spin))
         if self._has_option("round_seconds"):
@@ -198,6 +208,7 @@ class StartScreen(Screen):
 
     def restore(self, chosen: dict[str, Any]) -> None:
         self.noticed = bool(chosen.get("noticed", self.noticed))
+        self.seated = True  # the players seated before stay
         if chosen.get("game") in plugins():
             self.choose_game(chosen["game"])
         for key, words in chosen.get("options", {}).items():
@@ -241,8 +252,11 @@ class StartScreen(Screen):
         self.sound_spin.values = ["none", *self.app.soundtracks()]
         self.timer_spin.text = fmt_clock(self.app.settings.round_seconds)
         self.refresh_resume()
-        if not self.names:
+        if not self.seated:  # the last group played here, once, as the app starts
+            self.seated = True
             self._seat_names(self._last_group() or DEFAULT_NAMES[:self.count])
+        if self.dropped is None:
+            self.message.text = ""  # what was said before is old now
         if self.app.notices and not self.noticed:
             # what went wrong at start-up, once, in full, where there is room to read it
             self.noticed = True
@@ -366,7 +380,7 @@ class StartScreen(Screen):
         self.dropped = game_id
         self.message.text = "Game dropped."
         self.message.color = theme.MUTED
-        self.undo_drop_button.width, self.undo_drop_button.opacity = 130, 1
+        self.undo_drop_button.width, self.undo_drop_button.opacity = 150, 1
         self.undo_drop_button.disabled = False
         if self._drop_timer is not None:
             self._drop_timer.cancel()
@@ -440,7 +454,14 @@ class StartScreen(Screen):
             return
         cls = rules.game_class(game)
         count = max(cls.min_players, min(cls.max_players, MAX_PLAYERS, count))
+        if count != self.count and self.dropped is None:
+            self.message.text = ""  # an old message is not about these players
+        note = self._fit_options(count)
         old = [n.text for n in self.names]
+        left = [t for t in old[count:] if t.strip()]
+        if len(old) > count and left and cls.max_players < len(old):
+            note = (f"{cls.title} is for {cls.min_players} to {cls.max_players} players: "
+                    f"{' and '.join(left)} {'is' if len(left) == 1 else 'are'} not seated.")
         old_chars = [s.text for s in self.char_spins]
         old_teams = [s.text for s in self.team_spins]
         self.count = count
@@ -456,6 +477,7 @@ class StartScreen(Screen):
             # with a team beside the character, the name keeps room for 16 characters
             name = w("TInput", text=old[i] if i < len(old) else DEFAULT_NAMES[i],
                      hint_text=f"player {i + 1}", size_hint_x=1.4 if alliances else 1)
+            name.bind(text=lambda *_: self._names_changed())
             self.names.append(name)
             row.add_widget(name)
             if chars:
@@ -471,6 +493,40 @@ class StartScreen(Screen):
                 row.add_widget(team)
             self.rows_box.add_widget(row)
         self.rows_box.add_widget(Widget())  # rows stay at the top
+        if note:
+            self.message.text, self.message.color = note, theme.MUTED
+
+    def _names_changed(self) -> None:
+        """A name typed: a problem said about the names before is old now."""
+        if self.message.text and self.message.text == self.problem:
+            self.message.text = ""
+
+    def _fit_options(self, count: int) -> str:
+        """Offer only the choices that take ``count`` players (Every Eye for Themselves is
+        for 2 to 4); a choice that does not is replaced by the first that does. Returns what
+        to say about it ("" when nothing changed)."""
+        said = ""
+        self._fitting = True  # the choices change here: no set_count from their spinners
+        try:
+            said = self._fit_choices(count)
+        finally:
+            self._fitting = False
+        return said
+
+    def _fit_choices(self, count: int) -> str:
+        said = ""
+        for option in plugins()[self._game].options:
+            spin = self.option_spins.get(option.key)
+            if spin is None or not option.counts:
+                continue
+            fitting = startcheck.choices_for(option, count)
+            spin.values = fitting
+            if spin.text not in fitting and fitting:
+                low, high = next((lo, hi) for v, lo, hi in option.counts
+                                 if v == option.value(spin.text))
+                said = f"{spin.text}: {low} to {high} players"
+                spin.text = fitting[0]
+        return said
 
     def characters(self) -> dict[str, str]:
         """The chosen game's characters (id -> name), when it has any."""
@@ -488,12 +544,10 @@ class StartScreen(Screen):
     def build_setup(self) -> Setup:
         """The Setup these choices describe (the engine checks it when the game starts)."""
         game = self._game
-        players = tuple(n.text.strip() for n in self.names)
-        for name in players:
-            if len(name) > SCREEN_NAME_CHARS:
-                raise rules.SetupError(
-                    f"player name {name!r}: at most {SCREEN_NAME_CHARS} characters here, so "
-                    f"that it fits the table's screen (got {len(name)})")
+        problem = startcheck.name_problem([n.text for n in self.names])
+        if problem:
+            raise rules.SetupError(problem)
+        players = tuple(startcheck.tidy(n.text) for n in self.names)
         options: dict[str, Any] = {}
         for option in plugins()[game].options:
             options.update(option.options(self.option_words(option.key)))
@@ -517,8 +571,11 @@ class StartScreen(Screen):
         """Start the game (unfinished games stay saved: Resume still offers them). When these
         players have an unfinished game of this game, ask first: resume it, or start anew."""
         if options_need_camera(self) and self.app.board_problem():
-            self.message.text = self.app.board_problem()
-            self.message.color = theme.DANGER
+            self.say_problem(self.app.board_problem())
+            return
+        problem = startcheck.name_problem([n.text for n in self.names])
+        if problem:
+            self.say_problem(problem)
             return
         same = self.same_unfinished()
         if same is None:
@@ -535,7 +592,7 @@ class StartScreen(Screen):
 
     def same_unfinished(self) -> GameRecord | None:
         """The newest unfinished game of the chosen game with the players seated now."""
-        seated = sorted(n.text.strip().casefold() for n in self.names)
+        seated = sorted(startcheck.tidy(n.text).casefold() for n in self.names)
         return next((r for r in self.app.journal.unfinished()
                      if r.setup.game == self._game
                      and sorted(p.casefold() for p in r.setup.players) == seated), None)
@@ -545,11 +602,17 @@ class StartScreen(Screen):
             self.app.start_game(self.build_setup(), soundtrack=self.sound_spin.text)
             self.message.text = ""
         except rules.RulesError as e:
-            self.message.text = str(e)
-            self.message.color = theme.DANGER
+            self.say_problem(str(e))
         except NOT_SAVED as e:  # a read-only or full card, another companion's journal
-            self.message.text = not_saved(e, self.app.journal)
-            self.message.color = theme.DANGER
+            self.say_problem(not_saved(e, self.app.journal))
+
+    def say_problem(self, problem: str) -> None:
+        """Why the game did not start: whole, in a dialog (at every text size), and in the
+        message box above Start until something changes."""
+        self.message.text, self.message.color = problem, theme.DANGER
+        self.problem = problem
+        self.problem_view = dialog(self.app, "Not started yet", problem, [("OK", lambda: None)],
+                                   size=(0.8, 0.7))
 
 
 def options_need_camera(screen: StartScreen) -> bool:
@@ -701,6 +764,9 @@ class DiceScreen(Screen):
         top.add_widget(w("TButton", text="Back", size_hint_x=None, width=140,
                          on_release=lambda *_: app.back()))
         root.add_widget(top)
+        # what the players must know about the camera (a replay that has ended), whole
+        self.notice = wrapped(app, "", 17, color=theme.DANGER)
+        root.add_widget(self.notice)
         self.image = Image(fit_mode="contain")
         self.placeholder = w("TLabel", text="no camera", font_size=app.fs(30),
                              color=theme.MUTED, size_hint_y=None, height=0, opacity=0)
@@ -739,6 +805,9 @@ class DiceScreen(Screen):
         if camera.error:
             self.status.text = f"camera error: {camera.error}"
             return
+        self.notice.text = camera.ended or ""
+        if camera.ended:
+            self.status.text = "replay ended"
         snap = camera.latest()
         if snap is None or snap.index == self.frames:
             return
@@ -747,8 +816,10 @@ class DiceScreen(Screen):
         dice = snap.reading.dice
         unsure = sum(1 for d in dice if d.value is None and d.face is None)
         state = "dice moving" if snap.moving else "still"
-        self.status.text = (f"{camera.label}  {len(dice)} dice"
-                            + (f", {unsure} unsure" if unsure else "") + f"  ({state})")
+        self.status.text = "replay ended" if camera.ended else (
+            f"{camera.label}  {plural(len(dice), 'die', 'dice')}"
+            + (f", {unsure} unsure" if unsure else "")
+            + f"  ({state})")
 
 
 __all__ = ["BOARDS_BY_HAND", "BOARDS_CAMERA", "DiceScreen", "SettingsScreen", "StartScreen",

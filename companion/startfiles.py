@@ -106,6 +106,8 @@ def read_config(path: Path | None = None) -> tuple[dict[str, Any], str]:
 def open_journal(path: Path | None = None, *, lock: bool = True) -> tuple[Journal, list[str]]:
     """The journal, whatever state its file and its folder are in, and one notice per thing
     that was wrong (the folder, the file itself, its log, each game that cannot be resumed).
+    Games cut off before their first call are forgotten: there is nothing in them to resume
+    (the app opens the journal before any game is played).
 
     ``lock``: take the data folder's lock (:func:`companion.store.take_lock`), as the app
     does: when another companion holds it, or the folder is read-only, the journal is opened
@@ -158,6 +160,7 @@ def open_journal(path: Path | None = None, *, lock: bool = True) -> tuple[Journa
     notices = [n for n in (readonly, problem) if n]
     try:
         notices += journal.check_unfinished(file.parent / "cannot-resume")
+        journal.discard_all_empty()
     except Exception as e:  # a check that fails must not stop the app either
         notices.append(f"The games of the journal {file} could not all be checked: {e}")
     return journal, notices

@@ -164,8 +164,15 @@ def _v1(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE games ADD COLUMN problem TEXT")
 
 
+def _v2(db: sqlite3.Connection) -> None:
+    """Games the players ended themselves: ``ending`` is "agreed" or "no result"."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    if "ending" not in columns:
+        db.execute("ALTER TABLE games ADD COLUMN ending TEXT")
+
+
 #: (version, step): each step brings a file of the version before up to its own.
-MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = ((1, _v1),)
+MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = ((1, _v1), (2, _v2))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 

@@ -20,7 +20,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.image import Image
 from kivy.uix.label import Label
-from kivy.uix.spinner import Spinner
+from kivy.uix.spinner import Spinner, SpinnerOption
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
@@ -145,6 +145,15 @@ class FitButton(FitText, Button):
         self._fit_init()
 
 
+class FitOption(FitText, SpinnerOption):
+    """A drop-down's choice that fits its width: it wraps within the list's width and shrinks
+    to fit (never cut on both sides, as a plain centred choice is at large text)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit_init()
+
+
 class FitSpinner(FitText, Spinner):
     """With ``lazy_options`` set, the list's option buttons are made when it opens, not each
     time ``values`` changes (a list of dozens of names costs a moment to build)."""
@@ -244,6 +253,7 @@ class TypingInput(TextInput):
 Factory.register("FitLabel", cls=FitLabel)
 Factory.register("FitButton", cls=FitButton)
 Factory.register("FitSpinner", cls=FitSpinner)
+Factory.register("FitOption", cls=FitOption)
 Factory.register("TypingInput", cls=TypingInput)
 
 

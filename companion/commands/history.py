@@ -70,6 +70,12 @@ def open_history(args: argparse.Namespace, command: str, create: bool = False) -
 
     given = getattr(args, "journal", None)
     path = given if given is not None else journal_path()
+    if create and given is None and not path.exists():
+        try:  # a new machine takes another companion's games: its data folder comes first
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            print(f"companion {command}: cannot make {path.parent}: {e}", file=sys.stderr)
+            return None
     if not path.exists() and not (create and path.parent.is_dir()):
         if given is not None:
             print(f"companion {command}: no journal at {path}", file=sys.stderr)
@@ -217,9 +223,9 @@ def _export(history: Any, args: argparse.Namespace) -> int:
             what = f"{n} rows (one per player per game)"
         elif args.format == "bgstats":
             if to_stdout:
-                plays = exchange.bgstats_plays(games)
-                print(json.dumps(plays, indent=1, ensure_ascii=False))
-                n = len(plays)
+                export = exchange.bgstats_export(games)
+                print(json.dumps(export, indent=1, ensure_ascii=False))
+                n = len(export["plays"])
             else:
                 n = exchange.write_bgstats(games, out)
             what = f"{n} plays (finished games) for BG Stats"

@@ -98,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
     if not has_display():
         print("companion: there is no display here (no DISPLAY or WAYLAND_DISPLAY, and this is "
               "not a Raspberry Pi with a screen).\n"
-              "To see the app work on this machine, run:  companion demo --output DIR\n"
+              "To see the app work on this machine, run:  ./start.sh demo --output DIR\n"
+              "(from the companion's folder; where the companion command is installed, "
+              "companion demo --output DIR).\n"
               "It plays a round offscreen and writes screenshots of every screen into DIR.")
         return 2
     try:

@@ -2,8 +2,11 @@
 
 - :func:`write_csv`: one row per player per game, for spreadsheets.
 - :func:`bgstats_plays`: each finished game as a play in the JSON form BG Stats documents for
-  importing plays from other apps ("push plays to BG Stats": a ``createPlay`` link carrying
-  one play); :func:`write_bgstats` writes them as a JSON list, or as a page of import links.
+  pushing plays from other apps (a ``createPlay`` link carrying one play, :func:`bgstats_link`;
+  the app shows it as a QR code at the end of a game); :func:`bgstats_export`: the games in
+  BG Stats' own export file shape (``players``, ``locations``, ``games``, ``plays`` with ids and
+  ``playerScores``); :func:`write_bgstats` writes that file (``.json``) or a page of import
+  links (``.html``). Each field is documented against BG Stats in docs/history.md.
 - :func:`write_zip`: every game as its game file (``companion replay``'s format).
 - :func:`import_game_text` / :func:`import_paths`: game files (or zips of them) from another
   companion, checked by replaying them, added to this journal's history as finished games.
@@ -20,6 +23,7 @@ import re
 import stat
 import time
 import urllib.parse
+import uuid
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,14 +35,23 @@ from companion.history.index import GameSummary, History, HistoryError, _canonic
 
 #: Where BG Stats takes a play from another app (its documented import link).
 BGSTATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
-#: What the companion calls itself in exported plays (BG Stats' location for them).
+#: What the companion calls itself in exported plays (BG Stats' ``sourceName``: the app the
+#: plays come from, which it remembers its matches of games and players for).
 SOURCE_NAME = "Table companion"
+#: BoardGameGeek ids of the games that have one (BG Stats matches games by them). Dice Forge's
+#: is its BGG page's (boardgamegeek.com/boardgame/194594/dice-forge); no BGG page was found
+#: for the others, so they carry none and BG Stats matches them by name.
+BGG_IDS = {"dice-forge": 194594}
+#: The namespace of the uuids in BG Stats export files (uuid5 of the play's sourcePlayId, a
+#: player's name...), so that the same play exported twice has the same uuid.
+_UUIDS = uuid.UUID("4f0c3a52-8d1e-5b7a-9c26-3e1f7a0b9d44")
 
 CSV_COLUMNS = ("game_id", "game", "title", "date", "duration_min", "calls", "finished",
                "over", "players", "seat", "player", "team", "role", "score", "rank", "won",
                "winner")
 
 _STARTED = re.compile(r"started (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)")
+_ENDED = re.compile(r"ended (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)")
 _JOURNAL_LINE = re.compile(r"^journal game \d+, started ")
 
 
@@ -68,10 +81,21 @@ def write_csv(games: Iterable[GameSummary], out: TextIO) -> int:
     return rows
 
 
-def bgstats_play(g: GameSummary) -> dict[str, Any]:
-    """One game as a BG Stats play (the fields its import documents; see docs/history.md)."""
-    from companion.history.index import game_title
+def play_id(g: GameSummary) -> str:
+    """The play's id for BG Stats (``sourcePlayId``): the game's content digest, the same for
+    this game on every companion it is imported into, so a play pushed or imported twice is
+    recognised as one."""
+    return f"tc-{g.digest or g.id}"
 
+
+def play_date(g: GameSummary) -> str:
+    """When the game ended (its last call, else its start), in UTC, as BG Stats writes dates:
+    ``YYYY-MM-DD HH:MM:SS``."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(g.ended or g.started))
+
+
+def _comments(g: GameSummary) -> str:
+    """The play's comment, whole: the title, calls, the result's note, the teams."""
     comment = f"{g.title + ': ' if g.title else ''}{g.calls} calls, journal game {g.id}"
     if g.note:
         comment += f"; {g.note}"
@@ -79,19 +103,95 @@ def bgstats_play(g: GameSummary) -> dict[str, Any]:
     if teams:
         comment += "; teams: " + "; ".join(
             f"{t} ({', '.join(p.player for p in g.players if p.team == t)})" for t in teams)
+    return comment
+
+
+def _duration_min(g: GameSummary) -> int:
+    return 0 if g.duration is None else max(1, round(g.duration / 60))
+
+
+def bgstats_play(g: GameSummary) -> dict[str, Any]:
+    """One game as the play a BG Stats ``createPlay`` link carries (the fields BG Stats
+    documents for pushing plays from other apps; each one in docs/history.md)."""
+    from companion.history.index import game_title
+
+    # Optional fields that would only repeat BG Stats' defaults (an empty board or role, no
+    # start player, points kept) are left out: the link is shown as a QR code, and a shorter
+    # one has larger modules that a phone reads from a small screen.
+    game: dict[str, Any] = {"name": game_title(g.game), "sourceGameId": g.game,
+                            "highestWins": True}
+    if all(p.score is None for p in g.players):
+        game["noPoints"] = True
+    if g.game in BGG_IDS:
+        game["bggId"] = BGG_IDS[g.game]
+    players = []
+    for p in g.players:
+        one: dict[str, Any] = {"name": p.player, "sourcePlayerId": p.player.casefold(),
+                               "winner": p.won}
+        if p.score is not None:
+            one["score"] = _number(p.score)
+        if p.rank is not None:
+            one["rank"] = p.rank
+        if p.role:
+            one["role"] = p.role
+        players.append(one)
     return {
-        "playDate": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(g.started)),
-        "durationMin": 0 if g.duration is None else max(1, round(g.duration / 60)),
-        "location": SOURCE_NAME,
-        "board": "",
-        "comments": comment,
-        "game": {"name": game_title(g.game), "sourceGameId": g.game, "highestWins": True,
-                 "noPoints": all(p.score is None for p in g.players)},
-        "players": [{"name": p.player, "sourcePlayerId": p.player.casefold(),
-                     "score": _number(p.score), "winner": p.won, "rank": p.rank,
-                     "role": p.role or "", "startPlayer": False}
-                    for p in g.players],
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": play_id(g),
+        "playDate": play_date(g),
+        "durationMin": _duration_min(g),
+        "comments": _comments(g),
+        "game": game,
+        "players": players,
     }
+
+
+def _uuid(*parts: object) -> str:
+    return str(uuid.uuid5(_UUIDS, "\x1f".join(str(p) for p in parts))).upper()
+
+
+def bgstats_export(games: Iterable[GameSummary]) -> dict[str, Any]:
+    """The plays (games that are over) in BG Stats' own export file shape: ``players``,
+    ``locations``, ``games`` and ``plays``, each with an ``id`` (or ``uuid``) the others refer
+    to (``playerRefId``, ``gameRefId``); a play's ``playerScores`` one per seat. Uuids are
+    derived from the play's ``sourcePlayId`` and the names, so exporting again gives the same
+    file. Fields in docs/history.md."""
+    from companion.history.index import game_title, player_key
+
+    plays = [g for g in games if g.is_over and g.error is None]
+    player_ids: dict[str, int] = {}
+    players: list[dict[str, Any]] = []
+    game_ids: dict[str, int] = {}
+    game_rows: list[dict[str, Any]] = []
+    out_plays: list[dict[str, Any]] = []
+    for g in plays:
+        if g.game not in game_ids:
+            game_ids[g.game] = len(game_ids) + 1
+            game_rows.append({
+                "id": game_ids[g.game], "uuid": _uuid("game", g.game),
+                "name": game_title(g.game), "bggId": BGG_IDS.get(g.game, 0),
+                "sourceGameId": g.game, "highestWins": True,
+                "noPoints": all(p.score is None for p in g.players), "cooperative": False,
+                "usesTeams": any(p.team for p in g.players)})
+        scores = []
+        for p in g.players:
+            key = player_key(p.player)
+            if key not in player_ids:
+                player_ids[key] = len(player_ids) + 1
+                players.append({"id": player_ids[key], "uuid": _uuid("player", key),
+                                "name": p.player, "isAnonymous": False})
+            scores.append({"playerRefId": player_ids[key],
+                           "score": "" if p.score is None else str(_number(p.score)),
+                           "winner": p.won, "rank": p.rank or 0, "seatOrder": p.seat + 1,
+                           "startPlayer": False, "newPlayer": False, "role": p.role or "",
+                           "team": p.team or ""})
+        out_plays.append({
+            "uuid": _uuid("play", play_id(g)), "sourcePlayId": play_id(g),
+            "playDate": play_date(g), "durationMin": _duration_min(g),
+            "gameRefId": game_ids[g.game], "ignored": False, "manualWinner": False,
+            "rounds": 0, "board": "", "usesTeams": any(p.team for p in g.players),
+            "comments": _comments(g), "playerScores": scores})
+    return {"players": players, "locations": [], "games": game_rows, "plays": out_plays}
 
 
 def bgstats_plays(games: Iterable[GameSummary]) -> list[dict[str, Any]]:
@@ -101,12 +201,16 @@ def bgstats_plays(games: Iterable[GameSummary]) -> list[dict[str, Any]]:
 
 def bgstats_link(play: dict[str, Any]) -> str:
     """The import link BG Stats opens: the play as URL-encoded JSON."""
-    return BGSTATS_LINK + urllib.parse.quote(json.dumps(play, separators=(",", ":")))
+    # ':' and ',' may stay as they are in a query: a shorter link, a coarser QR code
+    return BGSTATS_LINK + urllib.parse.quote(json.dumps(play, separators=(",", ":")),
+                                             safe=":,")
 
 
 def write_bgstats(games: Iterable[GameSummary], path: Path) -> int:
-    """Write the plays to ``path``: a JSON list, or (``.html``) a page with one import link
-    per play to open on the phone that has BG Stats. Returns the number of plays."""
+    """Write the plays to ``path``: a BG Stats export file (:func:`bgstats_export`), or
+    (``.html``) a page with one import link per play to open on the phone that has BG Stats.
+    Returns the number of plays."""
+    games = list(games)
     plays = bgstats_plays(games)
     if path.suffix.lower() in (".html", ".htm"):
         items = "\n".join(
@@ -121,7 +225,7 @@ def write_bgstats(games: Iterable[GameSummary], path: Path) -> int:
             "that has BG Stats: it opens the app's import dialog.</p>\n"
             f"<ol>\n{items}\n</ol>\n", encoding="utf-8")
     else:
-        path.write_text(json.dumps(plays, indent=1, ensure_ascii=False) + "\n",
+        path.write_text(json.dumps(bgstats_export(games), indent=1, ensure_ascii=False) + "\n",
                         encoding="utf-8")
     return len(plays)
 
@@ -171,6 +275,7 @@ class _Prepared:
     started: float
     game: Any
     digest: str
+    ended: float | None = None  # from the "ended ..." comment companions write
 
 
 def _prepare(history: History, text: str, source: str, started: float | None,
@@ -194,18 +299,25 @@ def _prepare(history: History, text: str, source: str, started: float | None,
     comments = [line[1:].strip() for line in text.splitlines()
                 if line.startswith("#") and line[1:].strip()]
     when = started
+    ended: float | None = None
     for c in comments:
-        m = _STARTED.search(c)
-        if m and when is None:
+        for pattern, is_start in ((_STARTED, True), (_ENDED, False)):
+            m = pattern.search(c)
+            if not m or (when if is_start else ended) is not None:
+                continue
             try:
-                when = time.mktime(time.strptime(m.group(1), "%Y-%m-%d %H:%M:%S"))
+                at = time.mktime(time.strptime(m.group(1), "%Y-%m-%d %H:%M:%S"))
             except (ValueError, OverflowError):
                 raise HistoryError(f"{source}: the comment line {c[:80]!r} gives "
                                    f"{m.group(1)!r}, which is not a date and time") from None
+            if is_start:
+                when = at
+            else:
+                ended = at
     if when is None:
         when = time.time()
     title = "; ".join(c for c in comments if not _JOURNAL_LINE.match(c))[:120]
-    return _Prepared(source, setup_json, title, when, game, digest)
+    return _Prepared(source, setup_json, title, when, game, digest, ended)
 
 
 def _write_games(history: History, games: Sequence[_Prepared]) -> list[int]:
@@ -217,10 +329,15 @@ def _write_games(history: History, games: Sequence[_Prepared]) -> list[int]:
             cur = db.execute("INSERT INTO games (setup, title, started, finished) "
                              "VALUES (?, ?, ?, ?)", (p.setup_json, p.title, p.started, p.started))
             gid = int(cur.lastrowid or 0)
+            # the calls carry no wall time in a game file: the last one is when it ended
+            walls = [p.started] * len(p.game.history)
+            if walls and p.ended is not None and p.ended > p.started:
+                walls[-1] = p.ended
             db.executemany("INSERT INTO calls (game_id, seq, call, at, wall) "
                            "VALUES (?, ?, ?, ?, ?)",
-                           [(gid, i, e.call, e.at, p.started)
-                            for i, e in enumerate(p.game.history, start=1)])
+                           [(gid, i, e.call, e.at, wall)
+                            for i, (e, wall) in enumerate(zip(p.game.history, walls,
+                                                              strict=True), start=1)])
             ids.append(gid)
     for p, gid in zip(games, ids, strict=True):
         history.summarise(gid, p.game)

@@ -24,6 +24,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from companion import store
+from companion.ending import agreed_results
 from companion.journal import Journal
 
 T = TypeVar("T")
@@ -61,7 +62,8 @@ class GameSummary:
     """One game as the history list shows it: what, when, who, who won, how long.
 
     ``started`` and ``ended`` are Unix times (``ended``: the last live call, None before the
-    first); ``finished`` is the journal's word (over, or abandoned); ``is_over`` the rules'.
+    first); ``finished`` is the journal's word (over, or abandoned); ``is_over`` the rules', or
+    the players' for a game they ended by agreement (its ``note`` then says so).
     An unfinished game can be resumed. ``error`` says why a game no longer replays (a game
     file from a newer companion, say); such a game is listed with no result.
     """
@@ -78,6 +80,7 @@ class GameSummary:
     note: str
     players: tuple[PlayerLine, ...]
     error: str | None = None
+    digest: str = ""  # the game's content (setup and calls): the same game anywhere
 
     @property
     def can_resume(self) -> bool:
@@ -256,11 +259,11 @@ class History:
         import rules
 
         db = self.db
-        row = db.execute("SELECT setup, title, started, finished FROM games WHERE id=?",
+        row = db.execute("SELECT setup, title, started, finished, ending FROM games WHERE id=?",
                          (game_id,)).fetchone()
         if row is None:
             raise HistoryError(f"game {game_id}: not in the journal {self.journal.path}")
-        setup_raw, title, started, finished = row
+        setup_raw, title, started, finished, ending = row
         calls = db.execute("SELECT call, at, wall FROM calls WHERE game_id=? AND undone=0 "
                            "ORDER BY seq", (game_id,)).fetchall()
         forgotten = {r[0] for r in db.execute(
@@ -284,6 +287,10 @@ class History:
             standings = game.standings()
             results = game.results()
             winner, is_over, note = standings.winner, game.is_over, standings.note
+            if ending is not None and finished is not None and not is_over:
+                # ended by the players: their standings then (or no result) are the result
+                results, winner, note = agreed_results(game, str(ending))
+                is_over = True
             # A card counts once per player who had it, however many copies.
             cards = [(seat, card) for seat, r in enumerate(results)
                      for card in dict.fromkeys(r.cards)]
@@ -352,7 +359,7 @@ class History:
     def _load(self, tail: str, params: Sequence[Any]) -> list[GameSummary]:
         heads = self.db.execute(
             "SELECT game_id, game, title, started, ended, finished, is_over, calls, winner, "
-            f"note, error FROM history_games h{tail}", list(params)).fetchall()
+            f"note, error, digest FROM history_games h{tail}", list(params)).fetchall()
         if not heads:
             return []
         ids = [int(h[0]) for h in heads]
@@ -374,9 +381,10 @@ class History:
         return [GameSummary(int(g), game_name, str(title), float(started),
                             None if ended is None else float(ended), bool(finished),
                             bool(over), int(calls), winner, str(note),
-                            tuple(sorted(by_game[int(g)], key=lambda p: p.seat)), error)
+                            tuple(sorted(by_game[int(g)], key=lambda p: p.seat)), error,
+                            str(digest))
                 for g, game_name, title, started, ended, finished, over, calls, winner, note,
-                error in heads]
+                error, digest in heads]
 
     def game(self, game_id: int) -> GameSummary:
         """One game's summary (summarised now if the index lacks it). Raises

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from companion.ending import AGREED_NOTE
 from companion.history.fairness import Fairness
 from companion.history.index import GameSummary, game_title
 from companion.history.stats import GameStats, PlayerStats, Statistics
@@ -41,7 +42,7 @@ def state(g: GameSummary) -> str:
     if g.error:
         return "does not replay"
     if g.is_over:
-        return "over"
+        return g.note.split(";")[0] if g.note.startswith(AGREED_NOTE) else "over"
     return "unfinished (resume)" if g.can_resume else "abandoned"
 
 

@@ -263,7 +263,11 @@ class EntrantsPage(Page):
         self.members = w("TInput", hint_text="team members: Ana, Ben", size_hint_y=None,
                          height=0, opacity=0, disabled=True)
         right.add_widget(self.members)
-        self.message = para(app, "", size=16, color=theme.DANGER)
+        # messages in a fixed place, two lines high (shrinking to fit): a message never
+        # pushes the names below it away from a finger
+        self.message = w("TLabel", text="", font_size=app.fs(16), color=theme.DANGER,
+                         halign="left", valign="top", size_hint_y=None,
+                         height=round(app.fs(16) * 2.6), shorten=False)
         right.add_widget(self.message)
         self.names_label = w("TLabel", text="", halign="left", size_hint_y=None, height=30,
                              font_size=app.fs(16), color=theme.MUTED)
@@ -314,15 +318,21 @@ class EntrantsPage(Page):
             self.rows.add_widget(row)
         taken = {x.name.casefold() for x in entrants} | {
             m.casefold() for x in entrants for m in x.members}
-        self.chips.clear_widgets()
-        self.chip_buttons = {}
-        for name in known_names(self.hub):
-            if name.casefold() in taken:
-                continue
-            chip = w("TButton", text=name, on_release=lambda *_, n=name: self.chip(n))
-            self.chip_buttons[name] = chip
-            self.chips.add_widget(chip)
-        self.names_label.text = "Players' names (tap to add):" if self.chip_buttons else \
+        # every known name keeps its place: one that is in is ticked there (and off), so
+        # the next name a finger goes for is where it was
+        known = known_names(self.hub)
+        if list(self.chip_buttons) != known:
+            self.chips.clear_widgets()
+            self.chip_buttons = {}
+            for name in known:
+                chip = w("TButton", on_release=lambda *_, n=name: self.chip(n))
+                self.chip_buttons[name] = chip
+                self.chips.add_widget(chip)
+        for name, chip in self.chip_buttons.items():
+            chip.disabled = name.casefold() in taken
+            chip.text = f"{name}: in" if name.casefold() in taken else name
+        left = any(not c.disabled for c in self.chip_buttons.values())
+        self.names_label.text = "Players' names (tap to add):" if left else \
             "Players' names: every one known is in."
 
     def add(self, name: str = "") -> None:

@@ -7,7 +7,8 @@ webcam 0, then the stand-in. Names:
 
 - ``picamera2`` or ``picamera2:N``: the Pi camera (N-th camera);
 - ``opencv:N`` a USB webcam by index, ``opencv:PATH`` a video file;
-- ``replay:PATH``: a folder of images or a video at its own pace;
+- ``replay:PATH``: a folder of images or a video at its own pace; ``replay:PATH?hold=S`` holds
+  each image of a folder S seconds, as a still table (a photo of a settled throw);
 - ``synthetic``: rendered dice rolls (the stand-in when no camera is present). What it draws is
   given by the caller (``stand_in=``): this package knows devices, not dice.
 
@@ -91,6 +92,7 @@ CAMERA_KEYS: dict[str, tuple[type, ...]] = {
     "fps": (int, float),
     "loop": (bool,),
     "realtime": (bool,),
+    "hold": (int, float),
     "speed": (int, float),
     "seed": (int,),
     "main_size": (list,),
@@ -205,8 +207,11 @@ def make_source(
             raise ConfigError(
                 f"camera source {spec!r}: replay needs a path, e.g. replay:clips/roll1"
             )
-        rp_kw: dict[str, Any] = {k: opts[k] for k in ("fps", "loop", "realtime") if k in opts}
-        return ReplaySource(arg, **rp_kw, **common)
+        path, query = replay_query(spec, arg)
+        rp_kw: dict[str, Any] = {k: opts[k] for k in ("fps", "loop", "realtime", "hold")
+                                 if k in opts}
+        rp_kw.update(query)
+        return ReplaySource(path, **rp_kw, **common)
     if name == "synthetic":
         syn_kw: dict[str, Any] = {
             k: opts[k] for k in ("width", "height", "fps", "seed", "speed", "realtime") if k in opts
@@ -215,6 +220,30 @@ def make_source(
             return stand_in(syn_kw)
         return SyntheticSource(**syn_kw)
     raise UnknownSource(f"unknown camera source {spec!r}: choose {CHOICES}")
+
+
+def replay_query(spec: str, arg: str) -> tuple[str, dict[str, float]]:
+    """A replay's path and its options after ``?`` (``replay:photos?hold=3``: each photo is
+    held 3 seconds). Raised when ...: ConfigError naming the spec for an unknown option or a
+    hold that is not a number of seconds >= 0."""
+    path, sep, query = arg.partition("?")
+    if not sep:
+        return arg, {}
+    out: dict[str, float] = {}
+    for part in query.split("&"):
+        key, _, value = part.partition("=")
+        if key.strip() != "hold":
+            raise ConfigError(f"camera source {spec!r}: unknown replay option {key!r}; "
+                              "known: hold (seconds each photo is shown, e.g. ?hold=3)")
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = -1.0
+        if not (seconds >= 0 and seconds < 3600):
+            raise ConfigError(f"camera source {spec!r}: hold must be a number of seconds "
+                              f"from 0 to 3600 (0: one frame per image), got {value!r}")
+        out["hold"] = seconds
+    return path, out
 
 
 def _int_arg(spec: str, arg: str, *, default: int) -> int:

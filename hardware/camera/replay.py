@@ -25,6 +25,12 @@ class ReplaySource(FrameSource):
     a virtual clock (``t0 + index / fps``), which makes tests fast and exact. ``loop=True``
     starts over at the end; otherwise the end raises EndOfStream. A folder that disappears
     mid-replay behaves like an unplugged camera.
+
+    ``hold`` (seconds, folders only): each image is a still table held that long, read again
+    and again at ``fps`` (a photo of a settled throw, shown as a camera would film dice lying
+    still), instead of one frame per image. :attr:`photo` is then the number of the image of
+    the last frame (from 0, counting on across loops), so a reader can tell a new throw from
+    the same one filmed again. None or 0: one frame per image (a film).
     """
 
     def __init__(
@@ -34,6 +40,7 @@ class ReplaySource(FrameSource):
         fps: float | None = None,
         loop: bool = False,
         realtime: bool = True,
+        hold: float | None = None,
         reconnect_interval: float = 1.0,
         clock: Clock = time.monotonic,
         sleep: Sleep = time.sleep,
@@ -43,8 +50,12 @@ class ReplaySource(FrameSource):
         self.name = f"replay:{self.path}"
         if fps is not None and fps <= 0:
             raise ValueError(f"replay fps must be > 0, got {fps}")
+        if hold is not None and not (math.isfinite(hold) and hold >= 0):
+            raise ValueError(f"replay hold must be a number of seconds >= 0, got {hold!r}")
         self._fps_arg = fps
         self.fps: float = fps or 10.0
+        self.hold = float(hold) if hold else None
+        self.photo = -1  # the image of the last frame (holding photos), -1 before the first
         self.loop = loop
         self.realtime = realtime
         self._files: list[Path] = []
@@ -107,10 +118,17 @@ class ReplaySource(FrameSource):
         self._pos = pos
         return image, t
 
+    @property
+    def frames_per_photo(self) -> int:
+        """How many frames show each image: 1, or ``hold`` seconds of frames at ``fps``."""
+        return 1 if self.hold is None else max(1, round(self.hold * self.fps))
+
     def _image_at(self, pos: int) -> np.ndarray:
         n = len(self._files)
+        pos //= self.frames_per_photo
         if pos >= n and not self.loop:
             raise EndOfStream(f"camera {self.name}: end of replay after {n} images")
+        self.photo = pos
         path = self._files[pos % n]
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:

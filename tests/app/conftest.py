@@ -47,8 +47,10 @@ def app_dirs(tmp_path: Path) -> Iterator[Path]:
             os.environ[k] = v
 
 
-def leave_game(d: Any, screen: Any) -> Iterator[int]:
-    """Menu -> End game -> the confirmation's end button, as a player leaves a game."""
+def leave_game(d: Any, screen: Any, answer: str = "Keep for later") -> Iterator[int]:
+    """Menu -> End game -> ``answer`` in the dialog, as a player leaves a game: "Keep for
+    later" (it stays in Resume), "End game" or "No result"; "Leave" where the dialog offers
+    only that (a game over, or one with no call)."""
     frame = screen.frame
     d.tap(frame.menu)
     yield 1
@@ -56,9 +58,8 @@ def leave_game(d: Any, screen: Any) -> Iterator[int]:
     yield 1
     view = frame.confirm_view
     assert view is not None
-    button = next(w for w in view.walk() if getattr(w, "text", "") in ("End game", "Leave")
-                  and type(w).__name__ != "Label")
-    d.tap(button)
+    buttons = {getattr(w, "text", ""): w for w in view.walk() if type(w).__name__ != "Label"}
+    d.tap(buttons[answer] if answer in buttons else buttons["Leave"])
     yield 2
 
 

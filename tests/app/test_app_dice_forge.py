@@ -319,7 +319,7 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
     from vision.profile import FEATURE_LENGTH, FaceSet
 
     class TableCamera:  # a CameraView whose newest picture the test sets
-        label, stand_in, rolls_count, error = "test camera", False, True, None
+        label, stand_in, rolls_count, error, ended = "test camera", False, True, None, None
         snap: Snapshot | None = None
 
         def want(self, who: str) -> None:

@@ -243,7 +243,7 @@ def test_two_games_then_history_step_resume_and_export(app_dirs: Path) -> None:
 class TableCamera:
     """A camera whose rolls count and whose newest picture the test sets (a CameraView)."""
 
-    label, stand_in, rolls_count, error = "test camera", False, True, None
+    label, stand_in, rolls_count, error, ended = "test camera", False, True, None, None
     snap: Any = None
 
     def want(self, who: str) -> None:

@@ -22,15 +22,18 @@ def test_the_app_screens_hold_their_layout_at_every_text_size(app_dirs: Path) ->
 
     from kivy.core.window import Window
 
+    import rules
     from companion.app import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from companion.journal import Journal
-    from rules import Setup
+    from rules import Entry, Setup
 
     with Journal(app_dirs / "j.sqlite3") as journal:  # two unfinished games, long names
         for game, names in (("dice-ocalypse", LONG_NAMES[:6]),
                             ("tribal-village", LONG_NAMES[:4])):
-            journal.start_game(Setup(game, tuple(names), {}, 7))
+            setup = Setup(game, tuple(names), {}, 7)
+            gid = journal.start_game(setup)  # with a call: a game with none is not kept
+            journal.record_call(gid, Entry(rules.from_setup(setup).legal_calls()[0].text()))
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     problems: list[str] = []
     checked: list[str] = []

@@ -43,7 +43,7 @@ def test_companion_camera_reaches_the_dice_view_and_the_game(
     # realtime = false: every frame is read, however loaded the machine (no frame skipped)
     (app_dirs / "config" / "config.toml").write_text(
         "[camera]\nloop = true\nfps = 15\nrealtime = false\n", encoding="utf-8")
-    monkeypatch.setenv("COMPANION_CAMERA", f"replay:{tray}")
+    monkeypatch.setenv("COMPANION_CAMERA", f"replay:{tray}?hold=0")  # a film: frame by frame
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     assert app.camera is not None and app.camera.rolls_count
     assert app.camera.label == f"replay of {tray}"

@@ -52,6 +52,7 @@ def test_the_same_group_is_asked_before_a_new_game_of_an_unfinished_one(
         press_in(d, start.confirm_view, "New game")
         yield 2
         assert app.session is not None and app.session.game_id != first
+        app.session.try_call(app.session.game.legal_calls()[0])
         second = app.session.game_id
         yield from leave_game(d, app.sm.current_screen)
         assert {r.id for r in app.journal.unfinished()} == {first, second}

@@ -32,10 +32,13 @@ def _journal_with_players(path: Path) -> None:
     """A journal that knows some players (their names are offered as entrants)."""
     import rules
     from companion.journal import Journal
+    from rules import Entry
 
-    with Journal(path) as j:
-        j.start_game(rules.new_game("dice-ocalypse", NAMES[:3], seed=1).setup, "")
-        j.start_game(rules.new_game("dice-ocalypse", NAMES[2:], seed=2).setup, "")
+    with Journal(path) as j:  # each with a call: a game with none is not kept
+        for players, seed in ((NAMES[:3], 1), (NAMES[2:], 2)):
+            game = rules.new_game("dice-ocalypse", players, seed=seed)
+            gid = j.start_game(game.setup, "")
+            j.record_call(gid, Entry(game.legal_calls()[0].text()))
 
 
 def _loopback_config(folder: Path) -> tuple[int, int]:

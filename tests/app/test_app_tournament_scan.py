@@ -54,7 +54,7 @@ def test_a_table_joins_by_showing_the_code_to_its_camera(
     (app_dirs / "config").mkdir(parents=True, exist_ok=True)
     (app_dirs / "config" / "config.toml").write_text(
         "[camera]\nloop = true\nfps = 15\n", encoding="utf-8")
-    monkeypatch.setenv("COMPANION_CAMERA", f"replay:{tray}")
+    monkeypatch.setenv("COMPANION_CAMERA", f"replay:{tray}?hold=0")  # a film: frame by frame
     director = Proc(["tournament", "serve"], app_dirs / "director", "director")
     shots = shots_folder(app_dirs)
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "table.sqlite3",

@@ -270,3 +270,62 @@ def test_feed_reads_per_s_bad_input() -> None:
     with pytest.raises(ValueError, match="fps"):
         CameraFeed("tray", fps=float("nan"))
     assert CameraFeed("tray", config={"camera": {"reads_per_s": 5}}).reads_per_s == 5.0
+
+
+def photo_folder(folder: Any, throws: list[tuple[int, ...]]) -> Any:
+    """A folder of photos of settled throws, one per throw (rendered white dice)."""
+    import cv2
+
+    from vision.synthetic import Scene, render
+
+    folder.mkdir()
+    for i, values in enumerate(throws):
+        image = render(Scene(width=640, height=480, dice=tuple(thrown(values))))
+        cv2.imwrite(str(folder / f"throw-{i:02d}.png"), image)
+    return folder
+
+
+def test_a_folder_of_photos_is_a_table_each_photo_a_settled_throw_then_its_end_is_said(
+        tmp_path: Any, caplog: Any) -> None:
+    """COMPANION_CAMERA=replay:FOLDER: each photo is held (here ?hold=0.5 on the replay's
+    virtual clock) and given to the game as one roll while a roll is expected; a photo shown
+    while none is expected is given once one is; the end of the folder is a state the feed
+    says and logs, not an error, and not a silent wait."""
+    import logging
+
+    from companion.preview import REPLAY_HOLD
+
+    assert REPLAY_HOLD >= 2  # each photo shown a few seconds by default
+    folder = photo_folder(tmp_path / "photos", [(2, 5), (6, 6, 1), (3,)])
+    config = {"camera": {"realtime": False, "fps": 20}}
+    feed = CameraFeed(f"replay:{folder}?hold=0.5", config=config, fps=200.0)
+    rolls: list[Any] = []
+    feed.on_roll = rolls.append
+    feed.expect(())
+    caplog.set_level(logging.WARNING)
+    feed.want("game")
+    wait_for(lambda: feed.ended is not None or feed.error is not None, 60)
+    assert feed.error is None
+    assert [sorted(d.value for d in r.dice) for r in rolls] == [[2, 5], [1, 6, 6], [3]]
+    assert feed.ended is not None and "has ended" in feed.ended
+    assert "no more rolls" in feed.ended and "photos" in feed.ended and "3 images" in feed.ended
+    assert any("has ended" in r.getMessage() for r in caplog.records)
+    assert not feed.running
+    feed.close()
+
+
+def test_a_photo_is_one_roll_however_long_it_is_held_and_waits_for_a_roll_to_be_expected(
+        ) -> None:
+    from companion.preview import PhotoThrows
+    from vision import Reading
+    from vision.types import Die
+
+    corners = ((70.0, 70.0), (130.0, 70.0), (130.0, 130.0), (70.0, 130.0))
+    die = Die((100.0, 100.0), corners, 0.0, 60.0, 4, "4", "white", 0.99)
+    dice, empty = Reading((die,), (480, 640)), Reading.empty((480, 640))
+    throws = PhotoThrows()
+    assert not throws.update(0, dice, None)  # shown while no roll is expected: kept
+    assert throws.update(0, dice, ())  # ... and given once one is
+    assert not throws.update(0, dice, ())  # the same photo, filmed again: not another roll
+    assert not throws.update(1, empty, ())  # an empty tray is no throw
+    assert throws.update(2, dice, ("Ana",))  # the next photo is

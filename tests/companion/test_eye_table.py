@@ -167,3 +167,24 @@ def test_plurals_and_words() -> None:
     assert action_words(riparian, "unblockable") == ("Unblockable", "Unblock")
     assert {action_icon(grubic, k) for k in ACTION_KEYS} == set(ICONS)  # the six icons
     assert figure_words("Guard 3") == ("Guard 3", "G3") and figure_words("Echo") == ("Echo",)
+
+
+def test_with_one_possible_target_an_attack_needs_no_third_tap(journal: Journal) -> None:
+    """Two players: the attack's target can only be the other one (issue 31)."""
+    from companion.games.eye_for_an_eye.calls import ArenaCalls
+    from companion.session import TableSession
+
+    clock = FakeClock()
+    setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben"), {"round_seconds": 60.0}, 1)
+    s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
+    s.start_clock()
+    a = ArenaCalls(s, parry_seconds=3.0, now=clock)
+    a.tap_action("Ana", "attack")
+    a.tap_count(2)
+    assert not a.builder.active  # made, not waiting for a target
+    assert [e.call for e in s.game.history] == ["Grubic: Spear Thrust 2 on Riparian"]
+    # three players: the target is still asked
+    b = _arena(journal, clock)
+    b.tap_action("Ana", "attack")
+    b.tap_count(2)
+    assert b.builder.needs_target and b.session.game.history == ()

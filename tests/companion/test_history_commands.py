@@ -97,9 +97,9 @@ def test_export_and_import_through_the_command(journal: Path, tmp_path: Path,
     assert (tmp_path / "g.csv").read_text().count("\n") > total
     code, out, _ = run(capsys, "history", "export", "bgstats", str(tmp_path / "g.json"),
                        "--journal", str(journal), "--game", "dice-forge")
-    plays = json.loads((tmp_path / "g.json").read_text())
-    assert code == 0 and len(plays) == PER_GAME
-    assert {p["game"]["name"] for p in plays} == {"Dice Forge"}
+    export = json.loads((tmp_path / "g.json").read_text())
+    assert code == 0 and len(export["plays"]) == PER_GAME
+    assert [g["name"] for g in export["games"]] == ["Dice Forge"]
     code, out, _ = run(capsys, "history", "export", "zip", str(tmp_path / "g.zip"),
                        "--journal", str(journal))
     assert code == 0 and f"Wrote {total} game files" in out
@@ -224,3 +224,20 @@ def test_listing_games_imports_no_plotting_or_statistics_library(journal: Path) 
                           timeout=120, env={**os.environ})
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "False False"
+
+
+def test_import_works_on_a_machine_with_no_games_yet(
+        journal: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new Pi takes another companion's games: no data folder, no journal, yet."""
+    code, _, _ = run(capsys, "history", "export", "zip", str(tmp_path / "g.zip"),
+                     "--journal", str(journal))
+    assert code == 0
+    fresh = tmp_path / "new-pi" / "data"
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(fresh))
+    code, out, err = run(capsys, "history", "import", str(tmp_path / "g.zip"))
+    total = 5 * PER_GAME + UNFINISHED
+    assert code == 0, err
+    assert "No games have been played" not in out
+    assert f"{total} of {total} game file(s) added to the history, 0 refused" in out
+    assert any(fresh.rglob("*.sqlite3"))

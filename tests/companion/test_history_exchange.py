@@ -16,6 +16,8 @@ import rules
 from companion.history import History, HistoryError
 from companion.history import exchange as ex
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
 
 @pytest.fixture
 def history(tmp_path: Path) -> History:
@@ -46,20 +48,23 @@ def test_bgstats_plays_carry_the_documented_fields(history: History) -> None:
     assert len(plays) == sum(g.is_over for g in games)  # unfinished games are no plays
     over = [g for g in games if g.is_over]
     for play, g in zip(plays, over, strict=True):
-        assert set(play) == {"playDate", "durationMin", "location", "board", "comments",
-                             "game", "players"}
-        assert set(play["game"]) == {"name", "sourceGameId", "highestWins", "noPoints"}
+        assert set(play) == {"sourceName", "sourcePlayId", "playDate", "durationMin",
+                             "comments", "game", "players"}  # no app name as the location
+        assert play["sourceName"] == ex.SOURCE_NAME and play["sourcePlayId"] == f"tc-{g.digest}"
+        assert set(play["game"]) - {"bggId"} == {"name", "sourceGameId", "highestWins"}
+        assert ("bggId" in play["game"]) == (g.game == "dice-forge")
         assert play["game"]["name"] == rules.game_class(g.game).title
         assert play["game"]["sourceGameId"] == g.game and play["game"]["highestWins"] is True
         assert len(play["playDate"]) == 19 and play["playDate"][4] == "-"
         assert play["durationMin"] == round((g.duration or 0) / 60) or play["durationMin"] == 1
         assert [q["name"] for q in play["players"]] == list(g.names)
         for q, p in zip(play["players"], g.players, strict=True):
-            assert set(q) == {"name", "sourcePlayerId", "score", "winner", "rank", "role",
-                              "startPlayer"}
+            assert set(q) - {"role"} == {"name", "sourcePlayerId", "score", "winner", "rank"}
+            assert q.get("role") == p.role  # sent only when the game has roles
             assert q["winner"] is p.won and q["rank"] == p.rank and q["score"] == p.score
         assert any(q["winner"] for q in play["players"])
         json.dumps(play)
+    assert len({p["sourcePlayId"] for p in plays}) == len(plays)  # one id per game
 
 
 def test_bgstats_links_and_page_decode_back_to_the_plays(history: History,
@@ -75,7 +80,87 @@ def test_bgstats_links_and_page_decode_back_to_the_plays(history: History,
     assert text.count("<li><a href=") == len(plays)
     listed = tmp_path / "plays.json"
     ex.write_bgstats(history.games(), listed)
-    assert json.loads(listed.read_text(encoding="utf-8")) == plays
+    export = json.loads(listed.read_text(encoding="utf-8"))
+    assert export == ex.bgstats_export(history.games())
+    assert [p["sourcePlayId"] for p in export["plays"]] == [p["sourcePlayId"] for p in plays]
+
+
+def _journaled(path: Path, example: str, start: float, minutes: float) -> int:
+    """The example game file journaled as the app does: begun at ``start`` (Unix time), a
+    call every so often, the last ``minutes`` after the start."""
+    from companion.journal import Journal
+
+    parsed = rules.parse_game_file((EXAMPLES / f"{example}.game").read_text(encoding="utf-8"))
+    game = parsed.play()
+    entries = list(game.history)
+    with Journal(path) as journal:
+        gid = journal.start_game(game.setup, wall=start)
+        for i, e in enumerate(entries, start=1):
+            journal.record_call(gid, e, wall=start + minutes * 60 * i / len(entries))
+        journal.finish(gid, wall=start + minutes * 60)
+    return gid
+
+
+def test_an_exported_play_field_by_field_and_the_same_play_from_another_companion(
+        tmp_path: Path) -> None:
+    """A finished Dice Forge game: the link's play and the export file's play, field by field
+    (docs/history.md); exported again from another companion that imported its game file (a
+    machine with no games yet), it is the same play: same sourcePlayId, uuid, date, length."""
+    import calendar
+
+    start = calendar.timegm((2026, 11, 20, 19, 5, 0, 0, 0, 0))  # 19:05 UTC
+    gid = _journaled(tmp_path / "a.sqlite3", "dice-forge", start, 47)
+    with History(tmp_path / "a.sqlite3") as a:
+        a.refresh()
+        g = a.game(gid)
+        play = ex.bgstats_play(g)
+        export = ex.bgstats_export(a.games())
+        archive = tmp_path / "games.zip"
+        ex.write_zip(a, a.games(), archive)
+    assert play == {
+        "sourceName": "Table companion",
+        "sourcePlayId": f"tc-{g.digest}",
+        "playDate": "2026-11-20 19:52:00",  # the end, in UTC
+        "durationMin": 47,
+        "comments": f"24 calls, journal game {gid}",
+        "game": {"name": "Dice Forge", "sourceGameId": "dice-forge", "highestWins": True,
+                 "bggId": 194594},
+        "players": [
+            {"name": "Ana", "sourcePlayerId": "ana", "winner": True, "score": 9, "rank": 1},
+            {"name": "Ben", "sourcePlayerId": "ben", "winner": False, "score": 4, "rank": 2}],
+    }
+    assert len(g.digest) == 32
+    assert set(export) == {"players", "locations", "games", "plays"}
+    assert export["players"] == [
+        {"id": 1, "uuid": export["players"][0]["uuid"], "name": "Ana", "isAnonymous": False},
+        {"id": 2, "uuid": export["players"][1]["uuid"], "name": "Ben", "isAnonymous": False}]
+    assert export["locations"] == []
+    assert export["games"] == [{
+        "id": 1, "uuid": export["games"][0]["uuid"], "name": "Dice Forge", "bggId": 194594,
+        "sourceGameId": "dice-forge", "highestWins": True, "noPoints": False,
+        "cooperative": False, "usesTeams": False}]
+    [row] = export["plays"]
+    assert row == {
+        "uuid": row["uuid"], "sourcePlayId": play["sourcePlayId"],
+        "playDate": "2026-11-20 19:52:00", "durationMin": 47, "gameRefId": 1,
+        "ignored": False, "manualWinner": False, "rounds": 0, "board": "",
+        "usesTeams": False, "comments": play["comments"],
+        "playerScores": [
+            {"playerRefId": 1, "score": "9", "winner": True, "rank": 1, "seatOrder": 1,
+             "startPlayer": False, "newPlayer": False, "role": "", "team": ""},
+            {"playerRefId": 2, "score": "4", "winner": False, "rank": 2, "seatOrder": 2,
+             "startPlayer": False, "newPlayer": False, "role": "", "team": ""}]}
+    assert len(row["uuid"]) == 36
+    # another companion, no games yet, takes the game file: the same play for BG Stats
+    with History(tmp_path / "b.sqlite3") as b:
+        assert [r.game_id is not None for r in ex.import_paths(b, [archive])] == [True]
+        again = ex.bgstats_export(b.games())
+        [other] = b.games()
+        assert ex.bgstats_play(other)["sourcePlayId"] == play["sourcePlayId"]
+    assert again["plays"][0]["uuid"] == row["uuid"]
+    assert again["plays"][0]["sourcePlayId"] == row["sourcePlayId"]
+    assert again["plays"][0]["playDate"] == "2026-11-20 19:52:00"
+    assert again["plays"][0]["durationMin"] == 47
 
 
 def test_zip_round_trip_into_another_companion(history: History, tmp_path: Path) -> None:

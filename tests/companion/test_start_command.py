@@ -97,3 +97,20 @@ def test_under_systemd_the_app_says_ready_then_feeds_the_watchdog(tmp_path: Path
                   until=fed_three_times)
     assert got and got[0].startswith("READY=1\nWATCHDOG=1")
     assert got.count("WATCHDOG=1") >= 3, got  # the clock keeps feeding it
+
+
+def test_with_no_display_it_names_a_command_that_is_there_after_start_sh(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`./start.sh` puts no `companion` on the PATH: the no-display message says
+    `./start.sh demo`."""
+    import argparse
+
+    from companion.commands import start
+
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(start, "is_raspberry_pi", lambda: False)
+    assert start.run(argparse.Namespace()) == 2
+    out = capsys.readouterr().out
+    assert "./start.sh demo --output DIR" in out
+    assert out.index("./start.sh demo") < out.index("companion demo")

@@ -138,6 +138,7 @@ def test_a_journal_game_that_cannot_be_replayed_is_marked_exported_and_not_offer
     game = rules.new_game("dice-ocalypse", ["Ana", "Ben"], seed=3)
     with Journal(path) as j:
         good = j.start_game(game.setup, "good")
+        j.record_call(good, Entry("Ana: Roll 6"))
         bad_call = j.start_game(game.setup, "bad call")
         j.record_call(bad_call, Entry("Ana: Roll 6"))
         j.record_call(bad_call, Entry("Ana: Frobnicate"))

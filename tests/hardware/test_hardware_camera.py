@@ -575,3 +575,31 @@ def test_auto_without_any_camera_and_no_fallback_lists_what_was_tried(
         warnings.simplefilter("error")
         with pytest.raises(CameraUnavailable, match=r"no camera found: .*picamera2.*opencv:0"):
             open_source(fallback=False)
+
+
+def test_replay_holds_each_photo_for_hold_seconds_then_ends(image_folder: Path) -> None:
+    """A folder of photos as a still table: each image is read again for ``hold`` seconds
+    (0.5 s at 4 frames a second: 2 frames), :attr:`photo` says which image it is."""
+    with ReplaySource(image_folder, fps=4, hold=0.5, realtime=False) as src:
+        frames, photos = [], []
+        for _ in range(10):
+            frames.append(src.read())
+            photos.append(src.photo)
+        with pytest.raises(EndOfStream, match="end of replay after 5 images"):
+            src.read()
+    assert photos == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert np.array_equal(frames[1].image, coloured(0))
+    assert np.array_equal(frames[9].image, coloured(4))
+    with pytest.raises(ValueError, match="hold must be"):
+        ReplaySource(image_folder, hold=-1)
+
+
+def test_replay_spec_takes_hold_after_a_question_mark(image_folder: Path) -> None:
+    src = make_source(f"replay:{image_folder}?hold=2.5")
+    assert isinstance(src, ReplaySource) and src.hold == 2.5 and src.path == image_folder
+    assert make_source(f"replay:{image_folder}", {"camera": {"hold": 4}}).hold == 4
+    assert make_source(f"replay:{image_folder}?hold=0").hold is None  # a film
+    with pytest.raises(ConfigError, match=r"unknown replay option 'speed'"):
+        make_source(f"replay:{image_folder}?speed=2")
+    with pytest.raises(ConfigError, match=r"hold must be a number of seconds.*'soon'"):
+        make_source(f"replay:{image_folder}?hold=soon")

@@ -110,9 +110,10 @@ class ScoreRow(BoxLayout):
         self.button = _w("TButton", text=player, font_size=app.fs(17), halign="left",
                          shorten=False, markup=True, background_color=(0, 0, 0, 0))
         self.tile.add_widget(self.button)
-        self.score = _w("TLabel", text="0", bold=True, font_size=app.fs(28), halign="right",
-                        shorten=False,
-                        size_hint_x=None, width=104, padding=(0, 0, 8, 0))
+        # a score is one line at every text size: it shrinks to fit its box rather than
+        # wrap ("8,00 / 0"); the box keeps the names their room at six players
+        self.score = _w("FitLabel", text="0", bold=True, font_size=app.fs(28),
+                        color=theme.TEXT, size_hint_x=None, width=104, padding=(0, 0, 8, 0))
         self.tile.add_widget(self.score)
         self.add_widget(self.tile)
 

@@ -31,7 +31,8 @@ def characters() -> dict[str, str]:
 
 OPTIONS = (
     StartOption("mode", "Mode", (("every-eye", "Every Eye for Themselves"),
-                                 ("alliances", "Alliances (teams)"))),
+                                 ("alliances", "Alliances (teams)")),
+                counts=(("every-eye", 2, 4), ("alliances", 4, 6))),
     StartOption("rounds", "Rounds", ((None, "one more than sides"),
                                      *((n, str(n)) for n in range(1, 8)))),
     StartOption("track_allocation", "Boards", ((False, "kept by the players"),

@@ -419,7 +419,13 @@ class ArenaCalls:
         return self.session.try_call(call)
 
     def _maybe_finish(self) -> list[Event] | None:
-        if self.builder.needs_count or self.builder.needs_target:
+        if self.builder.needs_count:
+            return None
+        if self.builder.needs_target:
+            # only one player can be the target (two players, say): no third tap to ask
+            targets = self.possible_targets()
+            if len(targets) == 1 and len(self.figures_to_target(targets[0])) <= 1:
+                return self.tap_target(targets[0])
             return None
         return self._finish(None)
 

@@ -123,6 +123,7 @@ class TribalVillageScreen(TableScreen):
             left.add_widget(w)
         right = _w("Panel", orientation="vertical", size_hint_x=0.45, padding=(4, 4), spacing=3)
         self.rows: dict[str, dict[str, Any]] = {}
+        self.row_buttons: list[tuple[Any, Any]] = []  # (player row, button added to it)
         palette = app.settings.palette
         for i, who in enumerate(players):
             self.rows[who] = self._player_box(who, theme.player_colour(palette, i))
@@ -173,7 +174,7 @@ class TribalVillageScreen(TableScreen):
         points.add_widget(Widget())
         row.add_widget(points)
         return {"row": row, "name": name, "detail": detail, "played": played, "score": score,
-                "under": under}
+                "under": under, "points": points}
 
     # -- state kept by the screen between taps (never game state) ----------------------------
 
@@ -215,6 +216,12 @@ class TribalVillageScreen(TableScreen):
         self.prompt_label.text = self._prompt()
         self._draw_side()
         self.choices.clear_widgets()
+        for row, extra in self.row_buttons:  # a question's buttons beside the players' names
+            row.remove_widget(extra)
+        for r in self.rows.values():  # (they stood in for the card played and the points)
+            r["played"].width, r["points"].width = 60, 58
+            r["played"].opacity = r["points"].opacity = 1
+        self.row_buttons = []
         setup = s.phase == "setup" and not game.is_over
         if game.is_over:
             self._draw_over()
@@ -639,10 +646,26 @@ class TribalVillageScreen(TableScreen):
         back = self._button("ability:back", "Other card", lambda: self._set(card=None), font=15)
         skip = self._button("ability:skip", "Don't use it", lambda: self._send_play(), font=15)
         if tribe == "Hydris":
-            self._note(f"{card}: Hunting Net in front of whom?", back)
+            # The question never takes the place of the tribe buttons the next player taps
+            # first: the net goes by a button beside each player's name on the right, and
+            # "Other card" / "Don't use it" sit on the row of card values, which nobody can
+            # tap before choosing a tribe.
+            self._note(f"{card}: Hunting Net in front of whom? Tap Net beside their name.")
+            self.choices.add_widget(Widget())
             targets = sorted({c.net for c in variants if c.net})
-            self._player_row(targets, None, lambda p: self._send_play(net=p), prefix="net:")
-            self._row([skip])
+            for p in targets:
+                r = self.rows[p]
+                row = r["row"]
+                # the button takes the place of the card played and the points (none of
+                # which matter to the question), so the name keeps its room
+                r["played"].width, r["points"].width = 0, 0
+                r["played"].opacity = r["points"].opacity = 0
+                b = self._button("net:" + p, "Net", lambda p=p: self._send_play(net=p),
+                                 hot=True, font=15, size_hint_x=None, width=64)
+                row.add_widget(b)
+                self.row_buttons.append((row, b))
+            back.size_hint_x = skip.size_hint_x = 1
+            self._row([back, skip])
         elif tribe == "Nimbus" and self.take is None:
             self._note(f"{card} off suit: Raking Talons takes a card", back)
             takes = sorted({c.take for c in variants if c.take})

@@ -1,0 +1,89 @@
+"""Huge text reaches the numbers that matter, at 800x480: Dice-ocalypse's scores of five digits
+stay whole on one line and grow with the text size (drawn size at huge against normal), and the
+Mode drop-down's choices are whole and grow. (Eye for an Eye's health, team/cup line and
+message box do not grow yet: the six-player arena has no room for taller rows.)"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import LONG_NAMES
+
+pytestmark = pytest.mark.app
+
+#: The drawn size at huge must be at least this share of the normal one (huge asks 1.45).
+GROWS = 1.3
+
+
+def test_texts_grow_with_the_text_size_and_big_scores_stay_whole(app_dirs: Path) -> None:
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, cut_text, run_app
+    from companion.widgets import natural_size, text_room
+    from rules import Setup
+
+    shots = Path(os.environ.get("GROW_SHOTS", str(app_dirs / "shots")))
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    sizes: dict[str, dict[str, float]] = {"normal": {}, "huge": {}}
+    seen: dict[str, Any] = {"problems": []}
+    dice = Setup("dice-ocalypse", LONG_NAMES[:6], {}, 3)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield 2
+        for text_size in ("normal", "huge"):
+            app.apply_settings(replace(app.settings, text_size=text_size))
+            yield 2
+            drawn = sizes[text_size]
+            app.start_game(dice)
+            yield 2
+            screen = app.game_screen
+            rows = screen.rows if hasattr(screen, "rows") else None
+            assert rows is not None
+            for row, score in zip(rows.values(), (8000, 12345, 98765, 0, 250, 10050),
+                                  strict=False):
+                row.show(score, "", False, False)
+            yield 3
+            for row in rows.values():
+                label = row.score
+                room = text_room(label)[0]
+                one = natural_size(label, label.font_size, None)[1]
+                one_line = natural_size(label, label.font_size, room)[1] < one * 1.2
+                why = cut_text(row.score)
+                if not one_line or why:
+                    seen["problems"].append(f"{text_size}: score {row.score.text!r} "
+                                            f"{'wraps' if not one_line else why}")
+            drawn["dice score"] = next(iter(rows.values())).score.font_size
+            if text_size == "huge":
+                d.screenshot(shots / "diceocalypse-6-huge-scores.png")
+            app.end_game()
+            yield 1
+            # the Mode drop-down of the start screen, open
+            start = app.screens["start"]
+            app.show("start")
+            start.choose_game("eye-for-an-eye")
+            start.set_count(4)
+            yield 2
+            start.mode_spin.is_open = True
+            yield 3
+            options = [c for c in start.mode_spin._dropdown.container.children]
+            for option in options:
+                why = cut_text(option)
+                if why:
+                    seen["problems"].append(f"{text_size}: Mode choice {option.text!r} {why}")
+            drawn["mode choice"] = options[0].font_size
+            if text_size == "huge":
+                d.screenshot(shots / "start-mode-dropdown-huge.png")
+            start.mode_spin.is_open = False
+            yield 1
+
+    run_app(app, script)
+    assert seen["problems"] == [], "\n".join(seen["problems"])
+    # Dice-ocalypse's score shares its row with a name of 16 letters at six players: it
+    # grows, a little less than the rest ("8,000" at about 1.2 times the normal size)
+    need = {k: (1.1 if k == "dice score" else GROWS) for k in sizes["normal"]}
+    small = {k: v for k, v in sizes["huge"].items() if v < need[k] * sizes["normal"][k]}
+    assert small == {}, f"do not grow: {small} (normal {sizes['normal']})"

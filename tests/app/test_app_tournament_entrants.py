@@ -1,0 +1,87 @@
+"""Nothing moves under a finger on the Tournament's Entrants page: each players' name tapped is
+ticked where it is (not removed, so the grid never re-flows), and messages ("Added Ana.", a
+refusal) have a fixed place, so four taps at the names meant add exactly those four."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tournament_touch import button, shots_folder
+
+pytestmark = pytest.mark.app
+
+KNOWN = ["Ana", "Ben", "Bartholomew", "Cyra", "Dara", "Dee", "Grace", "Hugo"]
+
+
+def _journal_with_players(path: Path) -> None:
+    import rules
+    from companion.journal import Journal
+    from rules import Entry
+
+    with Journal(path) as j:
+        for i in range(0, len(KNOWN), 4):
+            game = rules.new_game("dice-ocalypse", KNOWN[i:i + 4], seed=i)
+            gid = j.start_game(game.setup, "")
+            j.record_call(gid, Entry(game.legal_calls()[0].text()))
+
+
+def test_tapped_names_are_ticked_in_place_and_messages_do_not_push_them(
+        app_dirs: Path) -> None:
+    from companion import settings as settings_mod
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    journal = app_dirs / "j.sqlite3"
+    _journal_with_players(journal)
+    shots = shots_folder(app_dirs)
+    app = CompanionApp(clock=ManualClock(), journal_file=journal,
+                       settings=settings_mod.Settings(text_size="huge"))
+    seen: dict[str, Any] = {"moved": []}
+
+    def where(widget: Any) -> tuple[float, float]:
+        return widget.to_window(widget.x, widget.y)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        yield 2
+        d.tap(button(start, "Tournament"))
+        yield 3
+        scr = app.screens["tournament"]
+        d.tap(button(scr, "Run a tournament"))
+        yield 3
+        scr.pages["new"].name.text = "Friday Cup"
+        d.tap(scr.pages["new"].create_button)
+        yield 3
+        page = scr.pages["entrants"]
+        chips = dict(page.chip_buttons)
+        before = {n: where(c) for n, c in chips.items()}
+        message_at = where(page.message)
+        for name in ("Ana", "Ben", "Dara", "Grace"):  # one tap each, where the name was
+            x, y = before[name]
+            d.tap_at(x + chips[name].width / 2, y + chips[name].height / 2)
+            yield 2
+            seen["moved"] += [f"after {name}: {n} moved" for n, c in page.chip_buttons.items()
+                              if where(c) != before[n]]
+            if where(page.message) != message_at:
+                seen["moved"].append(f"after {name}: the message moved")
+        seen["message"] = page.message.text
+        seen["ticked"] = {n: (c.text, c.disabled) for n, c in page.chip_buttons.items()}
+        d.tap(button(page.root, "Add"))  # nothing typed: a refusal, in the same place
+        yield 2
+        seen["refusal"] = page.message.text
+        seen["moved"] += [f"after the refusal: {n} moved"
+                          for n, c in page.chip_buttons.items() if where(c) != before[n]]
+        seen["entrants"] = [x.name for x in app.tournaments.desk.tournament.entrants()]
+        d.screenshot(shots / "tournament-entrants-ticked.png")
+
+    run_app(app, script)
+    assert seen["moved"] == []
+    assert seen["entrants"] == ["Ana", "Ben", "Dara", "Grace"]
+    for name in KNOWN:
+        taken = name in ("Ana", "Ben", "Dara", "Grace")
+        assert seen["ticked"][name] == ((f"{name}: in", True) if taken else (name, False))
+    assert seen["message"] == "Added Grace."
+    assert seen["refusal"].startswith("Type a name")
