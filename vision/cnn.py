@@ -106,8 +106,41 @@ class Nets:
                 break
             origins.append((float(np.clip(cx - side / 2, 0.0, max(0.0, w - side))),
                             float(np.clip(cy - side / 2, 0.0, max(0.0, h - side)))))
+        return self._detect_tiles(img, scale, origins, heat_min, max_size)
+
+    def detect_covering(self, img: Image, scale: float,
+                        region: tuple[float, float, float, float], heat_min: float = HEAT_MIN,
+                        max_size: float = ZOOM_MAX, max_tiles: int = 12) -> list[Detection]:
+        """As :meth:`detect_zoomed`, over the whole of ``region`` (x0, y0, x1, y1 in frame
+        pixels): tiles overlapping by a quarter cover it, at ``scale`` or, where that would
+        take more than ``max_tiles``, at the largest scale that covers it with that many."""
+        h, w = img.shape[:2]
+        x0, y0 = max(0.0, region[0]), max(0.0, region[1])
+        x1, y1 = min(float(w), region[2]), min(float(h), region[3])
+        if x1 <= x0 or y1 <= y0:
+            return []
+        while True:
+            side = DET / scale
+
+            def starts(a: float, b: float, side: float = side) -> list[float]:
+                if b - a <= side:
+                    return [max(0.0, min((a + b - side) / 2, max(0.0, b - side)))]
+                n = math.ceil((b - a - side) / (0.75 * side)) + 1
+                return [a + (b - a - side) * i / (n - 1) for i in range(n)]
+
+            origins = [(tx, ty) for ty in starts(y0, y1) for tx in starts(x0, x1)]
+            if len(origins) <= max_tiles:
+                return self._detect_tiles(img, scale, origins, heat_min, max_size)
+            scale *= 0.9
+
+    def _detect_tiles(self, img: Image, scale: float, origins: list[tuple[float, float]],
+                      heat_min: float, max_size: float) -> list[Detection]:
+        """The detector on DET x DET tiles of ``img`` at ``scale`` from each origin, in small
+        batches; a die found in a tile's border strip is left to its neighbour."""
         if not origins:
             return []
+        h, w = img.shape[:2]
+        side = DET / scale
         boxes = np.stack([warp_down(img, np.array([[scale, 0.0, -tx * scale],
                                                     [0.0, scale, -ty * scale]]), DET)
                           for tx, ty in origins])

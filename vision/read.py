@@ -36,7 +36,6 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cnn import (
-    DET,
     HEAT_MIN,
     ZOOM_BELOW,
     ZOOM_MAX_SCALE,
@@ -935,8 +934,8 @@ ZOOM_MIN_DIE = 10.0
 #: A die found by the zoomed look whose value the classifier cannot tell is reported (unsure)
 #: only at a heatmap peak this strong.
 ZOOM_UNSURE_HEAT = 0.6
-#: At most this many zoomed tiles over a calibrated oblique tray.
-ZOOM_TRAY_TILES = 9
+#: At most this many zoomed tiles over a calibrated oblique tray (fewer: a smaller zoom).
+ZOOM_TRAY_TILES = 12
 
 
 #: A calibrated tray whose dice look squashed to less than this (short / long side, ~ the cosine
@@ -987,12 +986,9 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
         zs = min(ZOOM_MAX_SCALE * s, ZOOM_TO / expect)
         ys, xs = np.nonzero(mask) if mask is not None else (np.array([0, work.shape[0] - 1]),
                                                             np.array([0, work.shape[1] - 1]))
-        step = DET / zs * 0.4
-        grid = [(float(x), float(y))
-                for y in np.arange(ys.min(), ys.max() + step, step)
-                for x in np.arange(xs.min(), xs.max() + step, step)]
-        near = [d for d in cnn.detect_zoomed(work, zs, grid, heat_min=RESCUE_HEAT,
-                                             max_tiles=ZOOM_TRAY_TILES)
+        region = (float(xs.min()), float(ys.min()), float(xs.max()) + 1, float(ys.max()) + 1)
+        near = [d for d in cnn.detect_covering(work, zs, region, heat_min=RESCUE_HEAT,
+                                               max_tiles=ZOOM_TRAY_TILES)
                 if d.size >= ZOOM_MIN_DIE]
         dets = _merge_zoomed([d for d in dets if d.size * s >= ZOOM_BELOW], near)
         zoomed = {id(d) for d in near}
