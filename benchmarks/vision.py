@@ -164,7 +164,7 @@ def bench_shipped(verbose: bool) -> None:
         print(sc.line(f"{folder} [shipped, trained on]"))
 
 
-def bench_folds(folder_of_folds: Path, verbose: bool) -> None:
+def bench_folds(folder_of_folds: Path, verbose: bool, only: int | None = None) -> None:
     """k-fold figures: each photo read by the models trained without its third.
 
     ``folder_of_folds`` holds ``f0/``, ``f1/``, ``f2/``, each with ``dice_det.onnx`` and
@@ -180,7 +180,7 @@ def bench_folds(folder_of_folds: Path, verbose: bool) -> None:
               "only fold 0 is a fair figure)")
     folds: list[Nets | None] = []
     for k in range(3):
-        if classical:
+        if classical or (only is not None and k != only):
             folds.append(None)
             continue
         d = folder_of_folds / f"f{k}"
@@ -193,6 +193,8 @@ def bench_folds(folder_of_folds: Path, verbose: bool) -> None:
             per_fold = [Score() for _ in range(3)]
             pooled = Score()
             for i, jpg in photos(folder):
+                if only is not None and i % 3 != only:
+                    continue
                 img = cv2.imread(str(jpg))
                 if img is None:
                     continue
@@ -202,8 +204,10 @@ def bench_folds(folder_of_folds: Path, verbose: bool) -> None:
                 score_image(img, labels, per_fold[i % 3], verbose, jpg.name)
                 score_image(img, labels, pooled)
             for k, sc in enumerate(per_fold):
-                print(sc.line(f"{folder} [fold {k}]"))
-            print(pooled.line(f"{folder} [3 folds]"))
+                if only is None or k == only:
+                    print(sc.line(f"{folder} [fold {k}]"))
+            if only is None:
+                print(pooled.line(f"{folder} [3 folds]"))
     finally:
         read_mod.nets = shipped  # type: ignore[misc]
 
@@ -380,6 +384,9 @@ def main() -> None:
     ap.add_argument("--models", type=Path, metavar="DIR",
                     help="read everything with the dice_det.onnx / dice_cls.onnx in DIR "
                     "instead of the shipped models (synthetic, hard, speed)")
+    ap.add_argument("--fold", type=int, choices=(0, 1, 2),
+                    help="read only this fold's photos (with its models: the others may be "
+                    "missing)")
     ap.add_argument("--shipped", action="store_true",
                     help="read the real photos with the shipped models instead (they trained "
                     "on every one)")
@@ -395,7 +402,7 @@ def main() -> None:
         elif args.shipped:
             bench_shipped(args.verbose)
         else:
-            bench_folds(args.folds, args.verbose)
+            bench_folds(args.folds, args.verbose, args.fold)
     if args.only in (None, "loso") and DATA.exists():
         bench_loso(args.loso, args.verbose)
     if args.only in (None, "synthetic"):

@@ -64,6 +64,10 @@ def ago(seconds: float) -> str:
     return "yesterday" if days == 1 else f"{days} days ago"
 
 
+#: The start screen's line while the start-up notice (a damaged file, ...) is news.
+STARTED_WITH_A_PROBLEM = "Started with a problem: see the notice"
+
+
 class StartScreen(Screen):
     """A new game: the game, its options in words, the players (typed on the on-screen
     keyboard, or a recent group in one tap), characters or teams where the game has them; and
@@ -255,12 +259,12 @@ class StartScreen(Screen):
         if not self.seated:  # the last group played here, once, as the app starts
             self.seated = True
             self._seat_names(self._last_group() or DEFAULT_NAMES[:self.count])
-        if self.dropped is None:
+        if self.dropped is None and self.message.text != STARTED_WITH_A_PROBLEM:
             self.message.text = ""  # what was said before is old now
         if self.app.notices and not self.noticed:
             # what went wrong at start-up, once, in full, where there is room to read it
             self.noticed = True
-            self.message.text = "Started with a problem: see the notice"
+            self.message.text = STARTED_WITH_A_PROBLEM
             Clock.schedule_once(lambda dt: self.show_notice(self.app.notices), 0)
         elif self.app.journal.readonly and not self.message.text:
             self.message.text = self.read_only_line()

@@ -87,6 +87,9 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
         d.tap(start.start_button)  # without zones the camera cannot fill the boards
         yield 1
         assert app.session is None and "no board zones" in start.message.text
+        ok = next(b for b in start.problem_view.walk() if getattr(b, "text", "") == "OK")
+        d.tap(ok)  # the problem is said in a dialog as well: the players read it, then OK
+        yield 1
         app._board_zones = zones
         d.tap(start.start_button)
         yield 2

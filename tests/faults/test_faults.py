@@ -38,6 +38,7 @@ import rules
 from companion import startfiles
 from companion.journal import Journal
 from rules import RulesError
+from rules.core import Entry
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
@@ -314,7 +315,8 @@ def test_damaged_and_special_files_never_stop_the_start(
         (home / "data").mkdir(parents=True)
         (home / "config").mkdir()
         with Journal(home / "data" / "journal.sqlite3") as j:  # a game to find again
-            j.start_game(rules.new_game("dice-ocalypse", ["Ana", "Ben"], seed=3).setup)
+            gid = j.start_game(rules.new_game("dice-ocalypse", ["Ana", "Ben"], seed=3).setup)
+            j.record_call(gid, Entry("Ana: Roll 6"))  # a game with no call is not kept
         _damage(home / target, how)
         env = {**os.environ, "COMPANION_CONFIG_DIR": str(home / "config"),
                "COMPANION_DATA_DIR": str(home / "data")}
