@@ -978,8 +978,12 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     small, s = shrink(work)
     found = cnn.detect_shrunk(small, s, work.shape[:2], heat_min=ZOOM_PEAK)
     dets = [d for d in found if d.score >= RESCUE_HEAT]
+    big = [d for d in dets if (die_size or d.size) * s >= ZOOM_BELOW]
+    # a small peak on a big die (a pip, a corner) asks for no closer look: what that look
+    # would find there is dropped (_merge_zoomed)
     tiny = [d for d in found if (die_size or d.size) * s < ZOOM_BELOW
-            and (die_size or d.size) >= ZOOM_MIN_DIE]
+            and (die_size or d.size) >= ZOOM_MIN_DIE
+            and all(math.hypot(d.cx - b.cx, d.cy - b.cy) > 0.5 * b.size for b in big)]
     zoomed: set[int] = set()  # the dice found by the zoomed look (by id)
     if expect is not None and expect * s < ZOOM_BELOW:
         # the whole tray, not only where the whole-frame look saw hints
