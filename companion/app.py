@@ -568,10 +568,14 @@ class CompanionApp(App):
         with ``ending``, forgotten when it has no call, otherwise kept for resume."""
         session = self.session
         if session is not None:
-            if ending is not None and not session.game.is_over:
-                self.journal.finish(session.game_id, ending=ending)
-            else:
-                self.journal.discard_empty(session.game_id)
+            try:
+                if ending is not None and not session.game.is_over:
+                    self.journal.finish(session.game_id, ending=ending)
+                else:
+                    self.journal.discard_empty(session.game_id)
+            except NOT_SAVED as e:  # a read-only or full card: the game stays as it was
+                Logger.warning(f"companion: game {session.game_id} could not be ended: "
+                               f"{not_saved(e, self.journal)}")
         self._detach()
         self.update_leds()
         self.show("start")

@@ -283,6 +283,8 @@ class Journal:
     def discard_empty(self, game_id: int) -> bool:
         """Forget a game that has no call at all (started by accident, or left before the
         first call): nothing of it is worth keeping. True when it was forgotten."""
+        if self.readonly:
+            return False  # another companion's (or a read-only card's) games are left alone
         db = self._writing()
         with store.transaction(db, self.path):
             if db.execute("SELECT 1 FROM calls WHERE game_id=? LIMIT 1",
