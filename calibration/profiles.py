@@ -40,6 +40,7 @@ import json
 import math
 import os
 import re
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -48,7 +49,6 @@ from typing import Any
 import numpy as np
 
 from calibration.zones import Zone, ZoneError, check_zones
-from hardware.files import NotAPlainFile, read_bounded
 from vision.profile import FACE_FEATURES, LEGACY_FACE_FEATURES, Profile, face_features
 
 FORMAT = "table-companion-profile"
@@ -537,6 +537,28 @@ def _write_atomic(path: Path, text: str) -> None:
 
 #: The most a profile file may hold (a real one with its face sets is well under 1 MB).
 MAX_PROFILE_BYTES = 16_000_000
+
+
+class NotAPlainFile(OSError):
+    """A profile path that is a FIFO, a device or a socket, or too large (``strerror`` says
+    which)."""
+
+
+def read_bounded(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of the plain file ``path``: a FIFO or a device is refused
+    unopened (or, opened without blocking, by fstat), and a larger file is refused. The same
+    rule as ``hardware.files.read_bounded``, which calibration may not import
+    (ARCHITECTURE.md: calibration sees only vision)."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise NotAPlainFile(0, "not a plain file (a FIFO, a device or a folder)", str(path))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotAPlainFile(0, "not a plain file (a FIFO or a device)", str(path))
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise NotAPlainFile(0, f"larger than {limit} bytes: too large for a profile", str(path))
+    return data
 
 
 def load_file(path: Path) -> CalibrationProfile:
