@@ -155,13 +155,18 @@ def photos(folder: str) -> list[tuple[int, Path]]:
 def bench_shipped(verbose: bool) -> None:
     """Every photo read by the shipped models (which trained on all of them)."""
     for folder in FOLDERS:
-        sc = Score()
-        for _i, jpg in photos(folder):
-            img = cv2.imread(str(jpg))
-            if img is not None:
-                labels = load_labels(jpg.with_suffix(".txt"), img.shape[1], img.shape[0])
-                score_image(img, labels, sc, verbose, jpg.name)
-        print(sc.line(f"{folder} [shipped, trained on]"))
+        print(score_folder(folder, verbose).line(f"{folder} [shipped, trained on]"))
+
+
+def score_folder(folder: str, verbose: bool) -> Score:
+    """Every photo of one shared folder read by the models ``read_dice`` uses now."""
+    sc = Score()
+    for _i, jpg in photos(folder):
+        img = cv2.imread(str(jpg))
+        if img is not None:
+            labels = load_labels(jpg.with_suffix(".txt"), img.shape[1], img.shape[0])
+            score_image(img, labels, sc, verbose, jpg.name)
+    return sc
 
 
 def bench_folds(folder_of_folds: Path, verbose: bool, only: int | None = None) -> None:
@@ -237,13 +242,7 @@ def bench_loso(folder_of_loso: Path, verbose: bool) -> None:
                       f"loso-{folder.removesuffix('-train')})")
                 continue
             _with_nets(Nets(det=d / "dice_det.onnx", cls=d / "dice_cls.onnx"))
-            sc = Score()
-            for _i, jpg in photos(folder):
-                img = cv2.imread(str(jpg))
-                if img is not None:
-                    labels = load_labels(jpg.with_suffix(".txt"), img.shape[1], img.shape[0])
-                    score_image(img, labels, sc, verbose, jpg.name)
-            print(sc.line(f"{folder} [left out]"))
+            print(score_folder(folder, verbose).line(f"{folder} [left out]"))
     finally:
         read_mod.nets = shipped  # type: ignore[misc]
 

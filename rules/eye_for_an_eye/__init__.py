@@ -1,4 +1,4 @@
-"""Eye for an Eye: the real-time arena game (rules in ../shared/rulebooks/eye-for-an-eye.txt).
+"""Eye for an Eye: the real-time arena game (its rulings: docs/rules/eye-for-an-eye.md).
 
 >>> import rules
 >>> game = rules.new_game("eye-for-an-eye", ["Ana", "Ben"])
