@@ -13,32 +13,16 @@ import dataclasses
 
 import numpy as np
 import pytest
+from tracker_readings import HAND, SIZE, Spec, _die, _frame  # noqa: F401
 
-from vision import Die, Reading, RollTracker
+from vision import Reading, RollTracker
 from vision.motion import MOVING, MotionMeter, ReadGate
 from vision.synthetic import Scene, SynthDie, render
 from vision.tracker import Roll
 
 FPS = 30.0
 BUDGET = 8.0
-SIZE = 30.0
-HAND = "occlusion: a large object (a hand?) is in view"
 NOISE = 0.02  # the meter's floor on a still frame (die areas)
-
-Spec = tuple[float, float, int | None]  # x, y, value (None: read as uncertain)
-
-
-def _die(x: float, y: float, v: int | None) -> Die:
-    h = SIZE / 2
-    return Die(center=(x, y), corners=((x - h, y - h), (x + h, y - h), (x + h, y + h),
-                                       (x - h, y + h)),
-               angle=0.0, size=SIZE, value=v, face=None if v is None else str(v),
-               colour="red", confidence=0.9 if v else 0.05)
-
-
-def _frame(*dice: Spec, hand: bool = False) -> Reading:
-    return Reading(dice=tuple(_die(*d) for d in dice), frame_shape=(480, 640),
-                   warnings=(HAND,) if hand else ())
 
 
 class GatedClip:

@@ -11,29 +11,13 @@ import dataclasses
 
 import numpy as np
 import pytest
+from tracker_readings import HAND, SIZE, Spec, _die, _frame  # noqa: F401
 
-from vision import Die, Reading, RollTracker, read_dice
+from vision import Reading, RollTracker, read_dice
 from vision.synthetic import Scene, SynthDie, render
 from vision.tracker import Roll
 
 FPS = 20.0
-SIZE = 30.0
-HAND = "occlusion: a large object (a hand?) is in view"
-
-Spec = tuple[float, float, int | None]  # x, y, value (None: read as uncertain)
-
-
-def _die(x: float, y: float, v: int | None) -> Die:
-    h = SIZE / 2
-    return Die(center=(x, y), corners=((x - h, y - h), (x + h, y - h), (x + h, y + h),
-                                       (x - h, y + h)),
-               angle=0.0, size=SIZE, value=v, face=None if v is None else str(v),
-               colour="red", confidence=0.9 if v else 0.05)
-
-
-def _frame(*dice: Spec, hand: bool = False) -> Reading:
-    return Reading(dice=tuple(_die(*d) for d in dice), frame_shape=(480, 640),
-                   warnings=(HAND,) if hand else ())
 
 
 class Clip:
