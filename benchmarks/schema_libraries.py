@@ -1,11 +1,13 @@
 """Schema libraries for settings and profiles: msgspec against pydantic, import time and memory.
 
-Run: .venv/bin/python benchmarks/schema_libraries.py [--runs N] [--python PYTHON]
-(about 20 s). ``--python`` names an interpreter that has both libraries (the project's venv
-has only the one chosen). Each run is a fresh process that imports the library, declares a
-schema like the settings file's (eleven fields, enums, bounds, no unknown keys) and checks one
-mapping 1,000 times; runs alternate A, B, A, B... so that a machine busy with other work
-slows both alike. Prints the median and the spread of each figure:
+Run: .venv/bin/python benchmarks/schema_libraries.py --python PYTHON [--runs N] (about 20 s).
+``--python`` names an interpreter that has both libraries (the project's venv has only the one
+chosen), e.g. one made with ``.tools/bin/uv venv /tmp/schema-bench`` and
+``VIRTUAL_ENV=/tmp/schema-bench .tools/bin/uv pip install msgspec pydantic``. Each run is a
+fresh process that imports the library, declares a schema like the settings file's (eleven
+fields, enums, bounds, no unknown keys) and checks one mapping 1,000 times; runs alternate A,
+B, A, B... so that a machine busy with other work slows both alike. Prints the median and the
+spread of each figure:
 
 - import: wall time of ``import <library>`` in the fresh process (ms);
 - RSS: the process's resident set size after the import and the schema, less its size before
