@@ -125,8 +125,13 @@ def test_profile_round_trip() -> None:
 
 
 def test_profile_rejects_bad_input() -> None:
-    with pytest.raises(ValueError, match="unknown keys"):
+    with pytest.raises(ValueError, match="profile: Object contains unknown field `tabel`"):
         Profile.from_dict({"tabel": None})
+    with pytest.raises(ValueError, match=r"Expected `array` of length 3, got 2 - at "
+                                         r"`\$.palette.colours\[0\].bgr`"):
+        Profile.from_dict({"palette": {"colours": [{"name": "red", "bgr": [1, 2]}]}})
+    with pytest.raises(ValueError, match="profile: Expected `object`, got `array`"):
+        Profile.from_dict([1, 2])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="at least 3 points"):
         TableRegion(((0, 0), (1, 1)))
     with pytest.raises(ValueError, match="singular"):
