@@ -40,6 +40,7 @@ from companion.contract import (
     AppScreens,
     CameraView,
     GamePlugin,
+    Light,
     SessionListener,
     StartPage,
     TableGame,
@@ -111,7 +112,7 @@ class AppCore(App):
         self.button_pad: ButtonPad | None = None
         self.button_seats: tuple[str, ...] = ()
         self.seat_leds: SeatLeds | None = None
-        self._lights: tuple[str, ...] = ()
+        self._lights: tuple[Light, ...] = ()
         self.last_roll: Reading | None = None
         self.keyboard_mode = "system"  # Kivy's keyboard mode in use (see use_keyboard)
         self.last_events: Sequence[Event] = ()  # what the last call did (for the log, tests)
@@ -558,7 +559,10 @@ class AppCore(App):
         return self.table
 
     def _attach(self, session: TableSession[Any], *, pause: bool = True) -> None:
-        self._detach(pause=pause)
+        """The game comes to the table (told to the listeners: ``GAME_ON``), or the one on
+        is drawn again (new sizes, colours or parry window: nothing is told)."""
+        again = session is self.session
+        self._detach(pause=pause, leaving=not again)
         plugin = plugins()[session.game.name]
         self.session = session
         self.plugin = plugin
@@ -572,13 +576,15 @@ class AppCore(App):
         self.update_leds()
         self.show(table.screens[0].name)
         self._ticker = Clock.schedule_interval(self._tick, self.tick_seconds)
-        self._announce(SessionChange(Change.GAME_ON))
+        if not again:
+            self._announce(SessionChange(Change.GAME_ON))
 
-    def _detach(self, *, pause: bool = True) -> None:
+    def _detach(self, *, pause: bool = True, leaving: bool = True) -> None:
+        """The game leaves the table (``leaving``: told to the listeners, ``GAME_OFF``)."""
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
-        left = self.session is not None
+        left = leaving and self.session is not None
         if self.session is not None:
             if pause:
                 self.session.pause_clock()
@@ -732,7 +738,7 @@ class AppCore(App):
             return
         self._lights = lights
         for i, hw in enumerate(seats):
-            want = lights[i] if i < len(lights) else "off"
+            want: Light = lights[i] if i < len(lights) else "off"
             state = leds.state(hw)
             if state in (want, "none"):
                 continue

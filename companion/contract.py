@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from kivy.uix.screenmanager import Screen
@@ -38,6 +38,10 @@ if TYPE_CHECKING:
     from hardware.buttons import ButtonEvent
     from rules import Setup
     from vision import Profile, Reading
+
+
+#: A seat's light on the table's buttons.
+Light = Literal["on", "off", "blink"]
 
 
 @dataclass(frozen=True)
@@ -202,8 +206,8 @@ class TableGame(Protocol):
     def wants_camera(self) -> bool:
         """True while the game reads dice from the camera."""
 
-    def lights(self) -> Sequence[str]:
-        """Each seat's light on the table's buttons: "on", "off" or "blink" (seat order)."""
+    def lights(self) -> Sequence[Light]:
+        """Each seat's light on the table's buttons, in seat order."""
 
     def close(self) -> None:
         """The game leaves the table: stop its timers, release what it holds."""
@@ -284,7 +288,7 @@ class AppHost(Fonts, Protocol):
     def listen(self, listener: SessionListener) -> None:
         """Tell ``listener`` every change of the game at the table, after the game's own
         screens: its session's changes, and ``GAME_ON`` / ``GAME_OFF`` as a game comes to the
-        table (started, resumed, drawn again) or leaves it."""
+        table (started or resumed) or leaves it."""
 
     def unlisten(self, listener: SessionListener) -> None: ...
 
@@ -380,5 +384,5 @@ class GamePlugin:
 
 
 __all__ = ["AppHost", "AppScreens", "ButtonUse", "CameraView", "Fonts", "GamePlugin", "Host",
-           "MakeScreen", "MakeTable", "SessionListener", "Snapshot", "StartOption", "StartPage",
-           "TableGame", "no_buttons"]
+           "Light", "MakeScreen", "MakeTable", "SessionListener", "Snapshot", "StartOption",
+           "StartPage", "TableGame", "no_buttons"]

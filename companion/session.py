@@ -42,8 +42,8 @@ class Change(Enum):
     CLOCK_RESUME = "clock-resume"
     CLOCK_PAUSE = "clock-pause"
     CUE = "cue"  # a moment of the round clock: the change's ``cue``
-    #: The app's own (never told by a session): a game came to the table (started, resumed,
-    #: or drawn again in new settings), or left it.
+    #: The app's own (never told by a session): a game came to the table (started or
+    #: resumed), or left it.
     GAME_ON = "game-on"
     GAME_OFF = "game-off"
 

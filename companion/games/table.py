@@ -14,7 +14,7 @@ from typing import Any
 from kivy.uix.screenmanager import Screen
 
 from companion import theme
-from companion.contract import ButtonUse, Host
+from companion.contract import ButtonUse, Host, Light
 from companion.session import Change, SessionChange, TableSession
 from hardware.buttons import ButtonEvent
 from rules import Event, Game, RulesError
@@ -129,7 +129,7 @@ class ScreenTable:
     def wants_camera(self) -> bool:
         return self.screen.wants_camera()
 
-    def lights(self) -> Sequence[str]:
+    def lights(self) -> Sequence[Light]:
         return ()
 
     def close(self) -> None:

@@ -231,9 +231,7 @@ class TournamentHub:
         if not self._listening:
             self._listening = True
             self.app.listen(self._on_change)
-            session = self.app.session
-            if session is not None and session.game.is_over:  # ended before we listened
-                self._report_over(session)
+            self._on_change(SessionChange(Change.GAME_ON))  # the game on before we listened
         if self._watch is None:
             self._watch = Clock.schedule_interval(self._tick, WATCH_SECONDS)
             self._tick(0.0)

@@ -19,13 +19,18 @@ NAMES = ["Ana", "Ben", "Cyra", "Dmitri", "Eli", "Fay"]
 
 def test_a_round_game_started_from_the_start_screen_is_recorded_at_its_last_call(
         app_dirs: Path) -> None:
+    from dataclasses import replace
+
     from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
+    from companion.session import Change
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     seen: dict[str, Any] = {}
+    heard: list[Change] = []
 
     def script(d: Driver) -> Generator[int | None, None, None]:
+        app.listen(lambda change: heard.append(change.kind))
         yield 3
         hub = app.tournaments
         assert hub is not None and hub.desk is None
@@ -44,9 +49,15 @@ def test_a_round_game_started_from_the_start_screen_is_recorded_at_its_last_call
         result = hub.desk.tournament.current.results.get(1)
         seen["result"] = result
         seen["placings"] = session.game.placings()
+        assert heard[0] is Change.GAME_ON and Change.CALL in heard
         yield 2
+        heard.clear()
+        app.apply_settings(replace(app.settings, text_size="large"))  # the game drawn again
+        yield 2
+        assert Change.GAME_ON not in heard and Change.GAME_OFF not in heard
         app.end_game()
         yield 2
+        assert heard[-1] is Change.GAME_OFF
         # and a game that is not the round's is none of the hub's business
         play_out(app.start_game(type(setup)(setup.game, ("Zed", "Yan", "Xi"), {}, 5)), 8)
         seen["others"] = sorted(hub.desk.tournament.current.results)

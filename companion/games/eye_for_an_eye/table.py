@@ -7,7 +7,7 @@ from typing import Any
 
 from kivy.uix.screenmanager import Screen
 
-from companion.contract import Host
+from companion.contract import Host, Light
 from companion.games.eye_for_an_eye.board import BoardWatcher, apply_board
 from companion.games.eye_for_an_eye.calls import ArenaCalls, Press, counting_feedback
 from companion.games.eye_for_an_eye.screen import ArenaScreen, BetweenScreen
@@ -118,9 +118,9 @@ class EyeTable:
         except RulesError as e:
             self.say(str(e))
 
-    def lights(self) -> Sequence[str]:
+    def lights(self) -> Sequence[Light]:
         """Lit while that seat may parry, blinking when knocked out."""
-        out = []
+        out: list[Light] = []
         for seat in self.calls.seats():
             if seat.knocked_out:
                 out.append("blink")
