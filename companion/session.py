@@ -71,9 +71,6 @@ class SessionChange:
         """True for the round clock's cue of that name."""
         return self.cue is not None and self.cue.name == name
 
-    def __str__(self) -> str:
-        return f"cue:{self.cue.name}" if self.cue is not None else self.kind.value
-
 
 Listener = Callable[[SessionChange], None]
 
