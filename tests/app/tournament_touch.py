@@ -82,3 +82,16 @@ def type_on_keypad(d: Any, keys: dict[str, Any], text: str) -> Iterable[int | No
     for ch in text:
         d.tap(keys[ch.upper()])
         yield 1
+
+
+def play_out(session: Any, seed: int, most: int = 3000) -> None:
+    """Random legal calls on a session until its game is over (at most ``most`` calls), all
+    in one go: no frame of the app comes between them."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(most):
+        if session.game.is_over:
+            return
+        session.call(session.game.random_call(rng))
+    raise AssertionError(f"the game is not over after {most} random calls")
