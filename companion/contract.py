@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from calibration.zones import Zone
     from companion.session import TableSession
     from companion.settings import Settings
-    from hardware.buttons import ButtonEvent
+    from hardware.buttons import ButtonEvent, Light
     from vision import Profile, Reading
 
 
@@ -193,7 +193,7 @@ class TableGame(Protocol):
     def wants_camera(self) -> bool:
         """True while the game reads dice from the camera."""
 
-    def lights(self) -> Sequence[str]:
+    def lights(self) -> Sequence[Light]:
         """Each seat's light on the table's buttons: "on", "off" or "blink" (seat order)."""
 
     def close(self) -> None:

@@ -16,27 +16,23 @@ from kivy.uix.screenmanager import Screen
 from companion import theme
 from companion.contract import ButtonUse, Host
 from companion.session import TableSession
-from hardware.buttons import ButtonEvent
-from rules import Event, Game, RulesError
+from hardware.buttons import ButtonEvent, Light
+from rules import Event
 from vision import Reading
 
 #: Changes of the session after which the screen redraws.
 REDRAW = ("call", "undo", "redo", "refused", "building")
 
 
-def refusal_reason(game: Game[Any], message: str) -> str:
-    """The reason of a refused call without the call itself, which the players just made:
-    ``"Ana: Bank: Ana's first banked turn must be worth at least 1000; this turn has 50"`` ->
-    ``"Ana's first banked turn must be worth at least 1000; this turn has 50"``. A message
-    that does not start with a call is returned whole."""
-    cut = len(message)
-    while (cut := message.rfind(": ", 0, cut)) > 0:
-        try:
-            game.parse(message[:cut])
-        except RulesError:
-            continue
-        return message[cut + 2:]
-    return message
+def refusal_reason(session: TableSession[Any]) -> str:
+    """The session's message, a refused call's without the call itself, which the players just
+    made: the engine's refusal of ``Ana: Bank`` reads ``"Ana's first banked turn must be worth
+    at least 1000; this turn has 50"``. Any other message (a notice, the journal's refusal)
+    is returned whole."""
+    refused = session.refused
+    if refused is not None and refused.call is not None and str(refused) == session.message:
+        return refused.reason
+    return session.message
 
 
 def lines_label(host: Host, size: float, **kwargs: Any) -> Any:
@@ -129,7 +125,7 @@ class ScreenTable:
     def wants_camera(self) -> bool:
         return self.screen.wants_camera()
 
-    def lights(self) -> Sequence[str]:
+    def lights(self) -> Sequence[Light]:
         return ()
 
     def close(self) -> None:

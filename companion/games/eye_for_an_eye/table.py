@@ -10,9 +10,10 @@ from kivy.uix.screenmanager import Screen
 from companion.contract import Host
 from companion.games.eye_for_an_eye.board import BoardWatcher, apply_board
 from companion.games.eye_for_an_eye.calls import ArenaCalls, Press, counting_feedback
+from companion.games.eye_for_an_eye.model import ArenaModel
 from companion.games.eye_for_an_eye.screen import ArenaScreen, BetweenScreen
 from companion.session import TableSession
-from hardware.buttons import ButtonEvent
+from hardware.buttons import ButtonEvent, Light
 from rules import Event, RulesError
 from rules.eye_for_an_eye import EyeForAnEye
 from vision import Reading
@@ -32,8 +33,9 @@ class EyeTable:
         self.session: TableSession[EyeForAnEye] = session.typed(EyeForAnEye)
         self.calls = ArenaCalls(self.session, parry_seconds=host.settings.parry_seconds,
                                 now=host.now)
-        self.arena = ArenaScreen(host, self.calls)
-        self.between = BetweenScreen(host, self.calls)
+        self.model = ArenaModel(self.calls)
+        self.arena = ArenaScreen(host, self.model)
+        self.between = BetweenScreen(host, self.model)
         #: The players' boards filled by the camera (allocation tracking and board zones).
         self.board: BoardWatcher | None = None
         if self.game.options.track_allocation and host.board_zones:
@@ -54,10 +56,7 @@ class EyeTable:
     # -- the session -------------------------------------------------------------------------
 
     def on_session(self, what: str, events: Sequence[Event]) -> None:
-        if what == "refused":
-            self.arena.refused = True  # shown white on red in the message box
-        elif what in ("call", "undo", "redo", "building"):
-            self.arena.refused = False
+        self.model.on_session(what)  # a refusal shows white on red in the message box
         if what.startswith("cue:"):
             sound = CUE_SOUNDS.get(what[4:])
             if sound is not None:
@@ -97,10 +96,9 @@ class EyeTable:
             board.reset()
             board.round = self.game.state.round_number
         lines = apply_board(self.session, board, reading.dice)
-        refused = [line for line in lines if line.startswith("camera: ")]
+        refused = [line.text for line in lines if line.refused]
         if refused:
-            self.say(refused[-1])
-            self.arena.refused = True
+            self.model.say(refused[-1], refused=True)
             self.arena.refresh()
 
     # -- the buttons -------------------------------------------------------------------------
@@ -117,20 +115,13 @@ class EyeTable:
         except RulesError as e:
             self.say(str(e))
 
-    def lights(self) -> Sequence[str]:
+    def lights(self) -> Sequence[Light]:
         """Lit while that seat may parry, blinking when knocked out."""
-        out = []
-        for seat in self.calls.seats():
-            if seat.knocked_out:
-                out.append("blink")
-            else:
-                out.append("on" if self.calls.parry_left(seat.player) is not None else "off")
-        return out
+        return self.model.lights()
 
     def say(self, text: str) -> None:
         """A notice for the players ("Undid: ..."), in the arena's message box."""
-        self.session.message = text
-        self.arena.refused = False
+        self.model.say(text)
         self.arena.refresh()
 
     def close(self) -> None:
