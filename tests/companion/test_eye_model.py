@@ -27,7 +27,7 @@ def seat(model: ArenaModel, player: str):  # type: ignore[no-untyped-def]
 def test_before_the_round_nothing_is_lit_and_the_box_says_to_start(journal: Journal) -> None:
     model = ArenaModel(_arena(journal, FakeClock(), start=False))
     look = model.look()
-    assert look.prompt == "Tap Yarra Mark! to start the round"
+    assert look.prompt[0] == "Tap Yarra Mark! to start the round"
     assert (look.go, look.clock, look.clock_tone, look.round) == ("Yarra Mark!", "1:00",
                                                                    "stopped", "Round 1/4")
     assert look.counts == frozenset() and not look.cancel_enabled and not look.rear_enabled
@@ -44,20 +44,20 @@ def test_an_attack_built_by_taps_lights_its_button_then_its_targets(journal: Jou
     model = ArenaModel(calls)
     look = model.look()
     assert look.go == "Pause" and look.clock_tone == "running"
-    assert look.prompt == "Tap an action on your panel"
+    assert look.prompt[0] == "Tap an action on your panel"
     assert seat(model, "Ana").actions["attack"].tone == "possible"
     assert seat(model, "Ana").actions["attack"].words == ("Spear Thrust", "Attack")
     calls.tap_action("Ana", "attack")
     look = model.look()
-    assert look.prompt == "Grubic: Spear Thrust\nHow many dice? Tap a count"
+    assert look.prompt[0] == "Grubic: Spear Thrust\nHow many dice? Tap a count"
     assert look.counts == {1, 2, 3} and look.rear_enabled and look.cancel_enabled
     assert seat(model, "Ana").actions["attack"].tone == "live"
     calls.tap_count(2)
-    assert model.look().prompt == "Grubic: Spear Thrust 2\nTap the target (white)"
+    assert model.look().prompt[0] == "Grubic: Spear Thrust 2\nTap the target (white)"
     calls.toggle_rear()
     look = model.look()
-    assert look.rear_lit and look.prompt == "Grubic: Spear Thrust 2 from the rear\nTap the " \
-                                            "target (white)"
+    assert look.rear_lit
+    assert look.prompt == ("Grubic: Spear Thrust 2 from the rear\nTap the target (white)",)
     calls.toggle_rear()
     tones = {s.player: (s.tone, s.outlined) for s in model.seats_look()}
     assert tones == {"Ana": ("own", False), "Ben": ("target", True), "Cy": ("target", True)}
@@ -80,12 +80,12 @@ def test_a_refusal_shows_white_on_red_until_the_next_change(journal: Journal) ->
     calls.session.subscribe(lambda what, events: model.on_session(what))
     calls.tap_action("Ben", "heal")
     look = model.look()
-    assert look.refused and "full health" in look.prompt
+    assert look.refused and "full health" in look.prompt[0]
     calls.tap_action("Ben", "attack")  # a new call being built: the refusal was read
     look = model.look()
-    assert not look.refused and look.prompt.endswith("How many dice? Tap a count")
+    assert not look.refused and look.prompt[0].endswith("How many dice? Tap a count")
     model.say("Undid: Grubic: Leap 1")  # a notice is not a refusal
-    assert model.look().prompt == "Undid: Grubic: Leap 1" and not model.look().refused
+    assert model.look().prompt[0] == "Undid: Grubic: Leap 1" and not model.look().refused
 
 
 def test_at_six_players_the_box_shows_the_newest_call(journal: Journal) -> None:
@@ -96,11 +96,12 @@ def test_at_six_players_the_box_shows_the_newest_call(journal: Journal) -> None:
     s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
     s.start_clock()
     model = ArenaModel(ArenaCalls(s, parry_seconds=3.0, now=clock))
-    assert not model.log_beside and model.look().prompt == "Tap an action on your panel"
+    assert not model.log_beside and model.look().prompt[0] == "Tap an action on your panel"
     assert seat(model, "Ana").cup == ("Team 1 · Cup 0",)
     first = s.game.seats()[0].character.short
     s.call(f"{first}: Movement 1")
-    assert model.look().prompt == f"Last call:\n0:00 {first}: Movement 1"
+    assert model.look().prompt == (f"Last call:\n0:00 {first}: Movement 1",
+                                   f"0:00 {first}: Movement 1")  # the call whole, if short
     counting = model.counting(0, "movement", 2)
     assert counting is not None and counting[0] == "Ana"
     assert counting[1].endswith(" 2...\npress again to add")

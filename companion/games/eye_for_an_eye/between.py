@@ -19,7 +19,7 @@ from companion.widgets import w
 from rules import Event
 
 #: The between-rounds table: (heading, share of the width).
-COLUMNS = (("Rank", 0.09), ("Side", 0.37), ("Cup", 0.1), ("Bonus", 0.11), ("Score", 0.11),
+COLUMNS = (("Rank", 0.07), ("Side", 0.43), ("Cup", 0.08), ("Bonus", 0.1), ("Score", 0.1),
            ("Points", 0.11), ("Match", 0.11))
 
 
@@ -33,11 +33,13 @@ class BetweenScreen(Screen):
         self.model = model
         self.calls = model.calls
         fs = host.fs
-        root = w("Panel", orientation="vertical", padding=10, spacing=6, bg=theme.BACKGROUND)
+        root = w("Panel", orientation="vertical", padding=10, spacing=4, bg=theme.BACKGROUND)
         self.title = w("THeading", text="", size_hint_y=None, height=50, font_size=fs(28))
         root.add_widget(self.title)
-        self.table = GridLayout(cols=1, spacing=2, size_hint_y=None, row_default_height=52,
-                                row_force_default=True)
+        # A row holds a side over its characters (two lines) at the text size chosen: the
+        # rows grow with it (a team's row no longer shrinks its text to fit).
+        self.row_height = max(52.0, fs(17) * 2.3)
+        self.table = GridLayout(cols=1, spacing=2, size_hint_y=None)
         self.table.bind(minimum_height=self.table.setter("height"))
         root.add_widget(self.table)
         root.add_widget(Widget())
@@ -62,7 +64,8 @@ class BetweenScreen(Screen):
             self.calls.next_round()
 
     def _row(self, cells: Sequence[str], *, heading: bool = False) -> BoxLayout:
-        row = BoxLayout(spacing=4)
+        height = max(36.0, self.host.fs(15) * 1.7) if heading else self.row_height
+        row = BoxLayout(spacing=4, size_hint_y=None, height=height)
         for (name, share), text in zip(COLUMNS, cells, strict=True):
             side = name == "Side"
             label = w("TLabel", text=text, size_hint_x=share, shorten=False,

@@ -67,7 +67,8 @@ class SeatLook:
 @dataclass(frozen=True)
 class ArenaLook:
     """The arena around the panels: round, clock and its button, the keypad, Rear and
-    Cancel, the message box (white on red when ``refused``), the newest calls."""
+    Cancel, the message box (white on red when ``refused``; its words longest first, the
+    screen shows the first that fits), the newest calls."""
 
     round: str
     clock: str
@@ -77,7 +78,7 @@ class ArenaLook:
     rear_enabled: bool
     rear_lit: bool
     cancel_enabled: bool
-    prompt: str
+    prompt: tuple[str, ...]
     refused: bool
     log: tuple[str, ...]
 
@@ -238,9 +239,17 @@ class ArenaModel:
                          bool(calls.session.message) and self.refused,
                          tuple(self.log_lines(14)))
 
-    def prompt(self) -> str:
-        """The message box: a refusal or a notice, the call being built, what the clock
-        allows, or the newest call (at 5-6 players, where no log stands beside)."""
+    def prompt(self) -> tuple[str, ...]:
+        """The message box, longest words first: a refusal or a notice, the call being
+        built, what the clock allows, or the newest call (at 5-6 players, where no log stands
+        beside; "Last call:" gives way where the call needs the room)."""
+        if not self.log_beside and self.calls.session.log and not self._news():
+            newest = self.log_lines(1)[0]
+            return ("Last call:\n" + newest, newest)
+        return (self._news() or "Tap an action on your panel",)
+
+    def _news(self) -> str:
+        """What the message box says before the newest call, if anything."""
         calls = self.calls
         b = calls.builder
         message = calls.session.message
@@ -261,9 +270,7 @@ class ArenaModel:
             return ("Paused: no calls until Resume.\nUndo and Redo still work."
                     if calls.session.clock.state == "paused"
                     else "Tap Yarra Mark! to start the round")
-        if not self.log_beside and calls.session.log:
-            return "Last call:\n" + self.log_lines(1)[0]
-        return "Tap an action on your panel"
+        return ""
 
     def counting(self, seat: int, action: str, count: int) -> tuple[str, str] | None:
         """A seat's button still being counted: (its player, the message box's words), or

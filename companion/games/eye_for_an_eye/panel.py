@@ -36,7 +36,7 @@ from companion.games.eye_for_an_eye.look import (
     figure_words,
 )
 from companion.games.eye_for_an_eye.model import ButtonTone, HeaderTone, SeatLook
-from companion.widgets import w
+from companion.widgets import natural_size, w
 from rules.eye_for_an_eye.game import SeatView
 
 #: A word is kept on a button only if it fits at this share of the button's font size or more.
@@ -140,17 +140,30 @@ class PlayerPanel(BoxLayout):
         self.bar = w("Bar", size_hint_y=None, height=4 if tall else 2, fill=self.colour)
         self.cup = w("TLabel", text="", font_size=fs(15 if tall else 14),
                      halign="center" if tall else "right")
+        # Health and the team and cup line grow with the text size. In a short panel (4-6
+        # players) the room they take is won back from the gaps of the panel, whose six
+        # actions keep a finger's size (48 px) at 800x480.
+        line = max(19.0, round(fs(15) * 1.2))
+        spare = line - 19.0
         if tall:  # health, its bar, then team and cup, one under the other
-            status = BoxLayout(orientation="vertical", spacing=2, size_hint_y=None, height=56)
-            self.health.size_hint_y = None
-            self.health.height = 24
+            self.health.size_hint_y = self.cup.size_hint_y = None
+            self.health.height = max(24.0, round(fs(17) * 1.3))
+            self.cup.height = max(24.0, round(fs(15) * 1.3))
+            status = BoxLayout(orientation="vertical", spacing=2, size_hint_y=None,
+                               height=self.health.height + self.cup.height + 8)
             for part in (self.health, self.bar, self.cup):
                 status.add_widget(part)
         else:  # health left, team and cup right, the bar under both
-            status = BoxLayout(orientation="vertical", spacing=1, size_hint_y=None, height=22)
+            if spare:
+                self.spacing, self.padding, self.head_box.spacing = 1, 1, 0
+                self.bar.height = 1
+            status = BoxLayout(orientation="vertical", spacing=0 if spare else 1,
+                               size_hint_y=None, height=line + 3 - 2 * bool(spare))
             row = BoxLayout(spacing=4, padding=(4, 0))
-            self.health.size_hint_x = 0.42
-            self.cup.size_hint_x = 0.58
+            # health takes the width its words need (up to half), team and cup the rest
+            self.health.size_hint_x = None
+            row.bind(width=lambda *_: self._health_width())
+            self.health.fbind("text", lambda *_: self._health_width())
             row.add_widget(self.health)
             row.add_widget(self.cup)
             status.add_widget(row)
@@ -158,7 +171,7 @@ class PlayerPanel(BoxLayout):
         self.status = status
         self.cup_words = Words(self.cup, wrap=False)
         self.head_box.add_widget(status)
-        self.head_box.height = self.header.height + status.height + 2
+        self.head_box.height = self.header.height + status.height + self.head_box.spacing
         self.add_widget(self.head_box)
         # While an attack wants a target, a seat with several standing figures (Echo and his
         # Guards) shows one button per figure where its name and health were: tap 3 is the
@@ -189,6 +202,16 @@ class PlayerPanel(BoxLayout):
         self.labels = {k: ACTION_WORDS[k][-1] for k in ACTION_KEYS}
 
     # -- pieces ----------------------------------------------------------------------------
+
+    def _health_width(self) -> None:
+        """A short panel's health: as wide as its words at their size, at most half the
+        row."""
+        row = self.health.parent
+        if row is None:
+            return
+        room = row.width - row.padding[0] - row.padding[2] - row.spacing
+        need = natural_size(self.health, self.health._wanted, None)[0] + 6  # (a FitLabel)
+        self.health.width = max(1.0, min(need, room * 0.5))
 
     def _icon_room(self, b: Any) -> None:
         """The icon above a button's word: its size from the button's height, its room kept

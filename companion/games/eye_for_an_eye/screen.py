@@ -44,7 +44,7 @@ from companion.games.eye_for_an_eye.between import BetweenScreen
 from companion.games.eye_for_an_eye.calls import KEYPAD
 from companion.games.eye_for_an_eye.look import BLACK, LIVE, REFUSED
 from companion.games.eye_for_an_eye.model import ArenaModel, ClockTone
-from companion.games.eye_for_an_eye.panel import PlayerPanel
+from companion.games.eye_for_an_eye.panel import PlayerPanel, Words
 from companion.widgets import cut_by_design, show_picture, w
 
 #: The round clock's colour by its tone.
@@ -99,6 +99,7 @@ class ArenaScreen(Screen):
         self.message_box = w("Panel", bg=theme.PANEL, padding=(6, 2))
         self.prompt = w("TLabel", text="", font_size=fs(16), halign="left", shorten=False)
         self.prompt.bind(size=lambda wid, v: setattr(wid, "text_size", v))
+        self.prompt_words = Words(self.prompt)  # "Last call:" gives way to the call
         self.message_box.add_widget(self.prompt)
         bottom.add_widget(self.message_box)
         self.count_buttons = []
@@ -296,10 +297,9 @@ class ArenaScreen(Screen):
         self._prompt(look.prompt, look.refused)
         self.log_label.text = "\n".join(look.log)
 
-    def _prompt(self, text: str, refused: bool) -> None:
+    def _prompt(self, words: tuple[str, ...], refused: bool) -> None:
         """The message box: a refusal white on red, anything else on the panel colour."""
-        if self.prompt.text != text:
-            self.prompt.text = text
+        self.prompt_words.show(words)
         bg = REFUSED if refused else theme.PANEL
         if tuple(self.message_box.bg) != bg:
             self.message_box.bg = bg
@@ -314,7 +314,7 @@ class ArenaScreen(Screen):
         panel = self.panels.get(player)
         if panel is not None:
             panel.show_counting(action, count)
-        self._prompt(text, False)
+        self._prompt((text,), False)
 
     def refresh_clock(self) -> None:
         self._clock(*self.model.clock())
