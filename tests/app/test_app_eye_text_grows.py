@@ -2,7 +2,8 @@
 "Health 15/15", its team and cup line and the message box grow with the text size (drawn
 size at huge against normal) and stay whole; the newest call in the message box ("Last
 call: ... Hits land on Riparian from Grubic") is whole; between rounds, a team's row ("Team
-1" over its characters) grows as the other rows do and is whole.
+1" over its characters) grows as the other rows do, is never shrunk below its size and is
+whole.
 
 EYE_GROW_SHOTS=<folder> keeps the screenshots (eye-6-huge-arena.png, eye-6-huge-between.png)."""
 
@@ -80,6 +81,10 @@ def test_health_cup_message_and_team_rows_grow_and_stay_whole(app_dirs: Path) ->
             for row in rows:
                 for label in row:
                     whole(f"{text_size} between-rounds row", label)
+            for row in rows:  # a team's row is never drawn smaller than asked (issue 31)
+                if row[1].font_size < row[1]._wanted - 0.01:
+                    problems.append(f"{text_size}: {row[1].text!r} shrunk to "
+                                    f"{row[1].font_size:.1f} from {row[1]._wanted:.1f}")
             drawn["team row"] = min(row[1].font_size for row in rows)
             drawn["rank"] = min(row[0].font_size for row in rows)
             if text_size == "huge":

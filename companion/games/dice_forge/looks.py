@@ -5,7 +5,6 @@ dialog that turns between them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -42,7 +41,7 @@ class Looks:
         self.model = model
         self.look_view: ModalView | None = None
 
-    def _look(self, title: str, body: Any) -> ModalView:
+    def _look(self, title: str, body: Widget) -> ModalView:
         """A dialog showing part of the table, with buttons to turn to the other parts."""
         turns: list[MenuItem] = [("Sanctuary", self.look_sanctuary), ("Feats", self.look_feats)]
         if self.model.game.state.module != "none":

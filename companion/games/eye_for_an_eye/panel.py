@@ -104,7 +104,7 @@ class Words:
 
     def choose(self) -> None:
         b = self.button
-        wanted = getattr(b, "_wanted", b.font_size)
+        wanted = b._wanted  # the size asked for (a FitLabel or FitButton)
         text = self.words[-1] + self.extra
         if b.width > 10:
             for word in self.words[:-1]:

@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kivy.clock import Clock
+from kivy.clock import Clock, ClockEvent
+from kivy.input.motionevent import MotionEvent
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
@@ -82,7 +83,7 @@ class ArenaScreen(Screen):
         # The live dice view beside the arena (Settings: Dice view), above the call log.
         self.picture = Image(fit_mode="contain", size_hint_y=None, height=0, opacity=0)
         self.picture.bind(on_touch_down=lambda wid, t: self._picture_tapped(t))
-        self._picture_poll: Any = None
+        self._picture_poll: ClockEvent | None = None
         self._picture_frame = 0
         log_col.add_widget(self.picture)
         log_col.add_widget(w("TLabel", text="Calls, newest first", size_hint_y=None,
@@ -174,7 +175,7 @@ class ArenaScreen(Screen):
         show_picture(self.picture, snap.rgb)
         self._picture_frame = snap.index
 
-    def _picture_tapped(self, touch: Any) -> bool:
+    def _picture_tapped(self, touch: MotionEvent) -> bool:
         """A tap on the small picture opens the full-screen dice view."""
         if self.picture.opacity and self.picture.collide_point(*touch.pos):
             self.host.show("dice")
