@@ -99,7 +99,7 @@ def test_every_dice_forge_screen_shot(app_dirs: Path) -> None:
                 scr().do(lambda b=buy: scr().model.add_buy(b))
                 yield 1
                 yield from shot("forge-basket")
-                scr().forge_now()
+                scr().do(scr().model.forge_now)
                 yield 1
                 continue
             if kind == "action" and f"{prefix}-perform" not in taken and any(

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_dice_forge_adapter import Die, Reading
 
 import rules
 from companion.games.dice_forge.model import Choice, ForgeModel, Pane
@@ -19,9 +20,9 @@ from companion.journal import Journal
 from companion.session import TableSession
 from rules.core import to_plain
 from rules.dice_forge import DiceForge
-from vision import Die, Reading
+from vision import Reading as VisionReading
 
-Reported = list[tuple[Reading, dict[int, str]]]
+Reported = list[tuple[VisionReading, dict[int, str]]]
 
 
 @pytest.fixture
@@ -182,11 +183,6 @@ def test_which_die_first_is_asked_only_when_the_order_matters(journal: Journal) 
     assert model.ordering is None and model.pane().prompt == "Ana rolls both dice"
 
 
-def die(x: float, face: str, confidence: float = 0.95) -> Die:
-    corners = ((x - 20, 80.0), (x + 20, 80.0), (x + 20, 120.0), (x - 20, 120.0))
-    return Die((x, 100.0), corners, 0.0, 40.0, None, face, "white", confidence)
-
-
 def test_the_camera_reads_a_roll_and_the_players_confirm_what_it_doubts(
         journal: Journal) -> None:
     """A settled roll the camera is sure of becomes the call at once (the Goddess module's
@@ -202,14 +198,15 @@ def test_the_camera_reads_a_roll_and_the_players_confirm_what_it_doubts(
     assert model.message == "The camera has no settled roll yet."
     ana = game.state.player(game.state.steps[0].player)
     faces = (ana.dice[0][0], ana.dice[1][0])
-    model.read(Reading((die(100.0, faces[0]), die(300.0, faces[1])), (480, 640)))
+    model.read(Reading((Die((100.0, 100.0), faces[0]), Die((300.0, 100.0), faces[1]))))
     assert [e.call for e in game.history] == [f"{ana.name}: Rolled {faces[0]}, {faces[1]}"]
     assert reported == []  # read as it was: nothing to correct
     while game.state.steps[0].kind != "roll2":  # the golem's fork: the first way
         tap(model, next(k for k in choices(model.pane()) if k.startswith("choose:")))
     ben = game.state.player(game.state.steps[0].player)
     assert ben.name != ana.name
-    doubted = Reading((die(100.0, ben.dice[0][0]), die(300.0, ben.dice[1][0], 0.2)), (480, 640))
+    doubted = Reading((Die((100.0, 100.0), ben.dice[0][0]),
+                       Die((300.0, 100.0), ben.dice[1][0], 0.2)))
     model.read(doubted)
     n = len(game.history)
     assert model.message == "Camera: please confirm the faces."

@@ -11,7 +11,7 @@ from test_companion_session import FakeClock, _arena, journal
 
 import rules
 from companion.games.eye_for_an_eye.calls import ArenaCalls
-from companion.games.eye_for_an_eye.model import ArenaModel
+from companion.games.eye_for_an_eye.model import ArenaModel, SeatLook
 from companion.journal import Journal
 from companion.session import TableSession
 from hardware.buttons import Light
@@ -20,7 +20,7 @@ from rules.eye_for_an_eye import EyeForAnEye
 __all__ = ["journal"]  # the fixture, shared with the session's tests
 
 
-def seat(model: ArenaModel, player: str):  # type: ignore[no-untyped-def]
+def seat(model: ArenaModel, player: str) -> SeatLook:
     return next(s for s in model.seats_look() if s.player == player)
 
 
@@ -121,3 +121,29 @@ def test_the_clock_running_out_ends_the_round_with_its_table(journal: Journal) -
     assert len(between.rows) == 3 and [r[0] for r in between.rows] == ["1", "1", "1"]
     assert between.note == "Round ended: the clock ran out (Yarra Bung!).  3 rounds to play"
     assert between.rows[0][1] == "Ana\nGrubic"  # the side over its character
+
+
+def test_a_tied_match_asks_for_a_tie_break_then_names_the_winner(journal: Journal) -> None:
+    clock = FakeClock()
+    setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben"),
+                        {"round_seconds": 60.0, "rounds": 1}, 1)
+    s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
+    calls = ArenaCalls(s, parry_seconds=3.0, now=clock)
+    model = ArenaModel(calls)
+    s.start_clock()
+    clock.now += 61
+    calls.tick()  # nobody scored: a tie
+    between = model.between()
+    assert not s.game.is_over and between.next == "Tie-break round"
+    assert between.note.endswith("Tied: a tie-break round is next")
+    calls.next_round()
+    assert model.look().round == "Tie-break"
+    s.start_clock()
+    ana = s.game.seats()[0].character.short
+    ben = s.game.seats()[1].character.short
+    s.call(f"{ana}: Unblockable 2 on {ben}")
+    clock.now += 61
+    calls.tick()
+    between = model.between()
+    assert s.game.is_over and between.title == "Winner: Ana" and between.next == "New game"
+    assert between.rows[0][1] == f"Ana\n{ana}" and between.rows[0][0] == "1"

@@ -64,6 +64,7 @@ class DiceForgeScreen(TableScreen):
         self.model = ForgeModel(self.session, host.correct_roll)
         self.looks = Looks(host, self.model)
         self._drawn = 0  # refreshes so far: a tap that changed nothing on show redraws
+        self._drawn_key: tuple[object, ...] = ()  # the model as last drawn
         root = _w("Panel", orientation="vertical", padding=4, spacing=4, bg=theme.BACKGROUND)
         self.frame = GameFrame(app, game=lambda: self.game, menu=self.menu_items)
         self.round_label = self.wait_label = self.frame.title
@@ -102,11 +103,11 @@ class DiceForgeScreen(TableScreen):
     # -- touches -------------------------------------------------------------------------------
 
     def do(self, act: Callable[[], object]) -> None:
-        """A touch: the model acts, then the screen shows it (once: a call already redrew it
-        through the session)."""
+        """A touch: the model acts, then the screen shows it (once, unless the model changed
+        again after a call redrew it through the session)."""
         drawn = self._drawn
         act()
-        if self._drawn == drawn:
+        if self._drawn == drawn or self.model.key() != self._drawn_key:
             self.refresh()
 
     def say(self, text: str) -> None:
@@ -170,6 +171,7 @@ class DiceForgeScreen(TableScreen):
         colour = NOTE_COLOURS.get(tone)
         self.note_label.text = (escape_markup(text) if colour is None else
                                 f"[color={hex_colour(colour)}]{escape_markup(text)}[/color]")
+        self._drawn_key = model.key()
 
     def draw(self, pane: Pane) -> None:
         """The right-hand side: the dice's columns, the final places or a grid, then the
