@@ -33,13 +33,13 @@ class BetweenScreen(Screen):
         self.model = model
         self.calls = model.calls
         fs = host.fs
-        root = w("Panel", orientation="vertical", padding=10, spacing=4, bg=theme.BACKGROUND)
+        root = w("Panel", orientation="vertical", padding=10, spacing=3, bg=theme.BACKGROUND)
         self.title = w("THeading", text="", size_hint_y=None, height=50, font_size=fs(28))
         root.add_widget(self.title)
         # A row holds a side over its characters (two lines) at the text size chosen: the
         # rows grow with it (a team's row no longer shrinks its text to fit).
-        self.row_height = max(52.0, fs(17) * 2.3)
-        self.table = GridLayout(cols=1, spacing=2, size_hint_y=None)
+        self.row_height = max(52.0, fs(17) * 2.45)
+        self.table = GridLayout(cols=1, spacing=1, size_hint_y=None)
         self.table.bind(minimum_height=self.table.setter("height"))
         root.add_widget(self.table)
         root.add_widget(Widget())
@@ -64,7 +64,7 @@ class BetweenScreen(Screen):
             self.calls.next_round()
 
     def _row(self, cells: Sequence[str], *, heading: bool = False) -> BoxLayout:
-        height = max(36.0, self.host.fs(15) * 1.7) if heading else self.row_height
+        height = max(32.0, self.host.fs(15) * 1.45) if heading else self.row_height
         row = BoxLayout(spacing=4, size_hint_y=None, height=height)
         for (name, share), text in zip(COLUMNS, cells, strict=True):
             side = name == "Side"
