@@ -12,4 +12,18 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
-__all__ = ["plural"]
+def fmt_clock(seconds: float) -> str:
+    """Seconds left as the clock shows them: m:ss, rounded up."""
+    s = max(0, int(seconds + 0.999))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def fmt_clock_at(at: float | None) -> str:
+    """A call's time in the log: m:ss into the round."""
+    if at is None:
+        return ""
+    s = int(at)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+__all__ = ["fmt_clock", "fmt_clock_at", "plural"]
