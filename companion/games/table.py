@@ -15,28 +15,14 @@ from kivy.uix.screenmanager import Screen
 
 from companion import theme
 from companion.contract import ButtonUse, Host
+from companion.games.refusal import refusal_reason
 from companion.session import TableSession
 from hardware.buttons import ButtonEvent
-from rules import Event, Game, RulesError
+from rules import Event
 from vision import Reading
 
 #: Changes of the session after which the screen redraws.
 REDRAW = ("call", "undo", "redo", "refused", "building")
-
-
-def refusal_reason(game: Game[Any], message: str) -> str:
-    """The reason of a refused call without the call itself, which the players just made:
-    ``"Ana: Bank: Ana's first banked turn must be worth at least 1000; this turn has 50"`` ->
-    ``"Ana's first banked turn must be worth at least 1000; this turn has 50"``. A message
-    that does not start with a call is returned whole."""
-    cut = len(message)
-    while (cut := message.rfind(": ", 0, cut)) > 0:
-        try:
-            game.parse(message[:cut])
-        except RulesError:
-            continue
-        return message[cut + 2:]
-    return message
 
 
 def lines_label(host: Host, size: float, **kwargs: Any) -> Any:
