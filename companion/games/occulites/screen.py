@@ -642,7 +642,8 @@ class OcculitesScreen(TableScreen):
         waiting = [p for p in self.players if p not in st.lineups]
         if self.sel is not None:
             p, i = self.sel
-            if i in self.flagged.get(p, set()):
+            slot = self.drafts.get(p, [None] * CARDS)[i]
+            if i in self.flagged.get(p, set()) and slot is not None:
                 prompt = (f"[b]{p}, card {i + 1}[/b]: the camera is not sure of this die. "
                           "OK, or tap its colour and pips.")
             else:
@@ -972,9 +973,13 @@ class OcculitesScreen(TableScreen):
             self.read_slots[p] = (reading, tuple(slots), slots)
             self.flagged[p] = {i for i, s in enumerate(slots) if s is None or s.uncertain}
             if read.problems:
-                counts.append(f"{p} {read.seen}")
-        if counts:  # one line for all of them: the rows show which dice are missing
-            notes.append(f"Dice seen: {', '.join(counts)} (a line-up has {CARDS}).")
+                counts.append(f"{p}: {read.seen} dice seen")
+        # one short line for all of them (the rows marked "check ?" show which dice are
+        # missing): with the question about a die it stays whole at the huge text size
+        if len(counts) == 1:
+            notes.append(f"{counts[0]}, a line-up has {CARDS}.")
+        elif counts:
+            notes.append(f"{len(counts)} line-ups are not {CARDS} dice: see check ?")
         # Unsure dice are framed in orange and the first is selected: the prompt says so.
         first = next((p for p in self.players if self.flagged.get(p)), None)
         self.sel = None
