@@ -15,6 +15,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion import theme
 from companion.contract import ButtonUse, Host, Light
+from companion.games.refusal import refusal_reason
 from companion.session import Change, SessionChange, TableSession
 from hardware.buttons import ButtonEvent
 from rules import Event
@@ -22,17 +23,6 @@ from vision import Reading
 
 #: Changes of the session after which the screen redraws.
 REDRAW = frozenset({Change.CALL, Change.UNDO, Change.REDO, Change.REFUSED, Change.BUILDING})
-
-
-def refusal_reason(session: TableSession[Any]) -> str:
-    """The session's message, a refused call's without the call itself, which the players just
-    made: the engine's refusal of ``Ana: Bank`` reads ``"Ana's first banked turn must be worth
-    at least 1000; this turn has 50"``. Any other message (a notice, the journal's refusal)
-    is returned whole."""
-    refused = session.refused
-    if refused is not None and refused.call is not None and str(refused) == session.message:
-        return refused.reason
-    return session.message
 
 
 def lines_label(host: Host, size: float, **kwargs: Any) -> Any:

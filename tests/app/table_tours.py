@@ -71,7 +71,7 @@ def occulites_tour(app: Any, step: int, check: At) -> Iterator[int]:
                 for k, p in enumerate(scr.players)}
         scr.apply_reading(lined_up_tray(dice, {last: {1, 4}}))
         yield 1
-        assert scr.sel == (last, 1), scr.sel
+        assert scr.model.sel == (last, 1), scr.model.sel
         yield from check("allocate, camera unsure")
         d.tap(scr.confirm_button)
         yield 1
@@ -95,9 +95,9 @@ def occulites_tour(app: Any, step: int, check: At) -> Iterator[int]:
         yield 1
         d.tap(scr.reveal_button)
         yield 2
-        assert scr.resolving is not None
+        assert scr.model.resolving is not None
         yield from check("card 1")
-        while scr.resolving is not None and scr.resolving["step"] < 6:
+        while scr.model.resolving is not None and scr.model.resolving.step < 6:
             d.tap(scr.next_button)
             yield 1
         yield from check("card 6")
@@ -118,7 +118,7 @@ def occulites_tour(app: Any, step: int, check: At) -> Iterator[int]:
         while not g.is_over:
             s.try_call(g.random_call(rng))
             yield 1
-        while scr.resolving is not None:
+        while scr.model.resolving is not None:
             d.tap(scr.next_button)
             yield 1
         yield from check("over")

@@ -142,7 +142,7 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
         yield from roll_in_tray(1, 1, 1, 5, 5, 2)
         assert calls()[-1] == "Ana: Roll 1 1 1 5 5 2"
         assert [b.text for b in scr.dice] == ["1", "1", "1", "5", "5", "2"]
-        assert scr.chosen == [0, 1, 2, 3, 4]
+        assert scr.model.chosen == [0, 1, 2, 3, 4]
         assert "Keep 1 1 1 5 5 = 1,100 -> 1,100 this turn" in scr.hint.text
         d.screenshot(shots / "diceocalypse-2-keep.png")
         # Tapping a die changes the keep; a die that does not score cannot be kept.

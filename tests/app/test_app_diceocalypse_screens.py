@@ -138,7 +138,7 @@ def test_no_tap_lost_while_the_camera_reads(app_dirs: Path) -> None:
             s.call(text)
         yield 2
         scr = app.game_screen
-        assert scr.camera_on and scr.expected() == {"Ana": 6}
+        assert scr.camera_on and scr.model.expected() == {"Ana": 6}
         for name in ("tap_number", "choose_card_player"):
             real = getattr(scr, name)
             setattr(scr, name, lambda *a, real=real, name=name: (taps.append(name), real(*a)))
@@ -157,7 +157,7 @@ def test_no_tap_lost_while_the_camera_reads(app_dirs: Path) -> None:
         for who in ("Cy", "Ana", "Cy", "Ana", "Cy", "Ana", "Cy"):
             tab = next(b for b in scr.card_tabs.children if b.text == who)
             yield from finger.tap(tab)
-        seen["player"] = scr.cards_player
+        seen["player"] = scr.model.cards_player
         seen["rolls"] = finger.events
         seen["history"] = len(g.history)
 

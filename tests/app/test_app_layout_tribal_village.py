@@ -47,38 +47,38 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
         rng = random.Random(step * 11 + len(game.setup.players))
         if step == 0 and game.state.phase == "setup":
             first = game.setup.players[-1]
-            screen._set(picker=first)
+            screen.choose(picker=first)
             yield 1
             yield from look(app, "objectives")
             for mode in ("alliances", "revealed"):
                 if f"mode:{mode}" in screen.buttons:
-                    screen._set(setup_mode=mode)
+                    screen.choose(setup_mode=mode)
                     yield 1
                     if mode == "alliances":
-                        screen._set(swap_first=game.state.layout[0][0])
+                        screen.choose(swap_first=game.state.layout[0][0])
                         yield 1
                     yield from look(app, f"setup {mode}")
-            screen._set(setup_mode="pick", swap_first=None)
+            screen.choose(setup_mode="pick", swap_first=None)
             yield 1
         if step == 1:
             if advance(game, session, lambda g: g.state.phase == "setup" and all(
                     g.state.objective.values()), rng):
-                screen._set(picker=game.setup.players[-1])
+                screen.choose(picker=game.setup.players[-1])
                 yield 1
                 yield from look(app, "first lead")
             if advance(game, session, lambda g: g.state.phase == "play"
                        and not g.state.pending, rng):
                 yield from look(app, "play a card")
-                for c in screen._plays():
+                for c in screen.model._plays():
                     if c.net or c.take or c.swap:
-                        screen._set(card=c.card)
+                        screen.choose(card=c.card)
                         yield 1
                         yield from look(app, f"ability of {c.card}")
                         if c.take:
-                            screen._set(take=c.take)
+                            screen.choose(take=c.take)
                             yield 1
                             yield from look(app, "talons discard")
-                        screen._set(card=None, take=None)
+                        screen.choose(card=None, take=None)
                         yield 1
                         break
         if step == 2:
@@ -91,15 +91,15 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
                     seen.add(kind)
                     yield from look(app, f"decision {kind}")
                     if kind == "chaos":
-                        screen._set(chaos=[])
+                        screen.choose(chaos=[])
                         yield 1
                         yield from look(app, "chaos cards")
-                        screen._set(chaos=None)
+                        screen.choose(chaos=None)
                         yield 1
                     if kind == "manipulate":
                         owners = [c.owner for c in game.legal_calls() if getattr(c, "owner", None)]
                         if owners:
-                            screen._set(picker=owners[0])
+                            screen.choose(picker=owners[0])
                             yield 1
                             yield from look(app, "manipulate cards")
             if advance(game, session, lambda g: g.state.phase == "play" and not g.state.pending

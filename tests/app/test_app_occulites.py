@@ -110,15 +110,15 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         reads = scr.apply_reading(tray(rows))
         yield 1
         assert reads["Ben"].uncertain == (2, 5) and reads["Ana"].complete
-        assert "Ben" not in g.state.lineups and scr.sel == ("Ben", 1)
-        assert scr.flagged["Ben"] == {1, 4}  # framed in orange, the first one selected
+        assert "Ben" not in g.state.lineups and scr.model.sel == ("Ben", 1)
+        assert scr.model.flagged["Ben"] == {1, 4}  # framed in orange, the first one selected
         assert scr.rows["Ben"].outlines[4].frame.bg == list(theme.DANGER)
         assert "[b]Ben, card 2[/b]: the camera is not sure" in scr.message.text
         assert scr.rows["Ben"].slots[1].text.startswith("[b]?")
         d.screenshot(shots / "occulites-2-confirm.png")
         d.tap(scr.pip_buttons[2])  # card 2 shows 3 pips
         yield 1
-        assert scr.sel == ("Ben", 4)
+        assert scr.model.sel == ("Ben", 4)
         d.tap(scr.confirm_button)  # card 5 was read right
         yield 1
         assert tuple(x.pips for x in g.state.lineups["Ben"]) == tuple(ben)
@@ -132,7 +132,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         explained = g.explain_round()
         outcomes = list(g.state.outcomes)
         for k in range(6):
-            assert scr.resolving["step"] == k + 1
+            assert scr.model.resolving.step == k + 1
             assert explained[k] in scr.message.text
             assert scr.card_outlines[k].frame.bg == list(theme.ACCENT)
             o = outcomes[k]
@@ -149,7 +149,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
                 assert not touch_problems(scr, (800, 480)), touch_problems(scr, (800, 480))
             d.tap(scr.next_button)
             yield 1
-        assert scr.resolving is None
+        assert scr.model.resolving is None
         # Share Knowledge, guided: the first winner gives a die for the pool's pink one.
         who = g.whose_turn()
         assert who in ("Ana", "Ben") and f"{who}[/b] won card" in scr.message.text
@@ -192,7 +192,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
             yield 1
         assert who not in g.state.lineups
         assert f"{who} holds " in scr.message.text and "pink" in scr.message.text
-        assert scr.sel == (who, 0)
+        assert scr.model.sel == (who, 0)
         d.tap(scr.clear_button)
         yield 1
         # Round 2 from the tray, all dice sure: both line-ups become calls at once.
@@ -207,7 +207,7 @@ def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
         d.tap(scr.reveal_button)
         yield 1
         assert g.is_over
-        while scr.resolving is not None:
+        while scr.model.resolving is not None:
             d.tap(scr.next_button)
             yield 1
         winner = g.standings().winner
@@ -283,7 +283,7 @@ def test_occulites_draft_and_layout(app_dirs: Path, size: tuple[int, int]) -> No
              for c in g.current_cards()]
         d.tap(scr.rows["Cy"].header)
         yield 1
-        assert scr.sel == ("Cy", 0)
+        assert scr.model.sel == ("Cy", 0)
         assert not touch_problems(scr, size), touch_problems(scr, size)
         if size == (800, 480):  # an offscreen window resized to 1280x720 screenshots garbled
             d.screenshot(shots / "occulites-7-five-players.png")
@@ -352,8 +352,8 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
         # The players wait for the camera to settle on the laid-out line-ups, then tap Camera.
         for _ in range(600):
             snap = feed.latest()
-            if scr.settled is not None and snap is not None and not snap.moving \
-                    and len(scr.settled.dice) == 12:
+            if scr.model.settled is not None and snap is not None and not snap.moving \
+                    and len(scr.model.settled.dice) == 12:
                 break
             yield 1
         assert "The camera sees 12 dice" in scr.message.text
@@ -364,9 +364,9 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
                 assert [(x.colour, x.pips) for x in g.state.lineups[p]] == lineup
         # Whatever the camera was unsure of is confirmed by touch, as the players would.
         touched = 0
-        while scr.sel is not None:
+        while scr.model.sel is not None:
             touched += 1
-            p, i = scr.sel
+            p, i = scr.model.sel
             colour, pips = truth[p][i]
             d.tap(scr.colour_buttons[colour])
             yield 1
@@ -413,14 +413,14 @@ def test_occulites_resume_mid_share(app_dirs: Path) -> None:
                      "Ben: Line-up blue 1, blue 6, blue 1, blue 6, blue 1, blue 6", "Reveal"):
             s.call(text)
             yield 1
-        assert s.game.phase == "share" and app.game_screen.resolving is not None
+        assert s.game.phase == "share" and app.game_screen.model.resolving is not None
         app.end_game()
         yield 1
         app.resume_game(app.journal.unfinished()[0].id)
         yield 2
         scr = app.game_screen
         g = app.session.game
-        assert app.sm.current == "game-occulites" and scr.resolving is None
+        assert app.sm.current == "game-occulites" and scr.model.resolving is None
         assert g.whose_turn() == "Ana" and "[b]Ana[/b] won card 1 alone" in scr.message.text
         assert [lbl.text.split("\n")[2] for lbl in scr.card_labels] == \
             [f"[b]+{n} alone[/b]" for n in range(1, 7)]
@@ -575,7 +575,7 @@ def test_words_plurals_and_colours_named(app_dirs: Path) -> None:
                 for colour, rgba in DIE_RGBA.items():
                     if tuple(b.background_color) == rgba and colour not in b.text:
                         unnamed.append(f"{where}: {p}'s die {i + 1} is {colour}: {b.text!r}")
-        for i, (label, card) in enumerate(zip(scr.card_labels, scr._card_ids(), strict=False)):
+        for i, (label, card) in enumerate(zip(scr.card_labels, scr.model.card_ids(), strict=False)):
             colour = ALL_CARDS[card].colour
             if colour not in label.text:
                 unnamed.append(f"{where}: card {i + 1} is {colour}: {label.text!r}")
@@ -609,7 +609,7 @@ def test_words_plurals_and_colours_named(app_dirs: Path) -> None:
         yield 2
         said["one point"] = scr.rows["Ana"].header.text  # card 1 (1 point) is shown
         named(scr, "card 1")
-        while scr.resolving is not None:
+        while scr.model.resolving is not None:
             d.tap(scr.next_button)
             yield 1
         named(scr, "share")

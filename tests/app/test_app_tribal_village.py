@@ -68,7 +68,7 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
             assert game.current_player == player, scr.prompt_label.text
             assert player in scr.prompt_label.text
             yield from card(c)
-            if scr.card is not None:  # an ability is offered (e.g. Hydris' net): decline it
+            if scr.model.card is not None:  # an ability is offered (e.g. Hydris' net): decline it
                 tap("ability:skip")
                 yield 1
             hands[player].remove(c)
@@ -105,12 +105,12 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
         yield 1
         table = ["Secret Village", "Crowded Village", "Balanced Village", "Twin Village",
                  "Humble Village"]
-        for o in list(scr.reveal_sel):
+        for o in list(scr.model.reveal_sel):
             if o not in table:
                 tap(f"reveal:{o}")
                 yield 1
         for o in table:
-            if o not in scr.reveal_sel:
+            if o not in scr.model.reveal_sel:
                 tap(f"reveal:{o}")
                 yield 1
         tap("reveal:use")
@@ -480,7 +480,7 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
                 yield 1
                 tap(f"value:{c.rsplit(' ', 1)[1]}")
                 yield 1
-            if scr.card is not None and c.startswith("Boletus") and not swapped:
+            if scr.model.card is not None and c.startswith("Boletus") and not swapped:
                 # Plotting Distrust by touch: two tribes, only legal partners enabled
                 yield from check("ability Boletus")
                 before = [list(g) for g in game.state.layout]
@@ -504,7 +504,7 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
                 assert f"swaps {a} and {b}" in " ".join(
                     e.text for e in app.last_events), [e.text for e in app.last_events]
                 swapped = True
-            elif scr.card is not None:
+            elif scr.model.card is not None:
                 yield from check(f"ability {c.rsplit(' ', 1)[0]}")
                 tap("ability:skip")
                 yield 1
@@ -581,7 +581,8 @@ def test_nothing_moves_under_a_finger(app_dirs: Path) -> None:
         yield 1
         assert {k: _where(scr.buttons[k]) for k in keys} == before
         assert {k: _where(scr.buttons[k]) for k in values} == lead
-        scr._call(next(c for c in game.legal_calls() if type(c).__name__ == "FirstLead").text())
+        app.session.try_call(next(c for c in game.legal_calls()
+                                  if type(c).__name__ == "FirstLead").text())
         yield 2
         rng = __import__("random").Random(2)
         for _ in range(30):  # tricks, decisions, tokens: the values never move

@@ -67,18 +67,18 @@ def test_every_tribal_village_screen_shot(app_dirs: Path) -> None:
                 session.try_call(game.random_call(rng))
             return want(game)
 
-        scr()._set(picker=NAMES[1])
+        scr().choose(picker=NAMES[1])
         yield 1
         yield from shot("objectives")
-        scr()._set(setup_mode="alliances", swap_first=game.state.layout[0][0])
+        scr().choose(setup_mode="alliances", swap_first=game.state.layout[0][0])
         yield 1
         yield from shot("alliances")
-        scr()._set(setup_mode="revealed", swap_first=None)
+        scr().choose(setup_mode="revealed", swap_first=None)
         yield 1
         yield from shot("objectives-dealt")
-        scr()._set(setup_mode="pick")
+        scr().choose(setup_mode="pick")
         assert advance(lambda g: all(g.state.objective.values()))
-        scr()._set(picker=NAMES[0])
+        scr().choose(picker=NAMES[0])
         yield 1
         yield from shot("first-lead")
         assert advance(lambda g: g.state.phase == "play")
@@ -95,35 +95,35 @@ def test_every_tribal_village_screen_shot(app_dirs: Path) -> None:
             s = game.state
             taken = set(shots)
             if s.phase == "play" and not s.pending:
-                plays = scr()._plays()
+                plays = scr().model._plays()
                 for kind, label in abilities:
                     play = next((c for c in plays if getattr(c, kind)), None)
                     if f"{prefix}-{label}" in taken or play is None:
                         continue
-                    scr()._set(card=play.card)
+                    scr().choose(card=play.card)
                     yield 1
                     yield from shot(label)
                     if kind == "take":
-                        scr()._set(take=play.take)
+                        scr().choose(take=play.take)
                         yield 1
                         yield from shot("raking-talons-discard")
-                    scr()._set(card=None, take=None)
+                    scr().choose(card=None, take=None)
                 who = game.current_player
                 if s.tokens[who] and f"{prefix}-tokens" not in taken:
-                    scr()._set(tokens=1)
+                    scr().choose(tokens=1)
                     yield 1
                     yield from shot("tokens")
-                    scr()._set(tokens=0)
+                    scr().choose(tokens=0)
             elif s.pending and f"{prefix}-decision-{s.pending[0].kind}" not in taken:
                 kind = s.pending[0].kind
                 yield 1
                 yield from shot(f"decision-{kind}")
                 if kind == "chaos" and any(getattr(c, "added", ()) for c in
                                            game.legal_calls()):
-                    scr()._set(chaos=[])
+                    scr().choose(chaos=[])
                     yield 1
                     yield from shot("chaos-cards")
-                    scr()._set(chaos=None)
+                    scr().choose(chaos=None)
                     session.try_call(next(c for c in game.legal_calls()
                                           if getattr(c, "added", ())))
                     yield 1
@@ -131,10 +131,10 @@ def test_every_tribal_village_screen_shot(app_dirs: Path) -> None:
                 if kind == "manipulate":
                     owners = [c.owner for c in game.legal_calls() if c.owner]
                     if owners:
-                        scr()._set(picker=owners[0])
+                        scr().choose(picker=owners[0])
                         yield 1
                         yield from shot("manipulate-cards")
-                        scr()._set(picker=None)
+                        scr().choose(picker=None)
             elif s.phase == "setup" and s.hand_scores and \
                     f"{prefix}-hand-scored" not in taken:
                 yield 1

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from dice_readings import die
 
 import rules
 from companion.games.diceocalypse.adapter import (
@@ -18,32 +17,17 @@ from companion.games.diceocalypse.adapter import (
     table_order,
     with_thousands,
 )
-
-
-@dataclass(frozen=True)
-class StandInDie:
-    """The attributes of vision.Die the adapter reads."""
-
-    center: tuple[float, float]
-    value: int | None
-    confidence: float = 0.95
-    size: float = 40.0
-    face: str | None = None
-    colour: str | None = None
-
-
-@dataclass(frozen=True)
-class StandInReading:
-    dice: tuple[StandInDie, ...]
+from vision.types import Reading
 
 
 def reading(*dice: tuple[float, float, int | None] | tuple[float, float, int | None, float],
-            ) -> StandInReading:
+            ) -> Reading:
+    """Dice as vision reads them: (x, y, value[, confidence])."""
     out = []
     for d in dice:
         conf = d[3] if len(d) == 4 else 0.95
-        out.append(StandInDie((float(d[0]), float(d[1])), d[2], float(conf)))
-    return StandInReading(tuple(out))
+        out.append(die(float(d[0]), float(d[1]), d[2], float(conf)))
+    return Reading(tuple(out), (480, 640))
 
 
 def test_a_sure_reading_becomes_the_roll_in_table_order() -> None:
@@ -103,7 +87,7 @@ def test_special_dice_use_their_own_words() -> None:
 
 
 def test_rows_are_read_top_to_bottom_then_left_to_right() -> None:
-    dice = [StandInDie((x, y), v) for x, y, v in
+    dice = [die(x, y, v) for x, y, v in
             ((300, 12, 1), (10, 200, 2), (150, 0, 3), (200, 210, 4))]
     assert [d.value for d in table_order(dice)] == [3, 1, 2, 4]
 
@@ -161,7 +145,7 @@ class CountingTracker:
         self.last: tuple[int | None, ...] | None = None
         self.emitted: tuple[int | None, ...] | None = None
 
-    def update(self, reading: StandInReading, t: float) -> object:
+    def update(self, reading: Reading, t: float) -> object:
         values = tuple(d.value for d in reading.dice)
         settled = None
         if values == self.last and values != self.emitted:

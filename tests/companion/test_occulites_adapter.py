@@ -1,14 +1,14 @@
 """The Occulites camera adapter: dice on the tray -> each player's line-up (cards 1-6 left to
-right), unsure dice flagged, call text the engine accepts. Stand-in dice carry vision's Die
-attributes; the last test renders a synthetic frame and reads it with vision."""
+right), unsure dice flagged, call text the engine accepts. Dice are vision's own Die and
+Reading; the last test renders a synthetic frame and reads it with vision."""
 
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from dice_readings import die as seen_die
 
 import rules
 from companion.games.occulites.adapter import (
@@ -21,16 +21,17 @@ from companion.games.occulites.adapter import (
     slot_of,
 )
 from rules.occulites import Die, LineUp
+from vision.types import Die as SeenDie
+from vision.types import Reading
 
 
 def die(x: float, y: float, colour: str | None, value: int | None,
-        confidence: float = 0.95) -> SimpleNamespace:
-    return SimpleNamespace(center=(x, y), colour=colour, value=value, confidence=confidence,
-                           face=None if value is None else str(value))
+        confidence: float = 0.95) -> SeenDie:
+    return seen_die(x, y, value, confidence, colour=colour)
 
 
-def reading(dice: list[Any], shape: tuple[int, int] = (480, 640)) -> SimpleNamespace:
-    return SimpleNamespace(dice=tuple(dice), frame_shape=shape, warnings=())
+def reading(dice: list[Any], shape: tuple[int, int] = (480, 640)) -> Reading:
+    return Reading(tuple(dice), shape)
 
 
 def rows_of(lineups: list[list[tuple[str, int]]], jitter: random.Random) -> list[Any]:
@@ -187,10 +188,8 @@ def test_roll_zones_from_calibration_give_each_player_a_rectangle() -> None:
     assert roll_zones(zones, ["Ana", "Ben", "Cy"]) is None  # Cy's area is not marked
     assert roll_zones((), ["Ana"]) is None
     # The rectangles split a reading into line-ups by zone, not by rows.
-    dice = [SimpleNamespace(center=(50.0 + 90 * i, y), value=1 + i, colour="red",
-                                  confidence=0.9) for y in (50.0, 200.0) for i in range(6)]
-    reading = SimpleNamespace(dice=dice, frame_shape=(480, 640))
-    lineups = read_lineups(reading, ["Ana", "Ben"], roll_zones(zones, ["Ana", "Ben"]))
+    dice = [die(50.0 + 90 * i, y, "red", 1 + i, 0.9) for y in (50.0, 200.0) for i in range(6)]
+    lineups = read_lineups(reading(dice), ["Ana", "Ben"], roll_zones(zones, ["Ana", "Ben"]))
     assert [len(lineups[p].slots) for p in ("Ana", "Ben")] == [6, 6]
     assert all(s.center is not None and s.center[1] == 200.0 for s in lineups["Ben"].slots)
 

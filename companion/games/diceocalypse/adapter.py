@@ -1,11 +1,11 @@
-"""Camera readings -> Dice-ocalypse calls. Pure: no Kivy, no vision import (duck-typed).
+"""Camera readings -> Dice-ocalypse calls. Pure: no Kivy; vision's result types only.
 
-A settled reading (``vision.Reading``: ``.dice`` of ``vision.Die`` with ``.center``, ``.value``,
-``.face``, ``.confidence``) becomes the roll the game is waiting for, e.g. ``"Ana: Roll 1 5 5 3
-2 6"`` with as many dice as that player is rolling. Dice the camera is unsure of (no value, or a
-confidence below the threshold) are flagged: the players confirm or correct them by touch before
-the call is made. The dice are listed left to right (then top to bottom), as they lie on the
-table, so the screen shows them in the same order.
+A settled reading (:class:`vision.types.Reading`: ``.dice`` of :class:`vision.types.Die`)
+becomes the roll the game is waiting for, e.g. ``"Ana: Roll 1 5 5 3 2 6"`` with as many dice
+as that player is rolling. Dice the camera is unsure of (no value, or a confidence below the
+threshold) are flagged: the players confirm or correct them by touch before the call is
+made. The dice are listed left to right (then top to bottom), as they lie on the table, so
+the screen shows them in the same order.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from rules import Call, Game, RulesError
 from rules.diceocalypse import Roll
+from vision.types import Die, Reading
 
 #: Dice read with less confidence than this are shown for the players to confirm.
 MIN_CONFIDENCE = 0.6
@@ -110,20 +111,19 @@ def count_problem(player: str, needed: int, seen: int, template: str = ROLL) -> 
             "take the extra dice out or remove them here")
 
 
-def table_order(dice: Iterable[Any], row_tolerance: float | None = None) -> list[Any]:
+def table_order(dice: Iterable[Die], row_tolerance: float | None = None) -> list[Die]:
     """Dice as they lie: rows top to bottom, each row left to right.
 
     Dice whose centres are within ``row_tolerance`` pixels vertically (default: half the
-    largest die size, or 20 px) share a row.
+    largest die size) share a row.
     """
     items = list(dice)
     if not items:
         return []
     if row_tolerance is None:
-        sizes = [float(getattr(d, "size", 0.0) or 0.0) for d in items]
-        row_tolerance = max(sizes) / 2 if max(sizes) > 0 else 20.0
+        row_tolerance = max(d.size for d in items) / 2
     items.sort(key=lambda d: d.center[1])
-    rows: list[list[Any]] = []
+    rows: list[list[Die]] = []
     for d in items:
         if rows and abs(d.center[1] - rows[-1][0].center[1]) <= row_tolerance:
             rows[-1].append(d)
@@ -132,13 +132,12 @@ def table_order(dice: Iterable[Any], row_tolerance: float | None = None) -> list
     return [d for row in rows for d in sorted(row, key=lambda d: d.center[0])]
 
 
-def is_doubtful(die: Any, min_confidence: float = MIN_CONFIDENCE) -> bool:
+def is_doubtful(die: Die, min_confidence: float = MIN_CONFIDENCE) -> bool:
     """No pip value, or read with too little confidence."""
-    value = getattr(die, "value", None)
-    return value is None or float(getattr(die, "confidence", 0.0)) < min_confidence
+    return die.value is None or die.confidence < min_confidence
 
 
-def read_roll(reading: Any, player: str, needed: int, *,
+def read_roll(reading: Reading, player: str, needed: int, *,
               min_confidence: float = MIN_CONFIDENCE, template: str = ROLL) -> RollEntry:
     """A settled reading as ``player``'s roll of ``needed`` dice.
 
@@ -147,16 +146,16 @@ def read_roll(reading: Any, player: str, needed: int, *,
     """
     if needed < 1:
         raise ValueError(f"{player} rolls {needed} dice: a roll has at least one die")
-    dice = table_order(getattr(reading, "dice", ()))
-    values: tuple[int | None, ...] = tuple(getattr(d, "value", None) for d in dice)
+    dice = table_order(reading.dice)
+    values: tuple[int | None, ...] = tuple(d.value for d in dice)
     doubtful = frozenset(i for i, d in enumerate(dice) if is_doubtful(d, min_confidence))
     return RollEntry(player, needed, values, doubtful,
                      count_problem(player, needed, len(values), template), template)
 
 
-def read_order(reading: Any) -> list[int]:
+def read_order(reading: Reading) -> list[int]:
     """The index in ``reading.dice`` of each die of :func:`read_roll`'s entry, in its order."""
-    dice = list(getattr(reading, "dice", ()))
+    dice = list(reading.dice)
     where = {id(d): i for i, d in enumerate(dice)}
     return [where[id(d)] for d in table_order(dice)]
 
@@ -176,7 +175,7 @@ def corrections(read: RollEntry, final: RollEntry) -> dict[int, int]:
             if new is not None and (i in read.doubtful or old != new)}
 
 
-def call_for(reading: Any, player: str, needed: int, *,
+def call_for(reading: Reading, player: str, needed: int, *,
              min_confidence: float = MIN_CONFIDENCE, template: str = ROLL) -> str | None:
     """The call text when the reading is complete and sure, else None (ask the players)."""
     return read_roll(reading, player, needed, min_confidence=min_confidence,

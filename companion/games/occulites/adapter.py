@@ -1,8 +1,8 @@
-"""Camera readings -> Dice of the Occulites line-ups: pure, no Kivy, no vision import.
+"""Camera readings -> Dice of the Occulites line-ups: pure, no Kivy; vision's result types.
 
 Each player lines up six dice in a row; left to right is cards 1 to 6. A reading holds every die
-the camera saw on the tray (``vision.Reading``: ``.dice`` of ``vision.Die`` with ``.center``,
-``.value``, ``.colour``, ``.confidence``; duck-typed here so vision stays optional). This module
+the camera saw on the tray (:class:`vision.types.Reading`: ``.dice`` of
+:class:`vision.types.Die` with ``.center``, ``.value``, ``.colour``, ``.confidence``). This module
 splits the dice into the players' zones, orders each zone left to right, and says which dice the
 players must confirm by touch.
 
@@ -12,10 +12,11 @@ exactly six dice per player, the dice are sorted top to bottom and cut into rows
 otherwise they are cut into rows at the widest vertical gaps between dice (and with fewer dice
 than players, the frame is cut into equal horizontal bands).
 
->>> from types import SimpleNamespace as D
->>> dice = [D(center=(10.0 * i, 5.0), value=i % 6 + 1, colour="green", confidence=0.9)
-...         for i in range(6)]
->>> read = read_lineups(D(dice=dice, frame_shape=(100, 100)), ["Ana"])["Ana"]
+>>> from vision.types import Die as D, Reading
+>>> box = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+>>> dice = tuple(D((10.0 * i, 5.0), box, 0.0, 8.0, i % 6 + 1, str(i % 6 + 1), "green", 0.9)
+...              for i in range(6))
+>>> read = read_lineups(Reading(dice, (100, 100)), ["Ana"])["Ana"]
 >>> read.call_text()
 'Ana: Line-up green 1, green 2, green 3, green 4, green 5, green 6'
 """
@@ -25,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
 
 from calibration.zones import ROLL_AREA, Zone
 from rules.occulites import COLOURS, Die, LineUp
+from vision.types import Die as SeenDie
+from vision.types import Reading
 
 #: Dice read with less confidence than this are flagged for the players to confirm.
 MIN_CONFIDENCE = 0.6
@@ -96,13 +98,14 @@ def lineup_text(player: str, dice: Sequence[Die] | Sequence[tuple[str, int]]) ->
 
 
 def corrections(read: Sequence[SlotRead | None], final: Sequence[SlotRead | None],
-                dice: Sequence[Any]) -> dict[int, str]:
+                dice: Sequence[SeenDie]) -> dict[int, str]:
     """The dice of a camera reading that the players confirmed or corrected in one line-up:
     the die's index in ``dice`` (the reading's) -> the pips they gave, for each die the
     camera was unsure of or whose pips they changed. A slot is tied to its die by its centre.
 
-    >>> from types import SimpleNamespace as D
-    >>> dice = [D(center=(10.0, 5.0)), D(center=(30.0, 5.0))]
+    >>> from vision.types import Die as D
+    >>> box = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    >>> dice = [D((x, 5.0), box, 0.0, 8.0, None, None, "red", 0.5) for x in (10.0, 30.0)]
     >>> read = [SlotRead("red", 3, 0.4, (10.0, 5.0)), SlotRead("red", 2, 0.9, (30.0, 5.0))]
     >>> corrections(read, [SlotRead("red", 3), SlotRead("red", 2)], dice)
     {0: '3'}
@@ -118,18 +121,13 @@ def corrections(read: Sequence[SlotRead | None], final: Sequence[SlotRead | None
     return out
 
 
-def slot_of(die: Any) -> SlotRead:
+def slot_of(die: SeenDie) -> SlotRead:
     """A vision die -> a slot: colours the game does not know (``grey``...) count as unknown."""
-    colour = getattr(die, "colour", None)
-    colour = colour.casefold() if isinstance(colour, str) else None
+    colour = die.colour.casefold() if die.colour is not None else None
     if colour not in COLOURS:
         colour = None
-    value = getattr(die, "value", None)
-    pips = value if isinstance(value, int) and not isinstance(value, bool) \
-        and 1 <= value <= 6 else None
     cx, cy = die.center
-    return SlotRead(colour, pips, float(getattr(die, "confidence", 1.0)),
-                    (float(cx), float(cy)))
+    return SlotRead(colour, die.value, die.confidence, (float(cx), float(cy)))
 
 
 def band_zones(frame_shape: tuple[int, int], players: int) -> list[Rect]:
@@ -164,7 +162,7 @@ def _rows_by_gaps(slots: Sequence[SlotRead], rows: int) -> list[list[SlotRead]]:
     return [list(ordered[a:b]) for a, b in pairwise(bounds)]
 
 
-def read_lineups(reading: Any, players: Sequence[str],
+def read_lineups(reading: Reading, players: Sequence[str],
                  zones: Mapping[str, Rect] | None = None) -> dict[str, LineupRead]:
     """Split a reading into each player's line-up (left to right = cards 1-6).
 

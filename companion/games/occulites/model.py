@@ -1,0 +1,755 @@
+"""Dice of the Occulites at the table, without Kivy: what the screen shows and what each tap,
+camera reading and timer cue means.
+
+The model keeps no rule: it sends call text through the session and reads the engine's views
+(``current_cards()``, ``whose_turn()``, ``share_choices()``, ``standings()``, the reveal's card
+events). What it keeps between taps is the table's: the die slot being entered, line-ups being
+entered or confirmed, the reveal being stepped through card by card, the Share Knowledge
+choice being made, the timer cues already heard. :meth:`OcculitesTable.view` is everything the
+screen draws (:class:`TableView`); the screen forwards touches to the actions here. Tested as
+plain Python (tests/companion/).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from companion.games.occulites.adapter import (
+    LineupRead,
+    Rect,
+    SlotRead,
+    corrections,
+    lineup_text,
+    read_lineups,
+)
+from companion.games.refusal import refusal_reason
+from companion.session import Change, SessionChange, TableSession
+from companion.words import plural
+from rules import Event
+from rules.occulites import CARDS as ALL_CARDS
+from rules.occulites import COLOURS, POOL, TRIBE_NAMES, OcculitesGame, TimerCue, timer_cues
+from rules.occulites.game import OcculitesOptions
+from vision.types import Reading
+
+CARDS = 6
+Panel = Literal["tribes", "draft", "allocate", "resolving", "share", "over"]
+#: How a die slot is framed: the one being entered, one to check, one that won its card.
+Frame = Literal["", "selected", "check", "won"]
+#: Told when the players confirmed or corrected dice the camera read (Host.correct_roll).
+CorrectRoll = Callable[[Reading, Mapping[int, str]], None]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One card's outcome as the table shows it."""
+
+    number: int
+    text: str
+    points: int
+    winner: str | None
+    discoverers: tuple[str, ...]
+
+
+@dataclass
+class Resolving:
+    """The reveal being stepped through, card by card."""
+
+    round: int
+    step: int
+    lineups: dict[str, tuple[SlotRead, ...]]
+    cards: list[str]
+    outcomes: list[Outcome]
+    extra: dict[int, list[str]]
+    after: str
+
+
+@dataclass(frozen=True)
+class CardView:
+    """One of the round's six cards: its lines, its die colour (None: no card), lit while
+    it is the card being resolved."""
+
+    text: str
+    colour: str | None
+    lit: bool
+
+
+@dataclass(frozen=True)
+class SlotView:
+    text: str
+    colour: str | None
+    frame: Frame
+
+
+@dataclass(frozen=True)
+class RowView:
+    """One player's row: the header (tap: act for this player), lit on their turn or card,
+    and the six dice of their line-up."""
+
+    player: str
+    header: str
+    lit: bool
+    slots: tuple[SlotView, ...]
+
+
+@dataclass(frozen=True)
+class Button:
+    """A control of the panel: its words, whether it can be tapped, whether it is the panel's
+    main action (the accent colour) or selected."""
+
+    text: str = ""
+    enabled: bool = True
+    main: bool = False
+    selected: bool = False
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything the Occulites screen draws."""
+
+    title: str
+    timer: str
+    cards: tuple[CardView, ...]
+    rows: tuple[RowView, ...]
+    message: str
+    panel: Panel
+    #: The panel's controls by key: "tribe:<name>", "take:<colour>", "colour:<colour>",
+    #: "pips:<n>", "confirm", "clear", "roll", "reveal", "back", "next", "share:<colour>",
+    #: "source:<where>", "share-back", "pass".
+    controls: dict[str, Button]
+    #: Share Knowledge: the colours shown (give or take), else the sources.
+    share_colours: bool = True
+
+
+@dataclass
+class OcculitesTable:
+    """The table's model (no game state: only what the table is in the middle of)."""
+
+    session: TableSession[OcculitesGame]
+    #: Each player's line-up area on the table, from the calibration profile (or None).
+    zones: Mapping[str, Rect] | None = None
+    sel: tuple[str, int] | None = None  # the die slot being entered
+    chooser: str | None = None  # the player choosing a Tribe
+    drafts: dict[str, list[SlotRead | None]] = field(default_factory=dict)
+    flagged: dict[str, set[int]] = field(default_factory=dict)  # slots (0-5) to confirm
+    snapshot: dict[str, tuple[SlotRead, ...]] = field(default_factory=dict)
+    resolving: Resolving | None = None
+    share_give: str | None = None  # Share Knowledge: the die given,
+    share_source: str | None = None  # then where the die taken comes from
+    fired: set[int] = field(default_factory=set)  # timer cues already heard this roll
+    notice: str = ""
+    settled: Reading | None = None  # the camera feed's newest settled view
+    #: Line-ups the camera left to confirm: (its reading, the slots as read, the draft).
+    read_slots: dict[str, tuple[Reading, tuple[SlotRead | None, ...],
+                                list[SlotRead | None]]] = field(default_factory=dict)
+    correct_roll: CorrectRoll | None = None
+    round_seen: int = 0
+    _history: int = 0
+
+    def __post_init__(self) -> None:
+        self.round_seen = self.game.state.round
+        self._history = len(self.game.history)
+        self.session.subscribe(self._changed)
+
+    def _changed(self, change: SessionChange) -> None:
+        if change.game_changed or change.kind is Change.REFUSED:
+            self.refresh(change.events)
+
+    def close(self) -> None:
+        self.session.unsubscribe(self._changed)
+
+    @property
+    def game(self) -> OcculitesGame:
+        return self.session.game
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.game.setup.players)
+
+    @property
+    def timer_on(self) -> bool:
+        """True once the dice were rolled this round (the round clock counts from the roll)."""
+        return (self.game.phase == "allocate" and self.resolving is None
+                and self.session.clock.state != "ready")
+
+    @property
+    def since_roll(self) -> float:
+        """Seconds since the dice were rolled (the round clock's time)."""
+        return self.session.clock.elapsed
+
+    # -- after every change --------------------------------------------------------------------
+
+    def refresh(self, events: Sequence[Event] = ()) -> None:
+        """A call (with its events), an undo, a redo or a refusal."""
+        session = self.session
+        st = self.game.state
+        kinds = [e.kind for e in events]
+        history = len(self.game.history)
+        changed, self._history = history != self._history, history
+        if "reveal" in kinds:
+            self._start_resolving(events)
+        elif not events and changed:  # undo or redo: nothing half-entered survives
+            self.resolving = None
+            self.drafts.clear()
+            self.flagged.clear()
+            self.sel = None
+        if st.round != self.round_seen:
+            self.round_seen = st.round
+            self.fired.clear()
+            self.drafts.clear()
+            self.flagged.clear()
+            self.sel = None
+        texts = [e.text for e in events if e.kind in ("round-over", "game-over", "creature",
+                                                       "reshuffle", "share", "pass")]
+        if not events and not changed and session.message:  # a refused call: say why
+            self.notice = refusal_reason(session)
+        elif texts and self.resolving is None:
+            self.notice = ". ".join(texts)
+        elif events:
+            self.notice = ""
+        if self.game.phase == "allocate":
+            self.snapshot = {p: tuple(SlotRead(d.colour, d.pips) for d in dice)
+                             for p, dice in st.lineups.items()}
+        if events or changed:
+            self.share_give = self.share_source = None
+
+    def _start_resolving(self, events: Sequence[Event]) -> None:
+        cards = [e for e in events if e.kind == "card"]
+        extra: dict[int, list[str]] = {}
+        number = 0
+        for e in events:
+            if e.kind == "card":
+                number = int(e.data.get("number", 0))
+            elif number and e.kind not in ("round-over", "game-over", "share-turn", "round",
+                                           "creature", "reshuffle"):
+                extra.setdefault(number, []).append(e.text)
+        after = [e.text for e in events if e.kind in ("round-over", "game-over")]
+        self.fired.clear()
+        self.resolving = Resolving(
+            self.round_seen, 1, dict(self.snapshot),
+            [str(e.data.get("card", "")) for e in cards],
+            [Outcome(int(e.data.get("number", 0)), e.text, int(e.data.get("points", 0)),
+                     _text_or_none(e.data.get("winner")),
+                     tuple(str(p) for p in _listed(e.data.get("discoverers"))))
+             for e in cards],
+            extra, ". ".join(after))
+
+    # -- reading what is shown -------------------------------------------------------------------
+
+    def outcome_for(self, number: int) -> Outcome | None:
+        """Card ``number``'s outcome as far as the table has seen it."""
+        if self.resolving is not None:
+            if number > self.resolving.step:
+                return None
+            return next((o for o in self.resolving.outcomes if o.number == number), None)
+        if self.game.phase in ("share", "over"):
+            for o in self.game.state.outcomes:
+                if o.number == number:
+                    return Outcome(o.number, o.explanation, o.points, o.winner,
+                                   tuple(o.discoverers))
+        return None
+
+    def card_ids(self) -> list[str]:
+        if self.resolving is not None:
+            return list(self.resolving.cards)
+        return [c.id for c in self.game.current_cards()]
+
+    def lineup_of(self, player: str) -> list[SlotRead | None]:
+        """A player's six dice as shown: being entered, as revealed, or the engine's."""
+        if player in self.drafts:
+            return list(self.drafts[player])
+        if self.resolving is not None:
+            slots: Sequence[SlotRead] = self.resolving.lineups.get(player, ())
+        else:
+            slots = [SlotRead(d.colour, d.pips)
+                     for d in self.game.state.lineups.get(player, ())]
+        return list(slots) if slots else [None] * CARDS
+
+    def shown_points(self, player: str) -> int:
+        points = int(self.game.state.points[player])
+        if self.resolving is not None:  # the engine's points already hold all six cards
+            for o in self.resolving.outcomes:
+                if o.number > self.resolving.step and player in o.discoverers:
+                    points -= o.points
+        return points
+
+    def chooser_now(self) -> str | None:
+        st = self.game.state
+        free = [p for p in self.players if st.tribe_of.get(p) is None]
+        if self.chooser in free:
+            return self.chooser
+        return free[0] if free else None
+
+    def can_confirm(self) -> bool:
+        if self.sel is None:
+            return False
+        p, i = self.sel
+        slot = self.drafts.get(p, [None] * CARDS)[i]
+        return slot is not None and slot.colour is not None and slot.pips is not None
+
+    def may_forfeit(self) -> bool:
+        opts = self.game.options
+        return bool(opts.timer and opts.late_lineups == "forfeit" and self.timer_on
+                    and self.since_roll >= opts.deadline)
+
+    # -- the view --------------------------------------------------------------------------------
+
+    def view(self) -> TableView:
+        g = self.game
+        st = g.state
+        phase = g.phase
+        rounds = g.options.rounds
+        if self.resolving is not None:
+            title = f"Round {self.resolving.round} of {rounds}: the cards"
+        elif phase == "tribes":
+            title = "Setup: choose your Tribes"
+        elif phase == "draft":
+            title = "Setup: Lots of Interests draft"
+        elif phase == "over":
+            title = f"Game over after {plural(rounds, 'round')}"
+        else:
+            what = st.tribe or "mixed piles"
+            step = "Share Knowledge" if phase == "share" else "line up"
+            title = f"Round {st.round} of {rounds}: {what}, {step}"
+        panel: Panel = ("resolving" if self.resolving is not None else
+                        phase if phase in ("tribes", "draft", "allocate", "share") else "over")
+        lines, controls, colours = _panel(self, panel)
+        message = "\n".join(line for line in (self.notice, *lines) if line)
+        return TableView(title, self.timer_text(), self._cards(), self._rows(), message,
+                         panel, controls, colours)
+
+    def _cards(self) -> tuple[CardView, ...]:
+        ids = self.card_ids()
+        step = self.resolving.step if self.resolving is not None else None
+        out = []
+        for i in range(CARDS):
+            if i >= len(ids):
+                out.append(CardView("", None, False))
+                continue
+            card = ALL_CARDS[ids[i]]
+            name = card.set[:-1] if card.set in ("Creatures", "Predators") else card.set
+            # The colour is always written (it decides ties): never the colour alone.
+            lines = [f"[b]{card.number}[/b] {card.colour}", name]
+            o = self.outcome_for(i + 1)
+            if o is not None:
+                # Who won is framed on the players' dice below; the card says how.
+                lines.append("[b]nobody[/b]" if not o.discoverers else
+                             f"[b]+{o.points} alone[/b]" if o.winner else
+                             f"[b]+{o.points} each[/b]")
+            out.append(CardView("\n".join(lines), card.colour, step == i + 1))
+        return tuple(out)
+
+    def _rows(self) -> tuple[RowView, ...]:
+        g = self.game
+        st = g.state
+        turn = g.whose_turn()
+        step = self.resolving.step if self.resolving is not None else None
+        current = self.outcome_for(step) if step is not None else None
+        winners = {i: set(o.discoverers) for i in range(CARDS)
+                   if (o := self.outcome_for(i + 1)) is not None}
+        out = []
+        for p in self.players:
+            tribe = st.tribe_of.get(p) or ""
+            status = ""
+            if self.resolving is None and g.phase == "allocate":
+                status = ("check ?" if self.flagged.get(p) else
+                          "lined up" if p in st.lineups else "waiting")
+            elif g.phase == "tribes" and p == self.chooser_now():
+                status = "choosing"
+            elif g.phase == "draft":
+                status = plural(sum(st.dice[p].values()), "die", "dice") + (
+                    ", turn" if p == turn else "")
+            elif p == turn and self.resolving is None:
+                status = "your turn"
+            won = current is not None and p in current.discoverers
+            if current is not None and won:
+                status = "WINS" if current.winner == p else "shares"
+            points = plural(self.shown_points(p), "point")
+            about = f"{points} · {tribe}" if tribe else points
+            lit = won or (p == turn and self.resolving is None) or \
+                (g.phase == "tribes" and p == self.chooser_now())
+            flags = self.flagged.get(p, set())
+            slots = []
+            for i, s in enumerate(self.lineup_of(p)):
+                pips = s.pips if s else None
+                mark = "?" if i in flags and pips else ""
+                text = "" if s is None else f"[b]{pips or '?'}{mark}[/b]\n{s.colour or '?'}"
+                frame: Frame = ""
+                if self.sel == (p, i):
+                    frame = "selected"
+                elif i in flags:
+                    frame = "check"
+                elif (step is None or step == i + 1) and p in winners.get(i, ()):
+                    frame = "won"
+                slots.append(SlotView(text, s.colour if s else None, frame))
+            out.append(RowView(p, f"[b]{p}[/b]\n{about}\n{status}", lit, tuple(slots)))
+        return tuple(out)
+
+    def timer_text(self) -> str:
+        if not self.timer_on:
+            return ""
+        elapsed = self.since_roll
+        opts = self.timer_options()
+        if elapsed < opts.look_seconds:
+            return f"Look\n{_secs(opts.look_seconds - elapsed)}"
+        if elapsed < opts.deadline:
+            return f"Line up\n{_secs(opts.deadline - elapsed)}"
+        return "Reveal!"
+
+    # -- each phase's panel -------------------------------------------------------------------
+
+    def panel_tribes(self) -> tuple[list[str], dict[str, Button]]:
+        who = self.chooser_now()
+        st = self.game.state
+        taken = {t for t in st.tribe_of.values() if t}
+        controls = {f"tribe:{t}": Button(enabled=t not in taken
+                                         and t in self.game.options.tribes)
+                    for t in TRIBE_NAMES}
+        return [f"[b]{who}[/b]: which Tribe are you most interested in? (Tap a player to "
+                "choose for them.)"], controls
+
+    def panel_draft(self) -> tuple[list[str], dict[str, Button]]:
+        who = self.game.whose_turn()
+        pool = self.game.state.pool
+        controls = {f"take:{c}": Button(f"{c}\n{pool[c]} left", pool[c] > 0) for c in COLOURS}
+        return [f"[b]{who}[/b]: take one die from the pool."], controls
+
+    def panel_allocate(self) -> tuple[list[str], dict[str, Button]]:
+        st = self.game.state
+        waiting = [p for p in self.players if p not in st.lineups]
+        if self.sel is not None:
+            p, i = self.sel
+            slot = self.drafts.get(p, [None] * CARDS)[i]
+            if i in self.flagged.get(p, set()) and slot is not None:
+                prompt = (f"[b]{p}, card {i + 1}[/b]: the camera is not sure of this die. "
+                          "OK, or tap its colour and pips.")
+            else:
+                prompt = f"[b]{p}, card {i + 1}[/b]: tap the colour, then the pips."
+        elif waiting:
+            prompt = (f"Waiting for {plural(len(waiting), 'line-up')}: read them with Camera, "
+                      "or tap a player's first die and enter it (colour, then pips).")
+        else:
+            prompt = "Everyone is lined up: Reveal!"
+        held = st.dice.get(self.sel[0], {}) if self.sel else {}
+        controls = {f"colour:{c}": Button(enabled=self.sel is not None and bool(held.get(c)))
+                    for c in COLOURS}
+        controls |= {f"pips:{n}": Button(str(n), self.sel is not None) for n in range(1, 7)}
+        timed = self.game.options.timer and not self.timer_on  # Timer mode: roll, then tap
+        controls |= {
+            "confirm": Button("OK", self.can_confirm()),
+            "clear": Button("Clear", self.sel is not None or bool(self.drafts)),
+            "roll": Button("Roll!" if timed else "Timer", not self.timer_on, selected=timed),
+            "reveal": Button("Reveal", not waiting or self.may_forfeit(),
+                             main=not waiting or self.may_forfeit()),
+        }
+        return [prompt], controls
+
+    def panel_resolving(self) -> tuple[list[str], dict[str, Button]]:
+        r = self.resolving
+        assert r is not None
+        step = r.step
+        out = self.outcome_for(step)
+        text = out.text if out else f"Card {step}: nothing to resolve."
+        if step < len(r.outcomes):
+            label = f"Card {step + 1} >"
+        elif self.game.phase == "share" and r.round == self.game.state.round:
+            label = "Share Knowledge"
+        elif self.game.phase == "over":
+            label = "Final scores"
+        else:
+            label = f"Round {self.game.state.round}"
+        return [text, *r.extra.get(step, [])], {"back": Button("<", step > 1),
+                                                 "next": Button(label, main=True)}
+
+    def panel_share(self) -> tuple[list[str], dict[str, Button], bool]:
+        g = self.game
+        st = g.state
+        number, who = st.share_queue[0]
+        nth = st.shares[who] + 1
+        choices = g.share_choices()
+        lines = [f"[b]{who}[/b] won card {number} alone: Share Knowledge? Share {nth} of 3 "
+                 f"costs {plural(nth, 'point')} ({who} has {st.points[who]})."]
+        if not choices:
+            lines.append("No swap is possible now: Pass.")
+            self.share_give = self.share_source = None
+        elif self.share_give is None:
+            lines.append("1. Which of your dice do you give?")
+        elif self.share_source is None:
+            lines.append(f"2. Your {self.share_give} die for a die from where?")
+        elif self.share_source == POOL:
+            lines.append(f"3. Your {self.share_give} die for which die of the pool?")
+        else:
+            lines.append(f"3. Your {self.share_give} die for which of "
+                         f"{self.share_source}'s dice?")
+        giving = self.share_give is None or self.share_source is not None
+        if self.share_give is None:
+            can = {c.give for c in choices}
+        else:
+            can = {c.take for c in choices if c.give == self.share_give
+                   and c.source == self.share_source}
+        sources = {c.source for c in choices if c.give == self.share_give}
+        controls = {f"share:{c}": Button(enabled=c in can) for c in COLOURS}
+        controls |= {f"source:{s}": Button(enabled=s in sources)
+                     for s in (POOL, *self.players)}
+        controls |= {"share-back": Button("Back", self.share_give is not None),
+                     "pass": Button("Pass", main=True)}
+        return lines, controls, giving
+
+    def panel_over(self) -> tuple[list[str], dict[str, Button]]:
+        s = self.game.standings()
+        ranked = sorted(s.rows, key=lambda r: -int(r[2]))
+        lines = [f"[b]Winner: {s.winner}[/b]" + (f" ({s.note})" if s.note else "")]
+        lines += [f"{r[0]}{f' ({r[1]})' if r[1] != '-' else ''}: "
+                  f"{plural(int(r[2]), 'point')}, {r[3]} won alone" for r in ranked]
+        self.notice = ""  # the round's end and the winner are said here in full
+        return lines, {"finish": Button("Finish", main=True)}
+
+    # -- taps ---------------------------------------------------------------------------------
+
+    def tap_player(self, player: str) -> None:
+        if self.game.phase == "tribes":
+            self.chooser = player
+        elif self.game.phase == "allocate" and self.resolving is None:
+            flags = sorted(self.flagged.get(player, set()))
+            self.select(player, flags[0] if flags else 0)
+
+    def choose_tribe(self, tribe: str) -> None:
+        who = self.chooser_now()
+        if who is not None:
+            self.chooser = None
+            self.session.try_call(f"{who}: Tribe {tribe}")
+
+    def take_die(self, colour: str) -> None:
+        """The Lots of Interests draft: the player on turn takes a die of this colour."""
+        self.session.try_call(f"{self.game.whose_turn()}: Take {colour}")
+
+    def tap_slot(self, player: str, index: int) -> None:
+        """A die of a line-up: enter or correct it (only while line-ups are given)."""
+        if self.resolving is None and self.game.phase == "allocate":
+            self.select(player, index)
+
+    def select(self, player: str, index: int) -> None:
+        """Pick the die slot to enter; a player holding one colour gets it filled in."""
+        self.sel = (player, index)
+        draft = self.drafts.setdefault(player, self.lineup_of(player))
+        held = [c for c, n in self.game.state.dice[player].items() if n]
+        if draft[index] is None and len(held) == 1:
+            draft[index] = SlotRead(held[0], None)
+
+    def clear_selection(self) -> None:
+        """Drop the line-up being entered for the selected player (the engine's stays)."""
+        if self.sel is not None:
+            self.drafts.pop(self.sel[0], None)
+            self.flagged.pop(self.sel[0], None)
+        self.sel = None
+        self.notice = ""
+
+    def tap_colour(self, colour: str) -> None:
+        if self.sel is None:
+            return
+        p, i = self.sel
+        draft = self.drafts.setdefault(p, self.lineup_of(p))
+        old = draft[i]
+        draft[i] = SlotRead(colour, old.pips if old else None)
+
+    def tap_pips(self, pips: int) -> None:
+        if self.sel is None:
+            return
+        p, i = self.sel
+        draft = self.drafts.setdefault(p, self.lineup_of(p))
+        old = draft[i]
+        if old is None or old.colour is None:
+            self.notice = f"{p}, card {i + 1}: tap the die's colour first"
+            return
+        draft[i] = SlotRead(old.colour, pips)
+        self._settled(p, i)
+
+    def confirm(self) -> None:
+        """Accept the selected die as the camera read it (or as entered)."""
+        if self.can_confirm():
+            assert self.sel is not None
+            self._settled(*self.sel)
+
+    def _settled(self, player: str, index: int) -> None:
+        """One die is sure now: move on, and make the line-up's call once all six are."""
+        self.notice = ""
+        flags = self.flagged.setdefault(player, set())
+        flags.discard(index)
+        draft = self.drafts[player]
+        unsure = sorted(flags) + [j for j, s in enumerate(draft)
+                                  if (s is None or s.pips is None) and j not in flags]
+        if unsure:
+            later = [j for j in unsure if j > index]
+            self.select(player, later[0] if later else unsure[0])
+            return
+        self.sel = None
+        self._submit(player)
+
+    def _submit(self, player: str) -> None:
+        draft = self.drafts[player]
+        dice = [(s.colour, s.pips) for s in draft if s and s.colour and s.pips]
+        if len(dice) != CARDS:
+            return
+        text = lineup_text(player, [(str(c), int(n)) for c, n in dice])
+        if self.session.try_call(text) is not None:
+            read = self.read_slots.pop(player, None)
+            if read is not None and read[2] is draft:  # the dice statistics: what was fixed
+                fixed = corrections(read[1], draft, read[0].dice)
+                if fixed and self.correct_roll is not None:
+                    self.correct_roll(read[0], fixed)
+            self.drafts.pop(player, None)
+            self.flagged.pop(player, None)
+        else:
+            self.notice = refusal_reason(self.session)
+            self.sel = (player, 0)
+
+    def tap_share_colour(self, colour: str) -> None:
+        """Share Knowledge: the die given, or (once its source is chosen) the die taken."""
+        if self.share_give is None:
+            self.share_give = colour
+        elif self.share_source is not None:
+            who = self.game.state.share_queue[0][1]
+            self.session.try_call(f"{who}: Share {self.share_give} for {colour} from "
+                                  f"{self.share_source}")
+
+    def choose_source(self, source: str) -> None:
+        self.share_source = source
+
+    def share_back_step(self) -> None:
+        if self.share_source is not None:
+            self.share_source = None
+        else:
+            self.share_give = None
+
+    def pass_share(self) -> None:
+        who = self.game.state.share_queue[0][1]
+        self.session.try_call(f"{who}: Pass")
+
+    def step(self, delta: int) -> None:
+        """Resolution: show the next (or previous) card; after card 6, go on."""
+        r = self.resolving
+        if r is None:
+            return
+        step = r.step + delta
+        if step < 1:
+            return
+        if step > len(r.outcomes):
+            self.resolving = None
+            self.notice = r.after
+        else:
+            r.step = step
+
+    def reveal(self) -> None:
+        self.sel = None
+        self.session.try_call("Reveal")
+
+    # -- the camera ---------------------------------------------------------------------------
+
+    def on_settled(self, reading: Reading) -> bool:
+        """The camera saw the dice lie still: only the words change (True when they did)."""
+        self.settled = reading
+        if self.resolving is None and self.game.phase == "allocate" and not self.notice:
+            self.notice = (f"The camera sees {plural(len(reading.dice), 'die', 'dice')}: "
+                           "tap Camera to read them.")
+            return True
+        return False
+
+    def apply_reading(self, reading: Reading) -> dict[str, LineupRead]:
+        """Use a camera reading: sure line-ups become calls at once; the others wait on the
+        players' rows with their unsure dice flagged."""
+        reads = read_lineups(reading, self.players, self.zones)
+        st = self.game.state
+        notes = []
+        counts = []  # zones holding other than six dice
+        for p, read in reads.items():
+            text = read.call_text()
+            if read.complete and text is not None:
+                current = st.lineups.get(p)
+                if current is not None and lineup_text(p, current) == text:
+                    continue
+                self.drafts.pop(p, None)
+                self.flagged.pop(p, None)
+                if self.session.try_call(text) is None:
+                    notes.append(refusal_reason(self.session))
+                    self.drafts[p] = list(read.slots)
+                    self.flagged[p] = set(range(CARDS))
+                    self.read_slots[p] = (reading, tuple(self.drafts[p]), self.drafts[p])
+                continue
+            slots: list[SlotRead | None] = list(read.slots) + [None] * (CARDS - len(read.slots))
+            self.drafts[p] = slots
+            self.read_slots[p] = (reading, tuple(slots), slots)
+            self.flagged[p] = {i for i, s in enumerate(slots) if s is None or s.uncertain}
+            if read.problems:
+                counts.append(f"{p}: {read.seen} dice seen")
+        # one short line for all of them (the rows marked "check ?" show which dice are
+        # missing): with the question about a die it stays whole at the huge text size
+        if len(counts) == 1:
+            notes.append(f"{counts[0]}, a line-up has {CARDS}.")
+        elif counts:
+            notes.append(f"{len(counts)} line-ups are not {CARDS} dice: see check ?")
+        # Unsure dice are framed in orange and the first is selected: the prompt says so.
+        first = next((p for p in self.players if self.flagged.get(p)), None)
+        self.sel = None
+        if first is not None:
+            self.sel = (first, min(self.flagged[first]))
+        self.notice = "\n".join(notes) if notes else "Line-ups read."
+        return reads
+
+    # -- the timer ------------------------------------------------------------------------------
+
+    def timer_options(self) -> OcculitesOptions:
+        """The game's options with the timer on (the screen offers it in every game)."""
+        return dataclasses.replace(self.game.options, timer=True)
+
+    def cues(self) -> tuple[TimerCue, ...]:
+        return timer_cues(self.timer_options())
+
+    def roll(self) -> list[str]:
+        """The dice are rolled: 15 s to look, then 30 s to line up (the game's options); the
+        round clock counts from now. Returns the sounds of the cues due at once."""
+        self.fired.clear()
+        self.session.start_clock(fresh=True)
+        return self.tick()
+
+    def tick(self) -> list[str]:
+        """The clock ticked: the cues now due are said; returns their sounds, to play."""
+        if not self.timer_on:
+            return []
+        sounds = []
+        for n, cue in enumerate(self.cues()):
+            if n not in self.fired and cue.at <= self.since_roll:
+                self.fired.add(n)
+                if cue.sound:
+                    sounds.append(cue.sound)
+                self.notice = cue.text
+        return sounds
+
+
+def _secs(left: float) -> str:
+    s = max(0, int(left + 0.999))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _listed(value: object) -> list[object]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def _panel(table: OcculitesTable, panel: Panel
+                  ) -> tuple[list[str], dict[str, Button], bool]:
+    """The panel's lines and controls (and, for Share Knowledge, whether colours are shown)."""
+    if panel == "share":
+        return table.panel_share()
+    parts = {"tribes": table.panel_tribes, "draft": table.panel_draft,
+             "allocate": table.panel_allocate, "resolving": table.panel_resolving,
+             "over": table.panel_over}[panel]()
+    return parts[0], parts[1], True
+
+
+__all__ = ["CARDS", "Button", "CardView", "OcculitesTable", "Outcome", "Resolving", "RowView",
+           "SlotView", "TableView"]

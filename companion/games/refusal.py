@@ -1,0 +1,21 @@
+"""A refused call's reason without the call itself (no Kivy: the games' models use it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.session import TableSession
+
+
+def refusal_reason(session: TableSession[Any]) -> str:
+    """The session's message, a refused call's without the call itself, which the players just
+    made: the engine's refusal of ``Ana: Bank`` reads ``"Ana's first banked turn must be worth
+    at least 1000; this turn has 50"``. Any other message (a notice, the journal's refusal)
+    is returned whole."""
+    refused = session.refused
+    if refused is not None and refused.call is not None and str(refused) == session.message:
+        return refused.reason
+    return session.message
+
+
+__all__ = ["refusal_reason"]

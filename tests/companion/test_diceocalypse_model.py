@@ -1,0 +1,286 @@
+"""Dice-ocalypse at the table without Kivy (companion.games.diceocalypse.model): what the
+screen shows (whose roll, the dice lit and chosen, the actions and which are legal, the message
+box) and what each tap, reading and correction does, on a real session and journal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pytest
+from dice_readings import row
+from no_kivy import imports_kivy
+
+import rules
+from companion.games.diceocalypse.model import DiceocalypseTable
+from companion.journal import Journal
+from companion.session import TableSession
+from rules.diceocalypse import Diceocalypse
+from vision.types import Reading
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    with Journal(tmp_path / "j.sqlite3") as j:
+        yield j
+
+
+class Camera:
+    def __init__(self, label: str, rolls_count: bool) -> None:
+        self.label, self.rolls_count = label, rolls_count
+
+
+def table(journal: Journal, players: tuple[str, ...] = ("Ana", "Ben", "Cy"), *,
+          target: int = 2000, camera_on: bool = False, battle: str = "once-per-player",
+          fixed: list[tuple[Reading, dict[int, str]]] | None = None) -> DiceocalypseTable:
+    setup = rules.Setup("dice-ocalypse", players,
+                        {"target": target, "battle_zone_at": target // 2,
+                         "battle_zone": battle}, 1)
+    session = TableSession.new(journal, setup, "test").typed(Diceocalypse)
+
+    def correct(reading: Reading, changes: Mapping[int, str]) -> None:
+        if fixed is not None:
+            fixed.append((reading, dict(changes)))
+
+    return DiceocalypseTable(session, camera_on=camera_on, correct_roll=correct)
+
+
+def enter(t: DiceocalypseTable, *values: int) -> None:
+    for v in values:
+        t.tap_number(v)
+    assert t.view().primary.legal, t.view()
+    assert t.tap_primary(), t.session.message
+
+
+def calls(t: DiceocalypseTable) -> list[str]:
+    return [e.call for e in t.game.history]
+
+
+def test_who_goes_first_then_a_keep_and_bank(journal: Journal) -> None:
+    t = table(journal)
+    v = t.view()
+    assert v.status == "Who goes first? Everyone rolls one die"
+    assert v.info == "Ana rolls 1 die"
+    assert [d.look for d in v.dice] == ["empty"] + ["off"] * 5
+    assert v.numbers and not v.primary.legal and v.primary.text == "Enter roll"
+    assert "Tap a name to enter that player's roll" in v.lines
+    enter(t, 6)
+    assert t.view().info == "Ben rolls 1 die"
+    enter(t, 2)
+    enter(t, 1)
+    assert calls(t) == ["Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1"]
+    v = t.view()
+    assert v.status == "Ana's turn" and v.info.startswith("Ana rolls 6 dice")
+    assert [p.lit for p in v.players] == [True, False, False]
+    enter(t, 1, 1, 1, 5, 5, 2)
+    v = t.view()
+    # the scoring dice are lit, the best keep chosen; a die that does not score is dull
+    assert [d.text for d in v.dice] == ["1", "1", "1", "5", "5", "2"]
+    assert [d.look for d in v.dice] == ["chosen"] * 5 + ["dull"]
+    assert t.chosen == [0, 1, 2, 3, 4]
+    assert "Keep 1 1 1 5 5 = 1,100 -> 1,100 this turn" in v.lines[0]
+    assert v.primary.text == "Keep & bank" and v.primary.lit
+    assert v.secondary.text == "Keep, roll 1 die" and not v.secondary.lit
+    assert not v.numbers
+    t.tap_die(5)  # a die that does not score: no keep can be made
+    v = t.view()
+    assert not v.primary.legal and not v.secondary.legal and v.primary.text == "Choose dice"
+    t.tap_die(5)
+    assert t.tap_primary()
+    assert calls(t)[-2:] == ["Ana: Keep 1 1 1 5 5", "Ana: Bank"]
+    v = t.view()
+    assert v.players[0].score == 1100
+    assert v.status == "Battle Zone (Ana): everyone rolls 2 dice"
+    assert any("Battle Zone" in line for line in v.lines)
+    # several must roll: a tap on a name chooses who enters their roll
+    t.tap_player("Cy")
+    assert t.view().info == "Cy rolls 2 dice"
+    assert [p.lit for p in t.view().players] == [False, False, True]
+    enter(t, 4, 4)
+    enter(t, 2, 4)
+    enter(t, 1, 3)
+    assert calls(t)[-3:] == ["Cy: Roll 4 4", "Ana: Roll 2 4", "Ben: Roll 1 3"]
+    assert t.view().status == "Cy's turn"  # Ben's turn was lost
+    assert "next x2" in t.view().players[2].badges
+
+
+def battle_zone_by_ben(t: DiceocalypseTable) -> None:
+    for text in ("Ana: Roll 1", "Ben: Roll 6", "Cy: Roll 2", "Ben: Roll 1 1 1 5 5 2",
+                 "Ben: Keep 1 1 1 5 5", "Ben: Bank"):
+        assert t.session.try_call(text) is not None, t.session.message
+    st = t.state.stage
+    assert st is not None and st.kind == "battle" and st.initiator == "Ben"
+
+
+def test_the_battle_zone_roller_is_the_same_after_a_power_cut(journal: Journal) -> None:
+    """Issue 31: Dice-ocalypse's Battle Zone asked Ben to roll before a power cut and Ana
+    after it. Who rolls first comes from the game (its starter, then in seat order), never from
+    whoever rolled last on this screen."""
+    t = table(journal)
+    battle_zone_by_ben(t)
+    before = t.view().info
+    assert before == "Ben rolls 2 dice"
+    gid = t.session.game_id
+    t.close()
+    again = DiceocalypseTable(TableSession.resume(journal, gid).typed(Diceocalypse))
+    assert again.view().info == before
+    # and so on in seat order from the starter
+    enter(again, 3, 4)
+    assert again.view().info == "Cy rolls 2 dice"
+    enter(again, 2, 5)
+    assert again.view().info == "Ana rolls 2 dice"
+
+
+def test_a_player_tapped_to_roll_is_forgotten_once_they_rolled(journal: Journal) -> None:
+    t = table(journal)
+    battle_zone_by_ben(t)
+    t.tap_player("Ana")
+    assert t.view().info == "Ana rolls 2 dice"
+    t.tap_player("Nobody")  # not a roller: nothing changes
+    assert t.view().info == "Ana rolls 2 dice"
+    enter(t, 3, 4)
+    assert t.view().info == "Ben rolls 2 dice"
+
+
+def to_ana_after_cy_busts(t: DiceocalypseTable) -> None:
+    for text in ("Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1", "Ana: Roll 1 1 1 5 5 2",
+                 "Ana: Keep 1 1 1 5 5", "Ana: Bank", "Cy: Roll 4 4", "Ana: Roll 2 4",
+                 "Ben: Roll 1 3", "Cy: Roll 2 3 4 6 6 2"):
+        assert t.session.try_call(text) is not None, (text, t.session.message)
+
+
+def test_a_special_die_from_the_cards_and_a_doubtful_reading_confirmed(journal: Journal
+                                                                        ) -> None:
+    fixed: list[tuple[Reading, dict[int, str]]] = []
+    t = table(journal, camera_on=True, fixed=fixed)
+    to_ana_after_cy_busts(t)
+    v = t.view()
+    assert "busts" in " ".join(v.lines) and "Zombie" in v.players[2].badges
+    assert v.status == "Ana's turn" and v.cards >= 1
+    assert t.calls_by_player()["Cy"] == [("Roll the Zombie die", "roll:Zombie")]
+    t.choose_card_player("Cy")
+    assert not t.play("roll:Zombie")  # no call yet: Cy's Zombie roll is entered
+    assert t.view().info == "Cy rolls the Zombie die"
+    enter(t, 1)
+    assert calls(t)[-1] == "Cy: Zombie 1"
+    assert t.view().info.startswith("Ana rolls 5 dice")
+    # the camera unsure of one die: it waits, framed, until confirmed by two taps
+    assert t.on_reading(row(5, 5, 5, 1, 2, unsure=(3,))) is None
+    v = t.view()
+    assert [d.text for d in v.dice[:5]] == ["5", "5", "5", "1?", "2"]
+    assert v.dice[3].look == "doubt" and not v.primary.legal
+    assert v.secondary.text == "Confirm" and v.secondary.legal
+    assert "Camera unsure" in v.lines[-1]
+    t.tap_die(3)
+    assert t.view().dice[3].look == "selected"
+    t.tap_die(3)
+    v = t.view()
+    assert v.dice[3].text == "1" and v.primary.legal
+    assert t.tap_primary()
+    assert calls(t)[-1] == "Ana: Roll 5 5 5 1 2"
+    # the confirmed die goes to the dice statistics, by its index in the reading
+    assert len(fixed) == 1 and fixed[0][1] == {3: "1"}
+    assert ("Double or Nothing", "Ana: Play Double or Nothing") in t.calls_by_player()["Ana"]
+    assert t.play("Ana: Play Double or Nothing")
+    assert t.tap_primary()  # keep the best (1 5 5 5) and bank
+    assert calls(t)[-2:] == ["Ana: Keep 1 5 5 5", "Ana: Bank"]
+    assert t.view().status == "Ana's Double or Nothing"
+    assert t.on_reading(row(5)) == "Ana: Roll 5"  # sure: called at once
+
+
+def test_a_corrected_die_goes_to_the_statistics_and_a_sure_roll_is_called(journal: Journal
+                                                                           ) -> None:
+    fixed: list[tuple[Reading, dict[int, str]]] = []
+    t = table(journal, camera_on=True, fixed=fixed)
+    assert t.on_reading(row(4)) == "Ana: Roll 4"  # sure and complete: called at once
+    assert fixed == []
+    t.on_reading(row(6, unsure=(0,)))
+    t.tap_die(0)
+    t.tap_number(3)  # the players correct it
+    assert t.view().dice[0].text == "3"
+    assert t.tap_primary() and calls(t)[-1] == "Ben: Roll 3"
+    assert fixed[0][1] == {0: "3"}
+    # Confirm takes every doubtful die as read and makes the call
+    t.on_reading(row(2, unsure=(0,)))
+    assert t.tap_secondary() and calls(t)[-1] == "Cy: Roll 2"
+    assert fixed[1][1] == {0: "2"}
+
+
+def test_too_many_dice_is_a_problem_to_fix_before_any_call(journal: Journal) -> None:
+    t = table(journal, camera_on=True)
+    assert t.on_reading(row(4, 5)) is None
+    v = t.view()
+    assert v.lines[0] == ("2 dice in the tray, Ana rolls 1 die: take the extra dice out or "
+                          "remove them here")
+    assert not v.primary.legal and calls(t) == []
+
+
+def test_hot_dice_roll_on_bank_undo_and_redo(journal: Journal) -> None:
+    t = table(journal)
+    for text in ("Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1"):
+        t.session.call(text)
+    enter(t, 1, 1, 1, 1, 5, 5)
+    v = t.view()
+    assert any("HOT DICE" in line for line in v.lines)
+    assert v.secondary.text == "Keep: hot dice!"
+    assert t.tap_secondary()  # keep, roll on
+    v = t.view()
+    assert any("Hot dice" in line for line in v.lines)
+    assert v.info.startswith("Ana rolls 6 dice") and v.secondary.text == "Bank 2,100"
+    assert t.tap_secondary()  # bank
+    assert calls(t)[-1] == "Ana: Bank" and t.view().players[0].score == 2100
+    t.session.undo()
+    assert t.view().secondary.text == "Bank 2,100"
+    t.session.redo()
+    assert calls(t)[-1] == "Ana: Bank"
+
+
+def test_the_number_pad_clear_and_a_refusal_in_the_message_box(journal: Journal) -> None:
+    t = table(journal)
+    t.tap_number(4)
+    t.tap_number(5)  # one die only: said, nothing added
+    assert t.entry is not None and t.entry.values == (4,)
+    v = t.view()
+    assert v.refusal == "Ana's 1 die entered: tap a die to change it, or Clear"
+    t.clear_entry()
+    v = t.view()
+    assert t.entry.values == () and v.refusal == ""
+    for text in ("Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1", "Ana: Roll 5 2 3 4 6 6",
+                 "Ana: Keep 5"):
+        t.session.call(text)
+    assert not t.bank()  # the engine refuses: the first bank needs the opening score
+    v = t.view()
+    assert v.refusal.startswith("Ana's first banked turn must be worth at least")
+    assert len(v.lines) <= 2  # three lines in all with the refusal
+    assert calls(t)[-1] == "Ana: Keep 5"
+
+
+def test_the_camera_is_switched_only_where_its_rolls_count(journal: Journal) -> None:
+    t = table(journal)
+    t.toggle_camera(None)
+    assert not t.camera_on and t.view().refusal == "No camera: choose one in Settings"
+    t.toggle_camera(Camera("rendered dice, no camera", rolls_count=False))
+    assert not t.camera_on and "rendered dice, no camera" in t.view().refusal
+    t.toggle_camera(Camera("Pi camera", rolls_count=True))
+    assert t.view().camera_on
+    assert t.view().lines[0] == "Roll: the camera reads it, or tap the numbers"
+    t.toggle_camera(Camera("Pi camera", rolls_count=True))
+    assert not t.camera_on
+
+
+def test_the_game_over_view(journal: Journal) -> None:
+    t = table(journal, ("Ana", "Ben"), target=1000, battle="off")
+    for text in ("Ana: Roll 6", "Ben: Roll 2", "Ana: Roll 1 1 1 5 5 2", "Ana: Keep 1 1 1 5 5",
+                 "Ana: Bank"):
+        t.session.call(text)
+    assert t.view().status == "Dice-ocalypse: Ben's last turn, beat 1,100"
+    enter(t, 2, 3, 4, 6, 6, 2)  # Ben busts
+    assert t.game.is_over
+    v = t.view()
+    assert v.over and v.status.endswith("is the Die-structor!")
+    assert v.primary.text == "New game" and v.primary.lit and not v.numbers
+
+
+def test_the_model_never_imports_kivy() -> None:
+    assert not imports_kivy("companion.games.diceocalypse.model")
+

@@ -1,0 +1,180 @@
+"""Tribal Village at the table without Kivy (companion.games.tribal_village.model): what the
+screen shows (prompt, verdict, each player's row, the choices as keyed buttons) and what each
+tap does, on a real session and journal."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from no_kivy import imports_kivy
+
+import rules
+from companion.games.tribal_village.model import Choice, TribalTable
+from companion.journal import Journal
+from companion.session import TableSession
+from rules.tribal_village import Play, TribalVillage
+
+PLAYERS = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
+TRIBES = ["Palaudis", "Floris", "Hydris", "Nimbus", "Luftles", "Ignis", "Boletus", "Silicus"]
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    with Journal(tmp_path / "j.sqlite3") as j:
+        yield j
+
+
+def table(journal: Journal, players: tuple[str, ...] = PLAYERS, seed: int = 5,
+          **options: object) -> TribalTable:
+    tribes = {"tribes": TRIBES} if len(players) == 6 else {}
+    setup = rules.Setup("tribal-village", players, {**tribes, **options}, seed)
+    return TribalTable(TableSession.new(journal, setup, "test").typed(TribalVillage))
+
+
+def choices(t: TribalTable) -> dict[str, Choice]:
+    view = t.view()
+    return {c.key: c for b in view.blocks for c in b.choices if c.key} | view.beside
+
+
+def play_until(t: TribalTable, found: object, rng: random.Random) -> None:
+    for _ in range(400):
+        if t.game.is_over or (callable(found) and found()):
+            return
+        t.session.try_call(t.game.random_call(rng))
+    raise AssertionError("never reached")
+
+
+def test_the_setup_picks_objectives_by_two_taps(journal: Journal) -> None:
+    t = table(journal)
+    v = t.view()
+    assert v.setup and v.title == "Hand 1 of 3" and v.prompt == "Objectives: 0 of 6 chosen"
+    assert v.verdict == "Tap a player, then the objective they keep."
+    shown = choices(t)
+    assert {"mode:pick", "mode:alliances", "mode:revealed"} <= set(shown)
+    assert shown["mode:pick"].selected and shown["player:Ana"].seat == 0  # in Ana's colour
+    assert shown["player:Ben"].seat is None
+    assert t.tap("player:Cy")
+    assert choices(t)["player:Cy"].seat == 2 and t.picker == "Cy"
+    objective = next(k for k in choices(t) if k.startswith("objective:"))
+    assert t.tap(objective)
+    assert t.game.history[-1].call.startswith("Cy: ")
+    assert t.view().prompt == "Objectives: 1 of 6 chosen"
+    assert not choices(t)["player:Cy"].enabled  # chosen: greyed in its place
+    assert not t.tap("player:Cy")  # and it cannot be tapped
+    assert t.picker is None  # a call forgets the half-made choice
+
+
+def test_the_alliance_cards_and_the_objectives_dealt(journal: Journal) -> None:
+    t = table(journal)
+    t.tap("mode:alliances")
+    assert t.view().prompt == "Alliance cards as on the table"
+    layout = t.game.state.layout
+    a, b = layout[0][0], layout[-1][-1]
+    t.tap("ally:" + a)
+    assert choices(t)["ally:" + a].selected
+    t.tap("ally:" + b)
+    assert t.game.history[-1].call.startswith("Alliances")
+    assert t.game.state.layout[0][0] == b
+    t.tap("mode:revealed")
+    assert t.view().prompt == "Objectives dealt face up"
+    assert not choices(t)["reveal:use"].enabled  # nothing changed yet
+
+
+def to_play(t: TribalTable, rng: random.Random) -> None:
+    play_until(t, lambda: t.game.state.phase == "play" and not t.game.state.pending, rng)
+
+
+def test_a_card_by_two_taps_and_the_rows(journal: Journal) -> None:
+    t = table(journal)
+    rng = random.Random(1)
+    to_play(t, rng)
+    who = t.game.current_player
+    assert who is not None
+    plays = [c for c in t.game.legal_calls() if isinstance(c, Play) and c.player == who
+             and not (c.net or c.take or c.swap) and c.tokens == 0]
+    card = plays[0].card
+    tribe, value = card.rsplit(" ", 1)
+    v = t.view()
+    row = next(p for p in v.players if p.player == who)
+    assert row.current and row.to_play and row.played == "to play"
+    assert v.prompt.startswith(f"{who} ")
+    assert not choices(t)[f"value:{value}"].enabled  # no tribe tapped yet
+    assert t.tap(f"tribe:{tribe}")
+    assert choices(t)[f"tribe:{tribe}"].selected and choices(t)[f"value:{value}"].enabled
+    before = len(t.game.history)
+    assert t.tap(f"value:{value}")
+    assert len(t.game.history) == before + 1
+    assert t.game.history[-1].call.startswith(f"{who}: {card}")
+    row = next(p for p in t.view().players if p.player == who)
+    assert row.played.startswith(tribe) and not row.to_play
+
+
+def test_the_net_question_is_asked_beside_the_names_not_where_the_next_player_taps(
+        journal: Journal) -> None:
+    """Issue 31's tap trap, held in the model: after a Hydris card, "Hunting Net in front of
+    whom?" is asked by buttons beside the players' names (the screen puts them on the rows on
+    the right), never among the choices where the next player's tribe buttons come; "Other
+    card" and "Don't use it" sit on the row of card values."""
+    t = table(journal)
+    rng = random.Random(4)
+
+    def net_play() -> Play | None:
+        g = t.game
+        if g.state.phase != "play" or g.state.pending or g.current_player is None:
+            return None
+        return next((c for c in g.legal_calls() if isinstance(c, Play)
+                     and c.player == g.current_player and c.net), None)
+
+    play_until(t, lambda: net_play() is not None, rng)
+    net = net_play()
+    assert net is not None
+    tribe, value = net.card.rsplit(" ", 1)
+    t.tap(f"tribe:{tribe}")
+    t.tap(f"value:{value}")
+    assert t.card == net.card  # its ability is asked first
+    v = t.view()
+    assert set(v.beside) == {c.net for c in t.game.legal_calls()
+                             if isinstance(c, Play) and c.card == net.card and c.net}
+    assert all(c.key == f"net:{p}" and c.hot for p, c in v.beside.items())
+    in_blocks = [c.key for b in v.blocks for c in b.choices]
+    assert not any(k.startswith("net:") or k.startswith("tribe:") for k in in_blocks)
+    assert v.blocks[-1].kind == "row" and in_blocks[-2:] == ["ability:back", "ability:skip"]
+    assert "Hunting Net in front of whom?" in v.blocks[0].text
+    assert net.net is not None
+    assert t.tap(f"net:{net.net}")
+    assert t.game.history[-1].call == net.text()
+    # the next player's choices are the card picker again, nothing beside the names
+    v = t.view()
+    assert not v.beside
+
+
+def test_a_refusal_is_shown_instead_of_the_verdict_and_a_tap_clears_it(journal: Journal
+                                                                       ) -> None:
+    t = table(journal)
+    t.tap("player:Ana")
+    t.session.try_call("Ben: Lead Hydris 3")
+    v = t.view()
+    assert v.refusal and t.picker == "Ana"  # the half-made choice is kept
+    t.say("Undid: something")
+    assert t.view().notice == "Undid: something"
+    t.tap("player:Ben")
+    v = t.view()
+    assert v.refusal == "" and v.notice == "" and t.picker == "Ben"
+
+
+def test_the_game_over_choices_are_the_screens_own(journal: Journal) -> None:
+    t = table(journal, ("Ana", "Ben", "Cy"), hands=1)
+    rng = random.Random(3)
+    play_until(t, lambda: False, rng)
+    assert t.game.is_over
+    v = t.view()
+    assert v.title == "Game over" and v.prompt.startswith("Game over: ")
+    assert [c.key for b in v.blocks for c in b.choices] == ["over:standings", "over:leave"]
+    assert all(p.under == "total" for p in v.players)
+
+
+def test_the_model_never_imports_kivy() -> None:
+    assert not imports_kivy("companion.games.tribal_village.model")
