@@ -27,7 +27,7 @@ from companion.frame import confirm, dialog, wrapped
 from companion.games import plugins
 from companion.journal import GameRecord
 from companion.session import NOT_SAVED, not_saved
-from companion.widgets import fmt_clock, show_picture, w
+from companion.widgets import NAME_KEYS, fmt_clock, show_picture, w
 from companion.words import plural
 from rules import Setup
 
@@ -480,7 +480,10 @@ class StartScreen(Screen):
                              bg=theme.player_colour(self.app.settings.palette, i)))
             # with a team beside the character, the name keeps room for 16 characters
             name = w("TInput", text=old[i] if i < len(old) else DEFAULT_NAMES[i],
-                     hint_text=f"player {i + 1}", size_hint_x=1.4 if alliances else 1)
+                     hint_text=f"player {i + 1}", size_hint_x=1.4 if alliances else 1,
+                     keys=NAME_KEYS, max_chars=SCREEN_NAME_CHARS)
+            if self.names:  # Enter goes on to the next name; on the last it ends typing
+                self.names[-1].focus_next = name
             name.bind(text=lambda *_: self._names_changed())
             self.names.append(name)
             row.add_widget(name)

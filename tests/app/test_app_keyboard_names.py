@@ -1,0 +1,83 @@
+"""The on-screen keyboard types names the table takes: no key for a character a player's name
+cannot hold, no more than the 16 characters the table's screens show, and Enter goes on to the
+next player's name (on the last one it puts the keyboard away)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.app
+
+
+def refused(ch: str) -> bool:
+    """The names check refuses ``ch`` inside a name ("A" + ch + "b")."""
+    import rules
+    from rules.core import check_player_name
+
+    try:
+        check_player_name(f"A{ch}b")
+    except rules.SetupError:
+        return True
+    return False
+
+
+def test_the_on_screen_keyboard_types_names_and_enter_moves_on(app_dirs: Path) -> None:
+    from companion import settings as settings_mod
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.startcheck import SCREEN_NAME_CHARS
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=settings_mod.Settings(keyboard="on-screen"))
+    seen: dict[str, Any] = {}
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        start = app.screens["start"]
+        start.choose_game("dice-ocalypse")
+        yield 2
+        start.set_count(3)
+        yield 2
+        first, second, third = start.names
+        d.tap(first)
+        yield 3
+        keys = dict(d.keys())
+        d.tap_at(*keys["shift"])  # the capitals and what Shift offers
+        yield 2
+        shifted = d.keys()
+        d.tap_at(*shifted["shift"])
+        yield 2
+        seen["typed_keys"] = sorted(k for k in {**keys, **shifted} if len(k) == 1)
+        # a name longer than the table shows: the field stops at 16 characters
+        yield from d.type_on_screen("abcdefghijklmnopqrst", erase=len(first.text))
+        seen["long"] = first.text
+        yield from d.type_on_screen("", erase=len(first.text))
+        yield from d.type_on_screen("Ana")
+        d.tap_at(*d.keys()["enter"])
+        yield 3
+        vk = d.on_screen_keyboard()
+        seen["after_first_enter"] = (first.focus, second.focus,
+                                     vk is not None and vk.parent is not None)
+        # on to player 2, the keyboard still up
+        assert seen["after_first_enter"] == (False, True, True), seen["after_first_enter"]
+        yield from d.type_on_screen("o", erase=0)
+        d.tap_at(*d.keys()["enter"])
+        yield 3
+        seen["after_second_enter"] = (second.focus, third.focus)
+        d.tap_at(*d.keys()["enter"])  # the last name: the keyboard goes away
+        yield 3
+        vk = d.on_screen_keyboard()
+        seen["after_last_enter"] = (third.focus, vk is not None and vk.parent is not None)
+        seen["names"] = [n.text for n in start.names]
+
+    run_app(app, script)
+    bad = [k for k in seen["typed_keys"] if refused(k)]
+    assert not bad, f"the on-screen keyboard offers characters a name cannot take: {bad}"
+    assert {"a", "z", "0", "9", "-", "'", "."} <= set(seen["typed_keys"])
+    assert seen["long"] == "abcdefghijklmnopqrst"[:SCREEN_NAME_CHARS]
+    assert seen["after_second_enter"] == (False, True)
+    assert seen["after_last_enter"] == (False, False)
+    assert seen["names"] == ["Ana", "Beno", "Cy"]
