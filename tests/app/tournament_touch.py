@@ -82,3 +82,14 @@ def type_on_keypad(d: Any, keys: dict[str, Any], text: str) -> Iterable[int | No
     for ch in text:
         d.tap(keys[ch.upper()])
         yield 1
+
+
+def open_new_page(d: Any, app: Any) -> Generator[int | None, None, Any]:
+    """From the start screen, by touch: Tournament -> Run a tournament. Returns the screen."""
+    yield 2
+    d.tap(button(app.screens["start"], "Tournament"))
+    yield 3
+    scr = app.screens["tournament"]
+    d.tap(button(scr, "Run a tournament"))
+    yield 3
+    return scr
