@@ -12,4 +12,14 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
-__all__ = ["plural"]
+def together(name: str) -> str:
+    """A name that a wrapped line never breaks inside ("Floris Band III" stays on one line):
+    its spaces made no-break spaces.
+
+    >>> together("Floris Band III")
+    'Floris\xa0Band\xa0III'
+    """
+    return name.replace(" ", "\u00a0")
+
+
+__all__ = ["plural", "together"]
