@@ -45,11 +45,14 @@ def test_the_on_screen_keyboard_types_names_and_enter_moves_on(app_dirs: Path) -
         d.tap(first)
         yield 3
         keys = dict(d.keys())
-        d.tap_at(*keys["shift"])  # the capitals and what Shift offers
+        vk = d.on_screen_keyboard()
+        d.tap_at(*keys["capslock"])  # the capitals (Caps Lock: no key is held down)
         yield 2
+        seen["caps_mode"] = vk.layout_mode
         shifted = d.keys()
-        d.tap_at(*shifted["shift"])
+        d.tap_at(*shifted["capslock"])
         yield 2
+        seen["back_mode"] = vk.layout_mode
         seen["typed_keys"] = sorted(k for k in {**keys, **shifted} if len(k) == 1)
         # a name longer than the table shows: the field stops at 16 characters
         yield from d.type_on_screen("abcdefghijklmnopqrst", erase=len(first.text))
@@ -77,6 +80,7 @@ def test_the_on_screen_keyboard_types_names_and_enter_moves_on(app_dirs: Path) -
     bad = [k for k in seen["typed_keys"] if refused(k)]
     assert not bad, f"the on-screen keyboard offers characters a name cannot take: {bad}"
     assert {"a", "z", "0", "9", "-", "'", "."} <= set(seen["typed_keys"])
+    assert (seen["caps_mode"], seen["back_mode"]) == ("shift", "normal")
     assert seen["long"] == "abcdefghijklmnopqrst"[:SCREEN_NAME_CHARS]
     assert seen["after_second_enter"] == (False, True)
     assert seen["after_last_enter"] == (False, False)
