@@ -49,7 +49,7 @@ def child_startup() -> None:
     Config.set("graphics", "maxfps", os.environ.get("COMPANION_MAXFPS", "60"))
     from kivy.clock import Clock
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
 
     app = CompanionApp()
 
@@ -70,8 +70,9 @@ def child_running() -> None:
     from kivy.config import Config
 
     Config.set("graphics", "maxfps", os.environ.get("COMPANION_MAXFPS", "60"))
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, run_app
+    from companion.session import Change
 
     app = CompanionApp()
     out: dict[str, Any] = {}
@@ -115,8 +116,8 @@ def child_running() -> None:
 
         Window.bind(on_flip=on_flip, on_touch_up=on_touch_up)
         assert app.session is not None
-        app.session.subscribe(lambda what, ev: calls.append(time.perf_counter())
-                              if what == "call" else None)
+        app.session.subscribe(lambda change: calls.append(time.perf_counter())
+                              if change.kind is Change.CALL else None)
         for i in range(30):
             d.action("Ana", "movement")
             yield 2

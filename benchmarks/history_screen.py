@@ -66,7 +66,7 @@ def child(mode: str) -> None:
     Config.set("graphics", "maxfps", "60")
     from kivy.core.window import Window
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, run_app
 
     app = CompanionApp()

@@ -5,6 +5,7 @@ Run from the repository root:
     .venv/bin/python benchmarks/vision.py                 # everything (~1 min)
     .venv/bin/python benchmarks/vision.py --only real -v  # real photos, every miss listed
     .venv/bin/python benchmarks/vision.py --only speed
+    .venv/bin/python benchmarks/vision.py --only real --no-cnn  # the classical pipeline
 
 Real photos: ``../shared/data/dice-photos`` (YOLO labels, value = class + 1), scored **3-fold**:
 the shipped models were trained on every shared photo, so each photo is read instead by the
@@ -26,7 +27,6 @@ box centre). Reported per data set:
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from dataclasses import dataclass
@@ -38,7 +38,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import Reading, read_dice  # noqa: E402
+from vision import DiceReader, Reading, WarningKind  # noqa: E402
+from vision.cnn import Nets  # noqa: E402
 from vision.synthetic import HARD_TABLES, ICON_SETS, Scene, random_scene, render  # noqa: E402
 
 Labels = list[tuple[int, float, float, float]]
@@ -82,10 +83,11 @@ def load_labels(txt: Path, w: int, h: int) -> list[tuple[int, float, float, floa
     return out
 
 
-def score_image(img: np.ndarray, labels: list[tuple[int, float, float, float]],
+def score_image(reader: DiceReader, img: np.ndarray,
+                labels: list[tuple[int, float, float, float]],
                 s: Score, verbose: bool = False, name: str = "") -> None:
     t = time.perf_counter()
-    reading = read_dice(img)
+    reading = reader.read(img)
     s.ms += (time.perf_counter() - t) * 1000
     s.frames += 1
     _score_reading(reading, labels, [], s, verbose, name)
@@ -142,7 +144,7 @@ def _score_reading(reading: Reading, labels: list[tuple[int, float, float, float
                       f"value {d.value} conf {d.confidence:.2f}")
 
 
-FOLDS = ROOT / "benchmarks" / "models" / "folds"
+FOLDS = ROOT / "benchmarks" / "models" / "folds" / "round5"  # the shipped recipe
 LOSO = ROOT / "benchmarks" / "models" / "loso"
 FOLDERS = ("byler-train", "matteop65-train", "visdice-train")
 
@@ -152,102 +154,88 @@ def photos(folder: str) -> list[tuple[int, Path]]:
     return list(enumerate(sorted((DATA / folder).glob("*.jpg"))))
 
 
-def bench_shipped(verbose: bool) -> None:
+def bench_shipped(reader: DiceReader, verbose: bool) -> None:
     """Every photo read by the shipped models (which trained on all of them)."""
     for folder in FOLDERS:
-        print(score_folder(folder, verbose).line(f"{folder} [shipped, trained on]"))
+        print(score_folder(reader, folder, verbose).line(f"{folder} [shipped, trained on]"))
 
 
-def score_folder(folder: str, verbose: bool) -> Score:
-    """Every photo of one shared folder read by the models ``read_dice`` uses now."""
+def score_folder(reader: DiceReader, folder: str, verbose: bool) -> Score:
+    """Every photo of one shared folder read by ``reader``."""
     sc = Score()
     for _i, jpg in photos(folder):
         img = cv2.imread(str(jpg))
         if img is not None:
             labels = load_labels(jpg.with_suffix(".txt"), img.shape[1], img.shape[0])
-            score_image(img, labels, sc, verbose, jpg.name)
+            score_image(reader, img, labels, sc, verbose, jpg.name)
     return sc
 
 
-def bench_folds(folder_of_folds: Path, verbose: bool, only: int | None = None) -> None:
+def with_nets(reader: DiceReader, folder: Path, what: str) -> DiceReader:
+    """``reader`` with the CNNs in ``folder`` instead of its own (its face classifier and
+    colour namer kept); raised when they are not there: ``SystemExit`` naming ``what``."""
+    if not (folder / "dice_det.onnx").exists() or not (folder / "dice_cls.onnx").exists():
+        raise SystemExit(f"{what}: {folder} has no dice_det.onnx/dice_cls.onnx")
+    return DiceReader(nets=Nets(det=folder / "dice_det.onnx", cls=folder / "dice_cls.onnx"),
+                      faces=reader.faces, colours=reader.colours)
+
+
+def bench_folds(reader: DiceReader, folder_of_folds: Path, verbose: bool,
+                only: int | None = None) -> None:
     """k-fold figures: each photo read by the models trained without its third.
 
     ``folder_of_folds`` holds ``f0/``, ``f1/``, ``f2/``, each with ``dice_det.onnx`` and
     ``dice_cls.onnx`` trained by ``scripts/vision_train_cnn.py --holdout K``; the photo with
-    sorted index i is read by the models of fold ``i % 3``, which never saw it.
+    sorted index i is read by ``reader`` with the models of fold ``i % 3``, which never saw it.
+    A ``reader`` without CNNs (``--no-cnn``) reads every photo as it is.
     """
-    import vision.read as read_mod
-    from vision.cnn import Nets
-
-    classical = bool(os.environ.get("VISION_NO_CNN"))
+    classical = reader.nets is None
     if classical:
-        print("VISION_NO_CNN set: the classical pipeline (its MLP never saw fold 0's photos, "
+        print("--no-cnn: the classical pipeline (its MLP never saw fold 0's photos, "
               "only fold 0 is a fair figure)")
-    folds: list[Nets | None] = []
+    folds: list[DiceReader | None] = []
     for k in range(3):
-        if classical or (only is not None and k != only):
+        if classical:
+            folds.append(reader)
+        elif only is not None and k != only:
             folds.append(None)
-            continue
-        d = folder_of_folds / f"f{k}"
-        if not (d / "dice_det.onnx").exists() or not (d / "dice_cls.onnx").exists():
-            raise SystemExit(f"--folds {folder_of_folds}: {d} has no dice_det.onnx/dice_cls.onnx")
-        folds.append(Nets(det=d / "dice_det.onnx", cls=d / "dice_cls.onnx"))
-    shipped = read_mod.nets
-    try:
-        for folder in FOLDERS:
-            per_fold = [Score() for _ in range(3)]
-            pooled = Score()
-            for i, jpg in photos(folder):
-                if only is not None and i % 3 != only:
-                    continue
-                img = cv2.imread(str(jpg))
-                if img is None:
-                    continue
-                net = folds[i % 3]
-                read_mod.nets = lambda net=net: net  # type: ignore[misc]
-                labels = load_labels(jpg.with_suffix(".txt"), img.shape[1], img.shape[0])
-                score_image(img, labels, per_fold[i % 3], verbose, jpg.name)
-                score_image(img, labels, pooled)
-            for k, sc in enumerate(per_fold):
-                if only is None or k == only:
-                    print(sc.line(f"{folder} [fold {k}]"))
-            if only is None:
-                print(pooled.line(f"{folder} [3 folds]"))
-    finally:
-        read_mod.nets = shipped  # type: ignore[misc]
+        else:
+            folds.append(with_nets(reader, folder_of_folds / f"f{k}", f"--folds {folder_of_folds}"))
+    for folder in FOLDERS:
+        per_fold = [Score() for _ in range(3)]
+        pooled = Score()
+        for i, jpg in photos(folder):
+            fold = folds[i % 3]
+            if fold is None or (only is not None and i % 3 != only):
+                continue
+            img = cv2.imread(str(jpg))
+            if img is None:
+                continue
+            labels = load_labels(jpg.with_suffix(".txt"), img.shape[1], img.shape[0])
+            score_image(fold, img, labels, per_fold[i % 3], verbose, jpg.name)
+            score_image(fold, img, labels, pooled)
+        for k, sc in enumerate(per_fold):
+            if only is None or k == only:
+                print(sc.line(f"{folder} [fold {k}]"))
+        if only is None:
+            print(pooled.line(f"{folder} [3 folds]"))
 
 
-def _with_nets(net: object) -> object:
-    """Make ``read_dice`` use ``net``; returns what to put back."""
-    import vision.read as read_mod
-
-    before = read_mod.nets
-    read_mod.nets = lambda net=net: net  # type: ignore[misc,assignment]
-    return before
-
-
-def bench_loso(folder_of_loso: Path, verbose: bool) -> None:
+def bench_loso(reader: DiceReader, folder_of_loso: Path, verbose: bool) -> None:
     """Leave one source out: every photo of a source read by models trained without any photo
     of that source (``folder_of_loso/<source>``, ``scripts/vision_train_cnn.py --leave-out``):
     how a table of a kind never seen will fare."""
-    import vision.read as read_mod
-    from vision.cnn import Nets
-
-    shipped = read_mod.nets
-    try:
-        for folder in FOLDERS:
-            d = folder_of_loso / folder.removesuffix("-train")
-            if not (d / "dice_det.onnx").exists() or not (d / "dice_cls.onnx").exists():
-                print(f"{folder} [left out]: no models in {d} (scripts/vision_train_round4.sh "
-                      f"loso-{folder.removesuffix('-train')})")
-                continue
-            _with_nets(Nets(det=d / "dice_det.onnx", cls=d / "dice_cls.onnx"))
-            print(score_folder(folder, verbose).line(f"{folder} [left out]"))
-    finally:
-        read_mod.nets = shipped  # type: ignore[misc]
+    for folder in FOLDERS:
+        d = folder_of_loso / folder.removesuffix("-train")
+        if not (d / "dice_det.onnx").exists() or not (d / "dice_cls.onnx").exists():
+            print(f"{folder} [left out]: no models in {d} (scripts/vision_train_round4.sh "
+                  f"loso-{folder.removesuffix('-train')})")
+            continue
+        left_out = with_nets(reader, d, "--loso")
+        print(score_folder(left_out, folder, verbose).line(f"{folder} [left out]"))
 
 
-def bench_synthetic(n_dice: int, seed: int, icon_dice: int) -> None:
+def bench_synthetic(reader: DiceReader, n_dice: int, seed: int, icon_dice: int) -> None:
     """Pip dice of every colour (dark and light pips, a third of the scenes in perspective),
     then each icon set read with a FaceSet learned from rendered examples, then all together."""
     rng = np.random.default_rng(seed)
@@ -261,12 +249,12 @@ def bench_synthetic(n_dice: int, seed: int, icon_dice: int) -> None:
         labels = [(int(t.value or 0), t.center[0], t.center[1], t.size)
                   for t in scene.truth() if t.readable]
         total += len(labels)
-        score_image(img, labels, s)
+        score_image(reader, img, labels, s)
     print(s.line(f"synthetic pips (seed {seed})"))
     from vision.faces import icon_accuracy
     right, dice = s.correct, s.labelled
     for name in ICON_SETS:
-        acc, n = icon_accuracy(name, np.random.default_rng(seed + 1), icon_dice)
+        acc, n = icon_accuracy(name, np.random.default_rng(seed + 1), icon_dice, reader)
         print(f"synthetic icons {name:16s} dice {n:5d}  face-acc {acc:6.1%}")
         right, dice = right + round(acc * n), dice + n
     print(f"synthetic all (pips + icons)  dice {dice:5d}  right {right / max(1, dice):6.1%}")
@@ -293,7 +281,7 @@ def hard_scenes(seed: int, n_dice: int) -> list[tuple[np.ndarray, Labels, Scene]
     return out
 
 
-def bench_hard(n_dice: int, seed: int, verbose: bool) -> None:
+def bench_hard(reader: DiceReader, n_dice: int, seed: int, verbose: bool) -> None:
     """Value accuracy and precision on hard tables; how often the hand warning fires (no
     synthetic scene here has a hand). Dice that are not readable in the truth (stacked, cocked,
     cut off) are neither counted nor held against precision when reported."""
@@ -304,11 +292,11 @@ def bench_hard(n_dice: int, seed: int, verbose: bool) -> None:
         unreadable = [(0, t.center[0], t.center[1], t.size)
                       for t in scene.truth() if not t.readable]
         t0 = time.perf_counter()
-        reading = read_dice(img)
+        reading = reader.read(img)
         s.ms += (time.perf_counter() - t0) * 1000
         s.frames += 1
         frames += 1
-        hand += any(w.startswith("occlusion") for w in reading.warnings)
+        hand += reading.warned(WarningKind.OCCLUSION)
         kind = scene.surface.kind if scene.surface else "plain"
         tilt = "oblique" if scene.tilt >= 30 else "top-down"
         sub = per_kind.setdefault(f"{kind}/{tilt}", Score())
@@ -321,18 +309,19 @@ def bench_hard(n_dice: int, seed: int, verbose: bool) -> None:
     print(f"hard tables: 'hand in view' warning on {hand} of {frames} frames (no hand in any)")
 
 
-def _timed(frames: list[np.ndarray], runs: int = 5) -> tuple[list[float], list[float]]:
+def _timed(reader: DiceReader, frames: list[np.ndarray],
+           runs: int = 5) -> tuple[list[float], list[float]]:
     """Per frame, the best of ``runs`` readings: wall ms and this process's CPU ms (the CPU
     time is what the reading costs; on this shared machine the wall time also holds the
     time other work took the core)."""
     for f in frames[:2]:
-        read_dice(f)
+        reader.read(f)
     wall, cpu = [], []
     for f in frames:
         w, c = [], []
         for _ in range(runs):
             t, p = time.perf_counter(), time.process_time()
-            read_dice(f)
+            reader.read(f)
             w.append((time.perf_counter() - t) * 1000)
             c.append((time.process_time() - p) * 1000)
         wall.append(min(w))
@@ -340,7 +329,7 @@ def _timed(frames: list[np.ndarray], runs: int = 5) -> tuple[list[float], list[f
     return wall, cpu
 
 
-def bench_speed() -> None:
+def bench_speed(reader: DiceReader) -> None:
     """Ordinary scenes (4-12 dice) at 640x640 and 1280x720, and crowded trays (20-30 dice on
     felt, cloth or a mat, in a tray), at one OpenCV thread and at OpenCV's default."""
     rng = np.random.default_rng(7)
@@ -357,7 +346,7 @@ def bench_speed() -> None:
     for name, frames in sets:
         for threads in sorted({1, cores}):
             cv2.setNumThreads(threads)
-            wall, cpu = _timed(frames)
+            wall, cpu = _timed(reader, frames)
             how = ("1 thread" if threads == 1 else
                    f"{threads} threads, OpenCV's default here, as in the app")
             print(f"speed {name}: median {float(np.median(wall)):.1f} ms/frame wall "
@@ -389,27 +378,32 @@ def main() -> None:
     ap.add_argument("--shipped", action="store_true",
                     help="read the real photos with the shipped models instead (they trained "
                     "on every one)")
+    ap.add_argument("--no-cnn", action="store_true",
+                    help="read everything with the classical pipeline (no CNNs; its face "
+                    "classifier was trained on fold 0's other two thirds)")
+    ap.add_argument("--no-face-model", action="store_true",
+                    help="the classical pipeline without its face classifier (the pip count "
+                    "alone; with --no-cnn)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    reader = DiceReader.shipped(cnn=not args.no_cnn, face_model=not args.no_face_model)
     if args.models is not None:
-        from vision.cnn import Nets
-
-        _with_nets(Nets(det=args.models / "dice_det.onnx", cls=args.models / "dice_cls.onnx"))
+        reader = with_nets(reader, args.models, "--models")
     if args.only in (None, "real"):
         if not DATA.exists():
             print(f"no real photos at {DATA}; skipped")
         elif args.shipped:
-            bench_shipped(args.verbose)
+            bench_shipped(reader, args.verbose)
         else:
-            bench_folds(args.folds, args.verbose, args.fold)
+            bench_folds(reader, args.folds, args.verbose, args.fold)
     if args.only in (None, "loso") and DATA.exists():
-        bench_loso(args.loso, args.verbose)
+        bench_loso(reader, args.loso, args.verbose)
     if args.only in (None, "synthetic"):
-        bench_synthetic(args.synthetic_dice, args.seed, args.icon_dice)
+        bench_synthetic(reader, args.synthetic_dice, args.seed, args.icon_dice)
     if args.only in (None, "hard"):
-        bench_hard(args.hard_dice, args.seed, args.verbose)
+        bench_hard(reader, args.hard_dice, args.seed, args.verbose)
     if args.only in (None, "speed"):
-        bench_speed()
+        bench_speed(reader)
 
 
 if __name__ == "__main__":

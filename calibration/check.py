@@ -20,7 +20,7 @@ from typing import Any
 
 from calibration.images import CalibrationError, nearest, read_image
 from vision.profile import Profile
-from vision.read import read_dice
+from vision.read import DiceReader
 
 
 @dataclass
@@ -103,13 +103,16 @@ def _labels(path: Path) -> dict[str, Any] | None:
     return data
 
 
-def check(images: Sequence[Path], profile: Profile | None) -> CheckReport:
-    """Read each image with ``profile`` and compare with its label file, if any."""
+def check(images: Sequence[Path], profile: Profile | None,
+          reader: DiceReader | None = None) -> CheckReport:
+    """Read each image with ``profile`` by ``reader`` (None: one with the shipped models) and
+    compare with its label file, if any."""
     if not images:
         raise CalibrationError("no images to check")
+    reader = reader if reader is not None else DiceReader.shipped()
     rep = CheckReport()
     for path in images:
-        reading = read_dice(read_image(path), profile)
+        reading = reader.read(read_image(path), profile)
         rep.images += 1
         rep.dice_seen += len(reading.dice)
         rep.uncertain += sum(1 for d in reading.dice if d.face is None)

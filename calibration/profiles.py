@@ -37,15 +37,16 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import json
-import math
 import os
 import re
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
+import msgspec.inspect
 import numpy as np
 
 from calibration.zones import Zone, ZoneError, check_zones
@@ -65,164 +66,206 @@ class ProfileError(ValueError):
 
 
 # --------------------------------------------------------------------------- strict schema
+# Each layout declared once as msgspec structs: every key required (``X | None``: it may be
+# null), no unknown key. Maps (label -> count, label -> captures, v1's colour -> BGR) are
+# checked value by value (:func:`_map`), so that a refusal names the map's key.
 
-Spec = Any  # a small schema language: see _check
-
-
-class _Opt:
-    def __init__(self, spec: Spec) -> None:
-        self.spec = spec
-
-
-class _List:
-    def __init__(self, spec: Spec, length: int | None = None, min_len: int = 0) -> None:
-        self.spec, self.length, self.min_len = spec, length, min_len
+Point = tuple[float, float]
+Polygon = Annotated[list[Point], msgspec.Meta(min_length=3)]
+Homography = Annotated[list[float], msgspec.Meta(min_length=9, max_length=9)]
+Triple = tuple[float, float, float]
+BGR = tuple[int, int, int]
 
 
-class _Map:
-    """A JSON object with free string keys and values of one spec."""
-
-    def __init__(self, spec: Spec) -> None:
-        self.spec = spec
+class _Strict(msgspec.Struct, forbid_unknown_fields=True):
+    pass
 
 
-class _Tuple:
-    def __init__(self, *specs: Spec) -> None:
-        self.specs = specs
+class _VisionTable(_Strict):
+    polygon: Polygon
+    homography: Homography | None
+    table_size: tuple[int, int] | None
 
 
-NUM = "number"
-INT = "integer"
-STR = "string"
-BOOL = "boolean"
+class _VisionColour(_Strict):
+    name: str
+    bgr: BGR
+    tolerance: float
 
 
-def _type_name(v: object) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
-        return "integer"
-    if isinstance(v, float):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "list"
-    if isinstance(v, dict):
-        return "object"
-    return type(v).__name__
+class _VisionPalette(_Strict):
+    colours: Annotated[list[_VisionColour], msgspec.Meta(min_length=1)]
 
 
-def _check(v: Any, spec: Spec, path: str) -> None:
-    """Raise ProfileError naming ``path`` when ``v`` does not fit ``spec``."""
-    where = path or "the file"
-    if isinstance(spec, _Opt):
-        if v is not None:
-            _check(v, spec.spec, path)
-        return
-    if spec == NUM:
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-            raise ProfileError(f"{where}: expected a finite number, got {_type_name(v)} {v!r}")
-        return
-    if spec == INT:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise ProfileError(f"{where}: expected an integer, got {_type_name(v)} {v!r}")
-        return
-    if spec == STR:
-        if not isinstance(v, str):
-            raise ProfileError(f"{where}: expected a string, got {_type_name(v)} {v!r}")
-        return
-    if spec == BOOL:
-        if not isinstance(v, bool):
-            raise ProfileError(f"{where}: expected true or false, got {_type_name(v)} {v!r}")
-        return
-    if isinstance(spec, _List | _Tuple):
-        if not isinstance(v, list):
-            raise ProfileError(f"{where}: expected a list, got {_type_name(v)}")
-        if isinstance(spec, _Tuple):
-            if len(v) != len(spec.specs):
-                raise ProfileError(f"{where}: expected {len(spec.specs)} items, got {len(v)}")
-            for i, (item, s) in enumerate(zip(v, spec.specs, strict=True)):
-                _check(item, s, f"{path}[{i}]")
-            return
-        if spec.length is not None and len(v) != spec.length:
-            raise ProfileError(f"{where}: expected {spec.length} items, got {len(v)}")
-        if len(v) < spec.min_len:
-            raise ProfileError(f"{where}: expected at least {spec.min_len} items, got {len(v)}")
-        if spec.spec == NUM:  # long lists of numbers (face examples): one quick pass
-            bad = next((i for i, x in enumerate(v)
-                        if type(x) not in (int, float) or not math.isfinite(x)), None)
-            if bad is not None:
-                _check(v[bad], NUM, f"{path}[{bad}]")
-            return
-        for i, item in enumerate(v):
-            _check(item, spec.spec, f"{path}[{i}]")
-        return
-    if isinstance(spec, _Map):
-        if not isinstance(v, dict):
-            raise ProfileError(f"{where}: expected an object, got {_type_name(v)}")
-        for k, item in v.items():
-            _check(item, spec.spec, f"{path}.{k}" if path else k)
-        return
-    if isinstance(spec, dict):
-        if not isinstance(v, dict):
-            raise ProfileError(f"{where}: expected an object, got {_type_name(v)}")
-        for k in v:
-            if k not in spec:
-                full = f"{path}.{k}" if path else k
-                raise ProfileError(f"unknown key '{full}' (allowed here: {', '.join(spec)})")
-        for k, s in spec.items():
-            if k not in v:
-                raise ProfileError(f"missing key '{(path + '.' + k) if path else k}'")
-            _check(v[k], s, f"{path}.{k}" if path else k)
-        return
-    raise AssertionError(f"bad spec {spec!r}")  # pragma: no cover - programming error
+class _VisionFaceSetV2(_Strict):
+    name: str
+    labels: Annotated[list[str], msgspec.Meta(min_length=1)]
+    threshold: float
+    examples: Annotated[list[tuple[int, list[float]]], msgspec.Meta(min_length=1)]
 
 
-POINT = _Tuple(NUM, NUM)
-_FACE_SET_V2: dict[str, Spec] = {"name": STR, "labels": _List(STR, min_len=1), "threshold": NUM,
-                                 "examples": _List(_Tuple(INT, _List(NUM)), min_len=1)}
-VISION_SPEC: dict[str, Spec] = {
-    "table": _Opt({"polygon": _List(POINT, min_len=3), "homography": _Opt(_List(NUM, 9)),
-                   "table_size": _Opt(_Tuple(INT, INT))}),
-    "palette": _Opt({"colours": _List({"name": STR, "bgr": _Tuple(INT, INT, INT),
-                                       "tolerance": NUM}, min_len=1)}),
-    "face_sets": _List({**_FACE_SET_V2, "features": STR}),
-    "die_size": _Opt(NUM),
-}
-ZONE_SPEC: dict[str, Spec] = {"seat": INT, "space": STR, "polygon": _List(POINT, min_len=3)}
-VISION_SPEC_V2: dict[str, Spec] = {**VISION_SPEC, "face_sets": _List(_FACE_SET_V2)}
-_FACE_INFO_V2: dict[str, Spec] = {"name": STR, "template": _Opt(STR), "samples": _Map(INT),
-                                  "cv_accuracy": _Opt(NUM), "features": STR}
-SPEC_V3: dict[str, Spec] = {
-    "format": STR,
-    "version": INT,
-    "name": STR,
-    "camera": STR,
-    "notes": STR,
-    "table": _Opt({"source": STR, "tray_mm": _Opt(_Tuple(NUM, NUM)), "px_per_mm": _Opt(NUM),
-                   "die_mm": NUM, "reprojection_px": _Opt(NUM)}),
-    "palette": _Opt({"light": NUM, "colours": _List({"name": STR, "lab": _Tuple(NUM, NUM, NUM),
-                                                     "spread": _Tuple(NUM, NUM, NUM),
-                                                     "samples": INT})}),
-    "face_sets": _List({**_FACE_INFO_V2, "captures": _Map(_List(STR))}),
-    "zones": _List(ZONE_SPEC),
-    "profile": VISION_SPEC,
-}
-SPEC_V2: dict[str, Spec] = {**{k: v for k, v in SPEC_V3.items() if k != "zones"},
-                            "face_sets": _List(_FACE_INFO_V2), "profile": VISION_SPEC_V2}
-SPEC_V1: dict[str, Spec] = {
-    "version": INT,
-    "name": STR,
-    "polygon": _Opt(_List(POINT, min_len=3)),
-    "homography": _Opt(_List(NUM, 9)),
-    "table_size": _Opt(_Tuple(INT, INT)),
-    "die_size": _Opt(NUM),
-    "colours": _Map(_Tuple(INT, INT, INT)),
-    "face_sets": VISION_SPEC_V2["face_sets"],
-}
+class _VisionFaceSet(_VisionFaceSetV2):
+    features: str
+
+
+class _VisionProfileV2(_Strict):
+    table: _VisionTable | None
+    palette: _VisionPalette | None
+    face_sets: list[_VisionFaceSetV2]
+    die_size: float | None
+
+
+class _VisionProfile(_VisionProfileV2):
+    face_sets: list[_VisionFaceSet]  # type: ignore[assignment]
+
+
+class _Zone(_Strict):
+    seat: int
+    space: str
+    polygon: Polygon
+
+
+class _FaceInfoV2(_Strict):
+    name: str
+    template: str | None
+    samples: dict[str, Any]  # label -> int
+    cv_accuracy: float | None
+    features: str
+
+    def __post_init__(self) -> None:
+        _map(self.samples, int, "samples")
+
+
+class _FaceInfo(_FaceInfoV2):
+    captures: dict[str, Any]  # label -> [PNG as base64, ...]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _map(self.captures, list[str], "captures")
+
+
+class _Table(_Strict):
+    source: str
+    tray_mm: tuple[float, float] | None
+    px_per_mm: float | None
+    die_mm: float
+    reprojection_px: float | None
+
+
+class _Colour(_Strict):
+    name: str
+    lab: Triple
+    spread: Triple
+    samples: int
+
+
+class _Palette(_Strict):
+    light: float
+    colours: list[_Colour]
+
+
+class _FileV2(_Strict):
+    format: str
+    version: int
+    name: str
+    camera: str
+    notes: str
+    table: _Table | None
+    palette: _Palette | None
+    face_sets: list[_FaceInfoV2]
+    profile: _VisionProfileV2
+
+
+class _FileV3(_FileV2):
+    face_sets: list[_FaceInfo]  # type: ignore[assignment]
+    zones: list[_Zone]
+    profile: _VisionProfile
+
+
+class _FileV1(_Strict):
+    version: int
+    name: str
+    polygon: Polygon | None
+    homography: Homography | None
+    table_size: tuple[int, int] | None
+    die_size: float | None
+    colours: dict[str, Any]  # colour name -> BGR
+    face_sets: list[_VisionFaceSetV2]
+
+    def __post_init__(self) -> None:
+        _map(self.colours, BGR, "colours")
+
+
+def _map(values: dict[str, Any], kind: Any, key: str) -> None:
+    """Each value of a map as ``kind``; raised when ...: ValueError naming the map's key."""
+    for name, value in values.items():
+        try:
+            msgspec.convert(value, kind, strict=True)
+        except msgspec.ValidationError as e:
+            raise ValueError(_words(e, f"{key}.{name}")) from None
+
+
+def _check(data: Any, layout: type[_Strict]) -> None:
+    """Raised when ...: ProfileError naming the key (its path) when ``data`` is not the
+    layout."""
+    try:
+        msgspec.convert(data, layout, strict=True)
+    except msgspec.ValidationError as e:
+        raise ProfileError(_words(e, layout=layout)) from None
+
+
+def _allowed(layout: type[_Strict], path: str) -> list[str]:
+    """The keys the layout allows at ``path`` (``palette.colours[1]``)."""
+    info: Any = msgspec.inspect.type_info(layout)
+    for step in ["", *re.findall(r"[^.\[\]]+", path)]:
+        if step.isdigit():
+            info = info.item_type if hasattr(info, "item_type") else info.item_types[int(step)]
+        elif step:
+            info = {f.name: f.type for f in info.fields}[step]
+        while isinstance(info, msgspec.inspect.UnionType | msgspec.inspect.Metadata):
+            info = (info.type if isinstance(info, msgspec.inspect.Metadata) else
+                    next(t for t in info.types if not isinstance(t, msgspec.inspect.NoneType)))
+    return [f.name for f in info.fields]
+
+
+def _words(e: msgspec.ValidationError, base: str = "",
+           layout: type[_Strict] | None = None) -> str:
+    """msgspec's refusal with the key's path first: ``unknown key 'palette.colours[1].hue'``,
+    ``missing key 'camera'``, ``version: expected `int`, got `str```."""
+    message, found, at = str(e).rpartition(" - at `$")
+    if not found:
+        message, at = str(e), "`"
+    path = base + at.rstrip("`")
+    inner = re.fullmatch(r"(\S+): (.*)", message)  # a map's value, named by _map
+    if inner and not message.startswith(("Expected", "Object", "Invalid")):
+        return _words(msgspec.ValidationError(inner[2]), f"{path}.{inner[1]}".lstrip("."))
+    path = path.lstrip(".")
+    key = re.fullmatch(r"Object (contains unknown|missing required) field `(.+)`", message)
+    if key:
+        full = f"{path}.{key[2]}" if path else key[2]
+        if key[1].endswith("unknown") and layout is not None:
+            return f"unknown key '{full}' (allowed here: {', '.join(_allowed(layout, path))})"
+        return f"{'unknown' if key[1].endswith('unknown') else 'missing'} key '{full}'"
+    return f"{path or 'the file'}: {_json_words(message)}"
+
+
+#: msgspec's names of JSON's kinds of value, as a profile's messages say them.
+_JSON_KINDS = {"int": "an integer", "float": "a number", "str": "a string",
+               "bool": "true or false", "array": "a list", "object": "an object", "null": "null"}
+
+
+def _json_words(message: str) -> str:
+    """``Expected `float | null`, got `bool``` -> ``expected a number, got true or false``;
+    ``Expected `array` of length >= 9`` -> ``expected at least 9 items``."""
+    kinds = re.fullmatch(r"Expected `([^`]+)`, got `([^`]+)`", message)
+    if kinds:
+        want = [_JSON_KINDS.get(k, k) for k in kinds[1].split(" | ") if k != "null"]
+        return f"expected {' or '.join(want)}, got {_JSON_KINDS.get(kinds[2], kinds[2])}"
+    items = re.fullmatch(r"Expected `array` of length (>= |<= )?(\d+)(, got \d+)?", message)
+    if items:
+        bound = {">= ": "at least ", "<= ": "at most "}.get(items[1] or "", "")
+        return f"expected {bound}{items[2]} items{items[3] or ''}"
+    return message[0].lower() + message[1:]
 
 
 # --------------------------------------------------------------------------- the profile
@@ -397,7 +440,7 @@ def _relearn(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 
 def _from_v3(data: dict[str, Any]) -> CalibrationProfile:
-    _check(data, SPEC_V3, "")
+    _check(data, _FileV3)
     if data["format"] != FORMAT:
         raise ProfileError(f"format: expected {FORMAT!r}, got {data['format']!r}")
     names_ = [f["name"] for f in data["face_sets"]]
@@ -446,7 +489,7 @@ def _profile_from_v3(data: dict[str, Any], vp: Profile, notes: list[str], zones:
 
 def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
     """Version 1 (flat: polygon, colours as name -> BGR) to version 2."""
-    _check(data, SPEC_V1, "")
+    _check(data, _FileV1)
     table = None
     if data["polygon"] is not None:
         table = {"polygon": data["polygon"], "homography": data["homography"],
@@ -465,7 +508,7 @@ def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
 def _upgrade_v2(data: dict[str, Any]) -> dict[str, Any]:
     """Version 2 to 3: face sets gain ``captures`` (none were kept), vision's face sets name
     their features (version 2 knew only ``polar-fourier-1``), and there are no board zones."""
-    _check(data, SPEC_V2, "")
+    _check(data, _FileV2)
     vp = data["profile"]
     return {
         **data, "version": 3,
@@ -483,11 +526,10 @@ UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _upgrade_v
 def from_dict(data: Any) -> CalibrationProfile:
     """A profile from parsed JSON of any known version (upgraded); ProfileError otherwise."""
     if not isinstance(data, dict):
-        raise ProfileError(f"a profile must be a JSON object, got {_type_name(data)}")
+        raise ProfileError(f"a profile must be a JSON object, got {type(data).__name__}")
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise ProfileError(f"version: expected an integer, got {_type_name(version)} "
-                           f"{version!r}")
+        raise ProfileError(f"version: expected an integer, got {json.dumps(version)}")
     if version > VERSION:
         raise ProfileError(f"version {version} is newer than this companion understands "
                            f"(up to {VERSION}); update the companion")

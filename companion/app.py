@@ -1,13 +1,18 @@
-"""The Kivy app: wiring and lifecycle, nothing of any game.
+"""The Kivy app: wiring and lifecycle, nothing of any game and none of its own screens.
 
 It reads the start-up files (:mod:`companion.startfiles`: none can stop it), opens the camera
-the table chose, the sounds and the buttons, shows the start, settings and live dice screens,
-and runs one game at a time: the game's plugin (``companion/games/<game>/``) makes its
+the table chose, the sounds and the buttons, shows the app's own screens it is given
+(:class:`~companion.contract.AppScreens`: the composition root, :mod:`companion.compose`, makes
+them; they see this app only as an :class:`~companion.contract.AppHost`), and runs one game at
+a time: the game's plugin (``companion/games/<game>/``) makes its
 :class:`~companion.contract.TableGame`, whose screens see this app only as a
-:class:`~companion.contract.Host`. Only the main thread touches widgets: the camera worker and
-the buttons hand their results over with ``Clock.schedule_once``.
+:class:`~companion.contract.Host`. Every change of the game at the table is told to the
+listeners (:meth:`AppCore.listen`) as a typed :class:`~companion.session.SessionChange`. Only
+the main thread touches widgets: the camera worker and the buttons hand their results over with
+``Clock.schedule_once``.
 
-Import this module only after Kivy's environment is set (see ``companion.commands.start``).
+Only the composition root imports this module, after Kivy's environment is set (see
+``companion.commands.start``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -31,29 +36,42 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from calibration.zones import Zone
 from companion import settings as settings_mod
 from companion import startfiles, theme
-from companion.contract import CameraView, GamePlugin, TableGame
+from companion.contract import (
+    AppScreens,
+    CameraView,
+    GamePlugin,
+    Light,
+    SessionListener,
+    StartPage,
+    TableGame,
+)
 from companion.games import plugins
 from companion.history.rolls import RolledDie, RollLog, RollLogError, dice_from_reading, same_dice
 from companion.journal import Journal
 from companion.preview import CameraFeed, Source
-from companion.screens import DiceScreen, SettingsScreen, StartScreen
-from companion.session import NOT_SAVED, MonotonicClock, TableSession, not_saved
+from companion.session import (
+    NOT_SAVED,
+    Change,
+    MonotonicClock,
+    SessionChange,
+    TableSession,
+    not_saved,
+)
 from companion.widgets import load_kv
 from hardware.audio import Sounds
 from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
 from rules import Event, RulesError, Setup
 from vision import Profile, Reading
 
-if TYPE_CHECKING:
-    from companion.tournament.hub import TournamentHub
 
-
-class CompanionApp(App):
-    """The table companion (the :class:`companion.contract.Host` of every game's screens)."""
+class AppCore(App):
+    """The table companion's wiring and lifecycle: the :class:`companion.contract.Host` of
+    every game's screens and the :class:`companion.contract.AppHost` of its own, which it is
+    given (``screens``) by the composition root."""
 
     font_scale = NumericProperty(1.0)
 
-    def __init__(self, *, journal_file: Path | str | None = None,
+    def __init__(self, *, screens: AppScreens, journal_file: Path | str | None = None,
                  clock: MonotonicClock = time.monotonic,
                  camera: CameraFeed | None = None,
                  settings: settings_mod.Settings | None = None,
@@ -63,6 +81,9 @@ class CompanionApp(App):
                  tick_seconds: float = 0.1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Table Companion"
+        self._app_screens = screens
+        self._listeners: list[SessionListener] = []
+        self._stop_listeners: list[Callable[[], None]] = []
         journal_file = Path(journal_file) if journal_file is not None else None
         settings_file = Path(settings_file) if settings_file is not None else None
         self.settings_file = settings_file
@@ -91,7 +112,7 @@ class CompanionApp(App):
         self.button_pad: ButtonPad | None = None
         self.button_seats: tuple[str, ...] = ()
         self.seat_leds: SeatLeds | None = None
-        self._lights: tuple[str, ...] = ()
+        self._lights: tuple[Light, ...] = ()
         self.last_roll: Reading | None = None
         self.keyboard_mode = "system"  # Kivy's keyboard mode in use (see use_keyboard)
         self.last_events: Sequence[Event] = ()  # what the last call did (for the log, tests)
@@ -105,8 +126,6 @@ class CompanionApp(App):
         self._recorded: tuple[Reading, Future[int | None]] | None = None
         self._use_camera(camera if camera is not None else self._camera_for(self._settings))
         self.sounds = self._sounds_for(self._settings)
-        #: the tournament this companion directs or plays in (made when the app starts)
-        self.tournaments: TournamentHub | None = None
 
     # -- the Host ---------------------------------------------------------------------------
 
@@ -129,20 +148,25 @@ class CompanionApp(App):
         """A font size scaled by the text-size setting."""
         return float(sp(size)) * float(self.font_scale)
 
+    @property
+    def volume(self) -> float:
+        return float(self.sounds.volume)
+
     def show(self, name: str) -> None:
         assert self.sm is not None
-        if name not in self.screens and name in APP_SCREENS:
-            self._add_screen(APP_SCREENS[name](self))  # built when first opened (memory)
+        later = self._app_screens.later
+        if name not in self.screens and name in later:
+            self._add_screen(later[name](self))  # built when first opened (memory)
         if self.sm.current != name:
             self.previous = self.sm.current
             self.sm.current = name
 
     def drop_screen(self, name: str) -> None:
-        """Let go of one of the app's screens built when first opened (``APP_SCREENS``),
+        """Let go of one of the app's screens built when first opened (``AppScreens.later``),
         unless it shows now: its memory goes back to the table; it is built again when next
         opened."""
         screen = self.screens.get(name)
-        if name in APP_SCREENS and screen is not None and self.sm is not None \
+        if name in self._app_screens.later and screen is not None and self.sm is not None \
                 and self.sm.current != name:
             self.sm.remove_widget(self.screens.pop(name))
             if self.sm.transition.screen_out is screen:  # the last screen left: let go
@@ -205,13 +229,17 @@ class CompanionApp(App):
         sm = ScreenManager(transition=NoTransition())
         self.sm = sm
         self.use_keyboard(self._settings.keyboard)
-        for screen in (StartScreen(self), DiceScreen(self)):
+        for screen in (self._app_screens.start(self), self._app_screens.dice(self)):
             self._add_screen(screen)
         sm.current = "start"
-        start = self.screens["start"]
-        assert isinstance(start, StartScreen)
-        start.on_pre_enter()
+        self._start_page().on_pre_enter()
         return sm
+
+    def _start_page(self) -> StartPage:
+        start = self.screens["start"]
+        if not isinstance(start, StartPage):
+            raise TypeError(f"the start screen {type(start).__name__} is not a StartPage")
+        return start
 
     def _add_screen(self, screen: Screen) -> None:
         assert self.sm is not None
@@ -221,15 +249,31 @@ class CompanionApp(App):
         self.screens[screen.name] = screen
         self.sm.add_widget(screen)
 
-    def on_start(self) -> None:
-        from companion.tournament.hub import TournamentHub
+    # -- listeners ----------------------------------------------------------------------------
 
-        # a table rejoins its tournament, a director serves again, after a restart
-        self.tournaments = TournamentHub.at_start(self)
+    def listen(self, listener: SessionListener) -> None:
+        if listener not in self._listeners:
+            self._listeners.append(listener)
+
+    def unlisten(self, listener: SessionListener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _announce(self, change: SessionChange) -> None:
+        for listener in list(self._listeners):
+            listener(change)
+
+    def add_stop_listener(self, listener: Callable[[], None]) -> None:
+        if listener not in self._stop_listeners:
+            self._stop_listeners.append(listener)
+
+    def remove_stop_listener(self, listener: Callable[[], None]) -> None:
+        if listener in self._stop_listeners:
+            self._stop_listeners.remove(listener)
 
     def on_stop(self) -> None:
-        if self.tournaments is not None:
-            self.tournaments.close()
+        for listener in list(self._stop_listeners):
+            listener()
         if self.button_pad is not None:
             self.button_pad.close()
         if self.seat_leds is not None:
@@ -480,13 +524,13 @@ class CompanionApp(App):
             except NOT_SAVED as not_kept:  # a read-only or full card: say it, change nothing
                 written = f"It could not be marked so: {not_saved(not_kept, self.journal)}"
             start = self.screens.get("start")
-            if isinstance(start, StartScreen):
+            if isinstance(start, StartPage):
                 start.refresh_resume()
                 start.show_notice([f"Game {game_id} cannot be resumed: {e}. {written}"])
             return None
         except NOT_SAVED as e:  # the journal cannot be read now (a failing card)
             start = self.screens.get("start")
-            if isinstance(start, StartScreen):
+            if isinstance(start, StartPage):
                 start.show_notice([f"Game {game_id} cannot be resumed now: "
                                    f"{not_saved(e, self.journal)}"])
             return None
@@ -515,7 +559,10 @@ class CompanionApp(App):
         return self.table
 
     def _attach(self, session: TableSession[Any], *, pause: bool = True) -> None:
-        self._detach(pause=pause)
+        """The game comes to the table (told to the listeners: ``GAME_ON``), or the one on
+        is drawn again (new sizes, colours or parry window: nothing is told)."""
+        again = session is self.session
+        self._detach(pause=pause, leaving=not again)
         plugin = plugins()[session.game.name]
         self.session = session
         self.plugin = plugin
@@ -529,11 +576,15 @@ class CompanionApp(App):
         self.update_leds()
         self.show(table.screens[0].name)
         self._ticker = Clock.schedule_interval(self._tick, self.tick_seconds)
+        if not again:
+            self._announce(SessionChange(Change.GAME_ON))
 
-    def _detach(self, *, pause: bool = True) -> None:
+    def _detach(self, *, pause: bool = True, leaving: bool = True) -> None:
+        """The game leaves the table (``leaving``: told to the listeners, ``GAME_OFF``)."""
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
+        left = leaving and self.session is not None
         if self.session is not None:
             if pause:
                 self.session.pause_clock()
@@ -549,6 +600,8 @@ class CompanionApp(App):
         self.table = None
         self.plugin = None
         self._sync_camera()
+        if left:
+            self._announce(SessionChange(Change.GAME_OFF))
 
     def play_link(self) -> str | None:
         """The BG Stats link of the game being played, once it is over (its play summarised
@@ -579,9 +632,7 @@ class CompanionApp(App):
         self._detach()
         self.update_leds()
         self.show("start")
-        start = self.screens["start"]
-        if isinstance(start, StartScreen):
-            start.on_pre_enter()
+        self._start_page().on_pre_enter()
 
     def _set_music(self) -> None:
         """The round's soundtrack, when one was chosen for this game."""
@@ -619,24 +670,27 @@ class CompanionApp(App):
             self._told_ended = ended
             self.session.refuse(ended)
 
-    def on_session(self, what: str, events: Sequence[Event]) -> None:
-        """Listener of the session: the music follows the round clock, then the game redraws."""
-        if what == "call":
-            self.last_events = events
-        if what == "clock-start":
+    def on_session(self, change: SessionChange) -> None:
+        """Listener of the session: the music follows the round clock, then the game redraws,
+        then the app's listeners are told."""
+        what = change.kind
+        if what is Change.CALL:
+            self.last_events = change.events
+        if what is Change.CLOCK_START:
             self.sounds.start_music()
-        elif what == "clock-resume":
+        elif what is Change.CLOCK_RESUME:
             self.sounds.resume_music()
-        elif what in ("clock-pause",):
+        elif what is Change.CLOCK_PAUSE:
             self.sounds.pause_music()
-        elif what == "cue:end":
+        elif change.is_cue("end"):
             self.sounds.stop_music()
         if self.table is not None:
-            self.table.on_session(what, events)
-        if what in ("call", "undo", "redo") and self.session is not None \
+            self.table.on_session(change)
+        if change.game_changed and self.session is not None \
                 and not self.session.clock.running:
             self.sounds.stop_music()
         self.update_leds()
+        self._announce(change)
 
     def open_buttons(self) -> str:
         """Open the table's buttons of the config's ``[buttons]`` map (the default two-seat
@@ -684,7 +738,7 @@ class CompanionApp(App):
             return
         self._lights = lights
         for i, hw in enumerate(seats):
-            want = lights[i] if i < len(lights) else "off"
+            want: Light = lights[i] if i < len(lights) else "off"
             state = leds.state(hw)
             if state in (want, "none"):
                 continue
@@ -715,7 +769,7 @@ class CompanionApp(App):
         if self.session is not None and (looks or s.parry_seconds != old.parry_seconds):
             self._attach(self.session, pause=False)
         if self.sm is not None:
-            self.show(current if current in self.screens or current in APP_SCREENS
+            self.show(current if current in self.screens or current in self._app_screens.later
                       else "settings")
 
     def use_keyboard(self, setting: str) -> str:
@@ -741,11 +795,11 @@ class CompanionApp(App):
         when next opened: text sizes and colours are fixed when a screen is built."""
         assert self.sm is not None
         old = self.screens.get("start")
-        start = StartScreen(self)
-        if isinstance(old, StartScreen):
+        start = self._app_screens.start(self)
+        if isinstance(old, StartPage) and isinstance(start, StartPage):
             start.restore(old.choices())
         self._add_screen(start)
-        for name in APP_SCREENS:
+        for name in self._app_screens.later:
             screen = self.screens.pop(name, None)
             if screen is not None:
                 self.sm.remove_widget(screen)
@@ -757,31 +811,6 @@ def keyboard_mode(on_screen: bool) -> str:
     return "systemanddock" if on_screen else "system"
 
 
-def _settings_screen(app: CompanionApp) -> Screen:
-    return SettingsScreen(app)
-
-
-def _history_screen(app: CompanionApp) -> Screen:
-    from companion.history.screen import HistoryScreen
-
-    return HistoryScreen(app)
-
-
-def _tournament_screen(app: CompanionApp) -> Screen:
-    from companion.tournament.screen import TournamentScreen
-
-    return TournamentScreen(app)
-
-
-#: The app's screens built when first opened (each costs memory the table may never need),
-#: by name: ``app.show(name)`` builds one the first time.
-APP_SCREENS: dict[str, Callable[[CompanionApp], Screen]] = {
-    "settings": _settings_screen,
-    "history": _history_screen,
-    "tournament": _tournament_screen,
-}
-
-
 def _env_camera() -> str | None:
     import os
 
@@ -791,4 +820,4 @@ def _env_camera() -> str | None:
     return value or None
 
 
-__all__ = ["CompanionApp"]
+__all__ = ["AppCore", "keyboard_mode"]

@@ -1,31 +1,58 @@
 """The `companion` command.
 
-Each subcommand lives in its own module under :mod:`companion.commands`, which exposes
-``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``. Modules are found by
-name, so a new command is a new file. Heavy imports (Kivy, OpenCV) happen inside ``run``, so
-``companion --help`` stays quick.
+Each subcommand lives in its own module under :mod:`companion.commands` and is declared in
+:data:`COMMANDS`, the table of commands: a module that gives ``HELP`` (one line),
+``add_arguments(parser)`` and ``run(args) -> int`` (:class:`CommandModule`, checked by mypy for
+every entry). A new command is a new module and one line here. Heavy imports (Kivy, OpenCV)
+happen inside ``run``, so ``companion --help`` stays quick.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
-from companion import commands
+from companion.commands import (
+    appliance,
+    calibrate,
+    demo,
+    doctor,
+    history,
+    read,
+    replay,
+    start,
+    stats,
+    tournament,
+)
 
 
-def _command_modules() -> dict[str, object]:
-    found: dict[str, object] = {}
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        found[info.name.replace("_", "-")] = importlib.import_module(
-            f"{commands.__name__}.{info.name}"
-        )
-    return found
+class CommandModule(Protocol):
+    """What a command's module declares."""
+
+    HELP: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+#: Every command, by the name typed after ``companion``, in the order ``--help`` lists them.
+COMMANDS: Mapping[str, CommandModule] = {
+    "appliance": appliance,
+    "calibrate": calibrate,
+    "demo": demo,
+    "doctor": doctor,
+    "history": history,
+    "read": read,
+    "replay": replay,
+    "start": start,
+    "stats": stats,
+    "tournament": tournament,
+}
+#: The command run when none is given.
+DEFAULT = "start"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,11 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
         "With no command it starts the app.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module in _command_modules().items():
-        p = sub.add_parser(name, help=getattr(module, "HELP", None),
-                           description=getattr(module, "HELP", None))
-        module.add_arguments(p)  # type: ignore[attr-defined]
-        p.set_defaults(_run=module.run)  # type: ignore[attr-defined]
+    for name, command in COMMANDS.items():
+        p = sub.add_parser(name, help=command.HELP, description=command.HELP)
+        command.add_arguments(p)
     return parser
 
 
@@ -47,13 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        if "start" in _command_modules():
-            args = parser.parse_args(["start", *(argv or [])])
-        else:
-            parser.print_help()
-            return 0
+        args = parser.parse_args([DEFAULT, *(argv or [])])
     try:
-        return int(args._run(args))
+        return int(COMMANDS[args.command].run(args))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

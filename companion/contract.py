@@ -15,24 +15,33 @@ questions and gives every game's screens the same small :class:`Host`, never the
   players corrected a die the camera read (for the dice statistics).
 
 A sixth game is one new folder with a ``PLUGIN``; nothing else in the app changes.
+
+The app's own screens (start, settings, live dice, history, tournament) and the tournament
+hub see the app the same way, as an :class:`AppHost`; the composition root
+(:mod:`companion.compose`) makes them with an :class:`AppScreens` and gives it to the app,
+which imports none of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
-
-from rules import Event
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from kivy.uix.screenmanager import Screen
 
     from calibration.zones import Zone
-    from companion.session import TableSession
+    from companion.journal import Journal
+    from companion.session import SessionChange, TableSession
     from companion.settings import Settings
     from hardware.buttons import ButtonEvent
+    from rules import Setup
     from vision import Profile, Reading
+
+
+#: A seat's light on the table's buttons.
+Light = Literal["on", "off", "blink"]
 
 
 @dataclass(frozen=True)
@@ -94,7 +103,14 @@ class CameraView(Protocol):
     def latest(self) -> Snapshot | None: ...
 
 
-class Host(Protocol):
+class Fonts(Protocol):
+    """What a dialog or a label needs of its host: the text size."""
+
+    def fs(self, size: float) -> float:
+        """A font size scaled by the text-size setting."""
+
+
+class Host(Fonts, Protocol):
     """What a game's screens may ask of the table (boardgame.io's board props, for Kivy)."""
 
     @property
@@ -110,9 +126,6 @@ class Host(Protocol):
 
     def now(self) -> float:
         """The table's monotonic clock (seconds)."""
-
-    def fs(self, size: float) -> float:
-        """A font size scaled by the text-size setting."""
 
     def show(self, name: str) -> None:
         """Show a screen: one of the game's own, or "settings", "dice", "start"."""
@@ -167,10 +180,10 @@ class TableGame(Protocol):
     def screens(self) -> Sequence[Screen]:
         """The game's screens; the first is shown when the game starts or is resumed."""
 
-    def on_session(self, what: str, events: Sequence[Event]) -> None:
-        """The session changed: "call", "undo", "redo", "refused", "building" (a call being
-        built by taps), "clock-start", "clock-resume", "clock-pause" or "cue:<name>" (a
-        moment of the round clock)."""
+    def on_session(self, change: SessionChange) -> None:
+        """The session changed (:class:`companion.session.Change`: a call, an undo, a redo,
+        a refusal, a call being built by taps, the round clock started, resumed or paused,
+        or one of its cues)."""
 
     def on_tick(self) -> None:
         """The app's clock ticked (10 times a second while the game is on)."""
@@ -193,14 +206,130 @@ class TableGame(Protocol):
     def wants_camera(self) -> bool:
         """True while the game reads dice from the camera."""
 
-    def lights(self) -> Sequence[str]:
-        """Each seat's light on the table's buttons: "on", "off" or "blink" (seat order)."""
+    def lights(self) -> Sequence[Light]:
+        """Each seat's light on the table's buttons, in seat order."""
 
     def close(self) -> None:
         """The game leaves the table: stop its timers, release what it holds."""
 
 
 MakeTable = Callable[["Host", "TableSession[Any]"], TableGame]
+
+#: A listener of the app's session changes (:meth:`AppHost.listen`).
+SessionListener = Callable[["SessionChange"], None]
+
+
+class AppHost(Fonts, Protocol):
+    """What the app's own screens (start, settings, live dice, history, tournament) and the
+    tournament hub may ask of the app: never the app itself."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def camera(self) -> CameraView | None:
+        """The table's camera, or None when there is none ("none" in Settings)."""
+
+    @property
+    def journal(self) -> Journal:
+        """The journal this companion keeps (its games, rolls and tournaments)."""
+
+    @property
+    def config_file(self) -> dict[str, Any]:
+        """The config file's tables as read at start ({} when there is none)."""
+
+    @property
+    def notices(self) -> list[str]:
+        """What the players must know before playing (shown once, on the start screen)."""
+
+    @property
+    def session(self) -> TableSession[Any] | None:
+        """The game at the table now (None with no game on)."""
+
+    @property
+    def screens(self) -> Mapping[str, Screen]:
+        """The screens built now, by name."""
+
+    @property
+    def volume(self) -> float:
+        """The volume playing now, 0..1."""
+
+    def show(self, name: str) -> None:
+        """Show a screen by name: "start", "dice", "settings", "history", "tournament", or
+        one of the game's own."""
+
+    def back(self) -> None:
+        """Back to the game's screen (or the start screen with no game on)."""
+
+    def drop_screen(self, name: str) -> None:
+        """Let go of one of the screens built when first opened, unless it shows now."""
+
+    def start_game(self, setup: Setup, soundtrack: str = "none") -> TableSession[Any]:
+        """Start a new game. Raises :class:`rules.RulesError` for a setup the engine refuses,
+        or what the journal raises when it cannot keep it
+        (:data:`companion.session.NOT_SAVED`)."""
+
+    def resume_game(self, game_id: int) -> TableSession[Any] | None:
+        """Bring a journaled game back; None when it cannot be (the start screen says why)."""
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Save new settings and use them now (screens are built again in new sizes).
+        Raises :class:`companion.settings.SettingsError` for settings that are not valid."""
+
+    def soundtracks(self) -> list[str]:
+        """Soundtracks in the soundtrack folder, by file name."""
+
+    def soundtrack_length(self, name: str) -> float | None:
+        """The length of a soundtrack in seconds (None for "none" or one that is missing)."""
+
+    def board_problem(self) -> str:
+        """Why the camera cannot fill the players' boards now ("" when it can)."""
+
+    def listen(self, listener: SessionListener) -> None:
+        """Tell ``listener`` every change of the game at the table, after the game's own
+        screens: its session's changes, and ``GAME_ON`` / ``GAME_OFF`` as a game comes to the
+        table (started or resumed) or leaves it."""
+
+    def unlisten(self, listener: SessionListener) -> None: ...
+
+    def add_stop_listener(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` when the app stops, before it lets go of the journal."""
+
+    def remove_stop_listener(self, listener: Callable[[], None]) -> None: ...
+
+
+@runtime_checkable
+class StartPage(Protocol):
+    """What the app asks of its start screen (besides being a Kivy screen named "start")."""
+
+    def on_pre_enter(self, *args: Any) -> None: ...
+
+    def refresh_resume(self) -> None:
+        """Count the unfinished games again (one was resumed, dropped or marked broken)."""
+
+    def show_notice(self, notices: Sequence[str]) -> None:
+        """Show what the players must know, in a dialog."""
+
+    def choices(self) -> dict[str, Any]:
+        """What is chosen on the screen (to build it again at another text size)."""
+
+    def restore(self, chosen: dict[str, Any]) -> None: ...
+
+
+#: Makes one of the app's screens for its host.
+MakeScreen = Callable[[AppHost], "Screen"]
+
+
+@dataclass(frozen=True)
+class AppScreens:
+    """The app's own screens, given to it by the composition root: the start screen (a
+    :class:`StartPage`) and the live dice view, made when the app builds, and the screens
+    built when first opened (``later``, by name: each costs memory the table may never
+    need, and is let go of again with :meth:`AppHost.drop_screen`)."""
+
+    start: MakeScreen
+    dice: MakeScreen
+    later: Mapping[str, MakeScreen] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -254,5 +383,6 @@ class GamePlugin:
     options: tuple[StartOption, ...] = ()
 
 
-__all__ = ["ButtonUse", "CameraView", "GamePlugin", "Host", "MakeTable", "Snapshot",
-           "StartOption", "TableGame", "no_buttons"]
+__all__ = ["AppHost", "AppScreens", "ButtonUse", "CameraView", "Fonts", "GamePlugin", "Host",
+           "Light", "MakeScreen", "MakeTable", "SessionListener", "Snapshot", "StartOption",
+           "StartPage", "TableGame", "no_buttons"]

@@ -44,7 +44,7 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
     os.environ["COMPANION_CONFIG_DIR"] = str(scratch / "config")
     os.environ.pop("COMPANION_CONFIG", None)
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     output.mkdir(parents=True, exist_ok=True)

@@ -23,7 +23,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion import theme
-from companion.contract import Host
+from companion.contract import Fonts, Host
 from companion.ending import AGREED, NO_RESULT, end_words
 from companion.rulehelp import help_text
 from companion.widgets import w
@@ -35,7 +35,7 @@ BUTTON_W = 76
 MenuItem = tuple[str, Callable[[], object]]
 
 
-def dialog(host: Host, title: str, body: str | Widget, buttons: Sequence[MenuItem], *,
+def dialog(host: Fonts, title: str, body: str | Widget, buttons: Sequence[MenuItem], *,
            size: tuple[float, float] = (0.9, 0.85), above: Sequence[MenuItem] = ()) -> ModalView:
     """A dialog with a heading, a body that scrolls when long, and a row of buttons; each
     button closes it, then does its action (``above``: a second row of buttons over the
@@ -77,14 +77,14 @@ def dialog(host: Host, title: str, body: str | Widget, buttons: Sequence[MenuIte
     return view
 
 
-def confirm(host: Host, title: str, body: str, yes: str, on_yes: Callable[[], object], *,
+def confirm(host: Fonts, title: str, body: str, yes: str, on_yes: Callable[[], object], *,
             no: str = "Keep playing") -> ModalView:
     """Ask before something a player may not mean (End game, Drop): the safe answer first,
     the one that acts last (the big button)."""
     return dialog(host, title, body, [(no, lambda: None), (yes, on_yes)])
 
 
-def wrapped(host: Host, text: str, size: float = 16, **kwargs: Any) -> Label:
+def wrapped(host: Fonts, text: str, size: float = 16, **kwargs: Any) -> Label:
     """A label as tall as its text, wrapped at its width (for bodies that scroll)."""
     kwargs.setdefault("halign", "left")
     label = Label(text=text, valign="top", font_size=host.fs(size),
@@ -95,7 +95,7 @@ def wrapped(host: Host, text: str, size: float = 16, **kwargs: Any) -> Label:
     return label
 
 
-def standings_table(host: Host, standings: Standings) -> Widget:
+def standings_table(host: Fonts, standings: Standings) -> Widget:
     """A game's standings as the dialogs show them: a table of labels, one per cell, each
     wrapping within its column (wider columns for longer texts), then the winner or "Game in
     progress" and the game's note. Tall as its content: put it in a ScrollView."""

@@ -89,9 +89,7 @@ class Journal:
         journal.path = Path(path)
         journal.readonly = why
         journal.lock = None
-        db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        store.migrate(db, journal.path)
-        journal._db = db
+        journal._db = store.connect(Path(":memory:"))  # the schema, and nothing in it
         return journal
 
     @classmethod

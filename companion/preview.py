@@ -3,7 +3,7 @@
 It opens the camera the table chose (:func:`hardware.camera.open_source`, in the documented
 order of precedence; the stand-in draws vision's rendered dice), measures the motion of every
 frame (:class:`vision.motion.MotionMeter`, well under 2 ms), runs the full reader
-(:func:`vision.read_dice`, 80-135 ms a frame on a Pi) only on the frames a
+(a :class:`vision.DiceReader`, 80-135 ms a frame on a Pi) only on the frames a
 :class:`vision.motion.ReadGate` picks (while something moves, once it stops and to confirm the
 settle, and every 2 s while all is still; never more than ``reads_per_s`` a second), feeds the
 readings and every frame's motion to a :class:`vision.RollTracker`, and keeps the newest
@@ -47,7 +47,7 @@ from companion.standin import LABEL as STAND_IN_LABEL
 from companion.standin import stand_in_camera
 from companion.theme import PALETTES
 from hardware.camera import CameraChoice
-from vision import Profile, Reading
+from vision import DiceReader, Profile, Reading
 
 log = logging.getLogger(__name__)
 
@@ -131,8 +131,9 @@ class CameraFeed:
     the parsed config file (its ``[camera]`` options); ``profile`` a vision Profile or None;
     ``fps`` caps how many frames a second are taken from the camera (each one's motion is
     measured); ``reads_per_s`` how many of them the full reader may read in any second (None:
-    the ``[camera]`` option ``reads_per_s``, else 8, a Raspberry Pi's budget).
-    ``open_source`` is injectable for tests.
+    the ``[camera]`` option ``reads_per_s``, else 8, a Raspberry Pi's budget); ``reader``
+    the :class:`vision.DiceReader` that reads the frames (None: one with the shipped models,
+    loaded by the worker when it first runs). ``open_source`` is injectable for tests.
 
     Raised when ``fps`` or ``reads_per_s`` is not a number > 0: ``ValueError``.
     """
@@ -140,12 +141,17 @@ class CameraFeed:
     def __init__(self, choice: CameraChoice | str, *, config: Mapping[str, Any] | None = None,
                  profile: Profile | None = None, fps: float = 15.0,
                  reads_per_s: float | None = None, settle_s: float = 0.3,
-                 open_source: Callable[[str], Source] | None = None) -> None:
+                 open_source: Callable[[str], Source] | None = None,
+                 reader: DiceReader | None = None) -> None:
         self.choice = choice if isinstance(choice, CameraChoice) else CameraChoice(choice,
                                                                                    "given")
         self.spec = self.choice.spec
         self.config = dict(config or {})
         self.profile = profile
+        if reader is not None and not isinstance(reader, DiceReader):
+            raise ValueError(f"camera feed: reader must be a vision.DiceReader, "
+                             f"got {type(reader).__name__}")
+        self.reader = reader
         if reads_per_s is None:
             table = self.config.get("camera", {})
             reads_per_s = table.get("reads_per_s", READS_PER_S) if isinstance(table, Mapping) \
@@ -286,7 +292,7 @@ class CameraFeed:
 
     def _work(self) -> None:
         from hardware.errors import EndOfStream
-        from vision import RollTracker, read_dice
+        from vision import RollTracker
         from vision.motion import MotionMeter, ReadGate
 
         trim = _malloc_tamer()
@@ -301,6 +307,9 @@ class CameraFeed:
         gate = ReadGate(self.reads_per_s, settle_s=self.settle_s)
         reading = Reading.empty()  # the last full reading (the gate reads the first frame)
         try:
+            if self.reader is None:  # the models load here, off the UI thread, once
+                self.reader = DiceReader.shipped()
+            reader = self.reader
             if self._source is None:
                 self._source = self._open_source()
             while self._keep_going():
@@ -317,14 +326,14 @@ class CameraFeed:
                     expected = self._expect
                 if photo >= 0:  # a held photo: a settled throw, not dice to follow
                     if photo != throws.photo or last is None:  # read each photo once
-                        last = read_dice(frame.image, self.profile)
+                        last = reader.read(frame.image, self.profile)
                         self._publish(frame, last, moving=False)
                     thrown = throws.update(photo, last, expected)
                     roll = settled = last if thrown else None
                 else:
                     level = meter.measure(frame.image)
                     if gate.decide(frame.t, level, settle_at=tracker.settle_at):  # first: yes
-                        reading = read_dice(frame.image, self.profile)
+                        reading = reader.read(frame.image, self.profile)
                         sizes = sorted(d.size for d in reading.dice)
                         if sizes:  # the motion is measured in this table's die areas
                             meter.die_size = sizes[len(sizes) // 2]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
@@ -23,6 +23,7 @@ from kivy.uix.widget import Widget
 import rules
 from companion import settings as settings_mod
 from companion import startcheck, theme
+from companion.contract import AppHost
 from companion.frame import confirm, dialog, wrapped
 from companion.games import plugins
 from companion.journal import GameRecord
@@ -30,9 +31,6 @@ from companion.session import NOT_SAVED, not_saved
 from companion.widgets import NAME_KEYS, fmt_clock, show_picture, w
 from companion.words import plural
 from rules import Setup
-
-if TYPE_CHECKING:
-    from companion.app import CompanionApp
 
 MAX_PLAYERS = 6
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
@@ -43,11 +41,6 @@ UNDO_DROP_SECONDS = 20.0
 SCREEN_NAME_CHARS = startcheck.SCREEN_NAME_CHARS
 #: The Settings screen's words for "leave it to the config file".
 AS_CONFIGURED = "as configured"
-
-
-def playable_games() -> list[str]:
-    """Installed games the app can run (both rooms present), in the registry's order."""
-    return list(plugins())
 
 
 def ago(seconds: float) -> str:
@@ -73,7 +66,7 @@ class StartScreen(Screen):
     keyboard, or a recent group in one tap), characters or teams where the game has them; and
     every unfinished game, to resume or drop (asked first, and undoable for a while)."""
 
-    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+    def __init__(self, app: AppHost, **kwargs: Any) -> None:
         super().__init__(name="start", **kwargs)
         self.app = app
         self.count: int = 3
@@ -657,7 +650,7 @@ class SettingsScreen(Screen):
     """Camera, calibration profile, button map, volume, soundtrack folder, keyboard, colours,
     text size, Eye for an Eye's parry window, where the live dice show: in words."""
 
-    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+    def __init__(self, app: AppHost, **kwargs: Any) -> None:
         super().__init__(name="settings", **kwargs)
         self.app = app
         root = w("Panel", orientation="vertical", padding=8, spacing=4, bg=theme.BACKGROUND)
@@ -677,7 +670,7 @@ class SettingsScreen(Screen):
                          values=self.profile_choices(s.calibration_profile))
         self.buttons = spin(BUTTON_WORDS, s.button_map)
         # "as configured" says what that is: the volume playing now when none is set here
-        configured = f"{AS_CONFIGURED} ({round(app.sounds.volume * 100)}%)" \
+        configured = f"{AS_CONFIGURED} ({round(app.volume * 100)}%)" \
             if s.volume is None else AS_CONFIGURED
         volume = configured if s.volume is None else f"{round(s.volume * 100)}%"
         self.volume = w("TSpinner", text=volume, font_size=small,
@@ -763,7 +756,7 @@ class SettingsScreen(Screen):
 class DiceScreen(Screen):
     """The camera picture with vision's dice overlay, from the camera feed, off the UI thread."""
 
-    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+    def __init__(self, app: AppHost, **kwargs: Any) -> None:
         super().__init__(name="dice", **kwargs)
         self.app = app
         root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
@@ -834,5 +827,4 @@ class DiceScreen(Screen):
             + f"  ({state})")
 
 
-__all__ = ["BOARDS_BY_HAND", "BOARDS_CAMERA", "DiceScreen", "SettingsScreen", "StartScreen",
-           "playable_games"]
+__all__ = ["BOARDS_BY_HAND", "BOARDS_CAMERA", "DiceScreen", "SettingsScreen", "StartScreen"]

@@ -16,17 +16,63 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from companion.journal import Journal
 from companion.store import StoreError
-from hardware.audio.clock import RoundClock
+from hardware.audio.clock import Cue, RoundClock
 from rules import Call, Entry, Event, Game, RulesError, Setup, from_setup
 from rules.core import Prompt, normalise_time
 
 MonotonicClock = Callable[[], float]
-Listener = Callable[[str, Sequence[Event]], None]
+
+
+class Change(Enum):
+    """What changed at the table (the kind of a :class:`SessionChange`)."""
+
+    CALL = "call"  # a call was taken (journaled, then applied)
+    UNDO = "undo"
+    REDO = "redo"
+    REFUSED = "refused"  # something asked for was not done: ``session.message`` says why
+    BUILDING = "building"  # a call being built by taps changed (nothing journaled yet)
+    CLOCK_START = "clock-start"
+    CLOCK_RESUME = "clock-resume"
+    CLOCK_PAUSE = "clock-pause"
+    CUE = "cue"  # a moment of the round clock: the change's ``cue``
+    #: The app's own (never told by a session): a game came to the table (started or
+    #: resumed), or left it.
+    GAME_ON = "game-on"
+    GAME_OFF = "game-off"
+
+
+#: The changes after which the game is another: a call, an undo, a redo.
+GAME_CHANGED = frozenset({Change.CALL, Change.UNDO, Change.REDO})
+
+
+@dataclass(frozen=True)
+class SessionChange:
+    """One change told to a session's listeners: its kind, the events of a call (``CALL``
+    only), and the round clock's :class:`~hardware.audio.clock.Cue` (``CUE`` only: its
+    ``name`` is "start", "one_minute", "ten_seconds" or "end")."""
+
+    kind: Change
+    events: tuple[Event, ...] = ()
+    cue: Cue | None = None
+
+    @property
+    def game_changed(self) -> bool:
+        """True after a call, an undo or a redo (the game is another)."""
+        return self.kind in GAME_CHANGED
+
+    def is_cue(self, name: str) -> bool:
+        """True for the round clock's cue of that name."""
+        return self.cue is not None and self.cue.name == name
+
+
+Listener = Callable[[SessionChange], None]
 
 #: How often, in round seconds, a running clock is saved to the journal.
 CLOCK_SAVE_EVERY = 2.0
@@ -126,9 +172,11 @@ class TableSession(Generic[G]):
         if listener in self.listeners:
             self.listeners.remove(listener)
 
-    def tell(self, what: str, events: Sequence[Event] = ()) -> None:
+    def tell(self, change: Change | SessionChange) -> None:
+        """Tell every listener (a bare :class:`Change` carries no events and no cue)."""
+        told = change if isinstance(change, SessionChange) else SessionChange(change)
         for listener in list(self.listeners):
-            listener(what, events)
+            listener(told)
 
     # -- the one way the game changes --------------------------------------------------------
 
@@ -146,7 +194,7 @@ class TableSession(Generic[G]):
         events = self.game.apply(checked, at)
         self.message = ""
         self._after_change()
-        self.tell("call", events)
+        self.tell(SessionChange(Change.CALL, tuple(events)))
         return events
 
     def try_call(self, call: Call | str) -> list[Event] | None:
@@ -165,7 +213,7 @@ class TableSession(Generic[G]):
     def refuse(self, why: str) -> None:
         """Say why something the players asked for was not done."""
         self.message = why
-        self.tell("refused")
+        self.tell(Change.REFUSED)
 
     def undo(self) -> Entry | None:
         """Take back the last call (journal first, as for a call); None when there is none."""
@@ -181,7 +229,7 @@ class TableSession(Generic[G]):
         self.message = ""
         self._after_change()
         self.save_clock()  # the live calls no longer carry the latest time
-        self.tell("undo")
+        self.tell(Change.UNDO)
         return entry
 
     def redo(self) -> Entry | None:
@@ -197,7 +245,7 @@ class TableSession(Generic[G]):
         self.message = ""
         self._after_change()
         self.save_clock()
-        self.tell("redo")
+        self.tell(Change.REDO)
         return entry
 
     def _after_change(self) -> None:
@@ -236,7 +284,7 @@ class TableSession(Generic[G]):
         first = self.clock.state == "ready"
         self.clock.start()
         self.save_clock()
-        self.tell("clock-start" if first else "clock-resume")
+        self.tell(Change.CLOCK_START if first else Change.CLOCK_RESUME)
         self.tick()  # the round's first cue is due at once
         return True
 
@@ -245,7 +293,7 @@ class TableSession(Generic[G]):
         if self.clock.running:
             self.clock.pause()
             self.save_clock()
-            self.tell("clock-pause")
+            self.tell(Change.CLOCK_PAUSE)
 
     def save_clock(self) -> None:
         """Remember the clock in the journal. One that cannot be saved (a full or read-only
@@ -261,13 +309,13 @@ class TableSession(Generic[G]):
                 self.refuse(f"The round clock is not saved: {not_saved(e, self.journal)}")
 
     def tick(self) -> None:
-        """Called often: tells the round clock's cues as they come due ("cue:start",
-        "cue:one_minute", "cue:ten_seconds", "cue:end") and saves the clock now and then."""
+        """Called often: tells the round clock's cues as they come due (start, one_minute,
+        ten_seconds, end: :data:`Change.CUE`) and saves the clock now and then."""
         for cue in self.clock.due_cues():
-            self.tell(f"cue:{cue.name}")
+            self.tell(SessionChange(Change.CUE, cue=cue))
         if self.clock.running and self.clock.elapsed - self._saved_at >= CLOCK_SAVE_EVERY:
             self.save_clock()
 
 
-__all__ = ["CLOCK_SAVE_EVERY", "NOT_SAVED", "Listener", "MonotonicClock", "TableSession",
-           "not_saved"]
+__all__ = ["CLOCK_SAVE_EVERY", "GAME_CHANGED", "NOT_SAVED", "Change", "Cue", "Listener",
+           "MonotonicClock", "SessionChange", "TableSession", "not_saved"]

@@ -10,15 +10,17 @@ hand-written config file (``config.toml``): the camera (empty: ``COMPANION_CAMER
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, get_type_hints
+
+import msgspec
 
 from companion import paths
 from hardware.files import NotAPlainFile, read_bounded
+from hardware.schema import checked
 
 PALETTES = ("okabe-ito", "classic")
 TEXT_SIZES = {"normal": 1.0, "large": 1.2, "huge": 1.45}
@@ -26,8 +28,21 @@ DICE_VIEWS = ("full screen", "beside the arena")
 #: The keyboard for typing names and folders: the on-screen one unless a keyboard is plugged in,
 #: always the on-screen one, or only a plugged-in one.
 KEYBOARDS = ("auto", "on-screen", "physical")
+if TYPE_CHECKING:  # text to the type checker: the Settings screen builds Settings from its
+    Palette: TypeAlias = str  # spinners' text, and check() refuses what is not a choice
+    TextSize: TypeAlias = str
+    DiceView: TypeAlias = str
+    Keyboard: TypeAlias = str
+else:  # the choices, to the schema
+    Palette = Literal[PALETTES]
+    TextSize = Literal[tuple(TEXT_SIZES)]
+    DiceView = Literal[DICE_VIEWS]
+    Keyboard = Literal[KEYBOARDS]
 #: The cameras the Settings screen offers; "" leaves the choice to the config file.
 CAMERAS = ("", "auto", "picamera2", "opencv:0", "synthetic", "none")
+#: A text setting: one line of at most 1000 characters.
+Line = Annotated[str, msgspec.Meta(max_length=1000, pattern=r"^[^\n\x00]*$",
+                                   description="one line of at most 1000 characters")]
 #: A settings file is a few hundred bytes; anything near this is not one.
 MAX_BYTES = 100_000
 DEFAULT_VOLUME = 0.8
@@ -41,41 +56,23 @@ class SettingsError(ValueError):
 class Settings:
     """Everything the settings screen changes."""
 
-    camera: str = ""  # "" (as configured) | auto | picamera2 | opencv:N | replay:PATH | ...
-    calibration_profile: str = "default"
-    button_map: str = "default"
-    volume: float | None = None  # None: [audio] volume of the config file, else 80%
-    soundtrack_folder: str = ""
-    palette: str = "okabe-ito"
-    text_size: str = "normal"
-    parry_seconds: float = 3.0
-    round_seconds: float = 180.0
-    dice_view: str = "full screen"  # the live dice view: its own screen, or also in the arena
-    keyboard: str = "auto"
+    camera: Line = ""  # "" (as configured) | auto | picamera2 | opencv:N | replay:PATH | ...
+    calibration_profile: Line = "default"
+    button_map: Line = "default"
+    # None: [audio] volume of the config file, else 80%
+    volume: Annotated[float, msgspec.Meta(ge=0, le=1)] | None = None
+    soundtrack_folder: Line = ""
+    palette: Palette = "okabe-ito"
+    text_size: TextSize = "normal"
+    parry_seconds: Annotated[float, msgspec.Meta(ge=0.5, le=30)] = 3.0
+    round_seconds: Annotated[float, msgspec.Meta(ge=10, le=3600)] = 180.0
+    # the live dice view: its own screen, or also in the arena
+    dice_view: DiceView = "full screen"
+    keyboard: Keyboard = "auto"
 
     def check(self) -> Settings:
-        if self.volume is not None and not 0.0 <= self.volume <= 1.0:
-            raise SettingsError(f"volume={self.volume!r}: must be between 0 and 1")
-        if self.palette not in PALETTES:
-            raise SettingsError(f"palette={self.palette!r}: choose one of {', '.join(PALETTES)}")
-        if self.text_size not in TEXT_SIZES:
-            raise SettingsError(f"text_size={self.text_size!r}: choose one of "
-                                f"{', '.join(TEXT_SIZES)}")
-        if not 0.5 <= self.parry_seconds <= 30:
-            raise SettingsError(f"parry_seconds={self.parry_seconds!r}: must be 0.5 to 30")
-        if self.dice_view not in DICE_VIEWS:
-            raise SettingsError(f"dice_view={self.dice_view!r}: choose one of "
-                                f"{', '.join(DICE_VIEWS)}")
-        if self.keyboard not in KEYBOARDS:
-            raise SettingsError(f"keyboard={self.keyboard!r}: choose one of "
-                                f"{', '.join(KEYBOARDS)}")
-        if not 10 <= self.round_seconds <= 3600:
-            raise SettingsError(f"round_seconds={self.round_seconds!r}: must be 10 to 3600")
-        for name in ("camera", "calibration_profile", "button_map", "soundtrack_folder"):
-            value = getattr(self, name)
-            if len(value) > 1000 or "\n" in value or "\x00" in value:
-                raise SettingsError(f"{name}={value[:40]!r}...: not a setting (one line of "
-                                    "at most 1000 characters)")
+        """These settings, checked against the schema (:data:`SCHEMA`) as a file's are."""
+        checked(dataclasses.asdict(self), SCHEMA, "settings:", SettingsError)
         return self
 
     @property
@@ -84,25 +81,11 @@ class Settings:
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], source: str = "settings") -> Settings:
-        known = {f.name: f for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            name = key.replace("-", "_")
-            if name not in known:
-                raise SettingsError(f"{source}: unknown key {key!r}; known: "
-                                    + ", ".join(known))
-            if name in ("volume", "parry_seconds", "round_seconds"):
-                if isinstance(value, bool) or not isinstance(value, int | float) \
-                        or not math.isfinite(value):
-                    raise SettingsError(f"{source}: {key}={value!r} must be a number")
-                value = float(value)
-            elif not isinstance(value, str):
-                raise SettingsError(f"{source}: {key}={value!r} must be text")
-            values[name] = value
-        try:
-            return cls(**values).check()
-        except SettingsError as e:
-            raise SettingsError(f"{source}: {e}") from None
+        """The settings of a parsed file (``parry-seconds`` is read as ``parry_seconds``).
+        Raised when ...: SettingsError naming ``source``, the key and what was wrong."""
+        table = checked({str(key).replace("-", "_"): value for key, value in data.items()},
+                        SCHEMA, f"{source}:", SettingsError)
+        return cls(**msgspec.structs.asdict(table))
 
     def to_toml(self) -> str:
         lines = []
@@ -115,6 +98,15 @@ class Settings:
             else:
                 lines.append(f"{key} = {value!r}")
         return "\n".join(lines) + "\n"
+
+
+#: The settings file's schema: the fields of :class:`Settings`, with their types and bounds,
+#: no other key.
+SCHEMA = msgspec.defstruct(
+    "SettingsFile",
+    [(f.name, hint, f.default) for f in fields(Settings)
+     for hint in [get_type_hints(Settings, include_extras=True)[f.name]]],
+    forbid_unknown_fields=True)
 
 
 def load(path: Path | None = None) -> Settings:
@@ -173,5 +165,5 @@ def soundtrack_dir(settings: Settings, config: dict[str, Any] | None = None) -> 
     return soundtracks_dir(config or {})
 
 
-__all__ = ["CAMERAS", "DEFAULT_VOLUME", "DICE_VIEWS", "KEYBOARDS", "PALETTES", "TEXT_SIZES",
-           "Settings", "SettingsError", "load", "save", "soundtrack_dir"]
+__all__ = ["CAMERAS", "DEFAULT_VOLUME", "DICE_VIEWS", "KEYBOARDS", "PALETTES", "SCHEMA",
+           "TEXT_SIZES", "Settings", "SettingsError", "load", "save", "soundtrack_dir"]

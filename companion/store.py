@@ -1,7 +1,8 @@
 """The one store: the SQLite file that holds the journal and everything kept beside it.
 
 Every module that keeps something in the journal's file (the journal's games and calls, the
-history index, the roll log, the kept fairness verdicts) opens it here, through
+history index, the roll log, the kept fairness verdicts, a director's tournaments and a
+table's outbox) opens it here, through
 :func:`connect`, so it is opened one way: WAL mode, the pragmas set once, and the schema brought
 up to date by versioned migrations (SQLite's ``user_version``: a journal written by an older
 version gets the newer tables and columns the first time this version opens it).
@@ -30,6 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 #: The lock file in the data folder.
@@ -171,8 +173,81 @@ def _v2(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE games ADD COLUMN ending TEXT")
 
 
+# The director's tournaments (their events, reported game files, refused messages) and a
+# table's side (the tournament it joined, its outbox, its reports): companion.tournament.store.
+_V3_TOURNAMENTS = """
+CREATE TABLE IF NOT EXISTS tournament_list (
+    id      TEXT PRIMARY KEY,
+    name    TEXT NOT NULL,
+    config  TEXT NOT NULL,
+    created REAL NOT NULL,
+    current INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS tournament_events (
+    tournament TEXT NOT NULL REFERENCES tournament_list(id),
+    seq        INTEGER NOT NULL,
+    event      TEXT NOT NULL,
+    wall       REAL NOT NULL,
+    PRIMARY KEY (tournament, seq)
+);
+CREATE TABLE IF NOT EXISTS tournament_games (
+    tournament TEXT NOT NULL,
+    round      INTEGER NOT NULL,
+    table_no   INTEGER NOT NULL,
+    report_id  TEXT NOT NULL,
+    source     TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    wall       REAL NOT NULL,
+    PRIMARY KEY (tournament, report_id)
+);
+CREATE TABLE IF NOT EXISTS tournament_refused (
+    tournament TEXT NOT NULL,
+    source     TEXT NOT NULL,
+    reason     TEXT NOT NULL,
+    size       INTEGER NOT NULL,
+    wall       REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tournament_refused_count (
+    tournament TEXT PRIMARY KEY,
+    refused    INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tournament_membership (
+    tournament TEXT PRIMARY KEY,
+    code       TEXT NOT NULL,
+    joined     REAL NOT NULL,
+    seating    TEXT
+);
+CREATE TABLE IF NOT EXISTS tournament_outbox (
+    report_id  TEXT PRIMARY KEY,
+    tournament TEXT NOT NULL,
+    round      INTEGER NOT NULL,
+    table_no   INTEGER NOT NULL,
+    payload    TEXT NOT NULL,
+    created    REAL NOT NULL,
+    sends      INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS tournament_reports (
+    report_id  TEXT PRIMARY KEY,
+    tournament TEXT NOT NULL,
+    round      INTEGER NOT NULL,
+    table_no   INTEGER NOT NULL,
+    created    REAL NOT NULL,
+    status     TEXT NOT NULL DEFAULT 'waiting',
+    text       TEXT NOT NULL DEFAULT ''
+)
+"""
+
+
+def _v3(db: sqlite3.Connection) -> None:
+    """The tournament tables, which companion.tournament.store made itself before; a journal
+    that already has them (from that opening) keeps them as they are."""
+    for statement in _V3_TOURNAMENTS.split(";"):
+        db.execute(statement)
+
+
 #: (version, step): each step brings a file of the version before up to its own.
-MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = ((1, _v1), (2, _v2))
+MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
+    (1, _v1), (2, _v2), (3, _v3))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
@@ -246,6 +321,23 @@ def _connect_readonly(path: Path, busy_timeout: float) -> sqlite3.Connection:
             db.close()
             last = e
     raise StoreError(f"the journal {path} cannot be read: {last}")
+
+
+def peek(path: Path, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of one query on a journal's file, read without writing anything, not even
+    SQLite's ``-shm`` beside it (``companion doctor`` looks at files this way); no rows for a
+    file that is not a journal, cannot be read, or lacks what the query asks for."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro&immutable=1"
+    try:
+        db = sqlite3.connect(uri, uri=True, timeout=1.0)
+    except (sqlite3.Error, OSError):
+        return []
+    try:
+        return [tuple(row) for row in db.execute(sql)]
+    except sqlite3.Error:
+        return []
+    finally:
+        db.close()
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -347,10 +439,12 @@ def _live_holder(path: Path, wait: float = 2.0) -> int | None:
         time.sleep(0.01)
 
 
-def take_lock(folder: Path) -> tuple[DataLock | None, str]:
+def take_lock(folder: Path, *, refused: str = "this one shows the games but takes no calls"
+              ) -> tuple[DataLock | None, str]:
     """Take the data folder's lock: (the lock, "") when this process may write the journal;
     (None, why, in words naming the folder) when it may not: another process holds it (its
-    id is said), or the folder cannot be written."""
+    id is said, and ``refused`` says what this one does then), or the folder cannot be
+    written."""
     import fcntl
 
     path = folder / LOCK_NAME
@@ -377,8 +471,8 @@ def take_lock(folder: Path) -> tuple[DataLock | None, str]:
                           "games can be viewed, but no call is taken.")
         pid = _live_holder(path)
         who = f"process {pid}" if pid is not None else "another process"
-        return None, (f"Another companion ({who}) is using the data folder {folder}: this "
-                      "one shows the games but takes no calls. Close the other one first.")
+        return None, (f"Another companion ({who}) is using the data folder {folder}: "
+                      f"{refused}. Close the other one first.")
     try:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode("ascii"))
@@ -388,5 +482,5 @@ def take_lock(folder: Path) -> tuple[DataLock | None, str]:
 
 
 __all__ = ["LOCK_NAME", "MIGRATIONS", "SCHEMA_VERSION", "DataLock", "DiskFull", "ReadOnly",
-           "StoreError", "connect", "disk_problem", "lock_holder", "migrate", "take_lock",
-           "transaction"]
+           "StoreError", "connect", "disk_problem", "lock_holder", "migrate", "peek",
+           "take_lock", "transaction"]

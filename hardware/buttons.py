@@ -35,9 +35,13 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from hardware.errors import ButtonConfigError, HardwareError
+from hardware.schema import checked
 
 Clock = Callable[[], float]
 
@@ -45,7 +49,9 @@ Clock = Callable[[], float]
 DEFAULT_ACTIONS: tuple[str, ...] = (
     "move", "attack", "defend", "heal", "power", "confirm", "cancel", "undo", "next", "target",
 )
-HOLD_MEANINGS = ("undo", "cycle", "none")
+#: What holding a button does: undo the last call, cycle its value, or nothing.
+Hold = Literal["undo", "cycle", "none"]
+HOLD_MEANINGS: tuple[str, ...] = get_args(Hold)
 
 #: Physical pin of the 40-pin header (Pi 2 to Pi 5) -> Broadcom GPIO number.
 BOARD_TO_BCM: dict[int, int] = {
@@ -191,26 +197,15 @@ class ButtonMap:
         Raised when ...: ButtonConfigError naming the key and pin for a pin used twice, an
         unknown action or hold meaning, a pin that is not a GPIO, or a value of the wrong type.
         """
-        table = config.get("buttons")
-        if table is None:
+        if config.get("buttons") is None:
             raise ButtonConfigError("config has no [buttons] table")
-        if not isinstance(table, Mapping):
-            raise ButtonConfigError(f"[buttons] must be a table, got {type(table).__name__}")
+        table = checked(config["buttons"], ButtonsTable, "[buttons]", ButtonConfigError)
         known = tuple(actions)
-        timing: dict[str, Any] = {}
-        for key in ("debounce", "multi_press_window", "hold_time", "hold_repeat"):
-            if key in table:
-                timing[key] = _positive(f"[buttons] {key}", table[key])
-        if "pull_up" in table:
-            timing["pull_up"] = _bool("[buttons] pull_up", table["pull_up"])
-        allowed = {"debounce", "multi_press_window", "hold_time", "hold_repeat", "pull_up", "seats"}
-        for key in table:
-            if key not in allowed:
-                raise ButtonConfigError(
-                    f"[buttons] {key}: unknown setting; known: {', '.join(sorted(allowed))}"
-                )
-        seats = table.get("seats")
-        if not isinstance(seats, Mapping) or not seats:
+        timing = {key: value for key in ("debounce", "multi_press_window", "hold_time",
+                                         "hold_repeat", "pull_up")
+                  if (value := getattr(table, key)) is not UNSET}
+        seats = table.seats
+        if not seats:
             raise ButtonConfigError(
                 "[buttons.seats] is missing or empty: add e.g. [buttons.seats.P1] with move = 5"
             )
@@ -272,45 +267,39 @@ def _claim(used: dict[str, str], pin: str, key: str) -> None:
     used[pin] = key
 
 
+class ButtonOptions(msgspec.Struct, forbid_unknown_fields=True):
+    """A button given as a table: ``defend = { pin = 13, hold = "cycle" }``."""
+
+    pin: int | str
+    hold: Hold = "undo"
+    multi_press: bool = True
+    max_count: Annotated[int, msgspec.Meta(ge=1)] = 9
+
+
+Seconds = Annotated[float, msgspec.Meta(gt=0)]
+
+
+class ButtonsTable(msgspec.Struct, forbid_unknown_fields=True):
+    """The ``[buttons]`` table: the timing rules and, per seat, action = pin (or a table of
+    :class:`ButtonOptions`); the actions and pins are checked by :meth:`ButtonMap.from_config`."""
+
+    debounce: Seconds | UnsetType = UNSET
+    multi_press_window: Seconds | UnsetType = UNSET
+    hold_time: Seconds | UnsetType = UNSET
+    hold_repeat: Seconds | UnsetType = UNSET
+    pull_up: bool | UnsetType = UNSET
+    seats: dict[str, Any] = {}
+
+
 def _button(key: str, seat: str, action: str, value: Any, used: dict[str, str]) -> ButtonSpec:
     if isinstance(value, Mapping):
-        extra = set(value) - {"pin", "hold", "multi_press", "max_count"}
-        if extra:
-            raise ButtonConfigError(
-                f"{key}: unknown option {sorted(extra)[0]!r}; known: pin, hold, multi_press, "
-                "max_count"
-            )
-        if "pin" not in value:
-            raise ButtonConfigError(f"{key}: missing pin = <GPIO number>")
-        pin = _pin(key, value["pin"])
-        hold = value.get("hold", "undo")
-        if hold not in HOLD_MEANINGS:
-            raise ButtonConfigError(
-                f"{key}: hold = {hold!r} (pin {pin}) is unknown; choose {', '.join(HOLD_MEANINGS)}"
-            )
-        multi = _bool(f"{key} multi_press", value.get("multi_press", True))
-        max_count = value.get("max_count", 9)
-        if isinstance(max_count, bool) or not isinstance(max_count, int) or max_count < 1:
-            raise ButtonConfigError(
-                f"{key}: max_count must be a whole number >= 1, got {max_count!r}"
-            )
-        spec = ButtonSpec(pin, seat, action, hold, multi, max_count)
+        options = checked(value, ButtonOptions, key, ButtonConfigError)
+        spec = ButtonSpec(_pin(key, options.pin), seat, action, options.hold,
+                          options.multi_press, options.max_count)
     else:
         spec = ButtonSpec(_pin(key, value), seat, action)
     _claim(used, spec.pin, key)
     return spec
-
-
-def _positive(key: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ButtonConfigError(f"{key}: expected a number of seconds > 0, got {value!r}")
-    return float(value)
-
-
-def _bool(key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ButtonConfigError(f"{key}: expected true or false, got {value!r}")
-    return value
 
 
 # -- the logic (pure: no GPIO, no clock of its own) --------------------------------------------

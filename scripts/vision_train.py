@@ -10,11 +10,11 @@ Training data: die candidates found by ``vision.read.find_candidates`` on
 - synthetic scenes from ``vision.synthetic`` (seeded).
 
 Photos whose sorted index % 3 == 0 (fold 0 of ``benchmarks/vision.py``) are never used here,
-so ``VISION_NO_CNN=1 benchmarks/vision.py -v`` scores this classical fallback fairly on fold 0's
-photos only (its other folds' figures are on photos it trained on). Each crop is augmented by
-the 8 rotations/flips of a square (a face's value does not change under them). The model is a
-small numpy MLP (``vision.mlp``) over features of the crop's contrast map, so the Pi needs
-nothing but numpy and OpenCV.
+so ``benchmarks/vision.py --only real --no-cnn -v`` scores this classical fallback fairly on
+fold 0's photos only (its other folds' figures are on photos it trained on). Each crop is
+augmented by the 8 rotations/flips of a square (a face's value does not change under them).
+The model is a small numpy MLP (``vision.mlp``) over features of the crop's contrast map, so
+the Pi needs nothing but numpy and OpenCV.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -49,7 +50,7 @@ from vision.cnn import CLS, DET, STRIDE, crop, warp_down  # noqa: E402
 from vision.synthetic import HARD_TABLES as HARD  # noqa: E402
 from vision.synthetic import ICON_SETS, random_scene, render  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "dice-photos"
+DATA = Path(os.environ.get("TRAIN_DATA", ROOT.parent / "shared" / "data" / "dice-photos"))
 if not DATA.exists():
     DATA = Path("/work/shared/data/dice-photos")
 MODELS = ROOT / "vision" / "models"
@@ -81,6 +82,9 @@ class Config:
     board: float = 0.0  # share of synthetic scenes with board-game pieces (not dice)
     small: float = 0.5  # share of detector samples zoomed so dice are 6-30 px at its input
     resume: bool = False  # go on from the checkpoint in OUT if there is one
+    weight: dict[str, int] | None = None  # photo folder -> times as often as the others
+    cls_batch: int = 128
+    device: str = "cpu"  # "cuda" on a machine with a GPU (the nets are tiny: data on CPU)
 
 
 CFG = Config()
@@ -148,10 +152,16 @@ def cbr(i: int, o: int, s: int = 1, d: int = 1) -> nn.Sequential:
 
 
 def to_tensor(batch: np.ndarray | list[np.ndarray]) -> torch.Tensor:
-    """NHWC uint8 BGR -> NCHW float in -0.5..0.5, channels-last in memory (faster on CPU)."""
+    """NHWC uint8 BGR -> NCHW float in -0.5..0.5, channels-last in memory (faster on CPU),
+    on the training device."""
     a = np.stack(batch).astype(np.float32) / 255.0 - 0.5
     t = torch.from_numpy(a.transpose(0, 3, 1, 2).copy())
-    return t.contiguous(memory_format=torch.channels_last)
+    return t.contiguous(memory_format=torch.channels_last).to(CFG.device)
+
+
+def weight_of(folder: str) -> int:
+    """How many times as often as the others a folder's photos are used (``--weight``)."""
+    return (CFG.weight or {}).get(folder, 1)
 
 
 # ------------------------------------------------------------------------------ detector
@@ -350,11 +360,11 @@ def resume_from(path: Path, net: nn.Module, opt: torch.optim.Optimizer,
     """The step to go on from: 0 without ``--resume`` or a checkpoint at ``path``."""
     if not (CFG.resume and path.exists()):
         return 0
-    state = torch.load(path, weights_only=False)
+    state = torch.load(path, weights_only=False, map_location=CFG.device)
     net.load_state_dict(state["net"])
     opt.load_state_dict(state["opt"])
     rng.bit_generator.state = state["rng"]
-    torch.set_rng_state(state["torch"])
+    torch.set_rng_state(state["torch"].cpu())
     print(f"resumed from {path} at step {state['step']}", flush=True)
     return int(state["step"])
 
@@ -367,16 +377,17 @@ def cosine(opt: torch.optim.Optimizer, lr: float, frac: float) -> None:
 def train_det() -> None:
     torch.manual_seed(SEED)
     rng = np.random.default_rng(SEED)
-    real = [(im, lab, []) for im, lab, _f in photos()]
+    real = [(im, lab, []) for im, lab, f in photos() for _ in range(weight_of(f))]
     syn = synth(CFG.det_synthetic, SEED + 1, CFG.det_icons)
     data: list[Item] = real + real + syn  # real photos twice as often
     print(f"det: {len(real)} photos, {len(syn)} synthetic scenes", flush=True)
-    net = Det().to(memory_format=torch.channels_last)
+    net = Det()
     print("params", sum(p.numel() for p in net.parameters()), flush=True)
     lr = 3e-3
     if CFG.init_det is not None:
         load_onnx_weights(net, CFG.init_det)
         lr = 1e-3
+    net = net.to(CFG.device, memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     ckpt = CFG.out / "dice_det.ckpt"
     first = resume_from(ckpt, net, opt, rng)
@@ -390,7 +401,7 @@ def train_det() -> None:
             x, t = det_sample(*data[i], rng)
             xs.append(x)
             ts.append(t)
-        loss = det_loss(net(to_tensor(xs)), torch.from_numpy(np.stack(ts)))
+        loss = det_loss(net(to_tensor(xs)), torch.from_numpy(np.stack(ts)).to(CFG.device))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -491,6 +502,8 @@ def mined_crops(items: list[Item], per_det: int,
                 sz = d.size * float(rng.uniform(0.93, 1.08))
                 xs.append(crop(img, d.cx + dx, d.cy + dy, sz, angle=float(rng.uniform(0, 360))))
                 ys.append(label)
+    if not xs:  # a detector that finds nothing (a first trial step) mines nothing
+        return np.zeros((0, CLS, CLS, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(xs), np.array(ys, np.int64)
 
 
@@ -507,26 +520,36 @@ def aug_batch(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def train_cls() -> None:
     torch.manual_seed(SEED)
     rng = np.random.default_rng(SEED)
-    tr = [(im, lab, []) for im, lab, _f in photos()]
+    shot = photos()
     syn = synth(CFG.cls_synthetic, SEED + 2)  # CFG.board / CFG.hard: not-dice pieces too
-    xr, yr = cls_crops(tr, CFG.per_die, rng)
+    parts_x, parts_y = [], []
+    for k in sorted({weight_of(f) for _im, _lab, f in shot}):  # a folder's weight: more crops
+        group: list[Item] = [(im, lab, []) for im, lab, f in shot if weight_of(f) == k]
+        xg, yg = cls_crops(group, CFG.per_die * k, rng)
+        parts_x.append(xg)
+        parts_y.append(yg)
+    xr = np.concatenate(parts_x)
     xsy, ysy = cls_crops(syn, 3, rng)
-    parts_x, parts_y = [xr, xsy], [yr, ysy]
+    parts_x.append(xsy)
+    parts_y.append(ysy)
     if CFG.mine:
-        xm, ym = mined_crops(tr + syn[:200], CFG.mine, rng)
-        parts_x.append(xm)
-        parts_y.append(ym)
+        for k in sorted({weight_of(f) for _im, _lab, f in shot}):
+            group = [(im, lab, []) for im, lab, f in shot if weight_of(f) == k]
+            xm, ym = mined_crops(group + (syn[:200] if k == 1 else []), CFG.mine * k, rng)
+            parts_x.append(xm)
+            parts_y.append(ym)
         print(f"cls: {len(xm)} mined crops ({int((ym == 0).sum())} detector false positives)",
               flush=True)
     x = np.concatenate(parts_x)
     y = np.concatenate(parts_y)
     print(f"cls: {len(xr)} real crops, {len(xsy)} synthetic, classes {np.bincount(y)}", flush=True)
-    net = Cls().to(memory_format=torch.channels_last)
+    net = Cls()
     print("params", sum(p.numel() for p in net.parameters()), flush=True)
     lr = 3e-3
     if CFG.init_cls is not None:
         load_onnx_weights(net, CFG.init_cls)
         lr = 1e-3
+    net = net.to(CFG.device, memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     ckpt = CFG.out / "dice_cls.ckpt"
     first = resume_from(ckpt, net, opt, rng)
@@ -536,9 +559,10 @@ def train_cls() -> None:
         if CFG.init_cls is not None:
             freeze_bn(net)
         cosine(opt, lr, step / CFG.cls_steps)
-        idx = rng.integers(0, len(x), 128)
+        idx = rng.integers(0, len(x), CFG.cls_batch)
         out = net(to_tensor(aug_batch(x[idx], rng)))
-        loss = F.cross_entropy(out, torch.from_numpy(y[idx]), label_smoothing=0.05)
+        loss = F.cross_entropy(out, torch.from_numpy(y[idx]).to(CFG.device),
+                               label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -551,7 +575,7 @@ def train_cls() -> None:
 
 def export(net: nn.Module, dummy: torch.Tensor, path: Path) -> None:
     net.eval()
-    net = net.to(memory_format=torch.contiguous_format)
+    net = net.to("cpu", memory_format=torch.contiguous_format)
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(net, (dummy,), str(path), input_names=["input"], output_names=["output"],
                       opset_version=13, dynamic_axes={"input": {0: "n"}, "output": {0: "n"}},
@@ -597,10 +621,24 @@ def main() -> None:
                     help="share of the synthetic scenes with board-game pieces beside the dice")
     ap.add_argument("--small", type=float, default=CFG.small,
                     help="det: share of samples zoomed so the dice are 6-30 px at its input")
+    ap.add_argument("--weight", action="append", default=[], metavar="FOLDER=N",
+                    help="use a photo folder's photos N times as often (repeatable)")
+    ap.add_argument("--cls-batch", type=int, default=CFG.cls_batch, help="cls: crops per step")
+    ap.add_argument("--device", default=CFG.device,
+                    help="torch device for the nets (cpu, cuda); the data is made on CPU")
     ap.add_argument("--resume", action="store_true",
                     help="go on from OUT/dice_det.ckpt or OUT/dice_cls.ckpt (written every "
                     "250 / 500 steps) if there is one")
     args = ap.parse_args()
+    weight: dict[str, int] = {}
+    for w in args.weight:
+        folder, _, n = w.partition("=")
+        if folder not in FOLDERS or not n.isdigit() or int(n) < 1:
+            ap.error(f"--weight {w!r}: expected FOLDER=N with FOLDER one of {FOLDERS}, N >= 1")
+        weight[folder] = int(n)
+    CFG.weight, CFG.cls_batch, CFG.device = weight, args.cls_batch, args.device
+    if CFG.device.startswith("cuda"):
+        torch.backends.cudnn.benchmark = True
     CFG.leave_out, CFG.board, CFG.small = tuple(args.leave_out), args.board, args.small
     CFG.resume = args.resume
     CFG.out = args.out

@@ -2,7 +2,9 @@
 
 Pure functions over numpy BGR frames (OpenCV), plus a settle tracker:
 
-- :func:`read_dice` finds every die in a frame and reads its top face and colour;
+- :class:`DiceReader` finds every die in a frame and reads its top face and colour, with the
+  models it is given (:meth:`DiceReader.shipped`: the shipped ones); :func:`read_dice` reads
+  with the shipped models;
 - :func:`annotate` draws a reading over a copy of the frame;
 - :class:`RollTracker` turns a stream of readings into rolls, told apart from handling;
 - :mod:`vision.motion` measures motion between frames cheaply and decides which frames the
@@ -18,7 +20,7 @@ from vision.profile import (
     Profile,
     TableRegion,
 )
-from vision.types import Die, Reading
+from vision.types import Die, Reading, ReadWarning, WarningKind
 
 __all__ = [
     "DEFAULT_PALETTE",
@@ -27,13 +29,15 @@ __all__ = [
     "FaceSet",
     "Palette",
     "Profile",
+    "ReadWarning",
     "Reading",
     "TableRegion",
+    "WarningKind",
 ]
 
-from vision.read import read_dice
+from vision.read import DiceReader, read_dice
 
-__all__ += ["read_dice"]
+__all__ += ["DiceReader", "read_dice"]
 from vision.annotate import annotate  # noqa: E402
 
 __all__ += ["annotate"]

@@ -37,6 +37,6 @@ def annotate(frame: npt.NDArray[Any], reading: Reading) -> npt.NDArray[np.uint8]
         cv2.putText(out, text, (x, max(12, y)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1,
                     cv2.LINE_AA)
     for i, w in enumerate(reading.warnings):
-        cv2.putText(out, w[:80], (8, int(20 + i * 22 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+        cv2.putText(out, w.text[:80], (8, int(20 + i * 22 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
                     scale * 0.8, (0, 0, 255), 1, cv2.LINE_AA)
     return np.asarray(out, dtype=np.uint8)

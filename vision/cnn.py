@@ -15,9 +15,7 @@ only. Inference needs only OpenCV and numpy.
 
 from __future__ import annotations
 
-import functools
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -343,9 +341,10 @@ def _middle(px: Image) -> Image:
     return out
 
 
-@functools.lru_cache(maxsize=1)
-def nets() -> Nets | None:
-    """The CNNs, or None when their files are missing or ``VISION_NO_CNN`` is set."""
-    if os.environ.get("VISION_NO_CNN") or not (DET_PATH.exists() and CLS_PATH.exists()):
+def load_nets(folder: Path = MODELS) -> Nets | None:
+    """The CNNs in ``folder`` (``dice_det.onnx``, ``dice_cls.onnx``), or None when either file
+    is missing there (the shipped ones by default)."""
+    det, cls = folder / DET_PATH.name, folder / CLS_PATH.name
+    if not (det.exists() and cls.exists()):
         return None
-    return Nets()
+    return Nets(det=det, cls=cls)

@@ -20,8 +20,6 @@ Only numpy and OpenCV; the model is a few kilobytes.
 
 from __future__ import annotations
 
-import functools
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -179,7 +177,7 @@ PALETTE_WEIGHT = 0.05
 
 def name_colours(img: Image, dice: Sequence[tuple[float, float, float]],
                  palette: Palette | None = None,
-                 namer_: ColourNamer | None = None,
+                 namer: ColourNamer | None = None,
                  patches: Sequence[Image] | None = None,
                  light: Image | None = None) -> list[str | None]:
     """The body colour of each die at (cx, cy, size) of a BGR frame.
@@ -188,10 +186,10 @@ def name_colours(img: Image, dice: Sequence[tuple[float, float, float]],
     colours are candidates (the table's own dice), each scored by the namer's probability
     and its distance from the palette's reference; a palette with a colour the namer does
     not know (e.g. "teal") is judged by its distances, the namer only breaking near ties.
-    Without the namer's model file, the palette (or
-    :data:`~vision.profile.DEFAULT_PALETTE`) alone, as the reader did before.
+    Without a ``namer`` (None), the palette (or :data:`~vision.profile.DEFAULT_PALETTE`)
+    alone, as the reader did before there was one.
     """
-    nm = namer_ if namer_ is not None else namer()
+    nm = namer
     if not dice:
         return []
     if patches is None:
@@ -216,9 +214,6 @@ def name_colours(img: Image, dice: Sequence[tuple[float, float, float]],
     return out
 
 
-@functools.lru_cache(maxsize=1)
-def namer() -> ColourNamer | None:
-    """The shipped namer, or None without its file (or with ``VISION_NO_COLOUR_MODEL``)."""
-    if os.environ.get("VISION_NO_COLOUR_MODEL") or not MODEL_PATH.exists():
-        return None
-    return ColourNamer.load(MODEL_PATH)
+def load_namer(path: Path = MODEL_PATH) -> ColourNamer | None:
+    """The namer in ``path`` (the shipped one by default), or None when the file is missing."""
+    return ColourNamer.load(path) if path.exists() else None

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.profile import FaceSet, Profile
-from vision.read import read_dice
+from vision.read import DiceReader, shipped_reader
 from vision.synthetic import ICON_SETS, SYNTH_COLOURS, Scene, SynthDie, random_scene, render
 
 Image = npt.NDArray[Any]
@@ -26,8 +26,8 @@ def synthetic_face_crops(icon_set: str, rng: np.random.Generator, per_face: int 
                          size: float = 48.0) -> dict[str, list[npt.NDArray[np.uint8]]]:
     """``{face: [crop, ...]}``: each face rendered ``per_face`` times at random angles/colours.
 
-    The crops are what :func:`read_dice` would cut out (read back from a rendered scene), so a
-    FaceSet learned from them matches what it will be shown.
+    The crops are what :class:`~vision.read.DiceReader` would cut out (read back from a
+    rendered scene), so a FaceSet learned from them matches what it will be shown.
     """
     if icon_set not in ICON_SETS:
         raise ValueError(f"unknown icon set {icon_set!r}; known: {sorted(ICON_SETS)}")
@@ -54,18 +54,21 @@ def synthetic_face_crops(icon_set: str, rng: np.random.Generator, per_face: int 
     return out
 
 
-def icon_accuracy(icon_set: str, rng: np.random.Generator, n_dice: int) -> tuple[float, int]:
-    """Learn a FaceSet from rendered examples, then read random scenes of that set.
+def icon_accuracy(icon_set: str, rng: np.random.Generator, n_dice: int,
+                  reader: DiceReader | None = None) -> tuple[float, int]:
+    """Learn a FaceSet from rendered examples, then read random scenes of that set with
+    ``reader`` (the shipped models by default).
 
     Returns (share of readable dice read with the right face, number of dice).
     """
     fs = FaceSet.learn(synthetic_face_crops(icon_set, rng, per_face=12), name=icon_set)
     profile = Profile(face_sets=(fs,))
+    reader = reader if reader is not None else shipped_reader()
     right = total = 0
     while total < n_dice:
         scene = random_scene(rng, n_dice=(1, 6), icon_set=icon_set, touching=0.0,
                              die_size=(40.0, 56.0))
-        reading = read_dice(render(scene, rng), profile)
+        reading = reader.read(render(scene, rng), profile)
         for t in scene.truth():
             if not t.readable:
                 continue

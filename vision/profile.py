@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
+import msgspec
 import numpy as np
 import numpy.typing as npt
 
@@ -92,13 +93,12 @@ class TableRegion:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TableRegion:
-        h = data.get("homography")
-        ts = data.get("table_size")
-        return cls(
-            polygon=tuple((float(x), float(y)) for x, y in data["polygon"]),
-            homography=tuple(float(v) for v in h) if h is not None else None,
-            table_size=(int(ts[0]), int(ts[1])) if ts is not None else None,
-        )
+        return cls._from_doc(_doc(data, TableRegionDoc, "table"))
+
+    @classmethod
+    def _from_doc(cls, doc: TableRegionDoc) -> TableRegion:
+        return cls(tuple(doc.polygon), None if doc.homography is None else tuple(doc.homography),
+                   doc.table_size)
 
 
 # --------------------------------------------------------------------------- colours
@@ -138,9 +138,8 @@ class ColourModel:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ColourModel:
-        b = data["bgr"]
-        return cls(str(data["name"]), (int(b[0]), int(b[1]), int(b[2])),
-                   float(data.get("tolerance", 60.0)))
+        doc = _doc(data, ColourDoc, "colour")
+        return cls(doc.name, doc.bgr, doc.tolerance)
 
 
 @dataclass(frozen=True)
@@ -195,7 +194,11 @@ class Palette:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Palette:
-        return cls(tuple(ColourModel.from_dict(c) for c in data["colours"]))
+        return cls._from_doc(_doc(data, PaletteDoc, "palette"))
+
+    @classmethod
+    def _from_doc(cls, doc: PaletteDoc) -> Palette:
+        return cls(tuple(ColourModel(c.name, c.bgr, c.tolerance) for c in doc.colours))
 
 
 #: The die colours of the rulebooks plus those the shared photos show. Reference values are
@@ -587,23 +590,14 @@ class FaceSet:
     def from_dict(cls, data: Mapping[str, Any]) -> FaceSet:
         """The set from :meth:`to_dict`; a set without ``features`` is from before they were
         named (``polar-fourier-1``) and is refused with a clear error."""
-        if not isinstance(data, Mapping):
-            raise ValueError(f"a face set must be a JSON object, got {type(data).__name__}")
-        keys = {"name", "features", "labels", "threshold", "examples"}
-        unknown = sorted(set(data) - keys)
-        missing = sorted(keys - {"features"} - set(data))
-        if unknown or missing:
-            raise ValueError(f"face set {data.get('name')!r}: "
-                             + (f"unknown keys {unknown}" if unknown else "")
-                             + ("; " if unknown and missing else "")
-                             + (f"missing keys {missing}" if missing else ""))
-        return cls(
-            name=str(data["name"]),
-            labels=tuple(str(v) for v in data["labels"]),
-            examples=tuple((int(li), tuple(float(v) for v in f)) for li, f in data["examples"]),
-            threshold=float(data["threshold"]),
-            features=str(data.get("features", LEGACY_FACE_FEATURES)),
-        )
+        name = data.get("name") if isinstance(data, Mapping) else None
+        return cls._from_doc(_doc(data, FaceSetDoc, f"face set {name!r}" if name else "face set"))
+
+    @classmethod
+    def _from_doc(cls, doc: FaceSetDoc) -> FaceSet:
+        return cls(name=doc.name, labels=tuple(doc.labels),
+                   examples=tuple((li, tuple(f)) for li, f in doc.examples),
+                   threshold=doc.threshold, features=doc.features)
 
 
 #: The descriptor of face sets stored before descriptors were named.
@@ -648,15 +642,66 @@ class Profile:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Profile:
-        if not isinstance(data, Mapping):
-            raise ValueError(f"a profile must be a JSON object, got {type(data).__name__}")
-        unknown = set(data) - {"table", "palette", "face_sets", "die_size"}
-        if unknown:
-            raise ValueError(f"profile has unknown keys: {sorted(unknown)}")
-        t, p, ds = data.get("table"), data.get("palette"), data.get("die_size")
+        """The profile of :meth:`to_dict`'s layout (:class:`ProfileDoc`). Raised when ...:
+        ValueError naming the key's path and what was wrong."""
+        doc = _doc(data, ProfileDoc, "profile")
+        t, p = doc.table, doc.palette
         return cls(
-            table=TableRegion.from_dict(t) if t else None,
-            palette=Palette.from_dict(p) if p else None,
-            face_sets=tuple(FaceSet.from_dict(f) for f in data.get("face_sets", ())),
-            die_size=float(ds) if ds is not None else None,
+            table=None if t is None else TableRegion._from_doc(t),
+            palette=None if p is None else Palette._from_doc(p),
+            face_sets=tuple(FaceSet._from_doc(f) for f in doc.face_sets),
+            die_size=doc.die_size,
         )
+
+
+# --------------------------------------------------------------------------- stored layout
+# What :meth:`Profile.to_dict` writes, declared once as msgspec structs: the types of each key,
+# no unknown key; a key left out takes its default. The values' own rules (a polygon of 3
+# points or more, a homography that can be inverted...) are the dataclasses' above.
+
+
+class _Doc(msgspec.Struct, forbid_unknown_fields=True):
+    pass
+
+
+class TableRegionDoc(_Doc):
+    polygon: list[Point]
+    homography: list[float] | None = None
+    table_size: tuple[int, int] | None = None
+
+
+class ColourDoc(_Doc):
+    name: str
+    bgr: BGR
+    tolerance: float = 60.0
+
+
+class PaletteDoc(_Doc):
+    colours: list[ColourDoc]
+
+
+class FaceSetDoc(_Doc):
+    name: str
+    labels: list[str]
+    threshold: float
+    examples: list[tuple[int, list[float]]]
+    features: str = LEGACY_FACE_FEATURES  # sets stored before features were named
+
+
+class ProfileDoc(_Doc):
+    table: TableRegionDoc | None = None
+    palette: PaletteDoc | None = None
+    face_sets: list[FaceSetDoc] = []
+    die_size: float | None = None
+
+
+D = TypeVar("D", bound=_Doc)
+
+
+def _doc(data: object, layout: type[D], what: str) -> D:
+    """``data`` read as ``layout``. Raised when ...: ValueError naming ``what``, the key's path
+    and what was wrong (msgspec's words: ``profile: Object contains unknown field `tabel```)."""
+    try:
+        return msgspec.convert(data, layout, strict=True)
+    except msgspec.ValidationError as e:
+        raise ValueError(f"{what}: {e}") from None

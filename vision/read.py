@@ -1,8 +1,9 @@
-"""Reading dice from one BGR frame: :func:`read_dice`.
+"""Reading dice from one BGR frame: :class:`DiceReader` (and :func:`read_dice`, the shipped one).
 
-Pip dice are read by two small CNNs (:mod:`vision.cnn`: a centre-heatmap detector and a crop
-classifier, through ``cv2.dnn``), see :func:`_read_cnn`. Icon dice (a profile with face sets),
-and every frame when the model files are missing or ``VISION_NO_CNN`` is set, go through the
+A reader is given its models when it is built (:meth:`DiceReader.shipped` loads the files in
+``vision/models``). Pip dice are read by two small CNNs (:mod:`vision.cnn`: a centre-heatmap
+detector and a crop classifier, through ``cv2.dnn``), see :func:`_read_cnn`. Icon dice (a
+profile with face sets), and every frame for a reader without the CNNs, go through the
 classical pipeline, all OpenCV:
 
 1. **Check the frame** (type, shape, dtype, size, contrast): bad input raises ``ValueError``
@@ -26,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,13 +44,13 @@ from vision.cnn import (
     Nets,
     crop,
     die_angle,
-    nets,
+    load_nets,
     shrink,
 )
-from vision.colour import name_colours, scene_light
+from vision.colour import ColourNamer, load_namer, name_colours, scene_light
 from vision.mlp import Mlp
 from vision.profile import FaceSet, Palette, Profile
-from vision.types import Die, Reading
+from vision.types import HAND_IN_VIEW, Die, Reading, ReadWarning, WarningKind
 
 Image = npt.NDArray[Any]
 
@@ -65,18 +65,7 @@ THIN_FRACTION = 0.5  # things thinner than this many die sides are not dice
 SIDE_PERCENTILE = 50.0  # which of the square blobs sets the die size
 SEED_AREA = 0.25  # smallest die face left after cutting seams, in die areas
 
-#: A reading carrying this warning prefix means something big (a hand) is in the tray.
-OCCLUSION_WARNING = "occlusion"
-
 MODEL_PATH = Path(__file__).parent / "models" / "faces.npz"
-
-
-@functools.lru_cache(maxsize=1)
-def _model() -> Mlp | None:
-    """The learned face classifier, or None when its file is missing (classical only)."""
-    if not MODEL_PATH.exists() or os.environ.get("VISION_NO_MODEL"):
-        return None
-    return Mlp.load(MODEL_PATH)
 
 
 def _describe(frame: object) -> str:
@@ -85,7 +74,7 @@ def _describe(frame: object) -> str:
     return f"{type(frame).__name__}"
 
 
-def check_frame(frame: object) -> tuple[Image | None, str | None]:
+def check_frame(frame: object) -> tuple[Image | None, ReadWarning | None]:
     """Validate a frame; return (BGR uint8 frame, None) or (None, warning) for blank frames.
 
     Raised when the frame is not an image at all: ``ValueError`` naming what was wrong.
@@ -108,7 +97,8 @@ def check_frame(frame: object) -> tuple[Image | None, str | None]:
         )
     h, w = frame.shape[:2]
     if h < MIN_SIDE or w < MIN_SIDE:
-        return None, f"frame too small to read: {w}x{h} px (need at least {MIN_SIDE}x{MIN_SIDE})"
+        return None, ReadWarning(WarningKind.UNREADABLE_FRAME, f"frame too small to read: "
+                                 f"{w}x{h} px (need at least {MIN_SIDE}x{MIN_SIDE})")
     small = cv2.resize(frame, (32, 32), interpolation=cv2.INTER_AREA)
     lo, hi = int(small.min()), int(small.max())
     mean = float(small.mean())
@@ -119,7 +109,8 @@ def check_frame(frame: object) -> tuple[Image | None, str | None]:
             what = "all white (overexposed?)"
         else:
             what = "featureless (no contrast)"
-        return None, f"frame is {what}: nothing to read"
+        return None, ReadWarning(WarningKind.UNREADABLE_FRAME,
+                                 f"frame is {what}: nothing to read")
     return np.ascontiguousarray(frame), None
 
 
@@ -672,10 +663,11 @@ def _icon_cuts(work: Image, d: Detection, side: float) -> list[Candidate]:
 
 
 def _icon_faces(work: Image, mask: Image | None, cands: list[Candidate], side: float,
-                icons: tuple[FaceSet, ...]) -> list[tuple[Candidate, str | None, float]]:
+                icons: tuple[FaceSet, ...],
+                net: Nets | None) -> list[tuple[Candidate, str | None, float]]:
     """The icon dice of a frame: (candidate, face label or None, confidence) each.
 
-    Every candidate gets the most confident face-set label. With the CNN files present, the
+    Every candidate gets the most confident face-set label. With the CNNs (``net``), the
     pip-dice detector's heatmap then helps where the classical finder cut badly or not at all
     (a grey die on a grey table, a die split in two): a candidate no face fits is cut again at
     the nearest peak, and peaks away from every candidate are cut as new dice; either counts
@@ -703,7 +695,6 @@ def _icon_faces(work: Image, mask: Image | None, cands: list[Candidate], side: f
         return found
 
     out = [(c, *best_of(c)) for c in cands]
-    net = nets()
     if net is None:
         return out
     h, w = work.shape[:2]
@@ -800,113 +791,202 @@ def _combine(face: _Face, p: Image) -> tuple[int | None, float, bool]:
     return None, 0.15, (face.pip_count > 0 or k > 0) and float(p[0]) < NOT_A_DIE
 
 
-def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
-    """Read every die in a BGR frame.
+def load_face_model(path: Path = MODEL_PATH) -> Mlp | None:
+    """The classical pipeline's learned face classifier from ``path``, or None when the file
+    is missing (the pip count alone then reads each face)."""
+    return Mlp.load(path) if path.exists() else None
 
-    Returns a :class:`Reading` (possibly empty, with a warning for blank or tiny frames).
-    Raised when ``frame`` is not an image (wrong type, dtype, shape, or empty): ``ValueError``.
+
+class DiceReader:
+    """Reads dice with the models it is given; build one and read every frame with it.
+
+    - ``nets``: the pip dice CNNs (:class:`vision.cnn.Nets`); None: the classical pipeline
+      reads pip dice, and icon dice get no help from the detector's heatmap;
+    - ``faces``: the classical pipeline's face classifier (:func:`load_face_model`); None: its
+      pip count alone;
+    - ``colours``: the colour namer (:class:`vision.colour.ColourNamer`); None: the profile's
+      palette (or ``DEFAULT_PALETTE``) alone names colours.
+
+    :meth:`shipped` gives the models shipped in ``vision/models``. The reader keeps no state
+    between frames: one reader may read on several threads.
     """
-    if profile is not None and not isinstance(profile, Profile):
-        raise ValueError(f"profile must be a vision.Profile, got {type(profile).__name__}")
-    img, warning = check_frame(frame)
-    shape = (int(frame.shape[0]), int(frame.shape[1]))
-    if img is None:
-        return Reading.empty(shape, warning)
-    palette: Palette | None = profile.palette if profile and profile.palette else None
+
+    def __init__(self, *, nets: Nets | None = None, faces: Mlp | None = None,
+                 colours: ColourNamer | None = None) -> None:
+        for name, value, kind in (("nets", nets, Nets), ("faces", faces, Mlp),
+                                  ("colours", colours, ColourNamer)):
+            if value is not None and not isinstance(value, kind):
+                raise ValueError(f"DiceReader {name} must be a {kind.__name__} or None, "
+                                 f"got {type(value).__name__}")
+        self.nets = nets
+        self.faces = faces
+        self.colours = colours
+
+    @classmethod
+    def shipped(cls, *, cnn: bool = True, face_model: bool = True,
+                colour_model: bool = True) -> DiceReader:
+        """The models shipped in ``vision/models``, each left out when its file is missing or
+        its flag is False (``cnn=False``: the classical pipeline, as on a table without the
+        model files)."""
+        return cls(nets=load_nets() if cnn else None,
+                   faces=load_face_model() if face_model else None,
+                   colours=load_namer() if colour_model else None)
+
+    def __repr__(self) -> str:
+        have = [name for name in ("nets", "faces", "colours") if getattr(self, name) is not None]
+        return f"DiceReader({', '.join(have) or 'no models'})"
+
+    def read(self, frame: Image, profile: Profile | None = None) -> Reading:
+        """Read every die in a BGR frame.
+
+        Returns a :class:`Reading` (possibly empty, with a warning for blank or tiny frames).
+        Raised when ``frame`` is not an image (wrong type, dtype, shape, or empty) or
+        ``profile`` is not a :class:`Profile`: ``ValueError``.
+        """
+        if profile is not None and not isinstance(profile, Profile):
+            raise ValueError(f"profile must be a vision.Profile, got {type(profile).__name__}")
+        img, warning = check_frame(frame)
+        shape = (int(frame.shape[0]), int(frame.shape[1]))
+        if img is None:
+            return Reading.empty(shape, warning)
+        palette: Palette | None = profile.palette if profile and profile.palette else None
+        work, mask, inv_h, die_size, expect = _work_view(img, shape, profile)
+        icons = profile.face_sets if profile is not None else ()
+        if self.nets is not None and not icons:
+            return _read_cnn(self.nets, work, mask, inv_h, shape, palette, die_size, expect,
+                             self.colours)
+        return self._read_classical(work, mask, inv_h, shape, palette, die_size, icons)
+
+    def _read_classical(self, work: Image, mask: Image | None, inv_h: Image | None,
+                        shape: tuple[int, int], palette: Palette | None,
+                        die_size: float | None, icons: tuple[FaceSet, ...]) -> Reading:
+        """Icon dice, and pip dice without the CNNs: the classical die finder, then the pip
+        count (with the face classifier) or the profile's face sets."""
+        cands, side, hand = find_candidates(work, mask, die_size)
+        icon_faces = _icon_faces(work, mask, cands, side, icons, self.nets) if icons else []
+        if icons:
+            cands = [c for c, _lab, _conf in icon_faces]
+        model = self.faces if not icons else None
+        probs = (model.proba(np.stack([crop_features(c.crop) for c in cands]))
+                 if model is not None and cands else None)
+        colours = name_colours(work, [(float(c.rect[0][0]), float(c.rect[0][1]),
+                                       float(max(c.rect[1]))) for c in cands], palette,
+                               self.colours)
+        dice: list[Die] = []
+        for ci, cand in enumerate(cands):
+            rect, box, crop = cand.rect, cand.box, cand.crop
+            face = _read_face(crop)
+            value, conf = face.value, face.confidence
+            label: str | None = None
+            if icons:
+                # icon dice: the learned face sets decide (see _icon_faces)
+                best = icon_faces[ci][1:]
+                # a table with icon faces reads icon dice only: no match means "uncertain"
+                label, value = best[0], None
+                conf = best[1] if best[0] is not None else min(best[1], 0.2)
+            elif probs is not None:
+                value, conf, keep = _combine(face, probs[ci])
+                if not keep:
+                    continue
+            elif face.pip_count == 0:
+                continue  # no pips and no icon faces to try: a token, a screw, not a die
+            if label is None and value is not None:
+                label = str(value)
+            dice.append(_die(rect[0], box, float(rect[2]) % 90.0, float(max(rect[1])), inv_h,
+                             value, label, colours[ci], conf))
+        return _reading(dice, side, shape, hand)
+
+
+@functools.cache
+def shipped_reader() -> DiceReader:
+    """One :meth:`DiceReader.shipped` for :func:`read_dice`, loaded on first use."""
+    return DiceReader.shipped()
+
+
+def read_dice(frame: Image, profile: Profile | None = None) -> Reading:
+    """Read every die in a BGR frame with the shipped models (:func:`shipped_reader`).
+
+    A convenience for scripts and tests; the app, calibration and the benchmarks build their
+    :class:`DiceReader` and give it its models. See :meth:`DiceReader.read`.
+    """
+    return shipped_reader().read(frame, profile)
+
+
+def _work_view(img: Image, shape: tuple[int, int], profile: Profile | None) -> tuple[
+        Image, Image | None, Image | None, float | None, float | None]:
+    """Where the dice are read: (the image read, its mask of the tray, the homography from it
+    back to the frame, the die size in it, the die size expected in an oblique tray).
+
+    A calibrated table seen from above is warped to its plane at the scale that gives its dice
+    the size the reader knows best; one seen obliquely is read in the frame, under its mask."""
     mask = None
     inv_h: Image | None = None
     work = img
     die_size = profile.die_size if profile is not None else None
     expect: float | None = None  # a die's expected size in ``work`` where it varies
-    if profile is not None and profile.table is not None:
-        t = profile.table
-        hm = t.matrix()
-        plane = t.table_size
-        oblique = False
-        if hm is not None and plane is not None and die_size is not None \
-                and not profile.face_sets:
-            image_die, squash = _die_in_image(hm, t.polygon, die_size)
-            oblique = squash < TOP_DOWN_SQUASH
-            if oblique:
-                # seen this obliquely, a top-down warp would stretch each die's side faces
-                # into die-sized faces of their own: the tray is read in the image (where the
-                # nets learned oblique dice), looked at closely enough for its dice
-                mask, expect, die_size = t.mask(shape), image_die, None
-            else:
-                # the table plane drawn at the scale that gives its dice the size the reader
-                # knows best (calibration measured them): small dice far away are not lost
-                k = float(np.clip(REF_DIE / die_size, 0.25, 4.0))
-                k = min(k, WARP_MAX_SIDE / max(plane))
-                hm = np.diag([k, k, 1.0]) @ hm
-                plane = (max(32, round(plane[0] * k)), max(32, round(plane[1] * k)))
-                die_size *= k
-        if hm is not None and plane is not None and not oblique:
-            work = cv2.warpPerspective(img, hm, plane, flags=cv2.INTER_LINEAR)
-            poly = cv2.perspectiveTransform(
-                np.array(t.polygon, np.float64).reshape(-1, 1, 2), hm).reshape(-1, 2)
-            mask = np.zeros(work.shape[:2], np.uint8)
-            cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 255)
-            inv_h = np.linalg.inv(hm)
-        elif not oblique:
-            mask = t.mask(shape)
-    icons = profile.face_sets if profile is not None else ()
-    cnn = nets() if not icons else None
-    if cnn is not None:
-        return _read_cnn(cnn, work, mask, inv_h, shape, palette, die_size, expect)
-    cands, side, hand = find_candidates(work, mask, die_size)
-    icon_faces = _icon_faces(work, mask, cands, side, icons) if icons else []
-    if icons:
-        cands = [c for c, _lab, _conf in icon_faces]
-    warnings: list[str] = []
-    if hand:
-        warnings.append(f"{OCCLUSION_WARNING}: a large object (a hand?) is in view")
-    dice: list[Die] = []
-    model = _model() if not icons else None
-    probs = (model.proba(np.stack([crop_features(c.crop) for c in cands]))
-             if model is not None and cands else None)
-    colours = name_colours(work, [(float(c.rect[0][0]), float(c.rect[0][1]),
-                                   float(max(c.rect[1]))) for c in cands], palette)
-    for ci, cand in enumerate(cands):
-        rect, box, crop = cand.rect, cand.box, cand.crop
-        (rw, rh) = rect[1]
-        face = _read_face(crop)
-        value, conf = face.value, face.confidence
-        label: str | None = None
-        if icons:
-            # icon dice: the learned face sets decide (see _icon_faces)
-            best = icon_faces[ci][1:]
-            # a table with icon faces reads icon dice only: no match means "uncertain"
-            label, value = best[0], None
-            conf = best[1] if best[0] is not None else min(best[1], 0.2)
-        elif probs is not None:
-            value, conf, keep = _combine(face, probs[ci])
-            if not keep:
-                continue
-        elif face.pip_count == 0:
-            continue  # no pips and no icon faces to try: a token, a screw, not a die
-        if label is None and value is not None:
-            label = str(value)
-        colour = colours[ci]
-        centre: Image = np.array(rect[0], np.float64)
-        corners: Image = box.astype(np.float64)
-        size = float(max(rw, rh))
-        if inv_h is not None:
-            both = cv2.perspectiveTransform(
-                np.vstack([centre[None], corners]).reshape(-1, 1, 2), inv_h).reshape(-1, 2)
-            centre, corners = both[0], both[1:]
-            size = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, 0), axis=1)))
-        dice.append(Die(
-            center=(float(centre[0]), float(centre[1])),
-            corners=tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
-            angle=float(rect[2]) % 90.0,
-            size=max(size, 1e-3),
-            value=value,
-            face=label,
-            colour=colour,
-            confidence=float(min(1.0, max(0.0, conf))),
-        ))
+    if profile is None or profile.table is None:
+        return work, mask, inv_h, die_size, expect
+    t = profile.table
+    hm = t.matrix()
+    plane = t.table_size
+    oblique = False
+    if hm is not None and plane is not None and die_size is not None and not profile.face_sets:
+        image_die, squash = _die_in_image(hm, t.polygon, die_size)
+        oblique = squash < TOP_DOWN_SQUASH
+        if oblique:
+            # seen this obliquely, a top-down warp would stretch each die's side faces
+            # into die-sized faces of their own: the tray is read in the image (where the
+            # nets learned oblique dice), looked at closely enough for its dice
+            mask, expect, die_size = t.mask(shape), image_die, None
+        else:
+            # the table plane drawn at the scale that gives its dice the size the reader
+            # knows best (calibration measured them): small dice far away are not lost
+            k = float(np.clip(REF_DIE / die_size, 0.25, 4.0))
+            k = min(k, WARP_MAX_SIDE / max(plane))
+            hm = np.diag([k, k, 1.0]) @ hm
+            plane = (max(32, round(plane[0] * k)), max(32, round(plane[1] * k)))
+            die_size *= k
+    if hm is not None and plane is not None and not oblique:
+        work = cv2.warpPerspective(img, hm, plane, flags=cv2.INTER_LINEAR)
+        poly = cv2.perspectiveTransform(
+            np.array(t.polygon, np.float64).reshape(-1, 1, 2), hm).reshape(-1, 2)
+        mask = np.zeros(work.shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 255)
+        inv_h = np.linalg.inv(hm)
+    elif not oblique:
+        mask = t.mask(shape)
+    return work, mask, inv_h, die_size, expect
+
+
+def _die(centre_at: Any, box: Image, angle: float, size: float, inv_h: Image | None,
+         value: int | None, face: str | None, colour: str | None, conf: float) -> Die:
+    """A die read at ``centre_at`` with outline ``box`` in the image read; with ``inv_h`` (a
+    warped table), its centre, outline and size are taken back to the frame's pixels."""
+    centre: Image = np.array(centre_at, np.float64)
+    corners: Image = np.asarray(box, np.float64)
+    if inv_h is not None:
+        both = cv2.perspectiveTransform(
+            np.vstack([centre[None], corners]).reshape(-1, 1, 2), inv_h).reshape(-1, 2)
+        centre, corners = both[0], both[1:]
+        size = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, 0), axis=1)))
+    return Die(
+        center=(float(centre[0]), float(centre[1])),
+        corners=tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
+        angle=angle,
+        size=max(size, 1e-3),
+        value=value,
+        face=face,
+        colour=colour,
+        confidence=float(min(1.0, max(0.0, conf))),
+    )
+
+
+def _reading(dice: list[Die], side: float, shape: tuple[int, int], hand: bool) -> Reading:
+    """The dice in reading order (rows of about a die's ``side``, then left to right), with the
+    hand warning when ``hand``."""
     dice.sort(key=lambda d: (round(d.center[1] / max(side, 1.0)), d.center[0]))
-    return Reading(dice=tuple(dice), frame_shape=shape, warnings=tuple(warnings))
+    return Reading(dice=tuple(dice), frame_shape=shape,
+                   warnings=(HAND_IN_VIEW,) if hand else ())
 
 
 #: Classifier probability a value needs to be reported; below it the die is uncertain.
@@ -969,8 +1049,10 @@ def _merge_zoomed(big: list[Detection], near: list[Detection]) -> list[Detection
 
 def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
               shape: tuple[int, int], palette: Palette | None,
-              die_size: float | None, expect: float | None = None) -> Reading:
-    """The learned path: detector heatmap peaks, then the crop classifier per die.
+              die_size: float | None, expect: float | None,
+              namer: ColourNamer | None) -> Reading:
+    """The learned path: detector heatmap peaks, then the crop classifier per die; colours
+    named by ``namer`` (None: the palette alone).
 
     ``die_size`` fixes every die's size (a calibrated top-down table); ``expect`` is the
     size calibration expects where it varies (an oblique tray read in the image): dice
@@ -1018,11 +1100,9 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     probs = cnn.recheck(work, dets, cnn.classify(work, dets), not_die=NOT_DIE_MIN)
     sides = [d.size for d in dets]
     side = float(np.median(sides)) if sides else MIN_DIE_FRACTION * min(work.shape[:2])
-    warnings: list[str] = []
     # the hand check looks at the detector's copy of the frame, halved (about 128 px a side)
     seen = small[:max(2, round(work.shape[0] * s)), :max(2, round(work.shape[1] * s))]
-    if _hand_in_view(seen, side * s, f=2):
-        warnings.append(f"{OCCLUSION_WARNING}: a large object (a hand?) is in view")
+    hand = _hand_in_view(seen, side * s, f=2)
     kept: list[tuple[Detection, int | None, float]] = []
     for d, p in zip(dets, probs, strict=True):
         k = 1 + int(np.argmax(p[1:]))
@@ -1038,28 +1118,9 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
         kept.append((d, value, conf))
     patches = [crop(work, d.cx, d.cy, d.size, side=32, scale=1.2) for d, _v, _c in kept]
     colours = name_colours(work, [(d.cx, d.cy, d.size) for d, _v, _c in kept], palette,
-                           patches=patches, light=scene_light(seen) if kept else None)
-    dice: list[Die] = []
-    for (d, value, conf), colour, patch in zip(kept, colours, patches, strict=True):
-        ang = die_angle(patch)
-        box: Image = cv2.boxPoints(((d.cx, d.cy), (d.size, d.size), ang)).astype(np.float64)
-        centre: Image = np.array([d.cx, d.cy], np.float64)
-        size = d.size
-        if inv_h is not None:
-            both = cv2.perspectiveTransform(
-                np.vstack([centre[None], box]).reshape(-1, 1, 2), inv_h).reshape(-1, 2)
-            centre, box = both[0], both[1:]
-            size = float(np.mean(np.linalg.norm(box - np.roll(box, 1, 0), axis=1)))
-        dice.append(Die(
-            center=(float(centre[0]), float(centre[1])),
-            corners=tuple((float(x), float(y)) for x, y in box),  # type: ignore[arg-type]
-            angle=ang,
-            size=max(size, 1e-3),
-            value=value,
-            face=str(value) if value else None,
-            colour=colour,
-            confidence=float(min(1.0, max(0.0, conf))),
-        ))
-    dice.sort(key=lambda d: (round(d.center[1] / max(side, 1.0)), d.center[0]))
-    return Reading(dice=tuple(dice), frame_shape=shape, warnings=tuple(warnings))
-
+                           namer, patches=patches, light=scene_light(seen) if kept else None)
+    dice = [_die((d.cx, d.cy), cv2.boxPoints(((d.cx, d.cy), (d.size, d.size), ang)), ang, d.size,
+                  inv_h, value, str(value) if value else None, colour, conf)
+            for (d, value, conf), colour, ang in zip(
+                kept, colours, [die_angle(p) for p in patches], strict=True)]
+    return _reading(dice, side, shape, hand)

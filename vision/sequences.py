@@ -24,8 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.read import OCCLUSION_WARNING
-from vision.types import Die, Reading
+from vision.types import HAND_IN_VIEW, Die, Reading
 
 #: Handling: never a roll. "out-of-turn" is a real throw made while no roll is expected.
 HANDLING: tuple[str, ...] = (
@@ -34,8 +33,6 @@ HANDLING: tuple[str, ...] = (
 )
 #: Real rolls, each expected by the game when made.
 ROLLS: tuple[str, ...] = ("throw", "re-roll", "throw-knocks")
-
-HAND_TEXT = f"{OCCLUSION_WARNING}: a large object (a hand?) is in view"
 
 
 @dataclass(frozen=True)
@@ -168,7 +165,7 @@ class _Sim:
             out.append(self._die(float(rng.uniform(30, self.w - 30)),
                                  float(rng.uniform(30, self.h - 30)),
                                  int(rng.integers(1, 7)) if rng.random() < 0.3 else None))
-        warn = (HAND_TEXT,) if hand is not None and hand_seen and rng.random() < f.hand_frame \
+        warn = (HAND_IN_VIEW,) if hand is not None and hand_seen and rng.random() < f.hand_frame \
             else ()
         self.session.readings.append(Reading(dice=tuple(out), frame_shape=(480, 640),
                                              warnings=warn))

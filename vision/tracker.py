@@ -63,8 +63,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from vision.motion import MOVING
-from vision.read import OCCLUSION_WARNING
-from vision.types import Die, Reading
+from vision.types import Die, Reading, WarningKind
 
 
 @dataclass(frozen=True)
@@ -101,11 +100,11 @@ class TrackerState:
 
 
 def _blocked(reading: Reading) -> bool:
-    return any(w.startswith(OCCLUSION_WARNING) for w in reading.warnings)
+    return reading.warned(WarningKind.OCCLUSION)
 
 
 def _blank(reading: Reading) -> bool:
-    return any(w.startswith("frame ") for w in reading.warnings)
+    return reading.warned(WarningKind.UNREADABLE_FRAME)
 
 
 @dataclass

@@ -1,11 +1,12 @@
-"""Result types of a dice reading: :class:`Die` and :class:`Reading`.
+"""Result types of a dice reading: :class:`Die`, :class:`Reading` and its :class:`ReadWarning`.
 
-Both are frozen dataclasses, validated when built (a bad value names the field and what was
+All are frozen dataclasses, validated when built (a bad value names the field and what was
 wrong), and turn into plain JSON-able dicts with ``to_dict()``.
 """
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,13 +105,61 @@ class Die:
         )
 
 
+class WarningKind(enum.Enum):
+    """What a :class:`ReadWarning` is about."""
+
+    #: Something big (a hand, an arm) is in view: dice under it may be missing or moving.
+    OCCLUSION = "occlusion"
+    #: The frame itself cannot be read (too small, all black, all white, featureless).
+    UNREADABLE_FRAME = "unreadable-frame"
+
+
+@dataclass(frozen=True)
+class ReadWarning:
+    """A warning about a frame: its :class:`WarningKind`, for code to act on, and its words,
+    for people (``str(warning)`` is the words)."""
+
+    kind: WarningKind
+    text: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, WarningKind):
+            raise ValueError(f"ReadWarning.kind must be a WarningKind, got {self.kind!r}")
+        if not (isinstance(self.text, str) and self.text):
+            raise ValueError(f"ReadWarning.text must be a non-empty string, got {self.text!r}")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, str]:
+        """Plain JSON-able form: ``{"kind": "occlusion", "text": "..."}``."""
+        return {"kind": self.kind.value, "text": self.text}
+
+    @classmethod
+    def from_dict(cls, data: object) -> ReadWarning:
+        """Inverse of :meth:`to_dict`; raised for anything else: ``ValueError`` saying what."""
+        kinds = [k.value for k in WarningKind]
+        if not (isinstance(data, dict) and set(data) == {"kind", "text"}):
+            raise ValueError(f"a reading's warning must be {{'kind': one of {kinds}, "
+                             f"'text': words}}, got {data!r}")
+        if data["kind"] not in kinds:
+            raise ValueError(f"a reading's warning kind must be one of {kinds}, "
+                             f"got {data['kind']!r}")
+        return cls(WarningKind(data["kind"]), data["text"])
+
+
+#: The warning a reading carries when a large object (a hand?) is in view.
+HAND_IN_VIEW = ReadWarning(WarningKind.OCCLUSION,
+                           "occlusion: a large object (a hand?) is in view")
+
+
 @dataclass(frozen=True)
 class Reading:
     """Every die read from one frame, plus warnings about the frame itself."""
 
     dice: tuple[Die, ...]
     frame_shape: tuple[int, int]
-    warnings: tuple[str, ...] = field(default=())
+    warnings: tuple[ReadWarning, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if not isinstance(self.dice, tuple) or not all(isinstance(d, Die) for d in self.dice):
@@ -122,14 +171,20 @@ class Reading:
         ):
             raise ValueError(f"Reading.frame_shape must be (height, width), got {shape!r}")
         if not isinstance(self.warnings, tuple) or not all(
-            isinstance(w, str) for w in self.warnings
+            isinstance(w, ReadWarning) for w in self.warnings
         ):
-            raise ValueError(f"Reading.warnings must be a tuple of str, got {self.warnings!r}")
+            raise ValueError(
+                f"Reading.warnings must be a tuple of ReadWarning, got {self.warnings!r}")
 
     @classmethod
-    def empty(cls, shape: tuple[int, int] = (0, 0), warning: str | None = None) -> Reading:
+    def empty(cls, shape: tuple[int, int] = (0, 0),
+              warning: ReadWarning | None = None) -> Reading:
         """A reading with no dice, optionally carrying one warning."""
         return cls(dice=(), frame_shape=shape, warnings=(warning,) if warning else ())
+
+    def warned(self, kind: WarningKind) -> bool:
+        """Whether this reading carries a warning of ``kind``."""
+        return any(w.kind is kind for w in self.warnings)
 
     def values(self) -> tuple[int | None, ...]:
         """The pip values, left to right then top to bottom order as stored."""
@@ -145,7 +200,7 @@ class Reading:
         return {
             "dice": [d.to_dict() for d in self.dice],
             "frame_shape": list(self.frame_shape),
-            "warnings": list(self.warnings),
+            "warnings": [w.to_dict() for w in self.warnings],
         }
 
     @classmethod
@@ -155,5 +210,5 @@ class Reading:
         return cls(
             dice=tuple(Die.from_dict(d) for d in data["dice"]),
             frame_shape=(int(h), int(w)),
-            warnings=tuple(str(w) for w in data.get("warnings", ())),
+            warnings=tuple(ReadWarning.from_dict(w) for w in data.get("warnings", ())),
         )

@@ -21,7 +21,7 @@ def show_failure(starts: Starts, lines: list[str]) -> None:
     from kivy.uix.label import Label
     from kivy.uix.scrollview import ScrollView
 
-    from companion.commands.start import watch_over
+    from companion.appliance.notify import watch_over
 
     text = failure_text(starts, lines)
 

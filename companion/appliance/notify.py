@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -61,3 +62,16 @@ def feed_watchdog() -> bool:
         _ready_sent = sent
         return sent
     return notify("WATCHDOG=1")
+
+
+def watch_over(clock: Any) -> None:
+    """Under systemd (the appliance): READY=1 with the first frame, when the start screen is
+    up, then WATCHDOG=1 from the main-thread clock (Kivy's ``Clock``), so a hung main loop gets
+    the app restarted. Nothing is scheduled outside systemd. The app and the failure screen
+    (:mod:`companion.appliance.failed`) both call it."""
+    if not os.environ.get("NOTIFY_SOCKET"):
+        return
+    clock.schedule_once(lambda _dt: feed_watchdog(), 0)
+    interval = watchdog_interval()
+    if interval is not None:
+        clock.schedule_interval(lambda _dt: feed_watchdog(), interval)

@@ -472,13 +472,13 @@ def _zones(args: argparse.Namespace) -> int:
         import cv2
         import numpy as np
 
-        from vision.read import read_dice
+        from vision.read import DiceReader
 
         image = cv2.imread(str(args.draw), cv2.IMREAD_COLOR)
         if image is None:
             raise ValueError(f"cannot read image {str(args.draw)!r}")
         frame = np.asarray(image, dtype=np.uint8)
-        reading = read_dice(frame, cp.profile)
+        reading = DiceReader.shipped().read(frame, cp.profile)
         counts = Z.count_dice(cp.zones, reading.dice)
         out = args.output or args.draw.with_suffix(".zones.png")
         cv2.imwrite(str(out), Z.draw_zones(frame, cp.zones, counts=counts))

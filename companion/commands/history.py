@@ -15,6 +15,7 @@ import argparse
 import json
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -119,14 +120,33 @@ def run(args: argparse.Namespace) -> int:
         return 2 if getattr(args, "journal", None) is not None or args.action else 0
     with history:
         if args.forget is not None:
-            return _forget(history, args.forget)
+            return _writing(history, "history --forget", lambda: _forget(history, args.forget))
         if args.action == "show":
             return _show(history, args)
         if args.action == "export":
             return _export(history, args)
         if args.action == "import":
-            return _import(history, args)
+            return _writing(history, "history import", lambda: _import(history, args))
         return _list(history, args)
+
+
+def _writing(history: Any, command: str, write: Callable[[], int]) -> int:
+    """Run ``write`` holding the data folder's lock (:func:`companion.store.take_lock`), as
+    the app does; while another companion holds it (an app running on this data folder) or
+    the folder is read-only, change nothing and say why (exit status 2)."""
+    from companion.store import take_lock
+
+    folder = history.journal.path.parent
+    lock, why = take_lock(folder, refused="nothing was changed")
+    if lock is None:
+        if "nothing was changed" not in why:
+            why += " Nothing was changed."
+        print(f"companion {command}: {why}", file=sys.stderr)
+        return 2
+    try:
+        return write()
+    finally:
+        lock.release()
 
 
 def _list(history: Any, args: argparse.Namespace) -> int:

@@ -82,7 +82,7 @@ def image_problem(name: str) -> str:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision import annotate, read_dice
+    from vision import DiceReader, annotate
 
     profile = None
     if args.profile is not None:
@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
     failed = 0
+    reader = DiceReader.shipped()
     for name in args.images:
         why = image_problem(name)
         frame = None if why else cv2.imread(name, cv2.IMREAD_COLOR)
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         t0 = time.perf_counter()
         try:
-            reading = read_dice(frame, profile)
+            reading = reader.read(frame, profile)
         except ValueError as e:
             failed += 1
             msg = f"cannot read dice in {name!r}: {e}"
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{name}: {len(reading.dice)} dice ({ms:.1f} ms)")
             for w in reading.warnings:
-                print(f"  warning: {w}")
+                print(f"  warning: {w.text}")
             if reading.dice:
                 print(f"  {'face':>9}  {'colour':8}  {'x':>7} {'y':>7}  conf")
             for d in reading.dice:

@@ -159,7 +159,8 @@ def run(args: argparse.Namespace) -> int:
 
     Logger.info("Companion: sound: %s", route_audio())
     load_clipboard()
-    from companion.app import CompanionApp
+    from companion.appliance.notify import watch_over
+    from companion.compose import CompanionApp
 
     def report_input(_dt: float) -> None:
         names = [f"{type(p).__name__}({p.device})" for p in EventLoop.input_providers]
@@ -182,17 +183,3 @@ def run(args: argparse.Namespace) -> int:
         raise
     starts.end("ended")
     return 0
-
-
-def watch_over(clock: Any) -> None:
-    """Under systemd (the appliance): READY=1 with the first frame, when the start screen is
-    up, then WATCHDOG=1 from the main-thread clock, so a hung main loop gets the app
-    restarted (companion.appliance.notify). Nothing is scheduled outside systemd."""
-    from companion.appliance.notify import feed_watchdog, watchdog_interval
-
-    if not os.environ.get("NOTIFY_SOCKET"):
-        return
-    clock.schedule_once(lambda _dt: feed_watchdog(), 0)
-    interval = watchdog_interval()
-    if interval is not None:
-        clock.schedule_interval(lambda _dt: feed_watchdog(), interval)

@@ -8,16 +8,21 @@ stays cheap.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import rules
 from companion.contract import GamePlugin
 
 
-def plugins() -> dict[str, GamePlugin]:
+@functools.cache
+def plugins() -> Mapping[str, GamePlugin]:
     """Rules short name -> the game's plugin, for every game installed in both rooms (rules/
-    and companion/games/), in the registry's order."""
+    and companion/games/), in the registry's order. The packages are scanned once, at the
+    first call; the mapping is read-only."""
     found: dict[str, GamePlugin] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         if info.name.startswith("_") or not info.ispkg:
@@ -27,7 +32,12 @@ def plugins() -> dict[str, GamePlugin]:
         if isinstance(plugin, GamePlugin):
             found[plugin.name] = plugin
     names = rules.game_names()
-    return {n: found[n] for n in names if n in found}
+    return MappingProxyType({n: found[n] for n in names if n in found})
 
 
-__all__ = ["plugins"]
+def playable_games() -> list[str]:
+    """Installed games the app can run (both rooms present), in the registry's order."""
+    return list(plugins())
+
+
+__all__ = ["playable_games", "plugins"]

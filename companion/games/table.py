@@ -14,14 +14,14 @@ from typing import Any
 from kivy.uix.screenmanager import Screen
 
 from companion import theme
-from companion.contract import ButtonUse, Host
-from companion.session import TableSession
+from companion.contract import ButtonUse, Host, Light
+from companion.session import Change, SessionChange, TableSession
 from hardware.buttons import ButtonEvent
 from rules import Event, Game, RulesError
 from vision import Reading
 
 #: Changes of the session after which the screen redraws.
-REDRAW = ("call", "undo", "redo", "refused", "building")
+REDRAW = frozenset({Change.CALL, Change.UNDO, Change.REDO, Change.REFUSED, Change.BUILDING})
 
 
 def refusal_reason(game: Game[Any], message: str) -> str:
@@ -104,11 +104,11 @@ class ScreenTable:
     def screens(self) -> Sequence[Screen]:
         return [self.screen]
 
-    def on_session(self, what: str, events: Sequence[Event]) -> None:
-        if what.startswith("cue:"):
-            self.screen.on_cue(what[4:])
-        elif what in REDRAW:
-            self.screen.refresh(events)
+    def on_session(self, change: SessionChange) -> None:
+        if change.cue is not None:
+            self.screen.on_cue(change.cue.name)
+        elif change.kind in REDRAW:
+            self.screen.refresh(change.events)
 
     def on_tick(self) -> None:
         self.screen.tick()
@@ -129,7 +129,7 @@ class ScreenTable:
     def wants_camera(self) -> bool:
         return self.screen.wants_camera()
 
-    def lights(self) -> Sequence[str]:
+    def lights(self) -> Sequence[Light]:
         return ()
 
     def close(self) -> None:

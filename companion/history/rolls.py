@@ -28,6 +28,7 @@ from typing import Any
 from companion import store
 from companion.journal import Journal
 from companion.words import plural
+from vision.types import Die, Reading
 
 #: The confidence from which a reading counts without the players' word: the same line below
 #: which the table screens ask the players to confirm a die (``MIN_CONFIDENCE`` there).
@@ -96,30 +97,29 @@ class Roll:
     wall: float | None = None
 
 
-def dice_from_reading(reading: Any) -> tuple[RolledDie, ...]:
-    """The dice of a ``vision.Reading`` (anything with ``.dice`` of objects with ``.face``,
-    ``.colour`` and ``.confidence``) as plain :class:`RolledDie`, in the reading's order."""
-    return tuple(RolledDie(getattr(d, "face", None), getattr(d, "colour", None),
-                           float(getattr(d, "confidence", 0.0))) for d in reading.dice)
+def dice_from_reading(reading: Reading) -> tuple[RolledDie, ...]:
+    """The dice of a :class:`vision.Reading` as plain :class:`RolledDie`, in the reading's
+    order. Raised for anything but a Reading: :class:`RollLogError` saying what it got."""
+    if not isinstance(reading, Reading):
+        raise RollLogError(f"a roll is read from a vision.Reading, got {type(reading).__name__}")
+    return tuple(RolledDie(d.face, d.colour, d.confidence) for d in reading.dice)
 
 
-def same_dice(recorded: Sequence[Any], seen: Sequence[Any]) -> dict[int, int]:
+def same_dice(recorded: Sequence[Die], seen: Sequence[Die]) -> dict[int, int]:
     """Which die of a recorded roll each die of a later picture is, for dice lying still:
     index in ``seen`` -> index in ``recorded``, for each seen die whose centre is within half
-    a die (its ``size``, else 20 px) of exactly one recorded die's and nearest to it. Dice
-    that moved, or that two dice could be, are left out.
-
-    >>> from types import SimpleNamespace as D
-    >>> same_dice([D(center=(10, 10), size=20), D(center=(60, 10), size=20)],
-    ...           [D(center=(61, 12), size=20), D(center=(200, 10), size=20)])
-    {0: 1}
+    a die (its ``size``) of exactly one recorded die's and nearest to it. Dice that moved, or
+    that two dice could be, are left out. Raised when either holds anything but
+    :class:`vision.Die`: :class:`RollLogError` saying what.
     """
+    for name, dice in (("recorded", recorded), ("seen", seen)):
+        odd = [type(d).__name__ for d in dice if not isinstance(d, Die)]
+        if odd:
+            raise RollLogError(f"same_dice: {name} must hold vision.Die values, got {odd[0]}")
     out: dict[int, int] = {}
     for i, die in enumerate(seen):
-        sx, sy = (float(v) for v in die.center)
-        reach = float(getattr(die, "size", 0.0) or 40.0) / 2
-        near = [j for j, old in enumerate(recorded)
-                if math.dist((sx, sy), tuple(float(v) for v in old.center)) <= reach]
+        reach = die.size / 2
+        near = [j for j, old in enumerate(recorded) if math.dist(die.center, old.center) <= reach]
         if len(near) == 1:
             out[i] = near[0]
     taken = list(out.values())

@@ -2,7 +2,8 @@
 as charts, the dice's fairness, and export to a folder the players can reach.
 
 Opened from the start screen's "History" button (``app.show("history")``, built the first
-time: :data:`companion.app.APP_SCREENS`). Four tabs under one pair of filters (a game, a
+time: :class:`companion.contract.AppScreens`; it sees the app as an
+:class:`~companion.contract.AppHost`). Four tabs under one pair of filters (a game, a
 player; touch only):
 
 - **Games**: every game, newest first, 10 to a page: game, winner (or "unfinished"), date,
@@ -34,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
@@ -48,6 +49,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.slider import Slider
 
 from companion import theme
+from companion.contract import AppHost
 from companion.history import chartdata
 from companion.history.drawn import ChartView
 from companion.history.exchange import export_to_folder
@@ -57,9 +59,6 @@ from companion.history.replayer import Replayer, Step
 from companion.history.stats import Statistics, statistics
 from companion.history.text import minutes, number, percent, state
 from companion.widgets import fmt_clock_at, w
-
-if TYPE_CHECKING:
-    from companion.app import CompanionApp
 
 T = TypeVar("T")
 
@@ -163,7 +162,7 @@ class Row(ButtonBehavior, BoxLayout):
     it does ``on_tap``. At least one touch target tall. A row is used again for the next page
     or the next statistics (:meth:`update`): only the texts that change are laid out again."""
 
-    def __init__(self, app: CompanionApp, title: str, note: str, second: str,
+    def __init__(self, app: AppHost, title: str, note: str, second: str,
                  on_tap: Callable[[], None], *, chosen: bool = False) -> None:
         big, small = app.fs(18), app.fs(15)
         self.line_height = 1.3 * big
@@ -223,7 +222,7 @@ class Row(ButtonBehavior, BoxLayout):
 RowText = tuple[str, str, str, Callable[[], None], bool]  # title, note, second, on_tap, chosen
 
 
-def fill_rows(app: CompanionApp, grid: Any, rows: list[RowText]) -> None:
+def fill_rows(app: AppHost, grid: Any, rows: list[RowText]) -> None:
     """Show ``rows`` in ``grid``, top to bottom, using its :class:`Row` widgets again (their
     texts changed in place; rows not needed now are kept aside for later) and making only
     the ones missing."""
@@ -290,7 +289,7 @@ def _scroll(inner: Any) -> ScrollView:
     return view
 
 
-def _text_pane(app: CompanionApp) -> tuple[ScrollView, Label]:
+def _text_pane(app: AppHost) -> tuple[ScrollView, Label]:
     """A scrolling pane of wrapped text."""
     label = Label(text="", markup=True, halign="left", valign="top", font_size=app.fs(16),
                   color=theme.TEXT, size_hint_y=None, padding=(8, 6))
@@ -321,7 +320,7 @@ def exports_folder() -> Path:
 class HistoryScreen(Screen):
     """The History screen (see the module docstring)."""
 
-    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+    def __init__(self, app: AppHost, **kwargs: Any) -> None:
         super().__init__(name="history", **kwargs)
         self.app = app
         self.worker = Worker(app.journal.path, app.journal.readonly)
@@ -347,7 +346,7 @@ class HistoryScreen(Screen):
         self.export_view: ModalView | None = None
         self.export_text: Any = None
         self.exported: list[Path] = []
-        app.bind(on_stop=self._stopping)
+        app.add_stop_listener(self._stopping)
 
         fs = app.fs
         root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
@@ -461,7 +460,7 @@ class HistoryScreen(Screen):
         """True while anything asked of the history is still being worked out."""
         return self.worker.busy > 0
 
-    def _stopping(self, *_: Any) -> None:
+    def _stopping(self) -> None:
         self.worker.close()
 
     def on_leave(self, *args: Any) -> None:
@@ -469,7 +468,7 @@ class HistoryScreen(Screen):
         its thread, its connection and its widgets (built again when next opened; the
         table's memory goes to the game and the camera)."""
         self.worker.close()
-        self.app.unbind(on_stop=self._stopping)
+        self.app.remove_stop_listener(self._stopping)
         Clock.schedule_once(lambda dt: self.app.drop_screen(self.name))
 
     def on_pre_enter(self, *args: Any) -> None:

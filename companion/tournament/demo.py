@@ -82,7 +82,7 @@ def run_demo(output: Path, *, screenshots: bool = True,
 
 def _run_one(spec: DemoSpec, tmp: Path, out: Path, network: bool, shots: bool,
              log: Callable[[str], None]) -> list[Path]:
-    from companion.commands.tournament import export_tournament
+    from companion.tournament.export import export_tournament
 
     store = TournamentStore(tmp / f"{spec.slug}-director.sqlite3")
     tournament = Tournament.new(spec.name, spec.fmt, seed=2026)

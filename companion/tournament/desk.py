@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+import msgspec
+
 from companion.tournament.protocol import (
     DEFAULT_PORT,
     JoinCode,
@@ -26,6 +28,7 @@ from companion.tournament.protocol import (
     new_tournament_id,
 )
 from companion.tournament.store import StaleError, TournamentStore
+from hardware.schema import checked
 from rules.core import Placings
 from rules.tournament import (
     DIRECTOR,
@@ -94,34 +97,36 @@ class DirectorConfig:
         return host, self.port
 
 
-#: The ``[tournament]`` table of config.toml: how the app's Tournament screen serves a new
-#: tournament (docs/tournaments.md).
-CONFIG_KEYS: dict[str, type] = {"listen": str, "port": int, "web_port": int, "address": str,
-                                "broker": str, "broker_password": str}
+class TournamentTable(msgspec.Struct, forbid_unknown_fields=True):
+    """The ``[tournament]`` table of config.toml: how the app's Tournament screen serves a
+    new tournament (docs/tournaments.md)."""
+
+    listen: str = "0.0.0.0"
+    port: int = DirectorConfig.port
+    web_port: int = DirectorConfig.web_port
+    address: str = ""
+    broker: str = ""
+    broker_password: str = ""
 
 
 def director_config(config: Mapping[str, Any]) -> tuple[DirectorConfig, str]:
     """How a new tournament is served, from config.toml's ``[tournament]`` table, and what
-    was wrong with it ("" when nothing: then unknown keys or wrong values are not used)."""
+    was wrong with it ("" when nothing: then unknown keys or wrong values are not used, the
+    others are)."""
     table = config.get("tournament", {})
     if not isinstance(table, Mapping):
         return DirectorConfig(), "config.toml: [tournament] must be a table; defaults used"
     values: dict[str, Any] = {}
     problems = []
-    for key, value in table.items():
-        kind = CONFIG_KEYS.get(key)
-        if kind is None:
-            problems.append(f"unknown key {key!r} (known: {', '.join(CONFIG_KEYS)})")
-        elif not isinstance(value, kind) or isinstance(value, bool):
-            want = "a whole number" if kind is int else "text"
-            problems.append(f"{key} = {value!r} must be {want}")
-        else:
+    for key, value in table.items():  # key by key: every problem said, the good keys kept
+        try:
+            checked({key: value}, TournamentTable, "", ValueError)
             values[key] = value
-    cfg = DirectorConfig(listen=values.get("listen", "0.0.0.0"),
-                         port=values.get("port", DirectorConfig.port),
-                         address=values.get("address", ""), external=values.get("broker", ""),
-                         web_port=values.get("web_port", DirectorConfig.web_port),
-                         director_password=values.get("broker_password", ""))
+        except ValueError as e:
+            problems.append(str(e))
+    t = TournamentTable(**values)
+    cfg = DirectorConfig(listen=t.listen, port=t.port, address=t.address, external=t.broker,
+                         web_port=t.web_port, director_password=t.broker_password)
     if cfg.external and not cfg.director_password:
         problems.append("broker needs broker_password (its 'director' user's password)")
         cfg = DirectorConfig(cfg.listen, cfg.port, cfg.address, "", cfg.web_port)

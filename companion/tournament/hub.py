@@ -1,6 +1,8 @@
 """The app's side of a tournament: what the Tournament screen shows and does, without widgets.
 
-One :class:`TournamentHub` per app (``app.tournaments``, made when the app starts). It holds
+One :class:`TournamentHub` per app (``app.tournaments``, made when the app starts by the
+composition root, :mod:`companion.compose`; it sees the app as an
+:class:`~companion.contract.AppHost`). It holds
 
 - **the director's desk** (:class:`~companion.tournament.desk.TournamentDesk`) of the current
   tournament in the journal's file, and its :class:`~companion.tournament.service.TournamentService`
@@ -8,7 +10,8 @@ One :class:`TournamentHub` per app (``app.tournaments``, made when the app start
 - **the table's link** (:class:`~companion.tournament.table.TableClient`) when this companion
   joined a tournament as a table: its seating, its outbox and the state of each report.
 
-It listens to the app's game session (never to a game's screens): when a game ends that is the
+It listens to the app's session changes (:meth:`~companion.contract.AppHost.listen`; never to
+a game's screens): when a game comes to the table already over, or a call ends one, that is the
 table's seated game, it is reported through the outbox; when it is a game of the director's own
 round played at this very table (one box), it is recorded on the desk. A game that ended while
 the link was down (a power cut between the last call and the report) is found in the journal
@@ -35,6 +38,8 @@ from typing import TYPE_CHECKING, Any
 from kivy.clock import Clock
 from kivy.logger import Logger
 
+from companion.contract import AppHost
+from companion.session import Change, SessionChange
 from companion.tournament.desk import TournamentDesk, director_config
 from companion.tournament.protocol import JoinCode, ProtocolError, Seating
 from companion.tournament.store import StoreError, TableStore, TournamentStore
@@ -43,13 +48,13 @@ from rules.core import Game, Placings
 from rules.tournament import DIRECTOR, Correction, ReportOutcome, TournamentError, format_placings
 
 if TYPE_CHECKING:
-    from companion.app import CompanionApp
     from companion.session import TableSession
     from companion.tournament.service import TournamentService
     from companion.tournament.table import TableClient
 
 #: How many of the journal's newest games are searched for a seated game (resume, catch-up).
 RECENT_GAMES = 40
+#: How often the table's link is looked at (connected, refused), and a failed report retried.
 WATCH_SECONDS = 0.5
 
 GameKey = tuple[str, tuple[str, ...], int | None]
@@ -74,7 +79,7 @@ class ReportState:
 class TournamentHub:
     """The director's desk and service and the table's link, for the app's screens."""
 
-    def __init__(self, app: CompanionApp) -> None:
+    def __init__(self, app: AppHost) -> None:
         self.app = app
         self.path = app.journal.path
         self.problem = ""  # what went wrong reading the tournament tables (shown on screen)
@@ -89,7 +94,7 @@ class TournamentHub:
         self._table_store: TableStore | None = None
         self.table: TableClient | None = None
         self._listeners: list[Callable[[], None]] = []
-        self._session: TableSession[Any] | None = None
+        self._listening = False  # to the app's session changes
         self._watch: Any = None
         self._connected: Any = False  # the table's link as last shown: (connected, refused)
         self._seen_seating: tuple[str, int, int | None] | None = None
@@ -103,7 +108,7 @@ class TournamentHub:
     # -- start and stop ---------------------------------------------------------------------
 
     @classmethod
-    def at_start(cls, app: CompanionApp) -> TournamentHub:
+    def at_start(cls, app: AppHost) -> TournamentHub:
         """The hub as the app starts: the current tournament (served again if it was being
         served) and the tournament this table joined (rejoined). Never raises: a tournament
         table that cannot be read is said on the Tournament screen."""
@@ -162,9 +167,9 @@ class TournamentHub:
         if self._watch is not None:
             self._watch.cancel()
             self._watch = None
-        if self._session is not None:
-            self._session.unsubscribe(self._on_session)
-            self._session = None
+        if self._listening:
+            self.app.unlisten(self._on_change)
+            self._listening = False
         service, self.service = self.service, None
         if service is not None:
             service.stop()
@@ -220,14 +225,21 @@ class TournamentHub:
     # -- watching the app's game ------------------------------------------------------------
 
     def _start_watch(self) -> None:
-        if self._watch is None and not self.closed:
+        """A tournament is on: listen to the app's game, and watch the table's link."""
+        if self.closed:
+            return
+        if not self._listening:
+            self._listening = True
+            self.app.listen(self._on_change)
+            self._on_change(SessionChange(Change.GAME_ON))  # the game on before we listened
+        if self._watch is None:
             self._watch = Clock.schedule_interval(self._tick, WATCH_SECONDS)
             self._tick(0.0)
 
     def _tick(self, dt: float) -> None:
-        """Main thread, twice a second while a tournament is on: follow the app's session,
-        and notice the table's connection coming and going. Never raises: a tournament's
-        trouble must not stop the app's clock."""
+        """Main thread, twice a second while a tournament is on: look for a game whose report
+        failed, and notice the table's connection coming and going. Never raises: a
+        tournament's trouble must not stop the app's clock."""
         try:
             self._follow()
         except Exception as e:  # a locked or damaged journal file, a closed store...
@@ -240,33 +252,30 @@ class TournamentHub:
             self._seen_seating = None
             self._check_seating()
             self.catch_up_director()
-        session = self.app.session
-        if session is not self._session:
-            if self._session is not None:
-                self._session.unsubscribe(self._on_session)
-            self._session = session
-            if session is not None:
-                session.subscribe(self._on_session)
-                if session.game.is_over:
-                    self._game_over(session)
         table = self.table
         connected: Any = (table.connected, table.refused) if table is not None else False
         if connected != self._connected:
             self._connected = connected
             self.changed()
 
-    def _on_session(self, what: str, events: Any) -> None:
-        """The session's listener (main thread): a call that ends the game reports it. Never
-        raises: the call is journaled and applied already, and reporting it must not undo
-        the table's game (what went wrong is said on the Tournament screen)."""
-        session = self._session
-        if what in ("call", "redo") and session is not None and session.game.is_over:
-            try:
-                self._game_over(session)
-            except Exception as e:  # e.g. the journal's file locked by another writer
-                self.say(f"The game's result was not reported yet: {e}")
-                Logger.warning(f"companion: tournament report: {e!r}")
-                self._retry = True  # found again in the journal at the next tick
+    def _on_change(self, change: SessionChange) -> None:
+        """The app's listener (main thread): a game that comes to the table over, or a call
+        that ends the game, reports it."""
+        session = self.app.session
+        if change.kind in (Change.GAME_ON, Change.CALL, Change.REDO) and session is not None \
+                and session.game.is_over:
+            self._report_over(session)
+
+    def _report_over(self, session: TableSession[Any]) -> None:
+        """Report a game that is over. Never raises: the call is journaled and applied
+        already, and reporting it must not undo the table's game (what went wrong is said on
+        the Tournament screen)."""
+        try:
+            self._game_over(session)
+        except Exception as e:  # e.g. the journal's file locked by another writer
+            self.say(f"The game's result was not reported yet: {e}")
+            Logger.warning(f"companion: tournament report: {e!r}")
+            self._retry = True  # found again in the journal at the next tick
 
     def _game_over(self, session: TableSession[Any]) -> None:
         key = game_key(session.game.setup)
@@ -335,10 +344,8 @@ class TournamentHub:
             return
         for gid, finished in self.journal_games(key):
             if not finished and self.app.resume_game(gid) is not None:
-                self._tick(0.0)  # listen to it from its first call
-                return
+                return  # the app tells its listeners (GAME_ON), the hub among them
         self.app.start_game(setup)
-        self._tick(0.0)
 
     def game_on(self, setup: Setup | None,
                 recent: list[tuple[int, GameKey, bool]] | None = None) -> str:

@@ -1,7 +1,7 @@
 """The Tournament screen (Kivy): the director's desk and a table's seat, by touch.
 
-One app screen, ``tournament`` (``companion.app.APP_SCREENS``), whose pages follow the
-companion's role in a tournament (:class:`~companion.tournament.hub.TournamentHub`):
+One app screen, ``tournament`` (built when first opened: ``companion.compose``), whose pages
+follow the companion's role in a tournament (:class:`~companion.tournament.hub.TournamentHub`):
 
 - **director**: Round (draw the next round; each table's seats and result; type a result in,
   play a table's game here, correct a result with a preview of what changes, settle a
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
@@ -36,6 +36,8 @@ from kivy.utils import escape_markup
 
 import rules
 from companion import theme
+from companion.contract import AppHost
+from companion.games import playable_games
 from companion.tournament.hub import TournamentHub, known_names
 from companion.tournament.protocol import ALPHABET, JoinCode, ProtocolError
 from companion.tournament.wording import (
@@ -51,16 +53,13 @@ from companion.widgets import show_picture, w
 from rules.core import Placings
 from rules.tournament import TIE_BREAKS, Tournament, TournamentError, format_placings
 
-if TYPE_CHECKING:
-    from companion.app import CompanionApp
-
 #: The keys of the join code keypad: the code's letters and digits, and its punctuation.
 KEYS = (*ALPHABET, "-", ".", "@", ":")
 ROW = 52  # a row of buttons
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 
-def para(app: CompanionApp, text: str = "", size: float = 18, color: Any = theme.TEXT,
+def para(app: AppHost, text: str = "", size: float = 18, color: Any = theme.TEXT,
          halign: str = "left", **kwargs: Any) -> Label:
     """A label that wraps its text and grows to fit it (nothing is cut)."""
     label = Label(text=text, font_size=app.fs(size), color=color, halign=halign,
@@ -159,8 +158,6 @@ class NewPage(Page):
     def __init__(self, screen: TournamentScreen) -> None:
         super().__init__(screen)
         app = self.app
-        from companion.screens import playable_games
-
         # the game, format and mode in words; fmt() gives the engine's names
         self.games = {name: game_words(name) for name in playable_games()}
         games = list(self.games.values())
@@ -1121,12 +1118,10 @@ TABS = {"director": (("round", "Round"), ("standings", "Standings"), ("final", "
 class TournamentScreen(Screen):
     """The app's Tournament screen: the pages of the companion's role, under a tab bar."""
 
-    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+    def __init__(self, app: AppHost, hub: TournamentHub, **kwargs: Any) -> None:
         super().__init__(name="tournament", **kwargs)
         self.app = app
-        if app.tournaments is None:
-            app.tournaments = TournamentHub(app)
-        self.hub: TournamentHub = app.tournaments
+        self.hub = hub
         root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
         self.tabs = BoxLayout(size_hint_y=None, height=ROW, spacing=4)
         root.add_widget(self.tabs)

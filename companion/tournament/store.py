@@ -1,10 +1,11 @@
 """Tournament tables in SQLite, beside the game journal: the director's events, a table's outbox.
 
 Both live in the journal's file by default (``companion.paths.journal_path()``), in tables of
-their own, opened like the journal: WAL and ``synchronous=FULL``, so a write that returned
-survives a power cut. The director's tournament is its list of events (append-only; each
-append names the sequence number it follows, so two writers never interleave); a table keeps
-every report in its outbox until the director acknowledges it.
+their own, opened the one way (:mod:`companion.store`, whose migrations make the tables): WAL
+and ``synchronous=FULL``, so a write that returned survives a power cut. The director's
+tournament is its list of events (append-only; each append names the sequence number it
+follows, so two writers never interleave); a table keeps every report in its outbox until the
+director acknowledges it.
 
 The journal holds secrets (the director's broker password and every table's secret; a table's
 join code), so it is owner-only: :func:`private_file` makes it 0600 (its ``-wal`` and ``-shm``
@@ -27,6 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from companion import store
 from rules.tournament import (
     Tournament,
     TournamentError,
@@ -35,72 +37,8 @@ from rules.tournament import (
     event_to_json,
 )
 
-_DIRECTOR_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tournament_list (
-    id      TEXT PRIMARY KEY,
-    name    TEXT NOT NULL,
-    config  TEXT NOT NULL,
-    created REAL NOT NULL,
-    current INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS tournament_events (
-    tournament TEXT NOT NULL REFERENCES tournament_list(id),
-    seq        INTEGER NOT NULL,
-    event      TEXT NOT NULL,
-    wall       REAL NOT NULL,
-    PRIMARY KEY (tournament, seq)
-);
-CREATE TABLE IF NOT EXISTS tournament_games (
-    tournament TEXT NOT NULL,
-    round      INTEGER NOT NULL,
-    table_no   INTEGER NOT NULL,
-    report_id  TEXT NOT NULL,
-    source     TEXT NOT NULL,
-    text       TEXT NOT NULL,
-    wall       REAL NOT NULL,
-    PRIMARY KEY (tournament, report_id)
-);
-CREATE TABLE IF NOT EXISTS tournament_refused (
-    tournament TEXT NOT NULL,
-    source     TEXT NOT NULL,
-    reason     TEXT NOT NULL,
-    size       INTEGER NOT NULL,
-    wall       REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tournament_refused_count (
-    tournament TEXT PRIMARY KEY,
-    refused    INTEGER NOT NULL
-);
-"""
 #: Refused messages kept per tournament (the newest; all are counted).
 REFUSED_KEPT = 1000
-
-_TABLE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tournament_membership (
-    tournament TEXT PRIMARY KEY,
-    code       TEXT NOT NULL,
-    joined     REAL NOT NULL,
-    seating    TEXT
-);
-CREATE TABLE IF NOT EXISTS tournament_outbox (
-    report_id  TEXT PRIMARY KEY,
-    tournament TEXT NOT NULL,
-    round      INTEGER NOT NULL,
-    table_no   INTEGER NOT NULL,
-    payload    TEXT NOT NULL,
-    created    REAL NOT NULL,
-    sends      INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS tournament_reports (
-    report_id  TEXT PRIMARY KEY,
-    tournament TEXT NOT NULL,
-    round      INTEGER NOT NULL,
-    table_no   INTEGER NOT NULL,
-    created    REAL NOT NULL,
-    status     TEXT NOT NULL DEFAULT 'waiting',
-    text       TEXT NOT NULL DEFAULT ''
-);
-"""
 
 
 class StoreError(RuntimeError):
@@ -136,14 +74,10 @@ def readable_secrets(journal: Path, tournaments: Path) -> list[Path]:
     a journal with tournament tables (and its ``-wal``/``-shm``), and everything under the
     tournaments' folder (broker config, passwords, access list). Looks, changes nothing."""
     found: list[Path] = []
-    try:
-        uri = f"file:{journal}?mode=ro&immutable=1"  # creates no -shm beside it
-        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=1.0)) as db:
-            holds = db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN "
-                               "('tournament_list', 'tournament_membership')").fetchone()[0]
-    except (sqlite3.Error, OSError):
-        holds = 0
-    if holds and journal.is_file():
+    # every journal has the tournament tables (the store's migrations): does it use them?
+    holds = journal.is_file() and store.peek(
+        journal, "SELECT 1 FROM tournament_list UNION ALL SELECT 1 FROM tournament_membership")
+    if holds:
         found += [p for p in (journal, journal.with_name(journal.name + "-wal"),
                               journal.with_name(journal.name + "-shm"))
                   if p.is_file() and p.stat().st_mode & 0o077]
@@ -155,28 +89,23 @@ def readable_secrets(journal: Path, tournaments: Path) -> list[Path]:
     return found
 
 
-def _connect(path: Path, schema: str) -> sqlite3.Connection:
+def _connect(path: Path) -> sqlite3.Connection:
+    """The journal's file, opened the one way (:func:`companion.store.connect`: WAL,
+    ``synchronous=FULL``, its migrations make the tournament tables), owner-only."""
     try:
         private_file(path)
     except OSError as e:
         raise StoreError(f"the journal {path} cannot be created: {e}") from None
     try:
-        db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
-                             timeout=10.0)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.executescript(schema)
-    except sqlite3.DatabaseError as e:
+        return store.connect(path, synchronous="FULL", busy_timeout=10.0)
+    except (sqlite3.DatabaseError, store.StoreError) as e:
         raise StoreError(f"the journal {path} cannot hold tournaments: {e}") from None
-    return db
 
 
 class _Base:
-    _schema = ""
-
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._db: sqlite3.Connection | None = _connect(self.path, self._schema)
+        self._db: sqlite3.Connection | None = _connect(self.path)
         # One connection, used from several threads (a network thread, the screen's): one
         # statement or transaction at a time.
         self._lock = threading.RLock()
@@ -189,15 +118,17 @@ class _Base:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write (:func:`companion.store.transaction`); a card that refuses it (full,
+        read-only, failing) is a :class:`StoreError` in its plain words."""
         with self._lock:
             db = self.db
-            db.execute("BEGIN IMMEDIATE")
             try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
+                with store.transaction(db, self.path):
+                    yield db
+            except StoreError:
                 raise
-            db.execute("COMMIT")
+            except store.StoreError as e:
+                raise StoreError(str(e)) from None
 
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         with self._lock:
@@ -228,8 +159,6 @@ class TournamentRecord:
 
 class TournamentStore(_Base):
     """The director's tournaments and their events. A context manager."""
-
-    _schema = _DIRECTOR_SCHEMA
 
     def create(self, tid: str, tournament: Tournament, config: dict[str, Any]) -> None:
         """Record a new tournament (its events so far) and make it the current one."""
@@ -378,8 +307,6 @@ class Membership:
 
 class TableStore(_Base):
     """A table's side: the tournament it joined, its last seating, and its outbox."""
-
-    _schema = _TABLE_SCHEMA
 
     def join(self, tournament: str, code: str) -> None:
         with self._transaction() as db:

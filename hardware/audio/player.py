@@ -19,11 +19,15 @@ import time
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
+
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from hardware.audio.clock import Clock, Cue, RoundClock
 from hardware.audio.sounds import Soundtrack, audio_length, builtin_sound
 from hardware.errors import ConfigError, HardwareError, SoundMissing
+from hardware.schema import checked
 
 log = logging.getLogger(__name__)
 
@@ -225,33 +229,25 @@ class KivyAudio:
         self._tracks.clear()
 
 
-#: Keys allowed in the ``[audio]`` table, with their types.
-AUDIO_KEYS: dict[str, tuple[type, ...]] = {
-    "backend": (str,),
-    "volume": (int, float),
-    "soundtracks": (str,),
-    "soundtrack": (str,),
-    "round_length": (int, float),
-}
+class AudioTable(msgspec.Struct, forbid_unknown_fields=True):
+    """The ``[audio]`` table of the config file: every key it may hold, with its type."""
+
+    backend: str | UnsetType = UNSET
+    volume: Annotated[float, msgspec.Meta(ge=0, le=1)] | UnsetType = UNSET
+    soundtracks: str | UnsetType = UNSET
+    soundtrack: str | UnsetType = UNSET
+    round_length: Annotated[float, msgspec.Meta(gt=0)] | UnsetType = UNSET
+
+
+#: Keys allowed in the ``[audio]`` table.
+AUDIO_KEYS: tuple[str, ...] = AudioTable.__struct_fields__
 
 
 def audio_options(config: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The ``[audio]`` table, checked. Raised when ...: ConfigError naming a bad key or value."""
-    table = (config or {}).get("audio", {})
-    if not isinstance(table, Mapping):
-        raise ConfigError(f"[audio] must be a table, got {type(table).__name__}")
-    for key, value in table.items():
-        if key not in AUDIO_KEYS:
-            raise ConfigError(f"[audio] {key}: unknown setting; known: {', '.join(AUDIO_KEYS)}")
-        types = AUDIO_KEYS[key]
-        if isinstance(value, bool) or not isinstance(value, types):
-            want = " or ".join(t.__name__ for t in types)
-            raise ConfigError(f"[audio] {key}: expected {want}, got {value!r}")
-    if "volume" in table and not 0 <= table["volume"] <= 1:
-        raise ConfigError(f"[audio] volume: must be between 0 and 1, got {table['volume']!r}")
-    if "round_length" in table and table["round_length"] <= 0:
-        raise ConfigError(f"[audio] round_length: must be > 0 s, got {table['round_length']!r}")
-    return dict(table)
+    """The ``[audio]`` table, checked against :class:`AudioTable`: the keys it gives.
+    Raised when ...: ConfigError naming a bad key or value."""
+    table = checked((config or {}).get("audio", {}), AudioTable, "[audio]", ConfigError)
+    return {key: value for key in AUDIO_KEYS if (value := getattr(table, key)) is not UNSET}
 
 
 def round_from_config(

@@ -25,12 +25,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+from msgspec import UNSET, UnsetType
+
 from hardware.camera.base import DeviceLost, Frame, FrameSource
 from hardware.camera.opencv import OpenCVSource
 from hardware.camera.picam import Picamera2Source
 from hardware.camera.replay import ReplaySource
 from hardware.camera.synthetic import SyntheticSource, SyntheticTruth
 from hardware.errors import CameraUnavailable, ConfigError, UnknownSource
+from hardware.schema import checked
 
 __all__ = [
     "CAMERA_KEYS",
@@ -84,59 +88,49 @@ class CameraFallback(RuntimeWarning):
     """Warned when the chosen camera cannot open and another source is used instead."""
 
 
-#: Keys allowed in the ``[camera]`` table of the config file, with their expected types.
-CAMERA_KEYS: dict[str, tuple[type, ...]] = {
-    "source": (str,),
-    "width": (int,),
-    "height": (int,),
-    "fps": (int, float),
-    "loop": (bool,),
-    "realtime": (bool,),
-    "hold": (int, float),
-    "speed": (int, float),
-    "seed": (int,),
-    "main_size": (list,),
-    "lores_size": (list,),
-    "use_lores": (bool,),
-    "settle_s": (int, float),
-    "reads_per_s": (int, float),
-    "lock_exposure": (bool,),
-    "exposure_time": (int,),
-    "analogue_gain": (int, float),
-    "colour_gains": (list,),
-    "reconnect_interval": (int, float),
-}
+Number = int | float
+Pair = tuple[Number, Number]
+
+
+class CameraTable(msgspec.Struct, forbid_unknown_fields=True):
+    """The ``[camera]`` table of the config file: every key it may hold, with its type."""
+
+    source: str | UnsetType = UNSET
+    width: int | UnsetType = UNSET
+    height: int | UnsetType = UNSET
+    fps: Number | UnsetType = UNSET
+    loop: bool | UnsetType = UNSET
+    realtime: bool | UnsetType = UNSET
+    hold: Number | UnsetType = UNSET
+    speed: Number | UnsetType = UNSET
+    seed: int | UnsetType = UNSET
+    main_size: Pair | UnsetType = UNSET
+    lores_size: Pair | UnsetType = UNSET
+    use_lores: bool | UnsetType = UNSET
+    settle_s: Number | UnsetType = UNSET
+    reads_per_s: Number | UnsetType = UNSET
+    lock_exposure: bool | UnsetType = UNSET
+    exposure_time: int | UnsetType = UNSET
+    analogue_gain: Number | UnsetType = UNSET
+    colour_gains: Pair | UnsetType = UNSET
+    reconnect_interval: Number | UnsetType = UNSET
+
+
+#: Keys allowed in the ``[camera]`` table of the config file.
+CAMERA_KEYS: tuple[str, ...] = CameraTable.__struct_fields__
 
 
 def camera_options(config: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The ``[camera]`` table of a parsed config, checked key by key.
+    """The ``[camera]`` table of a parsed config, checked against :class:`CameraTable`: the
+    keys it gives (pairs as tuples).
 
     Raised when ...: ConfigError naming the key for an unknown key or a value of the wrong type.
     """
     if not config:
         return {}
-    table = config.get("camera", {})
-    if not isinstance(table, Mapping):
-        raise ConfigError(f"[camera] must be a table, got {type(table).__name__}")
-    out: dict[str, Any] = {}
-    for key, value in table.items():
-        if key not in CAMERA_KEYS:
-            raise ConfigError(
-                f"[camera] {key}: unknown setting; known: {', '.join(sorted(CAMERA_KEYS))}"
-            )
-        types = CAMERA_KEYS[key]
-        ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
-        if not ok:
-            want = " or ".join(t.__name__ for t in types)
-            raise ConfigError(f"[camera] {key}: expected {want}, got {value!r}")
-        if key in ("main_size", "lores_size", "colour_gains"):
-            if len(value) != 2 or not all(
-                isinstance(v, int | float) and not isinstance(v, bool) for v in value
-            ):
-                raise ConfigError(f"[camera] {key}: expected two numbers, got {value!r}")
-            value = (value[0], value[1])
-        out[key] = value
-    return out
+    table = checked(config.get("camera", {}), CameraTable, "[camera]", ConfigError)
+    return {key: value for key in CAMERA_KEYS
+            if (value := getattr(table, key)) is not UNSET}
 
 
 def choose(source: str | None = None, config: Mapping[str, Any] | None = None, *,

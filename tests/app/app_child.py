@@ -23,7 +23,7 @@ from conftest import arena_game
 
 
 def main() -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     game = arena_game()

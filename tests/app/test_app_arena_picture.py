@@ -17,7 +17,7 @@ def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
     from kivy.uix.modalview import ModalView
 
     from companion import settings as settings_mod
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     settings_file = app_dirs / "settings.toml"

@@ -53,7 +53,7 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
     from calibration import profiles
     from calibration.zones import rectangle
     from companion import settings as settings_mod
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.screens import BOARDS_CAMERA
 

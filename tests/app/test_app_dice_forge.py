@@ -91,7 +91,7 @@ def _settle(d: Any, screen: Any, prefer: dict[str, tuple[str, str]]) -> Generato
 
 
 def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.journal import Journal
     from rules import replay
@@ -223,7 +223,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
 
 def test_dice_forge_titans_module_chosen_on_the_start_screen(app_dirs: Path,
                                                              tmp_path: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
@@ -275,7 +275,7 @@ def test_dice_forge_titans_module_chosen_on_the_start_screen(app_dirs: Path,
 
 
 def test_dice_forge_goddess_labyrinth_drawn(app_dirs: Path, tmp_path: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
@@ -312,7 +312,7 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
     face set the players tap, and the button is not offered. The game is the Goddess module,
     whose first roll (1 sun and moon golem) ends the same in either order (the golem's fork
     comes before or after the sun): the reading is called at once, with no question."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.contract import Snapshot
     from companion.drive import Driver, ManualClock, run_app
     from vision import Die, Profile, Reading
@@ -404,7 +404,7 @@ def test_nothing_moves_under_a_finger(app_dirs: Path) -> None:
     """The faces of a roll keep their places from the first roll to the next (no option
     toggles above them before the first call), and Forge, Perform and Pass keep theirs from
     one hero's action to the next; so does the top bar."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
@@ -438,7 +438,7 @@ def test_nothing_moves_under_a_finger(app_dirs: Path) -> None:
 def test_faces_are_pictures_and_words_on_request(app_dirs: Path) -> None:
     """A roll's faces and the faces up on every panel are pictures (the face's words kept
     with each); Menu -> Faces as words shows the words instead."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
@@ -475,7 +475,7 @@ def test_refusals_show_under_the_prompt_and_only_live_choices_wear_the_accent(
     hint's size; the accent (the primary colour) is only ever on a button that can be
     tapped: Forge stays plain until a face is in the basket."""
     from companion import theme
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, cut_text, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
@@ -518,7 +518,7 @@ def test_words_not_slugs_and_plurals(app_dirs: Path) -> None:
     options) holds no slug (rebellion_a, per_forged, M1) and says "1 feat", "1 shard"."""
     import re
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
@@ -564,7 +564,7 @@ def test_which_die_first_is_asked_only_when_the_order_matters(app_dirs: Path,
     order does not matter (the same faces further from the zone) no question is asked."""
     import copy
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from rules.core import to_plain
 

@@ -26,7 +26,7 @@ NAMES = ("Ana", "Benedikt", "Cy", "Dolores")
 def test_every_dice_forge_screen_shot(app_dirs: Path) -> None:
     from dataclasses import replace
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from rules import Setup
     from rules.dice_forge import Forge, Pass, Perform

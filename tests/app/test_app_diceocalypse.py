@@ -38,7 +38,7 @@ def row(values: tuple[int, ...]) -> list[Any]:
 def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
     from kivy.core.window import Window
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.preview import CameraFeed
     from companion.standin import ThrownDice

@@ -34,7 +34,7 @@ STATES = ("who-goes-first-a-die-entered", "a-roll-to-enter", "a-refused-die", "c
 
 
 def test_every_diceocalypse_screen_pictured(app_dirs: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
@@ -87,7 +87,7 @@ def test_no_tap_lost_while_the_camera_reads(app_dirs: Path) -> None:
     Every tap counts: a roll read changes texts and colours in place and makes no button again
     (a button made again lies unplaced until the next layout pass, so a finger landing then
     touches nothing: the old screen made the card panel's buttons again at every roll)."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.preview import CameraFeed
     from companion.standin import ThrownDice
@@ -188,7 +188,7 @@ def test_nothing_moves_during_a_game(app_dirs: Path) -> None:
     on, after the Cards & dice dialog, in the last turns and at the tie-break (3 players at
     the normal text size, 6 at the huge one). The old screen's target and scoring spinners
     went at the first call and the buttons beside them moved."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
@@ -277,7 +277,7 @@ def test_only_a_legal_bank_is_lit_and_the_turn_is_white(app_dirs: Path) -> None:
     it is reads as a white tile, which is no seat's colour (the old screen lit it in the seat's
     colour: seat 4's yellow was the accent's); the seat's colour stays on the strip."""
     from companion import theme
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.app
 
 
 def test_attack_on_a_guard_by_touch(app_dirs: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")

@@ -18,7 +18,7 @@ def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     import companion.app
     import companion.screens
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.contract import ButtonUse, GamePlugin, Host
     from companion.drive import Driver, ManualClock, run_app
     from companion.games import plugins
@@ -81,7 +81,7 @@ def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
 
 
 def test_buttons_reach_the_arena_and_other_games_say_they_are_not_used(app_dirs: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.games.eye_for_an_eye.table import EyeTable
     from hardware.buttons import ButtonCall

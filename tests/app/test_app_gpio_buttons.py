@@ -15,7 +15,7 @@ pytestmark = pytest.mark.app
 def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
     from gpiozero.pins.mock import MockFactory
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from hardware.buttons import ButtonMap, ButtonPad, SeatLeds
 

@@ -60,7 +60,7 @@ def settle(screen: Any) -> Iterator[int]:
 
 
 def test_two_games_then_history_step_resume_and_export(app_dirs: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.history import History
     from companion.settings import Settings
@@ -284,7 +284,7 @@ def _rolls(path: Path) -> list[tuple[bool, list[list[Any]]]]:
 
 def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
         app_dirs: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.history import RollLog
     from vision import Profile, Reading
@@ -409,7 +409,7 @@ def test_every_history_screen_fits_800x480(app_dirs: Path, text_size: str) -> No
     """Each view with 6-player games: touch targets of 48 px or more, nothing outside the
     window, each chart's bars and words inside the chart; matplotlib and scipy never loaded
     into the app. Screenshots of each."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.settings import Settings
 

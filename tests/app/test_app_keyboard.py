@@ -18,7 +18,7 @@ def test_a_name_typed_on_the_on_screen_keyboard_starts_a_game(app_dirs: Path) ->
     from kivy.core.window import Window
 
     from companion import settings as settings_mod
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",

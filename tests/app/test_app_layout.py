@@ -23,7 +23,7 @@ def test_the_app_screens_hold_their_layout_at_every_text_size(app_dirs: Path) ->
     from kivy.core.window import Window
 
     import rules
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from companion.journal import Journal
     from rules import Entry, Setup

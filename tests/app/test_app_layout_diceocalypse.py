@@ -18,7 +18,7 @@ pytestmark = pytest.mark.app
 
 
 def test_every_diceocalypse_screen_holds_its_layout(app_dirs: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 

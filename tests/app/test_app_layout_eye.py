@@ -21,7 +21,7 @@ pytestmark = pytest.mark.app
 def test_every_eye_for_an_eye_screen_holds_its_layout(app_dirs: Path) -> None:
     from kivy.core.window import Window
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from rules.eye_for_an_eye.calls import NextRound, TimeUp, Unblockable
 

@@ -58,7 +58,7 @@ def test_every_history_view_holds_its_layout_at_every_text_size(app_dirs: Path) 
 
     from kivy.core.window import Window
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from companion.settings import Settings
 

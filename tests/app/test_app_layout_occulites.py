@@ -19,7 +19,7 @@ pytestmark = pytest.mark.app
 
 
 def walk(app_dirs: Path, options: dict[str, Any], text_sizes: tuple[str, ...]) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 

@@ -35,7 +35,7 @@ def tray(rows: list[list[tuple[str, int | None, float]]]) -> SimpleNamespace:
 
 def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
     from companion import theme
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.settings import Settings
     from rules import replay
@@ -239,7 +239,7 @@ def test_occulites_draft_and_layout(app_dirs: Path, size: tuple[int, int]) -> No
     """Five players, Lots of Interests and Creatures & Predators chosen on the start screen
     (the table screen has no toggles): the draft by touch, Creatures and Predators in the
     line-up, every touch target at least 48 px inside the window in each phase."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.settings import Settings
 
@@ -322,7 +322,7 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
     sys.path.insert(0, str(Path(__file__).parents[1] / "companion"))
     from test_occulites_adapter import render_tray
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.preview import CameraFeed
 
@@ -393,7 +393,7 @@ def test_occulites_resume_mid_share(app_dirs: Path) -> None:
     """Leaving during Share Knowledge and resuming brings back the guided share step, with the
     cards' winners from the engine."""
     from companion import theme
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
@@ -444,7 +444,7 @@ def test_no_tap_lost_while_the_camera_settles(app_dirs: Path) -> None:
     it, before the next layout) and lifts after the next one. Every tap counts: the redraw
     changes words in place and makes no button again (a button made again lies unplaced until
     the next layout pass, so a finger landing then touched nothing)."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.preview import CameraFeed
     from companion.standin import ThrownDice
@@ -504,7 +504,7 @@ def test_nothing_moves_after_the_first_call(app_dirs: Path) -> None:
     after (at 2 and at 5 players)."""
     from kivy.uix.button import Button
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
@@ -557,7 +557,7 @@ def test_words_plurals_and_colours_named(app_dirs: Path) -> None:
     """Counts in words that agree ("1 die", "1 point"), and every die colour written where it
     is drawn: on each die of the line-ups, and on each card even once it is won (the card's
     colour decides ties)."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.games.occulites.screen import DIE_RGBA
     from companion.settings import Settings

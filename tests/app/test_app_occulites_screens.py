@@ -28,7 +28,7 @@ SETS = (("3p", 3, "normal", {}, None), ("5p", 5, "normal", {}, None),
 
 
 def test_every_occulites_screen_pictured(app_dirs: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 

@@ -32,7 +32,7 @@ def test_each_photo_is_a_roll_of_the_game_and_the_end_of_the_folder_is_said(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     import logging
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     shots = Path(os.environ.get("PHOTO_SHOTS", str(app_dirs / "shots")))

@@ -35,7 +35,7 @@ def _replay_folder(folder: Path) -> Path:
 
 def test_companion_camera_reaches_the_dice_view_and_the_game(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     tray = _replay_folder(app_dirs / "tray")
@@ -80,7 +80,7 @@ def test_rendered_dice_shown_for_want_of_a_camera_never_enter_a_game(
     import cv2
 
     from companion import settings as settings_mod
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from vision import Reading
 
@@ -137,7 +137,7 @@ def test_rendered_dice_shown_for_want_of_a_camera_never_enter_a_game(
 
 def test_the_sound_follows_the_config_and_companion_audio(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     (app_dirs / "config").mkdir(parents=True, exist_ok=True)
@@ -171,7 +171,7 @@ def test_the_sound_follows_the_config_and_companion_audio(
 def test_damaged_files_give_a_notice_and_the_app_reaches_its_start_screen(
         app_dirs: Path) -> None:
     import rules
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.journal import Journal
     from rules import Entry

@@ -33,7 +33,7 @@ def test_resume_after_kill_dash_nine(app_dirs: Path) -> None:
     assert child.returncode == -signal.SIGKILL
     assert acked >= 12
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.journal import Journal
     from rules import replay

@@ -23,7 +23,7 @@ def test_rules_help_is_written_for_players_and_fits(app_dirs: Path) -> None:
     from kivy.uix.label import Label
 
     import rules
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
 
     shots = Path(os.environ.get("HELP_SHOTS", str(app_dirs / "shots")))

@@ -21,7 +21,7 @@ GROWS = 1.3
 
 
 def test_texts_grow_with_the_text_size_and_big_scores_stay_whole(app_dirs: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, cut_text, run_app
     from companion.widgets import natural_size, text_room
     from rules import Setup

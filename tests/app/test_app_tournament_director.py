@@ -54,7 +54,7 @@ def _loopback_config(folder: Path) -> tuple[int, int]:
 
 def test_a_tournament_run_by_touch(app_dirs: Path) -> None:
     from companion import settings as settings_mod
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.tournament.join import scan_join_code
     from rules.tournament import ResultCorrected
@@ -300,7 +300,7 @@ def test_the_director_resumes_exactly_after_a_power_cut(app_dirs: Path) -> None:
     import subprocess
     import sys
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.tournament.service import tournament_folder
 

@@ -31,7 +31,7 @@ def _journal_with_players(path: Path) -> None:
 def test_tapped_names_are_ticked_in_place_and_messages_do_not_push_them(
         app_dirs: Path) -> None:
     from companion import settings as settings_mod
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     journal = app_dirs / "j.sqlite3"

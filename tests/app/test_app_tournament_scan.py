@@ -37,7 +37,7 @@ def _filmed_code(folder: Path, text: str) -> Path:
 def test_a_table_joins_by_showing_the_code_to_its_camera(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion import settings as settings_mod
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
     from companion.tournament.desk import TournamentDesk
     from companion.tournament.store import TournamentStore

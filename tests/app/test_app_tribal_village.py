@@ -33,7 +33,7 @@ SHOTS = os.environ.get("TRIBAL_SCREENSHOTS")  # a folder: save the docs' screens
 
 
 def test_a_hand_by_touch(app_dirs: Path) -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from rules import Setup
 
@@ -313,7 +313,7 @@ def test_a_hand_by_touch(app_dirs: Path) -> None:
 def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
     """The table options are chosen on the start screen, in words (the table screen shows
     none: nothing there changes once play begins)."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
@@ -365,7 +365,7 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
 
     from kivy.core.window import Window
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app, touch_problems
     from rules import Setup
     from rules.tribal_village import GRETIN, VALUES
@@ -546,7 +546,7 @@ def test_nothing_moves_under_a_finger(app_dirs: Path) -> None:
     stay in place from the first lead through the tricks."""
     from conftest import LONG_NAMES
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from rules import Setup
 
@@ -596,7 +596,7 @@ def test_nothing_moves_under_a_finger(app_dirs: Path) -> None:
 def test_plurals_and_refusals_where_the_players_look(app_dirs: Path) -> None:
     """ "1 trick", "1 token", "1 point" (never "1 tricks"); a refused call shows the engine's
     reason in the verdict box, whole and in the verdict's size."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, cut_text, run_app
     from rules import Setup
 

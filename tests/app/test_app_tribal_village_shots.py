@@ -30,7 +30,7 @@ def pending(kind: str) -> Callable[[Any], bool]:
 def test_every_tribal_village_screen_shot(app_dirs: Path) -> None:
     from dataclasses import replace
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from rules import Setup
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parents[2]))
 
 
 def main() -> None:
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=Path(sys.argv[1]))

@@ -93,3 +93,16 @@ def open_new_page(d: Any, app: Any) -> Generator[int | None, None, Any]:
     d.tap(button(scr, "Run a tournament"))
     yield 3
     return scr
+
+
+def play_out(session: Any, seed: int, most: int = 3000) -> None:
+    """Random legal calls on a session until its game is over (at most ``most`` calls), all
+    in one go: no frame of the app comes between them."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(most):
+        if session.game.is_over:
+            return
+        session.call(session.game.random_call(rng))
+    raise AssertionError(f"the game is not over after {most} random calls")

@@ -75,13 +75,13 @@ def _text(mutate) -> str:  # type: ignore[no-untyped-def]
      r"unknown key 'palette\.colours\[1\]\.hue'"),
     (lambda d: d["profile"]["table"].update(corners=[]), r"unknown key 'profile\.table\.corners'"),
     (lambda d: d["profile"]["palette"]["colours"][0].update(bgr=[1, "2", 3]),
-     r"profile\.palette\.colours\[0\]\.bgr\[1\]: expected an integer, got string '2'"),
-    (lambda d: d["table"].update(die_mm="16"), r"table\.die_mm: expected a finite number, got "
-                                               r"string '16'"),
-    (lambda d: d["profile"].update(die_size=True), r"profile\.die_size: expected a finite "
-                                                   r"number, got boolean True"),
+     r"profile\.palette\.colours\[0\]\.bgr\[1\]: expected an integer, got a string"),
+    (lambda d: d["table"].update(die_mm="16"), r"table\.die_mm: expected a number, got a "
+                                               r"string"),
+    (lambda d: d["profile"].update(die_size=True), r"profile\.die_size: expected a number, "
+                                                   r"got true or false"),
     (lambda d: d["profile"]["table"].update(homography=[1.0] * 8),
-     r"profile\.table\.homography: expected 9 items, got 8"),
+     r"profile\.table\.homography: expected at least 9 items"),
     (lambda d: d.pop("camera"), r"missing key 'camera'"),
     (lambda d: d.update(format="something-else"), r"format: expected 'table-companion-profile'"),
     (lambda d: d.update(version=4), r"version 4 is newer than this companion"),
@@ -90,10 +90,10 @@ def _text(mutate) -> str:  # type: ignore[no-untyped-def]
     (lambda d: d["profile"]["face_sets"][0].pop("features"),
      r"missing key 'profile\.face_sets\[0\]\.features'"),
     (lambda d: d["face_sets"][0]["captures"].update(heal=[3]),
-     r"face_sets\[0\]\.captures\.heal\[0\]: expected a string, got integer 3"),
+     r"face_sets\[0\]\.captures\.heal\[0\]: expected a string, got an integer"),
     (lambda d: d["profile"]["face_sets"][0]["examples"][0][1].pop(),
      r"example 0 has 192 features, expected 193"),
-    (lambda d: d.update(version="2"), r"version: expected an integer, got string '2'"),
+    (lambda d: d.update(version="2"), r'version: expected an integer, got "2"'),
     (lambda d: d.update(name="../etc"), r"profile name '\.\./etc' is not valid"),
     (lambda d: d["profile"]["table"].update(homography=[0.0] * 9), r"homography is singular"),
     (lambda d: d["face_sets"][0].update(name="other"), r"face set info 'other' has no face set"),

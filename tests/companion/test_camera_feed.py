@@ -260,6 +260,47 @@ def test_feed_reads_through_the_motion_gate_within_its_budget() -> None:
     assert snap is not None and snap.index == feed.frames  # every frame is shown
 
 
+def test_feed_reads_with_the_reader_it_is_given() -> None:
+    """The dice reader is built by whoever builds the feed and given to it (here one without
+    models: the classical pipeline); without one, the feed loads the shipped models once."""
+    import pytest
+
+    from vision import DiceReader, Profile, Reading
+
+    class Counted(DiceReader):
+        def __init__(self) -> None:
+            super().__init__()
+            self.frames = 0
+
+        def read(self, frame: Any, profile: Profile | None = None) -> Reading:
+            self.frames += 1
+            return super().read(frame, profile)
+
+    reader = Counted()
+    camera = StillDiceCamera()
+    feed = CameraFeed("fake", fps=100.0, open_source=lambda spec: camera, reader=reader)
+    feed.want("dice-view")
+    wait_for(lambda: feed.reads >= 2)
+    feed.close()
+    snap = feed.latest()
+    assert feed.reader is reader and reader.frames == feed.reads
+    assert snap is not None and sorted(d.value for d in snap.reading.dice) == sorted(camera.truth)
+    shipped = CameraFeed("fake", fps=100.0, open_source=lambda spec: StillDiceCamera())
+    assert shipped.reader is None  # nothing loaded until the camera is wanted
+    shipped.want("dice-view")
+    wait_for(lambda: shipped.reads >= 1)
+    first = shipped.reader
+    shipped.release("dice-view")
+    wait_for(lambda: not shipped.running)
+    shipped.want("dice-view")  # a new worker reads with the same reader
+    reads = shipped.reads
+    wait_for(lambda: shipped.reads > reads)
+    shipped.close()
+    assert first is not None and first.nets is not None and shipped.reader is first
+    with pytest.raises(ValueError, match=r"reader must be a vision\.DiceReader, got str"):
+        CameraFeed("tray", reader="classical")  # type: ignore[arg-type]
+
+
 def test_feed_reads_per_s_bad_input() -> None:
     import pytest
 

@@ -13,7 +13,7 @@ import pytest
 import rules
 from companion.games.eye_for_an_eye.calls import CYCLE_SETTLE, ArenaCalls, Press
 from companion.journal import Journal
-from companion.session import TableSession
+from companion.session import GAME_CHANGED, Change, SessionChange, TableSession
 from hardware.buttons import ButtonCall, ButtonHold, ButtonPress
 from rules.eye_for_an_eye import EyeForAnEye
 
@@ -107,15 +107,15 @@ def test_clock_running_out_says_yarra_bung(journal: Journal) -> None:
     a = _arena(journal, clock)
     s = a.session
     heard: list[str] = []
-    s.subscribe(lambda what, events: heard.append(what))
+    s.subscribe(lambda change: heard.append(change.cue.name if change.cue is not None else ""))
     clock.now += 45
     s.tick()
     a.tick()
-    assert "cue:ten_seconds" not in heard and "cue:one_minute" not in heard  # a 60 s round
+    assert "ten_seconds" not in heard and "one_minute" not in heard  # a 60 s round
     clock.now += 16
     s.tick()
     a.tick()
-    assert "cue:ten_seconds" in heard and "cue:end" in heard
+    assert "ten_seconds" in heard and "end" in heard
     assert s.log[-1] == rules.Entry("Yarra Bung!", 60.0)
     assert s.game.state.phase == "between-rounds"
 
@@ -317,3 +317,32 @@ def test_a_phase_that_is_not_timed_stops_the_clock_and_a_new_round_resets_it(
     assert not s.start_clock()  # between rounds, nothing to time
     s.call("Next round")
     assert s.clock.state == "ready" and s.clock.duration == 60.0
+
+
+def test_listeners_are_told_typed_changes_with_their_events_and_cues(journal: Journal) -> None:
+    """What a session tells is a SessionChange: its kind, the call's events, the clock's Cue
+    (never a string to parse, such as "cue:end")."""
+    clock = FakeClock()
+    a = _arena(journal, clock, start=False)
+    s = a.session
+    heard: list[SessionChange] = []
+    s.subscribe(heard.append)
+    s.start_clock()
+    assert [c.kind for c in heard] == [Change.CLOCK_START, Change.CUE]
+    assert heard[1].cue is not None and heard[1].cue.name == "start" and heard[1].is_cue("start")
+    heard.clear()
+    clock.now += 5
+    a.tap_action("Ana", "attack")
+    a.tap_count(2)
+    events = a.tap_target("Ben")
+    assert [c.kind for c in heard] == [Change.BUILDING, Change.BUILDING, Change.CALL]
+    assert heard[-1].events == tuple(events or ()) and heard[-1].cue is None
+    heard.clear()
+    s.undo()
+    s.redo()
+    s.pause_clock()
+    s.try_call("not a call")
+    assert [c.kind for c in heard] == [Change.UNDO, Change.REDO, Change.CLOCK_PAUSE,
+                                       Change.REFUSED]
+    assert {c.kind for c in heard} & GAME_CHANGED == {Change.UNDO, Change.REDO}
+    assert all(c.events == () and c.cue is None for c in heard)

@@ -6,9 +6,11 @@ import subprocess
 import sys
 from dataclasses import fields
 
+import pytest
+
 import rules
 from companion.contract import GamePlugin
-from companion.games import plugins
+from companion.games import playable_games, plugins
 
 
 def test_all_five_games_have_a_plugin_of_the_same_shape() -> None:
@@ -34,3 +36,12 @@ def test_listing_the_games_does_not_load_kivy() -> None:
             "print('kivy' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False", done.stderr
+
+
+def test_the_games_are_found_once_and_cannot_be_changed_by_a_caller() -> None:
+    """plugins() scans the packages at its first call only (the app asks it a dozen times);
+    what it gives cannot be changed by one caller for the others."""
+    assert plugins() is plugins()
+    assert playable_games() == list(plugins()) == rules.game_names()
+    with pytest.raises(TypeError):
+        plugins()["another"] = plugins()["occulites"]

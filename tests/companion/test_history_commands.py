@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from history_night import PER_GAME, UNFINISHED, night_journal
+from lock_holder import Child
 from PIL import Image
 
 import rules
@@ -126,6 +127,41 @@ def test_forget_through_the_command(journal: Path, capsys: pytest.CaptureFixture
     assert name not in out
     code, out, _ = run(capsys, "stats", "--journal", str(journal))
     assert name not in out
+
+
+def test_import_and_forget_refuse_while_a_running_companion_holds_the_folder(
+        journal: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The commands that write the history take the data folder's lock, as the app does: while
+    an app runs on the folder they change nothing and say which process holds it."""
+    total = 5 * PER_GAME + UNFINISHED
+    zipped = tmp_path / "games.zip"
+    assert run(capsys, "history", "export", "zip", str(zipped), "--journal", str(journal))[0] == 0
+    with History(journal) as h:
+        h.refresh()
+        name = next(p.player for p in statistics(h).players if p.unfinished == 0)
+    other = tmp_path / "other" / "journal.sqlite3"
+    other.parent.mkdir()
+    apps = [Child(journal), Child(other)]  # a companion running on each data folder
+    try:
+        for app, argv in ((apps[0], ["history", "--journal", str(journal), "--forget", name]),
+                          (apps[1], ["history", "import", str(zipped), "--journal", str(other)])):
+            code, out, err = run(capsys, *argv)
+            assert code == 2 and out == "", (out, err)
+            folder = Path(argv[argv.index("--journal") + 1]).parent
+            assert f"process {app.said['pid']}" in err and str(folder) in err, err
+            assert "nothing was changed" in err and "Traceback" not in err
+        code, out, _ = run(capsys, "history", "--journal", str(journal))
+        assert code == 0 and name in out  # still there
+        code, out, _ = run(capsys, "history", "--journal", str(other))
+        assert code == 0 and "No games" in out  # nothing was imported
+    finally:
+        for app in apps:
+            app.close()
+    # the apps closed, the same commands write
+    code, out, _ = run(capsys, "history", "--journal", str(journal), "--forget", name)
+    assert code == 0 and f"{name} forgotten in" in out
+    code, out, _ = run(capsys, "history", "import", str(zipped), "--journal", str(other))
+    assert code == 0 and f"{total} of {total} game file(s) added" in out
 
 
 def test_stats_tables_for_players_games_roles_and_cards(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -133,6 +134,21 @@ def test_a_vision_reading_becomes_plain_dice(log: RollLog) -> None:
     log.record(dice, game_id=1)
     assert {g.label: g.counted for g in log.counts()} == {"the green dice": 1,
                                                          "dice of unknown colour": 1}
+
+
+def test_only_a_vision_reading_becomes_dice() -> None:
+    """The roll log takes vision's typed dice, not anything that has a ``dice`` attribute
+    (a stand-in without faces was once kept as an unread die of confidence 0)."""
+    fake = SimpleNamespace(dice=(SimpleNamespace(center=(5.0, 5.0)),))
+    with pytest.raises(RollLogError, match=r"a roll is read from a vision\.Reading, "
+                                           r"got SimpleNamespace"):
+        dice_from_reading(fake)  # type: ignore[arg-type]
+    corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    die = Die((5.0, 5.0), corners, 0.0, 20.0, 4, "4", "green", 0.93)
+    with pytest.raises(RollLogError, match=r"same_dice: seen must hold vision\.Die values, "
+                                           r"got SimpleNamespace"):
+        same_dice([die], list(fake.dice))  # type: ignore[arg-type]
+    assert same_dice([die], [die]) == {0: 0}
 
 
 def test_a_later_picture_of_dice_lying_still_names_the_same_dice() -> None:

@@ -33,7 +33,7 @@ def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize(("content", "why"), [
     (b"\xff\xfe not utf-8 \x80", "not UTF-8"),
     (b"a = " + b"[" * 5000 + b"]" * 5000, "nested too deeply"),
-    (b"volume = 'max'", "volume='max' must be a number"),
+    (b"volume = 'max'", "volume: expected a number, got 'max'"),
     (b"[broken", "not valid TOML"),
     (None, "is a folder"),
 ])

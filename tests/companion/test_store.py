@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lock_holder import DEADLINE, Child
 
 import rules
 from companion import startfiles, store
@@ -28,15 +29,20 @@ from companion.history.index import History
 from companion.history.rolls import RollLog
 from companion.journal import Journal
 from companion.session import TableSession
+from companion.tournament import store as tournament_store
+from companion.tournament.store import TableStore, TournamentStore
 from rules import Entry
 
 HERE = Path(__file__).parent
-CHILD = HERE / "store_child.py"
 #: A journal written by the companion before the store (schema versions) existed: a finished
 #: game, an unfinished one with a call and its clock, the history index, a roll, the kept
 #: fairness verdicts' table. Made with that version's own code (see the commit that adds it).
 OLD_JOURNAL = HERE / "files" / "journal-2026-11-before-store.sqlite3"
-DEADLINE = 60.0  # seconds a child may take to answer (generous: a loaded CI machine)
+#: A journal written by the companion of schema version 2 (the last before the tournament
+#: tables joined the store's migrations): a finished game, an unfinished one with two calls,
+#: the history index, a roll, a director's tournament of 4 entrants, a table's membership and
+#: one report in its outbox. Made with that version's own code (see the commit that adds it).
+SCHEMA_2_JOURNAL = HERE / "files" / "journal-2026-11-schema-2.sqlite3"
 
 
 def _eye_game() -> rules.Game[Any]:
@@ -49,44 +55,6 @@ def _journal_with_game(path: Path) -> int:
         gid = j.start_game(_eye_game().setup, "two apps")
         j.record_call(gid, Entry("Grubic: Movement 1", 0.5))
     return gid
-
-
-class Child:
-    """A real second process holding the journal open as the app does (store_child.py)."""
-
-    def __init__(self, journal: Path, call: str | None = None) -> None:
-        args = [sys.executable, str(CHILD), str(journal), *([call] if call else [])]
-        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
-        try:
-            # waits on the child's line (the condition), with a deadline; never a fixed sleep
-            line = _readline(self.proc, DEADLINE)
-        except BaseException:
-            self.proc.kill()
-            raise
-        self.said: dict[str, Any] = json.loads(line)
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write("\n")
-            self.proc.stdin.flush()
-        self.proc.wait(timeout=DEADLINE)
-
-
-def _readline(proc: subprocess.Popen[str], deadline: float) -> str:
-    import selectors
-
-    assert proc.stdout is not None
-    with selectors.DefaultSelector() as sel:
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        if not sel.select(timeout=deadline):
-            raise AssertionError(f"the child said nothing in {deadline} s")
-    line = proc.stdout.readline()
-    if not line:
-        assert proc.stderr is not None
-        raise AssertionError(f"the child ended: {proc.wait()} {proc.stderr.read()}")
-    return line
 
 
 # -- one companion per data folder ----------------------------------------------------------
@@ -392,12 +360,18 @@ def test_a_special_settings_file_is_said_never_read_endlessly(
 
 # -- versions --------------------------------------------------------------------------------
 
-def test_a_journal_from_before_the_store_opens_and_migrates(tmp_path: Path) -> None:
+def _kept_journal(kept: Path, version: int, tmp_path: Path) -> Path:
+    """A copy of a kept journal file, checked to be of schema ``version``."""
     path = tmp_path / "journal.sqlite3"
-    shutil.copy(OLD_JOURNAL, path)
+    shutil.copy(kept, path)
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone()[0] == 0
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == version
     raw.close()
+    return path
+
+
+def test_a_journal_from_before_the_store_opens_and_migrates(tmp_path: Path) -> None:
+    path = _kept_journal(OLD_JOURNAL, 0, tmp_path)
     with Journal(path) as j:
         assert j.pragma("user_version") == store.SCHEMA_VERSION
         assert j.pragma("journal_mode") == "wal" and j.pragma("synchronous") == 2  # FULL
@@ -413,6 +387,97 @@ def test_a_journal_from_before_the_store_opens_and_migrates(tmp_path: Path) -> N
         assert h.version() >= 1
     with RollLog(path) as log:
         assert log.db.execute("SELECT count(*) FROM roll_log").fetchone()[0] == 1
+
+
+def test_a_journal_of_schema_2_opens_and_migrates(tmp_path: Path) -> None:
+    path = _kept_journal(SCHEMA_2_JOURNAL, 2, tmp_path)
+    with Journal(path) as j:
+        assert j.pragma("user_version") == store.SCHEMA_VERSION
+        games = j.games()
+        assert len(games) == 2 and games[1].finished is not None
+        unfinished = j.unfinished()
+        assert len(unfinished) == 1
+        assert [e.call for e in unfinished[0].entries] == ["Grubic: Movement 1",
+                                                           "Riparian: Movement 2"]
+        j.resume(unfinished[0].id)
+        j.record_call(unfinished[0].id, Entry("Grubic: Movement 1", 3.0))  # and it takes calls
+    with History(path) as h:
+        h.refresh()
+        assert len(h.games()) == 2
+    with RollLog(path) as log:
+        assert log.db.execute("SELECT count(*) FROM roll_log").fetchone()[0] == 1
+    with TournamentStore(path) as director:
+        tournament, seq = director.load("ab12")
+        assert tournament.name == "Club night" and len(tournament.entrants()) == 4 and seq >= 5
+    with TableStore(path) as table:
+        assert [m.tournament for m in table.memberships()] == ["cd34"]
+        assert [(i.report_id, i.payload) for i in table.pending()] == [("r1", b'{"x": 1}')]
+
+
+def test_the_tournament_tables_are_opened_and_migrated_by_the_one_store(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as j:  # one schema: the journal's opening makes every table
+        tables = {r[0] for r in j.db.execute("SELECT name FROM sqlite_master")}
+        assert {"tournament_list", "tournament_events", "tournament_membership",
+                "tournament_outbox", "tournament_reports"} <= tables
+    fresh = tmp_path / "tournament.sqlite3"
+    for kind in (TournamentStore, TableStore):
+        with kind(fresh) as tournaments:  # the pragmas and the version, set the one way
+            db = tournaments.db
+            assert db.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+            assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+            assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+            assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_only_the_store_opens_sqlite() -> None:
+    """Every module reaches the journal's file through companion.store: no other opens it."""
+    import ast
+
+    root = HERE.parents[1]
+    openers = []
+    for package in ("companion", "hardware", "calibration", "vision", "rules"):
+        for source in sorted((root / package).rglob("*.py")):
+            tree = ast.parse(source.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                opens = (isinstance(node, ast.Attribute) and node.attr == "connect"
+                         and isinstance(node.value, ast.Name) and node.value.id == "sqlite3")
+                opens |= (isinstance(node, ast.ImportFrom) and node.module == "sqlite3"
+                          and any(a.name == "connect" for a in node.names))
+                if opens:
+                    openers.append(f"{source.relative_to(root)}:{node.lineno}")
+    assert openers and all(o.startswith("companion/store.py:") for o in openers), openers
+
+
+def test_doctor_finds_secrets_in_a_journal_that_holds_a_tournament_only(tmp_path: Path) -> None:
+    """Every journal has the tournament tables now; only one that uses them holds secrets."""
+    path = tmp_path / "data" / "journal.sqlite3"
+    _journal_with_game(path)
+    os.chmod(path, 0o644)
+    assert tournament_store.readable_secrets(path, tmp_path / "none") == []
+    with TableStore(path) as table:
+        table.join("cd34", "cd34-1-KQ7MX2P9@10.0.0.5")
+    os.chmod(path, 0o644)
+    assert tournament_store.readable_secrets(path, tmp_path / "none") == [path]
+
+
+def test_a_full_card_refuses_a_tournament_report_in_plain_words_and_keeps_the_others(
+        tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    with TableStore(path) as table:
+        table.join("cd34", "cd34-1-KQ7MX2P9@10.0.0.5")
+        table.db.execute("PRAGMA wal_autocheckpoint=0")
+        pages = table.db.execute("PRAGMA page_count").fetchone()[0]
+        table.db.execute(f"PRAGMA max_page_count={pages + 2}")  # as good as a full card
+        table.db.execute("PRAGMA cache_size=1")
+        queued = []
+        with pytest.raises(tournament_store.StoreError, match="the SD card is full") as refused:
+            for i in range(1000):
+                table.queue(f"r{i}", "cd34", 1, 1, b"x" * 3000)
+                queued.append(f"r{i}")
+        assert "cannot rollback" not in str(refused.value) and queued
+    with TableStore(path) as again:  # every report that was taken is there, no other
+        assert [i.report_id for i in again.pending()] == queued
 
 
 def test_a_journal_from_a_newer_version_is_refused_in_words(tmp_path: Path) -> None:

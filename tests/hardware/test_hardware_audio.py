@@ -255,10 +255,10 @@ def test_round_from_config_picks_the_soundtrack_or_the_loop(tmp_path: Path) -> N
     ("table", "message"),
     [
         ({"volum": 1}, r"\[audio\] volum: unknown setting"),
-        ({"volume": "loud"}, r"\[audio\] volume: expected int or float, got 'loud'"),
-        ({"volume": 3}, r"\[audio\] volume: must be between 0 and 1"),
+        ({"volume": "loud"}, r"\[audio\] volume: expected a number, got 'loud'"),
+        ({"volume": 3}, r"\[audio\] volume: must be <= 1.0, got 3"),
         ({"round_length": 0}, r"round_length: must be > 0"),
-        ({"backend": True}, r"\[audio\] backend: expected str"),
+        ({"backend": True}, r"\[audio\] backend: expected text, got True"),
     ],
 )
 def test_bad_audio_config_names_the_key(table: dict[str, object], message: str) -> None:

@@ -556,11 +556,11 @@ def test_explicit_source_with_fallback_off_raises(tmp_path: Path) -> None:
 def test_bad_camera_config_names_the_key() -> None:
     with pytest.raises(ConfigError, match=r"\[camera\] fsp: unknown setting"):
         make_source("synthetic", {"camera": {"fsp": 10}})
-    with pytest.raises(ConfigError, match=r"\[camera\] fps: expected int or float, got 'fast'"):
+    with pytest.raises(ConfigError, match=r"\[camera\] fps: expected a number, got 'fast'"):
         make_source("synthetic", {"camera": {"fps": "fast"}})
-    with pytest.raises(ConfigError, match=r"\[camera\] loop: expected bool, got 1"):
+    with pytest.raises(ConfigError, match=r"\[camera\] loop: expected true or false, got 1"):
         make_source("synthetic", {"camera": {"loop": 1}})
-    with pytest.raises(ConfigError, match=r"lores_size: expected two numbers"):
+    with pytest.raises(ConfigError, match=r"lores_size: expected a list of 2, got \[640\]"):
         make_source("picamera2", {"camera": {"lores_size": [640]}})
 
 

@@ -86,8 +86,8 @@ def test_camera_probe_reports_the_failure_and_what_to_do(
 
 @pytest.mark.parametrize(("config", "finding"), [
     ('[camera]\nsource = "bogus"\n', "unknown camera source 'bogus' (from config file)"),
-    ('[audio]\nvolume = "max"\n', "[audio] volume: expected int or float, got 'max'"),
-    ("[audio]\nvolume = 999\n", "[audio] volume: must be between 0 and 1, got 999"),
+    ('[audio]\nvolume = "max"\n', "[audio] volume: expected a number, got 'max'"),
+    ("[audio]\nvolume = 999\n", "[audio] volume: must be <= 1.0, got 999"),
 ])
 def test_bad_values_are_fails_with_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str], config: str,

@@ -6,8 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.read as read_mod
-from vision import read_dice
+from vision import DiceReader
 from vision.cnn import (
     CLS,
     CLS_PATH,
@@ -20,8 +19,8 @@ from vision.cnn import (
     body_bgr,
     crop,
     die_angle,
+    load_nets,
     load_onnx,
-    nets,
     shrink,
     warp_down,
 )
@@ -51,7 +50,7 @@ def test_classic_engine_gives_the_default_engines_outputs(path: object, shape: t
 
 
 def test_detector_finds_synthetic_dice_centres() -> None:
-    n = nets()
+    n = load_nets()
     assert n is not None
     rng = np.random.default_rng(99)
     found = total = 0
@@ -87,7 +86,7 @@ def _six_dice(turn: float, body: tuple[int, int, int],
 
 
 def test_classifier_reads_each_value() -> None:
-    n = nets()
+    n = load_nets()
     assert n is not None
     img, dets = _six_dice(17, (228, 230, 232), (30, 30, 30))
     p = n.classify(img, dets)
@@ -97,7 +96,7 @@ def test_classifier_reads_each_value() -> None:
 
 
 def test_recheck_reads_only_unsure_dice_again() -> None:
-    n = nets()
+    n = load_nets()
     assert n is not None
     img, dets = _six_dice(11, (40, 35, 200), (235, 235, 235))
     given = np.full((6, 7), 1 / 7, np.float32)  # unsure rows: nothing likely
@@ -213,9 +212,9 @@ def test_shrink_puts_the_frame_top_left(h: int, w: int) -> None:
         assert pad[0, 0, 2] > 200 and pad[0, 0, 0] < 50  # ... the red edge
 
 
-def test_classical_fallback_without_models(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(read_mod, "nets", lambda: None)
+def test_classical_fallback_without_models() -> None:
     d = SynthDie(center=(100, 100), size=50, angle=10, value=3, colour="red",
                  body_bgr=(40, 35, 200), pip_bgr=(235, 235, 235))
-    reading = read_dice(render(Scene(220, 200, (d,), background_bgr=(200, 200, 200))))
+    frame = render(Scene(220, 200, (d,), background_bgr=(200, 200, 200)))
+    reading = DiceReader.shipped(cnn=False).read(frame)
     assert [x.value for x in reading.dice] == [3]

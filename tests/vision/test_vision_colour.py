@@ -14,8 +14,8 @@ from vision.colour import (
     COLOUR_NAMES,
     ColourNamer,
     colour_features,
+    load_namer,
     name_colours,
-    namer,
     scene_light,
 )
 from vision.profile import DEFAULT_PALETTE, ColourModel, Palette
@@ -100,7 +100,7 @@ def test_shipped_namer_names_rendered_dice_on_felt() -> None:
     """Dice of colours the photos lack (orange, grey) and others, on red felt."""
     from vision.synthetic import Surface
 
-    nm = namer()
+    nm = load_namer()
     assert nm is not None
     cols = {"orange": (30, 120, 240), "blue": (190, 100, 25), "yellow": (40, 210, 235),
             "white": (228, 230, 232), "green": (60, 160, 40), "black": (35, 35, 38)}
@@ -117,7 +117,7 @@ def test_shipped_namer_names_rendered_dice_on_felt() -> None:
 
 
 def test_calibrated_palette_limits_names_to_its_colours() -> None:
-    nm = namer()
+    nm = load_namer()
     assert nm is not None
     die = SynthDie((60.0, 60.0), 50.0, value=3, colour="orange", body_bgr=(30, 120, 240),
                    pip_bgr=(30, 30, 30))

@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision import read_dice
+from vision import WarningKind, read_dice
 from vision.synthetic import (
     HARD_TABLES,
     SURFACES,
@@ -21,7 +21,7 @@ from vision.synthetic import (
 
 
 def _warns_hand(img: np.ndarray) -> bool:
-    return any(w.startswith("occlusion") for w in read_dice(img).warnings)
+    return read_dice(img).warned(WarningKind.OCCLUSION)
 
 
 @pytest.mark.parametrize("kind", SURFACES)

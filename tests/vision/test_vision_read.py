@@ -7,7 +7,15 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision import Profile, Reading, TableRegion, annotate, read_dice
+from vision import (
+    Profile,
+    Reading,
+    ReadWarning,
+    TableRegion,
+    WarningKind,
+    annotate,
+    read_dice,
+)
 from vision.synthetic import Scene, SynthDie, random_scene, render
 
 
@@ -113,7 +121,8 @@ def test_bad_frames_raise(frame: object, msg: str) -> None:
 ])
 def test_blank_frames_give_empty_reading(frame: np.ndarray, msg: str) -> None:
     r = read_dice(frame)
-    assert r.dice == () and len(r.warnings) == 1 and msg in r.warnings[0]
+    assert r.dice == () and len(r.warnings) == 1 and msg in r.warnings[0].text
+    assert r.warnings[0].kind is WarningKind.UNREADABLE_FRAME
     assert r.frame_shape == frame.shape[:2]
 
 
@@ -166,7 +175,8 @@ def test_annotate_returns_new_image() -> None:
     out = annotate(img, reading)
     assert np.array_equal(img, before)
     assert out.shape == img.shape and out is not img and not np.array_equal(out, img)
-    blank = annotate(img, Reading.empty(img.shape[:2], "frame is all black"))
+    black = ReadWarning(WarningKind.UNREADABLE_FRAME, "frame is all black")
+    blank = annotate(img, Reading.empty(img.shape[:2], black))
     assert not np.array_equal(blank, img)  # the warning is drawn
     with pytest.raises(ValueError, match="uint8"):
         annotate(img.astype(np.float32), reading)
@@ -177,5 +187,7 @@ def test_hand_warns_occlusion() -> None:
     scene = random_scene(rng, n_dice=(3, 3), touching=0.0, clutter=0)
     hand = ((250.0, 480.0), (260.0, 250.0), (330.0, 200.0), (420.0, 230.0), (430.0, 480.0))
     with_hand = dataclasses.replace(scene, hand=hand)
-    assert not any(w.startswith("occlusion") for w in read_dice(render(scene)).warnings)
-    assert any(w.startswith("occlusion") for w in read_dice(render(with_hand)).warnings)
+    assert not read_dice(render(scene)).warned(WarningKind.OCCLUSION)
+    warned = read_dice(render(with_hand)).warnings
+    assert [w.kind for w in warned] == [WarningKind.OCCLUSION]
+    assert "a hand?" in str(warned[0])  # the words people see

@@ -12,7 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import read_dice
+from vision import DiceReader
+from vision.cnn import Nets
 
 PHOTOS = Path(__file__).parents[2].parent / "shared" / "data" / "dice-photos"
 if not PHOTOS.exists():  # a worktree one level deeper than the main checkout
@@ -53,22 +54,19 @@ def _unseen_by(jpg: Path) -> Path:
 
 @pytest.mark.parametrize("models", ["shipped", "unseen"])
 @pytest.mark.parametrize(("name", "min_right"), CASES)
-def test_real_photo(name: str, min_right: int, models: str,
-                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_real_photo(name: str, min_right: int, models: str) -> None:
     jpg = PHOTOS / name
     if not jpg.exists():
         pytest.skip(f"{jpg} missing")
+    reader = DiceReader.shipped()
     if models == "unseen":
-        import vision.read as read_mod
-        from vision.cnn import Nets
-
         fold = _unseen_by(jpg)
-        net = Nets(det=fold / "dice_det.onnx", cls=fold / "dice_cls.onnx")
-        monkeypatch.setattr(read_mod, "nets", lambda: net)
+        reader = DiceReader(nets=Nets(det=fold / "dice_det.onnx", cls=fold / "dice_cls.onnx"),
+                            faces=reader.faces, colours=reader.colours)
     img = cv2.imread(str(jpg))
     assert img is not None
     labels = _labels(jpg, img.shape[1], img.shape[0])
-    reading = read_dice(img)
+    reading = reader.read(img)
     found = right = 0
     for v, x, y, side in labels:
         near = [d for d in reading.dice if np.hypot(d.center[0] - x, d.center[1] - y) < side]

@@ -9,10 +9,11 @@ import pytest
 
 from vision import Die, Reading, RollTracker, read_dice
 from vision.synthetic import random_scene, render
+from vision.types import HAND_IN_VIEW, ReadWarning
 
 
 def _reading(*centres: tuple[float, float], values: tuple[int | None, ...] | None = None,
-             warning: str | None = None, size: float = 10.0) -> Reading:
+             warning: ReadWarning | None = None, size: float = 10.0) -> Reading:
     vals = values or tuple(3 for _ in centres)
     h = size / 2
     dice = tuple(Die(center=c, corners=((c[0] - h, c[1] - h), (c[0] + h, c[1] - h),
@@ -76,7 +77,7 @@ def test_hand_suspends_settling() -> None:
     tr = RollTracker(settle_s=0.3)
     frames = [(i * 0.05, _reading((100 + 30 * i, 100))) for i in range(4)]
     # the dice lie still but a hand is in view for a second: no roll
-    frames += [(0.2 + i * 0.05, _reading((220, 100), warning="occlusion: a hand"))
+    frames += [(0.2 + i * 0.05, _reading((220, 100), warning=HAND_IN_VIEW))
                for i in range(20)]
     assert _feed(tr, frames) == []
     # the hand leaves: the stillness clock starts again
@@ -90,7 +91,7 @@ def test_hand_that_changes_nothing_emits_nothing() -> None:
     tr = RollTracker(settle_s=0.1)
     still = [(i * 0.05, _reading((100, 100))) for i in range(6)]
     assert len(_feed(tr, still)) == 1
-    hand = [(0.3 + i * 0.05, _reading((100, 100), warning="occlusion: a hand")) for i in range(4)]
+    hand = [(0.3 + i * 0.05, _reading((100, 100), warning=HAND_IN_VIEW)) for i in range(4)]
     after = [(0.5 + i * 0.05, _reading((100, 100))) for i in range(6)]
     assert _feed(tr, hand + after) == []
 

@@ -15,8 +15,11 @@ from vision import (
     Palette,
     Profile,
     Reading,
+    ReadWarning,
     TableRegion,
+    WarningKind,
 )
+from vision.types import HAND_IN_VIEW
 
 
 def _die(**kw: object) -> Die:
@@ -57,13 +60,35 @@ def test_uncertain_die_and_reading() -> None:
 
 
 def test_reading_empty_and_validation() -> None:
-    e = Reading.empty((10, 20), "frame is all black")
-    assert e.dice == () and e.warnings == ("frame is all black",) and e.frame_shape == (10, 20)
+    black = ReadWarning(WarningKind.UNREADABLE_FRAME, "frame is all black")
+    e = Reading.empty((10, 20), black)
+    assert e.dice == () and e.warnings == (black,) and e.frame_shape == (10, 20)
     assert Reading.empty().warnings == ()
     with pytest.raises(ValueError, match="frame_shape"):
         Reading(dice=(), frame_shape=(1, 2, 3))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="tuple of Die"):
         Reading(dice=[_die()], frame_shape=(1, 2))  # type: ignore[arg-type]
+
+
+def test_warnings_are_typed() -> None:
+    """A reading's warnings say their kind as a type, not as a prefix of their words: code
+    asks ``warned(kind)``; the words are for people; a bare string is refused."""
+    r = Reading(dice=(_die(),), frame_shape=(480, 640), warnings=(HAND_IN_VIEW,))
+    assert r.warned(WarningKind.OCCLUSION) and not r.warned(WarningKind.UNREADABLE_FRAME)
+    assert str(HAND_IN_VIEW) == HAND_IN_VIEW.text and "hand" in HAND_IN_VIEW.text
+    plain = json.loads(json.dumps(r.to_dict()))
+    assert plain["warnings"] == [{"kind": "occlusion", "text": HAND_IN_VIEW.text}]
+    assert Reading.from_dict(plain) == r
+    with pytest.raises(ValueError, match="tuple of ReadWarning"):
+        Reading(dice=(), frame_shape=(1, 2), warnings=("occlusion: a hand",))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="warning kind must be one of"):
+        Reading.from_dict({**plain, "warnings": [{"kind": "glare", "text": "too bright"}]})
+    with pytest.raises(ValueError, match="a reading's warning must be"):
+        Reading.from_dict({**plain, "warnings": ["occlusion: a hand"]})
+    with pytest.raises(ValueError, match=r"ReadWarning\.kind must be a WarningKind"):
+        ReadWarning("occlusion", "a hand")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"ReadWarning\.text must be a non-empty string"):
+        ReadWarning(WarningKind.OCCLUSION, "")
 
 
 def test_palette_names_rulebook_colours() -> None:
@@ -100,8 +125,13 @@ def test_profile_round_trip() -> None:
 
 
 def test_profile_rejects_bad_input() -> None:
-    with pytest.raises(ValueError, match="unknown keys"):
+    with pytest.raises(ValueError, match="profile: Object contains unknown field `tabel`"):
         Profile.from_dict({"tabel": None})
+    with pytest.raises(ValueError, match=r"Expected `array` of length 3, got 2 - at "
+                                         r"`\$.palette.colours\[0\].bgr`"):
+        Profile.from_dict({"palette": {"colours": [{"name": "red", "bgr": [1, 2]}]}})
+    with pytest.raises(ValueError, match="profile: Expected `object`, got `array`"):
+        Profile.from_dict([1, 2])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="at least 3 points"):
         TableRegion(((0, 0), (1, 1)))
     with pytest.raises(ValueError, match="singular"):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from vision import Reading
-from vision.types import Die
+from vision.types import HAND_IN_VIEW, Die
 
 SIZE = 30.0
-HAND = "occlusion: a large object (a hand?) is in view"
+HAND = HAND_IN_VIEW
 
 Spec = tuple[float, float, int | None]  # x, y, value (None: read as uncertain)
 

@@ -15,13 +15,17 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from companion.session import NOT_SAVED, MonotonicClock, TableSession, not_saved
+from companion.session import NOT_SAVED, Change, MonotonicClock, TableSession, not_saved
 from hardware.buttons import ButtonCall, ButtonEvent, ButtonHold, ButtonPress
 from rules import Call, Event, IllegalCall, InvalidCall, RulesError
 from rules.eye_for_an_eye import EyeForAnEye
 from rules.eye_for_an_eye.calls import Act, Dispute, Land, NextRound, Ready, TimeUp, Unblockable
 from rules.eye_for_an_eye.game import PendingView, SeatView
+
+if TYPE_CHECKING:
+    from companion.session import SessionChange
 
 #: One attack's parry window: (target player, attacker, figure hit), oldest window first.
 WindowKey = tuple[str, str, str]
@@ -217,9 +221,9 @@ class ArenaCalls:
 
     # -- after every change --------------------------------------------------------------------
 
-    def _changed(self, what: str, events: Sequence[Event]) -> None:
-        if what in ("call", "undo", "redo"):
-            if what == "undo":
+    def _changed(self, change: SessionChange) -> None:
+        if change.game_changed:
+            if change.kind is Change.UNDO:
                 self.held = True
             elif self.held:  # play goes on after an undo: every window starts again in full
                 self.held = False
@@ -346,7 +350,7 @@ class ArenaCalls:
 
     def _building(self) -> None:
         self._update_choosing()
-        self.session.tell("building")
+        self.session.tell(Change.BUILDING)
 
     def tap_action(self, player: str, action: str) -> list[Event] | None:
         """Tap 1: an action on a player's panel. Calls with no count are made at once. An

@@ -7,13 +7,13 @@ from typing import Any
 
 from kivy.uix.screenmanager import Screen
 
-from companion.contract import Host
+from companion.contract import Host, Light
 from companion.games.eye_for_an_eye.board import BoardWatcher, apply_board
 from companion.games.eye_for_an_eye.calls import ArenaCalls, Press, counting_feedback
 from companion.games.eye_for_an_eye.screen import ArenaScreen, BetweenScreen
-from companion.session import TableSession
+from companion.session import Change, SessionChange, TableSession
 from hardware.buttons import ButtonEvent
-from rules import Event, RulesError
+from rules import RulesError
 from rules.eye_for_an_eye import EyeForAnEye
 from vision import Reading
 
@@ -53,20 +53,21 @@ class EyeTable:
 
     # -- the session -------------------------------------------------------------------------
 
-    def on_session(self, what: str, events: Sequence[Event]) -> None:
-        if what == "refused":
+    def on_session(self, change: SessionChange) -> None:
+        what, events = change.kind, change.events
+        if what is Change.REFUSED:
             self.arena.refused = True  # shown white on red in the message box
-        elif what in ("call", "undo", "redo", "building"):
+        elif change.game_changed or what is Change.BUILDING:
             self.arena.refused = False
-        if what.startswith("cue:"):
-            sound = CUE_SOUNDS.get(what[4:])
+        if change.cue is not None:
+            sound = CUE_SOUNDS.get(change.cue.name)
             if sound is not None:
                 self.host.sound(sound)
             return
         for e in events:
             if e.kind in EVENT_SOUNDS:
                 self.host.sound(EVENT_SOUNDS[e.kind])
-        if what in ("call", "undo", "redo"):
+        if change.game_changed:
             if self.game.state.phase != "playing":
                 self.between.refresh(events)
                 self.host.show("between")
@@ -117,9 +118,9 @@ class EyeTable:
         except RulesError as e:
             self.say(str(e))
 
-    def lights(self) -> Sequence[str]:
+    def lights(self) -> Sequence[Light]:
         """Lit while that seat may parry, blinking when knocked out."""
-        out = []
+        out: list[Light] = []
         for seat in self.calls.seats():
             if seat.knocked_out:
                 out.append("blink")
