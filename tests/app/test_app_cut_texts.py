@@ -45,7 +45,7 @@ def test_cut_texts_show_whole_at_the_largest_text(app_dirs: Path) -> None:
     from test_app_history import settle
 
     from companion import settings as settings_mod
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from companion.preview import CameraFeed
     from companion.standin import ThrownDice

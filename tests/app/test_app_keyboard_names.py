@@ -27,7 +27,7 @@ def refused(ch: str) -> bool:
 
 def test_the_on_screen_keyboard_types_names_and_enter_moves_on(app_dirs: Path) -> None:
     from companion import settings as settings_mod
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
     from companion.startcheck import SCREEN_NAME_CHARS
 
