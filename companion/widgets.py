@@ -255,7 +255,11 @@ class TypingInput(TextInput):
             return
         layout = self.keys or Config.get("kivy", "keyboard_layout")
         if keyboard.layout != layout:
+            keyboard.have_special = False
             keyboard.layout = layout
+        if not getattr(keyboard, "_accents_bound", False):
+            keyboard._accents_bound = True
+            keyboard.fbind("on_key_up", _toggle_accents)
 
     def _content(self) -> Any:
         """The screen's content: the child of the Screen this field is on."""
@@ -285,6 +289,14 @@ class TypingInput(TextInput):
         top = keyboard.bbox[0][1] + keyboard.bbox[1][1]
         bottom = self.to_window(self.x, self.y)[1] - content.y
         content.y = max(0.0, top + 6 - bottom)
+
+
+def _toggle_accents(keyboard: Any, keycode: Any, *_: Any) -> None:
+    """The "accents" key of a layout (NAME_KEYS) switches its accented letters on and off:
+    tapped once, they stay (Kivy's own "special" key shows them only while it is held, which
+    one finger cannot do while it taps a letter)."""
+    if keycode == "accents":
+        keyboard.have_special = not keyboard.have_special
 
 
 Factory.register("FitLabel", cls=FitLabel)

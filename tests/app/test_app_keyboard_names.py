@@ -46,14 +46,19 @@ def test_the_on_screen_keyboard_types_names_and_enter_moves_on(app_dirs: Path) -
         yield 3
         keys = dict(d.keys())
         vk = d.on_screen_keyboard()
-        d.tap_at(*keys["capslock"])  # the capitals (Caps Lock: no key is held down)
-        yield 2
-        seen["caps_mode"] = vk.layout_mode
-        shifted = d.keys()
-        d.tap_at(*shifted["capslock"])
-        yield 2
-        seen["back_mode"] = vk.layout_mode
-        seen["typed_keys"] = sorted(k for k in {**keys, **shifted} if len(k) == 1)
+        offered = dict(keys)
+        # the capitals (Caps Lock: no key is held down) and the accented letters: each layer
+        # stays until its key is tapped again
+        for key in ("capslock", "accents"):
+            d.tap_at(*keys[key])
+            yield 2
+            seen[f"{key} on"] = vk.layout_mode
+            layer = d.keys()
+            offered.update(layer)
+            d.tap_at(*layer[key])
+            yield 2
+            seen[f"{key} off"] = vk.layout_mode
+        seen["typed_keys"] = sorted(k for k in offered if len(k) == 1)
         # a name longer than the table shows: the field stops at 16 characters
         yield from d.type_on_screen("abcdefghijklmnopqrst", erase=len(first.text))
         seen["long"] = first.text
@@ -67,6 +72,12 @@ def test_the_on_screen_keyboard_types_names_and_enter_moves_on(app_dirs: Path) -
         # on to player 2, the keyboard still up
         assert seen["after_first_enter"] == (False, True, True), seen["after_first_enter"]
         yield from d.type_on_screen("o", erase=0)
+        d.tap_at(*d.keys()["accents"])  # "Benoë": an accented letter on its layer
+        yield 2
+        d.tap_at(*d.keys()["ë"])
+        yield 1
+        d.tap_at(*d.keys()["accents"])
+        yield 2
         d.tap_at(*d.keys()["enter"])
         yield 3
         seen["after_second_enter"] = (second.focus, third.focus)
@@ -80,8 +91,10 @@ def test_the_on_screen_keyboard_types_names_and_enter_moves_on(app_dirs: Path) -
     bad = [k for k in seen["typed_keys"] if refused(k)]
     assert not bad, f"the on-screen keyboard offers characters a name cannot take: {bad}"
     assert {"a", "z", "0", "9", "-", "'", "."} <= set(seen["typed_keys"])
-    assert (seen["caps_mode"], seen["back_mode"]) == ("shift", "normal")
+    assert (seen["capslock on"], seen["capslock off"]) == ("shift", "normal")
+    assert (seen["accents on"], seen["accents off"]) == ("special", "normal")
+    assert {"é", "ë", "ø", "ß", "É"} <= set(seen["typed_keys"])
     assert seen["long"] == "abcdefghijklmnopqrst"[:SCREEN_NAME_CHARS]
     assert seen["after_second_enter"] == (False, True)
     assert seen["after_last_enter"] == (False, False)
-    assert seen["names"] == ["Ana", "Beno", "Cy"]
+    assert seen["names"] == ["Ana", "Benoë", "Cy"]
