@@ -4,6 +4,7 @@ next player's name (on the last one it puts the keyboard away)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,8 @@ def test_the_on_screen_keyboard_types_names_and_enter_moves_on(app_dirs: Path) -
             seen[f"{key} on"] = vk.layout_mode
             layer = d.keys()
             offered.update(layer)
+            if os.environ.get("KEYBOARD_SHOTS"):
+                d.screenshot(Path(os.environ["KEYBOARD_SHOTS"]) / f"names-keyboard-{key}.png")
             d.tap_at(*layer[key])
             yield 2
             seen[f"{key} off"] = vk.layout_mode
