@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from hardware.buttons import Light as ButtonLight
 
 if TYPE_CHECKING:
     from kivy.uix.screenmanager import Screen
@@ -39,10 +41,8 @@ if TYPE_CHECKING:
     from rules import Setup
     from vision import Profile, Reading
 
-
-#: A seat's light on the table's buttons.
-Light = Literal["on", "off", "blink"]
-
+#: A seat's light on the table's buttons ("on", "off" or "blink"), as the buttons take it.
+Light = ButtonLight
 
 @dataclass(frozen=True)
 class ButtonUse:
@@ -207,7 +207,7 @@ class TableGame(Protocol):
         """True while the game reads dice from the camera."""
 
     def lights(self) -> Sequence[Light]:
-        """Each seat's light on the table's buttons, in seat order."""
+        """Each seat's light on the table's buttons: "on", "off" or "blink" (seat order)."""
 
     def close(self) -> None:
         """The game leaves the table: stop its timers, release what it holds."""

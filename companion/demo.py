@@ -165,7 +165,7 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
         exported = journal.export(session_box["id"])
     standings = output / "standings.txt"
     lines = [session_game.standings().format(), ""]
-    from companion.games.eye_for_an_eye.screen import result_row
+    from companion.games.eye_for_an_eye.model import result_row
     from rules.eye_for_an_eye import EyeForAnEye
 
     results = session_game.round_results() if isinstance(session_game, EyeForAnEye) else []

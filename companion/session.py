@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 from companion.journal import Journal
 from companion.store import StoreError
 from hardware.audio.clock import Cue, RoundClock
-from rules import Call, Entry, Event, Game, RulesError, Setup, from_setup
+from rules import Call, Entry, Event, Game, IllegalCall, RulesError, Setup, from_setup
 from rules.core import Prompt, normalise_time
 
 MonotonicClock = Callable[[], float]
@@ -106,6 +106,8 @@ class TableSession(Generic[G]):
         self._now = clock
         self.listeners: list[Listener] = []
         self.message = ""
+        #: The engine's refusal :attr:`message` says (its call and reason), if it says one.
+        self.refused: IllegalCall | None = None
         prompt = self.prompt()
         self._round = prompt.round
         self.clock = RoundClock(prompt.clock or UNTIMED, clock=clock, elapsed=elapsed)
@@ -203,6 +205,9 @@ class TableSession(Generic[G]):
         writing the journal: see :data:`NOT_SAVED`). Either way the game is as it was."""
         try:
             return self.call(call)
+        except IllegalCall as e:
+            self.refuse(str(e), e)
+            return None
         except RulesError as e:
             self.refuse(str(e))
             return None
@@ -210,9 +215,11 @@ class TableSession(Generic[G]):
             self.refuse(not_saved(e, self.journal))
             return None
 
-    def refuse(self, why: str) -> None:
-        """Say why something the players asked for was not done."""
+    def refuse(self, why: str, refusal: IllegalCall | None = None) -> None:
+        """Say why something the players asked for was not done (``refusal``: the engine's,
+        when it refused a call)."""
         self.message = why
+        self.refused = refusal
         self.tell(Change.REFUSED)
 
     def undo(self) -> Entry | None:

@@ -25,6 +25,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from companion import theme
+from companion.words import fmt_clock, fmt_clock_at
 
 KV = Path(__file__).with_name("app.kv")
 
@@ -324,20 +325,6 @@ class Bar(Widget):
 
     value = NumericProperty(0.0)
     fill = ListProperty(list(theme.ACCENT))
-
-
-def fmt_clock(seconds: float) -> str:
-    """Seconds left as the clock shows them: m:ss, rounded up."""
-    s = max(0, int(seconds + 0.999))
-    return f"{s // 60}:{s % 60:02d}"
-
-
-def fmt_clock_at(at: float | None) -> str:
-    """A call's time in the log: m:ss into the round."""
-    if at is None:
-        return ""
-    s = int(at)
-    return f"{s // 60}:{s % 60:02d}"
 
 
 def show_picture(image: Image, rgb: Any) -> None:

@@ -22,4 +22,18 @@ def together(name: str) -> str:
     return name.replace(" ", "\u00a0")
 
 
-__all__ = ["plural", "together"]
+def fmt_clock(seconds: float) -> str:
+    """Seconds left as the clock shows them: m:ss, rounded up."""
+    s = max(0, int(seconds + 0.999))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def fmt_clock_at(at: float | None) -> str:
+    """A call's time in the log: m:ss into the round."""
+    if at is None:
+        return ""
+    s = int(at)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+__all__ = ["fmt_clock", "fmt_clock_at", "plural", "together"]

@@ -529,6 +529,10 @@ class ButtonPad:
         self.close()
 
 
+#: A seat's light: lit while a reaction is possible, blinking on a knockout, or off.
+Light = Literal["off", "on", "blink"]
+
+
 class SeatLeds:
     """One LED per seat: lit while a reaction is possible, blinking on a knockout."""
 
@@ -537,7 +541,7 @@ class SeatLeds:
         from gpiozero import LED
 
         self._leds: dict[str, Any] = {}
-        self._state: dict[str, str] = {}
+        self._state: dict[str, Light] = {}
         self.blink_on, self.blink_off = blink_on, blink_off
         for seat, pin in bmap.leds:
             try:
@@ -552,7 +556,7 @@ class SeatLeds:
         """Seats that have an LED."""
         return tuple(self._leds)
 
-    def state(self, seat: str) -> str:
+    def state(self, seat: str) -> Light | Literal["none"]:
         """"off", "on" or "blink" ("none" for a seat without an LED)."""
         return self._state.get(seat, "none")
 

@@ -190,7 +190,29 @@ class InvalidCall(RulesError):
 
 
 class IllegalCall(RulesError):
-    """Raised when a call is well formed but not allowed in the game's present state."""
+    """Raised when a call is well formed but not allowed in the game's present state.
+
+    ``call`` is the call refused (None for a refusal of no call: "undo: nothing to undo") and
+    ``reason`` why, without the call's words: the message is ``"<call>: <reason>"``. A game
+    may raise it with the call's words in the message (``IllegalCall(f"{call}: why")``):
+    :meth:`Game.apply` and :meth:`Game.check` give every refusal its call.
+    """
+
+    def __init__(self, reason: str, call: Call | None = None) -> None:
+        super().__init__(f"{call.text()}: {reason}" if call is not None else reason)
+        self.call = call
+        self.reason = reason
+
+    def about(self, call: Call) -> IllegalCall:
+        """This refusal as one of ``call`` (itself when it already names its call)."""
+        if self.call is not None:
+            return self
+        said = f"{call.text()}: "
+        if self.reason.startswith(said):
+            return IllegalCall(self.reason.removeprefix(said), call)
+        named = IllegalCall(self.reason)  # worded otherwise: the message stays as it was
+        named.call = call
+        return named
 
 
 class SetupError(RulesError):
@@ -874,9 +896,12 @@ class Game(ABC, Generic[S]):
         call = self._as_call(call)
         at = normalise_time(at)
         if self.is_over:
-            raise IllegalCall(f"{call}: the game is over")
+            raise IllegalCall("the game is over", call)
         new_state = copy.deepcopy(self._state)
-        events = self._apply(new_state, call, at)
+        try:
+            events = self._apply(new_state, call, at)
+        except IllegalCall as e:
+            raise e.about(call) from e
         self._done.append((self._state, Entry(call.text(), at)))
         self._state = new_state
         self._undone.clear()
@@ -901,8 +926,11 @@ class Game(ABC, Generic[S]):
         call = self._as_call(call)
         at = normalise_time(at)
         if self.is_over:
-            raise IllegalCall(f"{call}: the game is over")
-        self._apply(copy.deepcopy(self._state), call, at)
+            raise IllegalCall("the game is over", call)
+        try:
+            self._apply(copy.deepcopy(self._state), call, at)
+        except IllegalCall as e:
+            raise e.about(call) from e
         return call
 
     def is_legal(self, call: Call | str, at: float | None = None) -> bool:

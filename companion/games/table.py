@@ -17,26 +17,22 @@ from companion import theme
 from companion.contract import ButtonUse, Host, Light
 from companion.session import Change, SessionChange, TableSession
 from hardware.buttons import ButtonEvent
-from rules import Event, Game, RulesError
+from rules import Event
 from vision import Reading
 
 #: Changes of the session after which the screen redraws.
 REDRAW = frozenset({Change.CALL, Change.UNDO, Change.REDO, Change.REFUSED, Change.BUILDING})
 
 
-def refusal_reason(game: Game[Any], message: str) -> str:
-    """The reason of a refused call without the call itself, which the players just made:
-    ``"Ana: Bank: Ana's first banked turn must be worth at least 1000; this turn has 50"`` ->
-    ``"Ana's first banked turn must be worth at least 1000; this turn has 50"``. A message
-    that does not start with a call is returned whole."""
-    cut = len(message)
-    while (cut := message.rfind(": ", 0, cut)) > 0:
-        try:
-            game.parse(message[:cut])
-        except RulesError:
-            continue
-        return message[cut + 2:]
-    return message
+def refusal_reason(session: TableSession[Any]) -> str:
+    """The session's message, a refused call's without the call itself, which the players just
+    made: the engine's refusal of ``Ana: Bank`` reads ``"Ana's first banked turn must be worth
+    at least 1000; this turn has 50"``. Any other message (a notice, the journal's refusal)
+    is returned whole."""
+    refused = session.refused
+    if refused is not None and refused.call is not None and str(refused) == session.message:
+        return refused.reason
+    return session.message
 
 
 def lines_label(host: Host, size: float, **kwargs: Any) -> Any:

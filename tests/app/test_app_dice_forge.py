@@ -126,7 +126,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
         assert (ana.gold, ana.sun, ana.moon) == (gold0 + 2, 1, 1)
         assert screen.prompt_label.text == "Ana: forge, perform a feat or pass"
         yield from _tap(d, screen.buttons["forge"])
-        assert screen.mode == "forge"
+        assert screen.model.mode == "forge"
         # Only faces Ana can afford are offered, as the engine lists them.
         offered = {k[4:] for k, b in screen.buttons.items()
                    if k.startswith("buy:") and not b.disabled}
@@ -162,7 +162,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
         assert game.history[-1].call == said
         ana = game.state.player("Ana")
         assert ana.dice[0].count("3 gold") == 1 and ana.gold == left - 2 * (left >= 2)
-        assert screen.mode == ""
+        assert screen.model.mode == ""
         _check_panels(screen)
         # Undo and redo by the top bar's buttons.
         yield from _tap(d, screen.undo_b)
@@ -175,7 +175,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
         yield from _settle(d, screen, prefer)
         assert game.state.current.name == "Ben"
         yield from _tap(d, screen.buttons["feat"])
-        assert screen.mode == "perform"
+        assert screen.model.mode == "perform"
         offered = {k[5:] for k, b in screen.buttons.items()
                    if k.startswith("feat:") and not b.disabled}
         engine = {c.card for c in game.legal_purchases("Ben") if hasattr(c, "card")}
@@ -262,7 +262,7 @@ def test_dice_forge_titans_module_chosen_on_the_start_screen(app_dirs: Path,
         # Ana's action: a feat paid (in part) with ancient shards if the engine offers one.
         yield from _tap(d, screen.buttons["feat"] if not screen.buttons["feat"].disabled
                         else screen.buttons["Pass"])
-        if screen.mode == "perform":
+        if screen.model.mode == "perform":
             key = next(k for k, b in screen.buttons.items()
                        if k.startswith("feat:") and not b.disabled)
             yield from _tap(d, screen.buttons[key])
@@ -375,7 +375,7 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         # the golem's fork comes before or after the sun but ends the same: no question
         assert not s.game.order_matters(f"{ana.name}: Rolled {faces[0]}, {faces[1]}"), faces
         assert [e.call for e in s.game.history] == [f"{ana.name}: Rolled {faces[0]}, "
-                                                    f"{faces[1]}"], screen.message
+                                                    f"{faces[1]}"], screen.model.message
         assert screen.prompt_label.text != "Which die first?"
 
     run_app(app, script)
@@ -491,14 +491,14 @@ def test_refusals_show_under_the_prompt_and_only_live_choices_wear_the_accent(
         yield 3
         from kivy.utils import escape_markup
 
-        why = screen.message
+        why = screen.model.message
         label = screen.message_label
         assert why and escape_markup(why) in label.text, (why, label.text)
         assert label.font_size >= app.fs(15) * 0.7 - 0.01 and label._wanted >= app.fs(15)
         assert cut_text(label) is None
         assert label.y >= screen.content.top - 1  # above the faces, under the prompt
         yield from _settle(d, screen, {"Ana": ("1 gold", "1 gold"), "Ben": ("1 gold", "1 gold")})
-        assert screen.message == ""  # the next call read it
+        assert screen.model.message == ""  # the next call read it
         yield from _tap(d, screen.buttons["forge"])
         assert all(not screen.buttons[k].disabled for k in accented(screen)), accented(screen)
         assert screen.buttons["forge-now"].disabled and "forge-now" not in accented(screen)
@@ -549,106 +549,5 @@ def test_words_not_slugs_and_plurals(app_dirs: Path) -> None:
             yield 2
         bad = sorted({t for t in seen if slug.search(t)})
         assert not bad, bad
-
-    run_app(app, script)
-
-
-def test_which_die_first_is_asked_only_when_the_order_matters(app_dirs: Path,
-                                                             tmp_path: Path) -> None:
-    """Titans module (Rebellion rulebook: Max's loyalty face moved him into zone 3 and the
-    next face got the bonus): a blessing of 1 gold (die 1) and 1 loyalty + 1 glory (die 2) one
-    space before the first Loyalty zone ends differently in either order. The screen asks
-    "Which die first?" (die 1's answer on the left, die 2's on the right, Cancel below); Ana
-    picks die 2, and the game ends exactly as with die 2's face applied first, not die 1's.
-    Cancel goes back to the faces; Undo takes the call back and Redo gives it again. Where the
-    order does not matter (the same faces further from the zone) no question is asked."""
-    import copy
-
-    from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
-    from rules.core import to_plain
-
-    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
-    gold, loyalty = "1 gold", "1 loyalty + 1 glory"
-    die1_first = f"Ana: Rolled {gold}, {loyalty}"
-    die2_first = f"Ana: Rolled {loyalty}, {gold}"
-
-    def ended(game: Any, call: str) -> Any:
-        trial = copy.deepcopy(game)
-        trial.apply(call)
-        return to_plain(trial.state)
-
-    def tap_faces(d: Driver, screen: Any) -> Generator[int, None, None]:
-        yield from _tap(d, screen.buttons[f"die1:{gold}"])
-        yield from _tap(d, screen.buttons[f"die2:{loyalty}"])
-
-    def script(d: Driver) -> Generator[int | None, None, None]:
-        screen = yield from _start(app, d, 2, module="titans")
-        game = screen.session.game
-        ana = game.state.player("Ana")
-        assert gold in ana.dice[0] and loyalty in ana.dice[1] and loyalty not in ana.dice[0]
-        # Ana's blessings move her from space 16 toward the Loyalty zones (at 20): no question
-        # while the order does not matter.
-        while True:
-            st = game.state.steps[0] if game.state.steps else None
-            if st is None:  # the active hero's action: pass
-                yield from _tap(d, screen.buttons["Pass"])
-                continue
-            assert st.kind == "roll2", game.waiting_for()
-            if st.player == "Ana" and ana.titan >= 19:
-                break
-            if st.player == "Ben":
-                yield from _roll(d, screen, {"Ben": (gold, gold)})
-                continue
-            before = len(game.history)
-            assert not game.order_matters(die1_first), ana.titan
-            yield from tap_faces(d, screen)
-            assert not [k for k in screen.buttons if k.startswith("first:")]
-            assert screen.prompt_label.text != "Which die first?"
-            assert [e.call for e in game.history[before:]] == [die1_first]
-            _check_panels(screen)
-            ana = game.state.player("Ana")
-        # Space 19: 1 gold applied after the loyalty face gets the Loyalty zone's +1 gold.
-        assert game.order_matters(die1_first)
-        want, other = ended(game, die2_first), ended(game, die1_first)
-        assert want != other
-        before = len(game.history)
-        faces_at = {k: _where(b) for k, b in screen.buttons.items() if k.startswith("die")}
-        yield from tap_faces(d, screen)
-        assert len(game.history) == before  # nothing called yet: the question
-        assert screen.prompt_label.text == "Which die first?"
-        first1, first2 = screen.buttons["first:1"], screen.buttons["first:2"]
-        assert (first1.face, first2.face) == (gold, loyalty)  # each die's face, pictured
-        assert first1.painter.face == gold and first2.painter.face == loyalty
-        assert "Die 1" in first1.text and "Die 2" in first2.text
-        assert _where(first1)[0] < _where(first2)[0]  # die 1 on the left, as its faces
-        assert not [k for k in screen.buttons if k.startswith("die")]
-        _shot(d, "which-die-first", tmp_path)
-        # Cancel: back to the faces, in their places, nothing called.
-        yield from _tap(d, screen.buttons["order-cancel"])
-        assert len(game.history) == before and "first:1" not in screen.buttons
-        assert {k: _where(b) for k, b in screen.buttons.items()
-                if k.startswith("die")} == faces_at
-        assert screen.prompt_label.text == "Ana rolls both dice"
-        # Again, and die 2 first this time.
-        yield from tap_faces(d, screen)
-        yield from _tap(d, screen.buttons["first:2"])
-        assert [e.call for e in game.history[before:]] == [die2_first]
-        assert to_plain(game.state) == want and want != other
-        assert "first:1" not in screen.buttons
-        _check_panels(screen)
-        # Undo takes the call back (the faces are asked again); Redo gives the same order.
-        yield from _tap(d, screen.undo_b)
-        assert len(game.history) == before and "die1:1 gold" in screen.buttons
-        yield from _tap(d, screen.redo_b)
-        assert game.history[-1].call == die2_first and to_plain(game.state) == want
-        _check_panels(screen)
-        # Undo while the question is open: the last call is taken back, the question goes.
-        yield from _tap(d, screen.undo_b)
-        yield from tap_faces(d, screen)
-        assert "first:1" in screen.buttons
-        yield from _tap(d, screen.undo_b)
-        assert len(game.history) == before - 1 and "first:1" not in screen.buttons
-        assert screen.ordering is None
 
     run_app(app, script)

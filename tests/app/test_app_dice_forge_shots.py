@@ -61,7 +61,8 @@ def test_every_dice_forge_screen_shot(app_dirs: Path) -> None:
 
         yield from shot("roll")
         first = game.state.steps[0]
-        scr().pick_face(0, game.state.player(first.player).dice[0][0])
+        face = game.state.player(first.player).dice[0][0]
+        scr().do(lambda: scr().model.pick_face(0, face))
         yield 1
         yield from shot("roll-one-face-tapped")
         for name, look in (("sanctuary", scr().look_sanctuary), ("feats", scr().look_feats),
@@ -88,22 +89,22 @@ def test_every_dice_forge_screen_shot(app_dirs: Path) -> None:
                 yield from shot("extra-action")
             if kind == "action" and f"{prefix}-forge-basket" not in taken and any(
                     isinstance(c, Forge) for c in game.legal_purchases()):
-                scr().start_forge()
+                scr().do(scr().model.start_forge)
                 yield 1
                 yield from shot("forge")
-                buy = scr().forge_options()[0]
-                scr().choose_sanctuary_face(buy.face)
+                buy = scr().model.forge_options()[0]
+                scr().do(lambda b=buy: scr().model.choose_sanctuary_face(b.face))
                 yield 1
                 yield from shot("forge-which-die")
-                scr().add_buy(buy)
+                scr().do(lambda b=buy: scr().model.add_buy(b))
                 yield 1
                 yield from shot("forge-basket")
-                scr().forge_now()
+                scr().do(scr().model.forge_now)
                 yield 1
                 continue
             if kind == "action" and f"{prefix}-perform" not in taken and any(
                     isinstance(c, Perform) for c in game.legal_purchases()):
-                scr().start_feat()
+                scr().do(scr().model.start_feat)
                 yield 1
                 yield from shot("perform")
                 key = next(k for k, b in scr().buttons.items()

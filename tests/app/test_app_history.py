@@ -357,7 +357,7 @@ def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
                            _die(300.0, None, 0.35, doubt, "white")), (480, 640))
         app.on_settled_roll(reading)
         yield 2
-        assert not s.game.history and scr.picked == {0: sure}
+        assert not s.game.history and scr.model.picked == {0: sure}
         yield from written(3)
         d.tap(scr.buttons[f"die2:{doubt}"])
         yield 2

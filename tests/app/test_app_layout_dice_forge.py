@@ -61,21 +61,23 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
         if step == 0:
             yield from look(app, f"roll {game.waiting_for()}")
             first = game.state.steps[0]
-            screen.pick_face(0, game.state.player(first.player).dice[0][0])
+            face = game.state.player(first.player).dice[0][0]
+            screen.do(lambda: screen.model.pick_face(0, face))
             yield 1
             yield from look(app, "roll, one face tapped")
             # "Which die first?" (asked when the order matters; drawn the same for any two
             # faces, so the player's own faces are shown here whatever the module)
             dice = game.state.player(first.player).dice
-            screen.picked, screen.ordering = {}, (max(dice[0], key=len), max(dice[1], key=len))
+            screen.model.picked = {}
+            screen.model.ordering = (max(dice[0], key=len), max(dice[1], key=len))
             screen.refresh()
             yield 1
             yield from look(app, "which die first")
-            screen.toggle_words()
+            screen.do(screen.model.toggle_words)
             yield 1
             yield from look(app, "which die first, in words")
-            screen.toggle_words()
-            screen.cancel_order()
+            screen.do(screen.model.toggle_words)
+            screen.do(screen.model.cancel_order)
             yield 1
             yield from looks(app, "early")
         if step == 1 and advance(game, session, lambda g: g.state.phase == "action"
@@ -83,18 +85,18 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
                                      type(c).__name__ == "Forge" for c in g.legal_purchases()),
                                  rng):
             yield from look(app, "action")
-            screen.start_forge()
+            screen.do(screen.model.start_forge)
             yield 1
             yield from look(app, "sanctuary forging")
-            options = screen.forge_options()
+            options = screen.model.forge_options()
             if options:
-                screen.choose_sanctuary_face(options[0].face)
+                screen.do(lambda: screen.model.choose_sanctuary_face(options[0].face))
                 yield 1
                 yield from look(app, "sanctuary: which die, which face")
-                screen.add_buy(options[0])
+                screen.do(lambda: screen.model.add_buy(options[0]))
                 yield 1
                 yield from look(app, "sanctuary: the basket")
-            screen.cancel_forge()
+            screen.do(screen.model.cancel_forge)
             yield 1
         if step == 2:
             if advance(game, session, lambda g: bool(g.state.steps)
@@ -103,18 +105,18 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
             if advance(game, session, lambda g: g.state.phase == "action" and not g.state.steps
                        and any(type(c).__name__ == "Perform" for c in g.legal_purchases()),
                        rng):
-                screen.start_feat()
+                screen.do(screen.model.start_feat)
                 yield 1
                 yield from look(app, "feats performing")
-                screen.cancel_forge()
+                screen.do(screen.model.cancel_forge)
                 yield 1
             if advance(game, session, lambda g: g.state.phase == "after"
                        and not g.state.steps, rng):
                 yield from look(app, "extra action")
-            screen.toggle_words()
+            screen.do(screen.model.toggle_words)
             yield 1
             yield from look(app, "faces as words")
-            screen.toggle_words()
+            screen.do(screen.model.toggle_words)
             yield 1
         if step == 3:
             yield from looks(app, "late")

@@ -1,7 +1,7 @@
 """Huge text reaches the numbers that matter, at 800x480: Dice-ocalypse's scores of five digits
 stay whole on one line and grow with the text size (drawn size at huge against normal), and the
-Mode drop-down's choices are whole and grow. (Eye for an Eye's health, team/cup line and
-message box do not grow yet: the six-player arena has no room for taller rows.)"""
+Mode drop-down's choices are whole and grow. (Eye for an Eye's health, team/cup line,
+message box and between-rounds rows: tests/app/test_app_eye_text_grows.py.)"""
 
 from __future__ import annotations
 

@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 import rules
+import vision
 from companion.games.dice_forge.adapter import call_from_reading, face_name, read_roll, rolled_text
 
 
-@dataclass(frozen=True)
-class Die:  # stand-in with vision.Die's attribute names
-    center: tuple[float, float]
-    face: str | None
-    confidence: float = 0.95
-    value: int | None = None
-    colour: str | None = None
+def Die(center: tuple[float, float], face: str | None,
+        confidence: float = 0.95) -> vision.Die:
+    """A die the camera read: its centre, its face-set label and how sure."""
+    x, y = center
+    corners = ((x - 20, y - 20), (x + 20, y - 20), (x + 20, y + 20), (x - 20, y + 20))
+    return vision.Die((x, y), corners, 0.0, 40.0, None, face, None, confidence)
 
 
-@dataclass(frozen=True)
-class Reading:
-    dice: tuple[Die, ...]
+def Reading(dice: tuple[vision.Die, ...]) -> vision.Reading:
+    return vision.Reading(dice, (480, 640))
 
 
 DICE = [["1 sun", "1 gold", "1 gold", "1 gold", "1 gold", "1 gold"],

@@ -1,7 +1,7 @@
 """Camera readings -> Dice Forge's ``Rolled`` calls, with uncertain dice flagged.
 
-Pure: no Kivy, no vision import. A reading is duck-typed against ``vision.Reading`` (``.dice``
-of ``vision.Die`` with ``.face`` (a face-set label or None), ``.confidence`` and ``.center``).
+Pure: no Kivy. A reading is a ``vision.Reading`` (its ``.dice`` are ``vision.Die`` with
+``.face`` (a face-set label or None), ``.confidence`` and ``.center``).
 Dice Forge dice carry icon faces, so only a calibrated face set gives labels; its labels are
 the engine's face words (``"1 gold"``, ``"3 gold or 2 glory"``) or the same words written with
 ``-`` or ``_`` instead of spaces (``"3_gold_or_2_glory"``). Without labels, tapping the faces
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from vision import Reading
 
 #: The modules a table chooses from before the first call.
 MODULES = ("none", "titans", "goddess")
@@ -48,7 +49,7 @@ class RolledReading:
         return not self.problem and not any(self.uncertain)
 
 
-def read_roll(reading: Any, dice: Sequence[Sequence[str]], which: Sequence[int] = (0, 1),
+def read_roll(reading: Reading, dice: Sequence[Sequence[str]], which: Sequence[int] = (0, 1),
               min_confidence: float = MIN_CONFIDENCE) -> RolledReading:
     """Match the dice in ``reading`` to the player's dice ``which`` (0 = die 1, 1 = die 2).
 
@@ -97,7 +98,7 @@ def rolled_text(player: str, faces: Sequence[str], die: int | None = None) -> st
     return f"{player}: Rolled {faces[0]}, {faces[1]}"
 
 
-def call_from_reading(player: str, reading: Any, dice: Sequence[Sequence[str]],
+def call_from_reading(player: str, reading: Reading, dice: Sequence[Sequence[str]],
                       which: Sequence[int] = (0, 1),
                       min_confidence: float = MIN_CONFIDENCE) -> tuple[str | None, RolledReading]:
     """The call text when the reading is certain (else None) and the reading itself, so the

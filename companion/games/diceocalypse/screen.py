@@ -388,7 +388,7 @@ class DiceocalypseScreen(TableScreen):
         in orange), then the news, then what to do; the newest lines when there are too
         many."""
         message = self.session.message
-        refusal = with_thousands(refusal_reason(self.game, message)) if message else ""
+        refusal = with_thousands(refusal_reason(self.session)) if message else ""
         said = [f"[b]{escape_markup(refusal)}[/b]"] if refusal else []
         said += [escape_markup(line) for line in (self.news, *lines) if line]
         text = "\n".join(said[:3])

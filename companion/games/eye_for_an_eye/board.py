@@ -95,19 +95,28 @@ def _key(game: EyeForAnEye, actor: str, space: str) -> str | None:
     return call.key if isinstance(call, Allocate | Recover) and call.key else None
 
 
+@dataclass(frozen=True)
+class BoardLine:
+    """What the camera did with one board call, for the screen: the call taken, or why it
+    was refused (``refused``: the engine's or the journal's reason, in ``text``)."""
+
+    text: str
+    refused: bool = False
+
+
 def apply_board(session: TableSession[EyeForAnEye], watcher: BoardWatcher,
-                dice: Iterable[Die]) -> list[str]:
+                dice: Iterable[Die]) -> list[BoardLine]:
     """Make the watcher's calls through the session; returns one line per call for the
     screen: the call, or the engine's reason for refusing it."""
     lines = []
     for bc in watcher.calls(dice, session.game):
         try:
             session.call(bc.text)
-            lines.append(bc.text)
+            lines.append(BoardLine(bc.text))
         except RulesError as e:
             watcher.refused(bc)
-            lines.append(f"camera: {e}")
+            lines.append(BoardLine(f"camera: {e}", refused=True))
         except NOT_SAVED as e:  # the journal's refusal (a full card): the game is as it was
-            lines.append(f"camera: {not_saved(e, session.journal)}")
+            lines.append(BoardLine(f"camera: {not_saved(e, session.journal)}", refused=True))
             break
     return lines

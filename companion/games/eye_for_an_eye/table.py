@@ -10,8 +10,9 @@ from kivy.uix.screenmanager import Screen
 from companion.contract import Host, Light
 from companion.games.eye_for_an_eye.board import BoardWatcher, apply_board
 from companion.games.eye_for_an_eye.calls import ArenaCalls, Press, counting_feedback
+from companion.games.eye_for_an_eye.model import ArenaModel
 from companion.games.eye_for_an_eye.screen import ArenaScreen, BetweenScreen
-from companion.session import Change, SessionChange, TableSession
+from companion.session import SessionChange, TableSession
 from hardware.buttons import ButtonEvent
 from rules import RulesError
 from rules.eye_for_an_eye import EyeForAnEye
@@ -32,8 +33,9 @@ class EyeTable:
         self.session: TableSession[EyeForAnEye] = session.typed(EyeForAnEye)
         self.calls = ArenaCalls(self.session, parry_seconds=host.settings.parry_seconds,
                                 now=host.now)
-        self.arena = ArenaScreen(host, self.calls)
-        self.between = BetweenScreen(host, self.calls)
+        self.model = ArenaModel(self.calls)
+        self.arena = ArenaScreen(host, self.model)
+        self.between = BetweenScreen(host, self.model)
         #: The players' boards filled by the camera (allocation tracking and board zones).
         self.board: BoardWatcher | None = None
         if self.game.options.track_allocation and host.board_zones:
@@ -54,11 +56,8 @@ class EyeTable:
     # -- the session -------------------------------------------------------------------------
 
     def on_session(self, change: SessionChange) -> None:
-        what, events = change.kind, change.events
-        if what is Change.REFUSED:
-            self.arena.refused = True  # shown white on red in the message box
-        elif change.game_changed or what is Change.BUILDING:
-            self.arena.refused = False
+        events = change.events
+        self.model.on_session(change)  # a refusal shows white on red in the message box
         if change.cue is not None:
             sound = CUE_SOUNDS.get(change.cue.name)
             if sound is not None:
@@ -98,10 +97,9 @@ class EyeTable:
             board.reset()
             board.round = self.game.state.round_number
         lines = apply_board(self.session, board, reading.dice)
-        refused = [line for line in lines if line.startswith("camera: ")]
+        refused = [line.text for line in lines if line.refused]
         if refused:
-            self.say(refused[-1])
-            self.arena.refused = True
+            self.model.say(refused[-1], refused=True)
             self.arena.refresh()
 
     # -- the buttons -------------------------------------------------------------------------
@@ -120,18 +118,11 @@ class EyeTable:
 
     def lights(self) -> Sequence[Light]:
         """Lit while that seat may parry, blinking when knocked out."""
-        out: list[Light] = []
-        for seat in self.calls.seats():
-            if seat.knocked_out:
-                out.append("blink")
-            else:
-                out.append("on" if self.calls.parry_left(seat.player) is not None else "off")
-        return out
+        return self.model.lights()
 
     def say(self, text: str) -> None:
         """A notice for the players ("Undid: ..."), in the arena's message box."""
-        self.session.message = text
-        self.arena.refused = False
+        self.model.say(text)
         self.arena.refresh()
 
     def close(self) -> None:

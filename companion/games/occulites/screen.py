@@ -380,7 +380,7 @@ class OcculitesScreen(TableScreen):
         texts = [e.text for e in events if e.kind in ("round-over", "game-over", "creature",
                                                        "reshuffle", "share", "pass")]
         if not events and not changed and session.message:  # a refused call: say why
-            self.notice = refusal_reason(self.game, session.message)
+            self.notice = refusal_reason(session)
         elif texts and self.resolving is None:
             self.notice = ". ".join(texts)
         elif events:
@@ -853,7 +853,7 @@ class OcculitesScreen(TableScreen):
             self.flagged.pop(player, None)
             self.draw()
         else:
-            self.notice = refusal_reason(self.game, self.session.message)
+            self.notice = refusal_reason(self.session)
             self.sel = (player, 0)
             self.draw()
 
@@ -962,7 +962,7 @@ class OcculitesScreen(TableScreen):
                 self.drafts.pop(p, None)
                 self.flagged.pop(p, None)
                 if self.session.try_call(text) is None:
-                    notes.append(refusal_reason(self.game, self.session.message))
+                    notes.append(refusal_reason(self.session))
                     self.drafts[p] = list(read.slots)
                     self.flagged[p] = set(range(CARDS))
                     self.read_slots[p] = (reading, tuple(self.drafts[p]), self.drafts[p])

@@ -1,0 +1,326 @@
+"""What Eye for an Eye's screens show, with no Kivy: the arena's and the between-rounds table's
+view state, read from the arena's calls (:class:`~companion.games.eye_for_an_eye.calls.ArenaCalls`,
+whose taps are the actions), and the seat lights.
+
+The screens draw these looks and forward touches to the calls; everything they say (a seat's
+header and health, what each action button says and whether it is lit, the message box, the
+keypad, the clock, the between-rounds rows and note) is decided here and tested as plain Python
+(tests/companion/test_eye_model.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from companion.games.eye_for_an_eye.calls import KEYPAD, ArenaCalls, CallBuilder, ParryView
+from companion.games.eye_for_an_eye.look import ACTION_KEYS, ACTION_WORDS, action_words, plural
+from companion.session import Change, SessionChange
+from companion.words import fmt_clock, fmt_clock_at
+from hardware.buttons import Light
+from rules import Event
+from rules.eye_for_an_eye.game import SeatView
+from rules.eye_for_an_eye.scoring import RoundRow
+
+#: A seat's header: its own colour, white (a possible target), white saying "let go to hit"
+#: (the target a held button points at), grey (knocked out or sitting out).
+HeaderTone = Literal["own", "target", "proposed", "knocked"]
+#: An action button: being built or waiting for a parry (lit), callable now, or not.
+ButtonTone = Literal["live", "possible", "dim"]
+#: The round clock: standing, running, in its last ten seconds.
+ClockTone = Literal["stopped", "running", "urgent"]
+#: Most seats with the call log beside the panels (at 5-6 the message box shows the newest).
+LOG_BESIDE = 4
+
+
+@dataclass(frozen=True)
+class ActionLook:
+    """One action button: its words (longest first, the screen shows the first that fits),
+    what follows them (" 2.4s" on an open Parry), its tone, the dice on its board space."""
+
+    words: tuple[str, ...]
+    extra: str
+    tone: ButtonTone
+    badge: int
+    disabled: bool
+
+
+@dataclass(frozen=True)
+class SeatLook:
+    """One seat's panel. ``header`` are the name's parts (character, player), joined by the
+    screen (on two lines in a tall panel); ``cup`` the team/cup line, longest first;
+    ``figures`` (name, health, most) stand in place of name and health while an attack may
+    target one of several figures (Echo and his Guards), else None."""
+
+    player: str
+    header: tuple[str, ...]
+    tone: HeaderTone
+    outlined: bool
+    health: str
+    bar: float
+    cup: tuple[str, ...]
+    actions: dict[str, ActionLook]
+    figures: tuple[tuple[str, int, int], ...] | None
+    out: bool
+
+
+@dataclass(frozen=True)
+class ArenaLook:
+    """The arena around the panels: round, clock and its button, the keypad, Rear and
+    Cancel, the message box (white on red when ``refused``; its words longest first, the
+    screen shows the first that fits), the newest calls."""
+
+    round: str
+    clock: str
+    clock_tone: ClockTone
+    go: str
+    counts: frozenset[int]
+    rear_enabled: bool
+    rear_lit: bool
+    cancel_enabled: bool
+    prompt: tuple[str, ...]
+    refused: bool
+    log: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BetweenLook:
+    """The between-rounds table: title, the rows (rank, side, cup, bonus, score, points,
+    match points), the next button's words and the note under the table."""
+
+    title: str
+    rows: tuple[tuple[str, str, str, str, str, str, str], ...]
+    next: str
+    note: str
+
+
+def result_row(row: RoundRow) -> tuple[str, int, int, int, int, int]:
+    """(side, cup, standing bonus, score, rank, points) of a round's result row."""
+    return (row.side, row.cup, row.standing_bonus, row.score, row.rank, row.points)
+
+
+#: How a round ended, in words.
+ENDED_BY = {"time": "the clock ran out (Yarra Bung!)", "last standing": "one side left standing"}
+
+
+def clock_words(clock_state: str, running: bool) -> str:
+    """The clock button: Pause while it runs, Yarra Mark! before the round, else Resume."""
+    return "Pause" if running else "Yarra Mark!" if clock_state == "ready" else "Resume"
+
+
+@dataclass
+class ArenaModel:
+    """The arena's view state over its calls; ``refused``: the message is a refusal."""
+
+    calls: ArenaCalls
+    refused: bool = False
+
+    # -- the session -----------------------------------------------------------------------
+
+    def on_session(self, change: SessionChange) -> None:
+        """A change of the session: a refusal shows white on red until the game changes."""
+        if change.kind is Change.REFUSED:
+            self.refused = True
+        elif change.game_changed or change.kind is Change.BUILDING:
+            self.refused = False
+
+    def say(self, text: str, *, refused: bool = False) -> None:
+        """A notice ("Undid: ...") or a refusal (the camera's) in the message box."""
+        self.calls.session.message = text
+        self.refused = refused
+
+    @property
+    def log_beside(self) -> bool:
+        return len(self.calls.seats()) <= LOG_BESIDE
+
+    # -- the seats -------------------------------------------------------------------------
+
+    def seat_look(self, seat: SeatView, possible: set[str] | None = None,
+                  closed: bool | None = None) -> SeatLook:
+        """One seat's panel (``possible``: its actions callable now; ``closed``: the clock
+        takes no call; both asked of the calls when not given)."""
+        calls = self.calls
+        b = calls.builder
+        if possible is None:
+            playing = calls.game.state.phase == "playing"
+            possible = calls.possible_actions().get(seat.player, set()) if playing else set()
+        if closed is None:
+            closed = calls.closed() is not None
+        parry = calls.parry_view(seat.player)
+        short = seat.character.short
+        header: tuple[str, ...] = (short,) if short == seat.player else (short, seat.player)
+        targeting = b.needs_target and b.actor != seat.player
+        out = seat.knocked_out or not seat.playing
+        targetable = targeting and not out
+        tone: HeaderTone
+        if out:
+            tone = "knocked"
+        elif targetable and b.proposed == seat.player:
+            tone, header = "proposed", (f"{short}: let go to hit",)
+        else:
+            tone = "target" if targetable else "own"
+        if not seat.playing:
+            health = "Sits out this round"
+        elif seat.knocked_out:
+            health = "Knocked out"
+        else:
+            health = f"Health {seat.health}/{seat.max_health}"
+        cup = " · ".join(([seat.team] if seat.team else []) + [f"Cup {seat.cup}"])
+        # Knockouts score nothing of their own: where the room is short they give way.
+        cups = (f"{cup} · {plural(len(seat.trophies), 'KO')}", cup) if seat.trophies else (cup,)
+        actions = {key: self._action(seat, key, b, parry, possible, closed, out)
+                   for key in ACTION_KEYS}
+        standing = tuple(f for f in seat.figures if f[1] > 0)
+        figures = standing if targetable and len(standing) > 1 else None
+        return SeatLook(seat.player, header, tone, targetable, health,
+                        seat.health / max(1, seat.max_health), cups, actions, figures, out)
+
+    @staticmethod
+    def _action(seat: SeatView, key: str, b: CallBuilder, parry: ParryView | None,
+                possible: set[str], closed: bool, out: bool) -> ActionLook:
+        extra = ""
+        live = b.actor == seat.player and b.action == key
+        if key == "defence" and parry is not None:
+            extra = " held" if parry.state == "held" else f" {parry.seconds:0.1f}s"
+            live = live or not (b.active and b.actor == seat.player)
+        tone: ButtonTone = ("live" if live and not out else
+                            "possible" if key in possible and not closed else "dim")
+        badge = int(seat.allocation.get(key, 0)) if not out else 0
+        return ActionLook(action_words(seat, key), extra, tone, badge, out)
+
+    def seats_look(self) -> list[SeatLook]:
+        calls = self.calls
+        possible = calls.possible_actions() if calls.game.state.phase == "playing" else {}
+        closed = calls.closed() is not None
+        return [self.seat_look(s, possible.get(s.player, set()), closed) for s in calls.seats()]
+
+    def lights(self) -> list[Light]:
+        """Each seat's light: lit while that seat may parry, blinking when knocked out."""
+        out: list[Light] = []
+        for seat in self.calls.seats():
+            if seat.knocked_out:
+                out.append("blink")
+            else:
+                out.append("on" if self.calls.parry_left(seat.player) is not None else "off")
+        return out
+
+    def parry_extra(self, player: str) -> str | None:
+        """The running countdown on a seat's Parry button (None when none runs)."""
+        parry = self.calls.parry_view(player)
+        if parry is None or parry.state == "held":
+            return None
+        return f" {parry.seconds:0.1f}s"
+
+    # -- around the panels -----------------------------------------------------------------
+
+    def log_lines(self, limit: int | None = None) -> list[str]:
+        """The call log, newest first ("0:12 Grubic: Spear Thrust 3 on Riparian")."""
+        log = self.calls.session.log
+        if limit is not None:
+            log = log[-limit:]
+        return [f"{fmt_clock_at(e.at)} {e.call}".strip() for e in reversed(log)]
+
+    def clock(self) -> tuple[str, ClockTone, str]:
+        """The clock's text and tone, and its button's words."""
+        clock = self.calls.session.clock
+        tone: ClockTone = ("stopped" if not clock.running else
+                           "urgent" if clock.remaining <= 10 else "running")
+        return fmt_clock(clock.remaining), tone, clock_words(clock.state, clock.running)
+
+    def look(self) -> ArenaLook:
+        calls = self.calls
+        game = calls.game
+        b = calls.builder
+        number, total = game.state.round_number, game.rounds_total
+        clock, tone, go = self.clock()
+        return ArenaLook("Tie-break" if number > total else f"Round {number}/{total}",
+                         clock, tone, go, frozenset(calls.legal_counts()) & set(KEYPAD),
+                         b.action == "attack", b.rear, b.active, self.prompt(),
+                         bool(calls.session.message) and self.refused,
+                         tuple(self.log_lines(14)))
+
+    def prompt(self) -> tuple[str, ...]:
+        """The message box, longest words first: a refusal or a notice, the call being
+        built, what the clock allows, or the newest call (at 5-6 players, where no log stands
+        beside; "Last call:" gives way where the call needs the room)."""
+        if not self.log_beside and self.calls.session.log and not self._news():
+            newest = self.log_lines(1)[0]
+            return ("Last call:\n" + newest, newest)
+        return (self._news() or "Tap an action on your panel",)
+
+    def _news(self) -> str:
+        """What the message box says before the newest call, if anything."""
+        calls = self.calls
+        b = calls.builder
+        message = calls.session.message
+        if message:
+            return message
+        if b.actor is not None and b.action is not None:
+            seat = calls.seat_of(b.actor)
+            action = seat.character.actions.get(b.action)
+            what = f"{seat.character.short}: " + (action.name if action is not None
+                                                 else ACTION_WORDS[b.action][0])
+            if b.needs_count:
+                return f"{what}\nHow many dice? Tap a count"
+            if b.needs_target:
+                rear = " from the rear" if b.rear else ""
+                return f"{what} {b.count}{rear}\nTap the target (white)"
+            return what
+        if calls.closed() is not None:
+            return ("Paused: no calls until Resume.\nUndo and Redo still work."
+                    if calls.session.clock.state == "paused"
+                    else "Tap Yarra Mark! to start the round")
+        return ""
+
+    def counting(self, seat: int, action: str, count: int) -> tuple[str, str] | None:
+        """A seat's button still being counted: (its player, the message box's words), or
+        None for a seat the table does not have."""
+        seats = self.calls.seats()
+        if not 0 <= seat < len(seats):
+            return None
+        s = seats[seat]
+        board = s.character.actions.get(action)
+        label = board.name if board is not None else action.title()
+        return s.player, f"{s.character.short}: {label} {count}...\npress again to add"
+
+    # -- between rounds ----------------------------------------------------------------------
+
+    def side_text(self, side: str) -> str:
+        """A side as the table shows it: a player or a team, over its characters."""
+        members = [s.character.short for s in self.calls.seats() if s.side == side]
+        return f"{side}\n{', '.join(members)}" if members and members != [side] else side
+
+    def between(self, events: Sequence[Event] = ()) -> BetweenLook:
+        """The round's ranking, the next step and the notes (the tie-break, the winner)."""
+        game = self.calls.game
+        results = game.round_results()
+        match = game.match_points()
+        last = results[-1] if results else None
+        rows = tuple((str(r.rank), self.side_text(r.side), str(r.cup), f"+{r.standing_bonus}",
+                      str(r.score), f"+{r.points}", str(match.get(r.side, 0)))
+                     for r in (last.rows if last is not None else ()))
+        number = last.number if last is not None else game.state.round_number
+        if game.is_over:
+            winner = game.winner
+            title = f"Winner: {winner}" if winner else "The match is over"
+            next_words = "New game"
+        else:
+            title = ("Tie-break round results" if last is not None and last.tiebreak
+                     else f"Round {number} results")
+            next_words = "Next round"
+        notes = [e.text for e in events if e.kind in ("tie-break", "match-over")]
+        if last is not None and last.ended_by:
+            notes.insert(0, "Round ended: " + ENDED_BY.get(last.ended_by, last.ended_by))
+        total = game.rounds_total
+        if not game.is_over:
+            if number >= total:  # the match is not over after its last round: a tie
+                if not any(e.kind == "tie-break" for e in events):
+                    notes.append("Tied: a tie-break round is next")
+                next_words = "Tie-break round"
+            else:
+                notes.append(f"{plural(total - number, 'round')} to play")
+        return BetweenLook(title, rows, next_words, ".  ".join(notes))
+
+
+__all__ = ["ActionLook", "ArenaLook", "ArenaModel", "BetweenLook", "SeatLook", "result_row"]

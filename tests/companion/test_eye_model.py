@@ -1,0 +1,149 @@
+"""Eye for an Eye's view state without Kivy (issue 34): what each seat's header, health, team
+and cup line and action buttons show and which are lit, the message box, the keypad, the clock,
+the seat lights and the between-rounds table, all read from the arena's model as plain
+Python, so the whole-app files keep only what the app alone shows (touch routing, layout)."""
+
+from __future__ import annotations
+
+import typing
+
+from test_companion_session import FakeClock, _arena, journal
+
+import rules
+from companion.games.eye_for_an_eye.calls import ArenaCalls
+from companion.games.eye_for_an_eye.model import ArenaModel, SeatLook
+from companion.journal import Journal
+from companion.session import TableSession
+from hardware.buttons import Light
+from rules.eye_for_an_eye import EyeForAnEye
+
+__all__ = ["journal"]  # the fixture, shared with the session's tests
+
+
+def seat(model: ArenaModel, player: str) -> SeatLook:
+    return next(s for s in model.seats_look() if s.player == player)
+
+
+def test_before_the_round_nothing_is_lit_and_the_box_says_to_start(journal: Journal) -> None:
+    model = ArenaModel(_arena(journal, FakeClock(), start=False))
+    look = model.look()
+    assert look.prompt[0] == "Tap Yarra Mark! to start the round"
+    assert (look.go, look.clock, look.clock_tone, look.round) == ("Yarra Mark!", "1:00",
+                                                                   "stopped", "Round 1/4")
+    assert look.counts == frozenset() and not look.cancel_enabled and not look.rear_enabled
+    ana = seat(model, "Ana")
+    assert ana.header == ("Grubic", "Ana") and ana.tone == "own" and not ana.outlined
+    assert ana.health == "Health 15/15" and ana.bar == 1.0 and ana.cup == ("Cup 0",)
+    assert {a.tone for a in ana.actions.values()} == {"dim"}  # the clock takes no call
+    assert model.lights() == ["off", "off", "off"]
+
+
+def test_an_attack_built_by_taps_lights_its_button_then_its_targets(journal: Journal) -> None:
+    clock = FakeClock()
+    calls = _arena(journal, clock)
+    model = ArenaModel(calls)
+    look = model.look()
+    assert look.go == "Pause" and look.clock_tone == "running"
+    assert look.prompt[0] == "Tap an action on your panel"
+    assert seat(model, "Ana").actions["attack"].tone == "possible"
+    assert seat(model, "Ana").actions["attack"].words == ("Spear Thrust", "Attack")
+    calls.tap_action("Ana", "attack")
+    look = model.look()
+    assert look.prompt[0] == "Grubic: Spear Thrust\nHow many dice? Tap a count"
+    assert look.counts == {1, 2, 3} and look.rear_enabled and look.cancel_enabled
+    assert seat(model, "Ana").actions["attack"].tone == "live"
+    calls.tap_count(2)
+    assert model.look().prompt[0] == "Grubic: Spear Thrust 2\nTap the target (white)"
+    calls.toggle_rear()
+    look = model.look()
+    assert look.rear_lit
+    assert look.prompt == ("Grubic: Spear Thrust 2 from the rear\nTap the target (white)",)
+    calls.toggle_rear()
+    tones = {s.player: (s.tone, s.outlined) for s in model.seats_look()}
+    assert tones == {"Ana": ("own", False), "Ben": ("target", True), "Cy": ("target", True)}
+    calls.tap_target("Ben")
+    # Riparian may parry: his Parry button is lit with its countdown, his seat's light is on.
+    parry = seat(model, "Ben").actions["defence"]
+    assert parry.tone == "live" and parry.extra == " 3.0s"
+    assert model.lights() == ["off", "on", "off"]
+    assert all(light in typing.get_args(Light) for light in model.lights())
+    assert model.log_lines() == ["0:00 Grubic: Spear Thrust 2 on Riparian"]
+    clock.now += 4
+    calls.tick()  # the window shut: the hits land
+    assert seat(model, "Ben").health == "Health 13/15"  # Riparian has 15 health
+    assert model.lights() == ["off", "off", "off"]
+
+
+def test_a_refusal_shows_white_on_red_until_the_next_change(journal: Journal) -> None:
+    calls = _arena(journal, FakeClock())
+    model = ArenaModel(calls)
+    calls.session.subscribe(model.on_session)
+    calls.tap_action("Ben", "heal")
+    look = model.look()
+    assert look.refused and "full health" in look.prompt[0]
+    calls.tap_action("Ben", "attack")  # a new call being built: the refusal was read
+    look = model.look()
+    assert not look.refused and look.prompt[0].endswith("How many dice? Tap a count")
+    model.say("Undid: Grubic: Leap 1")  # a notice is not a refusal
+    assert model.look().prompt[0] == "Undid: Grubic: Leap 1" and not model.look().refused
+
+
+def test_at_six_players_the_box_shows_the_newest_call(journal: Journal) -> None:
+    setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben", "Cy", "Di", "Ed", "Flo"),
+                        {"round_seconds": 60.0, "mode": "alliances",
+                         "teams": [["Ana", "Ben", "Cy"], ["Di", "Ed", "Flo"]]}, 1)
+    clock = FakeClock()
+    s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
+    s.start_clock()
+    model = ArenaModel(ArenaCalls(s, parry_seconds=3.0, now=clock))
+    assert not model.log_beside and model.look().prompt[0] == "Tap an action on your panel"
+    assert seat(model, "Ana").cup == ("Team 1 · Cup 0",)
+    first = s.game.seats()[0].character.short
+    s.call(f"{first}: Movement 1")
+    assert model.look().prompt == (f"Last call:\n0:00 {first}: Movement 1",
+                                   f"0:00 {first}: Movement 1")  # the call whole, if short
+    counting = model.counting(0, "movement", 2)
+    assert counting is not None and counting[0] == "Ana"
+    assert counting[1].endswith(" 2...\npress again to add")
+    assert model.counting(6, "movement", 1) is None
+
+
+def test_the_clock_running_out_ends_the_round_with_its_table(journal: Journal) -> None:
+    clock = FakeClock()
+    calls = _arena(journal, clock)
+    model = ArenaModel(calls)
+    clock.now += 50
+    assert model.look().clock_tone == "urgent"
+    clock.now += 11
+    calls.tick()  # Yarra Bung!
+    between = model.between()
+    assert between.title == "Round 1 results" and between.next == "Next round"
+    assert len(between.rows) == 3 and [r[0] for r in between.rows] == ["1", "1", "1"]
+    assert between.note == "Round ended: the clock ran out (Yarra Bung!).  3 rounds to play"
+    assert between.rows[0][1] == "Ana\nGrubic"  # the side over its character
+
+
+def test_a_tied_match_asks_for_a_tie_break_then_names_the_winner(journal: Journal) -> None:
+    clock = FakeClock()
+    setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben"),
+                        {"round_seconds": 60.0, "rounds": 1}, 1)
+    s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
+    calls = ArenaCalls(s, parry_seconds=3.0, now=clock)
+    model = ArenaModel(calls)
+    s.start_clock()
+    clock.now += 61
+    calls.tick()  # nobody scored: a tie
+    between = model.between()
+    assert not s.game.is_over and between.next == "Tie-break round"
+    assert between.note.endswith("Tied: a tie-break round is next")
+    calls.next_round()
+    assert model.look().round == "Tie-break"
+    s.start_clock()
+    ana = s.game.seats()[0].character.short
+    ben = s.game.seats()[1].character.short
+    s.call(f"{ana}: Unblockable 2 on {ben}")
+    clock.now += 61
+    calls.tick()
+    between = model.between()
+    assert s.game.is_over and between.title == "Winner: Ana" and between.next == "New game"
+    assert between.rows[0][1] == f"Ana\n{ana}" and between.rows[0][0] == "1"
