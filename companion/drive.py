@@ -315,5 +315,7 @@ def _related(a: Any, b: Any) -> bool:
         while p is not None:
             if p is x:
                 return True
+            if p.parent is p:  # Kivy's Window is its own parent: the top
+                break
             p = p.parent
     return False

@@ -28,7 +28,7 @@ from companion.frame import confirm, dialog, wrapped
 from companion.games import plugins
 from companion.journal import GameRecord
 from companion.session import NOT_SAVED, not_saved
-from companion.widgets import fmt_clock, show_picture, w
+from companion.widgets import NAME_KEYS, fmt_clock, show_picture, w
 from companion.words import plural
 from rules import Setup
 
@@ -120,15 +120,18 @@ class StartScreen(Screen):
         message_scroll = ScrollView(do_scroll_x=False, bar_width=6)
         message_scroll.add_widget(self.message)
         message_row.add_widget(message_scroll)
-        self.undo_drop_button = w("TButton", text="Undo drop", size_hint=(None, None), width=0,
-                                  height=56, pos_hint={"center_y": 0.5},
+        right.add_widget(message_row)
+        # Undo drop beside Start, as tall, while a dropped game can be taken back (the
+        # message's room may be a line or two with many option rows)
+        start_row = BoxLayout(size_hint_y=None, height=64, spacing=4)
+        self.undo_drop_button = w("TButton", text="Undo drop", size_hint_x=None, width=0,
                                   opacity=0, disabled=True,
                                   on_release=lambda *_: self.undo_drop())
-        message_row.add_widget(self.undo_drop_button)
-        right.add_widget(message_row)
-        self.start_button = w("TBigButton", text="Start the game", size_hint_y=None,
-                              height=64, on_release=lambda *_: self.start())
-        right.add_widget(self.start_button)
+        start_row.add_widget(self.undo_drop_button)
+        self.start_button = w("TBigButton", text="Start the game",
+                              on_release=lambda *_: self.start())
+        start_row.add_widget(self.start_button)
+        right.add_widget(start_row)
         body.add_widget(right)
         root.add_widget(body)
         self.add_widget(root)
@@ -473,7 +476,10 @@ class StartScreen(Screen):
                              bg=theme.player_colour(self.app.settings.palette, i)))
             # with a team beside the character, the name keeps room for 16 characters
             name = w("TInput", text=old[i] if i < len(old) else DEFAULT_NAMES[i],
-                     hint_text=f"player {i + 1}", size_hint_x=1.4 if alliances else 1)
+                     hint_text=f"player {i + 1}", size_hint_x=1.4 if alliances else 1,
+                     keys=NAME_KEYS, max_chars=SCREEN_NAME_CHARS)
+            if self.names:  # Enter goes on to the next name; on the last it ends typing
+                self.names[-1].focus_next = name
             name.bind(text=lambda *_: self._names_changed())
             self.names.append(name)
             row.add_widget(name)
@@ -756,11 +762,13 @@ class DiceScreen(Screen):
         root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=56, spacing=6)
         top.add_widget(w("THeading", text="Live dice"))
-        self.status = w("TLabel", text="", color=theme.MUTED)
-        top.add_widget(self.status)
         top.add_widget(w("TButton", text="Back", size_hint_x=None, width=140,
                          on_release=lambda *_: app.back()))
         root.add_widget(top)
+        # the camera, the dice it sees and whether they move, on a line of its own: whole
+        self.status = wrapped(app, "", 16, color=theme.MUTED)
+        self.status.markup = False  # a camera's name is shown as it is
+        root.add_widget(self.status)
         # what the players must know about the camera (a replay that has ended), whole
         self.notice = wrapped(app, "", 17, color=theme.DANGER)
         root.add_widget(self.notice)

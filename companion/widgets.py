@@ -15,7 +15,7 @@ from kivy.core.text.markup import MarkupLabel
 from kivy.factory import Factory
 from kivy.graphics.texture import Texture
 from kivy.lang import Builder
-from kivy.properties import ListProperty, NumericProperty
+from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.image import Image
@@ -179,10 +179,23 @@ class FitSpinner(FitText, Spinner):
         super().on_is_open(instance, value)
 
 
+#: The on-screen keyboard for players' names: letters, digits, spaces, ' - and . only (what
+#: rules.core.check_player_name takes), no Tab and no layout switch.
+NAME_KEYS = str(Path(__file__).with_name("keyboard_names.json"))
+
+
 class TypingInput(TextInput):
     """A text field that stays in sight while the on-screen keyboard is up: when the docked
     keyboard would cover it, the screen's content moves up just enough (touches follow, as the
-    widgets themselves move), and back down when typing ends."""
+    widgets themselves move), and back down when typing ends.
+
+    ``keys``: the on-screen keyboard's layout while this field is typed in (a Kivy layout json,
+    e.g. :data:`NAME_KEYS`; "" for Kivy's configured one). ``max_chars``: typing stops there
+    (0: no limit). Enter goes on to ``focus_next`` where it is set to a field (the keyboard
+    stays up), else it ends typing."""
+
+    keys = StringProperty("")
+    max_chars = NumericProperty(0)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -220,8 +233,34 @@ class TypingInput(TextInput):
             finally:
                 self._fitting = False
 
+    def insert_text(self, substring: str, from_undo: bool = False) -> Any:
+        if self.max_chars and not from_undo:
+            substring = substring[:max(0, int(self.max_chars) - len(self.text))]
+        return super().insert_text(substring, from_undo=from_undo)
+
+    def on_text_validate(self) -> None:
+        """Enter: on to the next field where one is set (it takes the keyboard)."""
+        nxt: Any = self.focus_next
+        if isinstance(nxt, Widget) and not nxt.disabled:
+            nxt.focus = True
+
     def on_focus(self, _w: Any, focused: bool) -> None:
         Clock.schedule_once(lambda dt: self._lift(focused), 0)
+
+    def _use_keys(self) -> None:
+        """Show this field's keys on the on-screen keyboard (when there is one)."""
+        from kivy.config import Config
+
+        keyboard = getattr(getattr(self, "_keyboard", None), "widget", None)
+        if keyboard is None:
+            return
+        layout = self.keys or Config.get("kivy", "keyboard_layout")
+        if keyboard.layout != layout:
+            keyboard.have_special = False
+            keyboard.layout = layout
+        if not getattr(keyboard, "_accents_bound", False):
+            keyboard._accents_bound = True
+            keyboard.fbind("on_key_up", _toggle_accents)
 
     def _content(self) -> Any:
         """The screen's content: the child of the Screen this field is on."""
@@ -236,6 +275,8 @@ class TypingInput(TextInput):
         from kivy.core.window import Window
         from kivy.uix.vkeyboard import VKeyboard
 
+        if focused and self.focus:
+            self._use_keys()
         content = self._content()
         if content is None:
             return
@@ -249,6 +290,14 @@ class TypingInput(TextInput):
         top = keyboard.bbox[0][1] + keyboard.bbox[1][1]
         bottom = self.to_window(self.x, self.y)[1] - content.y
         content.y = max(0.0, top + 6 - bottom)
+
+
+def _toggle_accents(keyboard: Any, keycode: Any, *_: Any) -> None:
+    """The "accents" key of a layout (NAME_KEYS) switches its accented letters on and off:
+    tapped once, they stay (Kivy's own "special" key shows them only while it is held, which
+    one finger cannot do while it taps a letter)."""
+    if keycode == "accents":
+        keyboard.have_special = not keyboard.have_special
 
 
 Factory.register("FitLabel", cls=FitLabel)

@@ -12,6 +12,16 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
+def together(name: str) -> str:
+    """A name that a wrapped line never breaks inside ("Floris Band III" stays on one line):
+    its spaces made no-break spaces.
+
+    >>> together("Floris Band III")
+    'Floris\xa0Band\xa0III'
+    """
+    return name.replace(" ", "\u00a0")
+
+
 def fmt_clock(seconds: float) -> str:
     """Seconds left as the clock shows them: m:ss, rounded up."""
     s = max(0, int(seconds + 0.999))
@@ -26,4 +36,4 @@ def fmt_clock_at(at: float | None) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-__all__ = ["fmt_clock", "fmt_clock_at", "plural"]
+__all__ = ["fmt_clock", "fmt_clock_at", "plural", "together"]

@@ -136,7 +136,7 @@ class ChartView(Widget):
         x, y, w, h = float(self.x), float(self.y), float(self.width), float(self.height)
         if chart is None:
             self._text(self.message, x + w / 2, y + h / 2, self.fs(16), colour=theme.MUTED,
-                       width=w - 8, anchor="center-middle")
+                       width=w - 8, anchor="center-middle", wrap=True)  # whole, in lines
             return
         title = self._text(chart.title, x + 4, y + h - 2, self.fs(17), bold=True,
                            width=w - 8, anchor="left-top", wrap=True)

@@ -27,6 +27,7 @@ from typing import Any
 
 from companion import store
 from companion.journal import Journal
+from companion.words import plural
 from vision.types import Die, Reading
 
 #: The confidence from which a reading counts without the players' word: the same line below
@@ -251,7 +252,7 @@ class RollLog:
             if isinstance(index, bool) or not isinstance(index, int) or not (
                     0 <= index < len(dice)):
                 raise RollLogError(f"roll {roll_id}: no die {index!r} (the roll has "
-                                   f"{len(dice)} dice)")
+                                   f"{plural(len(dice), 'die', 'dice')})")
             if not isinstance(face, str) or not face.strip():
                 raise RollLogError(f"roll {roll_id}, die {index}: face must be a non-empty "
                                    f"string, got {face!r}")

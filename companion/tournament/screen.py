@@ -40,6 +40,15 @@ from companion.contract import AppHost
 from companion.games import playable_games
 from companion.tournament.hub import TournamentHub, known_names
 from companion.tournament.protocol import ALPHABET, JoinCode, ProtocolError
+from companion.tournament.wording import (
+    FORMATS,
+    MODES,
+    engine_name,
+    game_words,
+    round_words,
+    stage_words,
+    status_words,
+)
 from companion.widgets import show_picture, w
 from rules.core import Placings
 from rules.tournament import TIE_BREAKS, Tournament, TournamentError, format_placings
@@ -48,9 +57,6 @@ from rules.tournament import TIE_BREAKS, Tournament, TournamentError, format_pla
 KEYS = (*ALPHABET, "-", ".", "@", ":")
 ROW = 52  # a row of buttons
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
-STAGES = {"qualifying": "qualifying", "group": "group round", "elimination-1": "elimination",
-          "elimination-2": "semi-final (AD, BC)", "final": "final",
-          "tie-break": "tie-break"}
 
 
 def para(app: AppHost, text: str = "", size: float = 18, color: Any = theme.TEXT,
@@ -74,10 +80,6 @@ def scroller(content: Widget) -> ScrollView:
     scroll = ScrollView(do_scroll_x=False, bar_width=10, scroll_type=["bars", "content"])
     scroll.add_widget(content)
     return scroll
-
-
-def stage_words(stage: str) -> str:
-    return STAGES.get(stage, stage)
 
 
 def placings_of(places: Sequence[tuple[str, int]]) -> Placings:
@@ -156,12 +158,15 @@ class NewPage(Page):
     def __init__(self, screen: TournamentScreen) -> None:
         super().__init__(screen)
         app = self.app
-        games = playable_games()
+        # the game, format and mode in words; fmt() gives the engine's names
+        self.games = {name: game_words(name) for name in playable_games()}
+        games = list(self.games.values())
         self.name = w("TInput", text=time.strftime("Tournament %d %b"),
                       hint_text="the tournament's name")
         self.game = w("TSpinner", text=games[0] if games else "", values=games)
-        self.style = w("TSpinner", text="eye-for-an-eye", values=["eye-for-an-eye", "groups"])
-        self.mode = w("TSpinner", text="every-eye", values=["every-eye", "alliances"])
+        self.style = w("TSpinner", text=FORMATS["eye-for-an-eye"],
+                       values=list(FORMATS.values()))
+        self.mode = w("TSpinner", text=MODES["every-eye"], values=list(MODES.values()))
         self.rounds = w("TSpinner", text="5", values=[str(n) for n in range(1, 10)])
         self.table_size = w("TSpinner", text="4", values=[str(n) for n in range(2, 7)])
         self.final_size = w("TSpinner", text="4", values=[str(n) for n in range(2, 7)])
@@ -190,12 +195,12 @@ class NewPage(Page):
             spin.bind(text=lambda *_: self.check())
 
     def fmt(self) -> dict[str, Any]:
-        game = self.game.text
-        style = self.style.text if game == "eye-for-an-eye" else "groups"
+        game = engine_name(self.game.text, self.games)
+        style = engine_name(self.style.text, FORMATS) if game == "eye-for-an-eye" else "groups"
         fmt: dict[str, Any] = {"game": game, "style": style, "rounds": int(self.rounds.text),
                                "table-size": int(self.table_size.text)}
         if style == "eye-for-an-eye":
-            fmt["mode"] = self.mode.text
+            fmt["mode"] = engine_name(self.mode.text, MODES)
         else:
             fmt["final-size"] = int(self.final_size.text)
         return fmt
@@ -203,18 +208,18 @@ class NewPage(Page):
     def check(self) -> None:
         from rules.tournament import Format
 
-        eye = self.game.text == "eye-for-an-eye"
+        fmt = self.fmt()
+        eye = fmt["game"] == "eye-for-an-eye"
         self.style.disabled = not eye
-        self.mode.disabled = not eye or self.style.text != "eye-for-an-eye"
-        self.final_size.disabled = eye and self.style.text == "eye-for-an-eye"
+        self.mode.disabled = fmt["style"] != "eye-for-an-eye"
+        self.final_size.disabled = fmt["style"] == "eye-for-an-eye"
         try:
-            text = Format.from_mapping(self.fmt()).describe()
+            text = Format.from_mapping(fmt).describe()
         except TournamentError as e:
             self.say(self.describe, str(e))
             self.create_button.disabled = True
             return
-        unit = "teams" if self.mode.text == "alliances" and not self.mode.disabled else \
-            "players"
+        unit = "teams" if fmt.get("mode") == "alliances" else "players"
         self.describe.text = (f"{text}. Seats: {unit} per table; Final: players at the "
                               "final table (group play).")
         self.describe.color = theme.MUTED
@@ -439,7 +444,9 @@ class RoundPage(Page):
         if t.is_over and shown == count:
             self.label.text += f" (over: {t.winner()} wins)"
         elif left:
-            self.label.text += f", {left} playing"
+            self.label.text += f", {left} {'table' if left == 1 else 'tables'} playing"
+        elif shown == count and r.complete:
+            self.label.text += ", every result is in"
         recent = self.hub.recent_games() if shown == count else []
         for table in r.tables:
             self.tables.add_widget(self.table_row(t, r.number, table.number, shown == count,
@@ -677,6 +684,7 @@ class StandingsPage(Page):
         if desk is None:
             return
         summary = desk.summary()
+        t = desk.tournament
         self.rows.clear_widgets()
         size = self.app.fs(17)
         for i, x in enumerate(summary["standings"]):
@@ -688,19 +696,12 @@ class StandingsPage(Page):
             for (name, share), text in zip(self.COLUMNS, cells, strict=False):
                 row.add_widget(self.cell(text, share, size, theme.TEXT,
                                          "left" if name == "Name" else "center"))
-            status = x["status"] + (f"\n[color=#f0e342]{x['tiebreak']}[/color]"
-                                    if x["tiebreak"] else "")
+            status = status_words(t, x["name"], x["status"]) + (
+                f"\n[color=#f0e342]{x['tiebreak']}[/color]" if x["tiebreak"] else "")
             row.add_widget(self.cell(status, self.COLUMNS[-1][1], self.app.fs(15),
                                      theme.MUTED, "left"))
             self.rows.add_widget(row)
-        r = summary["round"]
-        state = ""
-        if summary["over"]:
-            state = f"Over: {summary['winner']} wins. "
-        elif r:
-            left = summary.get("round_left", 0)
-            state = f"Round {r['number']} ({stage_words(r['stage'])}): " + (
-                f"{left} table(s) playing. " if left else "every result is in. ")
+        state = round_words(t) + " " if summary["round"] else ""
         self.note.text = (state + "Equal points are split by " + ", then ".join(
             TIE_BREAKS[1:]) + " (the tag says which). Opp: opponents' points.")
 

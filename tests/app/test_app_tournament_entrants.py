@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_touch import button, shots_folder
+from tournament_touch import button, open_new_page, shots_folder
 
 pytestmark = pytest.mark.app
 
@@ -45,13 +45,7 @@ def test_tapped_names_are_ticked_in_place_and_messages_do_not_push_them(
         return widget.to_window(widget.x, widget.y)
 
     def script(d: Driver) -> Generator[int | None, None, None]:
-        start = app.screens["start"]
-        yield 2
-        d.tap(button(start, "Tournament"))
-        yield 3
-        scr = app.screens["tournament"]
-        d.tap(button(scr, "Run a tournament"))
-        yield 3
+        scr = yield from open_new_page(d, app)
         scr.pages["new"].name.text = "Friday Cup"
         d.tap(scr.pages["new"].create_button)
         yield 3

@@ -84,6 +84,17 @@ def type_on_keypad(d: Any, keys: dict[str, Any], text: str) -> Iterable[int | No
         yield 1
 
 
+def open_new_page(d: Any, app: Any) -> Generator[int | None, None, Any]:
+    """From the start screen, by touch: Tournament -> Run a tournament. Returns the screen."""
+    yield 2
+    d.tap(button(app.screens["start"], "Tournament"))
+    yield 3
+    scr = app.screens["tournament"]
+    d.tap(button(scr, "Run a tournament"))
+    yield 3
+    return scr
+
+
 def play_out(session: Any, seed: int, most: int = 3000) -> None:
     """Random legal calls on a session until its game is over (at most ``most`` calls), all
     in one go: no frame of the app comes between them."""

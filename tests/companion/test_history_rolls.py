@@ -113,7 +113,7 @@ def test_bad_rolls_are_refused_with_what_was_wrong(log: RollLog) -> None:
     with pytest.raises(RollLogError, match="dice_set must be a non-empty name"):
         log.record([_die("1")], dice_set="  ")
     rid = log.record([_die("1")])
-    with pytest.raises(RollLogError, match="no die 3"):
+    with pytest.raises(RollLogError, match=r"no die 3 \(the roll has 1 die\)"):
         log.correct(rid, {3: "2"})
     with pytest.raises(RollLogError, match="roll 999: not in the roll log"):
         log.correct(999, {0: "2"})

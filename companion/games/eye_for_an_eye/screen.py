@@ -47,6 +47,8 @@ from companion.games.eye_for_an_eye.look import BLACK, LIVE, REFUSED
 from companion.games.eye_for_an_eye.model import ArenaModel, ClockTone
 from companion.games.eye_for_an_eye.panel import PlayerPanel, Words
 from companion.widgets import cut_by_design, show_picture, w
+from companion.words import together
+from rules.eye_for_an_eye.calls import Ready
 
 #: The round clock's colour by its tone.
 CLOCK_COLOURS: dict[ClockTone, theme.RGBA] = {"stopped": theme.MUTED, "running": theme.TEXT,
@@ -190,8 +192,9 @@ class ArenaScreen(Screen):
         fs = self.host.fs
         view = ModalView(size_hint=(0.96, 0.94), auto_dismiss=True)
         box = w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.PANEL)
+        # room on the right for the scroll bar (it would lie over the last card's name)
         rows = GridLayout(cols=1, spacing=4, size_hint_y=None, row_default_height=56,
-                          row_force_default=True)
+                          row_force_default=True, padding=(0, 0, 12, 0))
         rows.bind(minimum_height=rows.setter("height"))
 
         def call(make: Callable[[], object]) -> None:
@@ -210,6 +213,8 @@ class ArenaScreen(Screen):
                              shorten=False))
             for c in found:
                 text = c.text().removeprefix(f"{seat.character.short}: ")
+                if isinstance(c, Ready):  # a card's name wraps as one ("Floris Band III")
+                    text = f"Ready {together(c.card)}"
                 row.add_widget(w("TButton", text=text, font_size=fs(15), shorten=False,
                                  on_release=lambda *_, c=c: call(lambda: calls.make(c))))
             for _ in range(3 - len(found)):

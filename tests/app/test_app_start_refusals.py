@@ -1,0 +1,153 @@
+"""A walk through every refusal and problem the start screen says, at normal text and at the
+largest, on 800x480: each name problem (none, too long, not starting with a letter, a character
+a name cannot hold, the same name twice), a mode that does not take six players, players a
+smaller game leaves out, the camera asked to fill the boards with no camera, and teams the
+engine refuses. Each is whole (dialog and message box: nothing cut, nothing overlapping,
+touch targets of 48 px), and every text the walk visits grows with the text size: the drawn
+font size at huge is at least GROWS of the normal one. The message box above Start grows
+less by design (at most 17 px, so that a note stays one line with many option rows; the
+dialog says the problem at full size): it must still grow. Screenshots at huge to
+$REFUSAL_SHOTS when set."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.app
+
+#: The drawn size at huge must be at least this share of the normal one (huge asks 1.45).
+GROWS = 1.3
+SIX = ["Ana", "Ben", "Cy", "Dee", "Eli", "Fay"]
+
+
+def texts_of(root: Any) -> dict[str, float]:
+    """Every visible text under ``root`` (labels, buttons, fields) by its words, with its drawn
+    font size."""
+    found: dict[str, float] = {}
+    todo = [root]
+    while todo:
+        widget = todo.pop()
+        if widget.opacity == 0:
+            continue
+        todo.extend(widget.children)
+        text = getattr(widget, "text", "")
+        if isinstance(text, str) and text.strip() and hasattr(widget, "font_size"):
+            found[text] = float(widget.font_size)
+    return found
+
+
+def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Path) -> None:
+    from companion import settings as settings_mod
+    from companion.compose import CompanionApp
+    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.screens import BOARDS_CAMERA
+
+    shots = Path(os.environ.get("REFUSAL_SHOTS", str(app_dirs / "shots")))
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=settings_mod.Settings(camera="none"))
+    problems: list[str] = []
+    said: dict[str, dict[str, str]] = {"normal": {}, "huge": {}}
+    sizes: dict[str, dict[str, dict[str, float]]] = {"normal": {}, "huge": {}}
+    message_size: dict[str, float] = {}
+
+    def look(d: Driver, text_size: str, case: str, start: Any, dialog: bool) -> None:
+        where = f"{case}, {text_size}"
+        slug = case.replace(" ", "-")
+        if dialog:
+            view = start.problem_view
+            assert view is not None and view.parent is not None, f"{where}: no dialog"
+            said[text_size][case] = " ".join(texts_of(view))
+            sizes[text_size][case] = texts_of(view)
+            problems.extend(f"{where}: {p}" for p in layout_problems(view, (800, 480)))
+            if text_size == "huge":
+                d.screenshot(shots / f"start-refusal-{slug}-dialog-huge.png")
+            view.dismiss(animation=False)
+        else:
+            said[text_size][case] = start.message.text
+        problems.extend(f"{where}: {p}" for p in layout_problems(start, (800, 480)))
+        message_size[text_size] = float(start.message.font_size)
+        if text_size == "huge":
+            d.screenshot(shots / f"start-refusal-{slug}-huge.png")
+
+    def names_refused(d: Driver, text_size: str, start: Any) -> Iterator[int]:
+        start.choose_game("dice-ocalypse")
+        yield 1
+        for case, names in (("empty", ["Ana", "Ben", ""]),
+                            ("long", ["Ana", "Ben", "Bartholomew Kempe"]),
+                            ("digit first", ["Ana", "Ben", "9 Lives"]),
+                            ("bad character", ["Ana", "Ben", "Cy/Dee"]),
+                            ("same", ["Ana", "Ben", "ana"])):
+            start._seat_names(names)
+            yield 1
+            d.tap(start.start_button)
+            yield 2
+            assert app.session is None, case
+            look(d, text_size, case, start, dialog=True)
+            yield 1
+
+    def choices_refused(d: Driver, text_size: str, start: Any) -> Iterator[int]:
+        start.choose_game("eye-for-an-eye")
+        yield 1
+        start._seat_names(SIX)
+        yield 2
+        look(d, text_size, "six in the arena", start, dialog=False)
+        start.choose_game("dice-forge")
+        yield 2
+        look(d, text_size, "left out", start, dialog=False)
+        start.choose_game("eye-for-an-eye")
+        yield 1
+        start.set_count(4)
+        yield 1
+        start._seat_names(SIX[:4])
+        start.option_spins["track_allocation"].text = BOARDS_CAMERA
+        yield 1
+        d.tap(start.start_button)
+        yield 2
+        look(d, text_size, "no camera for the boards", start, dialog=True)
+        start.option_spins["track_allocation"].text = start.option_spins[
+            "track_allocation"].values[0]
+        start._seat_names(SIX)
+        yield 2
+        for spin in start.team_spins:  # four against two: the engine refuses
+            spin.text = "Team 1"
+        start.team_spins[-1].text = start.team_spins[-2].text = "Team 2"
+        yield 1
+        d.tap(start.start_button)
+        yield 2
+        assert app.session is None
+        look(d, text_size, "teams", start, dialog=True)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield 2
+        for text_size in ("normal", "huge"):
+            app.apply_settings(replace(app.settings, text_size=text_size))
+            yield 3
+            start = app.screens["start"]
+            yield from names_refused(d, text_size, start)
+            yield from choices_refused(d, text_size, start)
+
+    run_app(app, script, timeout=240)
+    normal, huge = said["normal"], said["huge"]
+    assert normal == huge  # the same words at every size
+    assert "Player 3 has no name yet" in huge["empty"]
+    assert "17 characters" in huge["long"]
+    assert "starts with a letter" in huge["digit first"]
+    assert "letters, digits, spaces" in huge["bad character"]
+    assert "Players 1 and 3 are both called ana" in huge["same"]
+    assert huge["six in the arena"] == "Every Eye for Themselves: 2 to 4 players"
+    assert "Eli and Fay are not seated" in huge["left out"]
+    assert "only with a camera" in huge["no camera for the boards"]
+    assert "4 vs 2" in huge["teams"]
+    assert problems == [], "\n".join(problems)
+    smaller = [f"{case}: {text!r} {size:.1f} px at normal, {sizes['huge'][case][text]:.1f} "
+               "at huge" for case, texts in sizes["normal"].items()
+               for text, size in texts.items()
+               if sizes["huge"][case][text] < size * GROWS]
+    assert smaller == [], "\n".join(smaller)
+    assert message_size["huge"] > message_size["normal"]
