@@ -58,6 +58,7 @@ from companion.session import (
     not_saved,
 )
 from companion.widgets import load_kv
+from companion.words import plural
 from hardware.audio import Sounds
 from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
 from rules import Event, RulesError, Setup
@@ -446,7 +447,7 @@ class AppCore(App):
             if isinstance(index, bool) or not isinstance(index, int) or not (
                     0 <= index < len(reading.dice)):
                 raise ValueError(f"correct_roll: no die {index!r} in a reading of "
-                                 f"{len(reading.dice)} dice")
+                                 f"{plural(len(reading.dice), 'die', 'dice')}")
             if not isinstance(face, str) or not face.strip():
                 raise ValueError(f"correct_roll: die {index}: the face must be a non-empty "
                                  f"string, got {face!r}")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import paths
+from companion.words import plural
 
 HELP = "calibrate a table: markers, table region, colour palette, icon faces, check, profiles"
 
@@ -282,7 +283,8 @@ def _palette(args: argparse.Namespace) -> int:
         for colour, files in labelled_folders(args.folder).items():
             samples[colour] = [c for f in files for c in die_crops(read_image(f), region,
                                                                      die_size)]
-            print(f"{colour}: {len(samples[colour])} dice in {len(files)} image(s)")
+            dice = plural(len(samples[colour]), "die", "dice")
+            print(f"{colour}: {dice} in {len(files)} image(s)")
     else:
         crops = die_crops(read_image(args.roll), region, die_size)
         k = args.clusters or len(args.name)
@@ -293,7 +295,7 @@ def _palette(args: argparse.Namespace) -> int:
             for c in clusters:
                 xs = ", ".join(f"({crops[i].center[0]:.0f},{crops[i].center[1]:.0f})"
                                for i in c.members)
-                print(f"cluster {c.index}: {len(c.members)} dice at {xs}; "
+                print(f"cluster {c.index}: {plural(len(c.members), 'die', 'dice')} at {xs}; "
                       f"Lab {tuple(round(v) for v in c.lab)}")
             print("name them: --name 0=red --name 1=blue ...")
             return 0
@@ -483,7 +485,7 @@ def _zones(args: argparse.Namespace) -> int:
         out = args.output or args.draw.with_suffix(".zones.png")
         cv2.imwrite(str(out), Z.draw_zones(frame, cp.zones, counts=counts))
         for z in cp.zones:
-            print(f"  {counts[z.key]} dice on seat {z.seat} {z.space}")
+            print(f"  {plural(counts[z.key], 'die', 'dice')} on seat {z.seat} {z.space}")
         print(f"wrote {out}")
     if changed:
         _save(args, cp)

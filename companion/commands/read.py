@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.words import plural
+
 HELP = "read the dice in image files (a table per image, or one JSON object per line)"
 
 #: The most pixels an image may have to be decoded: a camera frame is a few megapixels, a
@@ -122,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
                      "confidence": round(d.confidence, 3)} for d in reading.dice]
             print(json.dumps({"image": name, "dice": dice, "ms": round(ms, 2)}))
         else:
-            print(f"{name}: {len(reading.dice)} dice ({ms:.1f} ms)")
+            print(f"{name}: {plural(len(reading.dice), 'die', 'dice')} ({ms:.1f} ms)")
             for w in reading.warnings:
                 print(f"  warning: {w.text}")
             if reading.dice:

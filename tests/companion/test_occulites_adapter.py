@@ -209,3 +209,12 @@ def test_the_dice_the_players_confirmed_or_corrected_are_named_by_the_readings_i
     final[5] = SlotRead("green", 5)  # a sure 4 changed by the players
     assert corrections(read.slots, final, shuffled) == {3: "3", 4: "2", 2: "5"}
     assert corrections(read.slots, list(read.slots), shuffled) == {3: "3", 4: "1"}  # all confirmed
+
+
+def test_one_die_seen_is_said_as_one_die() -> None:
+    """"1 die", never "1 dice", in what the players read."""
+    dice = rows_of([ANA, BEN], random.Random(4))
+    ana = [d for d in dice if d.center[1] < 135]  # row 0 about y 70, row 1 about y 200
+    ben = [d for d in dice if d.center[1] >= 135][:1]  # one of Ben's dice left on the tray
+    reads = read_lineups(reading(ana + ben), ["Ana", "Ben"])
+    assert reads["Ben"].problems == ("1 die seen in Ben's zone, a line-up has 6",)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from calibration.zones import ROLL_AREA, Zone
+from companion.words import plural
 from rules.occulites import COLOURS, Die, LineUp
 from vision.types import Die as SeenDie
 from vision.types import Reading
@@ -199,7 +200,8 @@ def read_lineups(reading: Reading, players: Sequence[str],
         group.sort(key=lambda s: (s.center or (0.0, 0.0))[0])
         problems: tuple[str, ...] = ()
         if len(group) != CARDS:
-            problems = (f"{len(group)} dice seen in {player}'s zone, a line-up has {CARDS}",)
+            seen = plural(len(group), "die", "dice")
+            problems = (f"{seen} seen in {player}'s zone, a line-up has {CARDS}",)
         out[player] = LineupRead(player, tuple(group[:CARDS]), problems, len(group))
     return out
 

@@ -682,7 +682,7 @@ class OcculitesTable:
             self.read_slots[p] = (reading, tuple(slots), slots)
             self.flagged[p] = {i for i, s in enumerate(slots) if s is None or s.uncertain}
             if read.problems:
-                counts.append(f"{p}: {read.seen} dice seen")
+                counts.append(f"{p}: {plural(read.seen, 'die', 'dice')} seen")
         # one short line for all of them (the rows marked "check ?" show which dice are
         # missing): with the question about a die it stays whole at the huge text size
         if len(counts) == 1:
