@@ -6,15 +6,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any
 
 from conftest import press_in
 
+from vision.types import Die, Reading
+
 #: ``at(name)`` or ``at(name, widget)``: a state reached (the widget to look at when it is
 #: not the game's screen: an open dialog).
 At = Callable[..., Iterator[int]]
+
+
+def die_at(x: float, y: float, value: int | None, colour: str | None = None,
+           confidence: float = 0.95, size: float = 40.0) -> Die:
+    """A die at rest at (x, y) as vision reads it (its outline a square of ``size`` px)."""
+    h = size / 2
+    return Die((x, y), ((x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)), 0.0,
+               size, value, None if value is None else str(value), colour, confidence)
 
 
 def lined_up_tray(dice: dict[str, list[tuple[str, int]]], unsure: dict[str, set[int]]) -> Any:
@@ -24,9 +32,9 @@ def lined_up_tray(dice: dict[str, list[tuple[str, int]]], unsure: dict[str, set[
     for r, (player, row) in enumerate(dice.items()):
         for i, (colour, pips) in enumerate(row):
             doubt = i in unsure.get(player, set())
-            out.append(SimpleNamespace(center=(60.0 + 90 * i, 40.0 + 80 * r), value=pips,
-                                       colour=colour, confidence=0.3 if doubt else 0.95))
-    return SimpleNamespace(dice=tuple(out), frame_shape=(480, 640), warnings=())
+            out.append(die_at(60.0 + 90 * i, 40.0 + 80 * r, pips, colour,
+                              0.3 if doubt else 0.95))
+    return Reading(tuple(out), (480, 640))
 
 
 def held(game: Any, player: str) -> list[str]:
@@ -124,23 +132,11 @@ def occulites_tour(app: Any, step: int, check: At) -> Iterator[int]:
         yield from check("over")
 
 
-@dataclass(frozen=True)
-class StandInDie:
-    center: tuple[float, float]
-    value: int | None
-    confidence: float = 0.95
-    size: float = 40.0
-
-
-@dataclass(frozen=True)
-class StandInReading:
-    dice: tuple[StandInDie, ...]
-
-
-def camera(*values: int, unsure: tuple[int, ...] = ()) -> StandInReading:
-    return StandInReading(tuple(
-        StandInDie((60.0 * i + 30, 100.0), v, 0.3 if i in unsure else 0.95)
-        for i, v in enumerate(values)))
+def camera(*values: int, unsure: tuple[int, ...] = ()) -> Reading:
+    """A settled reading of dice in one row across the tray, as vision gives it; those in
+    ``unsure`` read with doubt."""
+    return Reading(tuple(die_at(60.0 * i + 30, 100.0, v, None, 0.3 if i in unsure else 0.95)
+                         for i, v in enumerate(values)), (480, 640))
 
 
 def diceocalypse_tour(app: Any, step: int, check: At) -> Iterator[int]:

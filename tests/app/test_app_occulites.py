@@ -17,20 +17,22 @@ from typing import Any
 
 import pytest
 from fingers import CameraFinger
+from table_tours import die_at
+
+from vision.types import Reading
 
 pytestmark = pytest.mark.app
 
 
-def tray(rows: list[list[tuple[str, int | None, float]]]) -> SimpleNamespace:
+def tray(rows: list[list[tuple[str, int | None, float]]]) -> Reading:
     """A reading of line-ups laid in rows (seat 1 at the top), dice given left to right, with
     vision's Die attributes; None pips = a die the camera could not read."""
     dice = []
     for r, row in enumerate(rows):
         for i, (colour, pips, conf) in enumerate(row):
-            dice.append(SimpleNamespace(center=(60.0 + 90 * i + 7 * r, 80.0 + 150 * r + 5 * i),
-                                        value=pips, colour=colour, confidence=conf,
-                                        face=None if pips is None else str(pips)))
-    return SimpleNamespace(dice=tuple(dice[::-1]), frame_shape=(480, 640), warnings=())
+            dice.append(die_at(60.0 + 90 * i + 7 * r, 80.0 + 150 * r + 5 * i, pips, colour,
+                               conf))
+    return Reading(tuple(dice[::-1]), (480, 640))
 
 
 def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
