@@ -44,11 +44,12 @@ app_files() {
     sed -n 's/::.*//p' <<<"$out" | sort -u
 }
 
+t_fast=$SECONDS
 stage "ruff" $py -m ruff check .
-# The main suite on every core given (pytest-xdist), then mypy beside the whole-app files: a
-# test that starts a Kivy App closes Kivy's event loop for the rest of its process, so each
-# whole-app file runs in a process of its own, $jobs at once.
-stage "pytest" $py -m pytest -q -m "not app" -n "$jobs" "$@"
+# The main suite on $jobs workers (pytest-xdist; worksteal evens out its long tests), then
+# mypy beside the whole-app files: a test that starts a Kivy App closes Kivy's event loop for
+# the rest of its process, so each whole-app file runs in a process of its own, $jobs at once.
+stage "pytest" $py -m pytest -q -m "not app" -n "$jobs" --dist worksteal "$@"
 pool_add "mypy --strict companion/ rules/ vision/" $py -m mypy --strict companion rules vision
 if [ -d tests/app ]; then
     if fast_files="$(app_files "app and not long")"; then
@@ -61,6 +62,7 @@ if [ -d tests/app ]; then
     fi
 fi
 pool_run "$jobs"
+echo "-- fast stage (all but the long stage): $((SECONDS - t_fast)) s"
 if [ "$fast" -eq 1 ]; then
     echo "== long stage: left out (--fast)"
 elif [ -d tests/app ]; then
@@ -70,7 +72,9 @@ elif [ -d tests/app ]; then
             pool_add "long: pytest $f (own process)" \
                 $py -m pytest -q -m "app and long" -p no:cacheprovider "$f"
         done
+        t_long=$SECONDS
         pool_run "$jobs"
+        echo "-- long stage: $((SECONDS - t_long)) s"
     else
         failed_stages+=("collecting tests/app (long)")
     fi

@@ -184,13 +184,13 @@ def run_app(app: App, script: Script, size: tuple[int, int] = (800, 480),
         try:
             if state["gen"] is None:
                 state["gen"] = script(Driver(app))
-            if time.monotonic() - started > timeout:
+            wait = next(state["gen"])
+            state["wait"] = 1 if wait is None else int(wait)
+            if time.monotonic() - started > timeout:  # checked where the script now waits
                 raise TimeoutError(
                     f"app script still running after {timeout:.0f} s ({state['frames']} frames, "
                     f"{time.process_time() - cpu:.0f} s of processor time), at "
                     f"{_where(state['gen'])}")
-            wait = next(state["gen"])
-            state["wait"] = 1 if wait is None else int(wait)
         except StopIteration:
             event.cancel()
             app.stop()
