@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
 # Run the whole test suite (lint, types, tests), installing what it needs first.
+#   ./test.sh [--fast] [PYTEST ARGS...]
+# --fast leaves out the long stage (tests marked `long`: the full layout walks and the
+# screenshot tours; CI runs it). PYTEST ARGS go to the main suite's pytest. TEST_JOBS (default
+# 2) is how many test processes run at once.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+fast=0
+if [ "${1:-}" = "--fast" ]; then
+    fast=1
+    shift
+fi
 args=("$@")
 set --   # bootstrap.sh hands its own arguments to `uv sync`; these are pytest's
 source "$here/scripts/bootstrap.sh"
@@ -16,19 +25,58 @@ if ! command -v systemd-analyze >/dev/null 2>&1 && command -v apt-get >/dev/null
         --no-install-recommends systemd >/dev/null
 fi
 py=.venv/bin/python
+jobs="${TEST_JOBS:-2}"
 # Every stage runs, whichever fails (scripts/stages.sh): the failures are listed at the end,
 # and the exit status is non-zero when there is any.
 set +e
 source "$here/scripts/stages.sh"
+
+# The whole-app files (tests/app, marker `app`) whose tests a marker expression selects, as
+# pytest collects them (collecting imports no Kivy): `app_files "app and not long"`.
+app_files() {
+    local out rc
+    out="$($py -m pytest -q --collect-only -p no:cacheprovider -m "$1" tests/app 2>&1)"
+    rc=$?
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 5 ]; then  # 5: none selected
+        echo "$out" >&2
+        return "$rc"
+    fi
+    sed -n 's/::.*//p' <<<"$out" | sort -u
+}
+
+t_fast=$SECONDS
 stage "ruff" $py -m ruff check .
-stage "mypy --strict companion/ rules/ vision/" $py -m mypy --strict companion rules vision
-# Whole-app tests start a Kivy App, which closes Kivy's event loop for the rest of its process,
-# so they run one file per process after the main suite.
-stage "pytest" $py -m pytest -q -m "not app" "$@"
+# The main suite on $jobs workers (pytest-xdist; worksteal evens out its long tests), then
+# mypy beside the whole-app files: a test that starts a Kivy App closes Kivy's event loop for
+# the rest of its process, so each whole-app file runs in a process of its own, $jobs at once.
+stage "pytest" $py -m pytest -q -m "not app" -n "$jobs" --dist worksteal "$@"
+pool_add "mypy --strict companion/ rules/ vision/" $py -m mypy --strict companion rules vision
 if [ -d tests/app ]; then
-    for f in tests/app/test_*.py; do
-        [ -e "$f" ] || continue
-        stage "pytest $f (own process)" $py -m pytest -q -m app -p no:cacheprovider "$f"
-    done
+    if fast_files="$(app_files "app and not long")"; then
+        for f in $fast_files; do
+            pool_add "pytest $f (own process)" \
+                $py -m pytest -q -m "app and not long" -p no:cacheprovider "$f"
+        done
+    else
+        failed_stages+=("collecting tests/app")
+    fi
+fi
+pool_run "$jobs"
+echo "-- fast stage (all but the long stage): $((SECONDS - t_fast)) s"
+if [ "$fast" -eq 1 ]; then
+    echo "== long stage: left out (--fast)"
+elif [ -d tests/app ]; then
+    # The long stage: the full layout walks and the screenshot tours (marker `long`).
+    if long_files="$(app_files "app and long")"; then
+        for f in $long_files; do
+            pool_add "long: pytest $f (own process)" \
+                $py -m pytest -q -m "app and long" -p no:cacheprovider "$f"
+        done
+        t_long=$SECONDS
+        pool_run "$jobs"
+        echo "-- long stage: $((SECONDS - t_long)) s"
+    else
+        failed_stages+=("collecting tests/app (long)")
+    fi
 fi
 stages_report

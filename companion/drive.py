@@ -173,20 +173,24 @@ def run_app(app: App, script: Script, size: tuple[int, int] = (800, 480),
             timeout: float = 120.0) -> None:
     """Run ``app`` with ``script`` driving it; stop when the script ends; re-raise its errors."""
     Window.size = size
-    state: dict[str, Any] = {"gen": None, "wait": 2, "error": None}
-    started = time.monotonic()
+    state: dict[str, Any] = {"gen": None, "wait": 2, "error": None, "frames": 0}
+    started, cpu = time.monotonic(), time.process_time()
 
     def step(dt: float) -> None:
+        state["frames"] += 1
         if state["wait"] > 0:
             state["wait"] -= 1
             return
         try:
             if state["gen"] is None:
                 state["gen"] = script(Driver(app))
-            if time.monotonic() - started > timeout:
-                raise TimeoutError(f"app script still running after {timeout} s")
             wait = next(state["gen"])
             state["wait"] = 1 if wait is None else int(wait)
+            if time.monotonic() - started > timeout:  # checked where the script now waits
+                raise TimeoutError(
+                    f"app script still running after {timeout:.0f} s ({state['frames']} frames, "
+                    f"{time.process_time() - cpu:.0f} s of processor time), at "
+                    f"{_where(state['gen'])}")
         except StopIteration:
             event.cancel()
             app.stop()
@@ -199,6 +203,16 @@ def run_app(app: App, script: Script, size: tuple[int, int] = (800, 480),
     app.run()
     if state["error"] is not None:
         raise state["error"]
+
+
+def _where(gen: Any) -> str:
+    """Where a script's generator stands: the innermost ``yield`` it waits at."""
+    while getattr(getattr(gen, "gi_yieldfrom", None), "gi_frame", None) is not None:
+        gen = gen.gi_yieldfrom
+    frame = getattr(gen, "gi_frame", None)
+    if frame is None:
+        return "the script's end"
+    return f"{frame.f_code.co_filename}:{frame.f_lineno} ({frame.f_code.co_name})"
 
 
 def touch_problems(root: Any, size: tuple[int, int], min_px: float = 48.0) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,49 @@ def app_dirs(tmp_path: Path) -> Iterator[Path]:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+@contextmanager
+def undrawn_frames() -> Iterator[None]:
+    """Inside: Kivy's frames run as usual (the clock, touches, layouts, label textures and
+    fitted fonts all settle before a frame would be drawn) but nothing is drawn and no frame
+    waits for the 60 fps cap. A layout check reads only widget geometry, texts and texture
+    sizes, never pixels: software GL's drawing of every frame and the cap's sleeps were most
+    of a layout walk's time. Screenshots need drawn frames: take none inside (see
+    test_app_layout.py::test_undrawn_frames_lay_out_as_drawn_ones)."""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    def skip(*_args: Any) -> bool:
+        return True  # a handler that answers True stops the event before the window draws
+
+    cap = Clock._max_fps  # Kivy reads the cap (config graphics.maxfps) at every frame
+    Window.fbind("on_draw", skip)
+    Window.fbind("on_flip", skip)
+    Clock._max_fps = 0.0
+    try:
+        yield
+    finally:
+        Clock._max_fps = cap
+        Window.funbind("on_draw", skip)
+        Window.funbind("on_flip", skip)
+        Window.canvas.ask_update()
+
+
+def geometry(root: Any) -> list[tuple[Any, ...]]:
+    """What a layout check reads under ``root``: every shown widget's type, place and size in
+    the window, text and text texture size, in a fixed order (children in order)."""
+    found: list[tuple[Any, ...]] = []
+    todo = [root]
+    while todo:
+        w = todo.pop()
+        if w.opacity == 0:
+            continue
+        x, y = w.to_window(w.x, w.y)
+        found.append((type(w).__name__, round(x), round(y), round(w.width), round(w.height),
+                      getattr(w, "text", None), tuple(getattr(w, "texture_size", ()))))
+        todo.extend(reversed(w.children))
+    return found
 
 
 def leave_game(d: Any, screen: Any, answer: str = "Keep for later") -> Iterator[int]:
@@ -100,10 +144,8 @@ def walk_layouts(app: Any, game: str, problems: list[str], checked: list[str], *
     seeded random game, every screen of the game (and the start screen with the game chosen)
     is checked by :func:`companion.drive.layout_problems`. ``extra(app, step)`` may yield
     frames and return more (name, widget) pairs to check: a panel opened, a dialog.
-    Problems and what was checked are appended to the lists given."""
-    import random
-    from dataclasses import replace
-
+    Problems and what was checked are appended to the lists given. The frames are undrawn
+    (:func:`undrawn_frames`)."""
     from kivy.core.window import Window
 
     import rules
@@ -119,6 +161,18 @@ def walk_layouts(app: Any, game: str, problems: list[str], checked: list[str], *
         yield 1
 
     cls = rules.game_class(game)
+    with undrawn_frames():
+        yield from _walk(app, game, cls, check, checked, extra, steps, seed, text_sizes)
+
+
+def _walk(app: Any, game: str, cls: Any, check: Any, checked: list[str], extra: Any,
+          steps: int, seed: int, text_sizes: tuple[str, ...]) -> Iterator[int]:
+    """walk_layouts' body (inside undrawn frames)."""
+    import random
+    from dataclasses import replace
+
+    import rules
+
     for text_size in text_sizes:
         app.apply_settings(replace(app.settings, text_size=text_size))
         yield 2

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from table_walk import shooter
 
-pytestmark = pytest.mark.app
+pytestmark = [pytest.mark.app, pytest.mark.long]
 
 SHOTS = os.environ.get("DICE_FORGE_SHOTS")
 NAMES = ("Ana", "Benedikt", "Cy", "Dolores")
@@ -125,7 +125,7 @@ def test_every_dice_forge_screen_shot(app_dirs: Path) -> None:
                                             (4, "titans", "huge", "huge")):
             yield from table(d, count, module, size, prefix)
 
-    run_app(app, script, timeout=900)
+    run_app(app, script, timeout=600)
     missing = [f"{prefix}-{name}" for prefix in ("3", "4", "huge")
                for name in ("roll", "roll-one-face-tapped", "menu-sanctuary", "menu-feats",
                             "menu-board", "choose", "action", "extra-action", "forge",

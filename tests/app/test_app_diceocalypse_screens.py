@@ -33,6 +33,7 @@ STATES = ("who-goes-first-a-die-entered", "a-roll-to-enter", "a-refused-die", "c
           "last-turns", "tie-break", "winner")
 
 
+@pytest.mark.long
 def test_every_diceocalypse_screen_pictured(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
@@ -49,7 +50,7 @@ def test_every_diceocalypse_screen_pictured(app_dirs: Path) -> None:
         yield from picture_tours(d, app, "dice-ocalypse", "diceocalypse", diceocalypse_tour,
                                  (0, 3), SETS, shots, taken, problems)
 
-    run_app(app, script, timeout=900)
+    run_app(app, script, timeout=600)
     names = {p.name for p in taken}
     for tag, *_ in SETS:
         for state in STATES:

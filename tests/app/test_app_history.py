@@ -50,12 +50,12 @@ def begin(d: Any, game: str, players: int = 2) -> Iterator[int]:
 
 
 def settle(screen: Any) -> Iterator[int]:
-    """Frames until the history screen has nothing left to work out."""
-    for _ in range(6000):
-        if not screen.busy:
-            break
+    """Frames until the history screen has nothing left to work out (its second thread's
+    jobs back), for up to two minutes however fast the frames pass."""
+    until = time.monotonic() + 120
+    while screen.busy and time.monotonic() < until:
         yield 1
-    assert not screen.busy, "the history screen is still working"
+    assert not screen.busy, "the history screen is still working after 120 s"
     yield 2
 
 

@@ -9,9 +9,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DISPLAYS, LONG_NAMES, TEXT_SIZES
+from conftest import DISPLAYS, LONG_NAMES, TEXT_SIZES, undrawn_frames
 
 pytestmark = pytest.mark.app
+
+
+def first_picture(dice: Any, within: float = 60.0) -> Generator[int, None, None]:
+    """Frames until the live dice view shows the rendered dice's first picture (the camera
+    runs on its own thread: undrawn frames pass faster than it starts)."""
+    import time
+
+    until = time.monotonic() + within
+    while dice.frames == 0:
+        assert time.monotonic() < until, f"the dice view showed no picture in {within} s"
+        time.sleep(0.01)  # the camera's thread needs the processor more than the frames do
+        yield 1
 
 
 def test_the_app_screens_hold_their_layout_at_every_text_size(app_dirs: Path) -> None:
@@ -48,6 +60,10 @@ def test_the_app_screens_hold_their_layout_at_every_text_size(app_dirs: Path) ->
         yield 1
 
     def script(d: Driver) -> Generator[int | None, None, None]:
+        with undrawn_frames():
+            yield from walk(d)
+
+    def walk(d: Driver) -> Generator[int | None, None, None]:
         yield 2
         for text_size in TEXT_SIZES:
             app.apply_settings(replace(app.settings, text_size=text_size))
@@ -68,6 +84,8 @@ def test_the_app_screens_hold_their_layout_at_every_text_size(app_dirs: Path) ->
             for name in ("settings", "dice", "tournament"):
                 app.show(name)
                 yield 3
+                if name == "dice":
+                    yield from first_picture(app.screens["dice"])
                 yield from check(name, app.screens[name], text_size)
 
     run_app(app, script, timeout=600)
@@ -106,3 +124,68 @@ def test_player_colours_stay_distinct_for_dichromats(kind: str) -> None:
     assert _closest_pair("okabe-ito", kind) > 0.2
     if kind == "deuteranopia":  # the check has teeth: red/green seats run together
         assert _closest_pair("classic", kind) < 0.2
+
+
+def test_undrawn_frames_lay_out_as_drawn_ones(app_dirs: Path) -> None:
+    """The layout walks run in undrawn frames (conftest.undrawn_frames: no drawing, no frame
+    cap): the start screen with the longest names at the largest text, at both displays,
+    has exactly the geometry, texts and text sizes there that drawn frames give it."""
+    from dataclasses import replace
+
+    from conftest import geometry
+    from kivy.core.window import Window
+
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    seen: dict[str, list[Any]] = {"drawn": [], "undrawn": []}
+
+    def look(how: str) -> Generator[int | None, None, None]:
+        for size in (*DISPLAYS, DISPLAYS[0]):
+            Window.size = size
+            yield 3
+            seen[how].append(geometry(app.screens["start"]))
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield 2
+        app.apply_settings(replace(app.settings, text_size="huge"))
+        yield 2
+        start = app.screens["start"]
+        app.show("start")
+        start.choose_game("eye-for-an-eye")
+        start._seat_names(LONG_NAMES)
+        yield 3
+        yield from look("drawn")
+        with undrawn_frames():
+            yield from look("undrawn")
+        yield from look("drawn")
+
+    run_app(app, script, timeout=120)
+    drawn, undrawn = seen["drawn"][:3], seen["undrawn"]
+    assert drawn[0] != drawn[1] and len(drawn[0]) > 20, "the two displays lay out alike"
+    assert undrawn == drawn
+    assert seen["drawn"][3:] == drawn  # drawn again after: the same
+
+
+def test_a_script_past_its_time_says_where_it_stands(app_dirs: Path) -> None:
+    """run_app's time limit fails the test with where the script waits and how far it went
+    (a hang and a slow machine look different), not a bare "still running"."""
+    from companion.app import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+
+    def never_done() -> Generator[int, None, None]:
+        while True:
+            yield 1  # waits for something that never comes
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield from never_done()  # from its first step (the app may start slower than 1 s)
+
+    with pytest.raises(TimeoutError) as caught:
+        run_app(app, script, timeout=1)
+    said = str(caught.value)
+    assert "app script still running after 1 s (" in said, said
+    assert f"{__file__}:" in said and "(never_done)" in said, said
+    assert " frames, " in said and "processor time" in said, said

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from table_walk import looker, walk_with_options
 
-pytestmark = pytest.mark.app
+pytestmark = [pytest.mark.app, pytest.mark.long]
 
 
 def advance(game: Any, session: Any, want: Callable[[Any], bool], rng: random.Random,
@@ -145,7 +145,7 @@ def test_every_dice_forge_screen_holds_its_layout(app_dirs: Path) -> None:
         yield from walk_with_options(app, "dice-forge", walks, problems, checked,
                                      visits(problems, checked))
 
-    run_app(app, script, timeout=3000)
+    run_app(app, script, timeout=900)
     game_checks = [c for c in checked if c.startswith("game-dice-forge@")]
     assert len(game_checks) >= 3 * 7 * 4 * 2, len(game_checks)
     assert problems == [], "\n".join(problems[:60]) + f"\n... {len(problems)} in all"

@@ -14,7 +14,7 @@ from conftest import walk_layouts
 from layout_checks import tour_hook
 from table_tours import diceocalypse_tour
 
-pytestmark = pytest.mark.app
+pytestmark = [pytest.mark.app, pytest.mark.long]
 
 
 def test_every_diceocalypse_screen_holds_its_layout(app_dirs: Path) -> None:
@@ -37,7 +37,7 @@ def test_every_diceocalypse_screen_holds_its_layout(app_dirs: Path) -> None:
         extra = tour_hook("dice-ocalypse", diceocalypse_tour, problems, checked)
         yield from walk_layouts(app, "dice-ocalypse", problems, checked, extra=extra)
 
-    run_app(app, script, timeout=2400)
+    run_app(app, script, timeout=900)
     names = {c.split("@")[0] for c in checked}
     wanted = {"start", "game-dice-ocalypse", "menu", "end game", "who goes first, a die entered",
               "a roll to enter", "a refused die", "camera unsure", "keep", "battle zone",

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import DISPLAYS, walk_layouts
 
-pytestmark = pytest.mark.app
+pytestmark = [pytest.mark.app, pytest.mark.long]
 
 
 def test_every_eye_for_an_eye_screen_holds_its_layout(app_dirs: Path) -> None:
@@ -139,7 +139,7 @@ def test_every_eye_for_an_eye_screen_holds_its_layout(app_dirs: Path) -> None:
         yield 2
         yield from walk_layouts(app, "eye-for-an-eye", problems, checked, extra=states)
 
-    run_app(app, script, timeout=1500)
+    run_app(app, script, timeout=600)
     refused = [c for c in checked if c.startswith("refused")]
     assert sum(c.startswith("arena@") for c in checked) >= 2 * 3 * 4 * 4, refused
     states_seen = Counter(c.split("@")[0] for c in checked)

@@ -15,7 +15,7 @@ from conftest import walk_layouts
 from layout_checks import tour_hook
 from table_tours import occulites_tour
 
-pytestmark = pytest.mark.app
+pytestmark = [pytest.mark.app, pytest.mark.long]
 
 
 def walk(app_dirs: Path, options: dict[str, Any], text_sizes: tuple[str, ...]) -> None:
@@ -40,7 +40,7 @@ def walk(app_dirs: Path, options: dict[str, Any], text_sizes: tuple[str, ...]) -
                                 extra=tour_hook("occulites", occulites_tour, problems, checked),
                                 text_sizes=text_sizes)
 
-    run_app(app, script, timeout=2400)
+    run_app(app, script, timeout=900)
     names = {c.split("@")[0] for c in checked}
     wanted = {"start", "game-occulites", "menu", "end game", "allocate, the keypad on a die",
               "allocate, camera unsure", "allocate, a refused line-up", "card 1", "card 6",

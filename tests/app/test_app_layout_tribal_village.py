@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from table_walk import looker, walk_with_options
 
-pytestmark = pytest.mark.app
+pytestmark = [pytest.mark.app, pytest.mark.long]
 
 
 def advance(game: Any, session: Any, want: Callable[[Any], bool], rng: random.Random,
@@ -136,7 +136,7 @@ def test_every_tribal_village_screen_holds_its_layout(app_dirs: Path) -> None:
         yield from walk_with_options(app, "tribal-village", walks, problems, checked,
                                      visits(problems, checked))
 
-    run_app(app, script, timeout=3000)
+    run_app(app, script, timeout=900)
     game_checks = [c for c in checked if c.startswith("game-tribal-village@")]
     assert len(game_checks) >= 3 * 5 * 4 * 2, len(game_checks)
     assert problems == [], "\n".join(problems[:60]) + f"\n... {len(problems)} in all"

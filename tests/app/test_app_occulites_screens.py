@@ -15,7 +15,7 @@ import pytest
 from layout_checks import picture_tours
 from table_tours import occulites_tour
 
-pytestmark = pytest.mark.app
+pytestmark = [pytest.mark.app, pytest.mark.long]
 
 DRAFT = {"lots_of_interests": True, "creatures": True}
 #: The states pictured in a game with the draft (and Creatures & Predators) on.
@@ -43,7 +43,7 @@ def test_every_occulites_screen_pictured(app_dirs: Path) -> None:
         yield from picture_tours(d, app, "occulites", "occulites", occulites_tour, (0, 1, 3),
                                  SETS, shots, taken, problems)
 
-    run_app(app, script, timeout=900)
+    run_app(app, script, timeout=600)
     names = {p.name for p in taken}
     for tag in ("3p", "5p", "huge"):
         for state in ("tribes-a-player-chosen", "allocate-waiting-for-everyone",

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from table_walk import shooter
 
-pytestmark = pytest.mark.app
+pytestmark = [pytest.mark.app, pytest.mark.long]
 
 SHOTS = os.environ.get("TRIBAL_SCREENSHOTS")
 NAMES = ("Ana", "Benedikt", "Cy", "Dolores", "Eli", "Francesca")
@@ -151,7 +151,7 @@ def test_every_tribal_village_screen_shot(app_dirs: Path) -> None:
                                     (6, "huge", "huge")):
             yield from table(d, count, size, prefix)
 
-    run_app(app, script, timeout=900)
+    run_app(app, script, timeout=600)
     # three players play five tribes: Boletus (Plotting Distrust) sits out there
     missing = [f"{prefix}-{name}" for prefix in ("3", "6", "huge")
                for name in ("objectives", "alliances", "objectives-dealt", "first-lead",

@@ -120,7 +120,7 @@ def test_cli_adds_draws_and_removes_zones(store: Path, tmp_path: Path,
                  "--add", "2", "Spear Thrust", "400,250", "520,250", "520,360", "400,360",
                  "--draw", str(photo)]) == 0
     out = capsys.readouterr().out
-    assert "2 dice on seat 1 Parry" in out and "1 dice on seat 2 Spear Thrust" in out
+    assert "2 dice on seat 1 Parry" in out and "1 die on seat 2 Spear Thrust" in out
     assert (tmp_path / "boards.zones.png").exists()
     stored = paths.profile_store().load("den").zones
     assert [(z.seat, z.space) for z in stored] == [(2, "Spear Thrust"), (1, "Parry")]
