@@ -135,7 +135,7 @@ def test_undrawn_frames_lay_out_as_drawn_ones(app_dirs: Path) -> None:
     from conftest import geometry
     from kivy.core.window import Window
 
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
@@ -171,7 +171,7 @@ def test_undrawn_frames_lay_out_as_drawn_ones(app_dirs: Path) -> None:
 def test_a_script_past_its_time_says_where_it_stands(app_dirs: Path) -> None:
     """run_app's time limit fails the test with where the script waits and how far it went
     (a hang and a slow machine look different), not a bare "still running"."""
-    from companion.app import CompanionApp
+    from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
