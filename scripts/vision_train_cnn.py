@@ -16,7 +16,7 @@ on every photo. Seeds are fixed; training on CPU threads is not bit-for-bit repe
 Needs PyTorch, outside the project's environment::
 
     python3 -m venv /tmp/trainenv
-    /tmp/trainenv/bin/pip install torch==2.13.0 onnx onnxscript numpy opencv-python-headless
+    /tmp/trainenv/bin/pip install torch==2.13.0 onnx onnxscript numpy opencv-python-headless msgspec
     /tmp/trainenv/bin/python scripts/vision_train_cnn.py det --holdout none   # ~20 min, 1 core
     /tmp/trainenv/bin/python scripts/vision_train_cnn.py cls --holdout none   # ~45 min, 1 core
 

@@ -17,6 +17,8 @@
 #   loso-byler, loso-matteop65
 #                     never shown that source, from scratch, shortened to det 2000 / cls 5000
 #                     steps (round 4's recipe has 4000 / 10000) to fit one 10-minute run.
+# The machine's python3 must hold PyTorch, onnx, opencv and msgspec (vision's profiles need it:
+# where it is missing, carry its wheel, see the device tool's notes on wheels).
 # TRAIN_DATA holds byler-train, matteop65-train and visdice-train (the machine has no ../shared;
 # the photos travelled re-encoded at JPEG quality 85 to fit the 64 MiB the device tool carries).
 set -uo pipefail
