@@ -522,10 +522,14 @@ def train_cls() -> None:
     rng = np.random.default_rng(SEED)
     shot = photos()
     syn = synth(CFG.cls_synthetic, SEED + 2)  # CFG.board / CFG.hard: not-dice pieces too
+    # the photos by their folder's weight (--weight): a weight k gives k times the crops
+    groups: dict[int, list[Item]] = {}
+    for im, lab, f in shot:
+        groups.setdefault(weight_of(f), []).append((im, lab, []))
+    weights = sorted(groups)
     parts_x, parts_y = [], []
-    for k in sorted({weight_of(f) for _im, _lab, f in shot}):  # a folder's weight: more crops
-        group: list[Item] = [(im, lab, []) for im, lab, f in shot if weight_of(f) == k]
-        xg, yg = cls_crops(group, CFG.per_die * k, rng)
+    for k in weights:
+        xg, yg = cls_crops(groups[k], CFG.per_die * k, rng)
         parts_x.append(xg)
         parts_y.append(yg)
     xr = np.concatenate(parts_x)
@@ -533,13 +537,16 @@ def train_cls() -> None:
     parts_x.append(xsy)
     parts_y.append(ysy)
     if CFG.mine:
-        for k in sorted({weight_of(f) for _im, _lab, f in shot}):
-            group = [(im, lab, []) for im, lab, f in shot if weight_of(f) == k]
-            xm, ym = mined_crops(group + (syn[:200] if k == 1 else []), CFG.mine * k, rng)
+        mined = 0
+        false_pos = 0
+        for k in weights:  # the synthetic scenes are mined once, with the first group
+            extra = syn[:200] if k == weights[0] else []
+            xm, ym = mined_crops(groups[k] + extra, CFG.mine * k, rng)
             parts_x.append(xm)
             parts_y.append(ym)
-        print(f"cls: {len(xm)} mined crops ({int((ym == 0).sum())} detector false positives)",
-              flush=True)
+            mined += len(xm)
+            false_pos += int((ym == 0).sum())
+        print(f"cls: {mined} mined crops ({false_pos} detector false positives)", flush=True)
     x = np.concatenate(parts_x)
     y = np.concatenate(parts_y)
     print(f"cls: {len(xr)} real crops, {len(xsy)} synthetic, classes {np.bincount(y)}", flush=True)
