@@ -5,6 +5,7 @@ itself over several sets of start options."""
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from conftest import DISPLAYS, walk_layouts
@@ -33,6 +34,20 @@ def looker(problems: list[str], checked: list[str],
         yield 1
 
     return look
+
+
+@contextmanager
+def undrawn(screen: Any) -> Iterator[None]:
+    """Calls played inside are not drawn one by one, and the screen is drawn once at the end,
+    as after any call: each draw of a table screen builds its widgets again (some 50 ms here),
+    a walk plays thousands of random calls to reach the states it looks at, and it looks only
+    at the screen as drawn after the last of them. The game's model still hears every call."""
+    screen.redraw = lambda: None  # the instance's attribute hides the class's method
+    try:
+        yield
+    finally:
+        del screen.redraw
+        screen.redraw()
 
 
 def walk_with_options(app: Any, game: str, walks: Sequence[tuple[Mapping[str, Any],

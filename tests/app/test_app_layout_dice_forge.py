@@ -14,25 +14,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_walk import looker, walk_with_options
+from table_walk import looker, undrawn, walk_with_options
 
 pytestmark = [pytest.mark.app, pytest.mark.long]
 
 
-def advance(game: Any, session: Any, want: Callable[[Any], bool], rng: random.Random,
+def advance(screen: Any, want: Callable[[Any], bool], rng: random.Random,
             limit: int = 400) -> bool:
     """Random legal calls (passing more often than not, so the game moves) until ``want(game)``
-    holds; False if it did not within ``limit`` calls or the game ended first."""
+    holds; False if it did not within ``limit`` calls or the game ended first (drawn once, at
+    the end)."""
     from rules.dice_forge import Pass
 
-    for _ in range(limit):
-        if want(game):
-            return True
-        legal = list(game.legal_calls())
-        if not legal or game.is_over:
-            return want(game)
-        passes = [c for c in legal if isinstance(c, Pass)]
-        session.try_call(rng.choice(passes if passes and rng.random() < 0.6 else legal))
+    session = screen.session
+    game = session.game
+    with undrawn(screen):
+        for _ in range(limit):
+            if want(game):
+                return True
+            legal = list(game.legal_calls())
+            if not legal or game.is_over:
+                return want(game)
+            passes = [c for c in legal if isinstance(c, Pass)]
+            session.try_call(rng.choice(passes if passes and rng.random() < 0.6 else legal))
     return want(game)
 
 
@@ -80,7 +84,7 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
             screen.do(screen.model.cancel_order)
             yield 1
             yield from looks(app, "early")
-        if step == 1 and advance(game, session, lambda g: g.state.phase == "action"
+        if step == 1 and advance(screen, lambda g: g.state.phase == "action"
                                  and not g.state.steps and any(
                                      type(c).__name__ == "Forge" for c in g.legal_purchases()),
                                  rng):
@@ -99,10 +103,10 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
             screen.do(screen.model.cancel_forge)
             yield 1
         if step == 2:
-            if advance(game, session, lambda g: bool(g.state.steps)
+            if advance(screen, lambda g: bool(g.state.steps)
                        and g.state.steps[0].kind in ("choose", "roll1", "celestial"), rng):
                 yield from look(app, f"step {game.state.steps[0].kind}")
-            if advance(game, session, lambda g: g.state.phase == "action" and not g.state.steps
+            if advance(screen, lambda g: g.state.phase == "action" and not g.state.steps
                        and any(type(c).__name__ == "Perform" for c in g.legal_purchases()),
                        rng):
                 screen.do(screen.model.start_feat)
@@ -110,7 +114,7 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
                 yield from look(app, "feats performing")
                 screen.do(screen.model.cancel_forge)
                 yield 1
-            if advance(game, session, lambda g: g.state.phase == "after"
+            if advance(screen, lambda g: g.state.phase == "after"
                        and not g.state.steps, rng):
                 yield from look(app, "extra action")
             screen.do(screen.model.toggle_words)
@@ -120,7 +124,7 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
             yield 1
         if step == 3:
             yield from looks(app, "late")
-            if advance(game, session, lambda g: g.is_over, rng, limit=1500):
+            if advance(screen, lambda g: g.is_over, rng, limit=1500):
                 yield from look(app, "over")
         return []
 

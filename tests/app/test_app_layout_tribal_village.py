@@ -13,21 +13,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_walk import looker, walk_with_options
+from table_walk import looker, undrawn, walk_with_options
 
 pytestmark = [pytest.mark.app, pytest.mark.long]
 
 
-def advance(game: Any, session: Any, want: Callable[[Any], bool], rng: random.Random,
+def advance(screen: Any, want: Callable[[Any], bool], rng: random.Random,
             limit: int = 400) -> bool:
     """Random legal calls until ``want(game)`` holds; False if it did not within ``limit``
-    calls or the game ended first."""
-    for _ in range(limit):
-        if want(game):
-            return True
-        if game.is_over:
-            return False
-        session.try_call(game.random_call(rng))
+    calls or the game ended first (drawn once, at the end)."""
+    session = screen.session
+    game = session.game
+    with undrawn(screen):
+        for _ in range(limit):
+            if want(game):
+                return True
+            if game.is_over:
+                return False
+            session.try_call(game.random_call(rng))
     return want(game)
 
 
@@ -61,12 +64,12 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
             screen.choose(setup_mode="pick", swap_first=None)
             yield 1
         if step == 1:
-            if advance(game, session, lambda g: g.state.phase == "setup" and all(
+            if advance(screen, lambda g: g.state.phase == "setup" and all(
                     g.state.objective.values()), rng):
                 screen.choose(picker=game.setup.players[-1])
                 yield 1
                 yield from look(app, "first lead")
-            if advance(game, session, lambda g: g.state.phase == "play"
+            if advance(screen, lambda g: g.state.phase == "play"
                        and not g.state.pending, rng):
                 yield from look(app, "play a card")
                 for c in screen.model._plays():
@@ -86,7 +89,7 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
             for kind in ("net", "chaos", "return", "manipulate", "discard", "gretin"):
                 if kind in seen:
                     continue
-                if advance(game, session, lambda g, k=kind: pending(k)(g)
+                if advance(screen, lambda g, k=kind: pending(k)(g)
                            or g.state.phase != "play", rng, limit=150) and pending(kind)(game):
                     seen.add(kind)
                     yield from look(app, f"decision {kind}")
@@ -102,14 +105,14 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
                             screen.choose(picker=owners[0])
                             yield 1
                             yield from look(app, "manipulate cards")
-            if advance(game, session, lambda g: g.state.phase == "play" and not g.state.pending
+            if advance(screen, lambda g: g.state.phase == "play" and not g.state.pending
                        and g.state.tokens[g.current_player] > 0, rng, limit=150):
                 yield from look(app, "tokens")
         if step == 3:
-            if advance(game, session, lambda g: g.state.phase == "setup"
+            if advance(screen, lambda g: g.state.phase == "setup"
                        and bool(g.state.hand_scores), rng, limit=1500):
                 yield from look(app, "hand scored")
-            if advance(game, session, lambda g: g.is_over, rng, limit=1500):
+            if advance(screen, lambda g: g.is_over, rng, limit=1500):
                 yield from look(app, "over")
         return []
 

@@ -154,9 +154,13 @@ class DiceForgeScreen(TableScreen):
     # -- drawing ----------------------------------------------------------------------------
 
     def refresh(self, events: Sequence[Event] = ()) -> None:
+        """The model reads the change, then the screen is drawn from it."""
+        self.model.sync(events)
+        self.redraw()
+
+    def redraw(self) -> None:
         self._drawn += 1
         model = self.model
-        model.sync(events)
         self.frame.title.text = model.title()
         self.frame.refresh()
         for name, panel in self.panels.items():
