@@ -26,6 +26,10 @@ if ! command -v systemd-analyze >/dev/null 2>&1 && command -v apt-get >/dev/null
 fi
 py=.venv/bin/python
 jobs="${TEST_JOBS:-2}"
+# Each test process imports the same few hundred modules: let Python keep their compiled form
+# (some environments, this machine's included, set PYTHONDONTWRITEBYTECODE, and then every
+# process compiles them all again from source, about 2 s of processor time each).
+unset PYTHONDONTWRITEBYTECODE
 # Every stage runs, whichever fails (scripts/stages.sh): the failures are listed at the end,
 # and the exit status is non-zero when there is any.
 set +e
@@ -49,7 +53,7 @@ stage "ruff" $py -m ruff check .
 # The main suite on $jobs workers (pytest-xdist; worksteal evens out its long tests), then
 # mypy beside the whole-app files: a test that starts a Kivy App closes Kivy's event loop for
 # the rest of its process, so each whole-app file runs in a process of its own, $jobs at once.
-stage "pytest" $py -m pytest -q -m "not app" -n "$jobs" --dist worksteal "$@"
+stage "pytest" $py -m pytest -q -m "not app and not long" -n "$jobs" --dist worksteal "$@"
 pool_add "mypy --strict companion/ rules/ vision/" $py -m mypy --strict companion rules vision
 if [ -d tests/app ]; then
     if fast_files="$(app_files "app and not long")"; then
@@ -66,8 +70,12 @@ echo "-- fast stage (all but the long stage): $((SECONDS - t_fast)) s"
 if [ "$fast" -eq 1 ]; then
     echo "== long stage: left out (--fast)"
 elif [ -d tests/app ]; then
-    # The long stage: the full layout walks and the screenshot tours (marker `long`).
+    # The long stage (marker `long`): the rules' random-play laws, then the whole-app files,
+    # the full layout walks (the longest) first, then the screenshot tours.
+    pool_add "long: pytest -m 'long and not app'" \
+        $py -m pytest -q -m "long and not app" -p no:cacheprovider "$@"
     if long_files="$(app_files "app and long")"; then
+        long_files="$(grep /test_app_layout_ <<<"$long_files"; grep -v /test_app_layout_ <<<"$long_files")"
         for f in $long_files; do
             pool_add "long: pytest $f (own process)" \
                 $py -m pytest -q -m "app and long" -p no:cacheprovider "$f"

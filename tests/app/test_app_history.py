@@ -11,6 +11,7 @@ import csv
 import gc
 import json
 import os
+import shutil
 import sys
 import time
 import weakref
@@ -404,8 +405,18 @@ def _club_journal(path: Path) -> None:
         log.record_many(rolls)
 
 
+@pytest.fixture(scope="module")
+def club_journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The club's journal, written once for the module (some 5 s of random play); each test
+    opens a copy of it."""
+    path = tmp_path_factory.mktemp("club") / "j.sqlite3"
+    _club_journal(path)
+    return path
+
+
 @pytest.mark.parametrize("text_size", ["normal", "huge"])
-def test_every_history_screen_fits_800x480(app_dirs: Path, text_size: str) -> None:
+def test_every_history_screen_fits_800x480(app_dirs: Path, club_journal: Path,
+                                           text_size: str) -> None:
     """Each view with 6-player games: touch targets of 48 px or more, nothing outside the
     window, each chart's bars and words inside the chart; matplotlib and scipy never loaded
     into the app. Screenshots of each."""
@@ -414,7 +425,9 @@ def test_every_history_screen_fits_800x480(app_dirs: Path, text_size: str) -> No
     from companion.settings import Settings
 
     path = app_dirs / "j.sqlite3"
-    _club_journal(path)
+    for suffix in ("", "-wal"):  # closed, SQLite leaves no write-ahead log; copied if it did
+        if Path(f"{club_journal}{suffix}").exists():
+            shutil.copyfile(f"{club_journal}{suffix}", f"{path}{suffix}")
     shots = Path(os.environ.get("HISTORY_SHOTS", str(app_dirs / "shots")))
     tag = "" if text_size == "normal" else f"-{text_size}"
     app = CompanionApp(clock=ManualClock(), journal_file=path,

@@ -23,6 +23,7 @@ GARBLE = ["", "   ", "Frobnicate 3", "Parry -1", "Undo everything", "P9: Movemen
           "🎲", "on on on", "3 3 3"]
 
 
+@pytest.mark.long  # two minutes of processor time: ./test.sh runs it in its long stage
 @pytest.mark.parametrize("name", rules.game_names())
 @settings(max_examples=30, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

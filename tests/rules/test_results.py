@@ -89,8 +89,9 @@ def test_diceocalypse_cards_played_are_the_ones_gone_from_the_hand() -> None:
 
 
 def test_a_shared_dice_forge_victory_makes_two_winners() -> None:
-    # Random play until two players end level on glory with the tie kept (tiebreak off).
-    for seed in range(200):
+    # Random play until two players end level on glory with the tie kept (tiebreak off),
+    # trying first the seed that gave the first such game (found by this search in 130 games).
+    for seed in (130, *range(200)):
         game = _played("dice-forge", seed)
         if not game.is_over:
             continue

@@ -52,6 +52,10 @@ class TribalVillageScreen(TableScreen):
         app = host
         self.model = TribalTable(self.session)
         self.buttons: dict[str, Any] = {}  # key -> button on screen now (tests tap these)
+        # Buttons of the last drawing, taken again by the next: a Kivy button costs some 3 ms
+        # to make here (its style's rules and bindings), a redraw shows a dozen or more, and a
+        # Pi is 3-5 times slower; setting a few properties costs far less.
+        self._spare: list[Any] = []
         players = list(self.session.game.setup.players)
         root = BoxLayout(orientation="vertical")
         self.frame = GameFrame(app, game=lambda: self.session.game, padding=(4, 2))
@@ -164,6 +168,10 @@ class TribalVillageScreen(TableScreen):
 
     def redraw(self) -> None:
         view = self.model.view()
+        for b in self.buttons.values():
+            if b.parent is not None:
+                b.parent.remove_widget(b)
+        self._spare.extend(self.buttons.values())
         self.buttons = {}
         self.title_label.text = view.title
         self.frame.refresh()
@@ -217,19 +225,26 @@ class TribalVillageScreen(TableScreen):
         if not c.key:
             return Widget()
         bg = theme.ACCENT if c.hot else theme.SELECT if c.selected else theme.BUTTON
-        kwargs: dict[str, Any] = {}
-        if c.width is not None:
-            kwargs.update(size_hint_x=None, width=c.width)
-        b = _w("TButton", text=c.text, font_size=self.host.fs(c.font), disabled=not c.enabled,
-               background_color=bg if c.enabled else OFF, bold=c.bold,
-               color=HOT_TEXT if c.hot else theme.TEXT, disabled_color=theme.MUTED,
-               background_disabled_normal="", **kwargs)
+        colour = HOT_TEXT if c.hot else theme.TEXT
         if c.seat is not None:
-            colour = theme.player_colour(self.host.settings.palette, c.seat)
-            b.background_color = colour
-            b.color = theme.text_on(colour)
-        b.bind(on_release=lambda *_, k=c.key: self.tap(k))
+            bg = theme.player_colour(self.host.settings.palette, c.seat)
+            colour = theme.text_on(bg)
+        b = self._spare.pop() if self._spare else self._new_button()
+        b.choice_key = c.key
+        b.text, b.font_size, b.bold = c.text, self.host.fs(c.font), c.bold
+        b.disabled = not c.enabled
+        b.background_color = bg if c.enabled or c.seat is not None else OFF
+        b.color = colour
+        if c.width is None:
+            b.size_hint_x = 1
+        else:
+            b.size_hint_x, b.width = None, c.width
         self.buttons[c.key] = b
+        return b
+
+    def _new_button(self) -> Any:
+        b = _w("TButton", disabled_color=theme.MUTED, background_disabled_normal="")
+        b.bind(on_release=lambda button: self.tap(button.choice_key))
         return b
 
     def _block(self, block: Block) -> None:
