@@ -49,30 +49,56 @@ def app_dirs(tmp_path: Path) -> Iterator[Path]:
 
 
 @contextmanager
-def undrawn_frames() -> Iterator[None]:
+def undrawn_frames(uncapped: bool = True) -> Iterator[None]:
     """Inside: Kivy's frames run as usual (the clock, touches, layouts, label textures and
-    fitted fonts all settle before a frame would be drawn) but nothing is drawn and no frame
-    waits for the 60 fps cap. A layout check reads only widget geometry, texts and texture
-    sizes, never pixels: software GL's drawing of every frame and the cap's sleeps were most
-    of a layout walk's time. Screenshots need drawn frames: take none inside (see
-    test_app_layout.py::test_undrawn_frames_lay_out_as_drawn_ones)."""
+    fitted fonts all settle before a frame would be drawn) but nothing is drawn and, when
+    ``uncapped``, no frame waits for the 60 fps cap. A layout check reads only widget geometry,
+    texts and texture sizes, never pixels: software GL's drawing of every frame and the cap's
+    sleeps were most of a layout walk's time. A screenshot taken inside draws the one frame it
+    shows first (see test_app_layout.py::test_undrawn_frames_lay_out_as_drawn_ones)."""
     from kivy.clock import Clock
     from kivy.core.window import Window
 
     def skip(*_args: Any) -> bool:
         return True  # a handler that answers True stops the event before the window draws
 
+    shot = Window.__dict__.get("screenshot")  # the instance's own, when an outer one set it
+    take = Window.screenshot
+
+    def drawn_screenshot(*args: Any, **kwargs: Any) -> Any:
+        Window.on_draw()  # the window's own drawing, called past the skipping handler
+        return take(*args, **kwargs)
+
     cap = Clock._max_fps  # Kivy reads the cap (config graphics.maxfps) at every frame
     Window.fbind("on_draw", skip)
     Window.fbind("on_flip", skip)
-    Clock._max_fps = 0.0
+    Window.screenshot = drawn_screenshot
+    if uncapped:
+        Clock._max_fps = 0.0
     try:
         yield
     finally:
         Clock._max_fps = cap
+        if shot is None:
+            del Window.screenshot
+        else:
+            Window.screenshot = shot
         Window.funbind("on_draw", skip)
         Window.funbind("on_flip", skip)
         Window.canvas.ask_update()
+
+
+@pytest.fixture(autouse=True)
+def _undrawn_unless_marked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every whole-app test runs the real app in frames that are laid out but not drawn (at
+    the usual 60 fps cap, so a wait counted in frames lasts as long): only software GL's
+    rasterising is left out, about half of these tests' processor time here; a screenshot
+    draws the frame it shows. A test that must see every frame drawn is marked ``drawn``."""
+    if request.node.get_closest_marker("drawn") is not None:
+        yield
+        return
+    with undrawn_frames(uncapped=False):
+        yield
 
 
 def geometry(root: Any) -> list[tuple[Any, ...]]:
@@ -223,3 +249,4 @@ def _walk(app: Any, game: str, cls: Any, check: Any, checked: list[str], extra: 
                 yield 1
             app.end_game()
             yield 1
+

@@ -126,12 +126,17 @@ def test_player_colours_stay_distinct_for_dichromats(kind: str) -> None:
         assert _closest_pair("classic", kind) < 0.2
 
 
+@pytest.mark.drawn
 def test_undrawn_frames_lay_out_as_drawn_ones(app_dirs: Path) -> None:
-    """The layout walks run in undrawn frames (conftest.undrawn_frames: no drawing, no frame
-    cap): the start screen with the longest names at the largest text, at both displays,
-    has exactly the geometry, texts and text sizes there that drawn frames give it."""
+    """The whole-app tests run in undrawn frames (conftest.undrawn_frames: no drawing; the
+    layout walks without the frame cap too): the start screen with the longest names at the
+    largest text, at both displays, has exactly the geometry, texts and text sizes there that
+    drawn frames give it, and a screenshot taken in undrawn frames shows what a drawn frame
+    does."""
     from dataclasses import replace
 
+    import cv2
+    import numpy as np
     from conftest import geometry
     from kivy.core.window import Window
 
@@ -157,15 +162,26 @@ def test_undrawn_frames_lay_out_as_drawn_ones(app_dirs: Path) -> None:
         start._seat_names(LONG_NAMES)
         yield 3
         yield from look("drawn")
+        d.screenshot(app_dirs / "drawn.png")
         with undrawn_frames():
             yield from look("undrawn")
+            start.choose_game("dice-forge")  # a change that no drawn frame has shown yet
+            yield 3
+            d.screenshot(app_dirs / "undrawn-forge.png")
+        yield 3
+        d.screenshot(app_dirs / "drawn-forge.png")
         yield from look("drawn")
 
     run_app(app, script, timeout=120)
     drawn, undrawn = seen["drawn"][:3], seen["undrawn"]
     assert drawn[0] != drawn[1] and len(drawn[0]) > 20, "the two displays lay out alike"
     assert undrawn == drawn
-    assert seen["drawn"][3:] == drawn  # drawn again after: the same
+    assert seen["drawn"][3:] != drawn  # drawn again after, with Dice Forge chosen
+    shots = {n: cv2.imread(str(app_dirs / f"{n}.png")) for n in
+             ("drawn", "undrawn-forge", "drawn-forge")}
+    assert all(v is not None for v in shots.values()), "a screenshot was not saved"
+    assert np.array_equal(shots["undrawn-forge"], shots["drawn-forge"])
+    assert not np.array_equal(shots["drawn"], shots["drawn-forge"])  # the change is seen
 
 
 def test_a_script_past_its_time_says_where_it_stands(app_dirs: Path) -> None:
