@@ -38,6 +38,7 @@ import rules
 from companion import theme
 from companion.contract import AppHost
 from companion.games import playable_games
+from companion.startcheck import SCREEN_NAME_CHARS
 from companion.tournament.hub import TournamentHub, known_names
 from companion.tournament.protocol import ALPHABET, JoinCode, ProtocolError
 from companion.tournament.wording import (
@@ -49,7 +50,7 @@ from companion.tournament.wording import (
     stage_words,
     status_words,
 )
-from companion.widgets import show_picture, w
+from companion.widgets import NAME_KEYS, show_picture, w
 from rules.core import Placings
 from rules.tournament import TIE_BREAKS, Tournament, TournamentError, format_placings
 
@@ -257,13 +258,18 @@ class EntrantsPage(Page):
         body.add_widget(left)
         right = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.48)
         add = BoxLayout(size_hint_y=None, height=ROW, spacing=4)
-        self.name = w("TInput", hint_text="name", on_text_validate=lambda *_: self.add())
+        # typed on the players' names keyboard (what a name can hold, 16 characters at
+        # most); Enter adds the name and keeps the keyboard up for the next one (a team's
+        # name goes on to its members first)
+        self.name = w("TInput", hint_text="name", keys=NAME_KEYS, max_chars=SCREEN_NAME_CHARS,
+                      text_validate_unfocus=False, on_text_validate=lambda *_: self.entered())
         add.add_widget(self.name)
         add.add_widget(w("TButton", text="Add", size_hint_x=None, width=90,
                          on_release=lambda *_: self.add()))
         right.add_widget(add)
         self.members = w("TInput", hint_text="team members: Ana, Ben", size_hint_y=None,
-                         height=0, opacity=0, disabled=True)
+                         height=0, opacity=0, disabled=True,
+                         on_text_validate=lambda *_: self.add())
         right.add_widget(self.members)
         # messages in a fixed place, two lines high (shrinking to fit): a message never
         # pushes the names below it away from a finger
@@ -336,6 +342,14 @@ class EntrantsPage(Page):
         left = any(not c.disabled for c in self.chip_buttons.values())
         self.names_label.text = "Players' names (tap to add):" if left else \
             "Players' names: every one known is in."
+
+    def entered(self) -> None:
+        """Enter on the name field: a team's members come next while none are typed, else
+        the name (or team) is added."""
+        if self.members.opacity and not self.members.text.strip() and self.name.text.strip():
+            self.members.focus = True
+            return
+        self.add()
 
     def add(self, name: str = "") -> None:
         name = (name or self.name.text).strip()
