@@ -547,7 +547,7 @@ class StartScreen(Screen):
     def build_setup(self) -> Setup:
         """The Setup these choices describe (the engine checks it when the game starts)."""
         game = self._game
-        problem = startcheck.name_problem([n.text for n in self.names])
+        problem = startcheck.name_problem([n.text for n in self.names]) or self.team_problem()
         if problem:
             raise rules.SetupError(problem)
         players = tuple(startcheck.tidy(n.text) for n in self.names)
@@ -557,10 +557,8 @@ class StartScreen(Screen):
         chars = {v: k for k, v in self.characters().items()}
         if self.char_spins and self._has_option("characters"):
             options["characters"] = [chars[s.text] for s in self.char_spins]
-        if self.team_spins and self._has_option("teams"):
-            teams: dict[str, list[str]] = {}
-            for player, spin in zip(players, self.team_spins, strict=True):
-                teams.setdefault(spin.text, []).append(player)
+        teams = self.teams()
+        if teams:
             options["teams"] = [teams[k] for k in sorted(teams)]
         if self._has_option("round_seconds"):
             seconds = self.app.soundtrack_length(self.sound_spin.text)
@@ -576,7 +574,7 @@ class StartScreen(Screen):
         if options_need_camera(self) and self.app.board_problem():
             self.say_problem(self.app.board_problem())
             return
-        problem = startcheck.name_problem([n.text for n in self.names])
+        problem = startcheck.name_problem([n.text for n in self.names]) or self.team_problem()
         if problem:
             self.say_problem(problem)
             return
@@ -592,6 +590,19 @@ class StartScreen(Screen):
             self.app, "Resume your unfinished game?",
             f"{self.describe(same)}\n\nThese players have not finished it. A new game "
             "leaves it in Resume.", [("Resume it", resume), ("New game", self._start)])
+
+    def teams(self) -> dict[str, list[str]]:
+        """The teams chosen beside the names (team -> its players); {} without teams."""
+        teams: dict[str, list[str]] = {}
+        if self.team_spins and self._has_option("teams"):
+            for name, spin in zip(self.names, self.team_spins, strict=True):
+                teams.setdefault(spin.text, []).append(startcheck.tidy(name.text))
+        return teams
+
+    def team_problem(self) -> str | None:
+        """What is wrong with the teams chosen, in players' words (None: nothing)."""
+        teams = self.teams()
+        return startcheck.team_problem(teams) if teams else None
 
     def same_unfinished(self) -> GameRecord | None:
         """The newest unfinished game of the chosen game with the players seated now."""
@@ -624,8 +635,8 @@ def options_need_camera(screen: StartScreen) -> bool:
 
 
 #: The words of the Boards option that have the camera fill the boards (Eye for an Eye).
-BOARDS_CAMERA = "read by the camera"
-BOARDS_BY_HAND = "kept by the players"
+BOARDS_CAMERA = startcheck.BOARDS_CAMERA
+BOARDS_BY_HAND = startcheck.BOARDS_BY_HAND
 
 
 #: The Settings screen's words for the values it stores.

@@ -142,8 +142,13 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
     assert "Players 1 and 3 are both called ana" in huge["same"]
     assert huge["six in the arena"] == "Every Eye for Themselves: 2 to 4 players"
     assert "Eli and Fay are not seated" in huge["left out"]
-    assert "only with a camera" in huge["no camera for the boards"]
-    assert "4 vs 2" in huge["teams"]
+    assert "The camera can fill the boards only when there is one" in huge[
+        "no camera for the boards"]
+    assert 'Boards: "kept by the players"' in huge["no camera for the boards"]
+    # the teams in players' words, not the engine's ("teams: ... got 4 vs 2")
+    assert ("With 6 players, Alliances is two teams of 3 or three teams of 2. Now Team 1: "
+            "Ana, Ben, Cy, Dee; Team 2: Eli, Fay.") in huge["teams"]
+    assert "teams:" not in huge["teams"] and " vs " not in huge["teams"]
     assert problems == [], "\n".join(problems)
     smaller = [f"{case}: {text!r} {size:.1f} px at normal, {sizes['huge'][case][text]:.1f} "
                "at huge" for case, texts in sizes["normal"].items()
