@@ -1,13 +1,13 @@
 """A walk through every refusal and problem the start screen says, at normal text and at the
 largest, on 800x480: each name problem (none, too long, not starting with a letter, a character
 a name cannot hold, the same name twice), a mode that does not take six players, players a
-smaller game leaves out, the camera asked to fill the boards with no camera, and teams the
-engine refuses. Each is whole (dialog and message box: nothing cut, nothing overlapping,
+smaller game leaves out, the camera asked to fill the boards with no camera, and teams
+Alliances cannot play. Each is whole (dialog and message box: nothing cut, nothing overlapping,
 touch targets of 48 px), and every text the walk visits grows with the text size: the drawn
-font size at huge is at least GROWS of the normal one. The message box above Start grows
-less by design (at most 17 px, so that a note stays one line with many option rows; the
-dialog says the problem at full size): it must still grow. Screenshots at huge to
-$REFUSAL_SHOTS when set."""
+font size at huge is at least GROWS of the normal one. The message box above Start may
+grow less (a long message a little smaller, down to 0.7 of the text size, rather than
+scrolled: widgets.fit_wrapped; the dialog says the problem at full size): it must still
+grow. Screenshots at huge to $REFUSAL_SHOTS when set."""
 
 from __future__ import annotations
 
