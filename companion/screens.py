@@ -109,16 +109,17 @@ class StartScreen(Screen):
         self.sound_spin = w("TSpinner", text="none", values=["none"])
         self.option_spins: dict[str, Any] = {}
         right.add_widget(self.options_grid)
-        message_row = BoxLayout(spacing=4)
+        message_row = BoxLayout(orientation="vertical")
         # a message wraps whole, from its first line, at the text size where its box has the
         # room, a little smaller where it has not (a note such as "Every Eye for Themselves:
         # 2 to 4 players" stays one line with many option rows); a long one scrolls (problems
         # that stop a game from starting are said whole in a dialog too: :meth:`say_problem`)
         self.message = wrapped(app, "", 15, color=theme.DANGER, halign="center")
-        message_scroll = ScrollView(do_scroll_x=False, bar_width=6)
+        message_scroll = ScrollView(do_scroll_x=False, bar_width=6, size_hint_y=None)
         message_scroll.add_widget(self.message)
-        fit_wrapped(self.message, message_scroll, app.fs(15))
+        fit_wrapped(self.message, message_scroll, message_row, app.fs(15))
         message_row.add_widget(message_scroll)
+        message_row.add_widget(Widget())
         right.add_widget(message_row)
         # Undo drop beside Start, as tall, while a dropped game can be taken back (the
         # message's room may be a line or two with many option rows)

@@ -341,7 +341,8 @@ class EntrantsPage(Page):
             chip.text = f"{name}: in" if name.casefold() in taken else name
         left = any(not c.disabled for c in self.chip_buttons.values())
         self.names_label.text = "Players' names (tap to add):" if left else \
-            "Players' names: every one known is in."
+            "Players' names: every one known is in." if self.chip_buttons else \
+            "Type each name, then Enter or Add."
 
     def entered(self) -> None:
         """Enter on the name field: a team's members come next while none are typed, else

@@ -3,11 +3,11 @@ largest, on 800x480: each name problem (none, too long, not starting with a lett
 a name cannot hold, the same name twice), a mode that does not take six players, players a
 smaller game leaves out, the camera asked to fill the boards with no camera, and teams
 Alliances cannot play. Each is whole (dialog and message box: nothing cut, nothing overlapping,
-touch targets of 48 px), and every text the walk visits grows with the text size: the drawn
-font size at huge is at least GROWS of the normal one. The message box above Start may
-grow less (a long message a little smaller, down to 0.7 of the text size, rather than
-scrolled: widgets.fit_wrapped; the dialog says the problem at full size): it must still
-grow. Screenshots at huge to $REFUSAL_SHOTS when set."""
+touch targets of 48 px; a message longer than its box shows whole lines and scrolls), and every
+text the walk visits grows with the text size: the drawn font size at huge is at least GROWS of
+the normal one. The message box above Start may grow less (a long message a little smaller,
+down to 0.7 of the text size, rather than scrolled: widgets.fit_wrapped; the dialog says the
+problem at full size): it must still grow. Screenshots at huge to $REFUSAL_SHOTS when set."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
     from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from companion.screens import BOARDS_CAMERA
+    from companion.widgets import natural_size
 
     shots = Path(os.environ.get("REFUSAL_SHOTS", str(app_dirs / "shots")))
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
@@ -72,6 +73,12 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
             said[text_size][case] = start.message.text
         problems.extend(f"{where}: {p}" for p in layout_problems(start, (800, 480)))
         message_size[text_size] = float(start.message.font_size)
+        # a message longer than its box scrolls, showing whole lines (never half of one)
+        view, label = start.message.parent, start.message
+        line = natural_size(label, label.font_size, None)[1]
+        shown = view.height / line
+        if label.height > view.height + 1 and abs(shown - round(shown)) > 0.1:
+            problems.append(f"{where}: the message box shows {shown:.2f} lines")
         if text_size == "huge":
             d.screenshot(shots / f"start-refusal-{slug}-huge.png")
 

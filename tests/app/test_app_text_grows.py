@@ -146,3 +146,59 @@ def test_texts_grow_with_the_text_size_and_big_scores_stay_whole(app_dirs: Path)
             for k in sizes["normal"]}
     small = {k: v for k, v in sizes["huge"].items() if v < need[k] * sizes["normal"][k]}
     assert small == {}, f"do not grow: {small} (normal {sizes['normal']})"
+
+
+@pytest.mark.long
+def test_tour_of_each_game_at_huge_mid_game_and_at_its_end(app_dirs: Path) -> None:
+    """What players see at the largest text size, 800x480, names of 16 letters: each game's
+    main screen a few calls in and at its end (Eye for an Eye in Alliances at 6 players,
+    Dice-ocalypse and Tribal Village at 6, Occulites at 5, Dice Forge at 4), with any dialog
+    it opens; nothing cut, nothing overlapping, touch targets of 48 px. TOUR_SHOTS=<folder>
+    keeps the screenshots (tour-<game>-<players>-huge-mid.png, ...-end.png) to look at."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    from companion.compose import CompanionApp
+    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from rules import Setup
+
+    shots = Path(os.environ.get("TOUR_SHOTS", str(app_dirs / "shots")))
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    teams = [list(LONG_NAMES[0:6:2]), list(LONG_NAMES[1:6:2])]
+    tour = (("eye-for-an-eye", 6, {"mode": "alliances", "teams": teams}), *(
+        (game, count, {}) for game, count in GAMES))
+    problems: list[str] = []
+
+    def look(d: Driver, name: str) -> None:
+        shown = [app.sm.current_screen, *(c for c in Window.children
+                                          if isinstance(c, ModalView))]
+        for root in shown:
+            problems.extend(f"{name}: {p}" for p in layout_problems(root, (800, 480)))
+        d.screenshot(shots / f"tour-{name}.png")
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield 2
+        app.apply_settings(replace(app.settings, text_size="huge"))
+        yield 3
+        for game, count, options in tour:
+            app.start_game(Setup(game, LONG_NAMES[:count], options, 9))
+            yield 3
+            s = app.session
+            assert s is not None
+            rng = random.Random(4)
+            for _ in range(12):
+                s.call(s.game.random_call(rng))
+            yield 4
+            look(d, f"{game}-{count}-huge-mid")
+            for _ in range(5000):
+                if s.game.is_over:
+                    break
+                s.call(s.game.random_call(rng))
+            assert s.game.is_over, game
+            yield 5
+            look(d, f"{game}-{count}-huge-end")
+            app.end_game()
+            yield 2
+
+    run_app(app, script, timeout=400)
+    assert problems == [], "\n".join(problems)

@@ -100,6 +100,7 @@ def test_an_entrant_is_typed_on_the_names_keyboard_and_enter_adds_it(app_dirs: P
         d.tap(scr.pages["new"].create_button)
         yield 3
         page = scr.pages["entrants"]
+        seen["no names known"] = page.names_label.text
         d.tap(page.name)
         yield 3
         vk = d.on_screen_keyboard()
@@ -110,6 +111,7 @@ def test_an_entrant_is_typed_on_the_names_keyboard_and_enter_adds_it(app_dirs: P
         seen["long"] = page.name.text
         yield from d.type_on_screen("", erase=len(page.name.text))
         yield from d.type_on_screen("Ana")
+        d.screenshot(shots_folder(app_dirs) / "tournament-entrants-keyboard.png")
         d.tap_at(*d.keys()["enter"])
         yield 3
         vk = d.on_screen_keyboard()
@@ -123,6 +125,7 @@ def test_an_entrant_is_typed_on_the_names_keyboard_and_enter_adds_it(app_dirs: P
         seen["entrants"] = [x.name for x in app.tournaments.desk.tournament.entrants()]
 
     run_app(app, script)
+    assert seen["no names known"] == "Type each name, then Enter or Add."  # a new journal
     assert (seen["layout"], seen["odd keys"]) == (NAME_KEYS, [])
     assert seen["long"] == "Bartholomew Grace Smith"[:SCREEN_NAME_CHARS]
     assert seen["after enter"] == ("", True, True)  # added; the keyboard stays for the next
