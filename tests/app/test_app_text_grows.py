@@ -26,6 +26,20 @@ SIX = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
 GAMES = (("dice-ocalypse", 6), ("tribal-village", 6), ("occulites", 5), ("dice-forge", 4))
 
 
+def start_and_play(app: Any, setup: Any, calls: int, seed: int) -> tuple[Any, random.Random]:
+    """Start ``setup`` in the app and make ``calls`` random legal calls (or until it is over);
+    the session and the random source, to play on."""
+    app.start_game(setup)
+    s = app.session
+    assert s is not None
+    rng = random.Random(seed)
+    for _ in range(calls):
+        if s.game.is_over:
+            break
+        s.call(s.game.random_call(rng))
+    return s, rng
+
+
 def main_texts(game: str, screen: Any) -> dict[str, Any]:
     """A game's main screen's scores (or health), prompt and message, by what they are."""
     if game == "dice-ocalypse":
@@ -101,13 +115,7 @@ def test_texts_grow_with_the_text_size_and_big_scores_stay_whole(app_dirs: Path)
             start.mode_spin.is_open = False
             yield 1
             for game, count in GAMES:  # a few calls in: each is kept for resume
-                app.start_game(Setup(game, SIX[:count], {}, 7))
-                yield 2
-                s = app.session
-                assert s is not None
-                rng = random.Random(5)
-                for _ in range(6):
-                    s.call(s.game.random_call(rng))
+                start_and_play(app, Setup(game, SIX[:count], {}, 7), 6, 5)
                 yield 3
                 for what, label in main_texts(game, app.game_screen).items():
                     assert label.text.strip(), f"{game}: no {what} shown"
@@ -181,13 +189,7 @@ def test_tour_of_each_game_at_huge_mid_game_and_at_its_end(app_dirs: Path) -> No
         app.apply_settings(replace(app.settings, text_size="huge"))
         yield 3
         for game, count, options in tour:
-            app.start_game(Setup(game, LONG_NAMES[:count], options, 9))
-            yield 3
-            s = app.session
-            assert s is not None
-            rng = random.Random(4)
-            for _ in range(12):
-                s.call(s.game.random_call(rng))
+            s, rng = start_and_play(app, Setup(game, LONG_NAMES[:count], options, 9), 12, 4)
             yield 4
             look(d, f"{game}-{count}-huge-mid")
             for _ in range(5000):
