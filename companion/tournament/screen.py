@@ -51,6 +51,7 @@ from companion.tournament.wording import (
     status_words,
 )
 from companion.widgets import NAME_KEYS, show_picture, w
+from companion.words import plural
 from rules.core import Placings
 from rules.tournament import TIE_BREAKS, Tournament, TournamentError, format_placings
 
@@ -191,6 +192,7 @@ class NewPage(Page):
                                on_release=lambda *_: self.create())
         bottom.add_widget(self.create_button)
         self.root.add_widget(bottom)
+        self._fitting = False
         for spin in (self.game, self.style, self.mode, self.rounds, self.table_size,
                      self.final_size):
             spin.bind(text=lambda *_: self.check())
@@ -206,9 +208,29 @@ class NewPage(Page):
             fmt["final-size"] = int(self.final_size.text)
         return fmt
 
+    def _fit_seats(self) -> None:
+        """Seats and Final offer only what the game (and mode) takes: Alliances tables seat 2
+        or 3 teams; a choice that no longer fits becomes the nearest that does."""
+        from rules.tournament import Format
+
+        fmt = self.fmt()
+        for spin, sizes in ((self.table_size, Format.seats_per_table(fmt["game"],
+                                                                 fmt.get("mode", "every-eye"))),
+                            (self.final_size, Format.final_seats(fmt["game"]))):
+            spin.values = [str(n) for n in sizes]
+            if int(spin.text) not in sizes:
+                spin.text = str(min(max(int(spin.text), sizes[0]), sizes[-1]))
+
     def check(self) -> None:
         from rules.tournament import Format
 
+        if self._fitting:
+            return
+        self._fitting = True  # the seats' choices change here: one check, after
+        try:
+            self._fit_seats()
+        finally:
+            self._fitting = False
         fmt = self.fmt()
         eye = fmt["game"] == "eye-for-an-eye"
         self.style.disabled = not eye
@@ -306,8 +328,7 @@ class EntrantsPage(Page):
         self.buttons = {}
         entrants = t.entrants()
         active = len(t.active())
-        unit = "teams" if alliances else "entrants"
-        self.count.text = f"{len(entrants)} {unit}" + (
+        self.count.text = plural(len(entrants), "team" if alliances else "entrant") + (
             f", {active} playing" if active != len(entrants) else "")
         for x in entrants:
             row = BoxLayout(size_hint_y=None, height=ROW, spacing=4)
@@ -449,8 +470,8 @@ class RoundPage(Page):
         self.rows = {}
         if not rounds:
             self.label.text = "No round yet"
-            unit = "teams" if t.format.alliances else "entrants"
-            self.tables.add_widget(para(self.app, f"{len(t.active())} {unit}. Add them "
+            unit = "team" if t.format.alliances else "entrant"
+            self.tables.add_widget(para(self.app, f"{plural(len(t.active()), unit)}. Add them "
                                         "(Entrants), then draw round 1.", color=theme.MUTED))
             return
         r = rounds[shown - 1]

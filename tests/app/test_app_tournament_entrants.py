@@ -117,6 +117,7 @@ def test_an_entrant_is_typed_on_the_names_keyboard_and_enter_adds_it(app_dirs: P
         vk = d.on_screen_keyboard()
         seen["after enter"] = (page.name.text, page.name.focus,
                                vk is not None and vk.parent is not None)
+        seen["count"] = page.count.text
         if not seen["after enter"][2]:
             return  # the keyboard went away: the asserts below say so
         yield from d.type_on_screen("Ben")
@@ -130,3 +131,4 @@ def test_an_entrant_is_typed_on_the_names_keyboard_and_enter_adds_it(app_dirs: P
     assert seen["long"] == "Bartholomew Grace Smith"[:SCREEN_NAME_CHARS]
     assert seen["after enter"] == ("", True, True)  # added; the keyboard stays for the next
     assert seen["entrants"] == ["Ana", "Ben"]
+    assert seen["count"] == "1 entrant"
