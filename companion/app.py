@@ -35,7 +35,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from calibration.zones import Zone
 from companion import settings as settings_mod
-from companion import startfiles, theme
+from companion import startcheck, startfiles, theme
 from companion.contract import (
     AppScreens,
     CameraView,
@@ -488,11 +488,9 @@ class AppCore(App):
     def board_problem(self) -> str:
         """Why the camera cannot fill the players' boards now ("" when it can)."""
         if self._camera is None:
-            return "The camera fills the boards only with a camera: choose one in Settings."
+            return startcheck.BOARDS_NEED_A_CAMERA
         if not self._board_zones:
-            return ("The calibration profile has no board zones: mark each action space with "
-                    "'companion calibrate zones' (docs/calibration.md), or play boards "
-                    "'not tracked'.")
+            return startcheck.BOARDS_NEED_ZONES
         return ""
 
     # -- games ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from companion.frame import confirm, dialog, wrapped
 from companion.games import plugins
 from companion.journal import GameRecord
 from companion.session import NOT_SAVED, not_saved
-from companion.widgets import NAME_KEYS, fmt_clock, show_picture, w
+from companion.widgets import NAME_KEYS, fit_wrapped, fmt_clock, show_picture, w
 from companion.words import plural
 from rules import Setup
 
@@ -74,13 +74,12 @@ class StartScreen(Screen):
         # the top bar never changes shape: its buttons stay where a finger learned them
         top = BoxLayout(size_hint_y=None, height=52, spacing=6)
         top.add_widget(w("THeading", text="New game"))
-        self.resume_button = w("TButton", text="Resume", size_hint_x=None, width=190,
+        self.resume_button = w("TButton", text="Resume", size_hint_x=None, width=164,
                                on_release=lambda *_: self.show_unfinished())
         top.add_widget(self.resume_button)
         top.add_widget(w("TButton", text="History", size_hint_x=None, width=120,
                          on_release=lambda *_: app.show("history")))
-        top.add_widget(w("TButton", text="Tournament", size_hint_x=None, width=140,
-                         font_size=min(app.fs(18), 20.0),  # fits at every text size
+        top.add_widget(w("TButton", text="Tournament", size_hint_x=None, width=166,
                          on_release=lambda *_: app.show("tournament")))
         top.add_widget(w("TButton", text="Settings", size_hint_x=None, width=120,
                          on_release=lambda *_: app.show("settings")))
@@ -110,20 +109,21 @@ class StartScreen(Screen):
         self.sound_spin = w("TSpinner", text="none", values=["none"])
         self.option_spins: dict[str, Any] = {}
         right.add_widget(self.options_grid)
-        message_row = BoxLayout(spacing=4)
-        # a message wraps whole, from its first line; a long one scrolls (problems that stop
-        # a game from starting are said whole in a dialog too, at the full text size:
-        # :meth:`say_problem`); at most 17 px, so that a note such as "Every Eye for
-        # Themselves: 2 to 4 players" is one line at every text size
+        message_row = BoxLayout(orientation="vertical")
+        # a message wraps whole, from its first line, at the text size where its box has the
+        # room, a little smaller where it has not (a note such as "Every Eye for Themselves:
+        # 2 to 4 players" stays one line with many option rows); a long one scrolls (problems
+        # that stop a game from starting are said whole in a dialog too: :meth:`say_problem`)
         self.message = wrapped(app, "", 15, color=theme.DANGER, halign="center")
-        self.message.font_size = min(app.fs(15), 17.0)
-        message_scroll = ScrollView(do_scroll_x=False, bar_width=6)
+        message_scroll = ScrollView(do_scroll_x=False, bar_width=6, size_hint_y=None)
         message_scroll.add_widget(self.message)
+        fit_wrapped(self.message, message_scroll, message_row, app.fs(15))
         message_row.add_widget(message_scroll)
+        message_row.add_widget(Widget())
         right.add_widget(message_row)
         # Undo drop beside Start, as tall, while a dropped game can be taken back (the
         # message's room may be a line or two with many option rows)
-        start_row = BoxLayout(size_hint_y=None, height=64, spacing=4)
+        start_row = BoxLayout(size_hint_y=None, height=56, spacing=4)
         self.undo_drop_button = w("TButton", text="Undo drop", size_hint_x=None, width=0,
                                   opacity=0, disabled=True,
                                   on_release=lambda *_: self.undo_drop())
@@ -187,7 +187,7 @@ class StartScreen(Screen):
         if self._has_option("round_seconds"):
             rows += [("Timer", self.timer_spin), ("Music", self.sound_spin)]
         for label, widget in rows:
-            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.42,
+            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.5,
                               font_size=self.app.fs(16)))
             grid.add_widget(widget)
         grid.height = len(rows) * 48 + (len(rows) - 1) * 4
@@ -547,7 +547,7 @@ class StartScreen(Screen):
     def build_setup(self) -> Setup:
         """The Setup these choices describe (the engine checks it when the game starts)."""
         game = self._game
-        problem = startcheck.name_problem([n.text for n in self.names])
+        problem = startcheck.name_problem([n.text for n in self.names]) or self.team_problem()
         if problem:
             raise rules.SetupError(problem)
         players = tuple(startcheck.tidy(n.text) for n in self.names)
@@ -557,10 +557,8 @@ class StartScreen(Screen):
         chars = {v: k for k, v in self.characters().items()}
         if self.char_spins and self._has_option("characters"):
             options["characters"] = [chars[s.text] for s in self.char_spins]
-        if self.team_spins and self._has_option("teams"):
-            teams: dict[str, list[str]] = {}
-            for player, spin in zip(players, self.team_spins, strict=True):
-                teams.setdefault(spin.text, []).append(player)
+        teams = self.teams()
+        if teams:
             options["teams"] = [teams[k] for k in sorted(teams)]
         if self._has_option("round_seconds"):
             seconds = self.app.soundtrack_length(self.sound_spin.text)
@@ -576,7 +574,7 @@ class StartScreen(Screen):
         if options_need_camera(self) and self.app.board_problem():
             self.say_problem(self.app.board_problem())
             return
-        problem = startcheck.name_problem([n.text for n in self.names])
+        problem = startcheck.name_problem([n.text for n in self.names]) or self.team_problem()
         if problem:
             self.say_problem(problem)
             return
@@ -592,6 +590,19 @@ class StartScreen(Screen):
             self.app, "Resume your unfinished game?",
             f"{self.describe(same)}\n\nThese players have not finished it. A new game "
             "leaves it in Resume.", [("Resume it", resume), ("New game", self._start)])
+
+    def teams(self) -> dict[str, list[str]]:
+        """The teams chosen beside the names (team -> its players); {} without teams."""
+        teams: dict[str, list[str]] = {}
+        if self.team_spins and self._has_option("teams"):
+            for name, spin in zip(self.names, self.team_spins, strict=True):
+                teams.setdefault(spin.text, []).append(startcheck.tidy(name.text))
+        return teams
+
+    def team_problem(self) -> str | None:
+        """What is wrong with the teams chosen, in players' words (None: nothing)."""
+        teams = self.teams()
+        return startcheck.team_problem(teams) if teams else None
 
     def same_unfinished(self) -> GameRecord | None:
         """The newest unfinished game of the chosen game with the players seated now."""
@@ -624,8 +635,8 @@ def options_need_camera(screen: StartScreen) -> bool:
 
 
 #: The words of the Boards option that have the camera fill the boards (Eye for an Eye).
-BOARDS_CAMERA = "read by the camera"
-BOARDS_BY_HAND = "kept by the players"
+BOARDS_CAMERA = startcheck.BOARDS_CAMERA
+BOARDS_BY_HAND = startcheck.BOARDS_BY_HAND
 
 
 #: The Settings screen's words for the values it stores.
@@ -690,7 +701,7 @@ class SettingsScreen(Screen):
                               ("Music folder", self.folder), ("Keyboard", self.keyboard),
                               ("Colours", self.palette), ("Text size", self.text_size_spin),
                               ("Parry (Eye)", self.parry), ("Dice view", self.dice_view)):
-            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.42,
+            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.5,
                               font_size=small))
             grid.add_widget(widget)
         root.add_widget(grid)

@@ -3,16 +3,21 @@
 - :func:`name_problem`: the names typed, one problem at a time, naming the seat and what to
   do ("Player 3 has no name yet: type one ..."), never the engine's wording.
 - :func:`choices_for`: the choices of a start option that take this many players, and what to
-  say about one that does not ("Every Eye for Themselves is for 2 to 4 players").
+  say about one that does not ("Every Eye for Themselves is for 2 to 4 players");
+- :func:`team_problem`: teams chosen that Alliances (Eye for an Eye) cannot play, and what the
+  players can do about it;
+- :data:`BOARDS_NEED_A_CAMERA`, :data:`BOARDS_NEED_ZONES`: why the camera cannot fill the
+  boards, naming the start screen's choice that plays without it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import rules
 from companion.contract import StartOption
 from rules.core import check_player_name
+from rules.eye_for_an_eye.game import ALLIANCE_TEAMS
 
 #: The longest name the table's screens show whole (the engine takes longer ones).
 SCREEN_NAME_CHARS = 16
@@ -45,6 +50,42 @@ def name_problem(names: Sequence[str], most: int = SCREEN_NAME_CHARS) -> str | N
     return None
 
 
+#: The words of the start screen's Boards choices (Eye for an Eye).
+BOARDS_CAMERA = "read by the camera"
+BOARDS_BY_HAND = "kept by the players"
+BOARDS_NEED_A_CAMERA = ("The camera can fill the boards only when there is one: choose a camera "
+                        f"in Settings, or Boards: \"{BOARDS_BY_HAND}\".")
+BOARDS_NEED_ZONES = ("The camera cannot read the boards yet: no board spaces are marked on its "
+                     f"picture. Choose Boards: \"{BOARDS_BY_HAND}\" to play now; marking the "
+                     "spaces is a setup step (./start.sh calibrate zones, see "
+                     "docs/calibration.md).")
+
+_COUNT_WORDS = {2: "two", 3: "three"}
+
+
+def _teams_of(sizes: Sequence[int]) -> str:
+    """(2, 2, 2) -> "three teams of 2" (teams of one size)."""
+    return f"{_COUNT_WORDS.get(len(sizes), str(len(sizes)))} teams of {sizes[0]}"
+
+
+def team_problem(teams: Mapping[str, Sequence[str]]) -> str | None:
+    """What is wrong with the teams chosen for Alliances (team -> its players), in players'
+    words; None when Alliances can be played with them."""
+    sizes = tuple(sorted(len(players) for players in teams.values()))
+    if sizes in ALLIANCE_TEAMS:
+        return None
+    count = sum(sizes)
+    ways = [_teams_of(shape) for shape in ALLIANCE_TEAMS if sum(shape) == count]
+    if not ways:
+        counts = sorted({sum(shape) for shape in ALLIANCE_TEAMS})
+        every = ", ".join(_teams_of(shape) for shape in ALLIANCE_TEAMS)
+        return (f"Alliances is for {' or '.join(map(str, counts))} players ({every}), not "
+                f"{count}: one more player joins, or one sits out.")
+    now = "; ".join(f"{team}: {', '.join(players)}" for team, players in sorted(teams.items()))
+    return (f"With {count} players, Alliances is {' or '.join(ways)}. Now {now}. Choose each "
+            "player's team beside their name.")
+
+
 def tidy(name: str) -> str:
     """A name as the game takes it: outer spaces gone, one space between words."""
     return " ".join(name.split())
@@ -63,4 +104,5 @@ def fits(option: StartOption, value: object, count: int) -> str | None:
     return None
 
 
-__all__ = ["SCREEN_NAME_CHARS", "choices_for", "fits", "name_problem", "tidy"]
+__all__ = ["BOARDS_BY_HAND", "BOARDS_CAMERA", "BOARDS_NEED_A_CAMERA", "BOARDS_NEED_ZONES",
+           "SCREEN_NAME_CHARS", "choices_for", "fits", "name_problem", "team_problem", "tidy"]

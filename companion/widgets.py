@@ -84,6 +84,37 @@ def text_overflow(label: Any, font_size: float | None = None) -> str | None:
     return None
 
 
+def fit_wrapped(label: Any, view: Any, box: Any, wanted: float) -> None:
+    """Keep a wrapped label (its height follows its text) in a ScrollView ``view`` at the
+    largest font size, from ``wanted`` down to :data:`MIN_FIT` of it, whose lines all show in
+    ``box``'s height (the room ``view`` sits in, at its top): a short message at the full
+    text size, a longer one a little smaller rather than scrolled; one longer still scrolls at
+    the smallest size, ``view`` as tall as the whole lines that fit (never half a line)."""
+
+    def fit() -> None:
+        if not label.text or box.width < 2 or box.height < 2:
+            label.font_size = wanted
+            view.height = box.height
+            return
+        size = wanted
+        while size > wanted * MIN_FIT:
+            if natural_size(label, size, box.width)[1] <= box.height:
+                break
+            size = max(wanted * MIN_FIT, size * 0.94)
+        label.font_size = size
+        lines = natural_size(label, size, box.width)[1]
+        line = natural_size(label, size, None)[1]  # one line's height (a label has no \n)
+        if lines <= box.height or line <= 0:
+            view.height = box.height
+        else:
+            view.height = max(line, line * int(box.height // line))
+
+    refit = Clock.create_trigger(lambda dt: fit(), -1)
+    label.fbind("text", lambda *_: refit())
+    box.fbind("size", lambda *_: refit())
+    refit()
+
+
 class FitText:
     """A text that shrinks to fit its box (to :data:`MIN_FIT` of its size at most) before it
     is shortened: names, counts and action words stay whole where the room is tight.

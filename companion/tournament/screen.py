@@ -38,6 +38,7 @@ import rules
 from companion import theme
 from companion.contract import AppHost
 from companion.games import playable_games
+from companion.startcheck import SCREEN_NAME_CHARS
 from companion.tournament.hub import TournamentHub, known_names
 from companion.tournament.protocol import ALPHABET, JoinCode, ProtocolError
 from companion.tournament.wording import (
@@ -49,7 +50,8 @@ from companion.tournament.wording import (
     stage_words,
     status_words,
 )
-from companion.widgets import show_picture, w
+from companion.widgets import NAME_KEYS, show_picture, w
+from companion.words import plural
 from rules.core import Placings
 from rules.tournament import TIE_BREAKS, Tournament, TournamentError, format_placings
 
@@ -190,6 +192,7 @@ class NewPage(Page):
                                on_release=lambda *_: self.create())
         bottom.add_widget(self.create_button)
         self.root.add_widget(bottom)
+        self._fitting = False
         for spin in (self.game, self.style, self.mode, self.rounds, self.table_size,
                      self.final_size):
             spin.bind(text=lambda *_: self.check())
@@ -205,9 +208,29 @@ class NewPage(Page):
             fmt["final-size"] = int(self.final_size.text)
         return fmt
 
+    def _fit_seats(self) -> None:
+        """Seats and Final offer only what the game (and mode) takes: Alliances tables seat 2
+        or 3 teams; a choice that no longer fits becomes the nearest that does."""
+        from rules.tournament import Format
+
+        fmt = self.fmt()
+        for spin, sizes in ((self.table_size, Format.seats_per_table(fmt["game"],
+                                                                 fmt.get("mode", "every-eye"))),
+                            (self.final_size, Format.final_seats(fmt["game"]))):
+            spin.values = [str(n) for n in sizes]
+            if int(spin.text) not in sizes:
+                spin.text = str(min(max(int(spin.text), sizes[0]), sizes[-1]))
+
     def check(self) -> None:
         from rules.tournament import Format
 
+        if self._fitting:
+            return
+        self._fitting = True  # the seats' choices change here: one check, after
+        try:
+            self._fit_seats()
+        finally:
+            self._fitting = False
         fmt = self.fmt()
         eye = fmt["game"] == "eye-for-an-eye"
         self.style.disabled = not eye
@@ -257,13 +280,18 @@ class EntrantsPage(Page):
         body.add_widget(left)
         right = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.48)
         add = BoxLayout(size_hint_y=None, height=ROW, spacing=4)
-        self.name = w("TInput", hint_text="name", on_text_validate=lambda *_: self.add())
+        # typed on the players' names keyboard (what a name can hold, 16 characters at
+        # most); Enter adds the name and keeps the keyboard up for the next one (a team's
+        # name goes on to its members first)
+        self.name = w("TInput", hint_text="name", keys=NAME_KEYS, max_chars=SCREEN_NAME_CHARS,
+                      text_validate_unfocus=False, on_text_validate=lambda *_: self.entered())
         add.add_widget(self.name)
         add.add_widget(w("TButton", text="Add", size_hint_x=None, width=90,
                          on_release=lambda *_: self.add()))
         right.add_widget(add)
         self.members = w("TInput", hint_text="team members: Ana, Ben", size_hint_y=None,
-                         height=0, opacity=0, disabled=True)
+                         height=0, opacity=0, disabled=True,
+                         on_text_validate=lambda *_: self.add())
         right.add_widget(self.members)
         # messages in a fixed place, two lines high (shrinking to fit): a message never
         # pushes the names below it away from a finger
@@ -300,8 +328,7 @@ class EntrantsPage(Page):
         self.buttons = {}
         entrants = t.entrants()
         active = len(t.active())
-        unit = "teams" if alliances else "entrants"
-        self.count.text = f"{len(entrants)} {unit}" + (
+        self.count.text = plural(len(entrants), "team" if alliances else "entrant") + (
             f", {active} playing" if active != len(entrants) else "")
         for x in entrants:
             row = BoxLayout(size_hint_y=None, height=ROW, spacing=4)
@@ -335,7 +362,16 @@ class EntrantsPage(Page):
             chip.text = f"{name}: in" if name.casefold() in taken else name
         left = any(not c.disabled for c in self.chip_buttons.values())
         self.names_label.text = "Players' names (tap to add):" if left else \
-            "Players' names: every one known is in."
+            "Players' names: every one known is in." if self.chip_buttons else \
+            "Type each name, then Enter or Add."
+
+    def entered(self) -> None:
+        """Enter on the name field: a team's members come next while none are typed, else
+        the name (or team) is added."""
+        if self.members.opacity and not self.members.text.strip() and self.name.text.strip():
+            self.members.focus = True
+            return
+        self.add()
 
     def add(self, name: str = "") -> None:
         name = (name or self.name.text).strip()
@@ -434,8 +470,8 @@ class RoundPage(Page):
         self.rows = {}
         if not rounds:
             self.label.text = "No round yet"
-            unit = "teams" if t.format.alliances else "entrants"
-            self.tables.add_widget(para(self.app, f"{len(t.active())} {unit}. Add them "
+            unit = "team" if t.format.alliances else "entrant"
+            self.tables.add_widget(para(self.app, f"{plural(len(t.active()), unit)}. Add them "
                                         "(Entrants), then draw round 1.", color=theme.MUTED))
             return
         r = rounds[shown - 1]

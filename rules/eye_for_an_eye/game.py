@@ -54,6 +54,8 @@ STANDING_BONUS = 5
 #: are numbered 1-6 here (provisional: number the arena's starting areas the same way).
 FLOWER_TOKENS = (1, 2, 3, 4, 5, 6)
 MAX_ROUNDS = 20
+#: Alliances' team sizes, smallest first: 2 vs 2, 3 vs 3, 2 vs 2 vs 2.
+ALLIANCE_TEAMS = ((2, 2), (3, 3), (2, 2, 2))
 MAX_ROUND_SECONDS = 3600.0
 DEFAULT_ORDER = ("grubic", "riparian", "banksia", "pluma", "incendiary", "echo")
 
@@ -253,8 +255,8 @@ class EyeForAnEye(Game[EyeState]):
         teams = self.options.teams
         if not 4 <= len(players) <= 6:
             raise SetupError(f"Alliances is for 4 to 6 players, got {len(players)}")
-        sizes = sorted(len(t) for t in teams)
-        if sizes not in ([2, 2], [3, 3], [2, 2, 2]):
+        sizes = tuple(sorted(len(t) for t in teams))
+        if sizes not in ALLIANCE_TEAMS:
             raise SetupError("teams: Alliances plays 2 vs 2, 3 vs 3 or 2 vs 2 vs 2; got "
                              + " vs ".join(str(len(t)) for t in teams) if teams else
                              "teams: Alliances needs teams, e.g. [[\"Ana\", \"Ben\"], "

@@ -61,14 +61,14 @@ class Format:
             raise TournamentError("format: mode 'alliances' needs style 'eye-for-an-eye'")
         if not 1 <= self.rounds <= 20:
             raise TournamentError(f"format: rounds {self.rounds}: choose 1 to 20")
-        most = 3 if self.mode == "alliances" else cls.max_players
-        least = 2 if self.mode == "alliances" else max(2, cls.min_players)
-        if not least <= self.table_size <= most:
+        seats = Format.seats_per_table(self.game, self.mode)
+        least, most = seats[0], seats[-1]
+        if self.table_size not in seats:
             raise TournamentError(f"format: table-size {self.table_size}: {cls.title} "
                                   f"{'Alliances ' if self.mode == 'alliances' else ''}"
                                   f"tables seat {least} to {most} "
                                   f"{'teams' if self.mode == 'alliances' else 'players'}")
-        if not max(2, cls.min_players) <= self.final_size <= cls.max_players:
+        if self.final_size not in Format.final_seats(self.game):
             raise TournamentError(f"format: final-size {self.final_size}: {cls.title} takes "
                                   f"{cls.min_players} to {cls.max_players} players")
         if not 1 <= self.final_rounds <= 9:
@@ -83,6 +83,21 @@ class Format:
             if key in self.game_options:
                 raise TournamentError(f"format: game-options may not set {key!r}; the "
                                       "tournament sets it for each table")
+
+    @staticmethod
+    def seats_per_table(game: str, mode: str = "every-eye") -> range:
+        """The ``table-size`` values a format of ``game`` in ``mode`` takes (Alliances: 2 or
+        3 teams a table). Raised for an unknown game: :class:`~rules.SetupError`."""
+        if mode == "alliances":
+            game_class(game)
+            return range(2, 4)
+        return Format.final_seats(game)
+
+    @staticmethod
+    def final_seats(game: str) -> range:
+        """The ``final-size`` values a format of ``game`` takes."""
+        cls = game_class(game)
+        return range(max(2, cls.min_players), cls.max_players + 1)
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any] | None) -> Format:

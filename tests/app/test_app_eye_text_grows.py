@@ -1,11 +1,13 @@
 """Eye for an Eye at huge text, 800x480, six players in Alliances (issue 31): a seat's
 "Health 15/15", its team and cup line and the message box grow with the text size (drawn
 size at huge against normal) and stay whole; the newest call in the message box ("Last
-call: ... Hits land on Riparian from Grubic") is whole; between rounds, a team's row ("Team
+call: ... Hits land on Riparian from Grubic") is whole, and so is a long refusal there (95
+characters, made by touch); between rounds, a team's row ("Team
 1" over its characters) grows as the other rows do, is never shrunk below its size and is
 whole.
 
-EYE_GROW_SHOTS=<folder> keeps the screenshots (eye-6-huge-arena.png, eye-6-huge-between.png)."""
+EYE_GROW_SHOTS=<folder> keeps the screenshots (eye-6-huge-arena.png, eye-6-huge-refusal.png,
+eye-6-huge-between.png)."""
 
 from __future__ import annotations
 
@@ -71,6 +73,17 @@ def test_health_cup_message_and_team_rows_grow_and_stay_whole(app_dirs: Path) ->
             drawn["message box"] = arena.prompt.font_size
             if text_size == "huge":
                 d.screenshot(shots / "eye-6-huge-arena.png")
+            # a long refusal, by touch: Grubic's Spear Thrust on Incendiary, on his own team
+            grubic, incendiary = LONG_NAMES[0], LONG_NAMES[4]
+            yield from d.call(grubic, "attack", 1, incendiary)
+            yield 3
+            refusal = arena.prompt.text
+            assert arena.refused and "friendly fire is off" in refusal, refusal
+            if len(refusal) < 90:
+                problems.append(f"{text_size}: the refusal is not a long one: {refusal!r}")
+            whole(f"{text_size} a long refusal", arena.prompt)
+            if text_size == "huge":
+                d.screenshot(shots / "eye-6-huge-refusal.png")
             clock.advance(s.clock.remaining + 1)  # Yarra Bung!
             app._tick(0.0)
             yield 3

@@ -1,13 +1,13 @@
 """A walk through every refusal and problem the start screen says, at normal text and at the
 largest, on 800x480: each name problem (none, too long, not starting with a letter, a character
 a name cannot hold, the same name twice), a mode that does not take six players, players a
-smaller game leaves out, the camera asked to fill the boards with no camera, and teams the
-engine refuses. Each is whole (dialog and message box: nothing cut, nothing overlapping,
-touch targets of 48 px), and every text the walk visits grows with the text size: the drawn
-font size at huge is at least GROWS of the normal one. The message box above Start grows
-less by design (at most 17 px, so that a note stays one line with many option rows; the
-dialog says the problem at full size): it must still grow. Screenshots at huge to
-$REFUSAL_SHOTS when set."""
+smaller game leaves out, the camera asked to fill the boards with no camera, and teams
+Alliances cannot play. Each is whole (dialog and message box: nothing cut, nothing overlapping,
+touch targets of 48 px; a message longer than its box shows whole lines and scrolls), and every
+text the walk visits grows with the text size: the drawn font size at huge is at least GROWS of
+the normal one. The message box above Start may grow less (a long message a little smaller,
+down to 0.7 of the text size, rather than scrolled: widgets.fit_wrapped; the dialog says the
+problem at full size): it must still grow. Screenshots at huge to $REFUSAL_SHOTS when set."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
     from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from companion.screens import BOARDS_CAMERA
+    from companion.widgets import natural_size
 
     shots = Path(os.environ.get("REFUSAL_SHOTS", str(app_dirs / "shots")))
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
@@ -72,6 +73,12 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
             said[text_size][case] = start.message.text
         problems.extend(f"{where}: {p}" for p in layout_problems(start, (800, 480)))
         message_size[text_size] = float(start.message.font_size)
+        # a message longer than its box scrolls, showing whole lines (never half of one)
+        view, label = start.message.parent, start.message
+        line = natural_size(label, label.font_size, None)[1]
+        shown = view.height / line
+        if label.height > view.height + 1 and abs(shown - round(shown)) > 0.1:
+            problems.append(f"{where}: the message box shows {shown:.2f} lines")
         if text_size == "huge":
             d.screenshot(shots / f"start-refusal-{slug}-huge.png")
 
@@ -142,8 +149,13 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
     assert "Players 1 and 3 are both called ana" in huge["same"]
     assert huge["six in the arena"] == "Every Eye for Themselves: 2 to 4 players"
     assert "Eli and Fay are not seated" in huge["left out"]
-    assert "only with a camera" in huge["no camera for the boards"]
-    assert "4 vs 2" in huge["teams"]
+    assert "The camera can fill the boards only when there is one" in huge[
+        "no camera for the boards"]
+    assert 'Boards: "kept by the players"' in huge["no camera for the boards"]
+    # the teams in players' words, not the engine's ("teams: ... got 4 vs 2")
+    assert ("With 6 players, Alliances is two teams of 3 or three teams of 2. Now Team 1: "
+            "Ana, Ben, Cy, Dee; Team 2: Eli, Fay.") in huge["teams"]
+    assert "teams:" not in huge["teams"] and " vs " not in huge["teams"]
     assert problems == [], "\n".join(problems)
     smaller = [f"{case}: {text!r} {size:.1f} px at normal, {sizes['huge'][case][text]:.1f} "
                "at huge" for case, texts in sizes["normal"].items()

@@ -79,3 +79,56 @@ def test_tapped_names_are_ticked_in_place_and_messages_do_not_push_them(
         assert seen["ticked"][name] == ((f"{name}: in", True) if taken else (name, False))
     assert seen["message"] == "Added Grace."
     assert seen["refusal"].startswith("Type a name")
+
+
+def test_an_entrant_is_typed_on_the_names_keyboard_and_enter_adds_it(app_dirs: Path) -> None:
+    """The entrant field types on the players' names keyboard (as the start screen's names):
+    no key for a character a name cannot hold, 16 characters at most, and Enter adds the name
+    with the keyboard still up for the next one."""
+    from companion import settings as settings_mod
+    from companion.compose import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.startcheck import SCREEN_NAME_CHARS
+    from companion.widgets import NAME_KEYS
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=settings_mod.Settings(keyboard="on-screen"))
+    seen: dict[str, Any] = {}
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        scr = yield from open_new_page(d, app)
+        d.tap(scr.pages["new"].create_button)
+        yield 3
+        page = scr.pages["entrants"]
+        seen["no names known"] = page.names_label.text
+        d.tap(page.name)
+        yield 3
+        vk = d.on_screen_keyboard()
+        seen["layout"] = vk.layout if vk is not None else None
+        offered = d.keys()
+        seen["odd keys"] = sorted(k for k in offered if k in "[]\\=/")
+        yield from d.type_on_screen("Bartholomew Grace Smith")
+        seen["long"] = page.name.text
+        yield from d.type_on_screen("", erase=len(page.name.text))
+        yield from d.type_on_screen("Ana")
+        d.screenshot(shots_folder(app_dirs) / "tournament-entrants-keyboard.png")
+        d.tap_at(*d.keys()["enter"])
+        yield 3
+        vk = d.on_screen_keyboard()
+        seen["after enter"] = (page.name.text, page.name.focus,
+                               vk is not None and vk.parent is not None)
+        seen["count"] = page.count.text
+        if not seen["after enter"][2]:
+            return  # the keyboard went away: the asserts below say so
+        yield from d.type_on_screen("Ben")
+        d.tap_at(*d.keys()["enter"])
+        yield 3
+        seen["entrants"] = [x.name for x in app.tournaments.desk.tournament.entrants()]
+
+    run_app(app, script)
+    assert seen["no names known"] == "Type each name, then Enter or Add."  # a new journal
+    assert (seen["layout"], seen["odd keys"]) == (NAME_KEYS, [])
+    assert seen["long"] == "Bartholomew Grace Smith"[:SCREEN_NAME_CHARS]
+    assert seen["after enter"] == ("", True, True)  # added; the keyboard stays for the next
+    assert seen["entrants"] == ["Ana", "Ben"]
+    assert seen["count"] == "1 entrant"

@@ -1,5 +1,6 @@
 """The Tournament screen in players' words, at the largest text size: the New page offers
-games, formats and modes by name (never "eye-for-an-eye" or "every-eye"), a group tournament
+games, formats and modes by name (never "eye-for-an-eye" or "every-eye") and only the seats a
+format takes (Alliances: 2 or 3 teams a table, never the engine's refusal), a group tournament
 of Dice Forge is made by touch from those words, and once the round's last result is in the
 Round and Standings pages say so: nobody still reads as "playing"."""
 
@@ -37,6 +38,10 @@ def test_tournament_pages_speak_in_names_and_say_when_every_result_is_in(
         seen["offered"] = [*new.game.values, *new.style.values, *new.mode.values]
         seen["shown"] = [new.game.text, new.style.text, new.mode.text]
         look(d, "new")
+        yield from choose(d, new.mode, "Alliances (teams)")  # tables of 2 or 3 teams
+        seen["alliances"] = (new.table_size.values, new.table_size.text,
+                             new.create_button.disabled, new.describe.text)
+        yield from choose(d, new.mode, "Every Eye for Themselves")
         yield from choose(d, new.game, "Dice Forge")
         yield from choose(d, new.table_size, "2")
         new.name.text = "League"
@@ -79,6 +84,10 @@ def test_tournament_pages_speak_in_names_and_say_when_every_result_is_in(
     engine = set(rules.game_names()) | {"every-eye", "alliances", "groups"}
     assert not engine & set(seen["offered"] + seen["shown"]), seen["offered"]
     assert seen["shown"][0] == "Eye for an Eye" and "Dice Forge" in seen["offered"]
+    # Seats offers what Alliances takes (4 became 3), never the engine's "format: table-size"
+    values, seats, disabled, said = seen["alliances"]
+    assert (values, seats, disabled) == (["2", "3"], "3", False), said
+    assert "table-size" not in said and "format:" not in said
     assert seen["game"] == "dice-forge"  # made from the words chosen
     (a, b), (c, e) = seen["tables"]
     assert seen["half_status"][a] == seen["half_status"][b] == "result in"

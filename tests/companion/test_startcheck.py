@@ -7,7 +7,17 @@ import pytest
 
 import rules
 from companion.games import plugins
-from companion.startcheck import choices_for, fits, name_problem, tidy
+from companion.startcheck import (
+    BOARDS_BY_HAND,
+    BOARDS_CAMERA,
+    BOARDS_NEED_A_CAMERA,
+    BOARDS_NEED_ZONES,
+    choices_for,
+    fits,
+    name_problem,
+    team_problem,
+    tidy,
+)
 from rules import Setup
 
 
@@ -27,6 +37,41 @@ def test_long_repeated_and_odd_names_are_said_in_words() -> None:
     assert "letters, digits" in str(name_problem(["Ana:x", "Ben"]))
     assert name_problem(["  Ana  ", "Ben  Cole"]) is None  # spaces are tidied, not refused
     assert tidy("  Ben  Cole ") == "Ben Cole"
+
+
+def test_teams_alliances_cannot_play_are_said_in_players_words() -> None:
+    assert team_problem({"Team 1": ["Ana", "Ben"], "Team 2": ["Cy", "Dee"]}) is None
+    assert team_problem({"Team 1": ["A", "B"], "Team 2": ["C", "D"], "Team 3": ["E", "F"]}) \
+        is None
+    four_two = team_problem({"Team 2": ["Eli", "Fay"], "Team 1": ["Ana", "Ben", "Cy", "Dee"]})
+    assert four_two == ("With 6 players, Alliances is two teams of 3 or three teams of 2. Now "
+                        "Team 1: Ana, Ben, Cy, Dee; Team 2: Eli, Fay. Choose each player's team "
+                        "beside their name.")
+    one_team = team_problem({"Team 1": ["Ana", "Ben", "Cy", "Dee"]})
+    assert one_team is not None and one_team.startswith(
+        "With 4 players, Alliances is two teams of 2. Now Team 1: Ana, Ben, Cy, Dee.")
+    five = team_problem({"Team 1": ["A", "B", "C"], "Team 2": ["D", "E"]})
+    assert five == ("Alliances is for 4 or 6 players (two teams of 2, two teams of 3, three "
+                    "teams of 2), not 5: one more player joins, or one sits out.")
+    # every team_problem's verdict is the engine's
+    for teams in ({"Team 1": ["A", "B", "C"], "Team 2": ["D"]},
+                  {"Team 1": ["A", "B"], "Team 2": ["C", "D"]}):
+        players = tuple(p for names in teams.values() for p in names)
+        try:
+            rules.from_setup(Setup("eye-for-an-eye", players, {
+                "mode": "alliances", "teams": list(teams.values())}, 1))
+            took = True
+        except rules.SetupError:
+            took = False
+        assert took == (team_problem(teams) is None), teams
+
+
+def test_the_boards_problems_name_the_start_screens_choice_not_the_engines_value() -> None:
+    boards = next(o for o in plugins()["eye-for-an-eye"].options if o.key == "track_allocation")
+    assert [words for _value, words in boards.choices] == [BOARDS_BY_HAND, BOARDS_CAMERA]
+    for said in (BOARDS_NEED_A_CAMERA, BOARDS_NEED_ZONES):
+        assert f'Boards: "{BOARDS_BY_HAND}"' in said
+        assert "not tracked" not in said and "'companion" not in said
 
 
 def test_every_eye_is_not_offered_at_five_or_six_players() -> None:

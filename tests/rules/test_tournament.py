@@ -410,6 +410,23 @@ def test_bad_input_is_refused_with_a_clear_message_and_nothing_changes() -> None
         one.draw_next()
 
 
+def test_the_seats_a_format_takes_are_the_ones_it_checks() -> None:
+    assert list(Format.seats_per_table("eye-for-an-eye", "alliances")) == [2, 3]
+    assert list(Format.seats_per_table("dice-forge")) == [2, 3, 4]
+    assert list(Format.final_seats("eye-for-an-eye")) == [2, 3, 4, 5, 6]
+    for game in ("eye-for-an-eye", "dice-forge", "tribal-village"):
+        for mode in ("every-eye", "alliances") if game == "eye-for-an-eye" else ("every-eye",):
+            for n in range(1, 9):
+                raw = {"game": game, "mode": mode, "table-size": n} if game == \
+                    "eye-for-an-eye" else {"game": game, "table-size": n}
+                try:
+                    Format.from_mapping(raw)
+                    took = True
+                except TournamentError:
+                    took = False
+                assert took == (n in Format.seats_per_table(game, mode)), (game, mode, n)
+
+
 def test_format_from_a_table() -> None:
     f = Format.from_mapping({"game": "tribal-village", "table-size": 3, "rounds": 4})
     assert (f.style, f.table_size, f.rounds) == ("groups", 3, 4)

@@ -30,7 +30,7 @@ def make_table(host: Host, session: TableSession[Any]) -> TableGame:
 OPTIONS = (
     StartOption("rounds", "Rounds", ((None, "5 (the rulebook)"),
                                      *((n, str(n)) for n in (1, 2, 3, 4, 6, 7, 8)))),
-    StartOption("timer", "Timer mode", ((False, "off"), (True, "on"))),
+    StartOption("timer", "Timer", ((False, "off"), (True, "on"))),  # the rulebook's Timer mode
     StartOption("creatures", "Creatures", ((False, "off"), (True, "Creatures & Predators"))),
     StartOption("lots_of_interests", "Draft", ((False, "off"), (True, "Lots of Interests"))),
     StartOption("conflicted_interests", "Conflicted",

@@ -428,8 +428,8 @@ class OcculitesTable:
             else:
                 prompt = f"[b]{p}, card {i + 1}[/b]: tap the colour, then the pips."
         elif waiting:
-            prompt = (f"Waiting for {plural(len(waiting), 'line-up')}: read them with Camera, "
-                      "or tap a player's first die and enter it (colour, then pips).")
+            prompt = (f"Waiting for {plural(len(waiting), 'line-up')}: Camera reads them, or "
+                      "tap a player's first die.")
         else:
             prompt = "Everyone is lined up: Reveal!"
         held = st.dice.get(self.sel[0], {}) if self.sel else {}

@@ -129,6 +129,14 @@ class TribalVillageScreen(TableScreen):
         points.add_widget(under)
         points.add_widget(Widget())
         row.add_widget(points)
+
+        def points_heights(_w: Any, h: float) -> None:
+            """The points as tall as the text size asks, "this hand" under them in what is
+            left (six rows at 800x480: the points first)."""
+            under.height = min(fs(12) * 1.3, h * 0.3)
+            score.height = min(fs(22) * 1.3, h - under.height)
+
+        points.bind(height=points_heights)
         return {"row": row, "name": name, "detail": detail, "played": played, "score": score,
                 "under": under, "points": points}
 
