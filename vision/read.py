@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cnn import (
+    CROP_SCALE,
     HEAT_MIN,
     ZOOM_BELOW,
     ZOOM_MAX_SCALE,
@@ -1016,6 +1017,16 @@ ZOOM_MIN_DIE = 10.0
 ZOOM_UNSURE_HEAT = 0.6
 #: At most this many zoomed tiles over a calibrated oblique tray (fewer: a smaller zoom).
 ZOOM_TRAY_TILES = 12
+#: Strong perspective: log(die size) rising by at least this much across the frame's longer
+#: side (fitted over PERSPECTIVE_DICE or more dice spread over PERSPECTIVE_SPREAD of it; with
+#: fewer, dice of different sizes in one set look like perspective, as in byler's) means
+#: a close, oblique view whose near faces show large; each die is then also read with its crop
+#: moved towards the far side (onto its top face) by these fractions of its size, at these
+#: crop scales, and the probabilities averaged (chosen on the 3-fold figures, docs/vision.md).
+PERSPECTIVE_SLOPE = 1.0
+PERSPECTIVE_DICE = 10
+PERSPECTIVE_SPREAD = 0.15
+TOP_FACE_LOOKS = ((0.15, 1.1), (0.25, 1.0))
 
 
 #: A calibrated tray whose dice look squashed to less than this (short / long side, ~ the cosine
@@ -1044,6 +1055,55 @@ def _merge_zoomed(big: list[Detection], near: list[Detection]) -> list[Detection
     for d in near:
         if all(math.hypot(d.cx - b.cx, d.cy - b.cy) > 0.5 * b.size for b in big):
             out.append(d)
+    return out
+
+
+def far_side(dets: list[Detection], probs: Image,
+             shape: tuple[int, ...]) -> tuple[float, float] | None:
+    """The direction (a unit vector in image pixels) in which the dice of a frame get smaller,
+    i.e. towards the far side of the table, when the frame is seen in strong perspective; None
+    otherwise (a top-down view, few dice, or dice too close together to tell).
+
+    Fitted as log(size) = a + b . (x, y) / (the frame's longer side) over the dice the
+    classifier takes for dice (``probs[:, 0]`` below ``NOT_DIE_MIN``): strong when |b| is at
+    least ``PERSPECTIVE_SLOPE``."""
+    side = float(max(shape[0], shape[1]))
+    pts = [(d.cx / side, d.cy / side, math.log(max(d.size, 1e-3)))
+           for d, p in zip(dets, probs, strict=True) if float(p[0]) < NOT_DIE_MIN]
+    if len(pts) < PERSPECTIVE_DICE:
+        return None
+    a = np.array(pts, np.float64)
+    if max(float(np.ptp(a[:, 0])), float(np.ptp(a[:, 1]))) < PERSPECTIVE_SPREAD:
+        return None
+    design = np.column_stack([np.ones(len(a)), a[:, 0], a[:, 1]])
+    b = np.linalg.lstsq(design, a[:, 2], rcond=None)[0][1:]
+    strength = float(np.hypot(b[0], b[1]))
+    if strength < PERSPECTIVE_SLOPE:
+        return None
+    return float(-b[0] / strength), float(-b[1] / strength)
+
+
+def top_face_probs(cnn: Nets, work: Image, dets: list[Detection], probs: Image,
+                   far: tuple[float, float]) -> Image:
+    """``probs`` averaged with the classifier's reading of each die's crop moved towards the
+    far side (``far``, from :func:`far_side`) by ``TOP_FACE_LOOKS``: seen obliquely and close,
+    a die's top face lies on its far side and its near side face shows large beside it; a
+    value the moved crops do not confirm loses probability (read unsure rather than wrong),
+    and one they confirm (the top face's) gains. Crops already called "not a die" are left
+    as they are. Returns a new array."""
+    out: Image = np.array(probs, np.float32, copy=True)
+    idx = [i for i in range(len(dets)) if float(out[i, 0]) < NOT_DIE_MIN]
+    if not idx:
+        return out
+    looks = [out[idx]]
+    for shift, scale in TOP_FACE_LOOKS:
+        moved = [dataclasses.replace(dets[i], cx=dets[i].cx + far[0] * shift * dets[i].size,
+                                     cy=dets[i].cy + far[1] * shift * dets[i].size,
+                                     size=dets[i].size * scale / CROP_SCALE) for i in idx]
+        looks.append(cnn.classify(work, moved))
+    # the values only: whether it is a die at all is the centred look's call (a crop moved
+    # off the die shows table)
+    out[idx, 1:] = np.mean(looks, axis=0)[:, 1:]
     return out
 
 
@@ -1098,6 +1158,9 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     if die_size is not None:
         dets = [dataclasses.replace(d, size=die_size) for d in dets]
     probs = cnn.recheck(work, dets, cnn.classify(work, dets), not_die=NOT_DIE_MIN)
+    far = far_side(dets, probs, work.shape[:2])
+    if far is not None:
+        probs = top_face_probs(cnn, work, dets, probs, far)
     sides = [d.size for d in dets]
     side = float(np.median(sides)) if sides else MIN_DIE_FRACTION * min(work.shape[:2])
     # the hand check looks at the detector's copy of the frame, halved (about 128 px a side)
