@@ -1026,6 +1026,9 @@ ZOOM_TRAY_TILES = 12
 PERSPECTIVE_SLOPE = 1.0
 PERSPECTIVE_DICE = 10
 PERSPECTIVE_SPREAD = 0.15
+#: ... and the fit must explain this share of the sizes' variance (perspective grows dice
+#: smoothly across the frame; a mix of die sizes, or clutter taken for dice, does not)
+PERSPECTIVE_FIT = 0.6
 TOP_FACE_LOOKS = ((0.15, 1.1), (0.25, 1.0))
 
 
@@ -1066,7 +1069,8 @@ def far_side(dets: list[Detection], probs: Image,
 
     Fitted as log(size) = a + b . (x, y) / (the frame's longer side) over the dice the
     classifier takes for dice (``probs[:, 0]`` below ``NOT_DIE_MIN``): strong when |b| is at
-    least ``PERSPECTIVE_SLOPE``."""
+    least ``PERSPECTIVE_SLOPE`` and the fit explains at least ``PERSPECTIVE_FIT`` of the
+    sizes' variance."""
     side = float(max(shape[0], shape[1]))
     pts = [(d.cx / side, d.cy / side, math.log(max(d.size, 1e-3)))
            for d, p in zip(dets, probs, strict=True) if float(p[0]) < NOT_DIE_MIN]
@@ -1076,9 +1080,12 @@ def far_side(dets: list[Detection], probs: Image,
     if max(float(np.ptp(a[:, 0])), float(np.ptp(a[:, 1]))) < PERSPECTIVE_SPREAD:
         return None
     design = np.column_stack([np.ones(len(a)), a[:, 0], a[:, 1]])
-    b = np.linalg.lstsq(design, a[:, 2], rcond=None)[0][1:]
+    sol = np.linalg.lstsq(design, a[:, 2], rcond=None)[0]
+    b = sol[1:]
     strength = float(np.hypot(b[0], b[1]))
-    if strength < PERSPECTIVE_SLOPE:
+    spread = float(np.sum((a[:, 2] - a[:, 2].mean()) ** 2))
+    explained = 1.0 - float(np.sum((design @ sol - a[:, 2]) ** 2)) / max(spread, 1e-12)
+    if strength < PERSPECTIVE_SLOPE or explained < PERSPECTIVE_FIT:
         return None
     return float(-b[0] / strength), float(-b[1] / strength)
 

@@ -60,6 +60,11 @@ def test_no_far_side_seen_from_above_or_with_few_dice() -> None:
     # a gentle slope (a phone held a little tilted): not strong
     dets = _grid(18, lambda x, y: 40.0 * math.exp(0.4 * y / 640.0))
     assert far_side(dets, _dice_probs(len(dets)), (640, 640)) is None
+    # dice of two sizes mixed, bigger ones further down by chance: the sizes' slope is steep
+    # but perspective does not explain them
+    dets = _grid(18, lambda x, y: (20.0 * math.exp(1.4 * y / 640.0)
+                                   * (1.8 if x % 200 < 100 else 1.0)))
+    assert far_side(dets, _dice_probs(len(dets)), (640, 640)) is None
     # too few dice to tell perspective from a set of dice of different sizes
     dets = _grid(PERSPECTIVE_DICE - 1, lambda x, y: 20.0 * math.exp(1.4 * y / 640.0))
     assert far_side(dets, _dice_probs(len(dets)), (640, 640)) is None
