@@ -43,6 +43,7 @@ from vision.cnn import (
     ZOOM_TO,
     Detection,
     Nets,
+    channels,
     crop,
     die_angle,
     load_nets,
@@ -523,11 +524,12 @@ def _hand_in_view(img: Image, side: float, f: int = 4) -> bool:
     if cv2.countNonZero(skin) * f * f <= 3 * side * side:
         return False  # too little skin colour for a hand, whatever the rest says (the cheap test)
     table = np.median(small.reshape(-1, 3), axis=0)
-    far = cv2.absdiff(small, np.full_like(small, table.astype(np.uint8))).max(axis=2) > 40
+    far = channels(np.maximum, cv2.absdiff(small, np.full_like(small, table.astype(np.uint8)))) > 40
     # glare: p = t + a (255 - t) with the same a in each channel
     tf = table.astype(np.float32)
     a = (small.astype(np.float32) - tf) / np.maximum(255.0 - tf, 8.0)
-    glare = (a.min(axis=2) > 0.05) & (a.max(axis=2) - a.min(axis=2) < 0.12)
+    a_min = channels(np.minimum, a)
+    glare = (a_min > 0.05) & (channels(np.maximum, a) - a_min < 0.12)
     mask = cv2.bitwise_and(skin, (far & ~glare).astype(np.uint8) * 255)
     k = max(3, int(1.6 * side / f) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
