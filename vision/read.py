@@ -1031,6 +1031,10 @@ PERSPECTIVE_SPREAD = 0.15
 #: ... and the fit must explain this share of the sizes' variance (perspective grows dice
 #: smoothly across the frame; a mix of die sizes, or clutter taken for dice, does not)
 PERSPECTIVE_FIT = 0.6
+#: ... and the dice must get smaller towards the top of the picture (the far side of a table
+#: photographed across it; within 60 degrees of straight up): big clutter near the top of a
+#: flat view (a board game's pieces taken for dice) is not perspective
+PERSPECTIVE_UP = 0.5
 TOP_FACE_LOOKS = ((0.15, 1.1), (0.25, 1.0))
 
 
@@ -1071,8 +1075,8 @@ def far_side(dets: list[Detection], probs: Image,
 
     Fitted as log(size) = a + b . (x, y) / (the frame's longer side) over the dice the
     classifier takes for dice (``probs[:, 0]`` below ``NOT_DIE_MIN``): strong when |b| is at
-    least ``PERSPECTIVE_SLOPE`` and the fit explains at least ``PERSPECTIVE_FIT`` of the
-    sizes' variance."""
+    least ``PERSPECTIVE_SLOPE``, the fit explains at least ``PERSPECTIVE_FIT`` of the
+    sizes' variance and the far side is at the top of the picture (``PERSPECTIVE_UP``)."""
     side = float(max(shape[0], shape[1]))
     pts = [(d.cx / side, d.cy / side, math.log(max(d.size, 1e-3)))
            for d, p in zip(dets, probs, strict=True) if float(p[0]) < NOT_DIE_MIN]
@@ -1089,7 +1093,9 @@ def far_side(dets: list[Detection], probs: Image,
     explained = 1.0 - float(np.sum((design @ sol - a[:, 2]) ** 2)) / max(spread, 1e-12)
     if strength < PERSPECTIVE_SLOPE or explained < PERSPECTIVE_FIT:
         return None
-    return float(-b[0] / strength), float(-b[1] / strength)
+    far = (float(-b[0] / strength), float(-b[1] / strength))
+    # a picture taken across a table has its far side at the top
+    return far if far[1] <= -PERSPECTIVE_UP else None
 
 
 def top_face_probs(cnn: Nets, work: Image, dets: list[Detection], probs: Image,
