@@ -1035,6 +1035,7 @@ PERSPECTIVE_FIT = 0.6
 #: photographed across it; within 60 degrees of straight up): big clutter near the top of a
 #: flat view (a board game's pieces taken for dice) is not perspective
 PERSPECTIVE_UP = 0.5
+#: The top-face look: (shift towards the far side in die sizes, crop side in die sizes) each
 TOP_FACE_LOOKS = ((0.15, 1.1), (0.25, 1.0))
 
 
@@ -1104,8 +1105,8 @@ def top_face_probs(cnn: Nets, work: Image, dets: list[Detection], probs: Image,
     far side (``far``, from :func:`far_side`) by ``TOP_FACE_LOOKS``: seen obliquely and close,
     a die's top face lies on its far side and its near side face shows large beside it; a
     value the moved crops do not confirm loses probability (read unsure rather than wrong),
-    and one they confirm (the top face's) gains. Crops already called "not a die" are left
-    as they are. Returns a new array."""
+    and one they confirm (the top face's) gains. "Not a die" stays the centred crop's, and
+    crops already called "not a die" are left as they are. Returns a new array."""
     out: Image = np.array(probs, np.float32, copy=True)
     idx = [i for i in range(len(dets)) if float(out[i, 0]) < NOT_DIE_MIN]
     if not idx:
