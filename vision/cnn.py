@@ -321,12 +321,21 @@ def die_angle(patch: Image) -> float:
     return math.degrees(a / 4.0) % 90.0
 
 
+def channels(op: Any, img: Image) -> Image:
+    """``op`` (``np.minimum``, ``np.maximum``, ``np.add``) over the 3 channels of an
+    ... x 3 array, pixel by pixel: the same as ``img.min(axis=-1)`` (``max``, ``sum`` for
+    float32) several times faster (numpy reduces a last axis of 3 slowly); ``np.add`` keeps
+    the array's dtype."""
+    out: Image = op(op(img[..., 0], img[..., 1]), img[..., 2])
+    return out
+
+
 def body_bgr(patch: Image) -> tuple[float, float, float]:
     """The die body's colour: the median of the crop's middle, pips (far colours) left out."""
     q = patch.shape[0] // 5
     mid = patch[q:-q, q:-q].reshape(-1, 3).astype(np.int16)
     med = _middle(mid)
-    dist = np.abs(mid - med).sum(axis=1)
+    dist = channels(np.add, np.abs(mid - med))
     k = (len(dist) * 3) // 5
     near = mid[dist <= np.partition(dist, k)[k]]
     b = _middle(near if len(near) else mid)

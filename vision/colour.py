@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cnn import _middle, body_bgr, crop
+from vision.cnn import _middle, body_bgr, channels, crop
 from vision.mlp import Mlp
 from vision.profile import DEFAULT_PALETTE, Palette
 
@@ -53,10 +53,10 @@ def scene_light(img: Image) -> Image:
     step = max(1, max(img.shape[:2]) // 80)  # every step-th pixel: about 80 px a side
     small = img[::step, ::step]
     px = small.reshape(-1, 3).astype(np.float32)
-    px = px[px.max(axis=1) < 250]
+    px = px[channels(np.maximum, px) < 250]
     if len(px) < 20:
         return np.ones(3, np.float32)
-    s = px.sum(axis=1)
+    s = channels(np.add, px)
     k = max(10, int(len(px) * BRIGHT_SHARE))
     top = px[np.argpartition(s, len(s) - k)[len(s) - k:]]
     m = top.mean(axis=0)
@@ -85,11 +85,11 @@ def _parts(patch: Image) -> Image:
     body = np.array(body_bgr(patch), np.float32)
     q = patch.shape[0] // 5
     mid = patch[q:-q, q:-q].reshape(-1, 3).astype(np.float32)
-    d = np.abs(mid - body).sum(axis=1)
+    d = channels(np.add, np.abs(mid - body))
     far = mid[d >= _quantile(d, 0.85)]
     pips = _middle(far).astype(np.float32) if len(far) else body
     near = mid[d <= _quantile(d, 0.7)]  # the body without its pips
-    lum = near.sum(axis=1)
+    lum = channels(np.add, near)
     lo, hi = _quantile(lum, 0.25), _quantile(lum, 0.75)
     return np.stack([body, pips, near[lum <= lo].mean(axis=0), near[lum >= hi].mean(axis=0)])
 

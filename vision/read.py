@@ -36,12 +36,14 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cnn import (
+    CROP_SCALE,
     HEAT_MIN,
     ZOOM_BELOW,
     ZOOM_MAX_SCALE,
     ZOOM_TO,
     Detection,
     Nets,
+    channels,
     crop,
     die_angle,
     load_nets,
@@ -522,11 +524,12 @@ def _hand_in_view(img: Image, side: float, f: int = 4) -> bool:
     if cv2.countNonZero(skin) * f * f <= 3 * side * side:
         return False  # too little skin colour for a hand, whatever the rest says (the cheap test)
     table = np.median(small.reshape(-1, 3), axis=0)
-    far = cv2.absdiff(small, np.full_like(small, table.astype(np.uint8))).max(axis=2) > 40
+    far = channels(np.maximum, cv2.absdiff(small, np.full_like(small, table.astype(np.uint8)))) > 40
     # glare: p = t + a (255 - t) with the same a in each channel
     tf = table.astype(np.float32)
     a = (small.astype(np.float32) - tf) / np.maximum(255.0 - tf, 8.0)
-    glare = (a.min(axis=2) > 0.05) & (a.max(axis=2) - a.min(axis=2) < 0.12)
+    a_min = channels(np.minimum, a)
+    glare = (a_min > 0.05) & (channels(np.maximum, a) - a_min < 0.12)
     mask = cv2.bitwise_and(skin, (far & ~glare).astype(np.uint8) * 255)
     k = max(3, int(1.6 * side / f) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
@@ -1016,6 +1019,24 @@ ZOOM_MIN_DIE = 10.0
 ZOOM_UNSURE_HEAT = 0.6
 #: At most this many zoomed tiles over a calibrated oblique tray (fewer: a smaller zoom).
 ZOOM_TRAY_TILES = 12
+#: Strong perspective: log(die size) rising by at least this much across the frame's longer
+#: side (fitted over PERSPECTIVE_DICE or more dice spread over PERSPECTIVE_SPREAD of it; with
+#: fewer, dice of different sizes in one set look like perspective, as in byler's) means
+#: a close, oblique view whose near faces show large; each die is then also read with its crop
+#: moved towards the far side (onto its top face) by these fractions of its size, at these
+#: crop scales, and the probabilities averaged (chosen on the 3-fold figures, docs/vision.md).
+PERSPECTIVE_SLOPE = 1.0
+PERSPECTIVE_DICE = 10
+PERSPECTIVE_SPREAD = 0.15
+#: ... and the fit must explain this share of the sizes' variance (perspective grows dice
+#: smoothly across the frame; a mix of die sizes, or clutter taken for dice, does not)
+PERSPECTIVE_FIT = 0.6
+#: ... and the dice must get smaller towards the top of the picture (the far side of a table
+#: photographed across it; within 60 degrees of straight up): big clutter near the top of a
+#: flat view (a board game's pieces taken for dice) is not perspective
+PERSPECTIVE_UP = 0.5
+#: The top-face look: (shift towards the far side in die sizes, crop side in die sizes) each
+TOP_FACE_LOOKS = ((0.15, 1.1), (0.25, 1.0))
 
 
 #: A calibrated tray whose dice look squashed to less than this (short / long side, ~ the cosine
@@ -1044,6 +1065,61 @@ def _merge_zoomed(big: list[Detection], near: list[Detection]) -> list[Detection
     for d in near:
         if all(math.hypot(d.cx - b.cx, d.cy - b.cy) > 0.5 * b.size for b in big):
             out.append(d)
+    return out
+
+
+def far_side(dets: list[Detection], probs: Image,
+             shape: tuple[int, ...]) -> tuple[float, float] | None:
+    """The direction (a unit vector in image pixels) in which the dice of a frame get smaller,
+    i.e. towards the far side of the table, when the frame is seen in strong perspective; None
+    otherwise (a top-down view, few dice, or dice too close together to tell).
+
+    Fitted as log(size) = a + b . (x, y) / (the frame's longer side) over the dice the
+    classifier takes for dice (``probs[:, 0]`` below ``NOT_DIE_MIN``): strong when |b| is at
+    least ``PERSPECTIVE_SLOPE``, the fit explains at least ``PERSPECTIVE_FIT`` of the
+    sizes' variance and the far side is at the top of the picture (``PERSPECTIVE_UP``)."""
+    side = float(max(shape[0], shape[1]))
+    pts = [(d.cx / side, d.cy / side, math.log(max(d.size, 1e-3)))
+           for d, p in zip(dets, probs, strict=True) if float(p[0]) < NOT_DIE_MIN]
+    if len(pts) < PERSPECTIVE_DICE:
+        return None
+    a = np.array(pts, np.float64)
+    if max(float(np.ptp(a[:, 0])), float(np.ptp(a[:, 1]))) < PERSPECTIVE_SPREAD:
+        return None
+    design = np.column_stack([np.ones(len(a)), a[:, 0], a[:, 1]])
+    sol = np.linalg.lstsq(design, a[:, 2], rcond=None)[0]
+    b = sol[1:]
+    strength = float(np.hypot(b[0], b[1]))
+    spread = float(np.sum((a[:, 2] - a[:, 2].mean()) ** 2))
+    explained = 1.0 - float(np.sum((design @ sol - a[:, 2]) ** 2)) / max(spread, 1e-12)
+    if strength < PERSPECTIVE_SLOPE or explained < PERSPECTIVE_FIT:
+        return None
+    far = (float(-b[0] / strength), float(-b[1] / strength))
+    # a picture taken across a table has its far side at the top
+    return far if far[1] <= -PERSPECTIVE_UP else None
+
+
+def top_face_probs(cnn: Nets, work: Image, dets: list[Detection], probs: Image,
+                   far: tuple[float, float]) -> Image:
+    """``probs`` averaged with the classifier's reading of each die's crop moved towards the
+    far side (``far``, from :func:`far_side`) by ``TOP_FACE_LOOKS``: seen obliquely and close,
+    a die's top face lies on its far side and its near side face shows large beside it; a
+    value the moved crops do not confirm loses probability (read unsure rather than wrong),
+    and one they confirm (the top face's) gains. "Not a die" stays the centred crop's, and
+    crops already called "not a die" are left as they are. Returns a new array."""
+    out: Image = np.array(probs, np.float32, copy=True)
+    idx = [i for i in range(len(dets)) if float(out[i, 0]) < NOT_DIE_MIN]
+    if not idx:
+        return out
+    looks = [out[idx]]
+    for shift, scale in TOP_FACE_LOOKS:
+        moved = [dataclasses.replace(dets[i], cx=dets[i].cx + far[0] * shift * dets[i].size,
+                                     cy=dets[i].cy + far[1] * shift * dets[i].size,
+                                     size=dets[i].size * scale / CROP_SCALE) for i in idx]
+        looks.append(cnn.classify(work, moved))
+    # the values only: whether it is a die at all is the centred look's call (a crop moved
+    # off the die shows table)
+    out[idx, 1:] = np.mean(looks, axis=0)[:, 1:]
     return out
 
 
@@ -1098,6 +1174,9 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     if die_size is not None:
         dets = [dataclasses.replace(d, size=die_size) for d in dets]
     probs = cnn.recheck(work, dets, cnn.classify(work, dets), not_die=NOT_DIE_MIN)
+    far = far_side(dets, probs, work.shape[:2])
+    if far is not None:
+        probs = top_face_probs(cnn, work, dets, probs, far)
     sides = [d.size for d in dets]
     side = float(np.median(sides)) if sides else MIN_DIE_FRACTION * min(work.shape[:2])
     # the hand check looks at the detector's copy of the frame, halved (about 128 px a side)

@@ -218,3 +218,17 @@ def test_classical_fallback_without_models() -> None:
     frame = render(Scene(220, 200, (d,), background_bgr=(200, 200, 200)))
     reading = DiceReader.shipped(cnn=False).read(frame)
     assert [x.value for x in reading.dice] == [3]
+
+
+def test_channels_gives_numpys_reductions_over_the_last_axis() -> None:
+    from vision.cnn import channels
+
+    rng = np.random.default_rng(3)
+    img8 = rng.integers(0, 256, (37, 29, 3)).astype(np.uint8)
+    np.testing.assert_array_equal(channels(np.minimum, img8), img8.min(axis=2))
+    np.testing.assert_array_equal(channels(np.maximum, img8), img8.max(axis=2))
+    f32 = rng.normal(0, 50, (400, 3)).astype(np.float32)
+    np.testing.assert_array_equal(channels(np.add, f32), f32.sum(axis=1))
+    i16 = rng.integers(0, 256, (400, 3)).astype(np.int16)
+    assert channels(np.add, i16).dtype == np.int16  # 3 x 255 fits: no upcast needed
+    np.testing.assert_array_equal(channels(np.add, i16), i16.sum(axis=1))
