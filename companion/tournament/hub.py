@@ -54,8 +54,8 @@ if TYPE_CHECKING:
 
 #: How many of the journal's newest games are searched for a seated game (resume, catch-up).
 RECENT_GAMES = 40
-#: How often the table's link is looked at (connected, refused), and a failed report retried.
-WATCH_SECONDS = 0.5
+#: How soon a report that failed is tried again.
+RETRY_SECONDS = 0.5
 
 GameKey = tuple[str, tuple[str, ...], int | None]
 
@@ -125,7 +125,7 @@ class TournamentHub:
             Logger.warning(f"companion: {hub.problem}")
         desk = hub.desk
         if desk is not None:
-            hub._retry = True  # a game of this round that ended while the app was off
+            hub._retry_soon()  # a game of this round that ended while the app was off
             if desk.config.serving and not desk.tournament_view().is_over:
                 hub.serve()
         return hub
@@ -164,7 +164,7 @@ class TournamentHub:
         again at the next start), and let go of the journal's file."""
         self.closed = True
         self.stop_scan()
-        if self._watch is not None:
+        if self._watch is not None:  # a retry due
             self._watch.cancel()
             self._watch = None
         if self._listening:
@@ -225,21 +225,33 @@ class TournamentHub:
     # -- watching the app's game ------------------------------------------------------------
 
     def _start_watch(self) -> None:
-        """A tournament is on: listen to the app's game, and watch the table's link."""
+        """A tournament is on: listen to the app's game (the table's link tells its own
+        changes: ``on_link``)."""
         if self.closed:
             return
         if not self._listening:
             self._listening = True
             self.app.listen(self._on_change)
             self._on_change(SessionChange(Change.GAME_ON))  # the game on before we listened
-        if self._watch is None:
-            self._watch = Clock.schedule_interval(self._tick, WATCH_SECONDS)
-            self._tick(0.0)
+        self._tick(0.0)
+
+    def _retry_soon(self) -> None:
+        """A finished game's report failed (or may be missing): look for it again shortly."""
+        self._retry = True
+        if self._watch is None and not self.closed:
+            self._watch = Clock.schedule_once(self._tick, RETRY_SECONDS)
+
+    def _link_changed(self) -> None:
+        """Network thread: the table's link came up, went down or was refused."""
+        Clock.schedule_once(self._tick, 0)
 
     def _tick(self, dt: float) -> None:
-        """Main thread, twice a second while a tournament is on: look for a game whose report
-        failed, and notice the table's connection coming and going. Never raises: a
-        tournament's trouble must not stop the app's clock."""
+        """Main thread, when the table's link changed or a report is to be tried again: look
+        for a game whose report failed, and show the table's connection as it is now. Never
+        raises: a tournament's trouble must not stop the app's clock."""
+        self._watch = None
+        if self.closed:
+            return
         try:
             self._follow()
         except Exception as e:  # a locked or damaged journal file, a closed store...
@@ -275,7 +287,7 @@ class TournamentHub:
         except Exception as e:  # e.g. the journal's file locked by another writer
             self.say(f"The game's result was not reported yet: {e}")
             Logger.warning(f"companion: tournament report: {e!r}")
-            self._retry = True  # found again in the journal at the next tick
+            self._retry_soon()  # found again in the journal
 
     def _game_over(self, session: TableSession[Any]) -> None:
         key = game_key(session.game.setup)
@@ -624,7 +636,8 @@ class TournamentHub:
 
         client = TableClient(self.table_store, code,
                              on_seating=lambda s: self.changed_from_thread(),
-                             on_ack=lambda a: self.changed_from_thread())
+                             on_ack=lambda a: self.changed_from_thread(),
+                             on_link=self._link_changed)
         client.start()
         self.table = client
         self._seen_seating = None

@@ -41,18 +41,21 @@ QOS = 1
 class TableClient:
     """One table's link to the director. A context manager; :meth:`stop` is idempotent.
 
-    ``on_seating(seating)`` and ``on_ack(ack)`` are called from the network thread (a Kivy
-    screen hands them on with ``Clock.schedule_once``).
+    ``on_seating(seating)``, ``on_ack(ack)`` and ``on_link()`` (the link came up, went down
+    or was refused: read :attr:`connected` and :attr:`refused`) are called from the network
+    thread (a Kivy screen hands them on with ``Clock.schedule_once``).
     """
 
     def __init__(self, store: TableStore, code: JoinCode, *,
                  on_seating: Callable[[Seating], None] | None = None,
                  on_ack: Callable[[Ack], None] | None = None,
+                 on_link: Callable[[], None] | None = None,
                  resend_seconds: float = 2.0) -> None:
         self.store = store
         self.code = code
         self.on_seating = on_seating
         self.on_ack = on_ack
+        self.on_link = on_link
         self.resend_seconds = resend_seconds
         self.acks: dict[str, Ack] = {}
         self.seating: Seating | None = None
@@ -207,6 +210,7 @@ class TableClient:
                             "ask the organiser for this table's code")
             with self.changed:
                 self.changed.notify_all()
+            self._tell_link()
             return
         self.refused = ""
         self.connects += 1
@@ -219,10 +223,16 @@ class TableClient:
             self._send(item.report_id, item.payload)
         with self.changed:
             self.changed.notify_all()
+        self._tell_link()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
         self._connected.clear()
+        self._tell_link()
+
+    def _tell_link(self) -> None:
+        if self.on_link is not None:
+            self.on_link()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:

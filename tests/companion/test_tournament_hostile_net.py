@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import threading
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -158,30 +158,43 @@ def test_no_login_takes_over_the_directors_or_another_tables_session(
 def test_a_wrong_or_replaced_code_is_said_at_the_table(service: TournamentService,
                                                        tmp_path: Path) -> None:
     code = service.join_codes("127.0.0.1")[0]
+    # What each link told of itself (the app's hub redraws on these, never polling).
+    told: dict[str, list[tuple[bool, bool]]] = {"wrong": [], "old": []}
+
+    def teller(name: str, client: Callable[[], TableClient]) -> Callable[[], None]:
+        return lambda: told[name].append((client().connected, bool(client().refused)))
+
     wrong = TableClient(TableStore(tmp_path / "wrong.sqlite3"),
-                        replace(code, secret="00000000"))
+                        replace(code, secret="00000000"),
+                        on_link=teller("wrong", lambda: wrong))
     wrong.start()
     try:
         assert wrong.wait_for(lambda: bool(wrong.refused), 30)
         assert "refused table 1's code" in wrong.refused and "ask the organiser" in \
             wrong.refused
         assert not wrong.connected
+        wait_until(lambda: (False, True) in told["wrong"], 10, "the refusal told")
     finally:
         wrong.stop()
         wrong.store.close()
     # A spare companion takes table 1's place: a new code; the old one no longer logs in.
-    old = TableClient(TableStore(tmp_path / "old.sqlite3"), code)
+    old = TableClient(TableStore(tmp_path / "old.sqlite3"), code,
+                      on_link=teller("old", lambda: old))
     old.start()
     try:
         assert old.wait_connected(30)
+        wait_until(lambda: (True, False) in told["old"], 10, "the link up told")
         new = service.replace_code(1)
         assert new.secret != code.secret
         spare = TableClient(TableStore(tmp_path / "spare.sqlite3"), new)
         spare.start()
         try:
             assert spare.wait_connected(30)
-            # The spare's login throws the old one off, and the old code is refused since.
+            # The spare's login throws the old one off, and the old code is refused since:
+            # the old link told both.
             assert old.wait_for(lambda: bool(old.refused), 30)
+            wait_until(lambda: told["old"][-1] == (False, True), 10, "the refusal told")
+            assert (False, False) in told["old"]  # thrown off, before the refusal
             assert spare.connected and spare.connects == 1
         finally:
             spare.stop()
