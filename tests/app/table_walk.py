@@ -50,6 +50,24 @@ def undrawn(screen: Any) -> Iterator[None]:
         screen.redraw()
 
 
+def advance(screen: Any, want: Callable[[Any], bool], rng: Any, limit: int,
+            choose: Callable[[Any, Any], Any]) -> bool:
+    """Calls ``choose(game, rng)`` gives, until ``want(game)`` holds; False if it did not
+    within ``limit`` calls, or the game ended or ``choose`` had none (None) first. Drawn once,
+    at the end (:func:`undrawn`)."""
+    session = screen.session
+    game = session.game
+    with undrawn(screen):
+        for _ in range(limit):
+            if want(game):
+                return True
+            call = None if game.is_over else choose(game, rng)
+            if call is None:
+                break
+            session.try_call(call)
+    return bool(want(game))
+
+
 def walk_with_options(app: Any, game: str, walks: Sequence[tuple[Mapping[str, Any],
                                                                  tuple[str, ...]]],
                       problems: list[str], checked: list[str],

@@ -14,30 +14,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_walk import looker, undrawn, walk_with_options
+from table_walk import advance as walk_advance
+from table_walk import looker, walk_with_options
 
 pytestmark = [pytest.mark.app, pytest.mark.long]
 
 
 def advance(screen: Any, want: Callable[[Any], bool], rng: random.Random,
             limit: int = 400) -> bool:
-    """Random legal calls (passing more often than not, so the game moves) until ``want(game)``
-    holds; False if it did not within ``limit`` calls or the game ended first (drawn once, at
-    the end)."""
+    """Random legal calls, passing more often than not so the game moves, until ``want(game)``
+    holds (table_walk.advance)."""
     from rules.dice_forge import Pass
 
-    session = screen.session
-    game = session.game
-    with undrawn(screen):
-        for _ in range(limit):
-            if want(game):
-                return True
-            legal = list(game.legal_calls())
-            if not legal or game.is_over:
-                return want(game)
-            passes = [c for c in legal if isinstance(c, Pass)]
-            session.try_call(rng.choice(passes if passes and rng.random() < 0.6 else legal))
-    return want(game)
+    def choose(game: Any, rng: random.Random) -> Any:
+        legal = list(game.legal_calls())
+        passes = [c for c in legal if isinstance(c, Pass)]
+        return rng.choice(passes if passes and rng.random() < 0.6 else legal) if legal else None
+
+    return walk_advance(screen, want, rng, limit, choose)
 
 
 def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]:

@@ -13,25 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_walk import looker, undrawn, walk_with_options
+from table_walk import advance as walk_advance
+from table_walk import looker, walk_with_options
 
 pytestmark = [pytest.mark.app, pytest.mark.long]
 
 
 def advance(screen: Any, want: Callable[[Any], bool], rng: random.Random,
             limit: int = 400) -> bool:
-    """Random legal calls until ``want(game)`` holds; False if it did not within ``limit``
-    calls or the game ended first (drawn once, at the end)."""
-    session = screen.session
-    game = session.game
-    with undrawn(screen):
-        for _ in range(limit):
-            if want(game):
-                return True
-            if game.is_over:
-                return False
-            session.try_call(game.random_call(rng))
-    return want(game)
+    """Random legal calls until ``want(game)`` holds (table_walk.advance)."""
+    return walk_advance(screen, want, rng, limit, lambda g, r: g.random_call(r))
 
 
 def pending(kind: str) -> Callable[[Any], bool]:
