@@ -84,6 +84,7 @@ class Config:
     resume: bool = False  # go on from the checkpoint in OUT if there is one
     weight: dict[str, int] | None = None  # photo folder -> times as often as the others
     cls_batch: int = 128
+    hue: float = 0.0  # cls: chance a crop's hues are turned (dice of colours never seen)
     device: str = "cpu"  # "cuda" on a machine with a GPU (the nets are tiny: data on CPU)
 
 
@@ -513,6 +514,10 @@ def aug_batch(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         c = x[i]
         if rng.random() < 0.5:
             c = c[:, ::-1]
+        if CFG.hue and rng.random() < CFG.hue:
+            hsv = cv2.cvtColor(np.ascontiguousarray(c), cv2.COLOR_BGR2HSV)
+            hsv[..., 0] = (hsv[..., 0].astype(np.int16) + int(rng.integers(1, 180))) % 180
+            c = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
         out[i] = photometric(np.ascontiguousarray(c), rng, strong=True)
     return out
 
@@ -630,6 +635,8 @@ def main() -> None:
                     help="det: share of samples zoomed so the dice are 6-30 px at its input")
     ap.add_argument("--weight", action="append", default=[], metavar="FOLDER=N",
                     help="use a photo folder's photos N times as often (repeatable)")
+    ap.add_argument("--hue", type=float, default=CFG.hue,
+                    help="cls: chance a crop's hues are turned by a random angle")
     ap.add_argument("--cls-batch", type=int, default=CFG.cls_batch, help="cls: crops per step")
     ap.add_argument("--device", default=CFG.device,
                     help="torch device for the nets (cpu, cuda); the data is made on CPU")
@@ -644,6 +651,7 @@ def main() -> None:
             ap.error(f"--weight {w!r}: expected FOLDER=N with FOLDER one of {FOLDERS}, N >= 1")
         weight[folder] = int(n)
     CFG.weight, CFG.cls_batch, CFG.device = weight, args.cls_batch, args.device
+    CFG.hue = args.hue
     if CFG.device.startswith("cuda"):
         torch.backends.cudnn.benchmark = True
     CFG.leave_out, CFG.board, CFG.small = tuple(args.leave_out), args.board, args.small
