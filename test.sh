@@ -2,8 +2,10 @@
 # Run the whole test suite (lint, types, tests), installing what it needs first.
 #   ./test.sh [--fast] [PYTEST ARGS...]
 # --fast leaves out the long stage (tests marked `long`: the full layout walks and the
-# screenshot tours; CI runs it). PYTEST ARGS go to the main suite's pytest. TEST_JOBS (default
-# 2) is how many test processes run at once.
+# screenshot tours; CI runs it). PYTEST ARGS go to the main suite's pytest. TEST_JOBS (default:
+# the processor cores) is how many processor-bound test processes run at once; the main suite
+# takes one worker more and the whole-app files twice as many, since their processes spend
+# much of their time waiting (on subprocesses and brokers, on the app's 60 fps frame cap).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 fast=0
@@ -25,7 +27,7 @@ if ! command -v systemd-analyze >/dev/null 2>&1 && command -v apt-get >/dev/null
         --no-install-recommends systemd >/dev/null
 fi
 py=.venv/bin/python
-jobs="${TEST_JOBS:-2}"
+jobs="${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 # Each test process imports the same few hundred modules: let Python keep their compiled form
 # (some environments, this machine's included, set PYTHONDONTWRITEBYTECODE, and then every
 # process compiles them all again from source, about 2 s of processor time each).
@@ -50,10 +52,10 @@ app_files() {
 
 t_fast=$SECONDS
 stage "ruff" $py -m ruff check .
-# The main suite on $jobs workers (pytest-xdist; worksteal evens out its long tests), then
-# mypy beside the whole-app files: a test that starts a Kivy App closes Kivy's event loop for
-# the rest of its process, so each whole-app file runs in a process of its own, $jobs at once.
-stage "pytest" $py -m pytest -q -m "not app and not long" -n "$jobs" --dist worksteal "$@"
+# The main suite on $jobs + 1 workers (pytest-xdist; worksteal evens out its long tests), then
+# mypy beside the whole-app files: Kivy's window and its global state last as long as their
+# process, so each whole-app file runs in a process of its own, 2 x $jobs at once.
+stage "pytest" $py -m pytest -q -m "not app and not long" -n "$((jobs + 1))" --dist worksteal "$@"
 pool_add "mypy --strict companion/ rules/ vision/" $py -m mypy --strict companion rules vision
 if [ -d tests/app ]; then
     if fast_files="$(app_files "app and not long")"; then
@@ -65,7 +67,7 @@ if [ -d tests/app ]; then
         failed_stages+=("collecting tests/app")
     fi
 fi
-pool_run "$jobs"
+pool_run "$((2 * jobs))"
 echo "-- fast stage (all but the long stage): $((SECONDS - t_fast)) s"
 if [ "$fast" -eq 1 ]; then
     echo "== long stage: left out (--fast)"
