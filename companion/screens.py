@@ -547,7 +547,7 @@ class StartScreen(Screen):
     def build_setup(self) -> Setup:
         """The Setup these choices describe (the engine checks it when the game starts)."""
         game = self._game
-        problem = startcheck.name_problem([n.text for n in self.names]) or self.team_problem()
+        problem = self.setup_problem()
         if problem:
             raise rules.SetupError(problem)
         players = tuple(startcheck.tidy(n.text) for n in self.names)
@@ -574,7 +574,7 @@ class StartScreen(Screen):
         if options_need_camera(self) and self.app.board_problem():
             self.say_problem(self.app.board_problem())
             return
-        problem = startcheck.name_problem([n.text for n in self.names]) or self.team_problem()
+        problem = self.setup_problem()
         if problem:
             self.say_problem(problem)
             return
@@ -599,10 +599,12 @@ class StartScreen(Screen):
                 teams.setdefault(spin.text, []).append(startcheck.tidy(name.text))
         return teams
 
-    def team_problem(self) -> str | None:
-        """What is wrong with the teams chosen, in players' words (None: nothing)."""
+    def setup_problem(self) -> str | None:
+        """What is wrong with the names or the teams chosen, in players' words (None:
+        nothing)."""
         teams = self.teams()
-        return startcheck.team_problem(teams) if teams else None
+        return startcheck.name_problem([n.text for n in self.names]) or (
+            startcheck.team_problem(teams) if teams else None)
 
     def same_unfinished(self) -> GameRecord | None:
         """The newest unfinished game of the chosen game with the players seated now."""

@@ -97,12 +97,11 @@ def fit_wrapped(label: Any, view: Any, box: Any, wanted: float) -> None:
             view.height = box.height
             return
         size = wanted
-        while size > wanted * MIN_FIT:
-            if natural_size(label, size, box.width)[1] <= box.height:
-                break
-            size = max(wanted * MIN_FIT, size * 0.94)
-        label.font_size = size
         lines = natural_size(label, size, box.width)[1]
+        while lines > box.height and size > wanted * MIN_FIT:
+            size = max(wanted * MIN_FIT, size * 0.94)
+            lines = natural_size(label, size, box.width)[1]
+        label.font_size = size
         line = natural_size(label, size, None)[1]  # one line's height (a label has no \n)
         if lines <= box.height or line <= 0:
             view.height = box.height

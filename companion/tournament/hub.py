@@ -239,7 +239,11 @@ class TournamentHub:
         """A finished game's report failed (or may be missing): look for it again shortly."""
         self._retry = True
         if self._watch is None and not self.closed:
-            self._watch = Clock.schedule_once(self._tick, RETRY_SECONDS)
+            self._watch = Clock.schedule_once(self._retry_now, RETRY_SECONDS)
+
+    def _retry_now(self, dt: float) -> None:
+        self._watch = None  # done: a new failure schedules another
+        self._tick(dt)
 
     def _link_changed(self) -> None:
         """Network thread: the table's link came up, went down or was refused."""
@@ -249,7 +253,6 @@ class TournamentHub:
         """Main thread, when the table's link changed or a report is to be tried again: look
         for a game whose report failed, and show the table's connection as it is now. Never
         raises: a tournament's trouble must not stop the app's clock."""
-        self._watch = None
         if self.closed:
             return
         try:
