@@ -19,7 +19,8 @@ these hold:
    twice as far, fast and blurred: read uncertain on two frames while moving half a size or
    more a frame; or it showed three different faces however far it went). Once one die of
    a roll shows all that, every die that arrived since the last rest belongs to the roll
-   (dice tumbling in a clump lose their tracks). A reading that differs from the still view
+   (dice tumbling in a clump lose their tracks; so does a die crossing the view fast between
+   sparse reads, whose tumbling track, once lost, still counts until the next rest). A reading that differs from the still view
    on a single frame only (a die not found, read uncertain or wrong, a centre hopping a
    heatmap cell, a false die) is taken for a glitch of the reader, not a change.
 
@@ -42,7 +43,9 @@ every frame) gives every frame's motion level too: ``update(reading, t, motion=l
 frame read, :meth:`RollTracker.motion` for one that was not. Motion seen on any frame restarts
 the stillness clock (for up to ``MOTION_HOLD_S`` after the readings last changed), a difference
 read right after motion is a change at once, and, with no motion seen, a reading that differs
-from the still view by a glitch of the reader only does not hold the settle back;
+from the still view by a glitch of the reader only does not hold the settle back (nor does
+a die missed, or a false one seen, on the read that took the view, once later reads show
+otherwise with no motion seen since);
 :attr:`RollTracker.settle_at` says when the next read could confirm a settle. ::
 
     tracker = RollTracker(settle_s=0.3)
@@ -205,6 +208,8 @@ class RollTracker:
         self._pending: dict[tuple[str, int], int] = {}  # glitches: frames seen in a row
         self._frames = 0  # frames since the view went still
         self._odd_faces: dict[int, int] = {}  # frames a still die was read as another face
+        self._seen_kinds: set[str] = set()  # how the last reading judged differed from the view
+        self._tumbled = False  # a die lost since the last rest had tumbled
 
     # ------------------------------------------------------------------ the caller's side
 
@@ -324,6 +329,7 @@ class RollTracker:
         for key in list(self._pending):
             if key not in seen:
                 del self._pending[key]
+        self._seen_kinds = {kind for kind, _i in seen}
         for key in seen:
             self._pending[key] = self._pending.get(key, 0) + 1
             if self._pending[key] >= GLITCH_FRAMES or moved:
@@ -407,8 +413,13 @@ class RollTracker:
                 k.faces.add(d.face)
             current.append(k)
         # a die seen on one frame only and gone again was a false detection
-        self._tracks = [k for k in self._tracks
-                        if t - k.seen_t <= LOST_S and (k.seen > 1 or k.seen_t == t)]
+        keep = [k for k in self._tracks
+                if t - k.seen_t <= LOST_S and (k.seen > 1 or k.seen_t == t)]
+        if not self._tumbled:  # a die that tumbled, then lost its track (sparse reads)
+            kept = {id(k) for k in keep}
+            self._tumbled = any(not k.from_rest and self._tumble(k, k.size)
+                                for k in self._tracks if id(k) not in kept)
+        self._tracks = keep
         self._current = current
         self._prev_t = t
 
@@ -423,17 +434,23 @@ class RollTracker:
         if arrived and self.empty_tray and self._emptied:
             # dice in a tray that was empty: a roll under a cup, or one faster than the camera
             return tuple(i for i, _d, _k in arrived)
-        if not any((k.travel >= self.roll_travel * d.size and len(k.faces) >= 2)
-                   or (k.travel >= 2 * self.roll_travel * d.size and k.blurred >= 2)
-                   or len(k.faces) >= 3
-                   for _i, d, k in arrived):
+        if not arrived or not (self._tumbled or any(self._tumble(k, d.size)
+                                                    for _i, d, k in arrived)):
             return ()
         # a roll: every die that arrived with it was rolled (a die whose track was lost in
         # a tumbling clump has travelled less on its new track)
         return tuple(i for i, _d, _k in arrived)
 
+    def _tumble(self, k: _Track, size: float) -> bool:
+        """Whether the track shows a die that tumbled: it travelled and showed two faces, or
+        travelled twice as far blurred, or showed three faces."""
+        return ((k.travel >= self.roll_travel * size and len(k.faces) >= 2)
+                or (k.travel >= 2 * self.roll_travel * size and k.blurred >= 2)
+                or len(k.faces) >= 3)
+
     def _come_to_rest(self, reading: Reading) -> None:
         """The view settled: it is the new rest; every die now lies still."""
+        self._tumbled = False
         self._rest = reading
         self._seen_rest = True
         self._emptied = not reading.dice
@@ -506,10 +523,17 @@ class RollTracker:
         self._occluded = False
         changed, clean = (True, True) if self._anchor is None else self._judge(reading, moved)
         if changed:
+            # a difference the readings alone showed, with no motion seen since the view went
+            # still (the reader missed a die, or saw a false one, when the view was taken):
+            # the view is taken again, but nothing moved, so the stillness clock goes on
+            quiet = (self._motion_fed and not moved and self._still_since is not None
+                     and self._anchor is not None and self._seen_kinds <= {"extra", "missing"}
+                     and (self._motion_t is None or self._motion_t <= self._still_since))
             self._anchor = reading
             self._anchor_face = [d.face for d in reading.dice]
             self._anchor_sum = [(d.center[0], d.center[1], 1) for d in reading.dice]
-            self._still_since = t
+            if not quiet:
+                self._still_since = t
             self._rested = False
             self._frames = 0
             self._odd_faces.clear()
