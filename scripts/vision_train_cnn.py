@@ -85,6 +85,8 @@ class Config:
     weight: dict[str, int] | None = None  # photo folder -> times as often as the others
     cls_batch: int = 128
     hue: float = 0.0  # cls: chance a crop's hues are turned (dice of colours never seen)
+    hue_body: bool = False  # turn only the die body's hue (pips, table keep theirs)
+    grey: float = 0.0  # cls: chance a crop loses its colour (grey in all three channels)
     device: str = "cpu"  # "cuda" on a machine with a GPU (the nets are tiny: data on CPU)
 
 
@@ -508,6 +510,27 @@ def mined_crops(items: list[Item], per_det: int,
     return np.stack(xs), np.array(ys, np.int64)
 
 
+def turn_hue(c: np.ndarray, turn: int, body_only: bool) -> np.ndarray:
+    """``c`` with its hues turned by ``turn`` (OpenCV's 0..179 scale). ``body_only``: only
+    the pixels of the die body's hue (the median hue of the saturated pixels in the crop's
+    middle, within 20 either side), so pips and the table around keep their colour."""
+    hsv = cv2.cvtColor(c, cv2.COLOR_BGR2HSV)
+    h = hsv[..., 0].astype(np.int16)
+    turned = (h + turn) % 180
+    if body_only:
+        n = c.shape[0]
+        mid = hsv[n // 4: n - n // 4, n // 4: n - n // 4].reshape(-1, 3)
+        sat = mid[mid[:, 1] >= 60]
+        if len(sat) < mid.shape[0] // 4:
+            return c  # a white, grey or black die: no body hue to turn
+        body = int(np.median(sat[:, 0]))
+        off = np.abs(h - body)
+        near = (np.minimum(off, 180 - off) <= 20) & (hsv[..., 1] >= 40)
+        turned = np.where(near, turned, h)
+    hsv[..., 0] = turned.astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
 def aug_batch(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = np.empty_like(x)
     for i in range(len(x)):
@@ -515,9 +538,10 @@ def aug_batch(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         if rng.random() < 0.5:
             c = c[:, ::-1]
         if CFG.hue and rng.random() < CFG.hue:
-            hsv = cv2.cvtColor(np.ascontiguousarray(c), cv2.COLOR_BGR2HSV)
-            hsv[..., 0] = (hsv[..., 0].astype(np.int16) + int(rng.integers(1, 180))) % 180
-            c = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+            c = turn_hue(np.ascontiguousarray(c), int(rng.integers(1, 180)), CFG.hue_body)
+        if CFG.grey and rng.random() < CFG.grey:
+            g = cv2.cvtColor(np.ascontiguousarray(c), cv2.COLOR_BGR2GRAY)
+            c = cv2.merge([g, g, g])
         out[i] = photometric(np.ascontiguousarray(c), rng, strong=True)
     return out
 
@@ -637,6 +661,10 @@ def main() -> None:
                     help="use a photo folder's photos N times as often (repeatable)")
     ap.add_argument("--hue", type=float, default=CFG.hue,
                     help="cls: chance a crop's hues are turned by a random angle")
+    ap.add_argument("--hue-body", action="store_true",
+                    help="cls: --hue turns only the die body's hue (pips and table keep theirs)")
+    ap.add_argument("--grey", type=float, default=CFG.grey,
+                    help="cls: chance a crop loses its colour")
     ap.add_argument("--cls-batch", type=int, default=CFG.cls_batch, help="cls: crops per step")
     ap.add_argument("--device", default=CFG.device,
                     help="torch device for the nets (cpu, cuda); the data is made on CPU")
@@ -651,7 +679,7 @@ def main() -> None:
             ap.error(f"--weight {w!r}: expected FOLDER=N with FOLDER one of {FOLDERS}, N >= 1")
         weight[folder] = int(n)
     CFG.weight, CFG.cls_batch, CFG.device = weight, args.cls_batch, args.device
-    CFG.hue = args.hue
+    CFG.hue, CFG.hue_body, CFG.grey = args.hue, args.hue_body, args.grey
     if CFG.device.startswith("cuda"):
         torch.backends.cudnn.benchmark = True
     CFG.leave_out, CFG.board, CFG.small = tuple(args.leave_out), args.board, args.small

@@ -20,9 +20,10 @@ these hold:
    more a frame; or it showed three different faces however far it went). Once one die of
    a roll shows all that, every die that arrived since the last rest belongs to the roll
    (dice tumbling in a clump lose their tracks; so does a die crossing the view fast between
-   sparse reads, whose tumbling track, once lost, still counts until the next rest). A reading that differs from the still view
-   on a single frame only (a die not found, read uncertain or wrong, a centre hopping a
-   heatmap cell, a false die) is taken for a glitch of the reader, not a change.
+   sparse reads, whose tumbling track, once lost, still counts until the next rest). A
+   reading that differs from the still view on a single frame only (a die not found, read
+   uncertain or wrong, a centre hopping a heatmap cell, a false die) is taken for a glitch of
+   the reader, not a change.
 
 So a die picked up and put down (appears still), dice pushed aside or swept into a cup (they
 followed from dice that lay still, and kept their faces), a die stacked on another, a camera

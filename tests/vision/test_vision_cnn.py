@@ -232,3 +232,23 @@ def test_channels_gives_numpys_reductions_over_the_last_axis() -> None:
     i16 = rng.integers(0, 256, (400, 3)).astype(np.int16)
     assert channels(np.add, i16).dtype == np.int16  # 3 x 255 fits: no upcast needed
     np.testing.assert_array_equal(channels(np.add, i16), i16.sum(axis=1))
+
+
+def test_a_strong_peak_the_classifier_never_saw_is_a_die_said_unsure() -> None:
+    """A die of a kind the classifier never saw (colour dice from above, to models trained
+    without them) makes a strong detector peak that the classifier calls "not a die": it is
+    reported unsure, for the players to confirm, rather than left out of the roll. A weak
+    peak, or a classifier very sure it is no die (a board piece, a tray snap), still drops it."""
+    from vision.read import HEAT_MIN, SURE_DIE_HEAT, SURE_DIE_NOT_DIE, verdict
+
+    unseen = np.array([0.6, 0.05, 0.1, 0.05, 0.1, 0.05, 0.05])
+    assert verdict(0.9, unseen) == (None, pytest.approx(0.02))
+    assert verdict(SURE_DIE_HEAT + 0.05, unseen) is not None
+    assert verdict(SURE_DIE_HEAT - 0.1, unseen) is None  # a weaker peak: not a die
+    board_piece = np.array([0.95, 0.01, 0.01, 0.01, 0.0, 0.01, 0.01])
+    assert SURE_DIE_NOT_DIE < 0.95 and verdict(0.9, board_piece) is None
+    sure_five = np.array([0.01, 0.0, 0.0, 0.01, 0.01, 0.96, 0.01])
+    value, conf = verdict(HEAT_MIN + 0.1, sure_five) or (None, 0.0)
+    assert value == 5 and conf > 0.9
+    assert verdict(0.9, np.array([0.1, 0.3, 0.3, 0.1, 0.1, 0.05, 0.05])) == (
+        None, pytest.approx(0.06))  # a die, its value unsure
