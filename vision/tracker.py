@@ -17,7 +17,8 @@ these hold:
    ``roll_travel`` of its own size across the table (camera shake taken out), and it
    *tumbled*: it was read with at least two different faces on the way (or it travelled
    twice as far, fast and blurred: read uncertain on two frames while moving half a size or
-   more a frame; or it showed three different faces however far it went). Once one die of
+   more a frame; or it showed three different faces however far it went; or, over half a
+   size, it was read moving with a face other than the one it came to rest on). Once one die of
    a roll shows all that, every die that arrived since the last rest belongs to the roll
    (dice tumbling in a clump lose their tracks; so does a die crossing the view fast between
    sparse reads, whose tumbling track, once lost, still counts until the next rest). A
@@ -125,6 +126,7 @@ class _Track:
     face: str | None = None  # the face it showed last
     blurred: int = 0  # frames it was read uncertain while moving fast (half a size a frame)
     faces: set[str] = field(default_factory=set)
+    moving_faces: set[str] = field(default_factory=set)  # faces read while it moved
 
 
 #: A difference from the still view seen on this many frames in a row is a change (fewer: a
@@ -397,6 +399,8 @@ class RollTracker:
                 if step > self._limit(d.size):
                     k.travel += step
                     k.blurred += d.face is None and step > 0.5 * d.size
+                    if d.face is not None:
+                        k.moving_faces.add(d.face)
                 k.center, k.size, k.seen_t = d.center, d.size, t
                 k.seen += 1
                 k.face = d.face if d.face is not None else k.face
@@ -444,8 +448,11 @@ class RollTracker:
 
     def _tumble(self, k: _Track, size: float) -> bool:
         """Whether the track shows a die that tumbled: it travelled and showed two faces, or
-        travelled twice as far blurred, or showed three faces."""
+        travelled twice as far blurred, or showed three faces, or travelled half as far and
+        was read moving with a face other than its last."""
         return ((k.travel >= self.roll_travel * size and len(k.faces) >= 2)
+                or (k.travel >= 0.5 * self.roll_travel * size
+                    and bool(k.moving_faces - {k.face}))
                 or (k.travel >= 2 * self.roll_travel * size and k.blurred >= 2)
                 or len(k.faces) >= 3)
 
@@ -458,7 +465,7 @@ class RollTracker:
         self._tracks = [k for k in self._current if k is not None]  # gone dice are forgotten
         for track in self._tracks:
             track.from_rest, track.travel, track.blurred = True, 0.0, 0
-            track.faces = set()
+            track.faces, track.moving_faces = set(), set()
         for d, k in zip(reading.dice, self._current, strict=True):
             if k is not None and d.face is not None:
                 k.faces.add(d.face)

@@ -332,3 +332,35 @@ def test_a_die_that_tumbled_then_lost_its_track_still_makes_the_roll() -> None:
             rolls.append([d.value for d in s.roll.dice])
     assert rolls == [[4]]
     assert tr.last_roll is not None and len(tr.last_roll.dice) == 3
+
+
+def test_a_die_dropped_in_that_rolls_over_on_the_way_to_rest_is_a_roll() -> None:
+    """A die dropped into the tray near where it stops: it rolls over once on the way (read
+    showing another face while it moved), half a die's size in all, then lies still. The
+    face it showed moving is the tumbling (a die only put down, or misread once where it
+    lies, shows no other face while moving). Two faces over less than a die's travel were
+    not enough before."""
+    tr = RollTracker(settle_s=0.3, emit_initial=False)
+    t = 0.0
+    for _ in range(4):
+        tr.update(_frame(*REST), t, motion=0.0)
+        t += 0.125
+    tr.expect(("Ana",))
+    t = _thrown_in(tr, [(440.0, 298.0, None), (452.0, 301.0, 5), (464.0, 304.0, 6)],
+                   t + 0.125)
+    rolls = []
+    for k in range(1, 8):
+        s = tr.update(_frame(*REST, (466.0, 305.0, 6)), t + 0.125 * k, motion=0.0)
+        if s.roll is not None:
+            rolls.append([d.value for d in s.roll.dice])
+    assert rolls == [[6]]
+    # put down where it lies now, misread once as it is let go: no roll
+    t += 2.0
+    tr.update(_frame(*REST, (466.0, 305.0, 6), hand=True), t, motion=4.0)
+    t = _thrown_in(tr, [(300.0, 400.0, 3), (303.0, 401.0, 4)], t + 0.125,
+                   others=(*REST, (466.0, 305.0, 6)))
+    for k in range(1, 8):
+        s = tr.update(_frame(*REST, (466.0, 305.0, 6), (303.0, 401.0, 4)), t + 0.125 * k,
+                      motion=0.0)
+        assert s.roll is None
+    assert tr.last_roll is not None and len(tr.last_roll.dice) == 3
