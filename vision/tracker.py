@@ -26,7 +26,8 @@ these hold:
    uncertain or wrong, a centre hopping a heatmap cell, a false die) is taken for a glitch of
    the reader, not a change.
 
-So a die picked up and put down (appears still), dice pushed aside or swept into a cup (they
+Reads taken while the whole view moves (a motion level over ``VIEW_MOVED`` of the view: the
+camera bumped) are not followed die by die. So a die picked up and put down (appears still), dice pushed aside or swept into a cup (they
 followed from dice that lay still, and kept their faces), a die stacked on another, a camera
 bumped (every die shifted alike), a hand reaching in: never a roll. Two exceptions: dice
 already lying still when tracking starts are a roll with ``emit_initial`` (the default, as
@@ -66,6 +67,8 @@ import math
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from vision.motion import MOVING
 from vision.types import Die, Reading, WarningKind
@@ -140,6 +143,9 @@ LOST_S = 0.4
 #: view last changed: motion that goes on longer while the readings stay the same is taken for
 #: something moving beside the dice (a player, a screen), and the readings alone decide.
 MOTION_HOLD_S = 2.0
+#: A frame whose motion level (in die areas) covers this share of the view or more was taken
+#: while the camera itself moved (bumped): its reading is not followed.
+VIEW_MOVED = 0.3
 #: Times this close count as equal (frame times are sums of float steps).
 TIME_EPS = 1e-6
 
@@ -213,6 +219,7 @@ class RollTracker:
         self._odd_faces: dict[int, int] = {}  # frames a still die was read as another face
         self._seen_kinds: set[str] = set()  # how the last reading judged differed from the view
         self._tumbled = False  # a die lost since the last rest had tumbled
+        self._die_area: float | None = None  # the dice's area in px (the last reading's)
 
     # ------------------------------------------------------------------ the caller's side
 
@@ -409,7 +416,7 @@ class RollTracker:
                 # die, seen again
                 at_rest = self._rest is not None and any(
                     math.dist(d.center, e.center) <= 0.6 * max(d.size, e.size)
-                    and d.face in (e.face, None)
+                    and (d.face in (e.face, None) or e.face is None)
                     and not any(math.dist(c, e.center) <= 0.6 * e.size for c in matched)
                     for e in self._rest.dice)
                 k = _Track(d.center, d.size, t, from_rest=at_rest, face=d.face)
@@ -487,6 +494,15 @@ class RollTracker:
             if motion >= self.moving_level:
                 self._motion_t = t
 
+    def _view_moved(self, reading: Reading, motion: float | None) -> bool:
+        """Whether the frame's motion covers ``VIEW_MOVED`` of the view or more: the camera
+        itself moved (bumped), and every die in the reading is smeared and shifted; such a
+        reading is not followed (its dice would be matched to the wrong tracks)."""
+        if motion is None or self._die_area is None:
+            return False
+        h, w = reading.frame_shape
+        return motion * self._die_area >= VIEW_MOVED * h * w
+
     def motion(self, t: float, level: float) -> TrackerState:
         """Feed the motion level (:meth:`vision.motion.MotionMeter.measure`) of a frame taken
         at ``t`` that was not read. Motion (``level >= moving_level``) keeps the view from
@@ -517,10 +533,13 @@ class RollTracker:
         moved = self._motion_t is not None and self._motion_t > self._read_t
         self._read_t = t
         self._occluded = True
-        if _blank(reading):
+        if reading.dice:
+            self._die_area = float(np.median([d.size for d in reading.dice])) ** 2
+        if _blank(reading) or self._view_moved(reading, motion):
             self._still_since = None
             self._anchor = None
-            return TrackerState(moving=True, occluded=True, still_for=0.0)
+            self._occluded = _blank(reading)
+            return TrackerState(moving=True, occluded=self._occluded, still_for=0.0)
         self._follow(reading, t)
         if not reading.dice and not _blocked(reading) and self._seen_rest:
             self._emptied = True  # the tray was seen empty since the last rest
