@@ -27,9 +27,10 @@ these hold:
    the reader, not a change.
 
 Reads taken while the whole view moves (a motion level over ``VIEW_MOVED`` of the view: the
-camera bumped) are not followed die by die. So a die picked up and put down (appears still), dice pushed aside or swept into a cup (they
-followed from dice that lay still, and kept their faces), a die stacked on another, a camera
-bumped (every die shifted alike), a hand reaching in: never a roll. Two exceptions: dice
+camera bumped) are not followed die by die. So a die picked up and put down (appears
+still), dice pushed aside or swept into a cup (they followed from dice that lay still, and
+kept their faces), a die stacked on another, a camera bumped (every die shifted alike), a
+hand reaching in: never a roll. Two exceptions: dice
 already lying still when tracking starts are a roll with ``emit_initial`` (the default, as
 before), and with ``empty_tray`` (off by default) dice appearing after the tray was seen
 empty are a roll (a roll under a cup lifted off shows no motion; but so does a hand the
