@@ -144,7 +144,7 @@ def _score_reading(reading: Reading, labels: list[tuple[int, float, float, float
                       f"value {d.value} conf {d.confidence:.2f}")
 
 
-FOLDS = ROOT / "benchmarks" / "models" / "folds" / "round5"  # the shipped recipe
+FOLDS = ROOT / "benchmarks" / "models" / "folds" / "round6"  # the shipped recipe
 LOSO = ROOT / "benchmarks" / "models" / "loso"
 FOLDERS = ("byler-train", "matteop65-train", "visdice-train")
 
