@@ -288,28 +288,41 @@ def _thrown_in(tr: RollTracker, path: list[Spec], t: float, others: tuple[Spec, 
     return t - step
 
 
+def _tracker_at_rest(dice: tuple[Spec, ...] = REST, reads: int = 4) -> tuple[RollTracker, float]:
+    """A tracker that saw ``dice`` lie still for ``reads`` reads at 8 a second, then was told
+    a roll is expected from Ana; and the time of the next read."""
+    tr = RollTracker(settle_s=0.3, emit_initial=False)
+    for k in range(reads):
+        tr.update(_frame(*dice), k * 0.125, motion=0.0)
+    tr.expect(("Ana",))
+    return tr, reads * 0.125
+
+
+def _rolls_while_still(tr: RollTracker, dice: tuple[Spec, ...], t: float,
+                       reads: int = 7) -> list[tuple[int, list[int | None]]]:
+    """``dice`` read still ``reads`` times after ``t``, 8 a second, no motion: (which read,
+    the rolled dice's values) of each roll emitted."""
+    rolls = []
+    for k in range(1, reads + 1):
+        s = tr.update(_frame(*dice), t + 0.125 * k, motion=0.0)
+        if s.roll is not None:
+            rolls.append((k, [d.value for d in s.roll.dice]))
+    return rolls
+
+
 def test_a_die_missed_when_the_view_was_taken_does_not_hold_the_settle_back() -> None:
     """The first still read after a throw misses a die (the reader's glitch), and the reads
     after it show every die, with no motion seen: that is the reader correcting itself, not a
     change, so the roll settles settle_s after the dice stopped, not settle_s after the
     reader found the missing die again (at 8 reads a second, 0.25 s later: with a few dice a
     glitch every few reads kept the view from settling before the next event)."""
-    tr = RollTracker(settle_s=0.3, emit_initial=False)
-    t = 0.0
-    for _ in range(4):
-        tr.update(_frame(*REST), t, motion=0.0)
-        t += 0.125
-    tr.expect(("Ana",))
+    tr, t = _tracker_at_rest()
     t = _thrown_in(tr, [(600.0, 420.0, 2), (540.0, 380.0, 6), (500.0, 340.0, None),
                         (485.0, 334.0, 5)], t + 0.125)
     still = t + 0.125  # the die rolls to its place, stops; the first read then misses it
     tr.motion(still - 0.0625, 1.0)
     assert tr.update(_frame(*REST), still, motion=0.0).roll is None
-    rolls = []
-    for k in range(1, 8):
-        s = tr.update(_frame(*REST, (480.0, 330.0, 5)), still + 0.125 * k, motion=0.0)
-        if s.roll is not None:
-            rolls.append((k, [d.value for d in s.roll.dice]))
+    rolls = _rolls_while_still(tr, (*REST, (480.0, 330.0, 5)), still)
     assert rolls == [(3, [5])]  # 0.375 s after the dice stopped (was 0.625: k = 5)
 
 
@@ -317,20 +330,11 @@ def test_a_die_that_tumbled_then_lost_its_track_still_makes_the_roll() -> None:
     """At 8 reads a second a die crossing the tray fast is read twice tumbling (two faces,
     a die's size apart), then too far from there to be the same die, then where it comes to
     rest: its last track shows one face, but the die that tumbled belongs to this roll."""
-    tr = RollTracker(settle_s=0.3, emit_initial=False)
-    t = 0.0
-    for _ in range(4):
-        tr.update(_frame(*REST), t, motion=0.0)
-        t += 0.125
-    tr.expect(("Ana",))
+    tr, t = _tracker_at_rest()
     t = _thrown_in(tr, [(40.0, 420.0, 2), (80.0, 400.0, 6), (560.0, 60.0, None),
                         (590.0, 70.0, 4), (592.0, 70.0, 4)], t + 0.125)
-    rolls = []
-    for k in range(1, 8):
-        s = tr.update(_frame(*REST, (592.0, 70.0, 4)), t + 0.125 * k, motion=0.0)
-        if s.roll is not None:
-            rolls.append([d.value for d in s.roll.dice])
-    assert rolls == [[4]]
+    rolls = _rolls_while_still(tr, (*REST, (592.0, 70.0, 4)), t)
+    assert [values for _k, values in rolls] == [[4]]
     assert tr.last_roll is not None and len(tr.last_roll.dice) == 3
 
 
@@ -340,29 +344,17 @@ def test_a_die_dropped_in_that_rolls_over_on_the_way_to_rest_is_a_roll() -> None
     face it showed moving is the tumbling (a die only put down, or misread once where it
     lies, shows no other face while moving). Two faces over less than a die's travel were
     not enough before."""
-    tr = RollTracker(settle_s=0.3, emit_initial=False)
-    t = 0.0
-    for _ in range(4):
-        tr.update(_frame(*REST), t, motion=0.0)
-        t += 0.125
-    tr.expect(("Ana",))
+    tr, t = _tracker_at_rest()
     t = _thrown_in(tr, [(440.0, 298.0, None), (452.0, 301.0, 5), (464.0, 304.0, 6)],
                    t + 0.125)
-    rolls = []
-    for k in range(1, 8):
-        s = tr.update(_frame(*REST, (466.0, 305.0, 6)), t + 0.125 * k, motion=0.0)
-        if s.roll is not None:
-            rolls.append([d.value for d in s.roll.dice])
-    assert rolls == [[6]]
+    rolls = _rolls_while_still(tr, (*REST, (466.0, 305.0, 6)), t)
+    assert [values for _k, values in rolls] == [[6]]
     # put down where it lies now, misread once as it is let go: no roll
     t += 2.0
     tr.update(_frame(*REST, (466.0, 305.0, 6), hand=True), t, motion=4.0)
     t = _thrown_in(tr, [(300.0, 400.0, 3), (303.0, 401.0, 4)], t + 0.125,
                    others=(*REST, (466.0, 305.0, 6)))
-    for k in range(1, 8):
-        s = tr.update(_frame(*REST, (466.0, 305.0, 6), (303.0, 401.0, 4)), t + 0.125 * k,
-                      motion=0.0)
-        assert s.roll is None
+    assert _rolls_while_still(tr, (*REST, (466.0, 305.0, 6), (303.0, 401.0, 4)), t) == []
     assert tr.last_roll is not None and len(tr.last_roll.dice) == 3
 
 
@@ -374,11 +366,8 @@ def test_a_camera_bump_is_not_followed_die_by_die() -> None:
     roll. Reads taken while the whole view moves are not followed (a reading-level session
     of the benchmark, frames 66-98 of its session 85, at 20 frames a second)."""
     rest = ((451.0, 68.0, 5), (243.0, 360.0, 3), (183.0, 296.0, 1), (495.0, 85.0, 1))
-    tr = RollTracker(settle_s=0.3, emit_initial=False)
-    for k in range(8):
-        tr.update(_frame(*rest), k * 0.125, motion=0.0)
+    tr, _t = _tracker_at_rest(rest, reads=8)
     assert tr.settle_at is None  # at rest
-    tr.expect(("Ana",))
     smeared = [(4.40, ((442.0, 45.0, None), (239.0, 342.0, None), (174.0, 278.0, 1),
                        (489.0, 73.0, None)), 174.0),
                (4.50, ((448.0, 49.0, 5), (231.0, 344.0, None), (178.0, 281.0, None),
@@ -398,20 +387,13 @@ def test_a_die_read_unsure_when_it_came_to_rest_is_not_rolled_again() -> None:
     """A die lying in the tray was read unsure when the view came to rest, then hidden by a
     hand for a while, and seen again with its face. It is still the die that lay there: the
     next throw's roll holds the thrown die only, not that one as well."""
-    tr = RollTracker(settle_s=0.3, emit_initial=False)
     lying = ((200.0, 200.0, None), (300.0, 220.0, 5))
-    for k in range(6):
-        tr.update(_frame(*lying), k * 0.125, motion=0.0)
+    tr, _t = _tracker_at_rest(lying, reads=6)
     assert tr.settle_at is None  # at rest, the first die unsure
-    tr.expect(("Ana",))
     for k in range(6):  # a hand over it for a while: the die is not seen
         tr.update(_frame(lying[1], hand=True), 1.0 + k * 0.125, motion=3.0)
     seen = ((200.0, 200.0, 3), (300.0, 220.0, 5))
     t = _thrown_in(tr, [(600.0, 420.0, 2), (560.0, 380.0, 6), (520.0, 345.0, None),
                         (500.0, 330.0, 4)], 2.0, others=seen)
-    rolls = []
-    for k in range(1, 8):
-        s = tr.update(_frame(*seen, (500.0, 330.0, 4)), t + 0.125 * k, motion=0.0)
-        if s.roll is not None:
-            rolls.append([d.value for d in s.roll.dice])
-    assert rolls == [[4]]
+    rolls = _rolls_while_still(tr, (*seen, (500.0, 330.0, 4)), t)
+    assert [values for _k, values in rolls] == [[4]]
