@@ -66,10 +66,9 @@ from __future__ import annotations
 
 import math
 import numbers
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from vision.motion import MOVING
 from vision.types import Die, Reading, WarningKind
@@ -218,7 +217,6 @@ class RollTracker:
         self._pending: dict[tuple[str, int], int] = {}  # glitches: frames seen in a row
         self._frames = 0  # frames since the view went still
         self._odd_faces: dict[int, int] = {}  # frames a still die was read as another face
-        self._seen_kinds: set[str] = set()  # how the last reading judged differed from the view
         self._tumbled = False  # a die lost since the last rest had tumbled
         self._die_area: float | None = None  # the dice's area in px (the last reading's)
 
@@ -300,9 +298,10 @@ class RollTracker:
             free.remove(best)
         return False
 
-    def _judge(self, reading: Reading, moved: bool) -> tuple[bool, bool]:
-        """(changed, clean): whether ``reading`` differs from the still view (the anchor) for
-        real, and whether it equals it exactly.
+    def _judge(self, reading: Reading, moved: bool) -> tuple[bool, bool, set[str]]:
+        """(changed, clean, kinds): whether ``reading`` differs from the still view (the
+        anchor) for real, whether it equals it exactly, and how it differs ("missing",
+        "moved", "face", "extra").
 
         The reader errs for a frame now and then (a die not found, read uncertain or wrong, a
         centre hopping, a false die); such a difference is a glitch, and counts as a change
@@ -340,12 +339,12 @@ class RollTracker:
         for key in list(self._pending):
             if key not in seen:
                 del self._pending[key]
-        self._seen_kinds = {kind for kind, _i in seen}
+        kinds = {kind for kind, _i in seen}
         for key in seen:
             self._pending[key] = self._pending.get(key, 0) + 1
             if self._pending[key] >= GLITCH_FRAMES or moved:
-                return True, False
-        return False, not seen
+                return True, False, kinds
+        return False, not seen, kinds
 
     def _follow(self, reading: Reading, t: float) -> None:
         """Match the reading's dice to the tracks, start tracks for the others, and add up how
@@ -535,7 +534,7 @@ class RollTracker:
         self._read_t = t
         self._occluded = True
         if reading.dice:
-            self._die_area = float(np.median([d.size for d in reading.dice])) ** 2
+            self._die_area = statistics.median(d.size for d in reading.dice) ** 2
         if _blank(reading) or self._view_moved(reading, motion):
             self._still_since = None
             self._anchor = None
@@ -549,13 +548,14 @@ class RollTracker:
             self._anchor = None
             return TrackerState(moving=True, occluded=True, still_for=0.0)
         self._occluded = False
-        changed, clean = (True, True) if self._anchor is None else self._judge(reading, moved)
+        changed, clean, kinds = ((True, True, set()) if self._anchor is None
+                                 else self._judge(reading, moved))
         if changed:
             # a difference the readings alone showed, with no motion seen since the view went
             # still (the reader missed a die, or saw a false one, when the view was taken):
             # the view is taken again, but nothing moved, so the stillness clock goes on
             quiet = (self._motion_fed and not moved and self._still_since is not None
-                     and self._anchor is not None and self._seen_kinds <= {"extra", "missing"}
+                     and self._anchor is not None and kinds <= {"extra", "missing"}
                      and (self._motion_t is None or self._motion_t <= self._still_since))
             self._anchor = reading
             self._anchor_face = [d.face for d in reading.dice]
