@@ -633,12 +633,9 @@ class StartScreen(Screen):
 
 def options_need_camera(screen: StartScreen) -> bool:
     """The options chosen have the camera fill the players' boards."""
-    return screen.option_words("track_allocation") == BOARDS_CAMERA
+    return screen.option_words("track_allocation") == startcheck.BOARDS_CAMERA
 
 
-#: The words of the Boards option that have the camera fill the boards (Eye for an Eye).
-BOARDS_CAMERA = startcheck.BOARDS_CAMERA
-BOARDS_BY_HAND = startcheck.BOARDS_BY_HAND
 
 
 #: The Settings screen's words for the values it stores.
@@ -840,4 +837,4 @@ class DiceScreen(Screen):
             + f"  ({state})")
 
 
-__all__ = ["BOARDS_BY_HAND", "BOARDS_CAMERA", "DiceScreen", "SettingsScreen", "StartScreen"]
+__all__ = ["DiceScreen", "SettingsScreen", "StartScreen"]

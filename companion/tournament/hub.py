@@ -95,7 +95,7 @@ class TournamentHub:
         self.table: TableClient | None = None
         self._listeners: list[Callable[[], None]] = []
         self._listening = False  # to the app's session changes
-        self._watch: Any = None
+        self._retry_timer: Any = None
         self._connected: Any = False  # the table's link as last shown: (connected, refused)
         self._seen_seating: tuple[str, int, int | None] | None = None
         self._reported: dict[tuple[int, int], Placings] = {}
@@ -164,9 +164,9 @@ class TournamentHub:
         again at the next start), and let go of the journal's file."""
         self.closed = True
         self.stop_scan()
-        if self._watch is not None:  # a retry due
-            self._watch.cancel()
-            self._watch = None
+        if self._retry_timer is not None:
+            self._retry_timer.cancel()
+            self._retry_timer = None
         if self._listening:
             self.app.unlisten(self._on_change)
             self._listening = False
@@ -238,11 +238,11 @@ class TournamentHub:
     def _retry_soon(self) -> None:
         """A finished game's report failed (or may be missing): look for it again shortly."""
         self._retry = True
-        if self._watch is None and not self.closed:
-            self._watch = Clock.schedule_once(self._retry_now, RETRY_SECONDS)
+        if self._retry_timer is None and not self.closed:
+            self._retry_timer = Clock.schedule_once(self._retry_now, RETRY_SECONDS)
 
     def _retry_now(self, dt: float) -> None:
-        self._watch = None  # done: a new failure schedules another
+        self._retry_timer = None  # done: a new failure schedules another
         self._tick(dt)
 
     def _link_changed(self) -> None:

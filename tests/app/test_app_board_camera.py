@@ -55,7 +55,7 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, run_app
-    from companion.screens import BOARDS_CAMERA
+    from companion.startcheck import BOARDS_CAMERA
 
     paths.profile_store().save(profiles.CalibrationProfile(name="den", zones=(
         rectangle(1, "Parry", 20, 20, 260, 200), rectangle(1, "Spear Thrust", 20, 260, 260, 200),

@@ -46,7 +46,7 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
-    from companion.screens import BOARDS_CAMERA
+    from companion.startcheck import BOARDS_CAMERA
     from companion.widgets import natural_size
 
     shots = Path(os.environ.get("REFUSAL_SHOTS", str(app_dirs / "shots")))

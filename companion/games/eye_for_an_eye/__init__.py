@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.contract import ButtonUse, GamePlugin, Host, StartOption, TableGame
+from companion.startcheck import BOARDS_BY_HAND, BOARDS_CAMERA
 
 if TYPE_CHECKING:
     from companion.session import TableSession
@@ -35,8 +36,7 @@ OPTIONS = (
                 counts=(("every-eye", 2, 4), ("alliances", 4, 6))),
     StartOption("rounds", "Rounds", ((None, "one more than sides"),
                                      *((n, str(n)) for n in range(1, 8)))),
-    StartOption("track_allocation", "Boards", ((False, "kept by the players"),
-                                               (True, "read by the camera"))),
+    StartOption("track_allocation", "Boards", ((False, BOARDS_BY_HAND), (True, BOARDS_CAMERA))),
 )
 
 PLUGIN = GamePlugin(GAME, "Eye for an Eye", ButtonUse(True), make_table, characters, OPTIONS)
