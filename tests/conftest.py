@@ -10,7 +10,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+# A Kivy home of this process's own, made before anything imports Kivy: pytest-xdist's workers
+# inherit the controller's environment, and two processes importing Kivy at once into one new
+# home fail (FileExistsError on its `mods` folder), so an inherited KIVY_HOME is not kept.
+os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix=f"kivy-home-{os.getpid()}-")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("COMPANION_CAMERA", "synthetic")
 

@@ -17,7 +17,8 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_CLIPBOARD", "dummy")
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-child-"))
+# its own Kivy home, never its parent's (two processes making one home at once fail)
+os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-child-")
 sys.path.insert(0, str(Path(__file__).parents[2]))
 
 

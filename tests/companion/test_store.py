@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from lock_holder import DEADLINE, Child
+from other_user import NOBODY, as_nobody, readable_copy, stdlib_only_python
 
 import rules
 from companion import startfiles, store
@@ -520,11 +521,12 @@ def test_a_journal_file_that_cannot_be_written_is_opened_read_only(open_tmp: Pat
                "print(json.dumps([j.readonly, n, len(g), r is None, s.message]))",
                str(path), str(HERE.parents[1])]
     if os.geteuid() == 0:
-        if shutil.which("setpriv") is None:
-            pytest.skip("root, and no setpriv to run as another user")
+        # nobody may not enter the clone: the code runs from a copy it can read
+        copy = readable_copy(tmp_path, ["companion.startfiles", "companion.session",
+                                        "platformdirs"])
+        command = as_nobody([*stdlib_only_python(), *command[1:-1], str(copy)])
         for p in (folder, *folder.iterdir()):
-            os.chown(p, 65534, 65534)
-        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+            os.chown(p, NOBODY, NOBODY)
     done = subprocess.run(command, capture_output=True, text=True, timeout=DEADLINE,
                           env={**os.environ, "HOME": str(tmp_path)})
     assert done.returncode == 0, done.stderr
@@ -533,11 +535,10 @@ def test_a_journal_file_that_cannot_be_written_is_opened_read_only(open_tmp: Pat
     assert games == 1 and refused and "cannot be written" in message
 
 
-def test_a_data_folder_the_app_may_not_enter_still_starts(tmp_path: Path) -> None:
+def test_a_data_folder_the_app_may_not_enter_still_starts(tmp_path: Path,
+                                                          open_tmp: Path) -> None:
     """A data folder below a folder the app's user may not enter: a notice, not a
     PermissionError from looking at it (found running the test above as another user)."""
-    if os.geteuid() == 0 and shutil.which("setpriv") is None:
-        pytest.skip("root, and no setpriv to run as another user")
     closed = tmp_path / "closed"
     closed.mkdir(mode=0o700)
     command = [sys.executable, "-c",
@@ -547,7 +548,8 @@ def test_a_data_folder_the_app_may_not_enter_still_starts(tmp_path: Path) -> Non
                "print(json.dumps([j.readonly, n, len(j.unfinished())]))",
                str(closed / "data" / "journal.sqlite3"), str(HERE.parents[1])]
     if os.geteuid() == 0:
-        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        copy = readable_copy(open_tmp, ["companion.startfiles", "platformdirs"])
+        command = as_nobody([*stdlib_only_python(), *command[1:-1], str(copy)])
     else:
         closed.chmod(0o000)
     try:
