@@ -1,0 +1,149 @@
+"""Benchmark of teaching a table (issue 40): the first photos of a source taught, the rest read.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/teach.py                  # every source, 5 and 10 photos
+    .venv/bin/python benchmarks/teach.py --only byler-train --photos 10 --models loso
+
+For each shared source (``../shared/data/dice-photos``) the first N labelled photos (sorted by
+file name) are taught (:func:`calibration.teach.examples_from_view` on each, then
+:func:`calibration.teach.fit`), and the rest of the source is read untaught and taught, with
+the same matching rule as ``benchmarks/vision.py`` (a die matches a label within 0.75 of the
+label box's larger side). Photos of the rest that are near-copies of a taught photo (the same
+photograph under two names: visdice-train holds about 79 pairs) are left out of the reading
+(a grey 16 x 16 thumbnail's mean hash within 12 bits).
+
+Models: ``shipped`` (``vision/models``: they trained on every shared photo, so this says how
+well teaching does on a table like those they learned on), ``loso`` (each source read by the
+models trained without it, ``benchmarks/models/loso/<source>``: a kind of table never seen),
+and ``folds`` (each photo read by the fold models that never saw it, each fold taught alike).
+
+Printed per source, models and N: the untaught and taught figures (read right, found,
+precision, unsure, confident wrong), what the teaching kept (head or not, the detector's cut)
+and its cross-validated accuracy, and the CPU seconds teaching took (cutting the examples from
+the photos, and fitting).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from calibration.teach import Example, LabelledDie, examples_from_view, fit  # noqa: E402
+from vision import DiceReader, Profile  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("bench_vision", ROOT / "benchmarks" / "vision.py")
+assert _spec is not None and _spec.loader is not None
+bv = importlib.util.module_from_spec(_spec)
+sys.modules["bench_vision"] = bv
+_spec.loader.exec_module(bv)
+
+MODELS = ("shipped", "loso", "folds")
+#: Photos whose thumbnails' mean hashes differ in at most this many of 256 bits are copies.
+COPY_BITS = 12
+
+
+def thumb_hash(img: np.ndarray) -> np.ndarray:
+    """A grey 16 x 16 thumbnail's mean hash (256 booleans)."""
+    g = cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (16, 16), interpolation=cv2.INTER_AREA)
+    out: np.ndarray = (g > g.mean()).ravel()
+    return out
+
+
+def readers(base: DiceReader, source: str, models: str) -> list[DiceReader]:
+    """The reader of each photo index % 3 (three alike but for folds)."""
+    if models == "shipped":
+        return [base] * 3
+    if models == "loso":
+        r = bv.with_nets(base, bv.LOSO / source.removesuffix("-train"), "--models loso")
+        return [r] * 3
+    return [bv.with_nets(base, bv.FOLDS / f"f{k}", "--models folds") for k in range(3)]
+
+
+def labelled(jpg: Path) -> tuple[np.ndarray, list[tuple[int, float, float, float]]]:
+    img = cv2.imread(str(jpg))
+    if img is None:
+        raise SystemExit(f"cannot read {jpg}")
+    return img, bv.load_labels(jpg.with_suffix(".txt"), img.shape[1], img.shape[0])
+
+
+def teach(reader: DiceReader, photos: list[tuple[np.ndarray, list[tuple[int, float, float,
+                                                                          float]]]]) -> tuple[
+        Profile, str, float]:
+    """A profile taught from ``photos`` for ``reader``'s models, the lesson in words, and the
+    CPU seconds it took (cutting the examples and fitting)."""
+    t0 = time.process_time()
+    examples: list[Example] = []
+    for group, (img, labels) in enumerate(photos):
+        dice = [LabelledDie(v, (cx, cy), side) for v, cx, cy, side in labels]
+        examples += examples_from_view(reader, img, dice, group, "photo")
+    lesson = fit(reader.nets, examples) if reader.nets is not None else None
+    seconds = time.process_time() - t0
+    if lesson is None:
+        return Profile(), "no CNNs: nothing taught", seconds
+    return Profile(head=lesson.head), "; ".join(lesson.lines()), seconds
+
+
+def run(source: str, models: str, n: int, verbose: bool) -> None:
+    base = DiceReader.shipped()
+    per_fold = readers(base, source, models)
+    photos = bv.photos(source)
+    taught_photos = [labelled(jpg) for _i, jpg in photos[:n]]
+    hashes = [thumb_hash(img) for img, _l in taught_photos]
+    profiles: dict[int, Profile] = {}
+    for reader in {id(r): r for r in per_fold}.values():
+        profile, words, seconds = teach(reader, taught_photos)
+        profiles[id(reader)] = profile
+        print(f"  taught {n} photos for {models} models in {seconds:.1f} s of CPU: {words}",
+              flush=True)
+    untaught, taught = bv.Score(), bv.Score()
+    copies = 0
+    for i, jpg in photos[n:]:
+        img, labels = labelled(jpg)
+        if any(int(np.sum(thumb_hash(img) != h)) <= COPY_BITS for h in hashes):
+            copies += 1
+            continue
+        reader = per_fold[i % 3]
+        for score, profile in ((untaught, None), (taught, profiles[id(reader)])):
+            t = time.perf_counter()
+            reading = reader.read(img, profile)
+            score.ms += (time.perf_counter() - t) * 1000
+            score.frames += 1
+            bv._score_reading(reading, labels, [], score, verbose and profile is not None,
+                              jpg.name)
+    left = f", {copies} copies of taught photos left out" if copies else ""
+    print(untaught.line(f"{source} {models} untaught"))
+    print(taught.line(f"{source} {models} taught {n}") + left, flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--only", choices=bv.FOLDERS, action="append",
+                    help="this source only (repeat for more)")
+    ap.add_argument("--models", choices=MODELS, action="append",
+                    help="these models only (default: shipped and loso; folds on request)")
+    ap.add_argument("--photos", type=int, action="append",
+                    help="photos taught (default: 5 and 10)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list every taught miss")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    if not bv.DATA.exists():
+        raise SystemExit(f"no shared photos at {bv.DATA}")
+    for source in args.only or bv.FOLDERS:
+        for models in args.models or ("shipped", "loso"):
+            for n in args.photos or (5, 10):
+                run(source, models, n, args.verbose)
+
+
+if __name__ == "__main__":
+    main()
