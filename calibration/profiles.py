@@ -139,6 +139,7 @@ class _VisionHead(_Strict):
     weights: list[list[float]] | None
     bias: list[float] | None
     dice: int
+    value_min: float
 
 
 class _VisionProfileV4(_VisionProfile):

@@ -43,9 +43,9 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.images import CalibrationError
-from vision.cnn import CLS, HEAT_MIN, Nets, crop
-from vision.profile import HEAT_MIN_RANGE, Profile, TableHead
-from vision.read import DiceReader, Look, verdict
+from vision.cnn import CLS, HEAT_MIN, RECHECK_BELOW, Nets, crop
+from vision.profile import Profile, TableHead
+from vision.read import NOT_DIE_MIN, VALUE_MIN, DiceReader, Look, verdict
 
 Image = npt.NDArray[Any]
 
@@ -64,15 +64,19 @@ JPEG_QUALITY = 92
 #: teaching screen's taps, or dice the players confirmed or corrected in play.
 Origin = Literal["photo", "tap", "play"]
 ORIGINS: tuple[Origin, ...] = ("photo", "tap", "play")
-#: Crops read per example when fitting: as cut, and jittered copies.
+#: Crops read per example when fitting: as cut in its four right-angle turns (what the
+#: reader's second look reads), and jittered copies.
 VARIANTS = 8
-#: The pull (L2) of the head towards the classifier's own last layer.
-PULL = 0.03
+TURNS = 4
+#: The pulls (L2) of the head towards the classifier's own last layer that teaching tries.
+PULLS = (0.003, 0.03)
 #: The weight of the rendered anchor dice, against the table's examples (1.0 = as much).
 ANCHOR_WEIGHT = 0.5
 ANCHOR_PER_VALUE = 24
-#: The detector's cuts a table may take (HEAT_MIN, 0.45, is the untaught reader's).
-HEAT_CHOICES = (0.3, 0.35, HEAT_MIN, 0.55, 0.65)
+#: The detector's cuts a table may take (HEAT_MIN, 0.45, is the untaught reader's), and the
+#: probabilities a value may need (VALUE_MIN, 0.5, is the untaught reader's).
+HEAT_CHOICES = (0.3, HEAT_MIN, 0.65)
+VALUE_CHOICES = (VALUE_MIN, 0.6, 0.7, 0.8)
 #: Left-out views' reading: what a wrong value and a thing taken for a die cost, in dice.
 WRONG_COST = 5
 EXTRA_COST = 3
@@ -254,18 +258,20 @@ def bounded(examples: Iterable[L], per_label: int = MAX_PER_LABEL) -> list[L]:
 # --------------------------------------------------------------------------- fitting
 
 
-def classifier_crops(examples: Sequence[Example], variants: int = 1,
+def classifier_crops(examples: Sequence[Example],
                      seed: int = 0) -> tuple[Image, npt.NDArray[np.int64]]:
-    """The classifier's crops (N x CLS x CLS x 3) of each example as cut, and ``variants``
-    - 1 jittered copies each (turned any way, centre moved by about 6% of the die, size by
-    about 10%: the detector's own errors); with each crop's label."""
+    """The classifier's crops (N x CLS x CLS x 3) of each example: ``TURNS`` crops as cut,
+    turned by right angles (the reader's second look at an unsure die reads these four),
+    then ``VARIANTS`` - ``TURNS`` jittered copies (turned any way, centre moved by about 6% of
+    the die, size by about 10%: the detector's own errors); with each crop's label."""
     rng = np.random.default_rng(seed)
     crops, labels = [], []
     mid = EXAMPLE_SIDE / 2
     for e in examples:
-        for k in range(variants):
-            if k == 0:
-                c = crop(e.crop, mid, mid, EXAMPLE_DIE)
+        as_cut = crop(e.crop, mid, mid, EXAMPLE_DIE)
+        for k in range(VARIANTS):
+            if k < TURNS:
+                c = np.ascontiguousarray(np.rot90(as_cut, k))
             else:
                 dx, dy = rng.normal(0.0, 0.06 * EXAMPLE_DIE, 2)
                 size = EXAMPLE_DIE * math.exp(float(rng.normal(0.0, 0.1)))
@@ -318,14 +324,14 @@ def anchors(per_value: int = ANCHOR_PER_VALUE, seed: int = 40) -> tuple[
 
 
 def _softmax(z: Image) -> Image:
-    z = z - z.max(axis=1, keepdims=True)
+    z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
-    out: Image = e / e.sum(axis=1, keepdims=True)
+    out: Image = e / e.sum(axis=-1, keepdims=True)
     return out
 
 
 def fit_layer(features: Image, labels: npt.NDArray[np.int64], weights: Image, bias: Image,
-              sample_weight: Image, pull: float = PULL) -> tuple[Image, Image]:
+              sample_weight: Image, pull: float) -> tuple[Image, Image]:
     """A last layer (7 x F weights, 7 biases) for ``features``: weighted multinomial
     logistic regression pulled (L2, ``pull``) towards ``weights`` / ``bias``, by L-BFGS."""
     from scipy.optimize import minimize
@@ -363,6 +369,17 @@ def own_layer(nets: Nets, features: Image, logits: Image) -> tuple[Image, Image]
     return sol[:-1].T, sol[-1]
 
 
+def second_look(turns: Image) -> Image:
+    """The probabilities the reader ends with for crops whose four right-angle turns the
+    classifier scored ``turns`` (N x 4 x 7): the first turn's, or, for a crop it is unsure
+    of (best value under :data:`vision.cnn.RECHECK_BELOW`, not called "not a die"), the
+    four turns' mean (:meth:`vision.cnn.Nets.recheck`)."""
+    first = turns[:, 0]
+    unsure = (first[:, 1:].max(axis=1) < RECHECK_BELOW) & (first[:, 0] < NOT_DIE_MIN)
+    out: Image = np.where(unsure[:, None], turns.mean(axis=1), first)
+    return out
+
+
 @dataclass(frozen=True)
 class Tally:
     """How a setting reads a set of examples (the reader's own rule on each, no re-read):
@@ -377,8 +394,8 @@ class Tally:
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(self.dice + other.dice, self.right + other.right,
-                       self.wrong + other.wrong, self.unsure + other.unsure,
-                       self.extra + other.extra)
+                     self.wrong + other.wrong, self.unsure + other.unsure,
+                     self.extra + other.extra)
 
     @property
     def score(self) -> float:
@@ -389,13 +406,30 @@ class Tally:
         return self.right / self.dice if self.dice else None
 
 
-def read_examples(probs: Image, examples: Sequence[Example], heat_min: float) -> Tally:
-    """How the reader's rule (:func:`vision.read.verdict`) reads ``examples`` whose crops the
-    classifier scored ``probs``, at the detector's cut ``heat_min``."""
+@dataclass(frozen=True)
+class Setting:
+    """One way to read a table: a head fitted with this pull (None: the classifier's own
+    last layer), the detector's cut, and the probability a value needs."""
+
+    pull: float | None
+    heat_min: float
+    value_min: float
+
+    @property
+    def plainness(self) -> int:
+        """How close to the untaught reader (higher: closer); wins ties."""
+        return (2 * (self.pull is None) + (self.heat_min == HEAT_MIN)
+                + (self.value_min == VALUE_MIN))
+
+
+def read_examples(probs: Image, examples: Sequence[Example], setting: Setting) -> Tally:
+    """How the reader's rule (:func:`vision.read.verdict`) reads ``examples`` whose crops
+    the classifier (or the head) scored ``probs``, at ``setting``'s cuts."""
     dice = right = wrong = unsure = extra = 0
     for p, e in zip(probs, examples, strict=True):
         dice += e.label > 0
-        said = verdict(e.heat, p, heat_min=heat_min) if e.heat > 0 else None
+        said = verdict(e.heat, p, heat_min=setting.heat_min, value_min=setting.value_min) \
+            if e.heat > 0 else None
         if said is None:
             continue
         value, conf = said
@@ -414,21 +448,20 @@ def read_examples(probs: Image, examples: Sequence[Example], heat_min: float) ->
 class Lesson:
     """What teaching gave: the head (:class:`vision.profile.TableHead`) and how it was chosen:
     the dice and views taught, how the left-out views read untaught and taught (each view read
-    by a head fitted without it, the reader's rule at the detector's cut), whether the head
-    and which cut were kept, and the CPU seconds it took."""
+    by a head fitted without it, the reader's rule), the setting kept, and the CPU seconds it
+    took."""
 
     head: TableHead
     dice: int
     views: int
     untaught: Tally = field(default_factory=Tally)
     taught: Tally = field(default_factory=Tally)
-    used_head: bool = False
+    setting: Setting = field(default_factory=lambda: Setting(None, HEAT_MIN, VALUE_MIN))
     seconds: float = 0.0
 
     def lines(self) -> list[str]:
         """The lesson in words, for the command line."""
-        out = [f"learned {self.dice} dice from {self.views} "
-               f"view{'s' if self.views != 1 else ''}"]
+        out = []
         u, t = self.untaught.share_right, self.taught.share_right
         if u is None or t is None:
             out.append("cross-validated accuracy: unknown (it needs two views or more, with "
@@ -438,10 +471,11 @@ class Lesson:
                        f"left out ({self.taught.wrong} read wrong, {self.taught.extra} things "
                        f"taken for dice); untaught {u:.1%} ({self.untaught.wrong} wrong, "
                        f"{self.untaught.extra} extra)")
-        kept = "this table's head on the classifier" if self.used_head else \
-            "the classifier's own last layer"
-        out.append(f"reads with {kept}, the detector's cut at {self.head.heat_min:g} "
-                   f"({self.seconds:.1f} s of CPU)")
+        s = self.setting
+        kept = "the classifier's own last layer" if s.pull is None else \
+            "this table's head on the classifier"
+        out.append(f"reads with {kept}, the detector's cut at {s.heat_min:g}, a value said "
+                   f"from {s.value_min:g} ({self.seconds:.1f} s of CPU)")
         return out
 
 
@@ -452,8 +486,9 @@ def _labels_weight(labels: npt.NDArray[np.int64]) -> Image:
     return out
 
 
-def _fit_on(nets: Nets, feats: Image, labels: npt.NDArray[np.int64], own: tuple[Image, Image],
-            anchor: tuple[Image, npt.NDArray[np.int64]] | None) -> tuple[Image, Image]:
+def _fit_on(feats: Image, labels: npt.NDArray[np.int64], own: tuple[Image, Image],
+            anchor: tuple[Image, npt.NDArray[np.int64]] | None,
+            pull: float) -> tuple[Image, Image]:
     w = _labels_weight(labels)
     w = w / w.sum()
     if anchor is not None:
@@ -461,66 +496,72 @@ def _fit_on(nets: Nets, feats: Image, labels: npt.NDArray[np.int64], own: tuple[
         feats = np.vstack([feats, af])
         labels = np.concatenate([labels, al])
         w = np.concatenate([w, ANCHOR_WEIGHT * np.full(len(al), 1.0 / len(al))])
-    return fit_layer(feats, labels, own[0], own[1], w)
+    return fit_layer(feats, labels, own[0], own[1], w, pull)
 
 
-def fit(nets: Nets, examples: Sequence[Example], *, variants: int = VARIANTS,
-        use_anchors: bool = True) -> Lesson:
+def settings() -> list[Setting]:
+    """Every setting teaching chooses from, the untaught reader's first."""
+    plain = Setting(None, HEAT_MIN, VALUE_MIN)
+    out = [plain]
+    for pull in (None, *PULLS):
+        for heat in HEAT_CHOICES:
+            for value in VALUE_CHOICES:
+                s = Setting(pull, heat, value)
+                if s != plain:
+                    out.append(s)
+    return out
+
+
+def fit(nets: Nets, examples: Sequence[Example], *, use_anchors: bool = True) -> Lesson:
     """The table's head for ``nets`` from its ``examples`` (see the module's docstring), on
     one BLAS thread (many small products: OpenBLAS's threads cost ten times as much here).
     Raised when there is no die to learn from: CalibrationError."""
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):
-        return _fit(nets, examples, variants, use_anchors)
+        return _fit(nets, examples, use_anchors)
 
 
-def _fit(nets: Nets, examples: Sequence[Example], variants: int,
-         use_anchors: bool) -> Lesson:
+def _fit(nets: Nets, examples: Sequence[Example], use_anchors: bool) -> Lesson:
     t0 = time.process_time()
     examples = list(examples)
     dice = sum(1 for e in examples if e.label > 0)
     if not dice:
         raise CalibrationError("no dice to learn from: show the companion some dice first")
     groups = sorted({e.group for e in examples})
-    crops, labels = classifier_crops(examples, variants)
+    crops, labels = classifier_crops(examples)
     feats, logits = nets.features(crops)
     own = own_layer(nets, feats, logits)
     anchor = None
     if use_anchors:
         ac, al = anchors()
         anchor = (nets.features(ac)[0], al)
-    owner = np.repeat(np.array([e.group for e in examples]), variants)
-    first = np.arange(len(examples)) * variants  # each example's crop as cut
-    untaught = {h: Tally() for h in HEAT_CHOICES}
-    taught = {h: Tally() for h in HEAT_CHOICES}
+    owner = np.repeat(np.array([e.group for e in examples]), VARIANTS)
+    turns = (np.arange(len(examples)) * VARIANTS)[:, None] + np.arange(TURNS)[None, :]
+    every = settings()
+    tally = {s: Tally() for s in every}
     for g in groups if len(groups) > 1 else ():
         train = owner != g
         if not np.any(labels[train] > 0):
             continue
-        w, b = _fit_on(nets, feats[train], labels[train], own, anchor)
         held = [i for i, e in enumerate(examples) if e.group == g]
-        rows = first[held]
-        p_head = _softmax(feats[rows] @ w.T + b)
-        p_own = _softmax(logits[rows])
         held_ex = [examples[i] for i in held]
-        for h in HEAT_CHOICES:
-            taught[h] += read_examples(p_head, held_ex, h)
-            untaught[h] += read_examples(p_own, held_ex, h)
-    # the untaught reader wins ties: its own cut first, then the head's
-    options = [(untaught[HEAT_MIN].score, 2, False, HEAT_MIN)]
-    options += [(untaught[h].score, 1, False, h) for h in HEAT_CHOICES if h != HEAT_MIN]
-    options += [(taught[h].score, 0, True, h) for h in HEAT_CHOICES]
-    best = max(options, key=lambda o: (o[0], o[1])) if len(groups) > 1 else (0, 0, True, HEAT_MIN)
-    _score, _rank, use_head, heat_min = best
-    heat_min = float(np.clip(heat_min, *HEAT_MIN_RANGE))
-    if use_head:
-        w, b = _fit_on(nets, feats, labels, own, anchor)
-        head = TableHead.build(nets.identity, heat_min, w, b, dice)
+        rows = turns[held]  # n x TURNS
+        probs: dict[float | None, Image] = {None: second_look(_softmax(logits[rows]))}
+        for pull in PULLS:
+            w, b = _fit_on(feats[train], labels[train], own, anchor, pull)
+            probs[pull] = second_look(_softmax(feats[rows] @ w.T + b))
+        for s in every:
+            tally[s] += read_examples(probs[s.pull], held_ex, s)
+    plain = every[0]
+    best = max(every, key=lambda s: (tally[s].score, s.plainness)) if len(groups) > 1 else \
+        Setting(PULLS[-1], HEAT_MIN, VALUE_MIN)
+    if best.pull is not None:
+        w, b = _fit_on(feats, labels, own, anchor, best.pull)
+        head = TableHead.build(nets.identity, best.heat_min, w, b, dice, best.value_min)
     else:
-        head = TableHead.build(nets.identity, heat_min, None, None, dice)
-    chosen = taught[heat_min] if use_head else untaught[heat_min]
-    return Lesson(head, dice, len(groups), untaught[HEAT_MIN], chosen, use_head,
+        head = TableHead.build(nets.identity, best.heat_min, None, None, dice, best.value_min)
+    return Lesson(head, dice, len(groups), tally[plain], tally[best], best,
                   time.process_time() - t0)
 
 

@@ -610,6 +610,8 @@ LEGACY_FACE_FEATURES = "polar-fourier-1"
 #: The detector's cut a taught table may move to: a heatmap peak this strong or stronger is a
 #: die candidate (vision.cnn.HEAT_MIN, 0.45, for a table nothing was taught about).
 HEAT_MIN_RANGE = (0.2, 0.9)
+#: The probability a value needs at a taught table (vision.read.VALUE_MIN, 0.5, untaught).
+VALUE_MIN_RANGE = (0.3, 0.95)
 _HEAD_DECIMALS = 6  # stored head weights are rounded to this many decimals
 
 
@@ -617,16 +619,18 @@ _HEAD_DECIMALS = 6  # stored head weights are rounded to this many decimals
 class TableHead:
     """What a table taught the reader, for one pair of models (``model``: their
     :attr:`vision.cnn.Nets.identity`): a linear head on the classifier's features that
-    replaces its last layer (``weights`` 7 x F, ``bias`` 7; None: the classifier's own), and
-    the detector's cut at this table (``heat_min``). ``dice``: how many examples it was fitted
-    on. A reader with other models reads as if nothing was taught (calibration fits the head
-    again from the table's stored examples)."""
+    replaces its last layer (``weights`` 7 x F, ``bias`` 7; None: the classifier's own), the
+    detector's cut at this table (``heat_min``) and the probability a value needs there
+    (``value_min``). ``dice``: how many examples it was fitted on. A reader with other models
+    reads as if nothing was taught (calibration fits the head again from the table's stored
+    examples)."""
 
     model: str
     heat_min: float
     weights: tuple[tuple[float, ...], ...] | None = None
     bias: tuple[float, ...] | None = None
     dice: int = 0
+    value_min: float = 0.5
 
     def __post_init__(self) -> None:
         if not (isinstance(self.model, str) and self.model):
@@ -636,6 +640,11 @@ class TableHead:
             raise ValueError(f"TableHead.heat_min must be within {lo}..{hi}, "
                              f"got {self.heat_min!r}")
         object.__setattr__(self, "heat_min", float(self.heat_min))
+        lo, hi = VALUE_MIN_RANGE
+        if not lo <= _finite("TableHead.value_min", self.value_min) <= hi:
+            raise ValueError(f"TableHead.value_min must be within {lo}..{hi}, "
+                             f"got {self.value_min!r}")
+        object.__setattr__(self, "value_min", float(self.value_min))
         if (self.weights is None) != (self.bias is None):
             raise ValueError("TableHead: weights and bias come together (or neither)")
         if self.weights is not None and self.bias is not None:
@@ -655,16 +664,16 @@ class TableHead:
 
     @classmethod
     def build(cls, model: str, heat_min: float, weights: npt.NDArray[Any] | None,
-              bias: npt.NDArray[Any] | None, dice: int) -> TableHead:
+              bias: npt.NDArray[Any] | None, dice: int, value_min: float = 0.5) -> TableHead:
         """A head in its stored form (rounded as saved, so saving and loading change
         nothing)."""
+        cuts = round(float(heat_min), 4), round(float(value_min), 4)
         if weights is None or bias is None:
-            return cls(model, round(float(heat_min), 4), None, None, dice)
+            return cls(model, cuts[0], None, None, dice, cuts[1])
         w = np.round(np.asarray(weights, np.float64), _HEAD_DECIMALS)
         b = np.round(np.asarray(bias, np.float64), _HEAD_DECIMALS)
-        return cls(model, round(float(heat_min), 4),
-                   tuple(tuple(float(v) for v in r) for r in w), tuple(float(v) for v in b),
-                   dice)
+        return cls(model, cuts[0], tuple(tuple(float(v) for v in r) for r in w),
+                   tuple(float(v) for v in b), dice, cuts[1])
 
     def arrays(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
         """The head as (weights 7 x F, bias 7) arrays, or None (the classifier's own)."""
@@ -675,7 +684,8 @@ class TableHead:
     def to_dict(self) -> dict[str, Any]:
         return {"model": self.model, "heat_min": self.heat_min,
                 "weights": None if self.weights is None else [list(r) for r in self.weights],
-                "bias": None if self.bias is None else list(self.bias), "dice": self.dice}
+                "bias": None if self.bias is None else list(self.bias), "dice": self.dice,
+                "value_min": self.value_min}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TableHead:
@@ -685,7 +695,7 @@ class TableHead:
     def _from_doc(cls, doc: TableHeadDoc) -> TableHead:
         return cls(doc.model, doc.heat_min,
                    None if doc.weights is None else tuple(tuple(r) for r in doc.weights),
-                   None if doc.bias is None else tuple(doc.bias), doc.dice)
+                   None if doc.bias is None else tuple(doc.bias), doc.dice, doc.value_min)
 
 
 # --------------------------------------------------------------------------- profile
@@ -784,6 +794,7 @@ class TableHeadDoc(_Doc):
     weights: list[list[float]] | None = None
     bias: list[float] | None = None
     dice: int = 0
+    value_min: float = 0.5
 
 
 class ProfileDoc(_Doc):

@@ -858,29 +858,29 @@ class DiceReader:
         work, mask, inv_h, die_size, expect = _work_view(img, shape, profile)
         icons = profile.face_sets if profile is not None else ()
         if self.nets is not None and not icons:
-            nets, heat_min = self.taught(profile)
+            nets, heat_min, value_min = self.taught(profile)
             return _read_cnn(nets, work, mask, inv_h, shape, palette, die_size, expect,
-                             self.colours, heat_min)
+                             self.colours, heat_min, value_min)
         return self._read_classical(work, mask, inv_h, shape, palette, die_size, icons)
 
-    def taught(self, profile: Profile | None) -> tuple[Nets, float]:
-        """The networks and the detector's cut this reader reads ``profile``'s table with:
-        its taught head (:class:`vision.profile.TableHead`) when it was fitted for this
-        reader's models, else the reader's own networks and ``HEAT_MIN``. Raised when the
-        reader has no CNNs: ``ValueError``."""
+    def taught(self, profile: Profile | None) -> tuple[Nets, float, float]:
+        """The networks, the detector's cut and the probability a value needs, as this reader
+        reads ``profile``'s table: its taught head's (:class:`vision.profile.TableHead`) when it
+        was fitted for this reader's models, else the reader's own networks, ``HEAT_MIN`` and
+        ``VALUE_MIN``. Raised when the reader has no CNNs: ``ValueError``."""
         if self.nets is None:
             raise ValueError("a reader without its CNNs cannot read with a taught head")
         head = profile.head if profile is not None else None
         if head is None or head.model != self.nets.identity:
-            return self.nets, HEAT_MIN
+            return self.nets, HEAT_MIN, VALUE_MIN
         arrays = head.arrays()
         if arrays is None:
-            return self.nets, head.heat_min
+            return self.nets, head.heat_min, head.value_min
         last = self._taught
         if last is None or last[0] is not head:
             last = (head, self.nets.with_head(*arrays))
             self._taught = last
-        return last[1], head.heat_min
+        return last[1], head.heat_min, head.value_min
 
     def look(self, frame: Image, profile: Profile | None = None) -> Look:
         """What the CNN path looks at in ``frame`` with ``profile``: the image it reads (the
@@ -1186,12 +1186,13 @@ def top_face_probs(cnn: Nets, work: Image, dets: list[Detection], probs: Image,
     return out
 
 
-def verdict(score: float, p: np.ndarray, *, zoomed: bool = False, heat_min: float = HEAT_MIN
-            ) -> tuple[int | None, float] | None:
+def verdict(score: float, p: np.ndarray, *, zoomed: bool = False, heat_min: float = HEAT_MIN,
+            value_min: float = VALUE_MIN) -> tuple[int | None, float] | None:
     """What the CNN path reports for a heatmap peak of strength ``score`` whose crop the
     classifier scored ``p`` ("not a die", then 1..6): ``(value, confidence)``, value None for
     a die said unsure, or None for no die. ``zoomed``: the peak came from the zoomed look at
-    small dice. ``heat_min``: the detector's cut (a taught table's own, else ``HEAT_MIN``)."""
+    small dice. ``heat_min`` and ``value_min``: the detector's cut and the probability a value
+    needs (a taught table's own, else ``HEAT_MIN`` and ``VALUE_MIN``)."""
     k = 1 + int(np.argmax(p[1:]))
     pk, not_die = float(p[k]), float(p[0])
     if not_die >= NOT_DIE_MIN:
@@ -1200,10 +1201,10 @@ def verdict(score: float, p: np.ndarray, *, zoomed: bool = False, heat_min: floa
         return None
     if score < heat_min and not (not_die < RESCUE_NOT_DIE and pk >= RESCUE_VALUE):
         return None  # a weak peak counts only when the classifier is sure of a die and value
-    value: int | None = k if pk >= VALUE_MIN else None
+    value: int | None = k if pk >= value_min else None
     if value is None and zoomed and score < ZOOM_UNSURE_HEAT:
         return None  # a small thing seen up close is said unsure only where surely a die
-    conf = (0.5 + 0.5 * (pk - VALUE_MIN) / (1 - VALUE_MIN)) if value else 0.2 * pk
+    conf = (0.5 + 0.5 * (pk - value_min) / (1 - value_min)) if value else 0.2 * pk
     return value, conf
 
 
@@ -1262,10 +1263,12 @@ def _candidates(cnn: Nets, work: Image, mask: Image | None, die_size: float | No
 def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
               shape: tuple[int, int], palette: Palette | None,
               die_size: float | None, expect: float | None,
-              namer: ColourNamer | None, heat_min: float = HEAT_MIN) -> Reading:
+              namer: ColourNamer | None, heat_min: float = HEAT_MIN,
+              value_min: float = VALUE_MIN) -> Reading:
     """The learned path: detector heatmap peaks (:func:`_candidates`), then the crop
     classifier per die; colours named by ``namer`` (None: the palette alone); ``heat_min``
-    the detector's cut (a taught table's own)."""
+    and ``value_min`` the detector's cut and the probability a value needs (a taught
+    table's own)."""
     dets, zoomed, small, s = _candidates(cnn, work, mask, die_size, expect)
     probs = cnn.recheck(work, dets, cnn.classify(work, dets), not_die=NOT_DIE_MIN)
     far = far_side(dets, probs, work.shape[:2])
@@ -1278,7 +1281,8 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     hand = _hand_in_view(seen, side * s, f=2)
     kept: list[tuple[Detection, int | None, float]] = []
     for d, p in zip(dets, probs, strict=True):
-        said = verdict(d.score, p, zoomed=id(d) in zoomed, heat_min=heat_min)
+        said = verdict(d.score, p, zoomed=id(d) in zoomed, heat_min=heat_min,
+                       value_min=value_min)
         if said is not None:
             kept.append((d, *said))
     patches = [crop(work, d.cx, d.cy, d.size, side=32, scale=1.2) for d, _v, _c in kept]
