@@ -57,6 +57,7 @@ from companion.session import (
     TableSession,
     not_saved,
 )
+from companion.teach import Teacher
 from companion.widgets import load_kv
 from companion.words import plural
 from hardware.audio import Sounds
@@ -125,6 +126,7 @@ class AppCore(App):
         self._roll_writer: ThreadPoolExecutor | None = None
         self._roll_log: RollLog | None = None
         self._recorded: tuple[Reading, Future[int | None]] | None = None
+        self._teacher: Teacher | None = None  # made when first needed (companion.teach)
         self._use_camera(camera if camera is not None else self._camera_for(self._settings))
         self.sounds = self._sounds_for(self._settings)
 
@@ -152,6 +154,34 @@ class AppCore(App):
     @property
     def volume(self) -> float:
         return float(self.sounds.volume)
+
+    @property
+    def teacher(self) -> Teacher | None:
+        """The table's teacher (companion.teach), for the calibration profile in use: the one
+        Settings names, the current one for "default" (or one called "default" when there is
+        none yet; with "none" in Settings what is taught is kept there but not read with)."""
+        if self._teacher is None:
+            from companion.paths import profile_store
+
+            store = profile_store()
+            chosen = self._settings.calibration_profile
+            try:
+                name = chosen if chosen not in ("", "none", "default") else \
+                    (store.current_name() or "default")
+            except (ValueError, OSError):  # a damaged pointer file: teach "default"
+                name = "default"
+            self._teacher = Teacher(store, name, self._taught)
+            self.add_stop_listener(self._teacher.close)
+        return self._teacher
+
+    def _taught(self, profile: Profile) -> None:
+        """The teacher's thread: the table was taught; read with it from the next frame (not
+        with "none" in Settings: nothing calibrated is read then)."""
+        if self._settings.calibration_profile == "none":
+            return
+        self._vision_profile = profile
+        if self._camera is not None:
+            self._camera.profile = profile
 
     def show(self, name: str) -> None:
         assert self.sm is not None
@@ -182,7 +212,7 @@ class AppCore(App):
         if self.table is None:
             self.show("start")
         elif self.previous in self.screens and self.previous not in ("settings", "dice",
-                                                                      "start"):
+                                                                      "teach", "start"):
             self.show(self.previous)
         else:
             self.show(self.table.screens[0].name)
@@ -451,6 +481,7 @@ class AppCore(App):
             if not isinstance(face, str) or not face.strip():
                 raise ValueError(f"correct_roll: die {index}: the face must be a non-empty "
                                  f"string, got {face!r}")
+        self._teach_from(reading, corrections)
         recorded = self._recorded
         if recorded is None or not corrections:
             return
@@ -460,6 +491,14 @@ class AppCore(App):
         faces = {match[i]: face for i, face in corrections.items() if i in match}
         if faces:
             self._roll_thread().submit(self._write_correction, written, faces)
+
+    def _teach_from(self, reading: Reading, corrections: Mapping[int, str]) -> None:
+        """Dice the players confirmed or corrected in play teach the table (the crops the
+        camera kept of that picture; none kept: nothing to learn from)."""
+        crops = self._camera.crops_of(reading) if self._camera is not None else None
+        teacher = self.teacher if crops and corrections else None
+        if teacher is not None and crops is not None:
+            teacher.add_play(reading, corrections, crops)
 
     def _write_correction(self, written: Future[int | None], faces: dict[int, str]) -> None:
         """The roll log's thread, after the roll's own write (one thread, in order)."""

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from companion.journal import Journal
     from companion.session import SessionChange, TableSession
     from companion.settings import Settings
+    from companion.teach import Teacher
     from hardware.buttons import ButtonEvent
     from rules import Setup
     from vision import Profile, Reading
@@ -254,9 +255,14 @@ class AppHost(Fonts, Protocol):
     def volume(self) -> float:
         """The volume playing now, 0..1."""
 
+    @property
+    def teacher(self) -> Teacher | None:
+        """Who keeps what the players teach the table about its own dice (the calibration
+        profile in use, or "default"): None where nothing can be taught (no profile store)."""
+
     def show(self, name: str) -> None:
-        """Show a screen by name: "start", "dice", "settings", "history", "tournament", or
-        one of the game's own."""
+        """Show a screen by name: "start", "dice", "teach", "settings", "history",
+        "tournament", or one of the game's own."""
 
     def back(self) -> None:
         """Back to the game's screen (or the start screen with no game on)."""

@@ -57,6 +57,8 @@ REPLAY_HOLD = 3.0
 TRIM_EVERY = 16  # frames between handing freed memory back to the system
 #: Full reads a second at most, unless configured (``[camera] reads_per_s``): what a Pi affords.
 READS_PER_S = 8.0
+#: The rolls and settled views whose dice's crops the feed keeps (for the players' corrections).
+KEPT_CROPS = 4
 #: Zone outlines in the seats' colours (BGR, as vision draws).
 ZONE_COLOURS = tuple((round(b * 255), round(g * 255), round(r * 255))
                      for r, g, b, _ in PALETTES["okabe-ito"])
@@ -179,6 +181,9 @@ class CameraFeed:
         self._open = open_source
         self._source: Source | None = None
         self._latest: Snapshot | None = None
+        #: the dice of the last rolls and settled views given to the game, as crops (the
+        #: players' corrections of them teach the table: companion.teach), newest last
+        self._crops: deque[tuple[Reading, list[Any]]] = deque(maxlen=KEPT_CROPS)
         self._wanted: set[str] = set()
         self._plain: set[str] = set()  # who wants frames without the overlay too
         self._closed = False
@@ -347,6 +352,8 @@ class CameraFeed:
                     self._publish(frame, reading, moving=state.moving)
                     roll = None if state.roll is None else state.roll.reading
                     settled = state.settled
+                for given in {id(r): r for r in (roll, settled) if r is not None}.values():
+                    self._keep_crops(frame.image, given)
                 if roll is not None and self.on_roll is not None:
                     self.on_roll(roll)
                 if settled is not None and self.on_settled is not None:
@@ -366,6 +373,27 @@ class CameraFeed:
             with self._lock:
                 self.error = f"{type(e).__name__}: {e}"
                 self._thread = None
+
+    def _keep_crops(self, image: Any, reading: Reading) -> None:
+        """The worker: keep each pip die's crop of a reading given to the game (the dice lie
+        still in ``image``), for :meth:`crops_of`."""
+        if not reading.dice or any(d.face is not None and d.value is None
+                                   for d in reading.dice):
+            return  # no dice, or icon dice: nothing the table's pip dice could learn
+        from companion.teach import crops_of
+
+        crops = crops_of(image, reading)
+        with self._lock:
+            self._crops.append((reading, crops))
+
+    def crops_of(self, reading: Reading) -> list[Any] | None:
+        """The crops of ``reading``'s dice (in its order), if it is one of the last rolls or
+        settled views the feed gave (:data:`KEPT_CROPS`); None otherwise."""
+        with self._lock:
+            for kept, crops in reversed(self._crops):
+                if kept is reading:
+                    return list(crops)
+        return None
 
     def _publish(self, frame: Any, reading: Reading, *, moving: bool) -> None:
         """Keep the frame with vision's overlay (and the zones) as the newest snapshot."""

@@ -772,6 +772,10 @@ class DiceScreen(Screen):
         root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=56, spacing=6)
         top.add_widget(w("THeading", text="Live dice"))
+        # the players show the companion their own dice (companion.teachscreen)
+        self.teach_button = w("TButton", text="Teach", size_hint_x=None, width=140,
+                              on_release=lambda *_: app.show("teach"))
+        top.add_widget(self.teach_button)
         top.add_widget(w("TButton", text="Back", size_hint_x=None, width=140,
                          on_release=lambda *_: app.back()))
         root.add_widget(top)
