@@ -10,18 +10,20 @@ labelled view it came from.
 :func:`fit` turns the examples into a :class:`vision.profile.TableHead` for one pair of models:
 
 1. every example's crop is read by the classifier (its :data:`vision.cnn.CLS_FEATURES`) as
-   cut, and in :data:`VARIANTS` - 1 jittered copies (turned, shifted, scaled like the
-   detector's own errors);
+   cut in its four right-angle turns (what the reader's second look at an unsure die reads),
+   and in jittered copies (turned any way, shifted and scaled like the detector's errors);
 2. a new last layer is fitted on those features (multinomial logistic regression, L-BFGS from
-   scipy), held near the classifier's own (an L2 pull of :data:`PULL` towards its weights), each
-   label weighed alike, with rendered dice of every value (:func:`anchors`) so that a table
-   that showed only 1s does not forget what a 6 is;
-3. the head, and the detector's cut, are kept only where they read the table better:
-   each labelled view is left out in turn, the head fitted on the others reads its examples
-   (the reader's own rule, :func:`vision.read.verdict`) at each cut of :data:`HEAT_CHOICES`,
-   and the setting that reads the left-out views best (dice right, less five for each die read
-   wrong, three for each thing taken for a die) is the table's; with the untaught reader's
-   own (no head, its cut) winning ties.
+   scipy), held near the classifier's own (an L2 pull towards its weights, :data:`PULLS`),
+   each label weighed alike, with rendered dice of every value (:func:`anchors`) beside the
+   table's; only when every face was shown (:data:`MIN_PER_FACE`);
+3. the setting the table reads with is chosen by leaving each labelled view out in turn: heads
+   fitted on the other views (or the classifier's own last layer) read its examples by the
+   reader's own rule (:func:`vision.read.verdict`, the second look included) at each
+   detector's cut (:data:`HEAT_CHOICES`) and each probability a value needs
+   (:data:`VALUE_CHOICES`); the setting that reads the left-out views best (dice right, less
+   :data:`WRONG_COST` for each die read wrong, :data:`EXTRA_COST` for each thing taken for a
+   die) is the table's when it beats the untaught reader's own by :data:`MIN_GAIN` of the
+   dice (ties go to the setting nearest the untaught reader's).
 
 The examples are kept, not the features: when the models change (a new release), the head is
 fitted again from the crops (:attr:`vision.cnn.Nets.identity` names the models a head was
@@ -70,6 +72,10 @@ VARIANTS = 8
 TURNS = 4
 #: The pulls (L2) of the head towards the classifier's own last layer that teaching tries.
 PULLS = (0.003, 0.03)
+#: A head is tried only when every face was shown at least this often: leaving views out
+#: cannot tell how a head reads a face it never saw (a table that showed only 1s would get a
+#: head that reads a 3 as a 1).
+MIN_PER_FACE = 3
 #: The weight of the rendered anchor dice, against the table's examples (1.0 = as much).
 ANCHOR_WEIGHT = 0.5
 ANCHOR_PER_VALUE = 24
@@ -80,6 +86,9 @@ VALUE_CHOICES = (VALUE_MIN, 0.6, 0.7, 0.8)
 #: Left-out views' reading: what a wrong value and a thing taken for a die cost, in dice.
 WRONG_COST = 5
 EXTRA_COST = 3
+#: A setting other than the untaught reader's is kept only when it reads the left-out views
+#: better by this share of their dice (and by 2 dice at least): a few views tell little.
+MIN_GAIN = 0.02
 #: A candidate this far (in die sizes) from every labelled die of a fully labelled view is a
 #: thing that is not a die; nearer, it is left alone (a side face, a die's corner).
 NOT_DIE_APART = 1.0
@@ -138,7 +147,11 @@ def decode_example_crop(text: str, where: str) -> Image:
         raw = base64.b64decode(text.encode("ascii"), validate=True)
     except (ValueError, UnicodeEncodeError) as e:
         raise CalibrationError(f"{where}: not base64 ({e})") from e
-    img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR) if raw else None
+    size = _header_size(raw, where)
+    if size != (EXAMPLE_SIDE, EXAMPLE_SIDE):
+        raise CalibrationError(f"{where}: a {size[0]}x{size[1]} image, not "
+                               f"{EXAMPLE_SIDE}x{EXAMPLE_SIDE}")
+    img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
     if img is None or img.size == 0:
         raise CalibrationError(f"{where}: not an image")
     if img.shape != (EXAMPLE_SIDE, EXAMPLE_SIDE, 3):
@@ -146,6 +159,31 @@ def decode_example_crop(text: str, where: str) -> Image:
                                f"{EXAMPLE_SIDE}x{EXAMPLE_SIDE}")
     out: Image = img
     return out
+
+
+def _header_size(raw: bytes, where: str) -> tuple[int, int]:
+    """The (width, height) a JPEG or PNG says it is, read from its header alone (Pillow's
+    lazy open), so that a small file claiming a huge image is never decoded. Raised when it
+    is neither, or claims an image of a decompression bomb's size: CalibrationError naming
+    ``where``."""
+    import io
+    import warnings
+
+    from PIL import Image as PilImage
+    from PIL import UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PilImage.DecompressionBombWarning)
+            with PilImage.open(io.BytesIO(raw)) as im:
+                if im.format in ("JPEG", "PNG"):
+                    return int(im.size[0]), int(im.size[1])
+    except PilImage.DecompressionBombError:
+        raise CalibrationError(f"{where}: claims an image far larger than "
+                               f"{EXAMPLE_SIDE}x{EXAMPLE_SIDE}") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        pass
+    raise CalibrationError(f"{where}: not a JPEG or PNG image")
 
 
 def _describe(x: object) -> str:
@@ -358,11 +396,18 @@ def fit_layer(features: Image, labels: npt.NDArray[np.int64], weights: Image, bi
 
 
 def own_layer(nets: Nets, features: Image, logits: Image) -> tuple[Image, Image]:
-    """The classifier's own last layer, found from its features and logits (they are a
-    linear map of them: what :data:`vision.cnn.CLS_FEATURES` promises). Raised when they are
-    not: ``ValueError``."""
+    """The classifier's own last layer, found from its features and logits of more crops
+    than it has weights per value, which use every feature (the logits are a linear map of
+    them: what :data:`vision.cnn.CLS_FEATURES` promises). Raised when the crops are too few or
+    leave a feature unused, or the logits are not a linear map: ``ValueError``."""
+    if len(features) <= features.shape[1] + 1:
+        raise ValueError(f"the classifier's own layer needs more than {features.shape[1] + 1} "
+                         f"crops to be found, got {len(features)}")
     x = np.hstack([features, np.ones((len(features), 1))])
-    sol = np.linalg.lstsq(x, logits, rcond=None)[0]
+    sol, _res, rank, _sv = np.linalg.lstsq(x, logits, rcond=None)
+    if rank < x.shape[1]:
+        raise ValueError(f"the classifier's own layer cannot be found from these crops: they "
+                         f"leave {x.shape[1] - rank} of its features unused")
     if float(np.abs(x @ sol - logits).max()) > 1e-3:
         raise ValueError("the classifier's logits are not a linear map of its features "
                          f"({nets.identity}): no head can be fitted on them")
@@ -499,11 +544,12 @@ def _fit_on(feats: Image, labels: npt.NDArray[np.int64], own: tuple[Image, Image
     return fit_layer(feats, labels, own[0], own[1], w, pull)
 
 
-def settings() -> list[Setting]:
-    """Every setting teaching chooses from, the untaught reader's first."""
+def settings(heads: bool = True) -> list[Setting]:
+    """Every setting teaching chooses from, the untaught reader's first (``heads`` False:
+    the classifier's own last layer only)."""
     plain = Setting(None, HEAT_MIN, VALUE_MIN)
     out = [plain]
-    for pull in (None, *PULLS):
+    for pull in (None, *(PULLS if heads else ())):
         for heat in HEAT_CHOICES:
             for value in VALUE_CHOICES:
                 s = Setting(pull, heat, value)
@@ -531,14 +577,16 @@ def _fit(nets: Nets, examples: Sequence[Example], use_anchors: bool) -> Lesson:
     groups = sorted({e.group for e in examples})
     crops, labels = classifier_crops(examples)
     feats, logits = nets.features(crops)
-    own = own_layer(nets, feats, logits)
-    anchor = None
-    if use_anchors:
-        ac, al = anchors()
-        anchor = (nets.features(ac)[0], al)
+    ac, al = anchors()  # rendered dice: enough crops to find the classifier's own layer by
+    af, alog = nets.features(ac)
+    own = own_layer(nets, np.vstack([feats, af]), np.vstack([logits, alog]))
+    anchor = (af, al) if use_anchors else None
     owner = np.repeat(np.array([e.group for e in examples]), VARIANTS)
     turns = (np.arange(len(examples)) * VARIANTS)[:, None] + np.arange(TURNS)[None, :]
-    every = settings()
+    shown = np.bincount([e.label for e in examples], minlength=7)
+    heads = bool(np.all(shown[1:] >= MIN_PER_FACE))
+    every = settings(heads)
+    pulls = PULLS if heads else ()
     tally = {s: Tally() for s in every}
     for g in groups if len(groups) > 1 else ():
         train = owner != g
@@ -548,14 +596,18 @@ def _fit(nets: Nets, examples: Sequence[Example], use_anchors: bool) -> Lesson:
         held_ex = [examples[i] for i in held]
         rows = turns[held]  # n x TURNS
         probs: dict[float | None, Image] = {None: second_look(_softmax(logits[rows]))}
-        for pull in PULLS:
+        for pull in pulls:
             w, b = _fit_on(feats[train], labels[train], own, anchor, pull)
             probs[pull] = second_look(_softmax(feats[rows] @ w.T + b))
         for s in every:
             tally[s] += read_examples(probs[s.pull], held_ex, s)
     plain = every[0]
-    best = max(every, key=lambda s: (tally[s].score, s.plainness)) if len(groups) > 1 else \
-        Setting(PULLS[-1], HEAT_MIN, VALUE_MIN)
+    if len(groups) > 1:
+        best = max(every, key=lambda s: (tally[s].score, s.plainness))
+        if tally[best].score - tally[plain].score < max(2.0, MIN_GAIN * dice):
+            best = plain  # not clearly better than the untaught reader: keep that
+    else:  # one view: nothing to leave out; the head held closest to the classifier's own
+        best = Setting(PULLS[-1] if heads else None, HEAT_MIN, VALUE_MIN)
     if best.pull is not None:
         w, b = _fit_on(feats, labels, own, anchor, best.pull)
         head = TableHead.build(nets.identity, best.heat_min, w, b, dice, best.value_min)
