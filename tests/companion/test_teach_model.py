@@ -77,7 +77,7 @@ def test_a_picture_with_no_die_cannot_be_kept_and_kept_ones_are_counted() -> Non
     assert m.lesson() == [(4, (320.0, 240.0), 40.0)]
     m.kept()
     assert (m.lessons, m.dice, m.taken) == (1, 1, None)
-    with pytest.raises(ValueError, match="1..6"):
+    with pytest.raises(ValueError, match=r"1\.\.6"):
         m.set_value(7)
 
 
