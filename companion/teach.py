@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from companion.words import plural
 from vision import Profile, Reading
 
 log = logging.getLogger(__name__)
@@ -314,7 +315,7 @@ class Teacher:
                                            profile=cp.profile)
             taught = cp.dice.add(new)
             self.store.save(cp.with_dice(taught, cp.profile.head))
-            return Taught(f"Kept: {len(labelled)} dice.", taught.dice)
+            return Taught(f"Kept: {plural(len(labelled), 'die', 'dice')}.", taught.dice)
 
         return self._submit(job)
 
@@ -353,10 +354,10 @@ class Teacher:
             reader = self._reader()
             if reader.nets is None:
                 self.store.save(cp.with_dice(taught, cp.profile.head))
-                return Taught(f"Kept {len(new)} dice.", taught.dice)
+                return Taught(f"Kept {plural(len(new), 'die', 'dice')}.", taught.dice)
             lesson = teach.fit(reader.nets, taught.decoded())
             self._save(cp.with_dice(taught.with_lesson(lesson), lesson.head))
-            return Taught(f"Learned {len(new)} more dice.", taught.dice)
+            return Taught(f"Learned {plural(len(new), 'more die', 'more dice')}.", taught.dice)
 
         return self._submit(job)
 
@@ -367,7 +368,8 @@ class Teacher:
             cp = self._profile()
             dice = cp.dice.dice
             self._save(cp.forget_dice())
-            return Taught(f"Forgot {dice} dice: the dice are read as before any teaching.")
+            return Taught(f"Forgot {plural(dice, 'die', 'dice')}: the dice are read as before "
+                          "any teaching.")
 
         return self._submit(job)
 
@@ -390,7 +392,7 @@ class Teacher:
 def _lesson_words(lesson: Any) -> str:
     """What a fit did, for the players."""
     t, u = lesson.taught.share_right, lesson.untaught.share_right
-    said = f"Learned {lesson.dice} dice."
+    said = f"Learned {plural(lesson.dice, 'die', 'dice')}."
     if t is not None and u is not None:
         said += (f" In rolls left out while learning: {t:.0%} read right "
                  f"(before teaching: {u:.0%}).")
