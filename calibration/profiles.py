@@ -790,6 +790,8 @@ class ProfileStore:
             "face_sets": [f.name for f in vp.face_sets],
             "stale_face_sets": stale_face_sets(p),
             "zones": len(p.zones),
+            "dice_taught": p.dice.dice,
+            "head_models": vp.head.model if vp.head else None,
         }
 
 

@@ -160,24 +160,35 @@ class AppCore(App):
         """The table's teacher (companion.teach), for the calibration profile in use: the one
         Settings names, the current one for "default" (or one called "default" when there is
         none yet; with "none" in Settings what is taught is kept there but not read with)."""
+        name = self._teach_target()
+        if self._teacher is not None and self._teacher.name != name:
+            self._teacher.retire()  # Settings chose another profile
+            self._teacher = None
         if self._teacher is None:
             from companion.paths import profile_store
 
-            store = profile_store()
-            chosen = self._settings.calibration_profile
-            try:
-                name = chosen if chosen not in ("", "none", "default") else \
-                    (store.current_name() or "default")
-            except (ValueError, OSError):  # a damaged pointer file: teach "default"
-                name = "default"
-            self._teacher = Teacher(store, name, self._taught)
+            self._teacher = Teacher(profile_store(), name,
+                                    lambda profile: self._taught(name, profile))
             self.add_stop_listener(self._teacher.close)
         return self._teacher
 
-    def _taught(self, profile: Profile) -> None:
-        """The teacher's thread: the table was taught; read with it from the next frame (not
-        with "none" in Settings: nothing calibrated is read then)."""
-        if self._settings.calibration_profile == "none":
+    def _teach_target(self) -> str:
+        """The name of the profile teaching the dice keeps its lessons in."""
+        chosen = self._settings.calibration_profile
+        if chosen not in ("", "none", "default"):
+            return chosen
+        from companion.paths import profile_store
+
+        try:
+            return profile_store().current_name() or "default"
+        except (ValueError, OSError):  # a damaged pointer file: teach "default"
+            return "default"
+
+    def _taught(self, name: str, profile: Profile) -> None:
+        """The teacher's thread: profile ``name`` was taught; read with it from the next
+        frame, if it is still the one in use (not with "none" in Settings: nothing
+        calibrated is read then)."""
+        if self._settings.calibration_profile == "none" or self._teach_target() != name:
             return
         self._vision_profile = profile
         if self._camera is not None:
@@ -354,6 +365,10 @@ class AppCore(App):
         cp = self._calibration(settings)
         self._board_zones = tuple(cp.zones) if cp is not None else ()
         self._vision_profile = cp.profile if cp is not None else None
+        if cp is not None and cp.dice.examples:  # fitted for other models? fit it again
+            teacher = self.teacher
+            if teacher is not None:
+                teacher.refresh()
         env_or_flag = self.camera_flag or _env_camera()
         if settings.camera == "none" and not env_or_flag:
             return None

@@ -361,6 +361,25 @@ class Teacher:
 
         return self._submit(job)
 
+    def refresh(self) -> Future[Taught]:
+        """Fit the table's head again from its examples when it was fitted for other models
+        (a new release's), save and use it; nothing when it fits these models."""
+        def job() -> Taught:
+            from calibration import teach
+
+            cp = self._profile()
+            reader = self._reader()
+            if reader.nets is None or not cp.dice.dice:
+                return Taught("Nothing to fit again.", cp.dice.dice)
+            head, lesson = teach.refit(reader.nets, cp.dice, cp.profile.head)
+            if lesson is None:
+                return Taught("The table's dice are read as taught.", cp.dice.dice)
+            self._save(cp.with_dice(cp.dice.with_lesson(lesson), head))
+            return Taught("What the table taught was fitted again for these models.",
+                          cp.dice.dice)
+
+        return self._submit(job)
+
     def forget(self) -> Future[Taught]:
         """Forget everything the table taught about its dice (its examples and the fitted
         head); the reader reads as it did before any teaching."""
@@ -384,9 +403,15 @@ class Teacher:
 
     def close(self) -> None:
         """Let the job in hand finish; no more jobs."""
+        self.retire()
+        self._jobs.shutdown(wait=True)
+
+    def retire(self) -> None:
+        """No more jobs; the one in hand finishes on its own (its profile is saved; whoever
+        reads the dice decides whether to use it)."""
         with self._lock:
             self._closed = True
-        self._jobs.shutdown(wait=True)
+        self._jobs.shutdown(wait=False)
 
 
 def _lesson_words(lesson: Any) -> str:

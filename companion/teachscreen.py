@@ -20,7 +20,7 @@ from kivy.uix.widget import Widget
 from companion import theme
 from companion.contract import AppHost
 from companion.frame import confirm, wrapped
-from companion.teach import Mode, Taught, TeachModel, draw_marks
+from companion.teach import Mode, Taught, Teacher, TeachModel, draw_marks
 from companion.widgets import show_picture, w
 from companion.words import plural
 
@@ -66,6 +66,7 @@ class TeachScreen(Screen):
         self.model = TeachModel()
         self.shown: Any = None  # the latest camera snapshot shown
         self.busy: Future[Taught] | None = None
+        self.teacher: Teacher | None = None  # the app's, taken when the screen shows
         root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=56, spacing=6)
         top.add_widget(w("THeading", text="Teach the dice"))
@@ -114,6 +115,7 @@ class TeachScreen(Screen):
     # -- the camera -----------------------------------------------------------------------
 
     def on_enter(self, *args: Any) -> None:
+        self.teacher = self.app.teacher
         camera = self.app.camera
         if camera is not None:
             camera.want(WANT, plain=True)
@@ -213,9 +215,9 @@ class TeachScreen(Screen):
 
     # -- the teacher's work, off the UI thread ----------------------------------------------
 
-    def app_teacher(self) -> Any:
-        teacher = self.app.teacher
-        assert teacher is not None
+    def app_teacher(self) -> Teacher:
+        teacher = self.teacher
+        assert teacher is not None  # the buttons that ask for it are off without one
         return teacher
 
     def run(self, job: Future[Taught]) -> None:
@@ -234,7 +236,7 @@ class TeachScreen(Screen):
         self.refresh()
 
     def holds_words(self, dice: int | None = None) -> str:
-        teacher = self.app.teacher
+        teacher = self.teacher
         if teacher is None:
             return "Nothing can be taught here."
         held = teacher.holds() if dice is None else dice
@@ -264,7 +266,7 @@ class TeachScreen(Screen):
         self.take_button.text = "Again" if taken else "Take"
         self.layout_button.text = "Right" if taken else "Take 1-6"
         self.layout_button.disabled = working and taken
-        no_teacher = self.app.teacher is None
+        no_teacher = self.teacher is None
         _show(self.learn_button, not taken, BUTTON, disabled=working or no_teacher)
         _show(self.forget_button, not taken, BUTTON, disabled=working or no_teacher)
 

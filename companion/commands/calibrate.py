@@ -561,7 +561,8 @@ def _list(_args: argparse.Namespace) -> int:
             print(f"{mark} {n}: BROKEN - {s['error']}")
         else:
             print(f"{mark} {n}: camera {s['camera'] or '-'}, table {s['table']}, "
-                  f"{s['colours']} colours, face sets {', '.join(s['face_sets']) or '-'}")
+                  f"{s['colours']} colours, face sets {', '.join(s['face_sets']) or '-'}, "
+                  f"{plural(s['dice_taught'], 'die', 'dice')} taught")
             if s["stale_face_sets"]:
                 print(f"    re-learn face sets {', '.join(s['stale_face_sets'])}: they were "
                       "learned with other face features than this version of vision uses")

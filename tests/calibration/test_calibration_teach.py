@@ -181,6 +181,8 @@ def test_teaching_dice_from_labelled_photos_on_the_command_line(
     saved = paths.profile_store().load("den")
     assert saved.dice.dice == 16 and saved.dice.views == 3 and saved.profile.head is not None
     assert {e.origin for e in saved.dice.examples} == {"photo"}
+    assert main(["calibrate", "list"]) == 0
+    assert "16 dice taught" in capsys.readouterr().out
     # the profile file is what `companion read --profile FILE` reads with
     image = str(folder / "roll-02.jpg")
     assert main(["read", image, "--json", "--profile",
