@@ -15,7 +15,8 @@ labelled view it came from.
 2. a new last layer is fitted on those features (multinomial logistic regression, L-BFGS from
    scipy), held near the classifier's own (an L2 pull towards its weights, :data:`PULLS`),
    each label weighed alike, with rendered dice of every value (:func:`anchors`) beside the
-   table's; only when every face was shown (:data:`MIN_PER_FACE`);
+   table's; only when every face was shown (:data:`MIN_PER_FACE`; nor, without, is the
+   probability a value needs changed);
 3. the setting the table reads with is chosen by leaving each labelled view out in turn: heads
    fitted on the other views (or the classifier's own last layer) read its examples by the
    reader's own rule (:func:`vision.read.verdict`, the second look included) at each
@@ -72,9 +73,9 @@ VARIANTS = 8
 TURNS = 4
 #: The pulls (L2) of the head towards the classifier's own last layer that teaching tries.
 PULLS = (0.003, 0.03)
-#: A head is tried only when every face was shown at least this often: leaving views out
-#: cannot tell how a head reads a face it never saw (a table that showed only 1s would get a
-#: head that reads a 3 as a 1).
+#: A head, or another probability a value needs, is tried only when every face was shown at
+#: least this often: leaving views out cannot tell how a setting reads a face it never saw (a
+#: table that showed only 1s would get a head that reads a 3 as a 1).
 MIN_PER_FACE = 3
 #: The weight of the rendered anchor dice, against the table's examples (1.0 = as much).
 ANCHOR_WEIGHT = 0.5
@@ -544,14 +545,14 @@ def _fit_on(feats: Image, labels: npt.NDArray[np.int64], own: tuple[Image, Image
     return fit_layer(feats, labels, own[0], own[1], w, pull)
 
 
-def settings(heads: bool = True) -> list[Setting]:
-    """Every setting teaching chooses from, the untaught reader's first (``heads`` False:
-    the classifier's own last layer only)."""
+def settings(every_face: bool = True) -> list[Setting]:
+    """Every setting teaching chooses from, the untaught reader's first (``every_face``
+    False, a face was not shown: only the detector's cut may change)."""
     plain = Setting(None, HEAT_MIN, VALUE_MIN)
     out = [plain]
-    for pull in (None, *(PULLS if heads else ())):
+    for pull in (None, *(PULLS if every_face else ())):
         for heat in HEAT_CHOICES:
-            for value in VALUE_CHOICES:
+            for value in (VALUE_CHOICES if every_face else (VALUE_MIN,)):
                 s = Setting(pull, heat, value)
                 if s != plain:
                     out.append(s)

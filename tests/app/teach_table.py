@@ -1,9 +1,11 @@
 """The table the teaching tests lay out: a camera showing what the test puts in front of it, a
-roll (with a die too faint for the camera and a coin), six dice laid out 1 to 6, and where the
-teaching screen's picture shows a frame pixel."""
+roll (with a die too faint for the camera and a coin), six dice laid out 1 to 6, where the
+teaching screen's picture shows a frame pixel, and a wait on a condition with a deadline."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,3 +66,11 @@ def at(picture: Any, shape: tuple[int, ...], x: float, y: float) -> tuple[float,
     iw, ih = picture.norm_image_size
     left, bottom = picture.center_x - iw / 2, picture.center_y - ih / 2
     return picture.to_window(left + x / shape[1] * iw, bottom + (1 - y / shape[0]) * ih)
+
+
+def wait(cond: Callable[[], bool], what: str, seconds: float = 120.0) -> Generator[int, None, None]:
+    """Frames until ``cond()`` holds; an AssertionError naming ``what`` after ``seconds``."""
+    end = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < end, f"waited in vain for {what}"
+        yield 1

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from teach_table import COIN, FAINT, ROLL, Camera, at, photos
+from teach_table import COIN, FAINT, ROLL, Camera, at, photos, wait
 
 pytestmark = pytest.mark.app
 
@@ -34,12 +33,6 @@ def test_a_table_is_taught_by_touch_and_forgets_it(app_dirs: Path) -> None:
                        settings_file=app_dirs / "settings.json", open_camera=lambda s: camera)
     profile = app_dirs / "config" / "profiles" / "default.json"
     seen: dict[str, Any] = {}
-
-    def wait(cond: Any, what: str, seconds: float = 120.0) -> Generator[int, None, None]:
-        end = time.monotonic() + seconds
-        while not cond():
-            assert time.monotonic() < end, f"waited in vain for {what}"
-            yield 1
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         app.show("dice")

@@ -4,13 +4,12 @@ every button a finger's size, live and with a die's keypad open; its picture."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from teach_table import ROLL, Camera, at, photos
+from teach_table import ROLL, Camera, at, photos, wait
 
 pytestmark = pytest.mark.app
 
@@ -34,10 +33,8 @@ def test_teaching_at_the_largest_text_size_fits(app_dirs: Path) -> None:
         d.tap(app.screens["dice"].teach_button)
         yield 2
         teach = app.screens["teach"]
-        end = time.monotonic() + 120
-        while teach.shown is None or len(teach.shown.reading.dice) < 3:
-            assert time.monotonic() < end, "no picture from the camera"
-            yield 1
+        yield from wait(lambda: teach.shown is not None and len(teach.shown.reading.dice) >= 3,
+                        "a picture from the camera")
         yield 2
         seen["live"] = layout_problems(app.sm.current_screen, (800, 480))
         d.tap(teach.take_button)

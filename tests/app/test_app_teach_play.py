@@ -6,12 +6,12 @@ teaches nothing)."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from teach_table import wait
 
 pytestmark = pytest.mark.app
 
@@ -36,12 +36,6 @@ def test_dice_confirmed_in_play_become_the_table_s_examples(
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     profile = app_dirs / "config" / "profiles" / "default.json"
     seen: dict[str, Any] = {}
-
-    def wait(cond: Any, what: str, seconds: float = 120.0) -> Generator[int, None, None]:
-        end = time.monotonic() + seconds
-        while not cond():
-            assert time.monotonic() < end, f"waited in vain for {what}"
-            yield 1
 
     def examples() -> list[dict[str, Any]]:
         if not profile.exists():

@@ -103,6 +103,7 @@ def test_a_table_that_showed_one_face_gets_no_head(reader: DiceReader) -> None:
     assert reader.nets is not None
     lesson = teach.fit(reader.nets, examples)
     assert lesson.setting.pull is None and lesson.head.weights is None
+    assert lesson.head.value_min == teach.VALUE_MIN  # nor a value probability of its own
 
 
 def test_no_dice_no_lesson(reader: DiceReader) -> None:
