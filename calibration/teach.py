@@ -85,7 +85,7 @@ ANCHOR_PER_VALUE = 24
 HEAT_CHOICES = (0.3, HEAT_MIN, 0.65)
 VALUE_CHOICES = (VALUE_MIN, 0.6, 0.7, 0.8)
 #: Left-out views' reading: what a wrong value and a thing taken for a die cost, in dice.
-WRONG_COST = 5
+WRONG_COST = 10
 EXTRA_COST = 3
 #: A setting other than the untaught reader's is kept only when it reads the left-out views
 #: better by this share of their dice (and by 2 dice at least): a few views tell little.
