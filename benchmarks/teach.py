@@ -22,6 +22,13 @@ Printed per source, models and N: the untaught and taught figures (read right, f
 precision, unsure, confident wrong), what the teaching kept (head or not, the detector's cut)
 and its cross-validated accuracy, and the CPU seconds teaching took (cutting the examples from
 the photos, and fitting).
+
+``--taps`` prints instead what teaching the N photos by touch would ask of the players: the
+taps to put right what the untaught reader shows on each (a die read unsure: its face, the
+keypad asks for it; a die read wrong or missed: the die, then its face; a thing taken for a
+die: it, then No die; Take and Right for each picture), and the time that takes at
+**provisional** rates: 5 s to throw the dice and let them settle, 1 s a tap (not measured:
+no players here).
 """
 
 from __future__ import annotations
@@ -48,6 +55,9 @@ sys.modules["bench_vision"] = bv
 _spec.loader.exec_module(bv)
 
 MODELS = ("shipped", "loso", "folds")
+#: Provisional: seconds to throw a handful of dice and let them settle, and a tap's.
+THROW_S = 5.0
+TAP_S = 1.0
 #: Photos whose thumbnails' mean hashes differ in at most this many of 256 bits are copies.
 COPY_BITS = 12
 
@@ -125,6 +135,23 @@ def run(source: str, models: str, n: int, verbose: bool) -> None:
     print(taught.line(f"{source} {models} taught {n}") + left, flush=True)
 
 
+def taps(source: str, models: str, n: int) -> None:
+    """The players' taps and time to teach the first ``n`` photos by touch (see --taps)."""
+    reader = readers(DiceReader.shipped(), source, models)[0]
+    count = 0
+    for _i, jpg in bv.photos(source)[:n]:
+        img, labels = labelled(jpg)
+        s = bv.Score()
+        bv._score_reading(reader.read(img), labels, [], s)
+        extra = s.reported - s.true_reports
+        wrong_or_missed = s.labelled - s.correct - s.uncertain
+        count += 2 + s.uncertain + 2 * wrong_or_missed + 2 * extra  # Take, Right; put right
+    seconds = n * THROW_S + count * TAP_S
+    print(f"{source} {models} teaching {n} photos by touch: {count} taps, about {seconds:.0f} s "
+          f"of the players' time ({THROW_S:g} s a throw, {TAP_S:g} s a tap: provisional)",
+          flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -135,6 +162,8 @@ def main() -> None:
     ap.add_argument("--photos", type=int, action="append",
                     help="photos taught (default: 5 and 10)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every taught miss")
+    ap.add_argument("--taps", action="store_true",
+                    help="only what teaching the photos by touch asks of the players")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if not bv.DATA.exists():
@@ -142,7 +171,10 @@ def main() -> None:
     for source in args.only or bv.FOLDERS:
         for models in args.models or ("shipped", "loso"):
             for n in args.photos or (5, 10):
-                run(source, models, n, args.verbose)
+                if args.taps:
+                    taps(source, models, n)
+                else:
+                    run(source, models, n, args.verbose)
 
 
 if __name__ == "__main__":

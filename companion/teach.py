@@ -87,8 +87,9 @@ class TeachModel:
     # -- taking a picture ---------------------------------------------------------------
 
     def take(self, frame: Image, reading: Reading, mode: Mode = Mode.ROLL) -> None:
-        """Freeze ``frame`` with what the camera read in it. Laid out (``Mode.LAYOUT``): the
-        dice, left to right, show 1 to 6 (more than six: the seventh starts again at 1)."""
+        """Freeze ``frame`` with what the camera read in it, the first die it was unsure of
+        chosen. Laid out (``Mode.LAYOUT``): the dice, left to right, show 1 to 6 (more than
+        six: the seventh starts again at 1)."""
         self.mode = mode
         self.taken = frame
         dice = sorted(reading.dice, key=lambda d: d.center[0]) if mode is Mode.LAYOUT \
@@ -101,7 +102,7 @@ class TeachModel:
             else:
                 value, source = d.value, Source.READ
             self.marks.append(Mark(d.center, d.size, value, source))
-        self.selected = None
+        self.selected = self._next_unsure()
 
     def again(self) -> None:
         """Drop the picture: back to the live camera."""
@@ -128,7 +129,7 @@ class TeachModel:
         self.selected = len(self.marks) - 1
 
     def set_value(self, value: int) -> None:
-        """The selected die shows ``value`` (1..6)."""
+        """The selected die shows ``value`` (1..6); the next die with no face is chosen."""
         if not 1 <= value <= 6:
             raise ValueError(f"a die's face is 1..6, got {value!r}")
         if self.selected is None:
@@ -136,7 +137,12 @@ class TeachModel:
         m = self.marks[self.selected]
         source = Source.ADDED if m.source is Source.ADDED else Source.SET
         self.marks[self.selected] = replace(m, value=value, source=source)
-        self.selected = None
+        self.selected = self._next_unsure()
+
+    def _next_unsure(self) -> int | None:
+        """The first die with no face yet (the keypad asks for it next: one tap a die)."""
+        return next((i for i, m in enumerate(self.marks) if m.is_die and m.value is None),
+                    None)
 
     def not_a_die(self) -> None:
         """The selected mark is no die (the camera took something else for one); a die the

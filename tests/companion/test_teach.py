@@ -31,14 +31,18 @@ def _reading(dice: tuple[Die, ...]) -> Reading:
 
 def test_a_tap_on_a_die_chooses_it_and_the_keypad_sets_its_face() -> None:
     m = TeachModel()
-    m.take(FRAME, _reading((_die(100, 100, 3), _die(300, 200, None))))
-    assert m.problem() is not None and "no face yet" in m.problem()  # type: ignore[operator]
-    m.tap(305, 195)
-    assert m.selected == 1
+    m.take(FRAME, _reading((_die(100, 100, 3), _die(300, 200, None), _die(500, 300, None))))
+    assert m.problem() is not None and "2 dice have no face yet" in m.problem()  # type: ignore
+    assert m.selected == 1  # the first die with no face is asked for at once
     m.set_value(5)
-    assert m.marks[1].value == 5 and m.marks[1].source is Source.SET and m.selected is None
-    assert m.problem() is None
-    assert sorted(v for v, _c, _s in m.lesson()) == [3, 5]
+    assert m.marks[1].value == 5 and m.marks[1].source is Source.SET
+    assert m.selected == 2  # and then the next: one tap a die
+    m.set_value(2)
+    assert m.selected is None and m.problem() is None
+    m.tap(95, 105)  # a die read right, but wrong: a tap chooses it
+    assert m.selected == 0
+    m.set_value(4)
+    assert sorted(v for v, _c, _s in m.lesson()) == [2, 4, 5]
 
 
 def test_a_tap_beside_every_die_adds_one_there_and_no_die_takes_it_away() -> None:
