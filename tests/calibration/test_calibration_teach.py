@@ -84,7 +84,8 @@ def test_the_examples_keep_the_newest_of_each_face_and_no_more(reader: DiceReade
 
 def test_a_table_read_right_already_keeps_the_untaught_reader(reader: DiceReader) -> None:
     examples: list[teach.Example] = []
-    for view, values in enumerate(([1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1], [2, 4, 6, 1, 3, 5])):
+    for view, values in enumerate(([1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1], [2, 4, 6, 1, 3, 5],
+                                   [5, 3, 1, 6, 4, 2])):
         image, labels = _scene(values, seed=view)
         examples += teach.examples_from_view(reader, image, labels, view, "tap")
     assert reader.nets is not None
@@ -92,7 +93,8 @@ def test_a_table_read_right_already_keeps_the_untaught_reader(reader: DiceReader
     assert lesson.taught.share_right == lesson.untaught.share_right == 1.0
     assert lesson.setting == teach.Setting(None, teach.HEAT_MIN, teach.VALUE_MIN)
     assert lesson.head.weights is None and lesson.head.model == reader.nets.identity
-    assert "cross-validated accuracy 100.0% of 18 dice" in "\n".join(lesson.lines())
+    assert lesson.dice >= teach.MIN_DICE  # enough dice that any setting could have won
+    assert "cross-validated accuracy 100.0% of 24 dice" in "\n".join(lesson.lines())
 
 
 def test_a_table_that_showed_one_face_gets_no_head(reader: DiceReader) -> None:
