@@ -266,6 +266,7 @@ class Teacher:
         self.name = name
         self.apply = apply
         self.reader = reader
+        self._own_reader = reader is None  # loaded for a job, let go after it (memory)
         self._jobs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="teach")
         self._lock = threading.Lock()
         self._closed = False
@@ -286,10 +287,10 @@ class Teacher:
                 return done
             return self._jobs.submit(self._guarded, job)
 
-    @staticmethod
-    def _guarded(job: Callable[[], Taught]) -> Taught:
+    def _guarded(self, job: Callable[[], Taught]) -> Taught:
         """A job whose failure is said in words (a damaged profile, a disk that refuses a
-        write), never lost on the thread."""
+        write), never lost on the thread; the reader it loaded is let go after it (jobs are
+        rare: the models' memory goes back to the table between them)."""
         from calibration.images import CalibrationError
         from calibration.profiles import ProfileError
 
@@ -298,6 +299,9 @@ class Teacher:
         except (CalibrationError, ProfileError, ValueError, OSError) as e:
             log.warning("companion: teaching the dice failed: %s", e)
             return Taught(f"Nothing was taught: {e}", failed=True)
+        finally:
+            if self._own_reader:
+                self.reader = None
 
     def _profile(self) -> Any:
         return self.store.load_or_new(self.name)

@@ -10,6 +10,7 @@ profile (``--profile NAME``, default the current one, else "default").
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -430,13 +431,25 @@ def _check(args: argparse.Namespace) -> int:
         if cp is None:
             print("no profile chosen: checking with the defaults", file=sys.stderr)
     vp = cp.profile if cp is not None else None
+    reader = None
+    if cp is not None and cp.dice.dice:  # what the table taught, for these models
+        from calibration import teach
+        from vision import DiceReader
+
+        reader = DiceReader.shipped()
+        if reader.nets is not None:
+            head, lesson = teach.refit(reader.nets, cp.dice, cp.profile.head)
+            if lesson is not None:
+                print("what the table taught was fitted again for these models",
+                      file=sys.stderr)
+            vp = dataclasses.replace(cp.profile, head=head)
     if cp is not None and profiles.stale_face_sets(cp):
         print(f"warning: face sets {', '.join(profiles.stale_face_sets(cp))} were learned with "
               "other face features; re-run `companion calibrate faces`", file=sys.stderr)
     files: list[Path] = []
     for p in args.images:
         files += image_files(p) if p.is_dir() else [p]
-    rep = check.check(files, vp)
+    rep = check.check(files, vp, reader)
     if args.json:
         print(json.dumps(rep.to_dict()))
     else:
