@@ -38,6 +38,7 @@ import numpy.typing as npt
 from vision.cnn import (
     CROP_SCALE,
     HEAT_MIN,
+    RECHECK_BELOW,
     ZOOM_BELOW,
     ZOOM_MAX_SCALE,
     ZOOM_TO,
@@ -1025,6 +1026,12 @@ ZOOM_MIN_DIE = 10.0
 ZOOM_UNSURE_HEAT = 0.6
 #: At most this many zoomed tiles over a calibrated oblique tray (fewer: a smaller zoom).
 ZOOM_TRAY_TILES = 12
+#: The zoomed look is skipped when every small die of the whole-frame look is sure: a heatmap
+#: peak at least this strong, "not a die" under ZOOM_SKIP_NOT_DIE and a value at least
+#: RECHECK_BELOW likely (the dice of a big frame, e.g. 1080p, are small at the detector's
+#: input but large in the frame the classifier reads from).
+ZOOM_SKIP_HEAT = 0.6
+ZOOM_SKIP_NOT_DIE = 0.05
 #: Strong perspective: log(die size) rising by at least this much across the frame's longer
 #: side (fitted over PERSPECTIVE_DICE or more dice spread over PERSPECTIVE_SPREAD of it; with
 #: fewer, dice of different sizes in one set look like perspective, as in byler's) means
@@ -1129,6 +1136,17 @@ def top_face_probs(cnn: Nets, work: Image, dets: list[Detection], probs: Image,
     return out
 
 
+def _classify_new(cnn: Nets, work: Image, dets: list[Detection],
+                  known: dict[int, Image]) -> Image:
+    """The classifier's scores for ``dets``, reusing those in ``known`` (by detection id)."""
+    todo = [d for d in dets if id(d) not in known]
+    fresh = dict(zip([id(d) for d in todo], cnn.classify(work, todo), strict=True))
+    if not dets:
+        return np.zeros((0, 7), np.float32)
+    out: Image = np.stack([known[id(d)] if id(d) in known else fresh[id(d)] for d in dets])
+    return out.astype(np.float32)
+
+
 def verdict(score: float, p: np.ndarray, *, zoomed: bool = False
             ) -> tuple[int | None, float] | None:
     """What the CNN path reports for a heatmap peak of strength ``score`` whose crop the
@@ -1182,6 +1200,15 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
         dets = _merge_zoomed([d for d in dets if d.size * s >= ZOOM_BELOW], near)
         zoomed = {id(d) for d in near}
         tiny = []
+    known: dict[int, Image] = {}  # classifier scores already taken, by id of the detection
+    if tiny and all(d.score >= ZOOM_SKIP_HEAT for d in tiny):
+        # the zoomed look pays only where small dice may be missed or misread: strong peaks
+        # all read surely (from the frame's own pixels) need no closer look
+        first = cnn.classify(work, tiny)
+        if all(float(p[0]) < ZOOM_SKIP_NOT_DIE and float(p[1:].max()) >= RECHECK_BELOW
+               for p in first):
+            known = {id(d): p for d, p in zip(tiny, first, strict=True)}
+            tiny = []
     if tiny:
         # small dice (or hints of them) get a second look from closer: the detector run on
         # tiles around them at a scale that makes them ZOOM_TO px at its input; its dice
@@ -1200,7 +1227,7 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
                 if mask[min(mask.shape[0] - 1, int(d.cy)), min(mask.shape[1] - 1, int(d.cx))]]
     if die_size is not None:
         dets = [dataclasses.replace(d, size=die_size) for d in dets]
-    probs = cnn.recheck(work, dets, cnn.classify(work, dets), not_die=NOT_DIE_MIN)
+    probs = cnn.recheck(work, dets, _classify_new(cnn, work, dets, known), not_die=NOT_DIE_MIN)
     far = far_side(dets, probs, work.shape[:2])
     if far is not None:
         probs = top_face_probs(cnn, work, dets, probs, far)
