@@ -196,7 +196,7 @@ class Nets:
 #: a centre counts as inside a zoomed tile this far (a share of the tile's side) from its edges:
 #: clear of the border strip a tile leaves to its neighbour (0.08) by more than a zoomed die's
 #: half side (ZOOM_TO / 2 of DET, 0.035)
-TILE_MARGIN = 0.15
+TILE_MARGIN = 0.3
 
 
 def cover(centres: list[tuple[float, float]], side: float, frame: tuple[int, int],
