@@ -51,11 +51,6 @@ ZOOM_MAX = 32.0
 ZOOM_TILES = 6  # at most this many zoomed tiles a frame
 DET_BATCH = 4  # detector tiles per run
 CLS_BATCH = 4  # crops per classifier run (memory: see Nets._logits; the time per crop is the same)
-#: The classifier's penultimate layer (its global average of the last convolution) as
-#: ``cv2.dnn`` names it, and its width: the features a per-table head learns from. Every
-#: classifier the training script makes (``Cls``, distilled or not) keeps this layer and width.
-CLS_FEATURES = "onnx_node!/body/body.10/Flatten"
-CLS_FEATURE_WIDTH = 96
 
 
 @dataclass(frozen=True)

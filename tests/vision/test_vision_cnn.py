@@ -9,8 +9,6 @@ import pytest
 from vision import DiceReader
 from vision.cnn import (
     CLS,
-    CLS_FEATURE_WIDTH,
-    CLS_FEATURES,
     CLS_PATH,
     DET,
     DET_PATH,
@@ -290,16 +288,3 @@ def test_zoomed_tiles_stop_at_the_cap_and_handle_small_frames() -> None:
     assert cover([(50.0, 60.0), (150.0, 20.0)], 400.0, (200, 100), 6) == [(0.0, 0.0)]
     assert cover([], 256.0, (640, 640), 6) == []
 
-
-def test_the_classifier_keeps_its_named_feature_layer() -> None:
-    """A per-table head reads the classifier's penultimate features by name through cv2.dnn
-    (CLS_FEATURES, CLS_FEATURE_WIDTH wide): the shipped classifier and every benchmark
-    classifier keep that layer, so a retrained or distilled one can replace them."""
-    paths = [CLS_PATH, *sorted((MODELS.parents[1] / "benchmarks" / "models").rglob(
-        "dice_cls.onnx"))]
-    for path in paths:
-        net = load_onnx(path)
-        net.setInput(np.zeros((2, 3, CLS, CLS), np.float32))
-        feats, out = net.forward([CLS_FEATURES, "output"])
-        assert feats.shape == (2, CLS_FEATURE_WIDTH), path
-        assert out.shape == (2, 7), path
