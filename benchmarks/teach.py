@@ -9,14 +9,15 @@ For each shared source (``../shared/data/dice-photos``) the first N labelled pho
 file name) are taught (:func:`calibration.teach.examples_from_view` on each, then
 :func:`calibration.teach.fit`), and the rest of the source is read untaught and taught, with
 the same matching rule as ``benchmarks/vision.py`` (a die matches a label within 0.75 of the
-label box's larger side). Photos of the rest that are near-copies of a taught photo (the same
-photograph under two names: visdice-train holds about 79 pairs) are left out of the reading
-(a grey 16 x 16 thumbnail's mean hash within 12 bits).
+label box's larger side). Photos of the rest that are copies of a taught photo (the same
+photograph under two names: visdice-train holds 79 pairs; ``vision.folds``, as the folds
+group them) are left out of the reading.
 
 Models: ``shipped`` (``vision/models``: they trained on every shared photo, so this says how
 well teaching does on a table like those they learned on), ``loso`` (each source read by the
 models trained without it, ``benchmarks/models/loso/<source>``: a kind of table never seen),
-and ``folds`` (each photo read by the fold models that never saw it, each fold taught alike).
+and ``folds`` (each photo read by the fold models that never saw it, each fold taught alike;
+a photo whose copy its fold trained on is not read).
 
 Printed per source, models and N: the untaught and taught figures (read right, found,
 precision, unsure, confident wrong), what the teaching kept (head or not, the detector's cut)
@@ -47,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from calibration.teach import Example, LabelledDie, examples_from_view, fit  # noqa: E402
 from vision import DiceReader, Profile  # noqa: E402
+from vision.folds import folds_of, photo_groups, split_of  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("bench_vision", ROOT / "benchmarks" / "vision.py")
 assert _spec is not None and _spec.loader is not None
@@ -58,19 +60,10 @@ MODELS = ("shipped", "loso", "folds")
 #: Provisional: seconds to throw a handful of dice and let them settle, and a tap's.
 THROW_S = 5.0
 TAP_S = 1.0
-#: Photos whose thumbnails' mean hashes differ in at most this many of 256 bits are copies.
-COPY_BITS = 12
-
-
-def thumb_hash(img: np.ndarray) -> np.ndarray:
-    """A grey 16 x 16 thumbnail's mean hash (256 booleans)."""
-    g = cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (16, 16), interpolation=cv2.INTER_AREA)
-    out: np.ndarray = (g > g.mean()).ravel()
-    return out
 
 
 def readers(base: DiceReader, source: str, models: str) -> list[DiceReader]:
-    """The reader of each photo index % 3 (three alike but for folds)."""
+    """The reader of each fold (three alike but for folds)."""
     if models == "shipped":
         return [base] * 3
     if models == "loso":
@@ -107,8 +100,9 @@ def run(source: str, models: str, n: int, verbose: bool) -> None:
     base = DiceReader.shipped()
     per_fold = readers(base, source, models)
     photos = bv.photos(source)
+    groups = photo_groups([jpg for _i, jpg in photos])
+    fold = folds_of(split_of(bv.FOLDS / "f0") if models == "folds" else "index", groups)
     taught_photos = [labelled(jpg) for _i, jpg in photos[:n]]
-    hashes = [thumb_hash(img) for img, _l in taught_photos]
     profiles: dict[int, Profile] = {}
     for reader in {id(r): r for r in per_fold}.values():
         profile, words, seconds = teach(reader, taught_photos)
@@ -118,11 +112,14 @@ def run(source: str, models: str, n: int, verbose: bool) -> None:
     untaught, taught = bv.Score(), bv.Score()
     copies = 0
     for i, jpg in photos[n:]:
-        img, labels = labelled(jpg)
-        if any(int(np.sum(thumb_hash(img) != h)) <= COPY_BITS for h in hashes):
-            copies += 1
+        if groups[i] in groups[:n]:
+            copies += 1  # the same photograph as a taught one
             continue
-        reader = per_fold[i % 3]
+        if models == "folds" and any(fold[j] != fold[i] for j in range(len(photos))
+                                     if groups[j] == groups[i]):
+            continue  # its fold's models trained on its copy
+        img, labels = labelled(jpg)
+        reader = per_fold[fold[i]]
         for score, profile in ((untaught, None), (taught, profiles[id(reader)])):
             t = time.perf_counter()
             reading = reader.read(img, profile)

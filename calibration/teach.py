@@ -49,7 +49,7 @@ import numpy.typing as npt
 from calibration.images import CalibrationError
 from vision.cnn import CLS, HEAT_MIN, RECHECK_BELOW, Nets, crop
 from vision.profile import Profile, TableHead
-from vision.read import NOT_DIE_MIN, VALUE_MIN, DiceReader, Look, verdict
+from vision.read import NOT_DIE_MIN, VALUE_MIN, DiceReader, Look, half_seen, verdict
 
 Image = npt.NDArray[Any]
 
@@ -473,13 +473,16 @@ class Setting:
 
 
 def read_examples(probs: Image, examples: Sequence[Example], setting: Setting) -> Tally:
-    """How the reader's rule (:func:`vision.read.verdict`) reads ``examples`` whose crops
-    the classifier (or the head) scored ``probs``, at ``setting``'s cuts."""
+    """How the reader's rule (:func:`vision.read.verdict`, and a die half-seen under the cut
+    said unsure: :func:`vision.read.half_seen`) reads ``examples`` whose crops the classifier
+    (or the head) scored ``probs``, at ``setting``'s cuts."""
     dice = right = wrong = unsure = extra = 0
     for p, e in zip(probs, examples, strict=True):
         dice += e.label > 0
         said = verdict(e.heat, p, heat_min=setting.heat_min, value_min=setting.value_min) \
             if e.heat > 0 else None
+        if said is None and e.heat > 0 and half_seen(e.heat, p, setting.heat_min):
+            said = (None, 0.0)
         if said is None:
             continue
         value, conf = said
