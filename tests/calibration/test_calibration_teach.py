@@ -387,9 +387,9 @@ def test_a_taught_table_reads_its_own_dice_better_than_untaught() -> None:
         return tally
 
     before, after = score(None), score(taught)
-    # measured: found 203 -> 214, read right 163 -> 173, read wrong 7 -> 3, things taken for
-    # dice 4 -> 1 (the head, the detector's cut at 0.3, a value said from 0.7); asserted with
-    # about half that margin
+    # measured: found 202 -> 217, read right 160 -> 165, read wrong 7 -> 1, things taken for
+    # dice 3 -> 1 (the head, the detector's cut at 0.3, a value said from 0.8); asserted with
+    # about half that margin (and no fewer read right)
     assert after["found"] >= before["found"] + 6
     assert after["wrong"] + after["extra"] <= before["wrong"] + before["extra"] - 3
     assert after["right"] >= before["right"]
