@@ -402,8 +402,14 @@ class Teacher:
 
         return self._submit(job)
 
+    def count(self) -> Future[Taught]:
+        """How many dice the table's profile holds (``Taught.dice``), read on the teacher's
+        thread (a profile of hundreds of examples takes a moment to check)."""
+        return self._submit(lambda: Taught("", self._profile().dice.dice))
+
     def holds(self) -> int:
-        """How many dice the table's profile holds now (0 when it cannot be read)."""
+        """How many dice the table's profile holds now (0 when it cannot be read); on the
+        caller's thread."""
         from calibration.profiles import ProfileError
 
         try:

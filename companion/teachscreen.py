@@ -120,8 +120,18 @@ class TeachScreen(Screen):
         if camera is not None:
             camera.want(WANT, plain=True)
             self._poll = Clock.schedule_interval(lambda dt: self.show_camera(), 1 / 15)
-        self.status.text = self.holds_words()
+        if self.teacher is None:
+            self.status.text = "Nothing can be taught here."
+        else:  # the profile is read on the teacher's thread
+            self.teacher.count().add_done_callback(
+                lambda f: Clock.schedule_once(lambda dt: self.counted(f)))
         self.refresh()
+
+    def counted(self, job: Future[Taught]) -> None:
+        """Main thread: how many dice the table holds, unless a job has said more since."""
+        result = job.result()
+        if self.busy is None and not result.failed and not self.status.text:
+            self.status.text = self.holds_words(result.dice)
 
     def on_leave(self, *args: Any) -> None:
         if self._poll is not None:
@@ -235,14 +245,10 @@ class TeachScreen(Screen):
         self.status.color = theme.DANGER if result.failed else theme.MUTED
         self.refresh()
 
-    def holds_words(self, dice: int | None = None) -> str:
-        teacher = self.teacher
-        if teacher is None:
-            return "Nothing can be taught here."
-        held = teacher.holds() if dice is None else dice
+    def holds_words(self, dice: int) -> str:
         lessons = self.model.lessons
         kept = f" ({plural(lessons, 'picture', 'pictures')} now)" if lessons else ""
-        return f"Dice taught: {held}{kept}."
+        return f"Dice taught: {dice}{kept}."
 
     # -- drawing --------------------------------------------------------------------------
 
