@@ -192,6 +192,15 @@ def test_teaching_dice_from_labelled_photos_on_the_command_line(
                  str(paths.profile_store().profile_path("den"))]) == 0
     got = json.loads(capsys.readouterr().out)
     assert sorted(d["value"] for d in got["dice"]) == [1, 3, 3, 5]
+    # a head fitted for other models (a release ago) is fitted again for these, and read with
+    cp = paths.profile_store().load("den")
+    old = TableHead.build("0123456789abcdef", 0.45, None, None, cp.dice.dice)
+    paths.profile_store().save(cp.with_dice(cp.dice, old))
+    assert main(["read", image, "--json", "--profile",
+                 str(paths.profile_store().profile_path("den"))]) == 0
+    out_err = capsys.readouterr()
+    assert "fitted again for these models" in out_err.err
+    assert sorted(d["value"] for d in json.loads(out_err.out)["dice"]) == [1, 3, 3, 5]
     # taught again: the examples add up; --forget first: only the new ones
     assert main(["calibrate", "dice", "--from", str(folder), "--profile", "den"]) == 0
     assert paths.profile_store().load("den").dice.dice == 32
