@@ -866,8 +866,9 @@ class DiceReader:
     def taught(self, profile: Profile | None) -> tuple[Nets, float, float]:
         """The networks, the detector's cut and the probability a value needs, as this reader
         reads ``profile``'s table: its taught head's (:class:`vision.profile.TableHead`) when it
-        was fitted for this reader's models, else the reader's own networks, ``HEAT_MIN`` and
-        ``VALUE_MIN``. Raised when the reader has no CNNs: ``ValueError``."""
+        was fitted for this reader's models (and fits their features), else the reader's own
+        networks, ``HEAT_MIN`` and ``VALUE_MIN``. Raised when the reader has no CNNs:
+        ``ValueError``."""
         if self.nets is None:
             raise ValueError("a reader without its CNNs cannot read with a taught head")
         head = profile.head if profile is not None else None
@@ -878,7 +879,10 @@ class DiceReader:
             return self.nets, head.heat_min, head.value_min
         last = self._taught
         if last is None or last[0] is not head:
-            last = (head, self.nets.with_head(*arrays))
+            try:
+                last = (head, self.nets.with_head(*arrays))
+            except ValueError:  # its shape does not fit these models (a damaged file): as
+                return self.nets, HEAT_MIN, VALUE_MIN  # if nothing was taught
             self._taught = last
         return last[1], head.heat_min, head.value_min
 

@@ -149,6 +149,9 @@ def test_a_head_for_other_models_is_not_read_with_and_is_fitted_again(
     assert len(reader.read(image, Profile(head=stale)).dice) == 6  # not read with
     mine = TableHead.build(nets.identity, 0.45, w, b, 6)
     assert len(reader.read(image, Profile(head=mine)).dice) == 0  # read with: its own
+    # a head for these models whose shape does not fit them (a damaged file): not read with
+    narrow = TableHead.build(nets.identity, 0.45, w[:, :5], b, 6)
+    assert len(reader.read(image, Profile(head=narrow)).dice) == 6
     taught = teach.TaughtDice().add(teach.examples_from_view(reader, image, labels, 0, "tap"))
     again, lesson = teach.refit(nets, taught, stale)
     assert lesson is not None and again is not None and again.model == nets.identity
