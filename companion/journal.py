@@ -105,7 +105,8 @@ class Journal:
           is what a power cut during a write leaves: that entry was never acknowledged, so
           SQLite's skipping it loses nothing and nobody is told.)
         - a folder, a FIFO or a device where the log or its index should be: that one is
-          renamed aside, the journal itself is sound and kept.
+          renamed aside, the journal itself is sound and kept; a link to anything but a
+          file (a dangling one) where the journal should be is renamed aside too.
         - ``readonly`` (why this process may not write): nothing is renamed or written; a
           journal that cannot be read gives an empty one that takes nothing.
 
@@ -131,7 +132,9 @@ class Journal:
                 notes.append(f"{kind.capitalize()} was where the game journal's "
                              f"{suffix[1:].upper()} file {odd} should be; it was moved aside "
                              f"as {moved.name}.")
-        if path.is_dir():
+        if _bad_link(path):  # nothing is written through it (SQLite would make its file)
+            why = _bad_link(path)
+        elif path.is_dir():
             why = "it is a folder, not a file"
         elif path.exists() and _odd_file(path):
             why = f"it is {_odd_file(path)}, not a file"
@@ -455,6 +458,20 @@ class Journal:
         if record.title:
             comment = f"{record.title}\n{comment}"
         return format_game_file(record.setup, record.entries, comment)
+
+
+def _bad_link(path: Path) -> str:
+    """What is wrong with ``path`` being a link to something that is not a file (dangling,
+    a loop, a device), or "" (not a link, or a link to a file)."""
+    if not path.is_symlink():
+        return ""
+    try:
+        target = path.resolve()
+        if target.is_file():
+            return ""
+    except (OSError, RuntimeError) as e:  # a loop of links
+        return f"it is a link that cannot be followed ({e})"
+    return f"it is a link to {target}, which is not a journal file"
 
 
 def _odd_file(path: Path) -> str:

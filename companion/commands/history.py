@@ -131,13 +131,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _writing(history: Any, command: str, write: Callable[[], int]) -> int:
-    """Run ``write`` holding the data folder's lock (:func:`companion.store.take_lock`), as
-    the app does; while another companion holds it (an app running on this data folder) or
-    the folder is read-only, change nothing and say why (exit status 2)."""
-    from companion.store import take_lock
+    """Run ``write`` holding the data folder's lock
+    (:func:`companion.store.take_journal_lock`), as the app does; while another companion
+    holds it (an app running on this data folder, or on one whose journal is the same file)
+    or the folder is read-only, change nothing and say why (exit status 2)."""
+    from companion.store import take_journal_lock
 
-    folder = history.journal.path.parent
-    lock, why = take_lock(folder, refused="nothing was changed")
+    lock, why = take_journal_lock(history.journal.path, refused="nothing was changed")
     if lock is None:
         if "nothing was changed" not in why:
             why += " Nothing was changed."

@@ -459,10 +459,8 @@ class TournamentHub:
             placings = desk.tournament_view().entrant_placings(round_number, table,
                                                                game.placings())
         rid = f"here-{game_id}-{format_placings(placings)}"[:80]
-        outcome = desk.report(round_number, table, placings, DIRECTOR, rid)
-        if outcome.status != "duplicate":
-            desk.store.save_game(desk.tid, round_number, table, rid, DIRECTOR,
-                                 self.app.journal.export(game_id))
+        outcome = desk.report(round_number, table, placings, DIRECTOR, rid,
+                              self.app.journal.export(game_id))
         self.say(f"Played here: {outcome.text}")
 
     def catch_up_director(self) -> None:
