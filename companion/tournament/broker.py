@@ -38,7 +38,7 @@ DIRECTOR_USER = "director"
 INFLIGHT = 10
 #: What the broker keeps queued for one session (a table's, or the director's for one table)
 #: before it drops that session's newest messages: a flooding table fills only its own.
-QUEUED_MESSAGES = 1000
+QUEUED_MESSAGES = 100
 QUEUED_BYTES = 16 << 20
 
 

@@ -29,8 +29,9 @@ organiser. A report whose reading the director did not live through twice (kille
 cut) is refused unread the third time it comes (``reading`` in the tournament's folder says
 which one it was reading). Each session's network loop runs in a thread of the director's own
 that restarts it if it ever fails; :attr:`Director.receiving` says whether they all run.
-Changes reach whoever shows the tournament at most every :data:`TELL_SECONDS` (tables
-flipping on and off line thousands of times a second cost the page a few updates a second).
+Changes reach whoever shows the tournament at most every :data:`TELL_SECONDS`; a table going
+on or off line, or a report refused, at most every :data:`STATUS_SECONDS` (a table flipping
+thousands of times a second, or flooding, costs the page one update every 2 s).
 """
 
 from __future__ import annotations
@@ -76,8 +77,10 @@ REPORTS_PER_SECOND = 2.0
 REPORT_BURST = 10
 #: Messages of one table the director holds at most (the broker keeps the rest, per table).
 QUEUE_MOST = 32
-#: Changes reach the page and the screen at most this often.
+#: Changes reach the page and the screen at most this often; changes that alter no result (a
+#: table going on or off line, a report refused) at most every STATUS_SECONDS.
 TELL_SECONDS = 0.1
+STATUS_SECONDS = 2.0
 #: A report the director died reading this many times is refused unread.
 READING_TRIES = 2
 
@@ -266,6 +269,7 @@ class Director:
         self._connected = threading.Event()
         self._stop = threading.Event()
         self._tell_due = threading.Event()
+        self._quiet_due = False  # a status changed, or a report was refused, since told
         self._dropped_said: Counter[str] = Counter()
         self._threads: list[threading.Thread] = []
         #: Times a network loop failed and was started again (0 unless something is wrong).
@@ -407,7 +411,7 @@ class Director:
             return
         self.online[user] = online
         self.note(f"{user} joined (online)" if online else f"{user} is offline")
-        self._tell()
+        self._quiet_due = True
 
     def _tell(self) -> None:
         """Tell whoever shows the tournament (a screen, the page) that something changed, at
@@ -469,7 +473,7 @@ class Director:
         except Exception as e:
             self.note(f"could not keep the refusal in the journal: {e}")
         found = REPORT_ID_FIELD.search(payload[:4096])
-        self._tell()
+        self._quiet_due = True  # (the screen counts refusals; no result changed)
         return Ack(found.group(1).decode() if found else "?", "rejected", why)
 
     def handle_report(self, user: str, payload: bytes) -> Ack | None:
@@ -543,12 +547,18 @@ class Director:
         whoever shows the tournament of changes, at most every :data:`TELL_SECONDS` (and
         once more when stopped: no longer receiving)."""
         refresh = time.monotonic()
+        status_told = 0.0
         try:
             while not self._stop.is_set():
                 if self._tell_due.wait(max(0.0, refresh - time.monotonic())):
                     self._tell_due.clear()
+                    self._quiet_due = False  # (the page reads the statuses too)
                     self._tell_now()
                     self._stop.wait(TELL_SECONDS)
+                if self._quiet_due and time.monotonic() - status_told >= STATUS_SECONDS:
+                    self._quiet_due = False
+                    status_told = time.monotonic()
+                    self._tell_now()
                 if self._stop.is_set() or time.monotonic() < refresh:
                     continue
                 refresh = time.monotonic() + self.poll_seconds
