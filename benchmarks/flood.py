@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -47,13 +46,13 @@ sys.path.insert(0, str(REPO))
 
 import paho.mqtt.client as mqtt  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
+from tournament import sixty_four, start_director  # noqa: E402
 
-from companion.tournament.broker import find_mosquitto, free_port  # noqa: E402
+from companion.tournament.broker import find_mosquitto  # noqa: E402
 from companion.tournament.desk import DirectorConfig, TournamentDesk  # noqa: E402
 from companion.tournament.protocol import Ack, Report, topic_table  # noqa: E402
 from companion.tournament.store import TableStore, TournamentStore  # noqa: E402
 from companion.tournament.table import TableClient  # noqa: E402
-from rules.tournament import Tournament  # noqa: E402
 
 WAIT = 60.0
 
@@ -108,37 +107,11 @@ class Page(threading.Thread):
 
 
 def _setup(tmp: Path) -> tuple[Path, DirectorConfig, dict[int, Any]]:
-    store = TournamentStore(tmp / "journal.sqlite3")
-    t = Tournament.new("Flood", {}, seed=3)
-    for i in range(64):
-        t.add_entrant(f"P{i:02d}")
-    config = DirectorConfig(listen="127.0.0.1", port=free_port(), address="127.0.0.1",
-                            web_port=free_port())
-    store.create("bnch", t, config.to_json())
-    desk = TournamentDesk(store, "bnch")
-    desk.ensure_tables(16)
+    desk, config = sixty_four(tmp)
     desk.draw_next()
     seats = {tb.number: tuple((s,) for s in tb.seats) for tb in desk.tournament.rounds[0].tables}
-    store.close()
+    desk.store.close()
     return tmp / "journal.sqlite3", config, seats
-
-
-def _serve(checkout: Path, tmp: Path) -> tuple[subprocess.Popen[str], list[str]]:
-    env = dict(os.environ, COMPANION_DATA_DIR=str(tmp), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "tournament", "serve"],
-                            cwd=checkout, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    lines: list[str] = []
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        lines.append(line)
-        if line.startswith("standings page:"):
-            break
-    else:
-        raise SystemExit("the director did not start:\n" + "".join(lines[-20:]))
-    stdout = proc.stdout
-    threading.Thread(target=lambda: lines.extend(stdout), daemon=True).start()
-    return proc, lines
 
 
 def _honest(clients: dict[int, TableClient], seats: dict[int, Any], seconds: float,
@@ -162,7 +135,14 @@ def _honest(clients: dict[int, TableClient], seats: dict[int, Any], seconds: flo
     return thread
 
 
-def _waits(sent: dict[str, float], answered: dict[str, float]) -> tuple[list[float], int]:
+def _waits(honest: threading.Thread, sent: dict[str, float], answered: dict[str, float]
+           ) -> tuple[list[float], int]:
+    """Once the honest tables have sent everything: their waits for an answer (up to a
+    minute more), and how many were never answered."""
+    honest.join()
+    end = time.monotonic() + WAIT
+    while len(answered) < len(sent) and time.monotonic() < end:
+        time.sleep(0.05)
     waits = [answered[r] - t for r, t in sent.items() if r in answered]
     return waits, sum(r not in answered for r in sent)
 
@@ -174,7 +154,7 @@ def one_run(checkout: Path, label: str, args: argparse.Namespace) -> dict[str, A
         db, config, seats = _setup(tmp)
         with TournamentStore(db) as store:
             codes = TournamentDesk(store, "bnch").join_codes("127.0.0.1")
-        proc, _log = _serve(checkout, tmp)
+        proc, _ = start_director(checkout, tmp)
         raws: list[Raw] = []
         clients: dict[int, TableClient] = {}
         pages: list[Page] = []
@@ -224,11 +204,7 @@ def one_run(checkout: Path, label: str, args: argparse.Namespace) -> dict[str, A
                                          retain=True)
                     flips += 1
                 time.sleep(0.001)
-            honest.join()
-            end = time.monotonic() + WAIT
-            while len(answered) < len(sent) and time.monotonic() < end:
-                time.sleep(0.05)
-            waits, never = _waits(sent, answered)
+            waits, never = _waits(honest, sent, answered)
             out["flips"] = flips
             out["page_mb"] = [p.bytes / 1e6 for p in pages]
             out["page_events"] = [p.events for p in pages]
@@ -249,11 +225,7 @@ def one_run(checkout: Path, label: str, args: argparse.Namespace) -> dict[str, A
                                          bad.replace('"f"', f'"f{n}"'), qos=1)
                     n += 1
                 time.sleep(0.002)
-            honest.join()
-            end = time.monotonic() + WAIT
-            while len(answered) < len(sent) and time.monotonic() < end:
-                time.sleep(0.05)
-            waits, never = _waits(sent, answered)
+            waits, never = _waits(honest, sent, answered)
             out["flood_sent"] = n
             out["flood_answered_per_s"] = (len(flood.acks) - before) / args.seconds
             out["report_waits"] = waits
