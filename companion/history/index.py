@@ -38,6 +38,36 @@ SUMMARY_VERSION = 1
 _Rows = tuple[tuple[Any, ...], list[tuple[Any, ...]], list[tuple[int, str]]]
 
 
+@dataclass(frozen=True)
+class Played:
+    """What the index keeps of a game replayed elsewhere (an import replays each game once,
+    maybe in another process): its standings' winner and note, whether it is over, and each
+    player's result."""
+
+    winner: str | None
+    note: str
+    is_over: bool
+    results: tuple[Any, ...]
+
+    @classmethod
+    def of(cls, game: Any) -> Played:
+        standings = game.standings()
+        return cls(standings.winner, standings.note, bool(game.is_over), tuple(game.results()))
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A finished game to add to the journal (an import): its setup as JSON, title, start and
+    end (Unix time), its calls (call, time in the round), and what its replay gave."""
+
+    setup_json: str
+    title: str
+    started: float
+    ended: float | None
+    calls: tuple[tuple[str, float | None], ...]
+    played: Played
+
+
 class HistoryError(RuntimeError):
     """Raised when the history cannot do what was asked; says which game or file and why."""
 
@@ -250,12 +280,43 @@ class History:
                 progress(start + len(part), len(ids))
         return len(ids)
 
-    def summarise(self, game_id: int, played: Any = None) -> None:
+    def summarise(self, game_id: int, played: Played | None = None) -> None:
         """Replay one game through the rules and remember its result in the index.
-        ``played``: the same game already replayed (an import has it), to save replaying."""
+        ``played``: what the same game's replay gave (an import has it), to save replaying."""
         self._write_rows({game_id: self._summary_rows(game_id, played)})
 
-    def _summary_rows(self, game_id: int, played: Any = None) -> _Rows:
+    def game_with_digest(self, digest: str) -> int | None:
+        """The game of the history whose content has this digest, if any (an import's
+        repeat)."""
+        row = self.db.execute("SELECT game_id FROM history_games WHERE digest = ?",
+                              (digest,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def add_games(self, games: Sequence[NewGame]) -> list[int]:
+        """Add finished games to the journal, all in one transaction (all or none), then
+        their rows of the index; returns their ids. The calls carry no wall time in a game
+        file: each is the start, the last one the end."""
+        db = self.db
+        ids: list[int] = []
+        with store.transaction(db, self.journal.path):
+            for g in games:
+                cur = db.execute("INSERT INTO games (setup, title, started, finished) "
+                                 "VALUES (?, ?, ?, ?)", (g.setup_json, g.title, g.started,
+                                                         g.started))
+                gid = int(cur.lastrowid or 0)
+                walls = [g.started] * len(g.calls)
+                if walls and g.ended is not None and g.ended > g.started:
+                    walls[-1] = g.ended
+                db.executemany("INSERT INTO calls (game_id, seq, call, at, wall) "
+                               "VALUES (?, ?, ?, ?, ?)",
+                               [(gid, i, call, at, wall) for i, ((call, at), wall) in
+                                enumerate(zip(g.calls, walls, strict=True), start=1)])
+                ids.append(gid)
+        self._write_rows({gid: self._summary_rows(gid, g.played)
+                          for g, gid in zip(games, ids, strict=True)})
+        return ids
+
+    def _summary_rows(self, game_id: int, played: Played | None = None) -> _Rows:
         import rules
 
         db = self.db
@@ -282,12 +343,15 @@ class History:
         try:
             setup = rules.Setup.from_json(json.loads(setup_raw))
             game_name, players = setup.game, setup.players
-            game = played if played is not None else rules.replay(
-                setup, [rules.Entry(c, a) for c, a, _ in calls])
-            standings = game.standings()
-            results = game.results()
-            winner, is_over, note = standings.winner, game.is_over, standings.note
+            game = None
+            if played is None:
+                game = rules.replay(setup, [rules.Entry(c, a) for c, a, _ in calls])
+                played = Played.of(game)
+            results = played.results
+            winner, is_over, note = played.winner, played.is_over, played.note
             if ending is not None and finished is not None and not is_over:
+                if game is None:
+                    game = rules.replay(setup, [rules.Entry(c, a) for c, a, _ in calls])
                 # ended by the players: their standings then (or no result) are the result
                 results, winner, note = agreed_results(game, str(ending))
                 is_over = True

@@ -309,8 +309,17 @@ class TournamentDesk:
                 return result
             raise TournamentError("the tournament keeps changing under this command; try again")
 
-    def add_entrant(self, name: str, members: Sequence[str] = ()) -> None:
-        self._act(lambda t: t.add_entrant(name, members))
+    def add_entrant(self, name: str, members: Sequence[str] = ()) -> str:
+        """Add an entrant; returns a warning for a name that looks like another entrant's or
+        member's but is other text (a Cyrillic "Аna" beside "Ana"), else "". Raised when the
+        tournament refuses it: :class:`TournamentError` naming it."""
+        from companion.names import warning
+
+        with self._lock:
+            taken = [n for e in self._tournament.entrants() for n in (e.name, *e.members)]
+        added = self._act(lambda t: t.add_entrant(name, members))
+        return next((said for n in (added.name, *added.members)
+                     if (said := warning(n, taken, "the name"))), "")
 
     def drop(self, name: str, reason: str = "") -> None:
         self._act(lambda t: t.drop(name, reason))

@@ -401,9 +401,12 @@ class TournamentHub:
             raise TournamentError("no tournament yet: make one first")
         return self.desk
 
-    def add_entrant(self, name: str, members: tuple[str, ...] = ()) -> None:
-        self._desk().add_entrant(name.strip(), tuple(m.strip() for m in members if m.strip()))
+    def add_entrant(self, name: str, members: tuple[str, ...] = ()) -> str:
+        """Add an entrant; returns a warning for a name that looks like another's, or ""."""
+        said = self._desk().add_entrant(name.strip(),
+                                        tuple(m.strip() for m in members if m.strip()))
         self.changed()
+        return said
 
     def drop(self, name: str) -> None:
         self._desk().drop(name, "dropped on the Tournament screen")
