@@ -29,6 +29,7 @@ from companion import settings as settings_mod
 from companion.appliance.mounts import data_folder_problem, protect_dir
 from companion.journal import Journal
 from companion.store import ReadOnly, StoreError, take_journal_lock
+from companion.store import healed as store_healed
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -159,6 +160,10 @@ def open_journal(path: Path | None = None, *, lock: bool = True) -> tuple[Journa
         return Journal.unavailable(file, why), [why]
     journal.lock = held
     notices = [n for n in (readonly, problem) if n]
+    mended = store_healed(file)
+    if mended:
+        notices.append(f"The game journal {file} was not as this version keeps it: "
+                       + "; ".join(mended) + ".")
     try:
         notices += journal.check_unfinished(file.parent / "cannot-resume")
         journal.discard_all_empty()
