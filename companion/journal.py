@@ -312,6 +312,19 @@ class Journal:
             "(SELECT 1 FROM calls c WHERE c.game_id = g.id)")]
         return sum(self.discard_empty(i) for i in ids)
 
+    def recent_setups(self, limit: int) -> list[tuple[int, Setup, bool]]:
+        """(game id, setup, finished) of the newest ``limit`` games, newest first (a game
+        whose setup cannot be read is left out)."""
+        out = []
+        for gid, raw, finished in self.db.execute(
+                "SELECT id, setup, finished FROM games ORDER BY id DESC LIMIT ?", (limit,)):
+            try:
+                setup = Setup.from_json(json.loads(raw))
+            except (ValueError, TypeError, RecursionError):
+                continue
+            out.append((int(gid), setup, finished is not None))
+        return out
+
     def recent_groups(self, limit: int = 8) -> list[tuple[str, ...]]:
         """The groups of players of the latest games, newest first, each once (the roster the
         start screen offers: no list is kept apart from the games themselves)."""

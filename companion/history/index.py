@@ -462,6 +462,98 @@ class History:
             raise HistoryError(f"game {game_id}: not in the journal {self.journal.path}")
         return found[0]
 
+    def _filter(self, game: str | None, player: str | None) -> tuple[str, list[str]]:
+        clauses, params = ["h.error IS NULL"], []
+        if game is not None:
+            clauses.append("h.game = ?")
+            params.append(game)
+        if player is not None:
+            clauses.append("h.game_id IN (SELECT game_id FROM history_players WHERE key = ?)")
+            params.append(player_key(player))
+        return " AND ".join(clauses), params
+
+    def player_rows(self, game: str | None = None, player: str | None = None
+                    ) -> list[tuple[Any, ...]]:
+        """One row per player per game that replays (of ``game``, with ``player``), oldest
+        game first, seat by seat: (game id, game, started, ended, calls, is over, key,
+        player, score, won, role); what the statistics are worked out from."""
+        where, params = self._filter(game, player)
+        return [tuple(r) for r in self.db.execute(
+            "SELECT h.game_id, h.game, h.started, h.ended, h.calls, h.is_over, p.key, "
+            "p.player, p.score, p.won, p.role FROM history_games h JOIN history_players p "
+            f"USING (game_id) WHERE {where} ORDER BY h.started, h.game_id, p.seat", params)]
+
+    def card_rows(self, game: str | None = None, player: str | None = None
+                  ) -> list[tuple[Any, ...]]:
+        """(game, card, won) for each card a player had in a game that is over."""
+        where, params = self._filter(game, player)
+        return [tuple(r) for r in self.db.execute(
+            "SELECT h.game, c.card, p.won FROM history_cards c JOIN history_players p "
+            "ON p.game_id = c.game_id AND p.seat = c.seat JOIN history_games h ON h.game_id = "
+            f"c.game_id WHERE h.is_over = 1 AND {where}", params)]
+
+    # -- taking a player out (companion.history.forget) ------------------------------------
+
+    def games_of(self, key: str) -> list[int]:
+        """The games the player whose key is ``key`` played, oldest first."""
+        return [int(r[0]) for r in self.db.execute(
+            "SELECT DISTINCT game_id FROM history_players WHERE key = ? ORDER BY game_id",
+            (key,))]
+
+    def stored_game(self, game_id: int) -> tuple[str, str, bool, list[tuple[int, str, Any, int]]
+                                                   ] | None:
+        """A journal game as stored: (setup JSON, title, finished, its calls as (seq, call,
+        at, undone), live ones first), or None."""
+        row = self.db.execute("SELECT setup, title, finished FROM games WHERE id=?",
+                              (game_id,)).fetchone()
+        if row is None:
+            return None
+        calls = [(int(a), str(b), c, int(d)) for a, b, c, d in self.db.execute(
+            "SELECT seq, call, at, undone FROM calls WHERE game_id=? ORDER BY undone, seq",
+            (game_id,))]
+        return str(row[0]), str(row[1]), row[2] is not None, calls
+
+    def rewrite_game(self, game_id: int, setup_json: str, title: str,
+                     calls: Sequence[tuple[int, str]], forgotten: str) -> None:
+        """Replace a game's setup, title and the words of its calls (seq, call), and note
+        the name given to a forgotten player, in one transaction; then its index rows."""
+        db = self.db
+        with store.transaction(db, self.journal.path):
+            db.execute("UPDATE games SET setup=?, title=? WHERE id=?",
+                       (setup_json, title, game_id))
+            db.executemany("UPDATE calls SET call=? WHERE game_id=? AND seq=?",
+                           [(call, game_id, seq) for seq, call in calls])
+            db.execute("INSERT OR IGNORE INTO history_forgotten (game_id, name) VALUES (?, ?)",
+                       (game_id, forgotten))
+        self.summarise(game_id)
+
+    def remove_game(self, game_id: int) -> None:
+        """Take a game out of the journal whole (its calls, clock and index rows; its rolls
+        stay, no longer tied to it)."""
+        self._write_rows({game_id: None})
+        db = self.db
+        with store.transaction(db, self.journal.path):
+            for table, column in (("calls", "game_id"), ("clock", "game_id"),
+                                  ("history_forgotten", "game_id"), ("games", "id")):
+                db.execute(f"DELETE FROM {table} WHERE {column}=?", (game_id,))
+            db.execute("UPDATE roll_log SET game_id=NULL WHERE game_id=?", (game_id,))
+
+    def secure_delete(self) -> None:
+        """From now on, what is deleted is overwritten in the file (SQLite's secure_delete)."""
+        self.db.execute("PRAGMA secure_delete = ON")
+
+    def compact(self) -> bool:
+        """Checkpoint the log into the file and VACUUM, so freed pages keep nothing; False
+        when another connection holds the database."""
+        db = self.db
+        try:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            db.execute("VACUUM")
+            busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.OperationalError:
+            return False
+        return not busy or busy[0] == 0
+
     def players(self) -> list[str]:
         """Every player name in the history (most recent spelling), most games first (kept
         until the index changes: :meth:`kept`)."""

@@ -89,6 +89,13 @@ def readable_secrets(journal: Path, tournaments: Path) -> list[Path]:
     return found
 
 
+def takes_part(db: sqlite3.Connection) -> bool:
+    """Whether the journal (an open connection to it: the app's) holds a tournament this
+    companion directs or a table joined."""
+    return bool(db.execute("SELECT 1 FROM tournament_list UNION ALL "
+                           "SELECT 1 FROM tournament_membership LIMIT 1").fetchall())
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     """The journal's file, opened the one way (:func:`companion.store.connect`: WAL,
     ``synchronous=FULL``, its migrations make the tournament tables), owner-only."""
@@ -399,4 +406,4 @@ class TableStore(_Base):
 
 __all__ = ["REFUSED_KEPT", "Membership", "OutboxItem", "ReportRecord", "SavedGame", "StaleError",
            "StoreError", "TableStore", "TournamentRecord", "TournamentStore", "private_file",
-           "private_folder", "readable_secrets"]
+           "private_folder", "readable_secrets", "takes_part"]
