@@ -462,15 +462,10 @@ class History:
             raise HistoryError(f"game {game_id}: not in the journal {self.journal.path}")
         return found[0]
 
-    def _filter(self, game: str | None, player: str | None) -> tuple[str, list[str]]:
-        clauses, params = ["h.error IS NULL"], []
-        if game is not None:
-            clauses.append("h.game = ?")
-            params.append(game)
-        if player is not None:
-            clauses.append("h.game_id IN (SELECT game_id FROM history_players WHERE key = ?)")
-            params.append(player_key(player))
-        return " AND ".join(clauses), params
+    def _filter(self, game: str | None, player: str | None) -> tuple[str, list[Any]]:
+        """:meth:`_where`'s filters, of games that replay, as one condition."""
+        where, params = self._where(game, player)
+        return "h.error IS NULL" + where.replace(" WHERE ", " AND ", 1), params
 
     def player_rows(self, game: str | None = None, player: str | None = None
                     ) -> list[tuple[Any, ...]]:
