@@ -311,3 +311,24 @@ def test_import_of_a_file_is_one_transaction(history: History, tmp_path: Path,
     assert all("the SD card is full" in r.message for r in results[:3])
     history.refresh()
     assert history.count() == before + 1
+
+
+def test_an_import_read_by_worker_processes_adds_what_one_process_adds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big zip is replayed by one process per core (`companion history import`): the same
+    games, the same digests, in the same order, as when read here."""
+    from history_night import night_journal
+
+    source = night_journal(tmp_path)
+    archive = tmp_path / "games.zip"
+    with History(source) as h:
+        ex.export_file(h, h.games(), "zip", archive)
+    monkeypatch.setattr(ex, "POOL_FROM", 2)
+    got = {}
+    for workers in (1, 2):
+        with History(tmp_path / f"into-{workers}.sqlite3") as into:
+            [batch] = ex.prepare_paths(into, [archive], workers=workers)
+            got[workers] = [(x.source, getattr(x, "digest", None)) for x in batch]
+            results = ex.write_prepared(into, [batch])
+            assert all(r.game_id is not None for r in results)
+    assert got[1] == got[2] and len(got[1]) > 10

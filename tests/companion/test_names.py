@@ -11,16 +11,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_tournament_hostile import desk_with_round
 
 from companion import startcheck
 from companion.cli import main
 from companion.history import History
 from companion.history import exchange as ex
 from companion.names import disguised, lookalike, skeleton
-from companion.tournament.desk import DirectorConfig, TournamentDesk
-from companion.tournament.store import TournamentStore
 from rules.names import invisible, normal
-from rules.tournament import Tournament, TournamentError
+from rules.tournament import TournamentError
 
 ROOT = Path(__file__).resolve().parents[2]
 CYRILLIC_ANA = "\u0410na"  # А (Cyrillic) n a
@@ -80,12 +79,7 @@ def test_the_start_screens_checks_refuse_the_invisible_and_ask_about_look_alikes
 def test_a_tournaments_entrants_are_checked_and_warned(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    store = TournamentStore(tmp_path / "journal.sqlite3")
-    t = Tournament.new("Names Cup", {"game": "dice-forge", "rounds": 3}, seed=5)
-    for i in range(1, 5):
-        t.add_entrant(f"P{i}")
-    store.create("tt01", t, DirectorConfig().to_json())
-    desk = TournamentDesk(store, "tt01")
+    desk = desk_with_round(tmp_path, rounds=3, draw=False)
     with pytest.raises(TournamentError, match=r"holds U\+202E RIGHT-TO-LEFT OVERRIDE"):
         desk.add_entrant("Eve\u202e")
     with pytest.raises(TournamentError, match="HANGUL FILLER"):

@@ -12,17 +12,14 @@ while the flood is still being worked through), never a time.
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
-import uuid
 from pathlib import Path
 
 import pytest
-from hostile_mqtt import Attacker
+from hostile_mqtt import flood_then_report
 from tournament_net import new_tournament, wait_until
 
 from companion.tournament.inbox import Delivery, FairInbox
-from companion.tournament.protocol import Report, topic_table
 from companion.tournament.service import TournamentService
 from companion.tournament.store import TournamentStore
 from companion.tournament.web import StandingsFeed
@@ -160,32 +157,21 @@ def test_a_flooding_table_does_not_hold_up_the_others_reports(tmp_path: Path) ->
     service = TournamentService(TournamentStore(db), folder=tmp_path / "director" / "t",
                                 connect_timeout=60)
     service.start()
-    clients: list[Attacker] = []
+    flood = None
     try:
         service.desk.draw_next()
-        secrets = service.config.table_secrets
-        flood = Attacker(config.port, "tt01", "table-1", secrets[1])
-        clients.append(flood)
-        sent = [flood.client.publish(topic_table("tt01", "table-1", "report"), json.dumps({
-            "report_id": f"flood-{i}", "tournament": "zz99", "round": 1, "table": 1,
-            "placings": [["A"], ["B"]]}).encode(), qos=1) for i in range(300)]
-        for info in sent:  # every one of them is at the broker, queued for the director
-            info.wait_for_publish(timeout=60)
-        others = {}
-        for n in (2, 3, 4):
-            other = Attacker(config.port, "tt01", f"table-{n}", secrets[n])
-            clients.append(other)
-            seats = service.desk.tournament.rounds[0].table(n).seats
-            others[n] = other.send(Report(uuid.uuid4().hex, "tt01", 1, n, tuple(
-                (s,) for s in seats), "a game file").to_payload())
-        flooded = len(flood.acks)
-        assert all(ack.status == "recorded" for ack in others.values()), others
-        assert flooded < 300, "the other tables waited for the whole flood"
+        seats = {t.number: t.seats for t in service.desk.tournament.rounds[0].tables}
+        flood = flood_then_report(config.port, "tt01", dict(service.config.table_secrets),
+                                  seats, 300)
+        assert all(ack.status == "recorded" for ack, _ in flood.others.values()), flood.others
+        assert flood.answered_then < 300, "the other tables waited for the whole flood"
         service.desk.refresh()
         assert set(service.desk.tournament.rounds[0].results) == {2, 3, 4}
-        wait_until(lambda: len(flood.acks) > flooded, what="the flood to go on, slowly")
-        assert all(a.status == "rejected" for a in flood.acks)
+        flooder = flood.flooder
+        wait_until(lambda: len(flooder.acks) > flood.answered_then,
+                   what="the flood to go on, slowly")
+        assert all(a.status == "rejected" for a in flooder.acks)
     finally:
-        for client in clients:
-            client.close()
+        if flood is not None:
+            flood.close()
         service.stop()

@@ -35,17 +35,20 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-def desk_with_round(tmp_path: Path, players: int = 4) -> TournamentDesk:
-    """A group tournament of 4 (one table, then a final of 2), its first round drawn."""
+def desk_with_round(tmp_path: Path, players: int = 4, rounds: int = 1,
+                    draw: bool = True) -> TournamentDesk:
+    """A group tournament of ``players`` (P1, P2...; ``rounds`` rounds, then a final of 2),
+    its first round drawn (unless not ``draw``)."""
     store = TournamentStore(tmp_path / "journal.sqlite3")
-    t = Tournament.new("Hostile Cup", {"game": "dice-forge", "rounds": 1,
+    t = Tournament.new("Hostile Cup", {"game": "dice-forge", "rounds": rounds,
                                        "final-size": 2}, seed=5)
     for i in range(1, players + 1):
         t.add_entrant(f"P{i}")
     store.create("tt01", t, DirectorConfig().to_json())
     desk = TournamentDesk(store, "tt01")
     desk.ensure_tables()
-    desk.draw_next()
+    if draw:
+        desk.draw_next()
     return desk
 
 

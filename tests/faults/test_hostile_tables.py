@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -30,11 +31,15 @@ from pathlib import Path
 import pytest
 from test_faults import _size
 
+sys.path.insert(0, str(Path(__file__).parents[1] / "companion"))  # the tournament helpers
+from hostile_mqtt import flood_then_report
+from test_tournament_hostile import desk_with_round
+from tournament_net import new_tournament
+
 import rules
 from companion import startcheck, startfiles, store
 from companion.history import exchange
 from companion.journal import Journal
-from companion.tournament.desk import DirectorConfig, TournamentDesk
 from companion.tournament.director import Director
 from companion.tournament.protocol import MAX_REPORT_BYTES, ProtocolError, Report
 from companion.tournament.store import TournamentStore
@@ -88,23 +93,11 @@ ESCAPES = ("\\ud800", "\\udfff", "\\ud83c\\udfb2", "\\u0000", "\\u202e", "\\\\",
            "\\n", "\\u3164")
 
 
-def _desk(folder: Path) -> TournamentDesk:
-    store_ = TournamentStore(folder / "journal.sqlite3")
-    t = Tournament.new("Fault Cup", {"game": "dice-forge", "rounds": 3}, seed=5)
-    for i in range(1, 9):
-        t.add_entrant(f"P{i}")
-    store_.create("tt01", t, DirectorConfig().to_json())
-    desk = TournamentDesk(store_, "tt01")
-    desk.ensure_tables()
-    desk.draw_next()
-    return desk
-
-
 def test_a_report_is_counted_exactly_when_its_answer_says_so(
         tmp_path: Path, request: pytest.FixtureRequest) -> None:
     reports = _size(request, 300, 20_000)
     rng = random.Random(42)
-    desk = _desk(tmp_path)
+    desk = desk_with_round(tmp_path, players=8, rounds=3)
     director = Director(desk, "127.0.0.1", 1, "unused")
     answers: dict[str, int] = {}
     wrong = 0
@@ -147,51 +140,28 @@ def test_a_report_is_counted_exactly_when_its_answer_says_so(
 @pytest.mark.slow
 def test_a_flooding_table_slows_only_itself(tmp_path: Path,
                                             request: pytest.FixtureRequest) -> None:
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).parents[1] / "companion"))
-    from hostile_mqtt import Attacker
-    from tournament_net import new_tournament
-
-    from companion.tournament.protocol import topic_table
     from companion.tournament.service import TournamentService
 
-    flood = _size(request, 200, 5_000)
+    count = _size(request, 200, 5_000)
     db, config = new_tournament(tmp_path / "director", 16, {"game": "dice-forge",
                                                              "rounds": 1, "final-size": 2})
     service = TournamentService(TournamentStore(db), folder=tmp_path / "director" / "t",
                                 connect_timeout=60)
     service.start()
-    clients: list[Attacker] = []
     try:
         service.desk.draw_next()
-        secrets = service.config.table_secrets
-        flooder = Attacker(config.port, "tt01", "table-1", secrets[1])
-        clients.append(flooder)
-        bad = json.dumps({"report_id": "f", "tournament": "zz99", "round": 1, "table": 1,
-                          "placings": [["A"], ["B"]]})
+        seats = {t.number: t.seats for t in service.desk.tournament.rounds[0].tables}
         start = time.monotonic()
-        for info in [flooder.client.publish(topic_table("tt01", "table-1", "report"), bad,
-                                            qos=1) for _ in range(flood)]:
-            info.wait_for_publish(timeout=120)
-        waits = []
-        for n in (2, 3, 4):
-            other = Attacker(config.port, "tt01", f"table-{n}", secrets[n])
-            clients.append(other)
-            seats = service.desk.tournament.rounds[0].table(n).seats
-            asked = time.monotonic()
-            ack = other.send(Report(uuid.uuid4().hex, "tt01", 1, n, tuple(
-                (s,) for s in seats), "a game file").to_payload())
-            waits.append(time.monotonic() - asked)
-            assert ack.status == "recorded"
-        answered = len(flooder.acks)
-        _report(f"flood of {flood:,} queued in {time.monotonic() - start:.1f} s: the "
-                         f"other tables answered in {max(waits) * 1000:.0f} ms at worst, while "
-                         f"{answered} of the flood had been answered")
-        assert answered < flood
+        flood = flood_then_report(config.port, "tt01", dict(service.config.table_secrets),
+                                  seats, count)
+        flood.close()
+        worst = max(wait for _, wait in flood.others.values())
+        _report(f"flood of {count:,} queued, then 3 tables reported ({time.monotonic() - start:.1f}"
+                f" s in all): answered in {worst * 1000:.0f} ms at worst, while "
+                f"{flood.answered_then} of the flood had been answered")
+        assert all(ack.status == "recorded" for ack, _ in flood.others.values())
+        assert flood.answered_then < count
     finally:
-        for client in clients:
-            client.close()
         service.stop()
 
 
