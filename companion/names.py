@@ -112,10 +112,19 @@ def _kind(ch: str) -> str:
     return _script(ch).title()
 
 
-def warning(name: str, others: Iterable[str], what: str = "the name") -> str:
-    """What to tell the players about ``name`` beside ``others``, or "" (nothing)."""
+def warning(name: str, others: Iterable[str], what: str = "the name", *,
+            short: bool = False) -> str:
+    """What to tell the players about ``name`` beside ``others``, or "" (nothing).
+    ``short``: in a few words, for a message line ("Аna looks like Ana: its 1st letter, А,
+    is Cyrillic")."""
     twin = lookalike(name, others)
     mixed = disguised(name)
+    if short:
+        if twin is not None:
+            return f"{name} looks like {twin}" + (
+                f": {_which(name, twin)}" if _which(name, twin) else ", but is other text")
+        return (f"{name} mixes {' and '.join(s.title() for s in mixed)} letters"
+                if mixed else "")
     if twin is not None:
         which = _which(name, twin) or (
             f"it mixes {' and '.join(s.title() for s in mixed)} letters" if mixed else

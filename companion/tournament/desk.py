@@ -309,17 +309,19 @@ class TournamentDesk:
                 return result
             raise TournamentError("the tournament keeps changing under this command; try again")
 
-    def add_entrant(self, name: str, members: Sequence[str] = ()) -> str:
+    def add_entrant(self, name: str, members: Sequence[str] = (), *,
+                    short: bool = False) -> str:
         """Add an entrant; returns a warning for a name that looks like another entrant's or
-        member's but is other text (a Cyrillic "Аna" beside "Ana"), else "". Raised when the
-        tournament refuses it: :class:`TournamentError` naming it."""
+        member's but is other text (a Cyrillic "Аna" beside "Ana"), else "" (``short``: in
+        a few words, for a screen's message line). Raised when the tournament refuses it:
+        :class:`TournamentError` naming it."""
         from companion.names import warning
 
         with self._lock:
             taken = [n for e in self._tournament.entrants() for n in (e.name, *e.members)]
         added = self._act(lambda t: t.add_entrant(name, members))
         return next((said for n in (added.name, *added.members)
-                     if (said := warning(n, taken, "the name"))), "")
+                     if (said := warning(n, taken, "the name", short=short))), "")
 
     def drop(self, name: str, reason: str = "") -> None:
         self._act(lambda t: t.drop(name, reason))

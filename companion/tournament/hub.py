@@ -389,9 +389,11 @@ class TournamentHub:
         return self.desk
 
     def add_entrant(self, name: str, members: tuple[str, ...] = ()) -> str:
-        """Add an entrant; returns a warning for a name that looks like another's, or ""."""
+        """Add an entrant; returns a warning for a name that looks like another's, in a few
+        words, or ""."""
         said = self._desk().add_entrant(name.strip(),
-                                        tuple(m.strip() for m in members if m.strip()))
+                                        tuple(m.strip() for m in members if m.strip()),
+                                        short=True)
         self.changed()
         return said
 

@@ -387,7 +387,7 @@ class EntrantsPage(Page):
             self.say(self.message, str(e))
             return
         if warned:  # added, but it looks like another entrant's name
-            self.say(self.message, f"Added {name}; {warned}")
+            self.say(self.message, f"Added {name}. {warned}.")
         else:
             self.say(self.message, f"Added {name}.", ok=True)
         self.name.text = ""
