@@ -283,7 +283,9 @@ class Director:
                               paced=False)
         self._client = self._main.client
         self._tables: dict[int, _Session] = {}
+        self._tables_lock = threading.Lock()
         self._started = False
+        self._status_said: dict[str, tuple[float, int]] = {}  # user -> (when, flips since)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -301,14 +303,15 @@ class Director:
         """A session for each of tables 1..stations (the tournament's own broker only)."""
         if not self.per_table or not self._started or self._stop.is_set():
             return
-        for n in range(1, stations + 1):
-            if n not in self._tables:
-                base = topic_table(self.tid, table_user(n), "")
-                session = _Session(self, intake_user(n), self.password,
-                                   [base + "report", base + "status"], paced=True,
-                                   table=table_user(n))
-                self._tables[n] = session
-                session.start()
+        with self._tables_lock:  # (the caller's thread and the network's: one session each)
+            for n in range(1, stations + 1):
+                if n not in self._tables:
+                    base = topic_table(self.tid, table_user(n), "")
+                    session = _Session(self, intake_user(n), self.password,
+                                       [base + "report", base + "status"], paced=True,
+                                       table=table_user(n))
+                    self._tables[n] = session
+                    session.start()
 
     def wait_connected(self, timeout: float) -> bool:
         """Connected, and every table's session listening (a report sent after this is
@@ -410,8 +413,26 @@ class Director:
         if self.online.get(user) == online:
             return
         self.online[user] = online
-        self.note(f"{user} joined (online)" if online else f"{user} is offline")
         self._quiet_due = True
+        # said at most every STATUS_SECONDS a table (a table flipping thousands of times a
+        # second would fill the log, and the screen that shows it)
+        now = time.monotonic()
+        said, flips = self._status_said.get(user, (-STATUS_SECONDS, 0))
+        if now - said < STATUS_SECONDS:
+            self._status_said[user] = (said, flips + 1)
+            return
+        self._status_said[user] = (now, 0)
+        self.note(f"{user} joined (online)" if online else f"{user} is offline")
+
+    def _say_statuses(self) -> None:
+        """Tables whose status changed while their lines were held back: where each is now."""
+        now = time.monotonic()
+        for user, (said, flips) in list(self._status_said.items()):
+            if flips and now - said >= STATUS_SECONDS:
+                self._status_said[user] = (now, 0)
+                where = "online" if self.online.get(user) else "offline"
+                self.note(f"{user} is {where} (it changed {flips:,} times since the line "
+                          "before)")
 
     def _tell(self) -> None:
         """Tell whoever shows the tournament (a screen, the page) that something changed, at
@@ -429,10 +450,13 @@ class Director:
 
     def _read_loop(self) -> None:
         """Read the tables' reports in turn, answer each, then let the broker forget it."""
+        said = time.monotonic()
         while not self._stop.is_set():
             delivery = self.inbox.take(0.5)
-            if delivery is None:
+            if time.monotonic() - said >= STATUS_SECONDS:
+                said = time.monotonic()
                 self._say_dropped()
+            if delivery is None:
                 continue
             try:
                 ack = self.handle_report(delivery.user, delivery.payload)
@@ -555,6 +579,7 @@ class Director:
                     self._quiet_due = False  # (the page reads the statuses too)
                     self._tell_now()
                     self._stop.wait(TELL_SECONDS)
+                self._say_statuses()
                 if self._quiet_due and time.monotonic() - status_told >= STATUS_SECONDS:
                     self._quiet_due = False
                     status_told = time.monotonic()

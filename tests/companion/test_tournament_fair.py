@@ -175,3 +175,27 @@ def test_a_flooding_table_does_not_hold_up_the_others_reports(tmp_path: Path) ->
         if flood is not None:
             flood.close()
         service.stop()
+
+
+def test_a_table_flipping_fills_neither_the_log_nor_the_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thousands of online/offline flips are one line of the log (and one more saying where
+    the table is now), and one change waiting for the page."""
+    from test_tournament_hostile import desk_with_round
+
+    from companion.tournament import director as director_mod
+    from companion.tournament.director import Director
+
+    told: list[int] = []
+    director = Director(desk_with_round(tmp_path), "127.0.0.1", 1, "unused",
+                        on_change=lambda: told.append(1))
+    monkeypatch.setattr(director_mod, "STATUS_SECONDS", 3600.0)  # a gap no test outlives
+    for n in range(10_000):
+        director.status("table-1", n % 2 == 0)
+    lines = [line for line in director.log if "table-1" in line]
+    assert len(lines) == 1 and lines[0].endswith("table-1 joined (online)")
+    assert director.online["table-1"] is False and director._quiet_due and told == []
+    monkeypatch.setattr(director_mod, "STATUS_SECONDS", 0.0)
+    director._say_statuses()
+    assert director.log[-1].endswith("table-1 is offline (it changed 9,999 times since the "
+                                     "line before)")
