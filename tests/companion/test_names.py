@@ -141,24 +141,27 @@ def test_an_import_reads_with_the_data_folder_free_and_says_how_far_it_is(
     child = subprocess.Popen(
         [sys.executable, "-m", "companion", "history", "import", str(archive), "--journal",
          str(target), "--wait", "600"], cwd=ROOT, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    said: list[str] = []
+        stderr=subprocess.PIPE, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    heard = b""  # read as it comes, unbuffered (a buffered readline could sit on lines)
     assert child.stderr is not None
     try:
         with selectors.DefaultSelector() as sel:
             sel.register(child.stderr, selectors.EVENT_READ)
-            while not said or "waiting up to 600 s" not in said[-1]:
-                assert sel.select(timeout=600), f"the import said nothing more: {said}"
-                line = child.stderr.readline()
-                assert line, f"the import ended ({child.wait(60)}); it said {said}"
-                said.append(line)
+            while b"waiting up to 600 s" not in heard:
+                assert sel.select(timeout=600), f"the import said nothing more: {heard!r}"
+                chunk = os.read(child.stderr.fileno(), 65536)
+                assert chunk, f"the import ended ({child.wait(60)}); it said {heard!r}"
+                heard += chunk
     finally:
         os.close(held)  # the other companion closes
-    out, err = child.communicate(timeout=600)
+    said = heard.decode().splitlines()
+    out_bytes, rest = child.communicate(timeout=600)
+    out, err = out_bytes.decode(), (heard + rest).decode()
     assert child.returncode == 0, err
     assert any(s.startswith("Read 1 game file(s)") for s in said)
     assert f"Read {total} game file(s) in" in " ".join(said)
-    assert f"Another companion (process {os.getpid()})" in said[-1]
+    assert f"Another companion (process {os.getpid()})" in next(
+        line for line in said if "waiting up to 600 s" in line)
     assert f"{total} of {total} game file(s) added" in out
     with History(target) as history:
         assert history.count() == total
