@@ -22,7 +22,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from hostile_mqtt import Attacker, hostile
 from paho.mqtt.enums import CallbackAPIVersion
-from tournament_net import Proc, new_tournament, port_open, wait_until
+from tournament_net import WAIT, Proc, new_tournament, port_open, wait_until
 
 from companion.tournament.broker import Broker, BrokerError, BrokerPlan, free_port
 from companion.tournament.desk import TournamentDesk
@@ -315,7 +315,7 @@ def test_one_director_per_tournament_a_second_serve_is_refused_in_words(
     try:
         first.wait_for("standings page:")
         second = Proc(["tournament", "serve"], data, "second director")
-        assert second.p.wait(timeout=60) == 1
+        assert second.p.wait(timeout=WAIT * 4) == 1
         text = "\n".join(second.lines)
         assert f"tournament tt01 is already being served by process {first.p.pid}" in text
         assert "one director per tournament" in text
