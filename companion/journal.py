@@ -105,7 +105,8 @@ class Journal:
           is what a power cut during a write leaves: that entry was never acknowledged, so
           SQLite's skipping it loses nothing and nobody is told.)
         - a folder, a FIFO or a device where the log or its index should be: that one is
-          renamed aside, the journal itself is sound and kept.
+          renamed aside, the journal itself is sound and kept; a link to anything but a
+          file (a dangling one) where the journal should be is renamed aside too.
         - ``readonly`` (why this process may not write): nothing is renamed or written; a
           journal that cannot be read gives an empty one that takes nothing.
 
@@ -131,7 +132,9 @@ class Journal:
                 notes.append(f"{kind.capitalize()} was where the game journal's "
                              f"{suffix[1:].upper()} file {odd} should be; it was moved aside "
                              f"as {moved.name}.")
-        if path.is_dir():
+        if _bad_link(path):  # nothing is written through it (SQLite would make its file)
+            why = _bad_link(path)
+        elif path.is_dir():
             why = "it is a folder, not a file"
         elif path.exists() and _odd_file(path):
             why = f"it is {_odd_file(path)}, not a file"
@@ -309,6 +312,19 @@ class Journal:
             "(SELECT 1 FROM calls c WHERE c.game_id = g.id)")]
         return sum(self.discard_empty(i) for i in ids)
 
+    def recent_setups(self, limit: int) -> list[tuple[int, Setup, bool]]:
+        """(game id, setup, finished) of the newest ``limit`` games, newest first (a game
+        whose setup cannot be read is left out)."""
+        out = []
+        for gid, raw, finished in self.db.execute(
+                "SELECT id, setup, finished FROM games ORDER BY id DESC LIMIT ?", (limit,)):
+            try:
+                setup = Setup.from_json(json.loads(raw))
+            except (ValueError, TypeError, RecursionError):
+                continue
+            out.append((int(gid), setup, finished is not None))
+        return out
+
     def recent_groups(self, limit: int = 8) -> list[tuple[str, ...]]:
         """The groups of players of the latest games, newest first, each once (the roster the
         start screen offers: no list is kept apart from the games themselves)."""
@@ -455,6 +471,20 @@ class Journal:
         if record.title:
             comment = f"{record.title}\n{comment}"
         return format_game_file(record.setup, record.entries, comment)
+
+
+def _bad_link(path: Path) -> str:
+    """What is wrong with ``path`` being a link to something that is not a file (dangling,
+    a loop, a device), or "" (not a link, or a link to a file)."""
+    if not path.is_symlink():
+        return ""
+    try:
+        target = path.resolve()
+        if target.is_file():
+            return ""
+    except (OSError, RuntimeError) as e:  # a loop of links
+        return f"it is a link that cannot be followed ({e})"
+    return f"it is a link to {target}, which is not a journal file"
 
 
 def _odd_file(path: Path) -> str:

@@ -146,6 +146,7 @@ class StartScreen(Screen):
         self.names: list[Any] = []
         self.seated = False  # the last group has been seated (once, when the app starts)
         self.problem_view: ModalView | None = None
+        self.warned = ""  # the look-alike names the players were asked about
         self._fitting = False  # the options' choices are being fitted to the count
         self.problem = ""  # the last problem said (cleared from the message once names change)
         self.char_spins: list[Any] = []
@@ -578,6 +579,13 @@ class StartScreen(Screen):
         if problem:
             self.say_problem(problem)
             return
+        warned = self.name_warning()
+        if warned and warned != self.warned:  # asked once: "Start anyway" starts
+            self.warned = warned
+            self.confirm_view = dialog(self.app, "Names that look alike", warned,
+                                       [("Change the name", lambda: None),
+                                        ("Start anyway", self.start)])
+            return
         same = self.same_unfinished()
         if same is None:
             self._start()
@@ -605,6 +613,16 @@ class StartScreen(Screen):
         teams = self.teams()
         return startcheck.name_problem([n.text for n in self.names]) or (
             startcheck.team_problem(teams) if teams else None)
+
+    def name_warning(self) -> str | None:
+        """A name that looks like another seated one or a player of the games played here
+        (:func:`companion.startcheck.name_warning`); a journal that cannot be read gives no
+        known players, never an error."""
+        try:
+            known = [p for group in self.app.journal.recent_groups() for p in group]
+        except Exception:  # a damaged journal: the seated names are still compared
+            known = []
+        return startcheck.name_warning([n.text for n in self.names], known)
 
     def same_unfinished(self) -> GameRecord | None:
         """The newest unfinished game of the chosen game with the players seated now."""

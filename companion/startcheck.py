@@ -1,7 +1,11 @@
 """What the start screen checks before a game starts, said in players' words (no Kivy).
 
 - :func:`name_problem`: the names typed, one problem at a time, naming the seat and what to
-  do ("Player 3 has no name yet: type one ..."), never the engine's wording.
+  do ("Player 3 has no name yet: type one ..."), never the engine's wording; a name that holds
+  a character that cannot be seen (a zero-width space, a filler, a direction override) is
+  refused. :func:`name_warning`: a name that looks like another one (a Cyrillic "Аna" beside
+  "Ana"), asked about before the game starts, not refused. Names are taken written one way
+  (:func:`tidy`: Unicode's NFC).
 - :func:`choices_for`: the choices of a start option that take this many players, and what to
   say about one that does not ("Every Eye for Themselves is for 2 to 4 players");
 - :func:`team_problem`: teams chosen that Alliances (Eye for an Eye) cannot play, and what the
@@ -12,12 +16,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import rules
 from companion.contract import StartOption
+from companion.names import disguised, warning
 from rules.core import check_player_name
 from rules.eye_for_an_eye.game import ALLIANCE_TEAMS
+from rules.names import invisible, normal
 
 #: The longest name the table's screens show whole (the engine takes longer ones).
 SCREEN_NAME_CHARS = 16
@@ -28,13 +34,17 @@ def name_problem(names: Sequence[str], most: int = SCREEN_NAME_CHARS) -> str | N
     every seat has a name the game takes."""
     seen: dict[str, int] = {}
     for seat, raw in enumerate(names, start=1):
-        name = " ".join(raw.split()) if raw.strip() else ""
+        name = tidy(raw)
         if not name:
             return (f"Player {seat} has no name yet: type one (the grey \"player {seat}\" in "
                     "the box is only a hint).")
         if len(name) > most:
             return (f"\"{name}\" is {len(name)} characters long: names of at most {most} fit "
                     "the table's screen. Shorten it, or use a nickname.")
+        hidden = invisible(name)
+        if hidden:
+            return (f"The name of player {seat} holds {hidden}: type the name again (it "
+                    "would look like another name).")
         if not name[0].isalpha():
             return f"\"{name}\" (player {seat}): a name starts with a letter."
         try:
@@ -87,8 +97,26 @@ def team_problem(teams: Mapping[str, Sequence[str]]) -> str | None:
 
 
 def tidy(name: str) -> str:
-    """A name as the game takes it: outer spaces gone, one space between words."""
-    return " ".join(name.split())
+    """A name as the game takes it: written one way (NFC: an ``e`` typed with a combining
+    accent is ``é``), outer spaces gone, one space between words."""
+    return normal(" ".join(name.split()))
+
+
+def name_warning(names: Sequence[str], known: Iterable[str] = ()) -> str | None:
+    """A name typed that looks like another seated one, or like a player of the games
+    played here (``known``), but is other text (a Cyrillic "Аna" beside "Ana"): in
+    players' words, or None. A warning: the players may start all the same."""
+    tidied = [tidy(n) for n in names]
+    known = list(dict.fromkeys(known))
+    # a name mixing scripts is the one to name first ("Аna" looks like "Ana", not the other
+    # way round)
+    for seat in sorted(range(1, len(tidied) + 1), key=lambda s: not disguised(tidied[s - 1])):
+        name = tidied[seat - 1]
+        others = tidied[:seat - 1] + tidied[seat:] + known
+        said = warning(name, others, f"Player {seat}'s name")
+        if said:
+            return said
+    return None
 
 
 def choices_for(option: StartOption, count: int) -> list[str]:
@@ -105,4 +133,5 @@ def fits(option: StartOption, value: object, count: int) -> str | None:
 
 
 __all__ = ["BOARDS_BY_HAND", "BOARDS_CAMERA", "BOARDS_NEED_A_CAMERA", "BOARDS_NEED_ZONES",
-           "SCREEN_NAME_CHARS", "choices_for", "fits", "name_problem", "team_problem", "tidy"]
+           "SCREEN_NAME_CHARS", "choices_for", "fits", "name_problem", "name_warning",
+           "team_problem", "tidy"]

@@ -216,19 +216,7 @@ def compute_statistics(history: History, game: str | None = None,
     """:func:`statistics` worked out from the index rows, every time."""
     import rules
 
-    clauses, params = ["h.error IS NULL"], []
-    if game is not None:
-        clauses.append("h.game = ?")
-        params.append(game)
-    if player is not None:
-        clauses.append("h.game_id IN (SELECT game_id FROM history_players WHERE key = ?)")
-        params.append(player_key(player))
-    where = " AND ".join(clauses)
-    db = history.db
-    rows = db.execute(
-        "SELECT h.game_id, h.game, h.started, h.ended, h.calls, h.is_over, p.key, p.player, "
-        "p.score, p.won, p.role FROM history_games h JOIN history_players p USING (game_id) "
-        f"WHERE {where} ORDER BY h.started, h.game_id, p.seat", params).fetchall()
+    rows = history.player_rows(game, player)
 
     people: dict[str, _Player] = {}
     per_game_rows: dict[str, dict[int, list[tuple[Any, ...]]]] = defaultdict(dict)
@@ -286,10 +274,7 @@ def compute_statistics(history: History, game: str | None = None,
             streak, longest, p.first, p.last, tuple(per)))
     players.sort(key=lambda s: (-s.games, -s.wins, player_key(s.player)))
 
-    cards = db.execute(
-        "SELECT h.game, c.card, p.won FROM history_cards c JOIN history_players p "
-        "ON p.game_id = c.game_id AND p.seat = c.seat JOIN history_games h ON h.game_id = "
-        f"c.game_id WHERE h.is_over = 1 AND {where}", params).fetchall()
+    cards = history.card_rows(game, player)
     card_counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for gname, card, won in cards:
         c = card_counts[gname][card]
