@@ -61,7 +61,7 @@ from companion.widgets import load_kv
 from companion.words import plural
 from hardware.audio import Sounds
 from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
-from rules import Event, RulesError, Setup
+from rules import Ending, Event, RulesError, Setup
 from vision import Profile, Reading
 
 
@@ -605,24 +605,33 @@ class AppCore(App):
     def play_link(self) -> str | None:
         """The BG Stats link of the game being played, once it is over (its play summarised
         from the journal, as the history exports it)."""
-        from companion.history import History
-        from companion.history.exchange import bgstats_link, bgstats_play
-
         session = self.session
         if session is None or not session.game.is_over:
             return None
-        with History(self.journal) as history:
-            history.summarise(session.game_id)
-            return bgstats_link(bgstats_play(history.game(session.game_id)))
+        return self._play_link_of(session.game_id)
 
-    def end_game(self, ending: str | None = None) -> None:
+    def _play_link_of(self, game_id: int) -> str | None:
+        """The BG Stats link of a game the journal holds as a play (over, or ended by the
+        players), None when it is none."""
+        from companion.history import History
+        from companion.history.exchange import bgstats_link, bgstats_play
+
+        with History(self.journal) as history:
+            history.summarise(game_id)
+            summary = history.game(game_id)
+            return bgstats_link(bgstats_play(summary)) if summary.is_over else None
+
+    def end_game(self, ending: Ending | None = None) -> str | None:
         """Leave the game (see :meth:`companion.contract.Host.end_game`): ended by the players
-        with ``ending``, forgotten when it has no call, otherwise kept for resume."""
+        with ``ending`` (its BG Stats link returned), forgotten when it has no call,
+        otherwise kept for resume."""
         session = self.session
+        link: str | None = None
         if session is not None:
             try:
                 if ending is not None and not session.game.is_over:
                     self.journal.finish(session.game_id, ending=ending)
+                    link = self._play_link_of(session.game_id)
                 else:
                     self.journal.discard_empty(session.game_id)
             except NOT_SAVED as e:  # a read-only or full card: the game stays as it was
@@ -632,6 +641,7 @@ class AppCore(App):
         self.update_leds()
         self.show("start")
         self._start_page().on_pre_enter()
+        return link
 
     def _set_music(self) -> None:
         """The round's soundtrack, when one was chosen for this game."""

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from companion.session import SessionChange, TableSession
     from companion.settings import Settings
     from hardware.buttons import ButtonEvent
-    from rules import Setup
+    from rules import Ending, Setup
     from vision import Profile, Reading
 
 #: A seat's light on the table's buttons ("on", "off" or "blink"), as the buttons take it.
@@ -137,10 +137,11 @@ class Host(Fonts, Protocol):
 
     def redo(self) -> None: ...
 
-    def end_game(self, ending: str | None = None) -> None:
+    def end_game(self, ending: Ending | None = None) -> str | None:
         """Leave the game. ``ending`` None: a game that is over is left, one with no call is
-        not kept, any other stays in the journal to resume; "agreed" or "no result": the
-        players end it now (:mod:`companion.ending`)."""
+        not kept, any other stays in the journal to resume; :attr:`rules.Ending.AGREED` or
+        ``NO_RESULT``: the players end it now (:mod:`companion.ending`), and its play's
+        BG Stats link is returned (None otherwise, or when it could not be saved)."""
 
     def play_link(self) -> str | None:
         """The BG Stats link of the game being played, once it is over (None before): its
@@ -342,6 +343,9 @@ class StartOption:
     options that follow from the choice (a shorter Dice-ocalypse moves its Battle Zone).
     ``counts``: (value, fewest, most) for a choice that takes only some numbers of players
     (the start screen does not offer it at others, :mod:`companion.startcheck`).
+    ``variant``: how a play names a choice other than the first, when it is a variant of the
+    game that the players' records keep (Dice Forge's module: ``"{} module"`` gives "Titans
+    module", a BG Stats play's board); "" for an option that is not one.
     """
 
     key: str
@@ -349,6 +353,7 @@ class StartOption:
     choices: tuple[tuple[Any, str], ...]
     also: Callable[[Any], Mapping[str, Any]] | None = None
     counts: tuple[tuple[Any, int, int], ...] = ()
+    variant: str = ""
 
     def words(self, value: Any) -> str:
         return next((w for v, w in self.choices if v == value), str(value))

@@ -28,10 +28,13 @@ import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion import store
 from companion.history.index import GameSummary, History, HistoryError, _canonical_setup, _digest
+
+if TYPE_CHECKING:
+    from rules import Ending
 
 #: Where BG Stats takes a play from another app (its documented import link).
 BGSTATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -95,15 +98,25 @@ def play_date(g: GameSummary) -> str:
 
 
 def _comments(g: GameSummary) -> str:
-    """The play's comment, whole: the title, calls, the result's note, the teams."""
-    comment = f"{g.title + ': ' if g.title else ''}{g.calls} calls, journal game {g.id}"
-    if g.note:
-        comment += f"; {g.note}"
+    """The play's comment, whole, with only what the players wrote or would want: the
+    game's title when one was given (not the list of players the app titles a game with),
+    how it ended when the players ended it, and the teams. Never the companion's own
+    bookkeeping (calls, its game numbers) nor the standings' notes, which BG Stats' own
+    fields say (winners, ranks, scores)."""
+    from companion.ending import AGREED, NO_RESULT
+
+    said = []
+    if g.title and g.title != ", ".join(g.names):
+        said.append(g.title)
+    if g.ending == AGREED:
+        said.append("Ended by agreement: the standings then are the result")
+    elif g.ending == NO_RESULT:
+        said.append("Ended by agreement with no result")
     teams = sorted({p.team for p in g.players if p.team})
     if teams:
-        comment += "; teams: " + "; ".join(
-            f"{t} ({', '.join(p.player for p in g.players if p.team == t)})" for t in teams)
-    return comment
+        said.append("Teams: " + "; ".join(
+            f"{t} ({', '.join(p.player for p in g.players if p.team == t)})" for t in teams))
+    return ". ".join(said)
 
 
 def _duration_min(g: GameSummary) -> int:
@@ -135,15 +148,18 @@ def bgstats_play(g: GameSummary) -> dict[str, Any]:
         if p.role:
             one["role"] = p.role
         players.append(one)
-    return {
+    play: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": play_id(g),
         "playDate": play_date(g),
         "durationMin": _duration_min(g),
-        "comments": _comments(g),
-        "game": game,
-        "players": players,
     }
+    if g.variant:
+        play["board"] = g.variant
+    comments = _comments(g)
+    if comments:
+        play["comments"] = comments
+    return {**play, "game": game, "players": players}
 
 
 def _uuid(*parts: object) -> str:
@@ -189,7 +205,7 @@ def bgstats_export(games: Iterable[GameSummary]) -> dict[str, Any]:
             "uuid": _uuid("play", play_id(g)), "sourcePlayId": play_id(g),
             "playDate": play_date(g), "durationMin": _duration_min(g),
             "gameRefId": game_ids[g.game], "ignored": False, "manualWinner": False,
-            "rounds": 0, "board": "", "usesTeams": any(p.team for p in g.players),
+            "rounds": 0, "board": g.variant, "usesTeams": any(p.team for p in g.players),
             "comments": _comments(g), "playerScores": scores})
     return {"players": players, "locations": [], "games": game_rows, "plays": out_plays}
 
@@ -236,11 +252,17 @@ def game_file_name(g: GameSummary) -> str:
 
 
 def write_zip(history: History, games: Iterable[GameSummary], path: Path) -> int:
-    """Every game's game file in one zip; returns how many."""
+    """Every game's game file in one zip; returns how many. Each says how it ended when its
+    calls do not (its ``ending``: ended by the players, or abandoned), so an import on
+    another companion gives back the same result."""
+    import rules
+
     n = 0
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
         for g in games:
-            z.writestr(game_file_name(g), history.journal.export(g.id))
+            left = g.finished and not g.is_over and g.error is None
+            z.writestr(game_file_name(g), history.journal.export(
+                g.id, rules.Ending.ABANDONED if left else None))
             n += 1
     return n
 
@@ -276,6 +298,7 @@ class _Prepared:
     game: Any
     digest: str
     ended: float | None = None  # from the "ended ..." comment companions write
+    ending: Ending | None = None  # the file's: how the players ended it, or left it
 
 
 def _prepare(history: History, text: str, source: str, started: float | None,
@@ -285,7 +308,13 @@ def _prepare(history: History, text: str, source: str, started: float | None,
     :func:`import_game_text` does."""
     import rules
 
-    parsed = rules.parse_game_file(text, source)
+    try:
+        parsed = rules.parse_game_file(text, source)
+    except rules.GameFileError as e:
+        other = other_file(text)
+        if other:
+            raise HistoryError(f"{source}: {other}, not a game file. {IMPORT_TAKES}") from e
+        raise
     game = parsed.play(source)
     setup_json = json.dumps(game.setup.to_json())
     entries = list(game.history)
@@ -317,17 +346,23 @@ def _prepare(history: History, text: str, source: str, started: float | None,
     if when is None:
         when = time.time()
     title = "; ".join(c for c in comments if not _JOURNAL_LINE.match(c))[:120]
-    return _Prepared(source, setup_json, title, when, game, digest, ended)
+    return _Prepared(source, setup_json, title, when, game, digest, ended, parsed.ending)
 
 
 def _write_games(history: History, games: Sequence[_Prepared]) -> list[int]:
     """Add prepared games as finished games, all in one transaction (all or none)."""
+    from companion.ending import ENDINGS
+
     db = history.db
     ids: list[int] = []
     with store.transaction(db, history.journal.path):
         for p in games:
-            cur = db.execute("INSERT INTO games (setup, title, started, finished) "
-                             "VALUES (?, ?, ?, ?)", (p.setup_json, p.title, p.started, p.started))
+            # ended by the players: their ending (an abandoned game, or one that was still
+            # open where it was played, comes in finished with none: it is resumed only there)
+            ending = p.ending.value if p.ending in ENDINGS else None
+            cur = db.execute("INSERT INTO games (setup, title, started, finished, ending) "
+                             "VALUES (?, ?, ?, ?, ?)",
+                             (p.setup_json, p.title, p.started, p.started, ending))
             gid = int(cur.lastrowid or 0)
             # the calls carry no wall time in a game file: the last one is when it ended
             walls = [p.started] * len(p.game.history)
@@ -344,6 +379,32 @@ def _write_games(history: History, games: Sequence[_Prepared]) -> list[int]:
     return ids
 
 
+#: What ``companion history import`` takes, for a file that is something else.
+IMPORT_TAKES = ("`companion history import` takes game files (.game: a setup, a '---' line, "
+                "then the calls) and zips of them, as `companion history export zip` writes on "
+                "another companion.")
+
+
+def other_file(text: str) -> str:
+    """What a file given to import is when it is one of the exports that are not game files
+    (a BG Stats file or page, a CSV export), in words; "" otherwise."""
+    head = text.lstrip("\ufeff \t\r\n")[:4000]
+    if head.startswith(("{", "[")):
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return "JSON"
+        if isinstance(data, dict) and "plays" in data:
+            return "a BG Stats export file (its plays go into BG Stats, not back here)"
+        return "JSON"
+    if head[:200].lower().startswith(("<!doctype", "<html", "<meta")):
+        return ("a web page (a BG Stats page of import links is opened on the phone "
+                "with BG Stats)")
+    if head.startswith(",".join(CSV_COLUMNS[:3])):
+        return "a CSV export (for spreadsheets)"
+    return ""
+
+
 def import_game_text(history: History, text: str, source: str = "game file",
                      started: float | None = None) -> int:
     """Add one game file to the history as a finished game; returns its id in this journal.
@@ -352,8 +413,8 @@ def import_game_text(history: History, text: str, source: str = "game file",
     compared with every game already here (the same setup and calls: refused as a repeat).
     Its start time comes from the ``# journal game N, started ...`` line companions write,
     else ``started``, else now; its title from its other comment lines.
-    Raises :class:`HistoryError` (a repeat, a start that is not a date) or
-    :class:`rules.GameFileError` (a bad file).
+    Raises :class:`HistoryError` (a repeat, a start that is not a date, an export that is not
+    a game file) or :class:`rules.GameFileError` (a bad file).
     """
     history.refresh()
     return _write_games(history, [_prepare(history, text, source, started, {})])[0]

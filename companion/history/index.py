@@ -24,8 +24,9 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from companion import store
-from companion.ending import agreed_results
-from companion.journal import Journal
+from companion.ending import ENDINGS, agreed_results
+from companion.journal import Journal, read_ending
+from rules import Ending
 
 T = TypeVar("T")
 
@@ -65,7 +66,9 @@ class GameSummary:
     first); ``finished`` is the journal's word (over, or abandoned); ``is_over`` the rules', or
     the players' for a game they ended by agreement (its ``note`` then says so).
     An unfinished game can be resumed. ``error`` says why a game no longer replays (a game
-    file from a newer companion, say); such a game is listed with no result.
+    file from a newer companion, say); such a game is listed with no result. ``variant``
+    names the variant played (:func:`companion.games.variant`), "" for the game as it comes;
+    ``ending`` how the players ended it (agreed, or no result; None when they did not).
     """
 
     id: int
@@ -81,6 +84,8 @@ class GameSummary:
     players: tuple[PlayerLine, ...]
     error: str | None = None
     digest: str = ""  # the game's content (setup and calls): the same game anywhere
+    variant: str = ""  # what of the game was played, where it has variants ("Titans module")
+    ending: Ending | None = None  # how the players ended it, when they did (the journal's)
 
     @property
     def can_resume(self) -> bool:
@@ -108,7 +113,8 @@ class GameSummary:
                 "started": self.started, "ended": self.ended, "duration_s": self.duration,
                 "finished": self.finished, "is_over": self.is_over, "calls": self.calls,
                 "winner": self.winner, "note": self.note, "error": self.error,
-                "can_resume": self.can_resume,
+                "can_resume": self.can_resume, "variant": self.variant,
+                "ending": None if self.ending is None else self.ending.value,
                 "players": [{"seat": p.seat, "player": p.player, "score": p.score,
                              "rank": p.rank, "won": p.won, "role": p.role, "team": p.team}
                             for p in self.players]}
@@ -136,6 +142,17 @@ def _digest(setup_json: str, calls: Iterable[tuple[str, float | None]]) -> str:
     for call, at in calls:
         h.update(f"\n{call}\t{at}".encode())
     return h.hexdigest()[:32]
+
+
+def _variant(game: str, setup_raw: str | None) -> str:
+    """The variant a game's setup (as the journal keeps it) plays, "" when it cannot tell."""
+    from companion.games import variant
+
+    try:
+        options = json.loads(setup_raw or "{}").get("options") or {}
+        return variant(game, options) if isinstance(options, dict) else ""
+    except (ValueError, AttributeError, RecursionError):
+        return ""
 
 
 def _canonical_setup(raw: str) -> str:
@@ -287,9 +304,9 @@ class History:
             standings = game.standings()
             results = game.results()
             winner, is_over, note = standings.winner, game.is_over, standings.note
-            if ending is not None and finished is not None and not is_over:
+            if ending in ENDINGS and finished is not None and not is_over:
                 # ended by the players: their standings then (or no result) are the result
-                results, winner, note = agreed_results(game, str(ending))
+                results, winner, note = agreed_results(game, ending)
                 is_over = True
             # A card counts once per player who had it, however many copies.
             cards = [(seat, card) for seat, r in enumerate(results)
@@ -359,7 +376,9 @@ class History:
     def _load(self, tail: str, params: Sequence[Any]) -> list[GameSummary]:
         heads = self.db.execute(
             "SELECT game_id, game, title, started, ended, finished, is_over, calls, winner, "
-            f"note, error, digest FROM history_games h{tail}", list(params)).fetchall()
+            "note, error, digest, (SELECT setup FROM games WHERE id = h.game_id), "
+            "(SELECT ending FROM games WHERE id = h.game_id) "
+            f"FROM history_games h{tail}", list(params)).fetchall()
         if not heads:
             return []
         ids = [int(h[0]) for h in heads]
@@ -382,9 +401,10 @@ class History:
                             None if ended is None else float(ended), bool(finished),
                             bool(over), int(calls), winner, str(note),
                             tuple(sorted(by_game[int(g)], key=lambda p: p.seat)), error,
-                            str(digest))
+                            str(digest), _variant(game_name, setup),
+                            read_ending(ending) if over and finished else None)
                 for g, game_name, title, started, ended, finished, over, calls, winner, note,
-                error, digest in heads]
+                error, digest, setup, ending in heads]
 
     def game(self, game_id: int) -> GameSummary:
         """One game's summary (summarised now if the index lacks it). Raises

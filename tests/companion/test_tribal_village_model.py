@@ -172,7 +172,8 @@ def test_the_game_over_choices_are_the_screens_own(journal: Journal) -> None:
     assert t.game.is_over
     v = t.view()
     assert v.title == "Game over" and v.prompt.startswith("Game over: ")
-    assert [c.key for b in v.blocks for c in b.choices] == ["over:standings", "over:leave"]
+    assert [c.key for b in v.blocks for c in b.choices] == ["over:standings", "over:bgstats",
+                                                            "over:leave"]
     assert all(p.under == "total" for p in v.players)
 
 

@@ -382,7 +382,8 @@ class DiceocalypseTable:
         winner = s.winner or ""
         info = f"{winner} wins with {plural(s.scores.get(winner, 0), 'point')}"
         dice = tuple(DieView("", "empty", False) for _ in range(6))
-        return info, dice, (), False, ActionView("New game", True, True), _NONE
+        return (info, dice, (), False, ActionView("New game", True, True),
+                ActionView("BG Stats", True, False))
 
     def best_indexes(self, roll: Sequence[int]) -> list[int]:
         """The dice of the best keep, by their place in the roll."""

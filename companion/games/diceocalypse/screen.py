@@ -329,6 +329,9 @@ class DiceocalypseScreen(TableScreen):
         self._then_draw(self.model.tap_primary)
 
     def tap_secondary(self) -> None:
+        if self.model.view().over:  # the play for BG Stats
+            self.frame.show_play_code()
+            return
         self._then_draw(self.model.tap_secondary)
 
     def toggle_camera(self) -> None:

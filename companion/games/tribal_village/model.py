@@ -46,7 +46,7 @@ from rules.tribal_village.game import Pending
 #: Rows of choices kept for play and decisions; the setup keeps one more per row of players.
 PLAY_ROWS = 4
 #: Keys the screen answers itself (the standings dialog, leaving the game).
-SCREEN_KEYS = ("over:standings", "over:leave")
+SCREEN_KEYS = ("over:standings", "over:bgstats", "over:leave")
 
 
 def grid_cols(count: int) -> int:
@@ -782,9 +782,10 @@ class TribalTable:
     # -- the end ------------------------------------------------------------------------------
 
     def _draw_over(self) -> None:
-        """The winner above, the totals on the right; the standings table and the way back
-        (both answered by the screen: :data:`SCREEN_KEYS`)."""
+        """The winner above, the totals on the right; the standings table, the play for BG
+        Stats and the way back (answered by the screen: :data:`SCREEN_KEYS`)."""
         self._row([self._choice("over:standings", "Final standings", lambda: None),
+                   self._choice("over:bgstats", "BG Stats", lambda: None),
                    self._choice("over:leave", "Back to start", lambda: None, hot=True)])
 
 

@@ -166,6 +166,9 @@ class TribalVillageScreen(TableScreen):
         if key == "over:standings":
             self.frame.ask_end()
             return
+        if key == "over:bgstats":
+            self.frame.show_play_code()
+            return
         if key == "over:leave":
             self.host.end_game()
             return
