@@ -341,8 +341,9 @@ class StartOption:
     ``key`` is the game's rules option; ``choices`` are (value, words), the first one chosen
     at first; a value of None leaves the option to the rules' default. ``also`` gives other
     options that follow from the choice (a shorter Dice-ocalypse moves its Battle Zone).
-    ``counts``: (value, fewest, most) for a choice that takes only some numbers of players
-    (the start screen does not offer it at others, :mod:`companion.startcheck`).
+    ``counts``: (value, the numbers of players it takes) for a choice that takes only some
+    (the start screen does not offer it at others, :mod:`companion.startcheck`): Alliances
+    takes 4 or 6, not 5.
     ``variant``: how a play names a choice other than the first, when it is a variant of the
     game that the players' records keep (Dice Forge's module: ``"{} module"`` gives "Titans
     module", a BG Stats play's board); "" for an option that is not one.
@@ -352,7 +353,7 @@ class StartOption:
     label: str
     choices: tuple[tuple[Any, str], ...]
     also: Callable[[Any], Mapping[str, Any]] | None = None
-    counts: tuple[tuple[Any, int, int], ...] = ()
+    counts: tuple[tuple[Any, tuple[int, ...]], ...] = ()
     variant: str = ""
 
     def words(self, value: Any) -> str:

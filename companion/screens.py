@@ -496,8 +496,9 @@ class StartScreen(Screen):
                 row.add_widget(team)
             self.rows_box.add_widget(row)
         self.rows_box.add_widget(Widget())  # rows stay at the top
-        if note:
-            self.message.text, self.message.color = note, theme.MUTED
+        if note:  # in red when it stops the game from starting
+            self.message.text = note
+            self.message.color = theme.DANGER if self.count_problem(count) else theme.MUTED
 
     def _names_changed(self) -> None:
         """A name typed: a problem said about the names before is old now."""
@@ -522,13 +523,11 @@ class StartScreen(Screen):
             spin = self.option_spins.get(option.key)
             if spin is None or not option.counts:
                 continue
-            fitting = startcheck.choices_for(option, count)
-            spin.values = fitting
-            if spin.text not in fitting and fitting:
-                low, high = next((lo, hi) for v, lo, hi in option.counts
-                                 if v == option.value(spin.text))
-                said = f"{spin.text}: {low} to {high} players"
-                spin.text = fitting[0]
+            # the choices that take them (all, when none does: the choice stays, and why
+            # nothing can be played at this count is said)
+            spin.values = startcheck.choices_for(option, count) or [w for _, w in option.choices]
+            spin.text, note = startcheck.refit(option, spin.text, count)
+            said = note or said
         return said
 
     def characters(self) -> dict[str, str]:
@@ -603,8 +602,14 @@ class StartScreen(Screen):
         """What is wrong with the names or the teams chosen, in players' words (None:
         nothing)."""
         teams = self.teams()
-        return startcheck.name_problem([n.text for n in self.names]) or (
-            startcheck.team_problem(teams) if teams else None)
+        return startcheck.name_problem([n.text for n in self.names]) or self.count_problem(
+            self.count) or (startcheck.team_problem(teams) if teams else None)
+
+    def count_problem(self, count: int) -> str | None:
+        """Why the game cannot be played by ``count`` players with any choice of an option
+        (Eye for an Eye at 5: no mode takes them), None when it can."""
+        found = (startcheck.none_fits(o, count) for o in plugins()[self._game].options)
+        return next((said for said in found if said), None)
 
     def same_unfinished(self) -> GameRecord | None:
         """The newest unfinished game of the chosen game with the players seated now."""
