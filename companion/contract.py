@@ -95,6 +95,15 @@ class CameraView(Protocol):
         """Set once a replayed folder or video has shown its last picture: what the players
         are told (no more rolls will come from it)."""
 
+    @property
+    def photo_table(self) -> bool:
+        """True for a folder of photos that waits for the game (``replay:FOLDER``): the next
+        photo comes when the game asks for a roll again, or on :meth:`next_photo`."""
+
+    def next_photo(self) -> bool:
+        """The players ask for the next photo of a table of photos; False (nothing done) for
+        any other camera."""
+
     def want(self, who: str, plain: bool = False) -> None:
         """Run the camera for ``who``; ``plain`` also keeps each frame without the overlay."""
 

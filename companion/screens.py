@@ -777,6 +777,10 @@ class DiceScreen(Screen):
         root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=56, spacing=6)
         top.add_widget(w("THeading", text="Live dice"))
+        # a table of photos (replay:FOLDER) waits for the game; this shows the next one now
+        self.next_photo = w("TButton", text="Next photo", size_hint_x=None, width=0,
+                            opacity=0, disabled=True, on_release=lambda *_: self.ask_next())
+        top.add_widget(self.next_photo)
         top.add_widget(w("TButton", text="Back", size_hint_x=None, width=140,
                          on_release=lambda *_: app.back()))
         root.add_widget(top)
@@ -796,8 +800,17 @@ class DiceScreen(Screen):
         self._poll: Any = None
         self.frames = 0
 
+    def ask_next(self) -> None:
+        """Next photo: the table of photos shows (and gives the game) its next photo."""
+        camera = self.app.camera
+        if camera is not None:
+            camera.next_photo()
+
     def on_enter(self, *args: Any) -> None:
         camera = self.app.camera
+        photos = camera is not None and camera.photo_table
+        self.next_photo.width = 190 if photos else 0
+        self.next_photo.opacity, self.next_photo.disabled = (1, False) if photos else (0, True)
         if camera is None:
             self.placeholder.height, self.placeholder.opacity = 200, 1
             self.image.opacity = 0
