@@ -353,9 +353,6 @@ class StartOption:
     ``counts``: (value, the numbers of players it takes) for a choice that takes only some
     (the start screen does not offer it at others, :mod:`companion.startcheck`): Alliances
     takes 4 or 6, not 5.
-    ``variant``: how a play names a choice other than the first, when it is a variant of the
-    game that the players' records keep (Dice Forge's module: ``"{} module"`` gives "Titans
-    module", a BG Stats play's board); "" for an option that is not one.
     """
 
     key: str
@@ -363,7 +360,6 @@ class StartOption:
     choices: tuple[tuple[Any, str], ...]
     also: Callable[[Any], Mapping[str, Any]] | None = None
     counts: tuple[tuple[Any, tuple[int, ...]], ...] = ()
-    variant: str = ""
 
     def words(self, value: Any) -> str:
         return next((w for v, w in self.choices if v == value), str(value))

@@ -35,24 +35,9 @@ def plugins() -> Mapping[str, GamePlugin]:
     return MappingProxyType({n: found[n] for n in names if n in found})
 
 
-def variant(game: str, options: Mapping[str, object]) -> str:
-    """The variant of ``game`` these options play, in words ("Titans module"), from its
-    start options that name one (:attr:`StartOption.variant`); "" for the game as it comes
-    (or a game not installed)."""
-    plugin = plugins().get(game)
-    if plugin is None:
-        return ""
-    said = []
-    for option in plugin.options:
-        value = options.get(option.key)
-        if option.variant and any(v == value for v, _ in option.choices[1:]):
-            said.append(option.variant.format(option.words(value)))
-    return ", ".join(said)
-
-
 def playable_games() -> list[str]:
     """Installed games the app can run (both rooms present), in the registry's order."""
     return list(plugins())
 
 
-__all__ = ["playable_games", "plugins", "variant"]
+__all__ = ["playable_games", "plugins"]

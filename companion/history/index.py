@@ -67,7 +67,7 @@ class GameSummary:
     the players' for a game they ended by agreement (its ``note`` then says so).
     An unfinished game can be resumed. ``error`` says why a game no longer replays (a game
     file from a newer companion, say); such a game is listed with no result. ``variant``
-    names the variant played (:func:`companion.games.variant`), "" for the game as it comes;
+    names the variant played (:meth:`rules.Game.variant`), "" for the game as it comes;
     ``ending`` how the players ended it (agreed, or no result; None when they did not).
     """
 
@@ -84,7 +84,7 @@ class GameSummary:
     players: tuple[PlayerLine, ...]
     error: str | None = None
     digest: str = ""  # the game's content (setup and calls): the same game anywhere
-    variant: str = ""  # what of the game was played, where it has variants ("Titans module")
+    setup_json: str = ""  # the setup as the journal keeps it (its options name the variant)
     ending: Ending | None = None  # how the players ended it, when they did (the journal's)
 
     @property
@@ -107,6 +107,20 @@ class GameSummary:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(p.player for p in self.players)
+
+    @property
+    def variant(self) -> str:
+        """The variant played (:meth:`rules.Game.variant`: Dice Forge's "Titans module"), ""
+        for the game as it comes or when the setup cannot tell (worked out when asked: a list
+        of games imports no game's rules for it)."""
+        import rules
+
+        try:
+            options = json.loads(self.setup_json or "{}").get("options") or {}
+            return (rules.game_class(self.game).variant(options)
+                    if isinstance(options, dict) else "")
+        except (rules.SetupError, ValueError, AttributeError, RecursionError):
+            return ""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "title": self.title, "date": self.date,
@@ -142,17 +156,6 @@ def _digest(setup_json: str, calls: Iterable[tuple[str, float | None]]) -> str:
     for call, at in calls:
         h.update(f"\n{call}\t{at}".encode())
     return h.hexdigest()[:32]
-
-
-def _variant(game: str, setup_raw: str | None) -> str:
-    """The variant a game's setup (as the journal keeps it) plays, "" when it cannot tell."""
-    from companion.games import variant
-
-    try:
-        options = json.loads(setup_raw or "{}").get("options") or {}
-        return variant(game, options) if isinstance(options, dict) else ""
-    except (ValueError, AttributeError, RecursionError):
-        return ""
 
 
 def _canonical_setup(raw: str) -> str:
@@ -401,7 +404,7 @@ class History:
                             None if ended is None else float(ended), bool(finished),
                             bool(over), int(calls), winner, str(note),
                             tuple(sorted(by_game[int(g)], key=lambda p: p.seat)), error,
-                            str(digest), _variant(game_name, setup),
+                            str(digest), str(setup or ""),
                             read_ending(ending) if over and finished else None)
                 for g, game_name, title, started, ended, finished, over, calls, winner, note,
                 error, digest, setup, ending in heads]

@@ -32,7 +32,7 @@ OTHER_BASE_CARDS = {"M4": "boar", "M5": "cerberus", "M7": "sentinel", "M8": "typ
 
 OPTIONS = (
     StartOption("module", "Module", ((None, "none"), ("titans", "Titans"),
-                                     ("goddess", "Goddess")), variant="{} module"),
+                                     ("goddess", "Goddess"))),
     StartOption("rounds", "Rounds", ((None, "the rulebook's (9, 10, 9)"),
                                      *((n, str(n)) for n in range(1, 11)))),
     StartOption("tiebreak", "Ties", ((None, "shared victory"),
