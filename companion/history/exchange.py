@@ -311,7 +311,9 @@ def _prepare(history: History, text: str, source: str, started: float | None,
     try:
         parsed = rules.parse_game_file(text, source)
     except rules.GameFileError as e:
-        other = other_file(text)
+        other = other_file(text) or (
+            "a file with no '---' line between a setup and calls"
+            if not any(line.strip() == "---" for line in text.splitlines()) else "")
         if other:
             raise HistoryError(f"{source}: {other}, not a game file. {IMPORT_TAKES}") from e
         raise

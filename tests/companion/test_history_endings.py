@@ -245,13 +245,16 @@ def test_importing_a_bgstats_file_says_what_the_command_takes(
     journal = str(first["path"])
     for kind, out in (("bgstats", plays), ("bgstats", page), ("csv", table)):
         assert main(["history", "export", kind, str(out), "--journal", journal]) == 0
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Friday: Ana won twice\n", encoding="utf-8")
     capsys.readouterr()
-    assert main(["history", "import", str(plays), str(page), str(table)]) != 0
+    assert main(["history", "import", str(plays), str(page), str(table), str(notes)]) != 0
     err = capsys.readouterr().err
-    assert "'---'" not in err.replace("a '---' line", "")  # not the game file's parser's words
+    assert "no '---' line between the setup and the calls" not in err  # the parser's words
     assert f"{plays}: a BG Stats export file" in err
     assert f"{page}: a web page" in err and f"{table}: a CSV export" in err
-    assert err.count("takes game files (.game") == 3 and "export zip" in err
+    assert f"{notes}: a file with no '---' line between a setup and calls, not a game" in err
+    assert err.count("takes game files (.game") == 4 and "export zip" in err
 
 
 def test_the_dice_forge_module_is_the_plays_board_and_comments_are_the_players(
