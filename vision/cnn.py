@@ -89,21 +89,12 @@ class Nets:
                       max_tiles: int = ZOOM_TILES) -> list[Detection]:
         """Die centres and sizes around ``centres`` (frame pixels) looked at ``scale`` (frame
         to detector input, larger than :func:`shrink`'s): DET x DET tiles at that scale are
-        placed so each centre lies well inside one (at most ``max_tiles``, all run in small
-        batches). Only dice up to ``max_size`` px at the detector's input are kept (a bigger
-        die belongs to the whole-frame look, and a tile's edge may cut it). In frame pixels."""
+        placed so each centre lies well inside one, as few as will do (:func:`cover`; at most
+        ``max_tiles``, all run in small batches). Only dice up to ``max_size`` px at the
+        detector's input are kept (a bigger die belongs to the whole-frame look, and a tile's
+        edge may cut it). In frame pixels."""
         h, w = img.shape[:2]
-        side = DET / scale  # a tile's side in frame pixels
-        inner = side * 0.3  # a centre this far inside a tile's edge is covered by it
-        origins: list[tuple[float, float]] = []
-        for cx, cy in centres:
-            if any(ox + inner <= cx <= ox + side - inner and oy + inner <= cy <= oy + side - inner
-                   for ox, oy in origins):
-                continue
-            if len(origins) >= max_tiles:
-                break
-            origins.append((float(np.clip(cx - side / 2, 0.0, max(0.0, w - side))),
-                            float(np.clip(cy - side / 2, 0.0, max(0.0, h - side)))))
+        origins = cover(centres, DET / scale, (w, h), max_tiles)
         return self._detect_tiles(img, scale, origins, heat_min, max_size)
 
     def detect_covering(self, img: Image, scale: float,
@@ -200,6 +191,62 @@ class Nets:
             return out
         out[unsure] = self.classify(img, [dets[i] for i in unsure], turns=4)
         return out
+
+
+#: a centre counts as inside a zoomed tile this far (a share of the tile's side) from its edges:
+#: clear of the border strip a tile leaves to its neighbour (0.08) by more than a zoomed die's
+#: half side (ZOOM_TO / 2 of DET, 0.035)
+TILE_MARGIN = 0.3
+
+
+def cover(centres: list[tuple[float, float]], side: float, frame: tuple[int, int],
+          max_tiles: int) -> list[tuple[float, float]]:
+    """Origins of ``side`` x ``side`` tiles (frame pixels) inside a frame of ``frame`` (w, h)
+    such that each centre lies at least ``TILE_MARGIN * side`` inside one (or against the
+    frame's edge), greedily few: the first centre not yet covered (``centres`` come surest
+    first) takes the tile that also covers the most other uncovered centres. At most
+    ``max_tiles``; centres left over are not covered.
+
+    >>> cover([(100.0, 100.0), (200.0, 150.0), (900.0, 100.0)], 256.0, (1000, 400), 6)
+    [(61.6, 61.6), (744.0, 61.6)]
+    """
+    w, h = frame
+    m = TILE_MARGIN * side
+    span = side - 2 * m  # the part of a tile whose centres count as inside it
+
+    def place(lo: float, limit: float) -> float:
+        """A tile's origin on one axis: its inner span starting at ``lo``, kept in the frame."""
+        return float(min(max(0.0, lo - m), max(0.0, limit - side)))
+
+    def inside(c: tuple[float, float], o: tuple[float, float]) -> bool:
+        ok = True
+        for v, start, limit in ((c[0], o[0], w), (c[1], o[1], h)):
+            lo = start + (m if start > 0 else 0.0)
+            hi = start + side - (m if start + side < limit else 0.0)
+            ok = ok and lo <= v <= hi
+        return ok
+
+    origins: list[tuple[float, float]] = []
+    left = list(centres)
+    while left and len(origins) < max_tiles:
+        seed = left[0]
+        best: tuple[float, float] | None = None
+        best_n = -1
+        xs = sorted({c[0] for c in left if seed[0] - span <= c[0] <= seed[0]})
+        ys = sorted({c[1] for c in left if seed[1] - span <= c[1] <= seed[1]})
+        for x0 in xs:
+            for y0 in ys:
+                o = (place(x0, w), place(y0, h))
+                if not inside(seed, o):
+                    continue
+                n = sum(inside(c, o) for c in left)
+                if n > best_n:
+                    best, best_n = o, n
+        if best is None:  # the seed against an edge: the tile centred on it, in the frame
+            best = (place(seed[0] - span / 2, w), place(seed[1] - span / 2, h))
+        origins.append(best)
+        left = [c for c in left if not inside(c, best) and c != seed]
+    return origins
 
 
 def shrink(img: Image) -> tuple[Image, float]:

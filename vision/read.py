@@ -1007,6 +1007,15 @@ RESCUE_HEAT = 0.2
 #: out: 86.8% -> 89.0% of its dice found, precision 98.4% both; docs/vision.md).
 SURE_DIE_HEAT = 0.65
 SURE_DIE_NOT_DIE = 0.7
+#: A die the detector half-sees (a peak of HALF_SEEN_HEAT up to HEAT_MIN: a die of a kind it
+#: knows less, on felt, marbled, glittery) that the classifier calls a die (its "not a die"
+#: under HALF_SEEN_NOT_DIE) is reported unsure, not lost, unless it lies within
+#: HALF_SEEN_APART sizes of a die already read (there it is most often that die's side face
+#: in an oblique view). Provisional: chosen on synthetic felt trays, the hard tables and the
+#: left-out sources (docs/vision.md, round 7).
+HALF_SEEN_HEAT = 0.3
+HALF_SEEN_NOT_DIE = 0.1
+HALF_SEEN_APART = 1.2
 RESCUE_NOT_DIE = 0.02
 RESCUE_VALUE = 0.9
 
@@ -1150,6 +1159,13 @@ def verdict(score: float, p: np.ndarray, *, zoomed: bool = False
     return value, conf
 
 
+def half_seen(score: float, p: np.ndarray) -> bool:
+    """Whether a heatmap peak of strength ``score`` that :func:`verdict` leaves out, its crop
+    scored ``p``, is a die the detector half-sees: reported unsure (for the players to
+    confirm) where no die already read lies near it."""
+    return HALF_SEEN_HEAT <= score < HEAT_MIN and float(p[0]) < HALF_SEEN_NOT_DIE
+
+
 def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
               shape: tuple[int, int], palette: Palette | None,
               die_size: float | None, expect: float | None,
@@ -1210,10 +1226,16 @@ def _read_cnn(cnn: Nets, work: Image, mask: Image | None, inv_h: Image | None,
     seen = small[:max(2, round(work.shape[0] * s)), :max(2, round(work.shape[1] * s))]
     hand = _hand_in_view(seen, side * s, f=2)
     kept: list[tuple[Detection, int | None, float]] = []
+    half: list[tuple[Detection, float]] = []
     for d, p in zip(dets, probs, strict=True):
         said = verdict(d.score, p, zoomed=id(d) in zoomed)
         if said is not None:
             kept.append((d, *said))
+        elif id(d) not in zoomed and half_seen(d.score, p):
+            half.append((d, 0.2 * float(p[1:].max())))
+    kept += [(d, None, conf) for d, conf in half
+             if all(math.hypot(d.cx - k.cx, d.cy - k.cy) > HALF_SEEN_APART * max(d.size, k.size)
+                    for k, _v, _c in kept)]
     patches = [crop(work, d.cx, d.cy, d.size, side=32, scale=1.2) for d, _v, _c in kept]
     colours = name_colours(work, [(d.cx, d.cy, d.size) for d, _v, _c in kept], palette,
                            namer, patches=patches, light=scene_light(seen) if kept else None)
