@@ -7,7 +7,9 @@
   "Ana"), asked about before the game starts, not refused. Names are taken written one way
   (:func:`tidy`: Unicode's NFC).
 - :func:`choices_for`: the choices of a start option that take this many players, and what to
-  say about one that does not ("Every Eye for Themselves is for 2 to 4 players");
+  say about one that does not ("Every Eye for Themselves is for 2 to 4 players"), about the
+  choice made for the players instead (:func:`refit`), and about a count no choice takes
+  (:func:`none_fits`: Eye for an Eye at 5);
 - :func:`team_problem`: teams chosen that Alliances (Eye for an Eye) cannot play, and what the
   players can do about it;
 - :data:`BOARDS_NEED_A_CAMERA`, :data:`BOARDS_NEED_ZONES`: why the camera cannot fill the
@@ -119,6 +121,16 @@ def name_warning(names: Sequence[str], known: Iterable[str] = ()) -> str | None:
     return None
 
 
+def players_words(counts: Sequence[int]) -> str:
+    """Numbers of players in words: (2, 3, 4) -> "2 to 4", (4, 6) -> "4 or 6"."""
+    counts = sorted(counts)
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    if len(counts) == 1:
+        return str(counts[0])
+    return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]}"
+
+
 def choices_for(option: StartOption, count: int) -> list[str]:
     """The words of the option's choices that take ``count`` players."""
     return [words for value, words in option.choices if fits(option, value, count) is None]
@@ -126,12 +138,41 @@ def choices_for(option: StartOption, count: int) -> list[str]:
 
 def fits(option: StartOption, value: object, count: int) -> str | None:
     """None when the choice takes ``count`` players, else why not, in words."""
-    for v, low, high in option.counts:
-        if v == value and not low <= count <= high:
-            return f"{option.words(value)} is for {low} to {high} players"
+    for v, counts in option.counts:
+        if v == value and count not in counts:
+            return f"{option.words(value)} is for {players_words(counts)} players"
     return None
+
+
+def refit(option: StartOption, words: str, count: int) -> tuple[str, str]:
+    """The choice to show for ``count`` players when ``words`` is chosen, and what to say
+    about it: the same choice and "" when it takes them; else the first that does, and
+    why ("Alliances (teams) is chosen for 6: Every Eye for Themselves is for 2 to 4
+    players"); when none takes them, the same choice and :func:`none_fits`'s words."""
+    why = fits(option, option.value(words), count)
+    if why is None:
+        return words, ""
+    fitting = choices_for(option, count)
+    if not fitting:
+        return words, none_fits(option, count) or why
+    return fitting[0], f"{fitting[0]} is chosen for {count}: {why}."
+
+
+def none_fits(option: StartOption, count: int) -> str | None:
+    """What to say when none of the option's choices takes ``count`` players (Eye for an
+    Eye's modes at 5: Every Eye for Themselves is for 2 to 4, Alliances for 4 or 6), naming
+    the nearest numbers that can play; None when one does."""
+    if not option.counts or choices_for(option, count):
+        return None
+    takes = sorted({n for _value, counts in option.counts for n in counts})
+    nearest = sorted({max((n for n in takes if n < count), default=0),
+                      min((n for n in takes if n > count), default=0)} - {0})
+    each = "; ".join(f"{option.words(v)} is for {players_words(c)}" for v, c in option.counts)
+    # the point first: the start screen's strip may show one line of it at the largest text
+    return (f"No {option.label.lower()} takes {count} players: seat "
+            f"{' or '.join(map(str, nearest))} to play. {each}.")
 
 
 __all__ = ["BOARDS_BY_HAND", "BOARDS_CAMERA", "BOARDS_NEED_A_CAMERA", "BOARDS_NEED_ZONES",
            "SCREEN_NAME_CHARS", "choices_for", "fits", "name_problem", "name_warning",
-           "team_problem", "tidy"]
+           "none_fits", "players_words", "refit", "team_problem", "tidy"]

@@ -124,15 +124,25 @@ def play_date(g: GameSummary) -> str:
 
 
 def _comments(g: GameSummary) -> str:
-    """The play's comment, whole: the title, calls, the result's note, the teams."""
-    comment = f"{g.title + ': ' if g.title else ''}{g.calls} calls, journal game {g.id}"
-    if g.note:
-        comment += f"; {g.note}"
+    """The play's comment, whole, with only what the players wrote or would want: the
+    game's title when one was given (not the list of players the app titles a game with),
+    how it ended when the players ended it, and the teams. Never the companion's own
+    bookkeeping (calls, its game numbers) nor the standings' notes, which BG Stats' own
+    fields say (winners, ranks, scores)."""
+    from companion.ending import AGREED, NO_RESULT
+
+    said = []
+    if g.title and g.title != ", ".join(g.names):
+        said.append(g.title)
+    if g.ending == AGREED:
+        said.append("Ended by agreement: the standings then are the result")
+    elif g.ending == NO_RESULT:
+        said.append("Ended by agreement with no result")
     teams = sorted({p.team for p in g.players if p.team})
     if teams:
-        comment += "; teams: " + "; ".join(
-            f"{t} ({', '.join(p.player for p in g.players if p.team == t)})" for t in teams)
-    return comment
+        said.append("Teams: " + "; ".join(
+            f"{t} ({', '.join(p.player for p in g.players if p.team == t)})" for t in teams))
+    return ". ".join(said)
 
 
 def _duration_min(g: GameSummary) -> int:
@@ -164,15 +174,18 @@ def bgstats_play(g: GameSummary) -> dict[str, Any]:
         if p.role:
             one["role"] = p.role
         players.append(one)
-    return {
+    play: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": play_id(g),
         "playDate": play_date(g),
         "durationMin": _duration_min(g),
-        "comments": _comments(g),
-        "game": game,
-        "players": players,
     }
+    if g.variant:
+        play["board"] = g.variant
+    comments = _comments(g)
+    if comments:
+        play["comments"] = comments
+    return {**play, "game": game, "players": players}
 
 
 def _uuid(*parts: object) -> str:
@@ -218,7 +231,7 @@ def bgstats_export(games: Iterable[GameSummary]) -> dict[str, Any]:
             "uuid": _uuid("play", play_id(g)), "sourcePlayId": play_id(g),
             "playDate": play_date(g), "durationMin": _duration_min(g),
             "gameRefId": game_ids[g.game], "ignored": False, "manualWinner": False,
-            "rounds": 0, "board": "", "usesTeams": any(p.team for p in g.players),
+            "rounds": 0, "board": g.variant, "usesTeams": any(p.team for p in g.players),
             "comments": _comments(g), "playerScores": scores})
     return {"players": players, "locations": [], "games": game_rows, "plays": out_plays}
 
@@ -261,11 +274,17 @@ def game_file_name(g: GameSummary) -> str:
 
 
 def write_zip(history: History, games: Iterable[GameSummary], out: BinaryIO) -> int:
-    """Every game's game file in one zip, written to ``out``; returns how many."""
+    """Every game's game file in one zip, written to ``out``; returns how many. Each says how
+    it ended when its calls do not (its ``ending``: ended by the players, or abandoned), so an
+    import on another companion gives back the same result."""
+    import rules
+
     n = 0
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
         for g in games:
-            z.writestr(game_file_name(g), history.journal.export(g.id))
+            left = g.finished and not g.is_over and g.error is None
+            z.writestr(game_file_name(g), history.journal.export(
+                g.id, rules.Ending.ABANDONED if left else None))
             n += 1
     return n
 
@@ -312,7 +331,15 @@ def _read_game(text: str, source: str, started: float | None) -> _Prepared:
     from rules.names import invisible, normal
 
     text = normal(text)
-    parsed = rules.parse_game_file(text, source)
+    try:
+        parsed = rules.parse_game_file(text, source)
+    except rules.GameFileError as e:
+        other = other_file(text) or (
+            "a file with no '---' line between a setup and calls"
+            if not any(line.strip() == "---" for line in text.splitlines()) else "")
+        if other:
+            raise HistoryError(f"{source}: {other}, not a game file. {IMPORT_TAKES}") from e
+        raise
     for name in parsed.setup.players:
         hidden = invisible(name)
         if hidden:
@@ -345,7 +372,13 @@ def _read_game(text: str, source: str, started: float | None) -> _Prepared:
     # the title is shown and exported: what cannot be seen is left out of it
     title = "; ".join(c for c in comments if not _JOURNAL_LINE.match(c))
     title = "".join(ch for ch in title if not invisible(ch))[:120]
-    return _Prepared(source, NewGame(setup_json, title, when, ended, calls, Played.of(game)),
+    # ended by the players: their ending (an abandoned game, or one that was still open where
+    # it was played, comes in finished with none: it is resumed only there)
+    from companion.ending import ENDINGS
+
+    ending = parsed.ending.value if parsed.ending in ENDINGS else None
+    return _Prepared(source, NewGame(setup_json, title, when, ended, calls, Played.of(game),
+                                     ending),
                      digest, tuple(game.setup.players))
 
 
@@ -375,6 +408,32 @@ def _repeat(history: History, p: _Prepared, taken: dict[str, str]) -> Imported |
     return None
 
 
+#: What ``companion history import`` takes, for a file that is something else.
+IMPORT_TAKES = ("`companion history import` takes game files (.game: a setup, a '---' line, "
+                "then the calls) and zips of them, as `companion history export zip` writes on "
+                "another companion.")
+
+
+def other_file(text: str) -> str:
+    """What a file given to import is when it is one of the exports that are not game files
+    (a BG Stats file or page, a CSV export), in words; "" otherwise."""
+    head = text.lstrip("\ufeff \t\r\n")[:4000]
+    if head.startswith(("{", "[")):
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return "JSON"
+        if isinstance(data, dict) and "plays" in data:
+            return "a BG Stats export file (its plays go into BG Stats, not back here)"
+        return "JSON"
+    if head[:200].lower().startswith(("<!doctype", "<html", "<meta")):
+        return ("a web page (a BG Stats page of import links is opened on the phone "
+                "with BG Stats)")
+    if head.startswith(",".join(CSV_COLUMNS[:3])):
+        return "a CSV export (for spreadsheets)"
+    return ""
+
+
 def import_game_text(history: History, text: str, source: str = "game file",
                      started: float | None = None) -> int:
     """Add one game file to the history as a finished game; returns its id in this journal.
@@ -384,7 +443,8 @@ def import_game_text(history: History, text: str, source: str = "game file",
     Its start time comes from the ``# journal game N, started ...`` line companions write,
     else ``started``, else now; its title from its other comment lines.
     Raises :class:`HistoryError` (a repeat, a start that is not a date, a name holding what
-    cannot be seen) or :class:`rules.GameFileError` (a bad file).
+    cannot be seen, an export that is not a game file) or :class:`rules.GameFileError` (a bad
+    file).
     """
     history.refresh()
     prepared = _read_game(text, source, started)

@@ -24,8 +24,9 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from companion import store
-from companion.ending import agreed_results
-from companion.journal import Journal
+from companion.ending import ENDINGS, agreed_results
+from companion.journal import Journal, read_ending
+from rules import Ending
 
 T = TypeVar("T")
 
@@ -66,6 +67,7 @@ class NewGame:
     ended: float | None
     calls: tuple[tuple[str, float | None], ...]
     played: Played
+    ending: str | None = None  # ended by the players (companion.ending.ENDINGS), else None
 
 
 class HistoryError(RuntimeError):
@@ -95,7 +97,9 @@ class GameSummary:
     first); ``finished`` is the journal's word (over, or abandoned); ``is_over`` the rules', or
     the players' for a game they ended by agreement (its ``note`` then says so).
     An unfinished game can be resumed. ``error`` says why a game no longer replays (a game
-    file from a newer companion, say); such a game is listed with no result.
+    file from a newer companion, say); such a game is listed with no result. ``variant``
+    names the variant played (:meth:`rules.Game.variant`), "" for the game as it comes;
+    ``ending`` how the players ended it (agreed, or no result; None when they did not).
     """
 
     id: int
@@ -111,6 +115,8 @@ class GameSummary:
     players: tuple[PlayerLine, ...]
     error: str | None = None
     digest: str = ""  # the game's content (setup and calls): the same game anywhere
+    setup_json: str = ""  # the setup as the journal keeps it (its options name the variant)
+    ending: Ending | None = None  # how the players ended it, when they did (the journal's)
 
     @property
     def can_resume(self) -> bool:
@@ -133,12 +139,27 @@ class GameSummary:
     def names(self) -> tuple[str, ...]:
         return tuple(p.player for p in self.players)
 
+    @property
+    def variant(self) -> str:
+        """The variant played (:meth:`rules.Game.variant`: Dice Forge's "Titans module"), ""
+        for the game as it comes or when the setup cannot tell (worked out when asked: a list
+        of games imports no game's rules for it)."""
+        import rules
+
+        try:
+            options = json.loads(self.setup_json or "{}").get("options") or {}
+            return (rules.game_class(self.game).variant(options)
+                    if isinstance(options, dict) else "")
+        except (rules.SetupError, ValueError, AttributeError, RecursionError):
+            return ""
+
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "title": self.title, "date": self.date,
                 "started": self.started, "ended": self.ended, "duration_s": self.duration,
                 "finished": self.finished, "is_over": self.is_over, "calls": self.calls,
                 "winner": self.winner, "note": self.note, "error": self.error,
-                "can_resume": self.can_resume,
+                "can_resume": self.can_resume, "variant": self.variant,
+                "ending": None if self.ending is None else self.ending.value,
                 "players": [{"seat": p.seat, "player": p.player, "score": p.score,
                              "rank": p.rank, "won": p.won, "role": p.role, "team": p.team}
                             for p in self.players]}
@@ -300,9 +321,9 @@ class History:
         ids: list[int] = []
         with store.transaction(db, self.journal.path):
             for g in games:
-                cur = db.execute("INSERT INTO games (setup, title, started, finished) "
-                                 "VALUES (?, ?, ?, ?)", (g.setup_json, g.title, g.started,
-                                                         g.started))
+                cur = db.execute("INSERT INTO games (setup, title, started, finished, ending) "
+                                 "VALUES (?, ?, ?, ?, ?)", (g.setup_json, g.title, g.started,
+                                                            g.started, g.ending))
                 gid = int(cur.lastrowid or 0)
                 walls = [g.started] * len(g.calls)
                 if walls and g.ended is not None and g.ended > g.started:
@@ -349,11 +370,11 @@ class History:
                 played = Played.of(game)
             results = played.results
             winner, is_over, note = played.winner, played.is_over, played.note
-            if ending is not None and finished is not None and not is_over:
+            if ending in ENDINGS and finished is not None and not is_over:
                 if game is None:
                     game = rules.replay(setup, [rules.Entry(c, a) for c, a, _ in calls])
                 # ended by the players: their standings then (or no result) are the result
-                results, winner, note = agreed_results(game, str(ending))
+                results, winner, note = agreed_results(game, ending)
                 is_over = True
             # A card counts once per player who had it, however many copies.
             cards = [(seat, card) for seat, r in enumerate(results)
@@ -423,7 +444,9 @@ class History:
     def _load(self, tail: str, params: Sequence[Any]) -> list[GameSummary]:
         heads = self.db.execute(
             "SELECT game_id, game, title, started, ended, finished, is_over, calls, winner, "
-            f"note, error, digest FROM history_games h{tail}", list(params)).fetchall()
+            "note, error, digest, (SELECT setup FROM games WHERE id = h.game_id), "
+            "(SELECT ending FROM games WHERE id = h.game_id) "
+            f"FROM history_games h{tail}", list(params)).fetchall()
         if not heads:
             return []
         ids = [int(h[0]) for h in heads]
@@ -446,9 +469,10 @@ class History:
                             None if ended is None else float(ended), bool(finished),
                             bool(over), int(calls), winner, str(note),
                             tuple(sorted(by_game[int(g)], key=lambda p: p.seat)), error,
-                            str(digest))
+                            str(digest), str(setup or ""),
+                            read_ending(ending) if over and finished else None)
                 for g, game_name, title, started, ended, finished, over, calls, winner, note,
-                error, digest in heads]
+                error, digest, setup, ending in heads]
 
     def game(self, game_id: int) -> GameSummary:
         """One game's summary (summarised now if the index lacks it). Raises
@@ -471,12 +495,14 @@ class History:
                     ) -> list[tuple[Any, ...]]:
         """One row per player per game that replays (of ``game``, with ``player``), oldest
         game first, seat by seat: (game id, game, started, ended, calls, is over, key,
-        player, score, won, role); what the statistics are worked out from."""
+        player, score, won, role, ending: how the players ended it, or None); what the
+        statistics are worked out from."""
         where, params = self._filter(game, player)
         return [tuple(r) for r in self.db.execute(
             "SELECT h.game_id, h.game, h.started, h.ended, h.calls, h.is_over, p.key, "
-            "p.player, p.score, p.won, p.role FROM history_games h JOIN history_players p "
-            f"USING (game_id) WHERE {where} ORDER BY h.started, h.game_id, p.seat", params)]
+            "p.player, p.score, p.won, p.role, g.ending FROM history_games h "
+            "JOIN history_players p USING (game_id) LEFT JOIN games g ON g.id = h.game_id "
+            f"WHERE {where} ORDER BY h.started, h.game_id, p.seat", params)]
 
     def card_rows(self, game: str | None = None, player: str | None = None
                   ) -> list[tuple[Any, ...]]:
