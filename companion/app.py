@@ -62,8 +62,11 @@ from companion.widgets import load_kv
 from companion.words import plural
 from hardware.audio import Sounds
 from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
-from rules import Event, RulesError, Setup
+from rules import Ending, Event, RulesError, Setup
 from vision import Profile, Reading
+
+#: Kivy's key code of Page Down (a presenter's clicker sends it: the next photo).
+PAGE_DOWN = 281
 
 
 class AppCore(App):
@@ -275,7 +278,25 @@ class AppCore(App):
             self._add_screen(screen)
         sm.current = "start"
         self._start_page().on_pre_enter()
+        Window.bind(on_key_down=self._on_key_down)
         return sm
+
+    def _on_key_down(self, _window: Any, key: int, _scancode: int, text: str | None,
+                     _modifiers: Any) -> bool:
+        """A plugged-in keyboard's key, when no text field is being typed in: N (or Page
+        Down) asks a table of photos for its next photo. True when the key was used."""
+        if not (text in ("n", "N") or key == PAGE_DOWN) or self._typing():
+            return False
+        camera = self._camera
+        return camera is not None and camera.next_photo()
+
+    def _typing(self) -> bool:
+        """A text field has the keyboard (a name being typed): keys are its own."""
+        from kivy.uix.textinput import TextInput
+
+        root = self.sm
+        return root is not None and any(isinstance(w, TextInput) and w.focus
+                                        for w in root.walk(restrict=True))
 
     def _start_page(self) -> StartPage:
         start = self.screens["start"]
@@ -314,6 +335,7 @@ class AppCore(App):
             self._stop_listeners.remove(listener)
 
     def on_stop(self) -> None:
+        Window.unbind(on_key_down=self._on_key_down)
         for listener in list(self._stop_listeners):
             listener()
         if self.button_pad is not None:
@@ -530,8 +552,10 @@ class AppCore(App):
         game expects a roll now and from whom (anything else that moves dice is handling)."""
         wants = self.table is not None and self.table.wants_camera()
         if self._camera is not None:
-            prompt = self.session.game.prompt() if self.session is not None else None
-            self._camera.expect(prompt.rollers if prompt is not None and prompt.roll else None)
+            game = self.session.game if self.session is not None else None
+            prompt = game.prompt() if game is not None else None
+            self._camera.expect(prompt.rollers if prompt is not None and prompt.roll else None,
+                                turn=len(game.history) if game is not None else 0)
         if wants != self._wants_camera and self._camera is not None:
             if wants:
                 self._camera.want("game")
@@ -659,24 +683,33 @@ class AppCore(App):
     def play_link(self) -> str | None:
         """The BG Stats link of the game being played, once it is over (its play summarised
         from the journal, as the history exports it)."""
-        from companion.history import History
-        from companion.history.exchange import bgstats_link, bgstats_play
-
         session = self.session
         if session is None or not session.game.is_over:
             return None
-        with History(self.journal) as history:
-            history.summarise(session.game_id)
-            return bgstats_link(bgstats_play(history.game(session.game_id)))
+        return self._play_link_of(session.game_id)
 
-    def end_game(self, ending: str | None = None) -> None:
+    def _play_link_of(self, game_id: int) -> str | None:
+        """The BG Stats link of a game the journal holds as a play (over, or ended by the
+        players), None when it is none."""
+        from companion.history import History
+        from companion.history.exchange import bgstats_link, bgstats_play
+
+        with History(self.journal) as history:
+            history.summarise(game_id)
+            summary = history.game(game_id)
+            return bgstats_link(bgstats_play(summary)) if summary.is_over else None
+
+    def end_game(self, ending: Ending | None = None) -> str | None:
         """Leave the game (see :meth:`companion.contract.Host.end_game`): ended by the players
-        with ``ending``, forgotten when it has no call, otherwise kept for resume."""
+        with ``ending`` (its BG Stats link returned), forgotten when it has no call,
+        otherwise kept for resume."""
         session = self.session
+        link: str | None = None
         if session is not None:
             try:
                 if ending is not None and not session.game.is_over:
                     self.journal.finish(session.game_id, ending=ending)
+                    link = self._play_link_of(session.game_id)
                 else:
                     self.journal.discard_empty(session.game_id)
             except NOT_SAVED as e:  # a read-only or full card: the game stays as it was
@@ -686,6 +719,7 @@ class AppCore(App):
         self.update_leds()
         self.show("start")
         self._start_page().on_pre_enter()
+        return link
 
     def _set_music(self) -> None:
         """The round's soundtrack, when one was chosen for this game."""
