@@ -1,0 +1,205 @@
+"""From the microphone's blocks to phrases heard: the companion's own sound taken away, speech
+cut into utterances, each heard as a phrase or as nothing.
+
+No Kivy and no thread here: :class:`Listener` is fed blocks in order (by the app's listening
+thread, by ``companion hear`` from a file, by the tests and benchmarks) and returns what was
+heard. Three things keep the soundtrack and the announcer from becoming calls:
+
+- what the speaker played (:class:`~hardware.audio.played.Played`) is subtracted from what the
+  microphone heard (:class:`~hardware.microphone.echo.EchoCanceller`);
+- an utterance that overlaps the announcer's words (plus the room's ring) is not decoded;
+- an utterance must be speech (the WebRTC voice detector in PocketSphinx) standing out from
+  the level of what is left, and the recogniser must find it a whole phrase, said plainly.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.voice.phrases import Heard, Vocabulary
+from companion.voice.recogniser import Decision, Recogniser
+from hardware.audio.played import Played
+from hardware.microphone.base import RATE, Block
+from hardware.microphone.echo import EchoCanceller
+
+log = logging.getLogger(__name__)
+
+#: The voice detector's frame: 30 ms.
+FRAME = 480
+#: Frames of speech (of the last three) that start an utterance.
+START_FRAMES = 2
+#: Frames without speech that end one (240 ms: most of the time from the end of a call to
+#: the call on the screen).
+END_FRAMES = 8
+#: Sound kept before an utterance's first speech frame, and after its last.
+BEFORE = 0.15
+AFTER = 0.09
+#: Utterances shorter or longer than these are no call (a cough; a sentence of table talk).
+SHORTEST = 0.2
+LONGEST = 3.6
+#: Sensitivity 0..1 -> dB above the level of what is left that speech must reach.
+MARGIN_AT = (14.0, 6.0)
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """Sound cut out around speech: ``start`` the time of its first sample."""
+
+    samples: np.ndarray
+    start: float
+
+    @property
+    def end(self) -> float:
+        return self.start + len(self.samples) / RATE
+
+
+class Endpointer:
+    """Cuts utterances out of a stream: speech frames (the voice detector, and a level above
+    the tracked noise floor), started by :data:`START_FRAMES`, ended by :data:`END_FRAMES`."""
+
+    def __init__(self, sensitivity: float = 0.5, *, mode: int = 2) -> None:
+        import pocketsphinx as ps
+
+        self._vad = ps.Vad(mode, RATE, FRAME / RATE)
+        s = min(1.0, max(0.0, sensitivity))
+        self.margin = MARGIN_AT[0] + (MARGIN_AT[1] - MARGIN_AT[0]) * s
+        self.floor = -60.0
+        self._pending = np.zeros(0, dtype=np.float32)
+        self._t = 0.0  # time of the first pending sample
+        self._history: deque[np.ndarray] = deque(maxlen=int(BEFORE * RATE / FRAME) + 1)
+        self._recent: deque[bool] = deque(maxlen=3)
+        self._speech: list[np.ndarray] | None = None
+        self._speech_start = 0.0
+        self._quiet = 0
+        self._too_long = False
+        self.dropped_long = 0
+
+    def feed(self, samples: np.ndarray, t: float) -> list[Utterance]:
+        """Samples from time ``t`` (contiguous with the last ones fed, or after a gap)."""
+        if len(self._pending) == 0:
+            self._t = t
+        self._pending = np.concatenate([self._pending, samples.astype(np.float32)])
+        out: list[Utterance] = []
+        while len(self._pending) >= FRAME:
+            frame, self._pending = self._pending[:FRAME], self._pending[FRAME:]
+            start = self._t
+            self._t += FRAME / RATE
+            u = self._frame(frame, start)
+            if u is not None:
+                out.append(u)
+        return out
+
+    def _is_speech(self, frame: np.ndarray) -> bool:
+        level = 10.0 * math.log10(float(np.mean(np.square(frame, dtype=np.float64))) + 1e-12)
+        loud = level > self.floor + self.margin
+        # the floor follows quiet frames down at once, and rises slowly (1 dB a second)
+        if level < self.floor:
+            self.floor = level
+        elif not loud:
+            self.floor += 0.03
+        pcm = (np.clip(frame, -1, 1) * 32767).astype(np.int16).tobytes()
+        return loud and bool(self._vad.is_speech(pcm))
+
+    def _frame(self, frame: np.ndarray, t: float) -> Utterance | None:
+        speech = self._is_speech(frame)
+        self._recent.append(speech)
+        if self._speech is None:
+            self._history.append(frame)
+            if sum(self._recent) >= START_FRAMES:
+                before = list(self._history)
+                self._speech = before
+                self._speech_start = t + FRAME / RATE - len(before) * FRAME / RATE
+                self._quiet = 0
+                self._too_long = False
+            return None
+        self._speech.append(frame)
+        self._quiet = 0 if speech else self._quiet + 1
+        length = len(self._speech) * FRAME / RATE
+        if length > LONGEST + END_FRAMES * FRAME / RATE and not self._too_long:
+            self._too_long = True  # a sentence, not a call: wait for its end, then drop it
+            self.dropped_long += 1
+        if self._quiet < END_FRAMES:
+            if self._too_long:
+                self._speech = self._speech[-END_FRAMES:]
+            return None
+        keep = len(self._speech) - self._quiet + math.ceil(AFTER * RATE / FRAME)
+        samples = np.concatenate(self._speech[:keep])
+        start, too_long = self._speech_start, self._too_long
+        self._speech = None
+        self._history.clear()
+        self._recent.clear()
+        if too_long or len(samples) < SHORTEST * RATE:
+            return None
+        return Utterance(samples, start)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An utterance not taken, and why (for the log, ``companion hear --verbose`` and tests)."""
+
+    start: float
+    end: float
+    why: str
+    decision: Decision | None = None
+
+
+class Listener:
+    """The listening pipeline, fed in order (see the module docstring).
+
+    ``played`` is what the companion's speaker plays (None: it plays nothing the listener
+    knows of); ``sensitivity`` 0..1 (Settings). ``on_skip`` hears every utterance not taken.
+    """
+
+    def __init__(self, recogniser: Recogniser, *, played: Played | None = None,
+                 sensitivity: float = 0.5,
+                 on_skip: Callable[[Skipped], None] | None = None) -> None:
+        self.recogniser = recogniser
+        self.played = played
+        self.canceller = EchoCanceller()
+        self.endpointer = Endpointer(sensitivity)
+        recogniser.sensitivity = sensitivity
+        self.on_skip = on_skip
+        self.utterances = 0
+        self.seconds = 0.0
+
+    def use(self, vocabulary: Vocabulary) -> None:
+        """Listen for these phrases from now on."""
+        self.recogniser.use(vocabulary)
+
+    def hear(self, block: Block) -> list[Heard]:
+        """The phrases whose utterance ended in this block."""
+        samples = block.samples
+        if len(samples) == 0:
+            return []
+        self.seconds += len(samples) / RATE
+        if self.played is not None:
+            ref = self.played.render(block.t, len(samples))
+            samples = self.canceller.process(samples, ref)
+        heard: list[Heard] = []
+        for u in self.endpointer.feed(samples, block.t):
+            self.utterances += 1
+            if self.played is not None and self.played.speaking(u.start, u.end):
+                self._skip(Skipped(u.start, u.end, "the announcer was speaking"))
+                continue
+            decision = self.recogniser.decide(u.samples)
+            if not decision.kept:
+                self._skip(Skipped(u.start, u.end, decision.why, decision))
+                continue
+            heard.append(Heard(decision.words, u.start, u.end,
+                               self.recogniser.confidence(decision)))
+        return heard
+
+    def _skip(self, skipped: Skipped) -> None:
+        log.debug("voice: not taken (%.2f-%.2f s): %s", skipped.start, skipped.end,
+                  skipped.why)
+        if self.on_skip is not None:
+            self.on_skip(skipped)
+
+
+__all__ = ["Endpointer", "Listener", "Skipped", "Utterance"]
