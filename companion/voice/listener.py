@@ -45,6 +45,14 @@ SHORTEST = 0.2
 LONGEST = 3.6
 #: Sensitivity 0..1 -> dB above the level of what is left that speech must reach.
 MARGIN_AT = (14.0, 6.0)
+#: What is usually left between calls: a high percentile of the last frames' levels that were
+#: not speech (3 s); speech must stand this many dB above it.
+BACKGROUND_FRAMES = 100
+BACKGROUND_PERCENTILE = 90.0
+BACKGROUND_MARGIN = 6.0
+#: Of what the microphone heard, the share the speaker's signal must leave unexplained for
+#: a frame to be speech (a drum the canceller took most of is not a voice).
+UNEXPLAINED = 0.25
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,7 @@ class Endpointer:
     """Cuts utterances out of a stream: speech frames (the voice detector, and a level above
     the tracked noise floor), started by :data:`START_FRAMES`, ended by :data:`END_FRAMES`."""
 
-    def __init__(self, sensitivity: float = 0.5, *, mode: int = 2) -> None:
+    def __init__(self, sensitivity: float = 0.5, *, mode: int = 3) -> None:
         import pocketsphinx as ps
 
         self._vad = ps.Vad(mode, RATE, FRAME / RATE)
@@ -71,43 +79,63 @@ class Endpointer:
         self.margin = MARGIN_AT[0] + (MARGIN_AT[1] - MARGIN_AT[0]) * s
         self.floor = -60.0
         self._pending = np.zeros(0, dtype=np.float32)
+        self._heard = np.zeros(0, dtype=np.float32)
         self._t = 0.0  # time of the first pending sample
         self._history: deque[np.ndarray] = deque(maxlen=int(BEFORE * RATE / FRAME) + 1)
         self._recent: deque[bool] = deque(maxlen=3)
+        self._tail: deque[bool] = deque(maxlen=END_FRAMES)
+        self._levels: deque[float] = deque(maxlen=BACKGROUND_FRAMES)
         self._speech: list[np.ndarray] | None = None
         self._speech_start = 0.0
-        self._quiet = 0
         self._too_long = False
         self.dropped_long = 0
 
-    def feed(self, samples: np.ndarray, t: float) -> list[Utterance]:
-        """Samples from time ``t`` (contiguous with the last ones fed, or after a gap)."""
+    def feed(self, samples: np.ndarray, t: float, heard: np.ndarray | None = None
+             ) -> list[Utterance]:
+        """Samples from time ``t`` (contiguous with the last ones fed, or after a gap);
+        ``heard``: what the microphone heard for the same samples before the speaker's signal
+        was taken away (None: nothing was)."""
         if len(self._pending) == 0:
             self._t = t
         self._pending = np.concatenate([self._pending, samples.astype(np.float32)])
+        mic = samples if heard is None else heard
+        self._heard = np.concatenate([self._heard, mic.astype(np.float32)])
         out: list[Utterance] = []
         while len(self._pending) >= FRAME:
             frame, self._pending = self._pending[:FRAME], self._pending[FRAME:]
+            before, self._heard = self._heard[:FRAME], self._heard[FRAME:]
             start = self._t
             self._t += FRAME / RATE
-            u = self._frame(frame, start)
+            u = self._frame(frame, before, start)
             if u is not None:
                 out.append(u)
         return out
 
-    def _is_speech(self, frame: np.ndarray) -> bool:
-        level = 10.0 * math.log10(float(np.mean(np.square(frame, dtype=np.float64))) + 1e-12)
-        loud = level > self.floor + self.margin
+    def _is_speech(self, frame: np.ndarray, heard: np.ndarray) -> bool:
+        energy = float(np.mean(np.square(frame, dtype=np.float64)))
+        level = 10.0 * math.log10(energy + 1e-12)
+        # what the canceller explained was the speaker, not a player
+        unexplained = energy >= UNEXPLAINED * float(np.mean(np.square(heard, dtype=np.float64)))
+        # above the quiet (the floor) and above what is usually left between calls (the
+        # soundtrack's remains: its loudest frames, BACKGROUND_PERCENTILE of the last seconds)
+        background = float(np.percentile(self._levels, BACKGROUND_PERCENTILE)) \
+            if len(self._levels) >= 10 else self.floor
+        # inside an utterance, a softer sound (a consonant, a breath between words) goes on
+        above = background + (BACKGROUND_MARGIN / 2 if self._speech is not None
+                              else BACKGROUND_MARGIN)
+        loud = level > self.floor + self.margin and level > above and unexplained
         # the floor follows quiet frames down at once, and rises slowly (1 dB a second)
         if level < self.floor:
             self.floor = level
         elif not loud:
             self.floor += 0.03
+        if not loud and self._speech is None:
+            self._levels.append(level)
         pcm = (np.clip(frame, -1, 1) * 32767).astype(np.int16).tobytes()
         return loud and bool(self._vad.is_speech(pcm))
 
-    def _frame(self, frame: np.ndarray, t: float) -> Utterance | None:
-        speech = self._is_speech(frame)
+    def _frame(self, frame: np.ndarray, heard: np.ndarray, t: float) -> Utterance | None:
+        speech = self._is_speech(frame, heard)
         self._recent.append(speech)
         if self._speech is None:
             self._history.append(frame)
@@ -115,25 +143,27 @@ class Endpointer:
                 before = list(self._history)
                 self._speech = before
                 self._speech_start = t + FRAME / RATE - len(before) * FRAME / RATE
-                self._quiet = 0
                 self._too_long = False
             return None
         self._speech.append(frame)
-        self._quiet = 0 if speech else self._quiet + 1
+        self._tail.append(speech)
+        # the end: all but one of the last END_FRAMES frames quiet (a drum's remains may blip)
+        ended = len(self._tail) == END_FRAMES and sum(self._tail) <= 1
         length = len(self._speech) * FRAME / RATE
         if length > LONGEST + END_FRAMES * FRAME / RATE and not self._too_long:
             self._too_long = True  # a sentence, not a call: wait for its end, then drop it
             self.dropped_long += 1
-        if self._quiet < END_FRAMES:
+        if not ended:
             if self._too_long:
                 self._speech = self._speech[-END_FRAMES:]
             return None
-        keep = len(self._speech) - self._quiet + math.ceil(AFTER * RATE / FRAME)
+        keep = len(self._speech) - END_FRAMES + math.ceil(AFTER * RATE / FRAME)
         samples = np.concatenate(self._speech[:keep])
         start, too_long = self._speech_start, self._too_long
         self._speech = None
         self._history.clear()
         self._recent.clear()
+        self._tail.clear()
         if too_long or len(samples) < SHORTEST * RATE:
             return None
         return Utterance(samples, start)
@@ -167,6 +197,7 @@ class Listener:
         self.on_skip = on_skip
         self.utterances = 0
         self.seconds = 0.0
+        self._lagged: np.ndarray | None = None
 
     def use(self, vocabulary: Vocabulary) -> None:
         """Listen for these phrases from now on."""
@@ -178,11 +209,20 @@ class Listener:
         if len(samples) == 0:
             return []
         self.seconds += len(samples) / RATE
+        mic: np.ndarray | None = None
+        t = block.t
         if self.played is not None:
             ref = self.played.render(block.t, len(samples))
-            samples = self.canceller.process(samples, ref)
+            residual = self.canceller.process(samples, ref)
+            # the canceller's output lags by a fixed few samples: the microphone's with it
+            lag = self.canceller.latency or 0
+            if self._lagged is None:
+                self._lagged = np.zeros(lag, dtype=np.float32)
+            joined = np.concatenate([self._lagged, samples])
+            mic, self._lagged = joined[:len(samples)], joined[len(samples):]
+            samples, t = residual, block.t - lag / RATE
         heard: list[Heard] = []
-        for u in self.endpointer.feed(samples, block.t):
+        for u in self.endpointer.feed(samples, t, mic):
             self.utterances += 1
             if self.played is not None and self.played.speaking(u.start, u.end):
                 self._skip(Skipped(u.start, u.end, "the announcer was speaking"))

@@ -45,6 +45,8 @@ class EchoCanceller:
         self._constrain = 0
         self.blocks = 0
         self.resets = 0
+        #: Samples the output lags the input by (fixed once the first samples came).
+        self.latency: int | None = None
 
     def process(self, mic: np.ndarray, ref: np.ndarray) -> np.ndarray:
         """What is left of ``mic`` once the echo of ``ref`` (same length) is taken out.
@@ -62,6 +64,8 @@ class EchoCanceller:
             x, self._ref = self._ref[:n], self._ref[n:]
             out.append(self._block(d, x).astype(np.float32))
         have = np.concatenate(out)
+        if self.latency is None:
+            self.latency = len(mic) - len(have)
         if len(have) < len(mic):
             have = np.concatenate([np.zeros(len(mic) - len(have), dtype=np.float32), have])
         self._out = have[len(mic):]
