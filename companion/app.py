@@ -40,6 +40,7 @@ from companion.contract import (
     AppScreens,
     CameraView,
     GamePlugin,
+    HearsCalls,
     Light,
     SessionListener,
     StartPage,
@@ -57,9 +58,11 @@ from companion.session import (
     TableSession,
     not_saved,
 )
+from companion.voice.phrases import HeardCall
 from companion.widgets import load_kv
 from companion.words import plural
 from hardware.audio import Sounds
+from hardware.audio.played import Played
 from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
 from rules import Event, RulesError, Setup
 from vision import Profile, Reading
@@ -126,6 +129,8 @@ class AppCore(App):
         self._roll_log: RollLog | None = None
         self._recorded: tuple[Reading, Future[int | None]] | None = None
         self._use_camera(camera if camera is not None else self._camera_for(self._settings))
+        #: What the speaker plays, for the listener to take away from what it hears.
+        self.played = Played(clock=clock)
         self.sounds = self._sounds_for(self._settings)
 
     # -- the Host ---------------------------------------------------------------------------
@@ -272,6 +277,13 @@ class AppCore(App):
         if listener in self._stop_listeners:
             self._stop_listeners.remove(listener)
 
+    def hear_call(self, heard: HeardCall) -> bool:
+        """A call heard aloud reaches the game at the table, if it takes them."""
+        if isinstance(self.table, HearsCalls):
+            self.table.on_heard(heard)
+            return True
+        return False
+
     def on_stop(self) -> None:
         for listener in list(self._stop_listeners):
             listener()
@@ -371,7 +383,7 @@ class AppCore(App):
         for w in caught:
             Logger.warning(f"companion: {w.message}")
         folder = settings_mod.soundtrack_dir(settings, config)
-        return Sounds(backend, volume=volume, folder=folder)
+        return Sounds(backend, volume=volume, folder=folder, played=self.played)
 
     def soundtracks(self) -> list[str]:
         """Soundtracks in the soundtrack folder (the hardware layer reads their lengths)."""

@@ -152,7 +152,8 @@ class ArenaModel:
         header: tuple[str, ...] = (short,) if short == seat.player else (short, seat.player)
         targeting = b.needs_target and b.actor != seat.player
         out = seat.knocked_out or not seat.playing
-        targetable = targeting and not out
+        # a heard call several players could have said: their names are tapped to say who
+        targetable = (targeting and not out) or calls.asks(seat.player)
         tone: HeaderTone
         if out:
             tone = "knocked"
@@ -236,7 +237,8 @@ class ArenaModel:
         clock, tone, go = self.clock()
         return ArenaLook("Tie-break" if number > total else f"Round {number}/{total}",
                          clock, tone, go, frozenset(calls.legal_counts()) & set(KEYPAD),
-                         b.action == "attack", b.rear, b.active, self.prompt(),
+                         b.action == "attack", b.rear, b.active or calls.heard is not None,
+                         self.prompt(),
                          bool(calls.session.message) and self.refused,
                          tuple(self.log_lines(14)))
 
@@ -256,6 +258,9 @@ class ArenaModel:
         message = calls.session.message
         if message:
             return message
+        heard = self.heard_words()
+        if heard:
+            return heard
         if b.actor is not None and b.action is not None:
             seat = calls.seat_of(b.actor)
             action = seat.character.actions.get(b.action)
@@ -272,6 +277,20 @@ class ArenaModel:
                     if calls.session.clock.state == "paused"
                     else "Tap Yarra Mark! to start the round")
         return ""
+
+    def heard_words(self) -> str:
+        """A call heard aloud and shown: what was heard, and who said it (or the question)."""
+        w = self.calls.heard
+        if w is None:
+            return ""
+        h = w.heard
+        if h.ambiguous:
+            return f"Heard: {h.said}\nWho said it? Tap their name"
+        if h.table is not None:
+            return f"Heard: {h.said}\nCancel drops it"
+        who = self.calls.seat_of(h.speakers[0]).character.short if h.speakers else ""
+        return f"Heard: {who}: {h.said}\nCancel drops it" if who else \
+            f"Heard: {h.said}\nCancel drops it"
 
     def counting(self, seat: int, action: str, count: int) -> tuple[str, str] | None:
         """A seat's button still being counted: (its player, the message box's words), or
