@@ -34,18 +34,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))  # voicelab (after the packages)
 
-import numpy as np
+
+from voicelab import CHATTER, TEST_VOICES, TUNE_VOICES, Table, Voice, build_table, say, write_wav
 
 import rules
 from companion.games.eye_for_an_eye.voice import EyeVoice
-from companion.voice.listener import Listener
+from companion.voice.listener import Listener, Skipped
 from companion.voice.phrases import Heard, read_heard
 from companion.voice.recogniser import Recogniser
 from hardware.audio.played import Played
 from hardware.audio.sounds import builtin_sound
 from hardware.microphone import RATE, ReplayMicrophone
 from rules.eye_for_an_eye.calls import Act, Land, Ready, Unblockable
-from voicelab import CHATTER, TEST_VOICES, TUNE_VOICES, Table, Voice, build_table, say, write_wav
 
 PLAYERS = ("Ana", "Ben", "Cy")
 ROUND = 180.0
@@ -142,7 +142,14 @@ def measure_calls(voices: Sequence[str], n: int, seed: int, cache: Path, *,
                         music_db=music_db, gaps=(1.5, 2.5))
     game = rules.new_game("eye-for-an-eye", list(PLAYERS), {"rounds": 9}, seed=seed)
     voice = EyeVoice(game)
-    listener = Listener(Recogniser(), played=played_for(table))
+    def skipped(sk: Skipped) -> None:
+        i = said_in(table, sk.start, sk.end)
+        if verbose and i is not None:
+            print(f"  not taken in {lines[i][0]!r}: {sk.start:.2f}-{sk.end:.2f} s "
+                  f"(said {table.spoken[i].start:.2f}-{table.spoken[i].end:.2f}): {sk.why}",
+                  flush=True)
+
+    listener = Listener(Recogniser(), played=played_for(table), on_skip=skipped)
     listener.use(voice.vocabulary())
     counts = {"said": len(lines), "exact": 0, "asked": 0, "wrong": 0, "refused": 0,
               "missed": 0, "extra": 0}

@@ -60,11 +60,12 @@ def seat_setup(seats: str) -> tuple[list[str], list[str]]:
     for item in items:
         player, sep, character = item.partition("=")
         name = (character if sep else player).strip()
-        cid = by_name.get(name.casefold())
-        if cid is None:
+        found = by_name.get(name.casefold())
+        if found is None:
             raise ValueError(f"--seats: {name!r} is no character (characters: "
                              f"{', '.join(c.short for c in known.values())}; tribes: "
                              f"{', '.join(c.tribe for c in known.values())})")
+        cid = found
         if cid in chosen:
             other = items[chosen.index(cid)]
             raise ValueError(f"--seats: {other!r} and {item!r} are both {known[cid].name} "

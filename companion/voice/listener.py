@@ -84,6 +84,9 @@ class Endpointer:
         self._history: deque[np.ndarray] = deque(maxlen=int(BEFORE * RATE / FRAME) + 1)
         self._recent: deque[bool] = deque(maxlen=3)
         self._tail: deque[bool] = deque(maxlen=END_FRAMES)
+        self._last_voiced = 0
+        #: Whether the last frame was voiced (the voice detector's word).
+        self.voiced = False
         self._levels: deque[float] = deque(maxlen=BACKGROUND_FRAMES)
         self._speech: list[np.ndarray] | None = None
         self._speech_start = 0.0
@@ -121,18 +124,25 @@ class Endpointer:
         background = float(np.percentile(self._levels, BACKGROUND_PERCENTILE)) \
             if len(self._levels) >= 10 else self.floor
         # inside an utterance, a softer sound (a consonant, a breath between words) goes on
-        above = background + (BACKGROUND_MARGIN / 2 if self._speech is not None
-                              else BACKGROUND_MARGIN)
-        loud = level > self.floor + self.margin and level > above and unexplained
+        inside = self._speech is not None
+        # inside an utterance a softer sound (a consonant under a drum) carries it on
+        above = background + (BACKGROUND_MARGIN / 2 if inside else BACKGROUND_MARGIN)
+        loud = level > self.floor + self.margin and level > above and (unexplained or inside)
+        clear = level > background + BACKGROUND_MARGIN and unexplained
         # the floor follows quiet frames down at once, and rises slowly (1 dB a second)
         if level < self.floor:
             self.floor = level
         elif not loud:
             self.floor += 0.03
-        if not loud and self._speech is None:
+        if self._speech is None:  # what the room sounds like between utterances
             self._levels.append(level)
+        if not loud:
+            self.voiced = False
+            return False
         pcm = (np.clip(frame, -1, 1) * 32767).astype(np.int16).tobytes()
-        return loud and bool(self._vad.is_speech(pcm))
+        self.voiced = clear and bool(self._vad.is_speech(pcm))
+        # a clear voice starts an utterance; the level carries it on
+        return True if inside else self.voiced
 
     def _frame(self, frame: np.ndarray, heard: np.ndarray, t: float) -> Utterance | None:
         speech = self._is_speech(frame, heard)
@@ -142,10 +152,13 @@ class Endpointer:
             if sum(self._recent) >= START_FRAMES:
                 before = list(self._history)
                 self._speech = before
+                self._last_voiced = len(before)
                 self._speech_start = t + FRAME / RATE - len(before) * FRAME / RATE
                 self._too_long = False
             return None
         self._speech.append(frame)
+        if self.voiced:
+            self._last_voiced = len(self._speech)
         self._tail.append(speech)
         # the end: all but one of the last END_FRAMES frames quiet (a drum's remains may blip)
         ended = len(self._tail) == END_FRAMES and sum(self._tail) <= 1
@@ -157,7 +170,9 @@ class Endpointer:
             if self._too_long:
                 self._speech = self._speech[-END_FRAMES:]
             return None
-        keep = len(self._speech) - END_FRAMES + math.ceil(AFTER * RATE / FRAME)
+        # cut after the voice detector's last voiced frame (what carried on may be the drum)
+        keep = min(len(self._speech) - END_FRAMES, self._last_voiced) \
+            + math.ceil(AFTER * RATE / FRAME)
         samples = np.concatenate(self._speech[:keep])
         start, too_long = self._speech_start, self._too_long
         self._speech = None

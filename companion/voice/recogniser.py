@@ -6,8 +6,11 @@ each utterance the listener cuts out against a grammar of the game's phrases onl
 ones weighted up (:class:`~companion.voice.phrases.Vocabulary`). A grammar always finds its
 best phrase, even in a sentence of table talk, so the phrase is kept only when it explains the
 sound nearly as well as a free decoding of the same sound into English phones does (the
-likelihood ratio per frame, :attr:`Decision.ratio`) and no word is stretched or squeezed past
-what speech does (:attr:`Decision.stretch`). Where the line lies is the sensitivity setting.
+likelihood ratio per frame, :attr:`Decision.ratio`; where the line lies is the sensitivity
+setting), no word is stretched or squeezed past what speech does (:attr:`Decision.stretch`),
+and a loop of everyday words (companion/voice/talk.txt, with the game's own) does not explain
+it clearly better than the phrase (:attr:`Decision.talk`: a sentence of table talk that holds
+the game's words is such words, not a call).
 
 The decoders load in about 0.2 s and hold about 20 MB; decoding a call of one second takes
 15-30 ms of one core here (benchmarks/voice.py).
@@ -38,8 +41,23 @@ BEAMS = {"beam": 1e-80, "pbeam": 1e-80, "wbeam": 1e-60, "lpbeam": 1e-60, "lponly
 #: Sensitivity 0..1 -> the likelihood ratio per frame a phrase needs (logmath units; higher
 #: sensitivity, lower line). Tuned on the tuning voices of benchmarks/voice.py only.
 RATIO_AT = {0.0: -18.0, 0.5: -28.0, 1.0: -40.0}
-#: Most frames a phone of a word may take (a word stretched over a sentence is no call).
-MOST_FRAMES_PER_PHONE = 40.0
+#: Most frames a phone of a word may take (a word stretched over a sentence is no call), and
+#: most a phone of the whole phrase may take on average.
+MOST_FRAMES_PER_PHONE = 30.0
+MOST_FRAMES_PER_PHONE_ON_AVERAGE = 18.0
+#: A phrase of few phones ("undo", "leap") is easily found in any noise: it needs this much
+#: more likelihood ratio per frame for each phone it has fewer than SHORT_PHONES.
+SHORT_PHONES = 6
+SHORT_PENALTY = 3.0
+#: Most frames of quiet before and after a phrase (the listener cuts utterances with 0.15 s
+#: before the speech, and after it up to 0.09 s past the last frame the voice detector found
+#: voiced, which the soundtrack's remains may stretch): longer is speech the phrase does not
+#: explain ("Watch out ... for the leap card").
+MOST_PAUSE_BEFORE = 30
+MOST_PAUSE_AFTER = 60
+#: How much better per frame the loop of everyday words may explain an utterance than the
+#: phrase does (logmath units): more, and it is table talk.
+TALK_LINE = -2.0
 #: Fewest frames a word's phones take on average (squeezed: not that word).
 LEAST_FRAMES_PER_PHONE = 3.0
 
@@ -68,6 +86,13 @@ class Decision:
     frames: int
     kept: bool
     why: str = ""
+    talk: float = 0.0
+
+
+def _talk_words() -> set[str]:
+    """Everyday words (companion/voice/talk.txt)."""
+    text = resources.files("companion.voice").joinpath("talk.txt").read_text("utf-8")
+    return {w for line in text.splitlines() if not line.startswith("#") for w in line.split()}
 
 
 def _dictionary_words() -> dict[str, list[str]]:
@@ -100,13 +125,17 @@ class Recogniser:
                                             bestpath=False))
         self._phones.add_allphone_file("phones", None)
         self._phones.activate_search("phones")
+        self._talk = ps.Decoder(ps.Config(hmm=model, dict=words, lm=None, loglevel="FATAL",
+                                          fsgusefiller=False, bestpath=False))
+        self._talk_words: set[str] = set()
         self._known: set[str] = set()
         self._version: tuple[str, int] | None = None
         self._phrases: dict[tuple[str, ...], Phrase] = {}
         self.missing: set[str] = set()
         for word, prons in _dictionary_words().items():
             self._add_word(word, prons)
-        self._grammar.add_word("pause_", "SIL", False)
+        for decoder in (self._grammar, self._talk):
+            decoder.add_word("pause_", "SIL", False)
 
     @property
     def line(self) -> float:
@@ -120,10 +149,11 @@ class Recogniser:
                 if have.split() == phones.split():
                     continue
                 name = f"{word}(9)"  # an extra pronunciation beside the dictionary's
-            try:
-                self._grammar.add_word(name, phones, False)
-            except RuntimeError:
-                log.warning("voice: pronunciation %s %s not added", name, phones)
+            for decoder in (self._grammar, self._talk):
+                try:
+                    decoder.add_word(name, phones, False)
+                except RuntimeError:
+                    log.warning("voice: pronunciation %s %s not added", name, phones)
         self._known.add(word)
 
     def knows(self, word: str) -> bool:
@@ -157,6 +187,14 @@ class Recogniser:
                 "<phrase> = " + "\n | ".join(alternatives) + ";\n")
         self._grammar.add_jsgf_string("calls", jsgf)
         self._grammar.activate_search("calls")
+        talk = _talk_words() | {w for p in phrases for w in p.words}
+        talk = {w for w in talk if self.knows(w)}
+        if talk != self._talk_words:
+            self._talk_words = talk
+            self._talk.add_jsgf_string(
+                "talk", "#JSGF V1.0;\ngrammar talk;\npublic <talk> = [pause_] <word>+ "
+                "[pause_];\n<word> = " + " | ".join(sorted(talk)) + ";\n")
+            self._talk.activate_search("talk")
 
     @property
     def phrases(self) -> dict[tuple[str, ...], Phrase]:
@@ -177,7 +215,8 @@ class Recogniser:
         hyp = g.hyp()
         if hyp is None or not hyp.hypstr.strip():
             return Decision((), -math.inf, 0.0, 0.0, frames, False, "no phrase fits")
-        words, grammar_score, stretch, squeeze = self._read_segments(g)
+        words, grammar_score, stretch, squeeze, average, phones, pause = \
+            self._read_segments(g)
         p = self._phones
         p.start_utt()
         p.process_raw(pcm, full_utt=True)
@@ -187,14 +226,28 @@ class Recogniser:
         if words not in self._phrases:
             return Decision(words, ratio, stretch, squeeze, frames, False,
                             "the words are not a whole phrase")
-        if stretch > MOST_FRAMES_PER_PHONE:
+        if pause[0] > MOST_PAUSE_BEFORE or pause[1] > MOST_PAUSE_AFTER:
+            return Decision(words, ratio, stretch, squeeze, frames, False,
+                            f"{pause[0]} and {pause[1]} frames of sound before and after "
+                            "the phrase")
+        if stretch > MOST_FRAMES_PER_PHONE or average > MOST_FRAMES_PER_PHONE_ON_AVERAGE:
             return Decision(words, ratio, stretch, squeeze, frames, False, "a word stretched")
         if squeeze < LEAST_FRAMES_PER_PHONE:
             return Decision(words, ratio, stretch, squeeze, frames, False, "a word squeezed")
-        if ratio < self.line:
+        line = self.line + SHORT_PENALTY * max(0, SHORT_PHONES - phones)
+        if ratio < line:
             return Decision(words, ratio, stretch, squeeze, frames, False,
-                            f"not sure enough ({ratio:.0f} < {self.line:.0f})")
-        return Decision(words, ratio, stretch, squeeze, frames, True)
+                            f"not sure enough ({ratio:.0f} < {line:.0f})")
+        t = self._talk
+        t.start_utt()
+        t.process_raw(pcm, full_utt=True)
+        t.end_utt()
+        talk = (grammar_score - self._score(t)) / max(frames, 1)
+        if talk < TALK_LINE:
+            said = t.hyp().hypstr if t.hyp() is not None else ""
+            return Decision(words, ratio, stretch, squeeze, frames, False,
+                            f"table talk ({said!r}: {talk:.1f} < {TALK_LINE:g})", talk)
+        return Decision(words, ratio, stretch, squeeze, frames, True, "", talk)
 
     def confidence(self, decision: Decision) -> float:
         """0..1: how far above the line a decision's likelihood ratio is (0.5 on it)."""
@@ -215,24 +268,42 @@ class Recogniser:
             total += decoder.logmath.log(s.ascore) if s.ascore > 0 else -1e7
         return total
 
-    def _read_segments(self, decoder: Any) -> tuple[tuple[str, ...], float, float, float]:
+    def _read_segments(self, decoder: Any
+                       ) -> tuple[tuple[str, ...], float, float, float, float, int,
+                                  tuple[int, int]]:
+        """The words, the total acoustic score, the most and least frames a phone took in a
+        word, the frames a phone took on average over the words, the phones, and the longest
+        quiet before or after."""
         words: list[str] = []
         total = 0.0
         stretch = 0.0
         squeeze = math.inf
+        phones_in = 0
+        frames_in = 0
+        before = after = 0
         for s in decoder.seg() or ():
             if s.end_frame < s.start_frame:
                 continue
             total += decoder.logmath.log(s.ascore) if s.ascore > 0 else -1e7
             word = s.word.split("(")[0]
+            if word == "pause_":
+                if words:
+                    after = s.end_frame - s.start_frame + 1
+                else:
+                    before = s.end_frame - s.start_frame + 1
             if word.startswith(("<", "[")) or word in ("", "pause_"):
                 continue
             words.append(word)
             phones = decoder.lookup_word(s.word) or decoder.lookup_word(word) or word
-            per = (s.end_frame - s.start_frame + 1) / max(1, len(phones.split()))
+            n = max(1, len(phones.split()))
+            per = (s.end_frame - s.start_frame + 1) / n
             stretch = max(stretch, per)
             squeeze = min(squeeze, per)
-        return tuple(words), total, stretch, squeeze if words else 0.0
+            phones_in += n
+            frames_in += s.end_frame - s.start_frame + 1
+        average = frames_in / max(1, phones_in)
+        return (tuple(words), total, stretch, squeeze if words else 0.0, average, phones_in,
+                (before, after))
 
 
 __all__ = ["BEAMS", "ILLEGAL_WEIGHT", "RATIO_AT", "Decision", "Recogniser", "ratio_line"]

@@ -35,10 +35,12 @@ Post = Callable[[Callable[[], None]], None]
 
 @dataclass(frozen=True)
 class MicrophoneStatus:
-    """Which microphone voice calls would use, in words; ``found`` False when none is."""
+    """Which microphone voice calls would use, in a few words (Settings' heading line) and
+    in full (the doctor); ``found`` False when none is."""
 
     found: bool
     words: str
+    detail: str = ""
 
 
 def microphone_status(settings: Settings, config: dict[str, Any]) -> MicrophoneStatus:
@@ -48,21 +50,22 @@ def microphone_status(settings: Settings, config: dict[str, Any]) -> MicrophoneS
     from hardware.microphone import choose, find_microphone
 
     if settings.voice_calls == "off":
-        return MicrophoneStatus(False, "Voice calls are off (Settings)")
+        return MicrophoneStatus(False, "Voice calls are off", "voice calls are off (Settings)")
     try:
         choice = choose(None, config, setting=settings.microphone or None)
     except HardwareError as e:
-        return MicrophoneStatus(False, f"Voice calls are off: {e}")
+        return MicrophoneStatus(False, "Microphone unknown: voice calls are off", str(e))
     if choice.kind == "none":
-        return MicrophoneStatus(False, f"Voice calls are off: no microphone ({choice.origin})")
+        return MicrophoneStatus(False, "No microphone: voice calls are off",
+                                f"no microphone (from {choice.origin})")
     if choice.kind == "auto":
         found = find_microphone()
         if not found.spec:
-            return MicrophoneStatus(False, f"No microphone found: voice calls are off "
-                                           f"({found.why})")
-        return MicrophoneStatus(True, f"Voice calls heard by {found.label}")
-    return MicrophoneStatus(True, f"Voice calls heard by microphone {choice.spec} "
-                                  f"(from {choice.origin})")
+            return MicrophoneStatus(False, "No microphone found: voice calls are off",
+                                    f"no microphone found: {found.why}")
+        return MicrophoneStatus(True, "Voice calls on", f"auto finds {found.label}")
+    return MicrophoneStatus(True, "Voice calls on",
+                            f"microphone {choice.spec!r} (from {choice.origin})")
 
 
 class ListeningService:

@@ -116,7 +116,7 @@ def find_microphone(env: Mapping[str, str] | None = None, *, cards_text: str | N
     env = os.environ if env is None else env
     cards = capture_cards(_cards_text() if cards_text is None else cards_text, asound)
     if not cards:
-        return Found("", "", "no sound card that records (plug in a USB microphone)")
+        return Found("", "", "no sound card records here")
     runtime = env.get("XDG_RUNTIME_DIR")
     server = sound_server(Path(runtime) if runtime else None)
     usb = [c for c in cards if "USB" in c[2]] or cards
