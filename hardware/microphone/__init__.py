@@ -36,6 +36,8 @@ from hardware.microphone.replay import ReplayMicrophone, StandInMicrophone
 from hardware.schema import checked
 
 ENV_VAR = "COMPANION_MICROPHONE"
+#: Stands in for /proc/asound (its ``cards`` and ``cardN/pcm*c``) in tests and checks.
+ASOUND_VAR = "COMPANION_ASOUND_DIR"
 CHOICES = "auto, alsa[:CARD], pipewire, replay:PATH, stand-in or none"
 KNOWN = ("auto", "alsa", "pipewire", "replay", "stand-in", "none")
 
@@ -100,21 +102,27 @@ def choose(source: str | None = None, config: Mapping[str, Any] | None = None, *
     return MicrophoneChoice("auto", "default")
 
 
-def _cards_text() -> str:
+def asound_dir() -> Path:
+    """ALSA's view of the sound cards: /proc/asound, or $COMPANION_ASOUND_DIR."""
+    return Path(os.environ.get(ASOUND_VAR) or "/proc/asound")
+
+
+def _cards_text(asound: Path | None = None) -> str:
     try:
-        return Path("/proc/asound/cards").read_text(encoding="utf-8")
+        return ((asound or asound_dir()) / "cards").read_text(encoding="utf-8")
     except OSError:
         return ""
 
 
 def find_microphone(env: Mapping[str, str] | None = None, *, cards_text: str | None = None,
-                    asound: Path = Path("/proc/asound")) -> Found:
+                    asound: Path | None = None) -> Found:
     """What ``auto`` means here: PipeWire's default source where the desktop runs PipeWire (or
     PulseAudio) and a card can record, else the first USB card that records through ALSA."""
     from hardware.audio.route import sound_server
 
     env = os.environ if env is None else env
-    cards = capture_cards(_cards_text() if cards_text is None else cards_text, asound)
+    asound = asound or asound_dir()
+    cards = capture_cards(_cards_text(asound) if cards_text is None else cards_text, asound)
     if not cards:
         return Found("", "", "no sound card records here")
     runtime = env.get("XDG_RUNTIME_DIR")
@@ -148,7 +156,7 @@ def make_microphone(spec: str, *, realtime: bool = True) -> Microphone | None:
     if name == "pipewire":
         return DeviceMicrophone(spec, arg or "pipewire", "the desktop's microphone (PipeWire)")
     if name == "alsa":
-        device = alsa_device(arg, _cards_text())
+        device = alsa_device(arg, _cards_text(), asound_dir())
         return DeviceMicrophone(spec, device, f"microphone {device} through ALSA")
     raise UnknownMicrophone(f"unknown microphone {spec!r}: choose {CHOICES}")
 
