@@ -98,7 +98,7 @@ def say(text: str, voice: Voice, cache: Path | None = None) -> np.ndarray:
             raise ValueError(f"unknown synthesiser {voice.synth!r}")
         subprocess.run(cmd, check=True, capture_output=True)
         out = Path(tmp) / "out.wav"
-        subprocess.run(["sox", str(raw), "-r", str(RATE), "-c", "1", "-b", "16", str(out),
+        subprocess.run(["sox", "-D", str(raw), "-r", str(RATE), "-c", "1", "-b", "16", str(out),
                         "silence", "1", "0.02", "0.5%", "reverse", "silence", "1", "0.02",
                         "0.5%", "reverse", "norm", "-3"], check=True, capture_output=True)
         samples = load_mono(out, RATE)

@@ -10,7 +10,10 @@ tuned on: these check the plumbing, benchmarks/voice.py measures the untuned voi
   (heard with ``--playing drum_loop --playing yarra_mark``);
 - attack-grubic.wav: "Attack two on Grubic" (Riparian's or Banksia's: the table asks who);
 - table-talk.wav: "I'm going to parry that next time", "did you see that spear thrust",
-  "watch out for the leap card", over the drum loop (no call in it).
+  "watch out for the leap card", over the drum loop (no call in it);
+- table-quiet.wav: for the whole-app test, no soundtrack (the app's own speaker plays there):
+  "Spear Thrust three on Hydris", "Parry two", "Attack two on Grubic", "Watch out", 2.5 s
+  apart, from 1.5 s.
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ def main() -> int:
     table = build_table([(say(t, VOICE), t, "") for t in talk], soundtrack="drum_loop",
                         lead=6.0, gaps=(1.2, 1.2), seed=43)
     write_wav(OUT / "table-talk.wav", table.mic)
+    calls = ["Spear Thrust three on Hydris", "Parry two", "Attack two on Grubic", "Watch out"]
+    table = build_table([(say(t, VOICE), t, "") for t in calls], soundtrack=None, lead=1.5,
+                        gaps=(2.5, 2.5), seed=44)
+    write_wav(OUT / "table-quiet.wav", table.mic)
     for p in sorted(OUT.glob("*.wav")):
         print(p, p.stat().st_size)
     return 0

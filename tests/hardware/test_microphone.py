@@ -90,7 +90,7 @@ def test_a_recording_is_heard_block_by_block_on_its_own_clock(tmp_path: Path) ->
     assert sum(len(b.samples) for b in blocks) == RATE
     assert level_dbfs(blocks[0].samples) < -100  # the first half second is silent
     assert level_dbfs(blocks[-5].samples) == pytest.approx(-9.0, abs=0.5)  # 0.5 sine: -9 dB
-    with pytest.raises(MicrophoneClosed, match="replay:.*is closed"):
+    with pytest.raises(MicrophoneClosed, match=r"replay:.*is closed"):
         mic.read()
     mic.close()  # again: nothing happens
 

@@ -173,7 +173,7 @@ class ArenaModel:
         actions = {key: self._action(seat, key, b, parry, possible, closed, out)
                    for key in ACTION_KEYS}
         standing = tuple(f for f in seat.figures if f[1] > 0)
-        figures = standing if targetable and len(standing) > 1 else None
+        figures = standing if targeting and not out and len(standing) > 1 else None
         return SeatLook(seat.player, header, tone, targetable, health,
                         seat.health / max(1, seat.max_health), cups, actions, figures, out)
 
@@ -249,6 +249,8 @@ class ArenaModel:
         if not self.log_beside and self.calls.session.log and not self._news():
             newest = self.log_lines(1)[0]
             return ("Last call:\n" + newest, newest)
+        if self.calls.heard is not None and not self.calls.session.message:
+            return self.heard_words()
         return (self._news() or "Tap an action on your panel",)
 
     def _news(self) -> str:
@@ -260,7 +262,7 @@ class ArenaModel:
             return message
         heard = self.heard_words()
         if heard:
-            return heard
+            return heard[0]
         if b.actor is not None and b.action is not None:
             seat = calls.seat_of(b.actor)
             action = seat.character.actions.get(b.action)
@@ -278,19 +280,19 @@ class ArenaModel:
                     else "Tap Yarra Mark! to start the round")
         return ""
 
-    def heard_words(self) -> str:
-        """A call heard aloud and shown: what was heard, and who said it (or the question)."""
+    def heard_words(self) -> tuple[str, ...]:
+        """A call heard aloud and shown: what was heard, who said it (or the question) and
+        what Cancel does, longest first (the screen shows the first that fits)."""
         w = self.calls.heard
         if w is None:
-            return ""
+            return ()
         h = w.heard
         if h.ambiguous:
-            return f"Heard: {h.said}\nWho said it? Tap their name"
-        if h.table is not None:
-            return f"Heard: {h.said}\nCancel drops it"
-        who = self.calls.seat_of(h.speakers[0]).character.short if h.speakers else ""
-        return f"Heard: {who}: {h.said}\nCancel drops it" if who else \
-            f"Heard: {h.said}\nCancel drops it"
+            return (f"Heard: {h.said}\nWho said it? Tap their name", f"{h.said}\nWho said it?")
+        who = self.calls.seat_of(h.speakers[0]).character.short \
+            if h.speakers and h.table is None else ""
+        said = f"{who}: {h.said}" if who else h.said
+        return (f"Heard: {said}\nCancel drops it", f"Heard: {said}", said, h.said)
 
     def counting(self, seat: int, action: str, count: int) -> tuple[str, str] | None:
         """A seat's button still being counted: (its player, the message box's words), or
