@@ -49,6 +49,8 @@ from rules.eye_for_an_eye.calls import Act, Land, Ready, Unblockable
 
 PLAYERS = ("Ana", "Ben", "Cy")
 ROUND = 180.0
+#: A match long enough for the calls scripted (its rounds timed on the recording's clock).
+OPTIONS = {"rounds": 9, "round_seconds": 3600.0}
 
 
 def round_cues(length: float) -> list[tuple[str, float]]:
@@ -92,7 +94,7 @@ def script(seed: int, n: int) -> list[tuple[str, str, list[str]]]:
     """``n`` calls of a random legal Eye for an Eye round: (words said, the call, the silent
     calls after it: hits landing when no parry came)."""
     rng = random.Random(seed)
-    game = rules.new_game("eye-for-an-eye", list(PLAYERS), {"rounds": 9}, seed=seed)
+    game = rules.new_game("eye-for-an-eye", list(PLAYERS), OPTIONS, seed=seed)
     voice = EyeVoice(game)
     out: list[tuple[str, str, list[str]]] = []
     t = 1.0
@@ -140,7 +142,7 @@ def measure_calls(voices: Sequence[str], n: int, seed: int, cache: Path, *,
         parts.append((say(words, v, cache), words, truth))
     table = build_table(parts, soundtrack="drum_loop", cues=round_cues(10_000), seed=seed,
                         music_db=music_db, gaps=(1.5, 2.5))
-    game = rules.new_game("eye-for-an-eye", list(PLAYERS), {"rounds": 9}, seed=seed)
+    game = rules.new_game("eye-for-an-eye", list(PLAYERS), OPTIONS, seed=seed)
     voice = EyeVoice(game)
     def skipped(sk: Skipped) -> None:
         i = said_in(table, sk.start, sk.end)
@@ -288,7 +290,7 @@ def measure_latency(voices: Sequence[str], cache: Path, n: int, seed: int) -> No
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "table.wav"
         write_wav(path, table.mic)
-        game = rules.new_game("eye-for-an-eye", list(PLAYERS), {"rounds": 9}, seed=seed)
+        game = rules.new_game("eye-for-an-eye", list(PLAYERS), OPTIONS, seed=seed)
         voice = EyeVoice(game)
         played = Played(RATE)
         listener = Listener(Recogniser(), played=played)

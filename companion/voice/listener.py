@@ -43,6 +43,11 @@ AFTER = 0.09
 #: Utterances shorter or longer than these are no call (a cough; a sentence of table talk).
 SHORTEST = 0.2
 LONGEST = 3.6
+#: A call cut in two by a pause inside it: an utterance not taken is heard again joined to the
+#: next one when that starts within this many seconds of its end.
+JOIN_GAP = 0.6
+#: Seconds of sound kept for joining (a call is at most LONGEST long).
+KEEP = 8.0
 #: Sensitivity 0..1 -> dB above the level of what is left that speech must reach.
 MARGIN_AT = (14.0, 6.0)
 #: What is usually left between calls: a high percentile of the last frames' levels that were
@@ -213,6 +218,9 @@ class Listener:
         self.utterances = 0
         self.seconds = 0.0
         self._lagged: np.ndarray | None = None
+        self._kept = np.zeros(0, dtype=np.float32)
+        self._kept_t: float | None = None
+        self._missed: Utterance | None = None
 
     def use(self, vocabulary: Vocabulary) -> None:
         """Listen for these phrases from now on."""
@@ -236,19 +244,49 @@ class Listener:
             joined = np.concatenate([self._lagged, samples])
             mic, self._lagged = joined[:len(samples)], joined[len(samples):]
             samples, t = residual, block.t - lag / RATE
+        self._keep(samples, t)
         heard: list[Heard] = []
         for u in self.endpointer.feed(samples, t, mic):
             self.utterances += 1
             if self.played is not None and self.played.speaking(u.start, u.end):
                 self._skip(Skipped(u.start, u.end, "the announcer was speaking"))
+                self._missed = None
                 continue
             decision = self.recogniser.decide(u.samples)
+            missed, self._missed = self._missed, None
+            if not decision.kept and missed is not None and u.start - missed.end < JOIN_GAP:
+                joined = self._between(missed.start, u.end)
+                if joined is not None:  # a pause inside one call cut it in two
+                    again = self.recogniser.decide(joined.samples)
+                    if again.kept:
+                        u, decision = joined, again
             if not decision.kept:
                 self._skip(Skipped(u.start, u.end, decision.why, decision))
+                self._missed = u
                 continue
             heard.append(Heard(decision.words, u.start, u.end,
                                self.recogniser.confidence(decision)))
         return heard
+
+    def _keep(self, samples: np.ndarray, t: float) -> None:
+        """Keep the last KEEP seconds of what is left once the speaker's sound is taken away."""
+        if self._kept_t is None or abs(self._kept_t + len(self._kept) / RATE - t) > 0.01:
+            self._kept, self._kept_t = np.zeros(0, dtype=np.float32), t  # a gap: start anew
+        self._kept = np.concatenate([self._kept, samples.astype(np.float32)])
+        extra = len(self._kept) - int(KEEP * RATE)
+        if extra > 0:
+            self._kept = self._kept[extra:]
+            self._kept_t += extra / RATE
+
+    def _between(self, start: float, end: float) -> Utterance | None:
+        """The sound kept from ``start`` to ``end``, or None when it is no longer kept."""
+        if self._kept_t is None:
+            return None
+        i0 = round((start - self._kept_t) * RATE)
+        i1 = round((end - self._kept_t) * RATE)
+        if i0 < 0 or i1 > len(self._kept) or i1 <= i0:
+            return None
+        return Utterance(self._kept[i0:i1].copy(), start)
 
     def _skip(self, skipped: Skipped) -> None:
         log.debug("voice: not taken (%.2f-%.2f s): %s", skipped.start, skipped.end,

@@ -40,7 +40,7 @@ ILLEGAL_WEIGHT = 0.02
 BEAMS = {"beam": 1e-80, "pbeam": 1e-80, "wbeam": 1e-60, "lpbeam": 1e-60, "lponlybeam": 1e-60}
 #: Sensitivity 0..1 -> the likelihood ratio per frame a phrase needs (logmath units; higher
 #: sensitivity, lower line). Tuned on the tuning voices of benchmarks/voice.py only.
-RATIO_AT = {0.0: -18.0, 0.5: -28.0, 1.0: -40.0}
+RATIO_AT = {0.0: -20.0, 0.5: -28.0, 1.0: -38.0}
 #: Most frames a phone of a word may take (a word stretched over a sentence is no call), and
 #: most a phone of the whole phrase may take on average.
 MOST_FRAMES_PER_PHONE = 30.0

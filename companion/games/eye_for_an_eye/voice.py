@@ -5,14 +5,14 @@ The rulebook's calls: "Call out the exact name of the action along with the numb
 dice" ("Parry 2"), "Readying Leap!" and "Leap!". So each character's actions and tribal cards
 by their printed names, with a count where the action takes one (1 to its spaces), a target
 by character, tribe, figure or player name ("on Hydris", "on Guard 2") and "from the rear";
-"Unblockable N on X"; the same said after the character's own name ("Grubic spear thrust
-three on Hydris"); and the table's "undo" and "Yarra Mark". Phrases whose calls are legal now
+"Unblockable N on X"; and the table's "undo" and "Yarra Mark". Phrases whose calls are legal now
 (the rules' own :meth:`~rules.eye_for_an_eye.EyeForAnEye.legal_calls`) are weighted up.
 
 Whose call it is follows from the call: an action's owner, the attacked player for a parry
 (the rules take "Parry 2" from whoever has an attack waiting); a phrase several players could
 say ("Attack 2 on Grubic", where Riparian and Banksia both have Attack) is asked with one tap
-when more than one of them may say it now.
+when more than one of them may say it now. (A phrase said after the caller's own name, "Grubic
+spear thrust three", doubled the phrases and the table talk heard as calls: benchmarks/voice.py.)
 """
 
 from __future__ import annotations
@@ -73,11 +73,8 @@ class EyeVoice:
         out: list[tuple[tuple[str, ...], str, Call]] = []
         for i, s in enumerate(seats):
             c = s.character
-            me = c.short
             others = [t for t in targets if t[2] != i]
-            for prefix in ((), spoken(me)):
-                out.extend((prefix + words, said, call)
-                           for words, said, call in self._of(c, me, others))
+            out.extend(self._of(c, c.short, others))
         return tuple(out)
 
     def _of(self, c: Character, me: str, targets: list[tuple[tuple[str, ...], str, int]]
