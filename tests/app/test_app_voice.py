@@ -36,6 +36,14 @@ class Lines(logging.Handler):
         self.lines.append(record.getMessage())
 
 
+def shot(app: Any, d: Any, shots: Path, name: str, problems: list[str]) -> None:
+    """A screenshot at 800x480, and what the layout check finds wrong on it."""
+    from companion.drive import layout_problems
+
+    d.screenshot(shots / f"voice-{name}.png")
+    problems.extend(f"{name}: {p}" for p in layout_problems(app.sm.current_screen, (800, 480)))
+
+
 def until(condition: Any, what: str) -> Generator[int, None, None]:
     """Frames until ``condition()`` holds, at most DEADLINE real seconds."""
     end = time.monotonic() + DEADLINE
@@ -46,7 +54,7 @@ def until(condition: Any, what: str) -> Generator[int, None, None]:
 
 def test_calls_heard_aloud_by_touch(app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.drive import Driver, ManualClock, run_app
     from companion.games.eye_for_an_eye.calls import HEARD_SECONDS
     from companion.journal import Journal
 
@@ -63,11 +71,6 @@ def test_calls_heard_aloud_by_touch(app_dirs: Path, monkeypatch: pytest.MonkeyPa
     def advance(seconds: float) -> None:
         clock.advance(seconds)
         app._tick(0.0)
-
-    def shot(d: Driver, name: str) -> None:
-        d.screenshot(shots / f"voice-{name}.png")
-        problems.extend(f"{name}: {p}" for p in layout_problems(app.sm.current_screen,
-                                                                 (800, 480)))
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
@@ -86,7 +89,7 @@ def test_calls_heard_aloud_by_touch(app_dirs: Path, monkeypatch: pytest.MonkeyPa
         assert arena.prompt.text == "Heard: Grubic: Spear Thrust 3 on Riparian\nCancel drops it"
         assert not arena.cancel_b.disabled and app.session is not None
         assert app.session.log == []
-        shot(d, "heard")
+        shot(app, d, shots, "heard", problems)
         advance(HEARD_SECONDS + 0.1)
         yield 2
         assert [e.call for e in app.session.log] == ["Grubic: Spear Thrust 3 on Riparian"]
@@ -100,7 +103,7 @@ def test_calls_heard_aloud_by_touch(app_dirs: Path, monkeypatch: pytest.MonkeyPa
         # "Attack two on Grubic": Riparian or Banksia? One tap on a name says who
         yield from until(lambda: calls.heard is not None, "the attack heard")
         assert arena.prompt.text == "Heard: Attack 2 on Grubic\nWho said it? Tap their name"
-        shot(d, "who")
+        shot(app, d, shots, "who", problems)
         advance(3 * HEARD_SECONDS)
         yield 1
         assert calls.heard is not None  # it waits for the tap
@@ -133,7 +136,7 @@ def test_six_players_huge_text_and_settings_without_a_microphone(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.drive import Driver, ManualClock, run_app
     from companion.games.eye_for_an_eye.table import EyeTable
     from companion.games.eye_for_an_eye.voice import EyeVoice
     from companion.voice.phrases import read_heard
@@ -151,11 +154,6 @@ def test_six_players_huge_text_and_settings_without_a_microphone(
     shots = Path(os.environ.get("VOICE_SHOTS", str(app_dirs / "shots")))
     problems: list[str] = []
 
-    def shot(d: Driver, name: str) -> None:
-        d.screenshot(shots / f"voice-{name}.png")
-        problems.extend(f"{name}: {p}" for p in layout_problems(app.sm.current_screen,
-                                                                 (800, 480)))
-
     def script(d: Driver) -> Generator[int | None, None, None]:
         begin = app.screens["start"]
         # Settings, by touch from the start screen: no microphone found, said at the top
@@ -167,7 +165,7 @@ def test_six_players_huge_text_and_settings_without_a_microphone(
         assert app.sm.current == "settings"
         assert page.message.text == "No microphone found: voice calls are off"
         assert page.voice.text == "on" and page.microphone.text == "as configured"
-        shot(d, "settings-no-microphone")
+        shot(app, d, shots, "settings-no-microphone", problems)
         app.back()
         yield 2
         begin.choose_game("eye-for-an-eye")
@@ -194,7 +192,7 @@ def test_six_players_huge_text_and_settings_without_a_microphone(
         assert heard is not None and app.hear_call(heard)
         yield 2
         assert arena.prompt.text.startswith("Heard: Grubic: Spear Thrust 3 on ")
-        shot(d, "6-huge-heard")
+        shot(app, d, shots, "6-huge-heard", problems)
         arena.calls.cancel()
         yield 1
         heard = read_heard(Heard(("attack", "two", "on", "grubic"), 0.0, 1.0, 0.9),
@@ -202,7 +200,7 @@ def test_six_players_huge_text_and_settings_without_a_microphone(
         assert heard is not None and len(heard.calls) >= 2 and app.hear_call(heard)
         yield 2
         assert "Who said it?" in arena.prompt.text
-        shot(d, "6-huge-who")
+        shot(app, d, shots, "6-huge-who", problems)
         # voice calls turned off in Settings: saved, and said
         app.apply_settings(replace(app.settings, voice_calls="off"))
         yield 2
