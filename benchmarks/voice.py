@@ -315,6 +315,7 @@ def measure_latency(voices: Sequence[str], cache: Path, n: int, seed: int) -> No
                     delays.append(now - (start + table.spoken[i].end))
         cpu = time.process_time() - cpu0
         mic.close()
+    print(f"  ({listener.utterances} utterances, {len(delays)} heard)", flush=True)
     if delays:
         print(f"latency, end of the call to the phrase heard, real time ({len(delays)} of "
               f"{len(lines)} calls heard): median {statistics.median(delays) * 1000:.0f} ms, "

@@ -26,7 +26,7 @@ from companion.voice.phrases import Heard, Vocabulary
 from companion.voice.recogniser import Decision, Recogniser
 from hardware.audio.played import Played
 from hardware.microphone.base import RATE, Block
-from hardware.microphone.echo import EchoCanceller
+from hardware.microphone.echo import LEARNT_BLOCKS, EchoCanceller
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ END_FRAMES = 8
 BEFORE = 0.15
 AFTER = 0.09
 #: Utterances shorter or longer than these are no call (a cough; a sentence of table talk).
-SHORTEST = 0.2
+SHORTEST = 0.3
 LONGEST = 3.6
 #: A call cut in two by a pause inside it: an utterance not taken is heard again joined to the
 #: next one when that starts within this many seconds of its end.
@@ -55,6 +55,8 @@ MARGIN_AT = (14.0, 6.0)
 BACKGROUND_FRAMES = 100
 BACKGROUND_PERCENTILE = 90.0
 BACKGROUND_MARGIN = 6.0
+#: More, while the echo canceller has not yet learnt the room (its first 5 s of the speaker).
+LEARNING_MARGIN = 6.0
 #: Of what the microphone heard, the share the speaker's signal must leave unexplained for
 #: a frame to be speech (a drum the canceller took most of is not a voice).
 UNEXPLAINED = 0.25
@@ -89,6 +91,9 @@ class Endpointer:
         self._history: deque[np.ndarray] = deque(maxlen=int(BEFORE * RATE / FRAME) + 1)
         self._recent: deque[bool] = deque(maxlen=3)
         self._tail: deque[bool] = deque(maxlen=END_FRAMES)
+        self._tail_voiced: deque[bool] = deque(maxlen=END_FRAMES)
+        #: The echo canceller is still learning the room (the listener says so).
+        self.learning = False
         self._last_voiced = 0
         #: Whether the last frame was voiced (the voice detector's word).
         self.voiced = False
@@ -133,19 +138,21 @@ class Endpointer:
         # inside an utterance a softer sound (a consonant under a drum) carries it on
         above = background + (BACKGROUND_MARGIN / 2 if inside else BACKGROUND_MARGIN)
         loud = level > self.floor + self.margin and level > above and (unexplained or inside)
-        clear = level > background + BACKGROUND_MARGIN and unexplained
+        # while the canceller is still learning the room, the soundtrack is barely taken away
+        clear = level > background + BACKGROUND_MARGIN + (LEARNING_MARGIN if self.learning
+                                                          else 0.0) and unexplained
         # the floor follows quiet frames down at once, and rises slowly (1 dB a second)
         if level < self.floor:
             self.floor = level
         elif not loud:
             self.floor += 0.03
-        if self._speech is None:  # what the room sounds like between utterances
-            self._levels.append(level)
-        if not loud:
-            self.voiced = False
-            return False
         pcm = (np.clip(frame, -1, 1) * 32767).astype(np.int16).tobytes()
-        self.voiced = clear and bool(self._vad.is_speech(pcm))
+        voice = bool(self._vad.is_speech(pcm))
+        if not voice:  # what the room sounds like: the frames the voice detector finds no
+            self._levels.append(level)  # voice in (whatever the state of an utterance)
+        self.voiced = loud and clear and voice
+        if not loud:
+            return False
         # a clear voice starts an utterance; the level carries it on
         return True if inside else self.voiced
 
@@ -165,8 +172,12 @@ class Endpointer:
         if self.voiced:
             self._last_voiced = len(self._speech)
         self._tail.append(speech)
-        # the end: all but one of the last END_FRAMES frames quiet (a drum's remains may blip)
-        ended = len(self._tail) == END_FRAMES and sum(self._tail) <= 1
+        self._tail_voiced.append(self.voiced)
+        # the end: all but one of the last END_FRAMES frames quiet (a drum's remains may blip);
+        # of one too long to be a call, all but one not a clear voice (what carries it on may
+        # be the soundtrack's remains, louder than the room was when it began)
+        tail = self._tail_voiced if self._too_long else self._tail
+        ended = len(tail) == END_FRAMES and sum(tail) <= 1
         length = len(self._speech) * FRAME / RATE
         if length > LONGEST + END_FRAMES * FRAME / RATE and not self._too_long:
             self._too_long = True  # a sentence, not a call: wait for its end, then drop it
@@ -184,6 +195,7 @@ class Endpointer:
         self._history.clear()
         self._recent.clear()
         self._tail.clear()
+        self._tail_voiced.clear()
         if too_long or len(samples) < SHORTEST * RATE:
             return None
         return Utterance(samples, start)
@@ -244,6 +256,8 @@ class Listener:
             joined = np.concatenate([self._lagged, samples])
             mic, self._lagged = joined[:len(samples)], joined[len(samples):]
             samples, t = residual, block.t - lag / RATE
+            self.endpointer.learning = self.canceller.learnt < LEARNT_BLOCKS \
+                and bool(np.any(ref))
         self._keep(samples, t)
         heard: list[Heard] = []
         for u in self.endpointer.feed(samples, t, mic):

@@ -48,7 +48,7 @@ MOST_FRAMES_PER_PHONE_ON_AVERAGE = 18.0
 #: A phrase of few phones ("undo", "leap") is easily found in any noise: it needs this much
 #: more likelihood ratio per frame for each phone it has fewer than SHORT_PHONES.
 SHORT_PHONES = 6
-SHORT_PENALTY = 3.0
+SHORT_PENALTY = 4.0
 #: Most frames of quiet before and after a phrase (the listener cuts utterances with 0.15 s
 #: before the speech, and after it up to 0.09 s past the last frame the voice detector found
 #: voiced, which the soundtrack's remains may stretch): longer is speech the phrase does not
