@@ -269,11 +269,11 @@ class Listener:
             decision = self.recogniser.decide(u.samples)
             missed, self._missed = self._missed, None
             if not decision.kept and missed is not None and u.start - missed.end < JOIN_GAP:
-                joined = self._between(missed.start, u.end)
-                if joined is not None:  # a pause inside one call cut it in two
-                    again = self.recogniser.decide(joined.samples)
+                whole = self._between(missed.start, u.end)
+                if whole is not None:  # a pause inside one call cut it in two
+                    again = self.recogniser.decide(whole.samples)
                     if again.kept:
-                        u, decision = joined, again
+                        u, decision = whole, again
             if not decision.kept:
                 self._skip(Skipped(u.start, u.end, decision.why, decision))
                 self._missed = u
