@@ -19,16 +19,18 @@ import time
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
 from hardware.audio.clock import Clock, Cue, RoundClock
-from hardware.audio.played import Played
 from hardware.audio.sounds import Soundtrack, audio_length, builtin_sound
 from hardware.errors import ConfigError, HardwareError, SoundMissing
 from hardware.schema import checked
+
+if TYPE_CHECKING:  # numpy is imported only where the speaker's signal is rendered
+    from hardware.audio.played import Played
 
 log = logging.getLogger(__name__)
 
