@@ -40,6 +40,7 @@ from companion.contract import (
     AppScreens,
     CameraView,
     GamePlugin,
+    HearsCalls,
     Light,
     SessionListener,
     StartPage,
@@ -58,9 +59,11 @@ from companion.session import (
     not_saved,
 )
 from companion.teach import Teacher
+from companion.voice.phrases import HeardCall
 from companion.widgets import load_kv
 from companion.words import plural
 from hardware.audio import Sounds
+from hardware.audio.played import Played
 from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
 from rules import Ending, Event, RulesError, Setup
 from vision import Profile, Reading
@@ -131,6 +134,8 @@ class AppCore(App):
         self._recorded: tuple[Reading, Future[int | None]] | None = None
         self._teacher: Teacher | None = None  # made when first needed (companion.teach)
         self._use_camera(camera if camera is not None else self._camera_for(self._settings))
+        #: What the speaker plays, for the listener to take away from what it hears.
+        self.played = Played(clock=clock)
         self.sounds = self._sounds_for(self._settings)
 
     # -- the Host ---------------------------------------------------------------------------
@@ -334,6 +339,13 @@ class AppCore(App):
         if listener in self._stop_listeners:
             self._stop_listeners.remove(listener)
 
+    def hear_call(self, heard: HeardCall) -> bool:
+        """A call heard aloud reaches the game at the table, if it takes them."""
+        if isinstance(self.table, HearsCalls):
+            self.table.on_heard(heard)
+            return True
+        return False
+
     def on_stop(self) -> None:
         Window.unbind(on_key_down=self._on_key_down)
         for listener in list(self._stop_listeners):
@@ -438,7 +450,7 @@ class AppCore(App):
         for w in caught:
             Logger.warning(f"companion: {w.message}")
         folder = settings_mod.soundtrack_dir(settings, config)
-        return Sounds(backend, volume=volume, folder=folder)
+        return Sounds(backend, volume=volume, folder=folder, played=self.played)
 
     def soundtracks(self) -> list[str]:
         """Soundtracks in the soundtrack folder (the hardware layer reads their lengths)."""

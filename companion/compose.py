@@ -12,6 +12,7 @@ Import this module only after Kivy's environment is set (see ``companion.command
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kivy.uix.screenmanager import Screen
@@ -19,7 +20,9 @@ from kivy.uix.screenmanager import Screen
 from companion.app import AppCore
 from companion.contract import AppHost, AppScreens
 from companion.screens import DiceScreen, SettingsScreen, StartScreen
+from companion.settings import Settings
 from companion.tournament.hub import TournamentHub
+from companion.voice.service import ListeningService
 
 
 class CompanionApp(AppCore):
@@ -34,9 +37,18 @@ class CompanionApp(AppCore):
                                     "teach": _teach_screen})
         super().__init__(screens=screens, **kwargs)
         self.tournaments: TournamentHub | None = None
+        #: Calls heard aloud (docs/voice.md): listens while a game that takes them is on.
+        self.listening = ListeningService(self, self.played, _on_app_thread)
 
     def on_start(self) -> None:
         self._keep(TournamentHub.at_start(self))
+
+    def apply_settings(self, s: Settings) -> None:
+        old = self.settings
+        super().apply_settings(s)
+        voice = (s.voice_calls, s.microphone, s.voice_sensitivity)
+        if voice != (old.voice_calls, old.microphone, old.voice_sensitivity):
+            self.listening.restart()
 
     def _keep(self, hub: TournamentHub) -> TournamentHub:
         """The app's tournament hub from now on (closed when the app stops)."""
@@ -56,6 +68,13 @@ def _teach_screen(host: AppHost) -> Screen:
     from companion.teachscreen import TeachScreen
 
     return TeachScreen(host)
+
+
+def _on_app_thread(work: Callable[[], None]) -> None:
+    """Run ``work`` on the app's thread at its next frame."""
+    from kivy.clock import Clock
+
+    Clock.schedule_once(lambda dt: work())
 
 
 def _history_screen(host: AppHost) -> Screen:

@@ -669,6 +669,11 @@ PALETTE_WORDS = {"okabe-ito": "colour-blind safe", "classic": "classic"}
 BUTTON_WORDS = {"default": "the usual map", "none": "no buttons"}
 KEYBOARD_WORDS = {"auto": "on screen unless one is plugged in", "on-screen": "on screen",
                   "physical": "plugged-in keyboard"}
+#: Voice calls: off, or on (when a microphone is found) at a sensitivity (docs/voice.md).
+VOICE_WORDS = {"off": "off", "careful": "on, careful", "normal": "on", "eager": "on, eager"}
+MICROPHONE_WORDS = dict(zip(settings_mod.MICROPHONES, (
+    AS_CONFIGURED, "find one", "USB (ALSA)", "desktop (PipeWire)", "no microphone"),
+    strict=True))
 
 
 def _words(table: dict[str, str], value: str) -> str:
@@ -681,17 +686,26 @@ def _value(table: dict[str, str], words: str) -> str:
 
 class SettingsScreen(Screen):
     """Camera, calibration profile, button map, volume, soundtrack folder, keyboard, colours,
-    text size, Eye for an Eye's parry window, where the live dice show: in words."""
+    text size, Eye for an Eye's parry window, where the live dice show, voice calls and the
+    microphone: in words. The heading's line says what was saved, or what is wrong (no
+    microphone found)."""
 
     def __init__(self, app: AppHost, **kwargs: Any) -> None:
         super().__init__(name="settings", **kwargs)
         self.app = app
         root = w("Panel", orientation="vertical", padding=8, spacing=4, bg=theme.BACKGROUND)
-        root.add_widget(w("THeading", text="Settings", size_hint_y=None, height=44))
-        grid = GridLayout(cols=4, spacing=4, row_default_height=48, row_force_default=True,
-                          size_hint_y=None, height=5 * 48 + 4 * 4)
         s = app.settings
         small = app.fs(16)
+        heading = BoxLayout(size_hint_y=None, height=44, spacing=8)
+        heading.add_widget(w("THeading", text="Settings", size_hint_x=0.28))
+        self.message = w("TLabel", text="", color=theme.DANGER, font_size=small,
+                         halign="right", valign="middle", shorten=True,
+                         shorten_from="right")
+        self.message.bind(size=lambda wid, v: setattr(wid, "text_size", v))
+        heading.add_widget(self.message)
+        root.add_widget(heading)
+        grid = GridLayout(cols=4, spacing=4, row_default_height=48, row_force_default=True,
+                          size_hint_y=None, height=6 * 48 + 5 * 4)
 
         def spin(table: dict[str, str], value: str) -> Any:
             words = _words(table, value)
@@ -718,20 +732,23 @@ class SettingsScreen(Screen):
                        values=[f"{v} s" for v in (2, 3, 4, 5, 6, 8)])
         self.dice_view = w("TSpinner", text=s.dice_view, font_size=small,
                            values=list(settings_mod.DICE_VIEWS))
+        self.voice = spin(VOICE_WORDS, "off" if s.voice_calls == "off"
+                          else s.voice_sensitivity)
+        self.microphone = spin(MICROPHONE_WORDS, s.microphone)
         for label, widget in (("Camera", self.camera), ("Calibration", self.profile),
                               ("Buttons", self.buttons), ("Volume", self.volume),
                               ("Music folder", self.folder), ("Keyboard", self.keyboard),
                               ("Colours", self.palette), ("Text size", self.text_size_spin),
-                              ("Parry (Eye)", self.parry), ("Dice view", self.dice_view)):
+                              ("Parry (Eye)", self.parry), ("Dice view", self.dice_view),
+                              ("Voice calls", self.voice), ("Microphone", self.microphone)):
             grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.5,
                               font_size=small))
             grid.add_widget(widget)
         root.add_widget(grid)
-        swatches = BoxLayout(size_hint_y=None, height=40, spacing=4)
+        swatches = BoxLayout(size_hint_y=None, height=36, spacing=4)
         self.swatches = swatches
         root.add_widget(swatches)
-        self.message = w("TLabel", text="", color=theme.DANGER, font_size=small)
-        root.add_widget(self.message)
+        root.add_widget(Widget())  # what is left of the height, at larger screens
         bottom = BoxLayout(size_hint_y=None, height=60, spacing=6)
         # End game is not here: it lives in each game's Menu, asked first
         bottom.add_widget(w("TButton", text="Back", on_release=lambda *_: app.back()))
@@ -754,6 +771,17 @@ class SettingsScreen(Screen):
 
     def on_pre_enter(self, *args: Any) -> None:
         self.profile.values = self.profile_choices(self.profile.text)
+        self.say_microphone()
+
+    def say_microphone(self) -> None:
+        """No microphone found (voice calls on): the heading's line says so."""
+        from companion.voice.service import microphone_status
+
+        status = microphone_status(self.app.settings, self.app.config_file)
+        if not status.found and self.app.settings.voice_calls != "off" \
+                and not self.message.text:
+            self.message.text = status.words
+            self.message.color = theme.MUTED
 
     def show_swatches(self) -> None:
         self.swatches.clear_widgets()
@@ -775,7 +803,12 @@ class SettingsScreen(Screen):
             palette=_value(PALETTE_WORDS, self.palette.text),
             text_size=self.text_size_spin.text,
             parry_seconds=float(self.parry.text.split()[0]),
-            round_seconds=self.app.settings.round_seconds, dice_view=self.dice_view.text)
+            round_seconds=self.app.settings.round_seconds, dice_view=self.dice_view.text,
+            voice_calls="off" if _value(VOICE_WORDS, self.voice.text) == "off" else "auto",
+            microphone=_value(MICROPHONE_WORDS, self.microphone.text),
+            voice_sensitivity=_value(VOICE_WORDS, self.voice.text)
+            if _value(VOICE_WORDS, self.voice.text) != "off"
+            else self.app.settings.voice_sensitivity)
         try:
             self.app.apply_settings(s)
             now = self.app.screens.get("settings", self)  # built again for new text sizes

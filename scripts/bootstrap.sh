@@ -27,7 +27,9 @@ case "$os_codename" in
 esac
 
 # mosquitto: the broker a director starts while it serves a tournament (docs/tournaments.md).
-apt_pkgs=(python3 python3-venv libgl1 libegl1 libgles2 "$mtdev_pkg" libsdl2-2.0-0 mosquitto)
+# libportaudio2: the microphone for calls said aloud (docs/voice.md), opened through PortAudio.
+apt_pkgs=(python3 python3-venv libgl1 libegl1 libgles2 "$mtdev_pkg" libsdl2-2.0-0 mosquitto
+          libportaudio2)
 case " $* " in
     *" --no-dev "*) ;;
     *) apt_pkgs+=(chromium chromium-driver) ;;  # tests only: the standings page in a browser

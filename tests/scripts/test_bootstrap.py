@@ -45,8 +45,10 @@ OS_RELEASE = {
 }
 # What each release has installed once ./start.sh ran (the t64 names on Trixie).
 INSTALLED = {
-    "bookworm": "python3 python3-venv libgl1 libegl1 libgles2 libmtdev1 libsdl2-2.0-0 mosquitto",
-    "trixie": "python3 python3-venv libgl1 libegl1 libgles2 libmtdev1t64 libsdl2-2.0-0 mosquitto",
+    "bookworm": "python3 python3-venv libgl1 libegl1 libgles2 libmtdev1 libsdl2-2.0-0 mosquitto "
+                "libportaudio2",
+    "trixie": "python3 python3-venv libgl1 libegl1 libgles2 libmtdev1t64 libsdl2-2.0-0 mosquitto "
+              "libportaudio2",
 }
 
 

@@ -152,7 +152,8 @@ class ArenaModel:
         header: tuple[str, ...] = (short,) if short == seat.player else (short, seat.player)
         targeting = b.needs_target and b.actor != seat.player
         out = seat.knocked_out or not seat.playing
-        targetable = targeting and not out
+        # a heard call several players could have said: their names are tapped to say who
+        targetable = (targeting and not out) or calls.asks(seat.player)
         tone: HeaderTone
         if out:
             tone = "knocked"
@@ -172,7 +173,7 @@ class ArenaModel:
         actions = {key: self._action(seat, key, b, parry, possible, closed, out)
                    for key in ACTION_KEYS}
         standing = tuple(f for f in seat.figures if f[1] > 0)
-        figures = standing if targetable and len(standing) > 1 else None
+        figures = standing if targeting and not out and len(standing) > 1 else None
         return SeatLook(seat.player, header, tone, targetable, health,
                         seat.health / max(1, seat.max_health), cups, actions, figures, out)
 
@@ -236,7 +237,8 @@ class ArenaModel:
         clock, tone, go = self.clock()
         return ArenaLook("Tie-break" if number > total else f"Round {number}/{total}",
                          clock, tone, go, frozenset(calls.legal_counts()) & set(KEYPAD),
-                         b.action == "attack", b.rear, b.active, self.prompt(),
+                         b.action == "attack", b.rear, b.active or calls.heard is not None,
+                         self.prompt(),
                          bool(calls.session.message) and self.refused,
                          tuple(self.log_lines(14)))
 
@@ -247,6 +249,8 @@ class ArenaModel:
         if not self.log_beside and self.calls.session.log and not self._news():
             newest = self.log_lines(1)[0]
             return ("Last call:\n" + newest, newest)
+        if self.calls.heard is not None and not self.calls.session.message:
+            return self.heard_words()
         return (self._news() or "Tap an action on your panel",)
 
     def _news(self) -> str:
@@ -256,6 +260,9 @@ class ArenaModel:
         message = calls.session.message
         if message:
             return message
+        heard = self.heard_words()
+        if heard:
+            return heard[0]
         if b.actor is not None and b.action is not None:
             seat = calls.seat_of(b.actor)
             action = seat.character.actions.get(b.action)
@@ -272,6 +279,20 @@ class ArenaModel:
                     if calls.session.clock.state == "paused"
                     else "Tap Yarra Mark! to start the round")
         return ""
+
+    def heard_words(self) -> tuple[str, ...]:
+        """A call heard aloud and shown: what was heard, who said it (or the question) and
+        what Cancel does, longest first (the screen shows the first that fits)."""
+        w = self.calls.heard
+        if w is None:
+            return ()
+        h = w.heard
+        if h.ambiguous:
+            return (f"Heard: {h.said}\nWho said it? Tap their name", f"{h.said}\nWho said it?")
+        who = self.calls.seat_of(h.speakers[0]).character.short \
+            if h.speakers and h.table is None else ""
+        said = f"{who}: {h.said}" if who else h.said
+        return (f"Heard: {said}\nCancel drops it", f"Heard: {said}", said, h.said)
 
     def counting(self, seat: int, action: str, count: int) -> tuple[str, str] | None:
         """A seat's button still being counted: (its player, the message box's words), or

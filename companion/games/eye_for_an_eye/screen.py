@@ -136,7 +136,9 @@ class ArenaScreen(Screen):
         self.calls.tap_action(player, action)
 
     def tap_target(self, player: str) -> None:
-        if self.calls.builder.needs_target:
+        if self.calls.asks(player):  # who said the call heard aloud
+            self.calls.choose_speaker(player)
+        elif self.calls.builder.needs_target:
             self.calls.tap_target(player)
 
     def tap_target_figure(self, figure: str) -> None:
