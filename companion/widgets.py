@@ -186,26 +186,43 @@ class FitOption(FitText, SpinnerOption):
 
 
 class FitSpinner(FitText, Spinner):
-    """With ``lazy_options`` set, the list's option buttons are made when it opens, not each
-    time ``values`` changes (a list of dozens of names costs a moment to build)."""
+    """A drop-down list whose list (Kivy's DropDown, a scrolling view) and option buttons are
+    made when it first opens, and its options again only when it opens after ``values``
+    changed: Kivy's own Spinner makes them with the spinner and at each change of its values,
+    and a screen of ten spinners took most of its building time making lists nobody opened
+    (the Settings screen, the start screen's options: benchmarks/screens.py). With
+    ``lazy_options`` off, the options are made at once, as Kivy does."""
 
-    lazy_options = False
+    lazy_options = True
 
     def __init__(self, **kwargs: Any) -> None:
         self._options_stale = False
+        self._list_stale = False
         super().__init__(**kwargs)
         self._fit_init()
 
-    def _update_dropdown(self, *largs: Any) -> None:
+    def _build_dropdown(self, *largs: Any) -> None:
         if self.lazy_options and not self.is_open:
+            self._list_stale = True  # made when it opens
+            return
+        self._list_stale = False
+        super()._build_dropdown(*largs)
+
+    def _update_dropdown(self, *largs: Any) -> None:
+        if self._dropdown is None or (self.lazy_options and not self.is_open):
             self._options_stale = True
             return
         self._options_stale = False
         super()._update_dropdown(*largs)
 
     def on_is_open(self, instance: Any, value: bool) -> None:
-        if value and self._options_stale:
-            self._update_dropdown()
+        if value:
+            if self._list_stale or self._dropdown is None:
+                self._build_dropdown()  # its options with it
+            elif self._options_stale:
+                self._update_dropdown()
+        elif self._dropdown is None:
+            return
         super().on_is_open(instance, value)
 
 
