@@ -225,7 +225,8 @@ class Tour:
             yield from self.tap("game: Menu", frame.menu)
             yield from self.tap("game: End game", frame.menu_buttons["End game"])
             view = frame.confirm_view
-            leave = "Keep for later" if app.session.game.history else "Leave"
+            texts = {str(getattr(w, "text", "")) for w in view.walk(restrict=True)}
+            leave = "Keep for later" if "Keep for later" in texts else "Leave"
             yield from self.tap("game: End game, leave", self.button(view, leave),
                                 lambda: app.sm.current == "start")
             yield 5

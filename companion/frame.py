@@ -168,8 +168,9 @@ class GameFrame(BoxLayout):
 
     def refresh(self) -> None:
         game = self._game()
-        self.undo.disabled = not game.can_undo
-        self.redo.disabled = not game.can_redo
+        # a game over is finished in the journal, which takes no more calls, undo included
+        self.undo.disabled = game.is_over or not game.can_undo
+        self.redo.disabled = game.is_over or not game.can_redo
         self.sound.text = "Sound" if self.host.muted() else "Mute"
 
     def toggle_sound(self) -> None:
