@@ -27,6 +27,7 @@ from companion.contract import Fonts, Host
 from companion.ending import AGREED, NO_RESULT, end_words
 from companion.rulehelp import help_text
 from companion.widgets import w
+from companion.words import thousands
 from rules import Game, Standings
 
 #: The top bar's height and its buttons' width (touch targets stay >= 48 px).
@@ -111,8 +112,9 @@ def standings_table(host: Fonts, standings: Standings) -> Widget:
         grid.add_widget(wrapped(host, f"[b]{_escape(name)}[/b]", 15, color=theme.MUTED,
                                 size_hint_x=weights[i]))
     for row in standings.rows:
-        for i, cell in enumerate(row):
-            grid.add_widget(wrapped(host, _escape(cell), 16, size_hint_x=weights[i]))
+        for i, cell in enumerate(row):  # numbers as the game's screen writes them: 2,100
+            grid.add_widget(wrapped(host, _escape(thousands(cell)), 16,
+                                    size_hint_x=weights[i]))
     box.add_widget(grid)
     if standings.winner is not None:
         box.add_widget(wrapped(host, f"[b]Winner: {_escape(standings.winner)}[/b]", 17,
@@ -129,8 +131,9 @@ def _escape(text: str) -> str:
 
 
 def rules_help(game: Game[Any]) -> str:
-    """The rules help of a game, written for players (:mod:`companion.rulehelp`)."""
-    return help_text(game.name, game.title)
+    """The rules help of a game, written for players (:mod:`companion.rulehelp`), with the
+    figures of its own options."""
+    return help_text(game.name, game.title, game.options)
 
 
 class GameFrame(BoxLayout):
