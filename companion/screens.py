@@ -104,7 +104,8 @@ class StartScreen(Screen):
         self.options_grid = GridLayout(cols=2, spacing=4, row_default_height=48,
                                        row_force_default=True, size_hint_y=None)
         self.game_spin = w("TSpinner", text="", values=[])
-        self.timer_spin = w("TSpinner", text="3:00",
+        # the settings' round length, until the players choose one (then as they chose it)
+        self.timer_spin = w("TSpinner", text=fmt_clock(app.settings.round_seconds),
                             values=["1:00", "2:00", "3:00", "4:00", "5:00"])
         self.sound_spin = w("TSpinner", text="none", values=["none"])
         self.option_spins: dict[str, Any] = {}
@@ -170,7 +171,28 @@ class StartScreen(Screen):
         if name and name != self._game:
             self._game = name
             self._build_options()
+            self._choose_as_last_time()
             self.set_count(self.count)
+
+    def _choose_as_last_time(self) -> None:
+        """The options (and the round timer) of the newest game of the game chosen, as the
+        players chose them for it last: after a game and after a restart alike (they are read
+        from the journal's games; nothing is kept apart)."""
+        last = self.app.journal.last_options(self._game)
+        if last is None:
+            return
+        self._fitting = True  # the choices change here: the count is fitted once, after
+        try:
+            for option in plugins()[self._game].options:
+                spin = self.option_spins.get(option.key)
+                value = last.get(option.key)
+                if spin is not None and any(v == value for v, _ in option.choices):
+                    spin.text = option.words(value)
+        finally:
+            self._fitting = False
+        seconds = last.get("round_seconds")
+        if isinstance(seconds, int | float) and fmt_clock(seconds) in self.timer_spin.values:
+            self.timer_spin.text = fmt_clock(seconds)
 
     def _build_options(self) -> None:
         """The options of the game chosen, in words; Timer and Music where rounds are timed."""
@@ -250,7 +272,6 @@ class StartScreen(Screen):
             if first:
                 self.choose_game(first)
         self.sound_spin.values = ["none", *self.app.soundtracks()]
-        self.timer_spin.text = fmt_clock(self.app.settings.round_seconds)
         self.refresh_resume()
         if not self.seated:  # the last group played here, once, as the app starts
             self.seated = True
