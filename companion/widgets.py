@@ -119,10 +119,12 @@ class FitText:
     is shortened: names, counts and action words stay whole where the room is tight.
 
     ``font_size`` as set (by app.kv or a screen) is the size wanted; the fitted size is what
-    is drawn. A label whose height follows its text is fitted in width only.
+    is drawn. A label whose height follows its text is fitted in width only. ``min_fit`` is
+    the share it may shrink to (:data:`MIN_FIT`; a name that must stay whole may go further).
     """
 
     fit_font = True
+    min_fit = MIN_FIT
 
     def _fit_init(self) -> None:
         self._wanted = float(self.font_size)  # type: ignore[attr-defined]
@@ -144,14 +146,15 @@ class FitText:
             return
         width, wrap, height = text_room(label)
         size = self._wanted
+        least = self._wanted * self.min_fit
         for _ in range(4):
             nw, nh = natural_size(label, size, wrap)
             scale = min(1.0, width / nw) if nw > 0 else 1.0
             if height is not None and nh > height:
                 scale = min(scale, height / nh)
-            if scale >= 1.0 or size <= self._wanted * MIN_FIT:
+            if scale >= 1.0 or size <= least:
                 break
-            size = max(self._wanted * MIN_FIT, size * scale * 0.98)
+            size = max(least, size * scale * 0.98)
         self._apply(size)
 
     def _apply(self, size: float) -> None:

@@ -17,9 +17,9 @@ button per figure, the finer targets of the same tap, and the actions stay where
 
 Seats: 2-3 players sit side by side in tall panels, 4 in two rows of two, 5-6 in two rows of
 three; the call log stands beside the panels up to 4 players (at 5-6 the message box shows
-the newest call and Menu -> Call log shows them all). Words that do not fit a button give way
-to shorter ones chosen by design ("Spear Thrust" -> "Attack", "Unblockable" -> "Unblock"),
-never to an accidental "Sp…st".
+the newest call and Menu -> Call log shows them all). An action button says its printed name
+at every size, shrunk to fit; other words that do not fit give way to shorter ones chosen by
+design ("Cup 2 · 1 KO" -> "Cup 2"), never to an accidental "Sp…st".
 """
 
 from __future__ import annotations
