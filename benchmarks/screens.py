@@ -30,6 +30,7 @@ kept between runs (as on a table after its first start: ``./start.sh`` compiles 
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import json
 import os
@@ -50,6 +51,9 @@ PYTHON = ROOT / ".venv" / "bin" / "python"
 LIMIT_S = 30.0
 #: The suffixes of a tap's other two figures in a tour's output.
 READY, STALL = "(ready)", "(stall)"
+#: A tour's full garbage collections that started between a tap and its answer, and all of
+#: them (seconds each).
+FULL, FULL_ALL = "full collections in a tap", "full collections"
 
 
 def _env(data: Path) -> dict[str, str]:
@@ -87,6 +91,18 @@ class Tour:
 
         Window.bind(on_flip=flipped)
         Clock.schedule_interval(lambda dt: self.ticks.append(time.perf_counter()), 0)
+        #: full collections of the cyclic garbage collector: (start, seconds)
+        self.full: list[tuple[float, float]] = []
+        started = [0.0]
+
+        def collected(phase: str, info: dict[str, int]) -> None:
+            if info["generation"] == 2:
+                if phase == "start":
+                    started[0] = time.perf_counter()
+                else:
+                    self.full.append((started[0], time.perf_counter() - started[0]))
+
+        gc.callbacks.append(collected)
 
     def button(self, root: Any, text: str) -> Any:
         """The shown, enabled button under ``root`` whose text starts with ``text``."""
@@ -145,6 +161,8 @@ class Tour:
         stall = max((b - a for a, b in zip(self.ticks, self.ticks[1:], strict=False)),
                     default=0.0)
         self.out.setdefault(name, []).append(answer)
+        inside = [d for start, d in self.full if t <= start <= t + answer]
+        self.out.setdefault(FULL, []).extend(inside)
         if ready is not None:
             self.out.setdefault(f"{name} {READY}", []).append(done)
         self.out.setdefault(f"{name} {STALL}", []).append(stall)
@@ -243,6 +261,7 @@ def child_taps(repo: str) -> None:
     app = CompanionApp()
     tour = Tour(app)
     run_app(app, tour.script, timeout=900)
+    tour.out[FULL_ALL] = [d for _, d in tour.full]
     print(json.dumps(tour.out), flush=True)
 
 
@@ -385,7 +404,8 @@ def report(repos: list[Path], launches: dict[Path, list[tuple[float, float]]],
         head = f"  {'tap':34s}" + "".join(f" {n[:1]}: answer [worst]  ready  stall"
                                           for n in names)
         print(head + ("   A/B" if b else ""))
-        for key in [k for k in tours[a][0] if not k.endswith((READY, STALL))]:
+        for key in [k for k in tours[a][0]
+                    if not k.endswith((READY, STALL)) and k not in (FULL, FULL_ALL)]:
             line = f"  {key:34s}"
             for repo in repos:
                 runs = [t for t in tours[repo] if key in t]
@@ -400,6 +420,14 @@ def report(repos: list[Path], launches: dict[Path, list[tuple[float, float]]],
                     [1000 * statistics.median(t[key]) for t in tours[r] if key in t]
                     for r in (a, b)))
             print(line)
+    if tours[a]:
+        for repo, name in zip(repos, names, strict=False):
+            for key, what in ((FULL_ALL, "full garbage collections"),
+                              (FULL, "of them inside a tap's answer")):
+                full = [1000 * d for t in tours[repo] for d in t.get(key, [])]
+                print(f"  {name[:1]}: {what}: {len(full)} in {len(tours[repo])} tours"
+                      + (f", {statistics.median(full):.0f} ms median, {max(full):.0f} ms "
+                         "worst" if full else ""))
     with open("/proc/loadavg") as f:
         print(f"machine load average at the end: {f.read().split()[0]} on {os.cpu_count()} "
               "cores")

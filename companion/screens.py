@@ -28,7 +28,7 @@ from companion.frame import confirm, dialog, wrapped
 from companion.games import plugins
 from companion.journal import GameRecord
 from companion.session import NOT_SAVED, not_saved
-from companion.widgets import NAME_KEYS, fit_wrapped, fmt_clock, show_picture, w
+from companion.widgets import NAME_KEYS, fit_whole, fmt_clock, headline, show_picture, w
 from companion.words import plural
 from rules import Setup
 
@@ -111,16 +111,15 @@ class StartScreen(Screen):
         self.option_spins: dict[str, Any] = {}
         right.add_widget(self.options_grid)
         message_row = BoxLayout(orientation="vertical")
-        # a message wraps whole, from its first line, at the text size where its box has the
-        # room, a little smaller where it has not (a note such as "Every Eye for Themselves:
-        # 2 to 4 players" stays one line with many option rows); a long one scrolls (problems
-        # that stop a game from starting are said whole in a dialog too: :meth:`say_problem`)
+        # a message shows whole, at the text size where its box has the room, a little
+        # smaller where it has not (a note such as "Every Eye for Themselves: 2 to 4 players"
+        # stays one line with many option rows); one that does not fit even then is never cut
+        # mid-sentence: its headline shows, whole, or a line saying where it is said in full
+        # (problems that stop a game from starting are said whole in a dialog:
+        # :meth:`say_problem`, again at each tap on Start)
         self.message = wrapped(app, "", 15, color=theme.DANGER, halign="center")
-        message_scroll = ScrollView(do_scroll_x=False, bar_width=6, size_hint_y=None)
-        message_scroll.add_widget(self.message)
-        fit_wrapped(self.message, message_scroll, message_row, app.fs(15))
-        message_row.add_widget(message_scroll)
-        message_row.add_widget(Widget())
+        self.message_line = wrapped(app, "", 15, color=theme.DANGER, halign="center")
+        fit_whole(self.message, self.message_line, message_row, app.fs(15), self._shorter)
         right.add_widget(message_row)
         # Undo drop beside Start, as tall, while a dropped game can be taken back (the
         # message's room may be a line or two with many option rows)
@@ -286,6 +285,16 @@ class StartScreen(Screen):
         elif self.app.journal.readonly and not self.message.text:
             self.message.text = self.read_only_line()
             self.message.color = theme.DANGER
+
+    def _shorter(self, text: str) -> list[str]:
+        """A message too long for its box, shorter but whole (see __init__): a problem's
+        headline and where it is said in full (Start says it again, in a dialog), else that
+        alone; a note's headline."""
+        head = headline(text)
+        if text == self.problem:
+            return ([f"{head}: tap Start to read why.", f"{head}."] if head else []) + [
+                "Not started yet: tap Start to read why."]
+        return [f"{head}."] if head else []
 
     def read_only_line(self) -> str:
         """What stays on the start screen while the journal takes no calls ("" when it does)."""

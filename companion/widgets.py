@@ -6,6 +6,7 @@ Import this module only after Kivy's environment is set (see ``companion.command
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +47,14 @@ def w(kind: str, **kwargs: Any) -> Any:
 MIN_FIT = 0.7
 
 
-def natural_size(label: Any, font_size: float, wrap: float | None) -> tuple[float, float]:
-    """The size a label's text takes uncut at ``font_size`` (wrapped at ``wrap`` px)."""
+def natural_size(label: Any, font_size: float, wrap: float | None,
+                 text: str | None = None) -> tuple[float, float]:
+    """The size a label's text (or ``text`` in its place) takes uncut at ``font_size``
+    (wrapped at ``wrap`` px)."""
     kw = {k: getattr(label, k) for k in label._font_properties}
     kw.update(shorten=False, max_lines=0, text_size=(wrap, None), font_size=font_size)
+    if text is not None:
+        kw["text"] = text
     core = (MarkupLabel if label.markup else CoreLabel)(**kw)
     core.refresh()
     texture = core.texture
@@ -84,32 +89,72 @@ def text_overflow(label: Any, font_size: float | None = None) -> str | None:
     return None
 
 
-def fit_wrapped(label: Any, view: Any, box: Any, wanted: float) -> None:
-    """Keep a wrapped label (its height follows its text) in a ScrollView ``view`` at the
-    largest font size, from ``wanted`` down to :data:`MIN_FIT` of it, whose lines all show in
-    ``box``'s height (the room ``view`` sits in, at its top): a short message at the full
-    text size, a longer one a little smaller rather than scrolled; one longer still scrolls at
-    the smallest size, ``view`` as tall as the whole lines that fit (never half a line)."""
+def headline(text: str) -> str:
+    """A message's headline: what it says before its first ": " or ". ", or "" when it says
+    no more than that.
+
+    >>> headline("Players 1 and 4 are both called Ana: give each a different name.")
+    'Players 1 and 4 are both called Ana'
+    >>> headline("With 6 players, Alliances is two teams. Now Team 1: Ana, Ben.")
+    'With 6 players, Alliances is two teams'
+    >>> headline("Game dropped.")
+    ''
+    """
+    cut = min((i for i in (text.find(": "), text.find(". ")) if i > 0), default=-1)
+    return text[:cut] if cut > 0 else ""
+
+
+def whole_size(label: Any, wanted: float, room: tuple[float, float]) -> float | None:
+    """The largest font size, from ``wanted`` down to :data:`MIN_FIT` of it, at which all of a
+    label's text, wrapped at the room's width, shows in its height; None when none does."""
+    width, height = room
+    size = wanted
+    while True:
+        if natural_size(label, size, width)[1] <= height:
+            return size
+        if size <= wanted * MIN_FIT:
+            return None
+        size = max(wanted * MIN_FIT, size * 0.94)
+
+
+def fit_whole(label: Any, short: Any, box: Any, wanted: float,
+              shorter: Callable[[str], Sequence[str]]) -> None:
+    """Keep a message whole in ``box`` (a vertical box it sits at the top of): ``label`` (a
+    wrapped label whose height follows its text) shows it at the largest size from ``wanted``
+    down to :data:`MIN_FIT` of it at which all its lines fit; a message that fits not even then
+    is not cut: ``short`` (a label like it) shows instead the first of ``shorter(text)`` that
+    fits whole (the message is said in full elsewhere: a dialog), and ``label`` keeps the
+    message's whole text, out of the box. ``box``'s content is theirs."""
+
+    below = Widget()  # the room under the message
+
+    def show(shown: Any, size: float) -> None:
+        shown.font_size = size
+        if shown.parent is not box:  # only the one shown takes room in the box
+            box.clear_widgets()
+            box.add_widget(shown)
+            box.add_widget(below)
 
     def fit() -> None:
+        room = (max(1.0, box.width), box.height)
         if not label.text or box.width < 2 or box.height < 2:
-            label.font_size = wanted
-            view.height = box.height
+            show(label, wanted)
             return
-        size = wanted
-        lines = natural_size(label, size, box.width)[1]
-        while lines > box.height and size > wanted * MIN_FIT:
-            size = max(wanted * MIN_FIT, size * 0.94)
-            lines = natural_size(label, size, box.width)[1]
-        label.font_size = size
-        line = natural_size(label, size, None)[1]  # one line's height (a label has no \n)
-        if lines <= box.height or line <= 0:
-            view.height = box.height
-        else:
-            view.height = max(line, line * int(box.height // line))
+        size = whole_size(label, wanted, room)
+        if size is not None:
+            show(label, size)
+            return
+        for words in shorter(label.text):
+            short.text = words
+            size = whole_size(short, wanted, room)
+            if size is not None:
+                show(short, size)
+                return
+        show(short, wanted * MIN_FIT)  # not even that fits: the layout checks say so
 
     refit = Clock.create_trigger(lambda dt: fit(), -1)
     label.fbind("text", lambda *_: refit())
+    label.fbind("color", lambda *_: setattr(short, "color", label.color))
     box.fbind("size", lambda *_: refit())
     refit()
 

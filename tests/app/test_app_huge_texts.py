@@ -1,0 +1,89 @@
+"""Texts that say a message grow with the text size and stay whole (issue 44, item 4), through
+the whole app at 800x480, six players: Dice-ocalypse's message box after a refused die (its
+words at huge at least GROWS of their normal size, every line inside the box: the news gives
+way first where all would not fit), and the start screen's strip above Start after a refusal
+(six option rows leave it one line: it shows a whole line, the refusal's headline, never the
+start of the message cut off mid-sentence; the dialog says it all)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import LONG_NAMES
+
+pytestmark = pytest.mark.app
+
+#: The drawn size at huge must be at least this share of the normal one (huge asks 1.45).
+GROWS = 1.3
+
+
+def test_message_box_and_start_strip_grow_and_stay_whole(app_dirs: Path) -> None:
+    from companion.compose import CompanionApp
+    from companion.drive import Driver, ManualClock, run_app
+    from companion.settings import Settings
+    from companion.widgets import natural_size
+    from rules import Setup
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
+    seen: dict[str, dict[str, Any]] = {"normal": {}, "huge": {}}
+
+    def whole(label: Any) -> bool:
+        """All of a label's lines show inside its box."""
+        room = label.height if label.text_size[1] is None else label.text_size[1]
+        high = natural_size(label, label.font_size, label.width)[1]
+        return bool(high <= max(room, label.parent.height) + 1)
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield 2
+        for text_size in ("normal", "huge"):
+            app.apply_settings(replace(app.settings, text_size=text_size))
+            yield 3
+            said = seen[text_size]
+            # Dice-ocalypse: one number too many for the roll, by touch
+            app.start_game(Setup("dice-ocalypse", LONG_NAMES[:6], {"target": 2000}, 3))
+            yield 3
+            screen = app.game_screen
+            for i, p in enumerate(LONG_NAMES[:6]):
+                app.session.call(f"{p}: Roll {6 - i}")
+            yield 2
+            for _ in range(7):
+                d.tap(screen.number_buttons[5])
+                yield 1
+            yield 2
+            hint = screen.hint
+            said["box"] = (hint.font_size, hint.text, whole(hint),
+                           natural_size(hint, hint.font_size, hint.width)[1], hint.height)
+            app.end_game()
+            yield 2
+            # the start screen: six players, two of them called Ana
+            start = app.screens["start"]
+            start.choose_game("eye-for-an-eye")
+            start.choose("mode", "alliances")
+            yield 1
+            start._seat_names(["Ana", "Ben", "Cy", "Ana", "Eli", "Fay"])
+            yield 2
+            d.tap(start.start_button)
+            yield 3
+            start.problem_view.dismiss(animation=False)
+            yield 3
+            shown = start.message if start.message.parent is not None \
+                else getattr(start, "message_line", start.message)
+            said["strip"] = (shown.font_size, shown.text, whole(shown))
+
+    run_app(app, script)
+    normal, huge = seen["normal"], seen["huge"]
+    size, text, fits, *_ = huge["box"]
+    assert "6 dice entered" in text and fits, huge["box"]
+    assert size >= GROWS * normal["box"][0], (normal["box"], huge["box"])
+    size, text, fits = huge["strip"]
+    assert fits, huge["strip"]
+    assert text in ("Players 1 and 4 are both called Ana.",
+                    "Not started yet: tap Start to read why.") or (
+        text.startswith("Players 1 and 4 are both called Ana: give each a different name")
+    ), text
+    assert size >= GROWS * normal["strip"][0], (normal["strip"], huge["strip"])
