@@ -230,6 +230,11 @@ class AppCore(App):
 
     def build(self) -> ScreenManager:
         load_kv()
+        # What is made so far (modules, classes, kv rules, the app's own parts) lives as long
+        # as the app: frozen, never walked again by the collector, whose long walks wait for
+        # the table to rest (companion.collector). The screens are not: the start screen is
+        # built again at another text size, and the old one must be freed.
+        self._collecting = self.collector.install(Clock, Window)
         Window.clearcolor = theme.BACKGROUND
         sm = ScreenManager(transition=NoTransition())
         self.sm = sm
@@ -238,9 +243,6 @@ class AppCore(App):
             self._add_screen(screen)
         sm.current = "start"
         self._start_page().on_pre_enter()
-        # What is made so far lives as long as the app: frozen, never walked again by the
-        # collector, whose long walks wait for the table to rest (companion.collector).
-        self._collecting = self.collector.install(Clock, Window)
         return sm
 
     def _start_page(self) -> StartPage:

@@ -10,7 +10,7 @@ then waited for it.
 
 So the app runs the collector like this (:class:`IdleCollector`):
 
-- at start-up, once the start screen is built, everything made so far (modules, classes, the
+- at start-up, before the screens are built, everything made so far (modules, classes, the
   kv rules, the app's own long-lived objects) is frozen (:func:`gc.freeze`): no later walk
   visits it again, which makes each one far shorter;
 - the young generations are collected as usual (a few milliseconds each);
@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 #: Seconds without a touch or a key before the oldest generation may be collected.
-IDLE_S = 1.0
+IDLE_S = 2.0
 #: Python's own trigger: collect the oldest generation once this many collections of the
 #: middle one have passed (its default third threshold).
 DUE_AFTER = 10

@@ -372,7 +372,9 @@ class GamePlugin:
     """A game's declaration to the app: found by :func:`companion.games.plugins`.
 
     ``characters`` lists the characters players choose on the start screen (id -> name),
-    for games that have them; ``options`` the choices the start screen offers.
+    for games that have them; ``options`` the choices the start screen offers; ``loads`` the
+    modules ``make`` imports (Kivy screens: the app imports them behind the start screen, so
+    the first Start of the evening does not wait for them).
     """
 
     name: str  # the rules short name, e.g. "occulites"
@@ -381,6 +383,7 @@ class GamePlugin:
     make: MakeTable
     characters: Callable[[], Mapping[str, str]] | None = None
     options: tuple[StartOption, ...] = ()
+    loads: tuple[str, ...] = ()
 
 
 __all__ = ["AppHost", "AppScreens", "ButtonUse", "CameraView", "Fonts", "GamePlugin", "Host",

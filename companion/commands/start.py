@@ -122,8 +122,8 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
     # The cyclic collector waits while the app loads (its walks of the objects the imports
-    # make were a tenth of the start-up); the app turns it on again once the start screen is
-    # built, having frozen what it made so far (companion.collector).
+    # make were a tenth of the start-up); the app turns it on again as it builds its screens,
+    # having frozen what it made so far (companion.collector).
     gc.disable()
     from kivy.config import Config
 

@@ -9,12 +9,15 @@ list's options (a button each) before anyone opens one. So:
   started and left, the History and its statistics), no full collection starts while a tap is
   being handled, and one runs once the table rests;
 - the Settings screen makes none of its lists until one is opened; opened, a list offers every
-  choice, and the choice tapped is taken.
+  choice, and the choice tapped is taken;
+- what the first tap on a game, the History or the Tournament would import is imported behind
+  the start screen, before anyone taps.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -24,6 +27,11 @@ import pytest
 
 pytestmark = pytest.mark.app
 
+#: Modules the app imports behind the start screen (the History, the Tournament, each game).
+AHEAD = ("companion.history.screen", "companion.tournament.screen",
+         "companion.games.eye_for_an_eye.table", "companion.games.occulites.screen",
+         "companion.games.diceocalypse.screen", "companion.games.dice_forge.screen",
+         "companion.games.tribal_village.screen")
 GAMES = ("Eye for an Eye", "Dice of the Occulites", "Dice-ocalypse", "Dice Forge",
          "Tribal Village")
 
@@ -70,6 +78,12 @@ def test_no_full_collection_in_a_tap_and_lists_made_when_opened(app_dirs: Path) 
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         yield 3
+        # what the first taps on a game, the History or the Tournament import, imported
+        # behind the start screen before anyone taps
+        yield from wait_for(lambda: getattr(app, "loading_behind", None) is not None
+                            and not app.loading_behind.is_alive(),
+                            "the screens' modules imported behind the start screen", 60)
+        seen["imported behind"] = sorted(m for m in AHEAD if m not in sys.modules)
         start = app.screens["start"]
         tap(d, "Settings", button(start, "Settings"))
         yield 2
@@ -135,6 +149,7 @@ def test_no_full_collection_in_a_tap_and_lists_made_when_opened(app_dirs: Path) 
     finally:
         gc.callbacks.remove(collected)
     assert [t for t in full if t] == [], "full collections in the middle of these taps"
+    assert seen["imported behind"] == [], "not imported before the first tap"
     assert seen["lists made before opening"] == []
     assert seen["text sizes offered"] == ["huge", "large", "normal"]
     assert seen["text size chosen"] == "huge"

@@ -1,12 +1,16 @@
-"""Texts that say a message grow with the text size and stay whole (issue 44, item 4), through
-the whole app at 800x480, six players: Dice-ocalypse's message box after a refused die (its
-words at huge at least GROWS of their normal size, every line inside the box: the news gives
-way first where all would not fit), and the start screen's strip above Start after a refusal
-(six option rows leave it one line: it shows a whole line, the refusal's headline, never the
-start of the message cut off mid-sentence; the dialog says it all)."""
+"""Texts that say a number, a name or a message grow with the text size and stay whole (issue
+44, item 4), through the whole app at 800x480 with as many players as each game takes (long
+names): Dice-ocalypse's message box after a refused die (its words at huge at least GROWS of
+their normal size, every line inside the box: the news gives way first where all would not
+fit); the start screen's strip above Start after a refusal (six option rows leave it one
+line: it shows a whole line, the refusal's headline, never the start of the message cut off
+mid-sentence; the dialog says it all); Occulites at five players: the line-ups' numbers, the
+cards' numbers and the players' points grow, everything whole."""
 
 from __future__ import annotations
 
+import random
+import re
 from collections.abc import Generator
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +23,54 @@ pytestmark = pytest.mark.app
 
 #: The drawn size at huge must be at least this share of the normal one (huge asks 1.45).
 GROWS = 1.3
+
+
+def first_line_size(widget: Any, line: int = 0) -> float:
+    """The drawn size of one line of a widget's text: its own size (Kivy markup) where the
+    screen sized it apart, else the widget's."""
+    lines = str(widget.text).split("\n")
+    sized = re.match(r"\[size=(\d+)\]", lines[line]) if line < len(lines) else None
+    return float(sized[1]) if sized else float(widget.font_size)
+
+
+def test_occulites_numbers_and_points_grow(app_dirs: Path) -> None:
+    from companion.compose import CompanionApp
+    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.settings import Settings
+    from rules import Setup
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
+                       settings=Settings(camera="none"))
+    seen: dict[str, dict[str, float]] = {"normal": {}, "huge": {}}
+    problems: list[str] = []
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield 2
+        for text_size in ("normal", "huge"):
+            app.apply_settings(replace(app.settings, text_size=text_size))
+            yield 3
+            app.start_game(Setup("occulites", LONG_NAMES[:5], {}, 3))
+            yield 3
+            s, g = app.session, app.session.game
+            rng = random.Random(4)
+            while g.phase != "allocate":
+                s.call(g.random_call(rng))
+            for p in LONG_NAMES[:5]:  # everyone lines up
+                s.call(next(c for c in g.legal_calls() if str(c).startswith(f"{p}:")))
+            yield 3
+            screen = app.game_screen
+            row = screen.rows[LONG_NAMES[0]]
+            seen[text_size] = {"line-up number": first_line_size(row.slots[0]),
+                               "card number": first_line_size(screen.card_labels[0]),
+                               "points": first_line_size(row.header, 1)}
+            problems.extend(f"{text_size}: {p}" for p in layout_problems(screen, (800, 480)))
+            app.end_game()
+            yield 2
+
+    run_app(app, script)
+    assert problems == [], "\n".join(problems)
+    small = {k: v for k, v in seen["huge"].items() if v < GROWS * seen["normal"][k]}
+    assert small == {}, (seen["normal"], seen["huge"])
 
 
 def test_message_box_and_start_strip_grow_and_stay_whole(app_dirs: Path) -> None:

@@ -39,6 +39,7 @@ OPTIONS = (
     StartOption("track_allocation", "Boards", ((False, BOARDS_BY_HAND), (True, BOARDS_CAMERA))),
 )
 
-PLUGIN = GamePlugin(GAME, "Eye for an Eye", ButtonUse(True), make_table, characters, OPTIONS)
+PLUGIN = GamePlugin(GAME, "Eye for an Eye", ButtonUse(True), make_table, characters, OPTIONS,
+                    loads=("companion.games.eye_for_an_eye.table",))
 
 __all__ = ["GAME", "PLUGIN", "characters"]

@@ -37,6 +37,7 @@ OPTIONS = (
                 ((False, "off"), (True, "Conflicted Interests"))),
 )
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS,
+                    loads=("companion.games.occulites.screen",))
 
 __all__ = ["GAME", "PLUGIN"]
