@@ -45,7 +45,6 @@ from companion.games.occulites.look import (
 from companion.games.occulites.model import Button, OcculitesTable, TableView
 from companion.games.table import TableScreen, lines_label
 from companion.session import TableSession
-from companion.widgets import MIN_FIT
 from companion.widgets import w as _w
 from rules import Event
 from rules.occulites import COLOURS, POOL, TRIBE_NAMES, TRIBES, OcculitesGame
@@ -99,7 +98,7 @@ def _fitted(text: str, wanted: float, width: float, height: float | None) -> flo
     return max(wanted * 0.5, wanted * scale * 0.98)
 
 
-def _sized(text: str, sizes: tuple[float, ...]) -> str:
+def _sized(text: str, sizes: Sequence[float]) -> str:
     """Each line of a text at its own size (Kivy markup), line by line."""
     lines = text.split("\n")
     return "\n".join(f"[size={round(sizes[i])}]{line}[/size]" if i < len(sizes) and line
@@ -216,24 +215,26 @@ class OcculitesScreen(TableScreen):
             found = [parts[i] for parts in lines if len(parts) > i and parts[i]]
             return max(found, key=lambda t: _size_of(t, 10)[0]) if found else default
 
-        key = (widest(0, "[b]Ana[/b]"), widest(1, "888 points"),
-               widest(2, "Palaudis · lined up"), room_w, room_h)
+        three = (widest(0, "[b]Ana[/b]"), widest(1, "888 points"),
+                 widest(2, "Palaudis · lined up"))
+        key = (*three, room_w, room_h)
         if key in self._header_fits:  # the same lines in the same room: sized already
             self._header_sizes = self._header_fits[key]
             return
-        name = _fitted(key[0], fs(16), room_w, None)
-        points = _fitted(key[1], fs(17), room_w, None)
-        doing = _fitted(key[2], fs(13), room_w, None)
+        name = _fitted(three[0], fs(16), room_w, None)
+        points = _fitted(three[1], fs(17), room_w, None)
+        doing = _fitted(three[2], fs(13), room_w, None)
         sizes = [name, points, doing]
         normal = fs(1) / self.host.settings.font_scale  # a pixel at the normal text size
         # too tall (five players at the largest text): what the player does gives way first,
         # then the points down to GROWN of their normal size (a number: they grow), then the
-        # name down to the normal size's (a 16-letter name is as wide as the header already)
-        least = [min(name, 16 * normal * MIN_FIT), min(points, GROWN * 17 * normal),
+        # name down to its normal size (a 16-letter name is as wide as the header already)
+        least = [min(name, 16 * normal), min(points, GROWN * 17 * normal),
                  max(10.0, doing * 0.6)]
 
-        def high() -> float:
-            return sum(_size_of(f"[size={round(size)}]Xg[/size]")[1] for size in sizes)
+        def high() -> float:  # the three lines as the header draws them
+            text = _sized("\n".join(three), sizes)
+            return _size_of(text, min(sizes))[1]
 
         for line in (2, 1, 0):
             while high() > room_h and sizes[line] > least[line]:
