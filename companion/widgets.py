@@ -6,6 +6,7 @@ Import this module only after Kivy's environment is set (see ``companion.command
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -192,9 +193,16 @@ class FitText:
         width, wrap, height = text_room(label)
         size = self._wanted
         least = self._wanted * self.min_fit
+        # a wrapped text breaks a word wider than its room in the middle ("Bartholome / w
+        # Kemp"): its longest word must fit the width as well
+        words = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", label.text).split() if wrap else []
+        longest = max(words, key=len) if words else ""
         for _ in range(4):
             nw, nh = natural_size(label, size, wrap)
             scale = min(1.0, width / nw) if nw > 0 else 1.0
+            if longest:
+                ww = natural_size(label, size, None, longest)[0]
+                scale = min(scale, wrap / ww) if ww > 0 and wrap else scale
             if height is not None and nh > height:
                 scale = min(scale, height / nh)
             if scale >= 1.0 or size <= least:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import LONG_NAMES
+from table_tours import occulites_tour
 
 pytestmark = pytest.mark.app
 
@@ -37,11 +38,12 @@ def test_occulites_numbers_and_points_grow(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from companion.settings import Settings
+    from companion.widgets import natural_size
     from rules import Setup
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
                        settings=Settings(camera="none"))
-    seen: dict[str, dict[str, float]] = {"normal": {}, "huge": {}}
+    seen: dict[str, dict[str, Any]] = {"normal": {}, "huge": {}}
     problems: list[str] = []
 
     def script(d: Driver) -> Generator[int | None, None, None]:
@@ -64,11 +66,27 @@ def test_occulites_numbers_and_points_grow(app_dirs: Path) -> None:
                                "card number": first_line_size(screen.card_labels[0]),
                                "points": first_line_size(row.header, 1)}
             problems.extend(f"{text_size}: {p}" for p in layout_problems(screen, (800, 480)))
+            # Share Knowledge: the players' names on the sources' buttons break between
+            # words, never inside one ("Bartholome / w Kemp")
+            yield from occulites_tour(app, 1, lambda name, widget=None, on=screen: broken(name, on))
             app.end_game()
             yield 2
 
+    def broken(name: str, screen: Any) -> Generator[int, None, None]:
+        if name == "share, from where":
+            for b in screen.source_buttons.values():
+                for word in str(b.text).split():
+                    wide = natural_size(b, b.font_size, None, word)[0]
+                    if wide > b.text_size[0] + 1:
+                        problems.append(f"{app.settings.text_size}: {word!r} of {b.text!r} is "
+                                        f"{wide:.0f} px wide, the button's text {b.text_size[0]}")
+            seen.setdefault("share", {})[app.settings.text_size] = len(screen.source_buttons)
+        yield 1
+
     run_app(app, script)
     assert problems == [], "\n".join(problems)
+    share = seen.pop("share")
+    assert share == {"normal": 6, "huge": 6}, share  # the pool and the five players
     small = {k: v for k, v in seen["huge"].items() if v < GROWS * seen["normal"][k]}
     assert small == {}, (seen["normal"], seen["huge"])
 
