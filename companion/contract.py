@@ -420,7 +420,9 @@ class GamePlugin:
 
     ``characters`` lists the characters players choose on the start screen (id -> name),
     for games that have them; ``options`` the choices the start screen offers; ``voice``
-    whether it takes calls said aloud (None: it listens to none).
+    whether it takes calls said aloud (None: it listens to none); ``loads`` the modules
+    ``make`` imports (Kivy screens: the app imports them behind the start screen, so the first
+    Start of the evening does not wait for them).
     """
 
     name: str  # the rules short name, e.g. "occulites"
@@ -430,6 +432,7 @@ class GamePlugin:
     characters: Callable[[], Mapping[str, str]] | None = None
     options: tuple[StartOption, ...] = ()
     voice: VoiceUse | None = None
+    loads: tuple[str, ...] = ()
 
 
 __all__ = ["AppHost", "AppScreens", "ButtonUse", "CameraView", "Fonts", "GamePlugin",

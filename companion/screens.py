@@ -28,7 +28,7 @@ from companion.frame import confirm, dialog, wrapped
 from companion.games import plugins
 from companion.journal import GameRecord
 from companion.session import NOT_SAVED, not_saved
-from companion.widgets import NAME_KEYS, fit_wrapped, fmt_clock, show_picture, w
+from companion.widgets import NAME_KEYS, fit_whole, fmt_clock, headline, show_picture, w
 from companion.words import plural
 from rules import Setup
 
@@ -104,22 +104,22 @@ class StartScreen(Screen):
         self.options_grid = GridLayout(cols=2, spacing=4, row_default_height=48,
                                        row_force_default=True, size_hint_y=None)
         self.game_spin = w("TSpinner", text="", values=[])
-        self.timer_spin = w("TSpinner", text="3:00",
+        # the settings' round length, until the players choose one (then as they chose it)
+        self.timer_spin = w("TSpinner", text=fmt_clock(app.settings.round_seconds),
                             values=["1:00", "2:00", "3:00", "4:00", "5:00"])
         self.sound_spin = w("TSpinner", text="none", values=["none"])
         self.option_spins: dict[str, Any] = {}
         right.add_widget(self.options_grid)
         message_row = BoxLayout(orientation="vertical")
-        # a message wraps whole, from its first line, at the text size where its box has the
-        # room, a little smaller where it has not (a note such as "Every Eye for Themselves:
-        # 2 to 4 players" stays one line with many option rows); a long one scrolls (problems
-        # that stop a game from starting are said whole in a dialog too: :meth:`say_problem`)
+        # a message shows whole, at the text size where its box has the room, a little
+        # smaller where it has not (a note such as "Every Eye for Themselves: 2 to 4 players"
+        # stays one line with many option rows); one that does not fit even then is never cut
+        # mid-sentence: its headline shows, whole, or a line saying where it is said in full
+        # (problems that stop a game from starting are said whole in a dialog:
+        # :meth:`say_problem`, again at each tap on Start)
         self.message = wrapped(app, "", 15, color=theme.DANGER, halign="center")
-        message_scroll = ScrollView(do_scroll_x=False, bar_width=6, size_hint_y=None)
-        message_scroll.add_widget(self.message)
-        fit_wrapped(self.message, message_scroll, message_row, app.fs(15))
-        message_row.add_widget(message_scroll)
-        message_row.add_widget(Widget())
+        self.message_line = wrapped(app, "", 15, color=theme.DANGER, halign="center")
+        fit_whole(self.message, self.message_line, message_row, app.fs(15), self._shorter)
         right.add_widget(message_row)
         # Undo drop beside Start, as tall, while a dropped game can be taken back (the
         # message's room may be a line or two with many option rows)
@@ -171,7 +171,28 @@ class StartScreen(Screen):
         if name and name != self._game:
             self._game = name
             self._build_options()
+            self._choose_as_last_time()
             self.set_count(self.count)
+
+    def _choose_as_last_time(self) -> None:
+        """The options (and the round timer) of the newest game of the game chosen, as the
+        players chose them for it last: after a game and after a restart alike (they are read
+        from the journal's games; nothing is kept apart)."""
+        last = self.app.journal.last_options(self._game)
+        if last is None:
+            return
+        self._fitting = True  # the choices change here: the count is fitted once, after
+        try:
+            for option in plugins()[self._game].options:
+                spin = self.option_spins.get(option.key)
+                value = last.get(option.key)
+                if spin is not None and any(v == value for v, _ in option.choices):
+                    spin.text = option.words(value)
+        finally:
+            self._fitting = False
+        seconds = last.get("round_seconds")
+        if isinstance(seconds, int | float) and fmt_clock(seconds) in self.timer_spin.values:
+            self.timer_spin.text = fmt_clock(seconds)
 
     def _build_options(self) -> None:
         """The options of the game chosen, in words; Timer and Music where rounds are timed."""
@@ -251,7 +272,6 @@ class StartScreen(Screen):
             if first:
                 self.choose_game(first)
         self.sound_spin.values = ["none", *self.app.soundtracks()]
-        self.timer_spin.text = fmt_clock(self.app.settings.round_seconds)
         self.refresh_resume()
         if not self.seated:  # the last group played here, once, as the app starts
             self.seated = True
@@ -266,6 +286,16 @@ class StartScreen(Screen):
         elif self.app.journal.readonly and not self.message.text:
             self.message.text = self.read_only_line()
             self.message.color = theme.DANGER
+
+    def _shorter(self, text: str) -> list[str]:
+        """A message too long for its box, shorter but whole (see __init__): a problem's
+        headline and where it is said in full (Start says it again, in a dialog), else that
+        alone; a note's headline."""
+        head = headline(text)
+        if text == self.problem:
+            return ([f"{head}: tap Start to read why.", f"{head}."] if head else []) + [
+                "Not started yet: tap Start to read why."]
+        return [f"{head}."] if head else []
 
     def read_only_line(self) -> str:
         """What stays on the start screen while the journal takes no calls ("" when it does)."""

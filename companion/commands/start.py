@@ -11,6 +11,7 @@ mtdev or hidinput: then every touch arrives twice. So the app runs with exactly 
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -120,6 +121,10 @@ def run(args: argparse.Namespace) -> int:
     fullscreen = is_raspberry_pi() and not args.window
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
+    # The cyclic collector waits while the app loads (its walks of the objects the imports
+    # make were a tenth of the start-up); the app turns it on again as it builds its screens,
+    # having frozen what it made so far (companion.collector).
+    gc.disable()
     from kivy.config import Config
 
     # Kivy redraws only what changed, so the cap mostly sets how often input is polled:
@@ -147,6 +152,7 @@ def run(args: argparse.Namespace) -> int:
         if starts.given_up:
             Logger.error("Companion: %d crashes in a row: showing what failed", starts.crashes)
             starts.end("gave up")
+            gc.enable()
             from companion.appliance.failed import show_failure
 
             show_failure(starts, starts_mod.last_lines(folder))

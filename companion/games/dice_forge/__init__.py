@@ -41,6 +41,7 @@ OPTIONS = (
                                    (OTHER_BASE_CARDS, "six base-game others"))),
 )
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE))
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE),
+                    loads=("companion.games.dice_forge.screen",))
 
 __all__ = ["GAME", "PLUGIN"]

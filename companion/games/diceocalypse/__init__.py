@@ -55,6 +55,7 @@ OPTIONS = (
     StartOption("scoring_key", "Scoring key", _keys()),
 )
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE))
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE),
+                    loads=("companion.games.diceocalypse.screen",))
 
 __all__ = ["GAME", "OPTIONS", "PLUGIN", "key_words"]

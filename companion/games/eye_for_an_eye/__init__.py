@@ -41,6 +41,7 @@ OPTIONS = (
     StartOption("track_allocation", "Boards", ((False, BOARDS_BY_HAND), (True, BOARDS_CAMERA))),
 )
 
+
 def make_voice(game: object) -> Any:
     """Its calls said aloud (companion/games/eye_for_an_eye/voice.py), imported when heard."""
     from companion.games.eye_for_an_eye.voice import make_voice as make
@@ -49,6 +50,6 @@ def make_voice(game: object) -> Any:
 
 
 PLUGIN = GamePlugin(GAME, "Eye for an Eye", ButtonUse(True), make_table, characters, OPTIONS,
-                    voice=VoiceUse(make_voice))
+                    voice=VoiceUse(make_voice), loads=("companion.games.eye_for_an_eye.table",))
 
 __all__ = ["GAME", "PLUGIN", "characters"]

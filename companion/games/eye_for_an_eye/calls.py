@@ -188,9 +188,13 @@ class ArenaCalls:
     #: A call heard aloud, shown until it is made (or cancelled).
     heard: Waiting | None = None
     _round: int = 0
+    #: The round clock was out of time at the last tick (its running out ends the round
+    #: once: an end taken back by Undo leaves it out of time, and is not made again).
+    _was_over: bool = False
 
     def __post_init__(self) -> None:
         self._round = self.game.state.round_number
+        self._was_over = self.session.clock.state == "over"
         self.session.subscribe(self._changed)
         self.sync()
 
@@ -262,6 +266,7 @@ class ArenaCalls:
                 self._round = self.game.state.round_number
                 self.windows.clear()
                 self.choosing = None
+                self._was_over = False  # a new round: its clock starts again
             if self.game.state.phase != "playing":
                 self.builder.clear()
             self.sync()
@@ -321,7 +326,10 @@ class ArenaCalls:
             else:
                 self.keep_heard()
         clock = self.session.clock
-        if self.game.state.phase != "playing" or not (clock.running or clock.state == "over"):
+        over = clock.state == "over"
+        ran_out = over and not self._was_over
+        self._was_over = over
+        if self.game.state.phase != "playing" or not (clock.running or over):
             return
         now = clock.elapsed
         if not self.held:  # after an undo: windows wait for the next call
@@ -334,12 +342,16 @@ class ArenaCalls:
             for _, key in due:
                 if self.windows.get(key):
                     self._auto(Land(key[2], key[1]), key)
-        if self.game.state.phase == "playing" and clock.state == "over":
-            self._auto(TimeUp())
+        # Yarra Bung! when the round's clock runs out, once: an end that Undo took back waits
+        # for Redo, or for Yarra Bung! tapped again (toggle_clock).
+        if ran_out and self.game.state.phase == "playing" and not self._auto(TimeUp()):
+            self._was_over = False  # not taken (a full card): tried again at the next tick
 
-    def _auto(self, call: Call, window: WindowKey | None = None) -> None:
+    def _auto(self, call: Call, window: WindowKey | None = None) -> bool:
+        """Make a call of the table's own (hits land, the round ends); whether it was taken."""
         try:
             self.session.call(call)
+            return True
         except RulesError as e:
             # The engine says no (e.g. the attack was parried meanwhile): forget the window.
             self.session.message = str(e)
@@ -349,14 +361,22 @@ class ArenaCalls:
             self.session.refuse(not_saved(e, self.session.journal))
             if window is not None and self.windows.get(window):
                 self.windows[window].pop(0)
+        return False
 
     # -- the clock -------------------------------------------------------------------------
 
     def toggle_clock(self) -> None:
-        """Yarra Mark! (or go on after a pause), or pause for a dispute. A call being built
-        is dropped at a pause: no call is taken while the clock stands."""
+        """Yarra Mark! (or go on after a pause), or pause for a dispute; Yarra Bung! again for
+        a round whose end was taken back by Undo. A call being built is dropped at a pause: no
+        call is taken while the clock stands. Between rounds and after the match it does
+        nothing (the results screen starts the next round)."""
+        if self.game.state.phase != "playing":
+            return  # between rounds or at the end the clock stands: nothing to start
         self.session.message = ""  # the pause (or the clock going on) is the news now
-        if self.session.clock.running:
+        if self.session.clock.state == "over":  # the round's end taken back by Undo
+            self.builder.clear()
+            self.session.try_call(TimeUp())
+        elif self.session.clock.running:
             self.builder.clear()
             self.session.pause_clock()
             self._update_choosing()
@@ -376,6 +396,8 @@ class ArenaCalls:
             return "The round has not begun: tap Yarra Mark! first"
         if state == "paused":
             return "Paused: no calls until Resume (Undo and Redo still work)"
+        if state == "over":
+            return "Time is up: Redo, or tap Yarra Bung! to end the round again"
         return None
 
     def next_round(self) -> list[Event] | None:

@@ -105,8 +105,25 @@ ENDED_BY = {"time": "the clock ran out (Yarra Bung!)", "last standing": "one sid
 
 
 def clock_words(clock_state: str, running: bool) -> str:
-    """The clock button: Pause while it runs, Yarra Mark! before the round, else Resume."""
-    return "Pause" if running else "Yarra Mark!" if clock_state == "ready" else "Resume"
+    """The clock button in a round being played: Pause while it runs, Yarra Mark! before the
+    round, Yarra Bung! when its end was taken back by Undo (the time is up), else Resume."""
+    return ("Pause" if running else "Yarra Mark!" if clock_state == "ready" else
+            "Yarra Bung!" if clock_state == "over" else "Resume")
+
+
+#: What the clock's button does: the round clock (Yarra Mark!, Pause, Resume, Yarra Bung!),
+#: or, once the round or the match is over (nothing left to time), show its results.
+GoAction = Literal["clock", "results"]
+
+
+@dataclass(frozen=True)
+class ClockLook:
+    """The round clock's text and tone, and its button's words and what it does."""
+
+    text: str
+    tone: ClockTone
+    go: str
+    go_action: GoAction
 
 
 @dataclass
@@ -222,21 +239,26 @@ class ArenaModel:
             log = log[-limit:]
         return [f"{fmt_clock_at(e.at)} {e.call}".strip() for e in reversed(log)]
 
-    def clock(self) -> tuple[str, ClockTone, str]:
-        """The clock's text and tone, and its button's words."""
+    def clock(self) -> ClockLook:
+        """The clock's text and tone, and its button (see :class:`ClockLook`)."""
         clock = self.calls.session.clock
         tone: ClockTone = ("stopped" if not clock.running else
                            "urgent" if clock.remaining <= 10 else "running")
-        return fmt_clock(clock.remaining), tone, clock_words(clock.state, clock.running)
+        game = self.calls.game
+        if game.state.phase != "playing":
+            return ClockLook(fmt_clock(clock.remaining), "stopped", "Results", "results")
+        return ClockLook(fmt_clock(clock.remaining), tone,
+                         clock_words(clock.state, clock.running), "clock")
 
     def look(self) -> ArenaLook:
         calls = self.calls
         game = calls.game
         b = calls.builder
         number, total = game.state.round_number, game.rounds_total
-        clock, tone, go = self.clock()
+        clock = self.clock()
         return ArenaLook("Tie-break" if number > total else f"Round {number}/{total}",
-                         clock, tone, go, frozenset(calls.legal_counts()) & set(KEYPAD),
+                         clock.text, clock.tone, clock.go,
+                         frozenset(calls.legal_counts()) & set(KEYPAD),
                          b.action == "attack", b.rear, b.active or calls.heard is not None,
                          self.prompt(),
                          bool(calls.session.message) and self.refused,
@@ -244,14 +266,28 @@ class ArenaModel:
 
     def prompt(self) -> tuple[str, ...]:
         """The message box, longest words first: a refusal or a notice, the call being
-        built, what the clock allows, or the newest call (at 5-6 players, where no log stands
-        beside; "Last call:" gives way where the call needs the room)."""
-        if not self.log_beside and self.calls.session.log and not self._news():
+        built, what the clock allows, the round or the match over, or the newest call (at 5-6
+        players, where no log stands beside; "Last call:" gives way where the call needs the
+        room)."""
+        news = self._news() or self._ended()
+        if not self.log_beside and self.calls.session.log and not news:
             newest = self.log_lines(1)[0]
             return ("Last call:\n" + newest, newest)
         if self.calls.heard is not None and not self.calls.session.message:
             return self.heard_words()
-        return (self._news() or "Tap an action on your panel",)
+        return (news or "Tap an action on your panel",)
+
+    def _ended(self) -> str:
+        """What the message box says once the round or the match is over ("" while it is
+        played): no call is taken then, so it never asks for one."""
+        game = self.calls.game
+        if game.is_over:
+            winner = game.winner
+            return (f"The match is over: {winner} wins" if winner else
+                    "The match is over") + ". Results: the final table"
+        if game.state.phase != "playing":
+            return f"Round {game.state.round_number} is over. Results: the next round"
+        return ""
 
     def _news(self) -> str:
         """What the message box says before the newest call, if anything."""
@@ -344,4 +380,5 @@ class ArenaModel:
         return BetweenLook(title, rows, next_words, ".  ".join(notes))
 
 
-__all__ = ["ActionLook", "ArenaLook", "ArenaModel", "BetweenLook", "SeatLook", "result_row"]
+__all__ = ["ActionLook", "ArenaLook", "ArenaModel", "BetweenLook", "ClockLook", "SeatLook",
+           "result_row"]

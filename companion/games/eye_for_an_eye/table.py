@@ -70,6 +70,7 @@ class EyeTable:
         if change.game_changed:
             if self.game.state.phase != "playing":
                 self.between.refresh(events)
+                self.arena.refresh()  # over: no clock to run, no call to ask for
                 self.host.show("between")
                 return
             if self.between.manager is not None and self.between.manager.current == "between":

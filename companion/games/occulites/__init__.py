@@ -37,6 +37,7 @@ OPTIONS = (
                 ((False, "off"), (True, "Conflicted Interests"))),
 )
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE))
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE),
+                    loads=("companion.games.occulites.screen",))
 
 __all__ = ["GAME", "PLUGIN"]

@@ -35,6 +35,7 @@ OPTIONS = (
                                                  ("out", "discard out of the hand"))),
 )
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE))
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE),
+                    loads=("companion.games.tribal_village.screen",))
 
 __all__ = ["GAME", "PLUGIN"]
