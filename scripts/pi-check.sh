@@ -102,8 +102,9 @@ host_tools() {
         >/dev/null || need+=(qemu-user-static)
     command -v update-binfmts >/dev/null || need+=(binfmt-support)
     if [ ${#need[@]} -gt 0 ]; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" \
-            >/dev/null || return 1
+        # another apt on this machine may hold dpkg's lock for a while: wait for it
+        apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive \
+            apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${need[@]}" >/dev/null || return 1
     fi
     [ -e /proc/sys/fs/binfmt_misc/register ] ||
         mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1

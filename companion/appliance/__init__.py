@@ -15,7 +15,10 @@ The rooms:
 - :mod:`.files`: what is written, rendered from ``templates/`` and checked;
 - :mod:`.manifest`: the record of every change, for ``disable``;
 - :mod:`.enable`, :mod:`.disable`, :mod:`.status`: the three commands;
+- :mod:`.packages`: what apt installed for ``enable`` (taken back by ``disable``), and the
+  stamp ``./start.sh`` leaves of the system packages it looked for;
 - :mod:`.overlay` and :mod:`.mounts`: the read-only root, and the data folder's mount;
+- :mod:`.datamount` and :mod:`.waiting`: the app waiting for a late data stick, on its screen;
 - :mod:`.starts`, :mod:`.failed`, :mod:`.notify`: the app's own log and crash backoff, the
   screen after too many crashes, and the watchdog it feeds.
 """

@@ -9,6 +9,7 @@ from typing import Any
 from companion.appliance.files import BLOCK_END, BLOCK_START, COMMENTED
 from companion.appliance.manifest import MANIFEST, Manifest
 from companion.appliance.overlay import OVERLAY_LOWER, overlay_active
+from companion.appliance.packages import apt_purge
 from companion.appliance.system import (
     DOCS,
     ApplianceError,
@@ -20,11 +21,15 @@ from companion.appliance.system import (
     run_command,
     systemctl,
 )
+from companion.words import plural
 
 
-def disable(root: Path = Path("/"), runner: Runner = run_command) -> Report:
-    """Undo everything ``enable`` recorded, newest first; a no-op when nothing was enabled."""
+def disable(root: Path = Path("/"), runner: Runner = run_command, *,
+            live: bool | None = None) -> Report:
+    """Undo everything ``enable`` recorded, newest first; a no-op when nothing was enabled.
+    ``live``: whether ``root`` is the running system (see :attr:`Options.live`)."""
     report = Report()
+    running = is_live(root) if live is None else live
     if overlay_active(root):
         # The running root is a RAM overlay: the real one is mounted read-only below it.
         lower = in_root(root, OVERLAY_LOWER)
@@ -40,11 +45,12 @@ def disable(root: Path = Path("/"), runner: Runner = run_command) -> Report:
         report.add("the appliance is not enabled here: nothing to undo")
         return report
     pending: list[dict[str, Any]] = []
+    stays: list[str] = []
     for op in reversed(manifest.ops):
-        if op["op"] == "apt" and not is_live(root):
+        if op["op"] == "apt" and not running:
             pending.insert(0, op)  # apt works on the running system only: kept for later
             continue
-        _undo(root, op, runner, report)
+        stays += _undo(root, op, runner, report, running)
         manifest.ops.remove(op)
         manifest.save()
     if pending:
@@ -59,13 +65,19 @@ def disable(root: Path = Path("/"), runner: Runner = run_command) -> Report:
     parent = manifest.path.parent
     if parent.exists() and not any(parent.iterdir()):
         parent.rmdir()
-    if is_live(root):
+    if running:
         run(runner, ["systemctl", "daemon-reload"], report)
-    report.add("disabled: the Pi boots as it did before `companion appliance enable`")
+    if stays:
+        report.add("disabled: the Pi boots as it did before `companion appliance enable`, but "
+                   "for what stays: " + "; ".join(stays))
+    else:
+        report.add("disabled: the Pi boots as it did before `companion appliance enable`")
     return report
 
 
-def _undo(root: Path, op: dict[str, Any], runner: Runner, report: Report) -> None:
+def _undo(root: Path, op: dict[str, Any], runner: Runner, report: Report,
+          running: bool) -> list[str]:
+    """Undo one recorded change, saying what was done; returns what stays as it is, in words."""
     kind = op["op"]
     if kind == "file":
         in_root(root, op["path"]).unlink(missing_ok=True)
@@ -77,7 +89,7 @@ def _undo(root: Path, op: dict[str, Any], runner: Runner, report: Report) -> Non
     elif kind == "unit-enabled":
         systemctl(root, runner, ["disable", op["unit"]])
         report.add(f"{op['unit']}: disabled")
-        if is_live(root):
+        if running:
             run(runner, ["systemctl", "stop", op["unit"]], report)
     elif kind == "default-target":
         link = in_root(root, "/etc/systemd/system/default.target")
@@ -86,31 +98,46 @@ def _undo(root: Path, op: dict[str, Any], runner: Runner, report: Report) -> Non
             link.symlink_to(op["link"])
         report.add("boot target: as it was (graphical.target)")
     elif kind == "autostart":
-        path = in_root(root, op["path"])
-        if op["created"]:
-            path.unlink(missing_ok=True)
-        elif path.exists():
-            lines = path.read_text(encoding="utf-8").splitlines()
-            gone = [ln for ln in op["commented"] if COMMENTED + ln not in lines]
-            if gone:
-                report.add(f"{op['path']}: {len(gone)} screen-blanking line(s) turned off by "
-                           "enable were removed since (raspi-config's Screen Blanking switch "
-                           "does that) and cannot be restored: turn blanking on there if you "
-                           "want it")
-            keep: list[str] = []
-            inside = False
-            for line in lines:
-                if line.startswith(BLOCK_START):
-                    inside = True
-                elif line.startswith(BLOCK_END):
-                    inside = False
-                elif not inside:
-                    keep.append(line.removeprefix(COMMENTED))
-            path.write_text("\n".join(keep) + ("\n" if keep else ""), encoding="utf-8")
-        report.add(f"{op['path']}: the companion's block removed")
+        return _undo_autostart(root, op, report)
     elif kind == "apt":
-        if is_live(root):
-            run(runner, ["apt-get", "purge", "-y", op["package"]], report)
-            run(runner, ["update-initramfs", "-u"], report)
+        if running:
+            return apt_purge(root, runner, op, report)
     else:
         raise ApplianceError(f"{MANIFEST}: unknown change {kind!r}; see {DOCS}, 'Undo by hand'")
+    return []
+
+
+def _undo_autostart(root: Path, op: dict[str, Any], report: Report) -> list[str]:
+    """The companion's block out of the labwc autostart, the blanking lines on again (the whole
+    file removed when ``enable`` made it)."""
+    path = in_root(root, op["path"])
+    if op["created"]:
+        path.unlink(missing_ok=True)
+        report.add(f"removed {op['path']} (enable made it)")
+        return []
+    if not path.exists():
+        report.add(f"{op['path']}: no longer there; nothing to take back")
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    # the lines as they were (a manifest of an older enable kept them with the prefix)
+    turned_off = [ln.removeprefix(COMMENTED) for ln in op["commented"]]
+    gone = [ln for ln in turned_off if COMMENTED + ln not in lines]
+    keep: list[str] = []
+    inside = False
+    for line in lines:
+        if line.startswith(BLOCK_START):
+            inside = True
+        elif line.startswith(BLOCK_END):
+            inside = False
+        elif not inside:
+            keep.append(line.removeprefix(COMMENTED))
+    path.write_text("\n".join(keep) + ("\n" if keep else ""), encoding="utf-8")
+    back = len(turned_off) - len(gone)
+    report.add(f"{op['path']}: the companion's block removed"
+               + (f", {plural(back, 'screen-blanking line')} turned on again" if back else ""))
+    if not gone:
+        return []
+    return [f"{plural(len(gone), 'screen-blanking line')} that enable turned off in "
+            f"{op['path']} {'was' if len(gone) == 1 else 'were'} removed since (raspi-config's "
+            "Screen Blanking switch does that) and cannot be put back: turn blanking on there "
+            "if you want it"]

@@ -23,13 +23,16 @@ from companion.appliance.files import (
     check_ini,
     check_unit,
     detect_mode,
+    hotplug_dropin,
     parse_autostart_block,
     render_autostart_block,
     render_unit,
     template,
 )
 from companion.appliance.manifest import Manifest, chown, make_dirs, write_new
+from companion.appliance.mounts import fstab_entry
 from companion.appliance.overlay import kernel_overlay, overlay_active
+from companion.appliance.packages import apt_install
 from companion.appliance.system import (
     DOCS,
     Account,
@@ -37,8 +40,8 @@ from companion.appliance.system import (
     Report,
     Runner,
     desktop_autologin,
+    display_manager,
     in_root,
-    is_live,
     run,
     run_command,
     same_filesystem,
@@ -83,7 +86,7 @@ def enable(opts: Options, runner: Runner = run_command) -> Report:
     env = app_environment(opts, mode)  # raises on a bad --audio before anything changes
     pending: list[dict[str, Any]] = []
     if Manifest.load(root) is not None:
-        report.lines += disable(root, runner).lines
+        report.lines += disable(root, runner, live=opts.live).lines
         left = Manifest.load(root)  # steps only the running Pi can undo (not this root)
         pending = left.ops if left is not None else []
     manifest = Manifest(root, ops=pending,
@@ -104,9 +107,9 @@ def enable(opts: Options, runner: Runner = run_command) -> Report:
         if opts.protect is not None:
             _enable_protect(opts, account, manifest, runner, report)
     except BaseException:
-        disable(root, runner)
+        disable(root, runner, live=opts.live)
         raise
-    if is_live(root):
+    if opts.running:
         run(runner, ["systemctl", "daemon-reload"], report)
     report.add(f"enabled ({mode} mode); the companion starts at the next boot "
                "(`sudo reboot`); `companion appliance disable` undoes all of it")
@@ -136,13 +139,14 @@ def _enable_console(opts: Options, env: dict[str, str], manifest: Manifest, runn
         raise ApplianceError(f"the generated {UNIT} does not verify: {problem}")
     report.add(f"{UNIT_PATH}: checked with systemd-analyze verify")
     default = systemctl(root, runner, ["get-default"]).stdout.strip()
-    if default == "graphical.target":
+    desktop = display_manager(root)
+    if default == "graphical.target" and desktop:
         link = in_root(root, "/etc/systemd/system/default.target")
         was = os.readlink(link) if link.is_symlink() else None
         manifest.record({"op": "default-target", "link": was})
         systemctl(root, runner, ["set-default", "multi-user.target"], check=True)
-        report.add("boot target: multi-user.target (was graphical.target: the desktop would "
-                   "take the screen)")
+        report.add(f"boot target: multi-user.target (was graphical.target: the desktop's "
+                   f"{desktop} would take the screen)")
     make_dirs(root, "/etc/systemd/system/multi-user.target.wants/" + UNIT, manifest, None)
     systemctl(root, runner, ["enable", UNIT], check=True)
     manifest.record({"op": "unit-enabled", "unit": UNIT})
@@ -158,6 +162,7 @@ def _enable_desktop(opts: Options, account: Account, env: dict[str, str],
     old = target.read_text(encoding="utf-8") if existed else ""
     lines = old.splitlines()
     blanking = [i for i, ln in enumerate(lines) if re.match(r"\s*(/usr/bin/)?swayidle\b", ln)]
+    turned_off = [lines[i] for i in blanking]  # as they were, for disable to put back
     for i in blanking:
         lines[i] = COMMENTED + lines[i]
     block = render_autostart_block(opts, env)
@@ -168,7 +173,7 @@ def _enable_desktop(opts: Options, account: Account, env: dict[str, str],
         raise ApplianceError(f"labwc autostart block: {exe} is not executable")
     if existed:
         manifest.record({"op": "autostart", "path": path, "created": False,
-                         "commented": [lines[i] for i in blanking]})
+                         "commented": turned_off})
         target.write_text(new, encoding="utf-8")
     else:
         make_dirs(root, path, manifest, account)
@@ -201,12 +206,25 @@ def _enable_protect(opts: Options, account: Account, manifest: Manifest, runner:
             chown(folder, account)
     report.add(f"power-pull protection: read-only root from the next boot; journal, settings "
                f"and profiles in {opts.protect} (copy existing ones there: see {DOCS})")
-    if is_live(root):
+    try:
+        fstab = in_root(root, "/etc/fstab").read_text(encoding="utf-8")
+    except OSError:
+        fstab = ""
+    stick = fstab_entry(opts.protect, fstab)
+    dropin = hotplug_dropin(opts, stick) if stick is not None else None
+    if stick is None:
+        report.add(f"warning: {opts.protect} is not in /etc/fstab, so nothing mounts it at boot "
+                   f"and the companion would wait for it: add its line ({DOCS}, 'Power-pull "
+                   "protection', step 2)")
+    elif dropin is not None:
+        write_new(root, dropin[0], dropin[1], manifest)
+        report.add(f"{dropin[0]}: {stick.source} is mounted on {opts.protect} whenever it is "
+                   "plugged in, also after the boot")
+    if opts.running:
         installed = run(runner, ["dpkg-query", "-W", "-f=${Status}", "overlayroot"], report,
                          quiet=True).stdout
         if "install ok installed" not in installed:
-            run(runner, ["apt-get", "install", "-y", "overlayroot"], report, check=True)
-            manifest.record({"op": "apt", "package": "overlayroot"})
+            manifest.record(apt_install(root, runner, "overlayroot", report))
         run(runner, ["update-initramfs", "-u"], report, check=True)
     else:
         report.add(f"not the running system: on the Pi, run `sudo apt install overlayroot && "

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from string import Template
 
-from companion.appliance.mounts import PROTECT_VAR
+from companion.appliance.mounts import PROTECT_VAR, FstabEntry
 from companion.appliance.starts import LOG_DIR_VAR
 from companion.appliance.system import (
     DOCS,
@@ -31,6 +31,8 @@ UNIT = "table-companion.service"
 UNIT_PATH = "/etc/systemd/system/" + UNIT
 WATCHDOG_DROPIN = "/etc/systemd/system.conf.d/table-companion-watchdog.conf"
 OVERLAY_CONF = "/etc/overlayroot.local.conf"
+#: The drop-in, in the data stick's device unit's folder, that mounts it when plugged in.
+HOTPLUG_DROPIN = "table-companion-hotplug.conf"
 BLOCK_START = "# >>> table-companion"
 BLOCK_END = "# <<< table-companion"
 COMMENTED = "# table-companion turned off: "
@@ -60,6 +62,13 @@ class Options:
     protect: Path | None = None
     #: /proc/asound/cards as text (None: read it from the running system when root is "/").
     sound_cards: str | None = None
+    #: whether ``root`` is the running system, where apt, update-initramfs and daemon-reload run
+    #: (None: when it is "/"; the tests say True of a temporary root, with stand-in commands)
+    live: bool | None = None
+
+    @property
+    def running(self) -> bool:
+        return is_live(self.root) if self.live is None else self.live
 
 
 def template(name: str) -> Template:
@@ -138,14 +147,39 @@ def render_unit(opts: Options, env: dict[str, str]) -> str:
     present = [g for g in wanted if g in group_names(opts.root)]
     groups = f"SupplementaryGroups={' '.join(present)}" if present else ""
     environment = "\n".join(f"Environment={shlex.quote(f'{k}={v}')}" for k, v in env.items())
-    # With protection the app starts only once the data folder is mounted (a late USB stick is
-    # waited for; a missing one stops the app, not the games going into RAM).
-    mounts = (f"RequiresMountsFor={shlex.quote(str(opts.protect))}"
-              if opts.protect is not None else "")
     return template("table-companion.service").substitute(
         docs=opts.repo / DOCS, watchdog_s=APP_WATCHDOG_S, user=opts.user, groups=groups,
-        repo=opts.repo, environment=environment, command=shlex.join(app_command(opts)),
-        mounts=mounts)
+        repo=opts.repo, environment=environment, command=shlex.join(app_command(opts)))
+
+
+def unit_name(path: Path, suffix: str) -> str:
+    """systemd's unit name for ``path`` (``/mnt/table``, ``mount`` -> ``mnt-table.mount``), as
+    systemd-escape(1) makes it.
+
+    Raised when ...: ApplianceError when systemd-escape is not installed."""
+    tool = shutil.which("systemd-escape")
+    if tool is None:
+        raise ApplianceError("systemd-escape is not installed (it comes with systemd): the "
+                             "data stick's units cannot be named")
+    done = subprocess.run([tool, "--path", f"--suffix={suffix}", str(path)], text=True,
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        raise ApplianceError(f"systemd-escape --path {path}: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+def hotplug_dropin(opts: Options, stick: FstabEntry) -> tuple[str, str] | None:
+    """Where the drop-in goes that mounts the data stick whenever it is plugged in, and its
+    text: the stick's device unit wants the mount unit /etc/fstab's line makes. None for a
+    source that is no block device."""
+    device = stick.device
+    if device is None:
+        return None
+    text = template("data-stick-hotplug.conf").substitute(
+        stick=stick.source, point=stick.point, docs=opts.repo / DOCS,
+        mount_unit=unit_name(stick.point, "mount"))
+    check_ini(text, "Unit")
+    return f"/etc/systemd/system/{unit_name(device, 'device')}.d/{HOTPLUG_DROPIN}", text
 
 
 def render_autostart_block(opts: Options, env: dict[str, str]) -> str:

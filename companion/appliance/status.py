@@ -7,11 +7,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.appliance import packages
 from companion.appliance.files import UNIT, USER_LOG_DIR, WATCHDOG_DROPIN
 from companion.appliance.manifest import Manifest
 from companion.appliance.mounts import (
     MOUNTINFO,
     VOLATILE,
+    fstab_entry,
     mount_of,
     parse_mountinfo,
     read_mountinfo,
@@ -23,6 +25,7 @@ from companion.appliance.system import (
     Runner,
     default_target,
     desktop_autologin,
+    display_manager,
     in_root,
     is_live,
     run_command,
@@ -68,9 +71,14 @@ def status(root: Path = Path("/"), runner: Runner = run_command,
             state = systemctl(root, runner, ["is-enabled", op["unit"]]).stdout.strip()
             line(state == "enabled", f"{op['unit']}: {state or 'unknown'} at boot")
     target = default_target(root)
-    wanted = "multi-user.target" if mode == "console" else "graphical.target"
-    line(target == wanted, f"boot target: {target or 'unknown'}" + (
-        "" if target == wanted else f" (the {mode} mode needs {wanted}: run `enable` again)"))
+    desktop = display_manager(root)
+    if mode == "console" and not desktop:  # nothing but the app wants the screen
+        line(target in ("multi-user.target", "graphical.target"),
+             f"boot target: {target or 'unknown'} (no desktop installed to take the screen)")
+    else:
+        wanted = "multi-user.target" if mode == "console" else "graphical.target"
+        line(target == wanted, f"boot target: {target or 'unknown'}" + (
+            "" if target == wanted else f" (the {mode} mode needs {wanted}: run `enable` again)"))
     if mode == "desktop":
         user = desktop_autologin(root)
         ok = user == s.get("user")
@@ -124,10 +132,18 @@ def _status_running(root: Path, runner: Runner, s: dict[str, Any],
 
 def _status_protection(root: Path, protect: Path, live: bool,
                        line: Callable[[bool | None, str], None]) -> None:
-    installed = dpkg_installed(root, "overlayroot")
+    installed = "overlayroot" in packages.installed(root)
     line(installed, "overlayroot package: " + ("installed" if installed else
                                                "NOT installed (sudo apt install overlayroot && "
                                                "sudo update-initramfs -u)"))
+    try:
+        fstab = in_root(root, "/etc/fstab").read_text(encoding="utf-8")
+    except OSError:
+        fstab = ""
+    stick = fstab_entry(protect, fstab)
+    line(stick is not None, f"/etc/fstab: {stick.source} on {protect}" if stick is not None else
+         f"/etc/fstab has no line for {protect}: nothing mounts it at boot (docs/raspberry-pi.md, "
+         "'Power-pull protection', step 2)")
     if not live:
         return
     active = overlay_active(root)
@@ -137,7 +153,8 @@ def _status_protection(root: Path, protect: Path, live: bool,
     on = mount_of(protect, mounts) if mounts else None
     if on is None or on.point != protect:
         line(False, f"data folder {protect}: NOT mounted (plug in the USB stick or data "
-                    "partition; until then the app saves no games)")
+                    "partition; until then the app waits for it on its screen and saves no "
+                    "games)")
     elif on.fstype in VOLATILE:
         line(False, f"data folder {protect}: mounted, but in RAM ({on.fstype}): games would be "
                     "lost (raspi-config's overlay?)")
@@ -145,19 +162,6 @@ def _status_protection(root: Path, protect: Path, live: bool,
         writable = os.access(in_root(root, protect), os.W_OK)
         line(writable, f"data folder {protect}: mounted ({on.fstype}, {on.source})"
                        + (", writable" if writable else ", NOT writable"))
-
-
-def dpkg_installed(root: Path, package: str) -> bool:
-    try:
-        text = in_root(root, "/var/lib/dpkg/status").read_text(encoding="utf-8",
-                                                                 errors="replace")
-    except OSError:
-        return False
-    for para in text.split("\n\n"):
-        fields = dict(ln.split(": ", 1) for ln in para.splitlines() if ": " in ln)
-        if fields.get("Package") == package:
-            return fields.get("Status", "").strip() == "install ok installed"
-    return False
 
 
 def _app_log_dir(root: Path, s: dict[str, Any]) -> Path | None:

@@ -93,6 +93,15 @@ def default_target(root: Path) -> str:
     return ""
 
 
+def display_manager(root: Path) -> str:
+    """The desktop's login manager that takes the screen at boot (lightdm on Raspberry Pi OS with
+    the desktop), or "" when none is installed (a Lite image, plain Debian)."""
+    link = in_root(root, "/etc/systemd/system/display-manager.service")
+    if not link.is_symlink():
+        return ""
+    return Path(os.readlink(link)).name.removesuffix(".service")
+
+
 def desktop_autologin(root: Path) -> str:
     """The user LightDM logs in automatically (raspi-config's Desktop Autologin), or ""."""
     files = [in_root(root, "/etc/lightdm/lightdm.conf"),
