@@ -139,7 +139,11 @@ def run_child(tmp_path: Path, **extra: str) -> dict[str, dict[str, object]]:
            "KIVY_HOME": str(stick / "kivy"), **extra}
     env.pop(("COMPANION_AFTER_DATA_WAIT"), None)
     (tmp_path / "run").mkdir()
-    done = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, env=env, text=True,
+    work = tmp_path / "work"  # the app's working folder (the appliance's: the clone)
+    work.mkdir()
+    work.chmod(0o755)
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run([sys.executable, "-c", CHILD], cwd=work, env=env, text=True,
                           capture_output=True, timeout=400)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     seen = {}
@@ -187,3 +191,7 @@ def test_a_stick_that_does_not_come_says_what_to_do_and_play_without_saving_save
     assert any(n.startswith("Games are NOT being saved")
                for n in second["notices"])  # type: ignore[union-attr]
     assert second["stick_now"] == [] and sorted(os.listdir(tmp_path / "stick")) == []
+    # the journal in memory is no file: none named ":memory:" in the working folder, whose
+    # access stays as it was (the tournament store made the file and closed the folder, 0700)
+    assert not (tmp_path / "work/:memory:").exists()
+    assert (tmp_path / "work").stat().st_mode & 0o777 == 0o755
