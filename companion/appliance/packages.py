@@ -12,6 +12,7 @@ why), and deletes the groups that came with them once no package that stays owns
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shlex
 from collections.abc import Iterable
@@ -121,23 +122,45 @@ def passwd_names(root: Path) -> set[str]:
     return {line.split(":", 1)[0] for line in text.splitlines() if line}
 
 
+def etc_files(root: Path) -> dict[str, str]:
+    """Every file under ``root``/etc with its content's hash (what package scripts write
+    besides their own files: /etc/crypttab, say)."""
+    etc = in_root(root, "/etc")
+    found = {}
+    for path in sorted(etc.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            try:
+                found["/" + str(path.relative_to(root))] = _hash(path)
+            except OSError:
+                continue
+    return found
+
+
+def _hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def apt_install(root: Path, runner: Runner, package: str, report: Report) -> dict[str, Any]:
     """``apt-get install`` ``package`` on the running system; returns the manifest's record of
     what came with it: the packages (``added``), the versions apt changed of packages already
-    there (``upgraded``: kept by disable, said), and the system groups and users.
+    there (``upgraded``: kept by disable, said), the system groups and users, and the files
+    their install scripts made in /etc (with their hashes, so disable removes only those
+    nobody changed since).
 
     Raised when ...: ApplianceError when apt fails (with apt's words)."""
     before = installed(root)
-    groups, users = group_names(root), passwd_names(root)
+    groups, users, files = group_names(root), passwd_names(root), etc_files(root)
     run(runner, ["apt-get", "install", "-y", "--no-install-recommends", package], report,
         check=True)
     after = installed(root)
+    now = etc_files(root)
     return {"op": "apt", "package": package,
             "added": sorted(set(after) - set(before)),
             "upgraded": sorted(f"{p} {before[p]} -> {after[p]}" for p in set(before) & set(after)
                                if before[p] != after[p]),
             "groups": sorted(group_names(root) - groups),
-            "users": sorted(passwd_names(root) - users)}
+            "users": sorted(passwd_names(root) - users),
+            "files": {f: h for f, h in now.items() if f not in files}}
 
 
 def removed_by(runner: Runner, packages: list[str]) -> set[str]:
@@ -161,26 +184,41 @@ def apt_purge(root: Path, runner: Runner, op: dict[str, Any], report: Report) ->
     still = [p for p in added if p in have]
     stays = []
     removable = []
-    for package in still:
-        extra = sorted(removed_by(runner, [package]) - set(still))
-        if extra:
-            stays.append(f"{package} stays installed: {', '.join(extra)}, installed since "
-                         f"`enable`, needs it")
-        else:
-            removable.append(package)
+    if still and removed_by(runner, still) <= set(still):
+        removable = still  # nothing else needs any of them (one simulation: the usual case)
+    else:
+        for package in still:
+            extra = sorted(removed_by(runner, [package]) - set(still))
+            if extra:
+                stays.append(f"{package} stays installed: {', '.join(extra)}, installed since "
+                             f"`enable`, needs it")
+            else:
+                removable.append(package)
     if removable:
         run(runner, ["apt-get", "purge", "-y", *removable], report, check=True)
-    for name, file, command in (("users", "/etc/passwd", "userdel"),
-                                ("groups", "/etc/group", "groupdel")):
-        now = passwd_names(root) if name == "users" else group_names(root)
-        for entry in op.get(name) or []:
+    for kind, where, command in (("users", "/etc/passwd", "userdel"),
+                                 ("groups", "/etc/group", "groupdel")):
+        now = passwd_names(root) if kind == "users" else group_names(root)
+        for entry in op.get(kind) or []:
             if entry not in now:
                 continue
             if removable != still:  # a package that stays may own files as this user or group
-                stays.append(f"the system {name[:-1]} {entry!r} (in {file}) stays: it came with "
-                             "the packages above")
+                stays.append(f"the system {kind[:-1]} {entry!r} (in {where}) stays: it came "
+                             "with the packages above")
             else:
                 run(runner, [command, entry], report, check=True)
+    for name, digest in sorted((op.get("files") or {}).items()):
+        made = in_root(root, name)
+        if not made.is_file():
+            continue  # the purge took it: a file of a package
+        if removable != still:
+            stays.append(f"{name} stays: it came with the packages above")
+        elif _hash(made) != digest:
+            stays.append(f"{name} stays: it came with {op['package']}'s packages, and was "
+                         "changed since")
+        else:
+            made.unlink()
+            report.add(f"removed {name} (made by the packages' install, left by their purge)")
     for line in op.get("upgraded") or []:
         stays.append(f"{line.split()[0]} stays at the version apt moved it to for "
                      f"{op['package']} ({line.split(' ', 1)[1]})")

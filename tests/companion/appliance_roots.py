@@ -189,9 +189,11 @@ def problems(report_lines: list[str]) -> list[str]:
     return [ln.strip() for ln in report_lines if ln.strip().startswith("PROBLEM")]
 
 
-# What apt installs for `apt-get install --no-install-recommends overlayroot` on a plain Debian
-# 12 arm64 root (seen in scripts/pi-check.sh's root), with each package's dependencies as
-# far as these tests need them, the files its install writes, and the groups it adds.
+# A few of what `apt-get install --no-install-recommends overlayroot` brings to a plain Debian
+# 12 arm64 root (there: 18 packages, from cpio and kmod to udev and cryptsetup, with
+# /etc/crypttab and the groups input, sgx, kvm and render that udev's install adds; seen in
+# scripts/pi-check.sh's root, where the real round trip is checked), kept to their shape:
+# dependencies, files written, a group added.
 ARCHIVE: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
     "overlayroot": ("0.48", ("initramfs-tools", "cryptsetup-bin"),
                     ("/etc/overlayroot.conf",), ()),
@@ -205,6 +207,8 @@ ARCHIVE: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 }
 #: A group an install adds (a stand-in for Debian packages that make system groups).
 ADDED_GROUP = {"cryptsetup-bin": "crypt-admins"}
+#: A file an install script makes, which the package's purge leaves (cryptsetup's crypttab).
+MADE_BY_SCRIPT = {"cryptsetup-bin": "/etc/crypttab"}
 
 
 class StandInApt(Recorder):
@@ -249,6 +253,9 @@ class StandInApt(Recorder):
                 if name in ADDED_GROUP:
                     with open(self.root / "etc/group", "a") as f:
                         f.write(f"{ADDED_GROUP[name]}:x:990:\n")
+                if name in MADE_BY_SCRIPT:
+                    (self.root / MADE_BY_SCRIPT[name].lstrip("/")).write_text(
+                        "# <target name> <source device> <key file> <options>\n")
             self._write(have)
         elif args[:3] == ["apt-get", "-s", "purge"]:
             out = "".join(f"Purg {p} [{have[p]}]\n"

@@ -116,8 +116,9 @@ def test_console_mode_on_a_desktop_image_takes_the_screen_from_its_display_manag
 @pytest.mark.parametrize("desktop", [False, True], ids=["console", "desktop"])
 def test_protection_removes_every_package_and_group_apt_brought(
         tmp_path: Path, other_filesystem: Path, desktop: bool) -> None:
-    """Item 4: `apt-get install overlayroot` brings initramfs-tools, busybox, cryptsetup's tools
-    and a group; disable purged overlayroot alone, and said the Pi boots as before."""
+    """Item 4: `apt-get install overlayroot` brings initramfs-tools, busybox, cryptsetup's tools,
+    a group and /etc/crypttab; disable purged overlayroot alone, and said the Pi boots as
+    before."""
     root = stick_root(other_filesystem, tmp_path, desktop=desktop,
                       autostart=USER_AUTOSTART if desktop else None)
     apt = StandInApt(root)
@@ -142,6 +143,7 @@ def test_protection_removes_every_package_and_group_apt_brought(
                   "removed /etc/systemd/system/table-companion.service"])
     assert report.lines == [
         "ran: apt-get purge -y " + " ".join(added), "ran: groupdel crypt-admins",
+        "removed /etc/crypttab (made by the packages' install, left by their purge)",
         f"removed {HOTPLUG}", "removed /etc/overlayroot.local.conf", WATCHDOG_REMOVED,
         *undo_mode, "ran: systemctl daemon-reload", ALL_UNDONE]
     assert packages(root) == had
@@ -164,7 +166,8 @@ def test_a_package_something_installed_since_needs_stays_and_is_named(
     assert report.lines[-1] == (
         "disabled: the Pi boots as it did before `companion appliance enable`, but for what "
         "stays: cryptsetup-bin stays installed: mdadm, installed since `enable`, needs it; the "
-        "system group 'crypt-admins' (in /etc/group) stays: it came with the packages above")
+        "system group 'crypt-admins' (in /etc/group) stays: it came with the packages above; "
+        "/etc/crypttab stays: it came with the packages above")
     assert set(packages(root)) - set(had) == {"cryptsetup-bin", "mdadm"}
     assert "crypt-admins:x:990:" in (root / "etc/group").read_text()
 
