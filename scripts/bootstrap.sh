@@ -16,7 +16,8 @@ has_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok 
 missing_pkgs() {  # the packages of "$@" dpkg has not installed, asked of dpkg once (never apt)
     [ $# -gt 0 ] || return 0
     local installed p
-    installed=" $(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null |
+    # (dpkg-query exits 1 when it knows one of them not at all: only its list matters here)
+    installed=" $({ dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null || true; } |
         awk '$2 == "install" && $3 == "ok" && $4 == "installed" { printf "%s ", $1 }') "
     for p in "$@"; do [[ "$installed" == *" $p "* ]] || echo "$p"; done
 }

@@ -84,7 +84,9 @@ def run_bootstrap(tmp_path: Path, model: str, cwd: Path | None = None, release: 
            "COMPANION_MODEL_FILE": str(tmp_path / "model"), "HOME": str(tmp_path),
            "COMPANION_OS_RELEASE": str(tmp_path / "os-release"), "INSTALLED": installed,
            "OFFLINE": "1" if offline else ""}
-    script = f"source {repo}/scripts/bootstrap.sh --no-dev --inexact && echo \"cwd $PWD\""
+    # as ./start.sh sources it: its `set -e` holds (after `&&` it would be off, and hide a
+    # failing command)
+    script = f"source {repo}/scripts/bootstrap.sh --no-dev --inexact; echo \"cwd $PWD\""
     done = subprocess.run(["bash", "-c", script], cwd=cwd or repo, env=env, text=True,
                           capture_output=True, timeout=60)
     return done, log.read_text(encoding="utf-8")
