@@ -210,9 +210,11 @@ def start_again(outcome: Outcome, waited: float, env: dict[str, str]) -> None:
     os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
 
 
-def after_wait_notice(journal: Path, now: float | None = None) -> str | None:
+def after_wait_notice(journal: Path, now: float | None = None, *,
+                      unsaved: str = "") -> str | None:
     """What the start screen says after the wait (read once from the environment, then
-    forgotten): the stick came, and games are saved on it from now on; None after no wait (and
+    forgotten): the stick came, and games are saved on it from now on (``unsaved``: why the
+    journal on it takes no game after all, a read-only stick say); None after no wait (and
     after Play without saving: the journal's own notice says games are not saved)."""
     value = os.environ.pop(AFTER_WAIT_VAR, "")
     kind, _sep, seconds = value.partition(":")
@@ -223,5 +225,8 @@ def after_wait_notice(journal: Path, now: float | None = None) -> str | None:
         late = f" {clock_text(float(seconds))} after the companion started"
     except ValueError:
         late = ""
+    if unsaved:
+        return (f"The data stick came{late}, but the game journal {journal} on it cannot take "
+                f"games: {unsaved}")
     return (f"The data stick came{late}. The game journal {journal} was opened on it at {when}: "
             "games are saved from now on (nothing was played before it came).")

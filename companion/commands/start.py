@@ -187,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
         Logger.info("Companion: input providers: %s", ", ".join(names))
 
     app = CompanionApp(camera_flag=args.camera)
-    came = datamount.after_wait_notice(app.journal.path)
+    came = datamount.after_wait_notice(app.journal.path, unsaved=app.journal.readonly)
     if came:
         app.notices.insert(0, came)
     Logger.info("Companion: %s", app.open_buttons())

@@ -110,9 +110,9 @@ def look_at_the_app():
 
 real_notice = datamount.after_wait_notice
 
-def notice_then_look(journal):
+def notice_then_look(journal, **kw):
     look_at_the_app()  # Kivy is imported by now (before: the Kivy home would be made)
-    return real_notice(journal)
+    return real_notice(journal, **kw)
 
 if second:
     datamount.after_wait_notice = notice_then_look

@@ -242,5 +242,9 @@ def test_the_start_screen_is_told_once_when_the_stick_came(
     assert note.endswith("games are saved from now on (nothing was played before it came).")
     assert AFTER_WAIT_VAR not in os.environ  # said once: a later start says nothing
     assert after_wait_notice(Path("/j")) is None
+    monkeypatch.setenv(AFTER_WAIT_VAR, "mounted:5")
+    assert after_wait_notice(Path("/j"), unsaved="The stick is read-only.") == (
+        "The data stick came 0:05 after the companion started, but the game journal /j on it "
+        "cannot take games: The stick is read-only.")
     monkeypatch.setenv(AFTER_WAIT_VAR, "play without saving")
     assert after_wait_notice(Path("/j")) is None  # the journal's own notice says it
