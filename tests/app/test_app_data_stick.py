@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,8 +37,10 @@ stick = Path(os.environ["COMPANION_PROTECT"])
 mountinfo = Path(os.environ["COMPANION_MOUNTINFO"])
 second = datamount.AFTER_WAIT_VAR in os.environ
 unsaved = bool(os.environ.get("PLAY_UNSAVED"))
-if unsaved:
-    datamount.WAIT_S = 2.0  # a short countdown: what the screen says when it is over
+# the countdown's length: short, to see what the screen says when it is over; long, so that
+# however loaded the machine, the screen is first seen counting down (the model's own tests
+# check the 90 s against a manual clock)
+datamount.WAIT_S = 1.0 if unsaved else 900.0
 seen = {"pid": os.getpid(), "after_wait": os.environ.get(datamount.AFTER_WAIT_VAR)}
 
 def widgets(kind):
@@ -87,8 +90,9 @@ def look_at_the_wait(wait):
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
+    headings = ("Waiting for the data stick", "The data stick has not come")
     until(lambda: App.get_running_app() is not None and App.get_running_app().root is not None
-          and any("Waiting for the data stick" in t for t in texts()), first_look)
+          and any(h in texts() for h in headings), first_look)
     outcome = real_show_wait(wait)
     seen["outcome"] = outcome.value
     print("FIRST " + json.dumps(seen), flush=True)
@@ -160,7 +164,11 @@ def test_a_late_stick_is_waited_for_then_games_are_saved_on_it(tmp_path: Path) -
     first, second = seen["FIRST"], seen["SECOND"]
     shown = " ".join(str(t) for t in first["texts"])  # type: ignore[union-attr]
     assert "Waiting for the data stick" in shown
-    assert any(t in ("1:30", "1:29", "1:28") for t in first["texts"])  # type: ignore[union-attr]
+    # a countdown (how far it got when looked at depends on the machine's load)
+    [countdown] = [t for t in first["texts"]  # type: ignore[union-attr]
+                   if re.fullmatch(r"\d+:\d\d", t)]
+    minutes, seconds = countdown.split(":")
+    assert 0 < int(minutes) * 60 + int(seconds) <= 900
     assert "not mounted yet" in shown and str(tmp_path / "stick") in shown
     assert first["stick_then"] == []  # no log, no journal, no Kivy home where the stick goes
     assert not str(first["kivy_home"]).startswith(str(tmp_path / "stick"))
