@@ -146,11 +146,15 @@ mount_root() {
     mount --bind /dev/pts "$root/dev/pts" && mounted+=("$root/dev/pts")
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
     # This machine's own certificate authorities (a proxy's, say) are trusted in the root too.
-    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
-        cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
-        chroot "$root" update-ca-certificates >/dev/null 2>&1
-    fi
-    grep -qw "$(hostname)" "$root/etc/hosts" || echo "127.0.1.1 $(hostname)" >>"$root/etc/hosts"
+    # (update-ca-certificates takes minutes under emulation: only when one is new or changed)
+    local cert fresh=0
+    for cert in /usr/local/share/ca-certificates/*.crt; do
+        [ -e "$cert" ] || continue
+        cmp -s "$cert" "$root/usr/local/share/ca-certificates/${cert##*/}" && continue
+        cp "$cert" "$root/usr/local/share/ca-certificates/" && fresh=1
+    done
+    [ "$fresh" -eq 0 ] || chroot "$root" update-ca-certificates >/dev/null 2>&1
+    grep -qsw "$(hostname)" "$root/etc/hosts" || echo "127.0.1.1 $(hostname)" >>"$root/etc/hosts"
 }
 unmount_root() {
     local i
@@ -314,15 +318,20 @@ assert \".venv\" in simplejpeg.__file__'" >>"$out" 2>&1 || ok=1
     return $ok
 }
 root_files() {  # every path of the root with its kind, mode and content, but for what changes
-    # whatever the appliance does (kernel file systems, caches, logs, the clone and its outputs)
+    # whatever the appliance does: kernel file systems, caches, logs, the clone and its outputs,
+    # the backups of the last change that shadow's tools and dpkg keep (group-, status-old...),
+    # and dpkg's database, whose packages are compared by name and version instead
     python3 - "$root" <<'PY'
 import hashlib, os, stat, sys
 root = sys.argv[1]
 skip = {"proc", "sys", "dev", "run", "tmp", "mnt/table", "home/pi/out", "home/pi/companion",
-        "var/cache", "var/log", "var/lib/apt/lists"}
+        "var/cache", "var/log", "var/lib/apt/lists", "etc/group-", "etc/gshadow-", "etc/passwd-",
+        "etc/shadow-", "etc/subgid-", "etc/subuid-", "var/lib/dpkg/status",
+        "var/lib/dpkg/status-old", "var/lib/dpkg/diversions-old", "var/lib/dpkg/statoverride-old"}
 for folder, dirs, files in os.walk(root):
     rel = os.path.relpath(folder, root)
     dirs[:] = sorted(d for d in dirs if os.path.normpath(os.path.join(rel, d)) not in skip)
+    files = [f for f in files if os.path.normpath(os.path.join(rel, f)) not in skip]
     for name in sorted(dirs + files):
         path = os.path.join(folder, name)
         st = os.lstat(path)
@@ -349,9 +358,10 @@ appliance_step() {  # enable --protect, then disable, in each mode: the same fil
         root_files >"$out/files-$mode.after"
         chroot "$root" dpkg-query -W -f='${Package} ${Version}\n' >"$out/packages-$mode.after"
         note "- appliance, $mode mode: enable ran" \
-            "\`$(grep -o 'apt-get install[^(]*' "$out/enable-$mode.txt" | head -1)\`," \
-            "disable: $(grep -o 'apt-get purge -y [^(]*' "$out/disable-$mode.txt" | wc -w)" \
-            "words of purge; its last line: $(tail -1 "$out/disable-$mode.txt")"
+            "\`$(grep -o 'apt-get install[^(]*' "$out/enable-$mode.txt" | head -1)\`;" \
+            "disable purged $(grep -o 'apt-get purge -y [^(]*' "$out/disable-$mode.txt" |
+                cut -d' ' -f4- | wc -w) packages and said last:" \
+            "$(tail -1 "$out/disable-$mode.txt")"
         if ! cmp -s "$out/packages-$mode.before" "$out/packages-$mode.after"; then
             note "  - packages differ: $(diff "$out/packages-$mode.before" \
                 "$out/packages-$mode.after" | grep '^[<>]' | tr '\n' ';' | cut -c1-600)"
