@@ -139,8 +139,8 @@ class DataWait:
         where = f"{stick} ({self.protect})"
         if problem is None:
             return WaitView(Phase.HERE, "The data stick is here", "", (
-                f"{where} is mounted after {clock_text(self.waited)}: the companion starts, "
-                "and saves every game on it.",), False)
+                f"{where[0].upper()}{where[1:]} is mounted after {clock_text(self.waited)}: the "
+                "companion starts, and saves every game on it.",), False)
         if self._in_ram():
             return WaitView(Phase.IN_RAM, "Games cannot be saved", "", (
                 problem,

@@ -185,7 +185,7 @@ def test_the_countdown_then_the_stick_plugged_in() -> None:
     table.mountinfo += STICK  # plugged in: fstab's line mounts it
     view = wait.look()
     assert view.phase is Phase.HERE
-    assert view.lines == ('the USB stick labelled "table" (/mnt/table) is mounted after 1:03: '
+    assert view.lines == ('The USB stick labelled "table" (/mnt/table) is mounted after 1:03: '
                           'the companion starts, and saves every game on it.',)
 
 
