@@ -97,33 +97,49 @@ class PageWatcher(threading.Thread):
                         self.seen.setdefault((r["number"], t["number"]), now)
 
 
+def sixty_four(folder: Path) -> tuple[TournamentDesk, DirectorConfig]:
+    """A tournament of 64 entrants at 16 tables (id ``bnch``) in ``folder``'s journal, its
+    broker and page on free ports of 127.0.0.1."""
+    store = TournamentStore(folder / "journal.sqlite3")
+    t = Tournament.new("Bench", {}, seed=3)
+    for i in range(64):
+        t.add_entrant(f"P{i:02d}")
+    config = DirectorConfig(listen="127.0.0.1", port=free_port(), address="127.0.0.1",
+                            web_port=free_port())
+    store.create("bnch", t, config.to_json())
+    desk = TournamentDesk(store, "bnch")
+    desk.ensure_tables(16)
+    return desk, config
+
+
+def start_director(checkout: Path, data: Path) -> tuple[subprocess.Popen[str], list[str]]:
+    """`companion tournament serve` of ``checkout`` on the data folder ``data``, once its
+    page is up; (the process, its output lines so far and to come)."""
+    env = dict(os.environ, COMPANION_DATA_DIR=str(data), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "tournament", "serve"],
+                            cwd=checkout, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("standings page:"):
+            break
+    else:
+        raise SystemExit("the director did not start:\n" + "".join(lines[-20:]))
+    stdout = proc.stdout
+    threading.Thread(target=lambda: lines.extend(stdout), daemon=True).start()
+    return proc, lines
+
+
 def bench_reports(rounds: int) -> None:
     find_mosquitto()
     with tempfile.TemporaryDirectory(prefix="tournament-bench-") as tmp_name:
         tmp = Path(tmp_name)
-        store = TournamentStore(tmp / "director" / "journal.sqlite3")
-        t = Tournament.new("Bench", {}, seed=3)
-        for i in range(64):
-            t.add_entrant(f"P{i:02d}")
-        config = DirectorConfig(listen="127.0.0.1", port=free_port(), address="127.0.0.1",
-                                web_port=free_port())
-        store.create("bnch", t, config.to_json())
-        desk = TournamentDesk(store, "bnch")
-        desk.ensure_tables(16)
-        env = dict(os.environ, COMPANION_DATA_DIR=str(tmp / "director"))
-        director = subprocess.Popen([sys.executable, "-m", "companion", "tournament", "serve"],
-                                    cwd=REPO, env=env, stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, text=True)
+        desk, config = sixty_four(tmp / "director")
+        director, _ = start_director(REPO, tmp / "director")
         clients: list[TableClient] = []
         try:
-            assert director.stdout is not None
-            for line in director.stdout:
-                if line.startswith("standings page:"):
-                    break
-            else:
-                raise SystemExit("the director did not start")
-            threading.Thread(target=lambda: [None for _ in director.stdout or []],
-                             daemon=True).start()
             watcher = PageWatcher(config.web_port)
             watcher.start()
             watcher.ready.wait(10)

@@ -12,7 +12,8 @@ CPU milliseconds per frame. The machine is shared, so the figures printed are th
 rounds, with the A/B ratio taken round by round (the drift of a busy machine cancels out).
 
 Frame sets: 640x640 ordinary tables (4-12 dice of 34-56 px), 640x640 crowded trays (20-30 dice
-on felt, cloth or a mat), 640x640 photos of small dice on a board game (6-10 dice of 14-26 px).
+on felt, cloth or a mat), 640x640 photos of small dice on a board game (6-10 dice of 14-26 px),
+1920x1080 frames of an angled webcam over a wooden table (3-10 dice of 40-70 px, 20-40 degrees).
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ def make_frames(folder: Path, n: int) -> None:
         "3-small-on-board": lambda: random_scene(rng, width=640, height=640, n_dice=(6, 10),
                                                  die_size=(14.0, 26.0), board=1.0,
                                                  surface="plain"),
+        # an angled 1080p webcam over a wooden table: dice of 40-70 px, 20-40 degrees
+        "4-webcam-1080p": lambda: random_scene(rng, width=1920, height=1080, n_dice=(3, 10),
+                                               die_size=(40.0, 70.0), surface="wood",
+                                               tilt=(20.0, 40.0)),
     }
     for name, make in sets.items():
         d = folder / name

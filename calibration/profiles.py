@@ -9,18 +9,25 @@ Reading is strict: every key is known (an unknown key is rejected by its path, e
 expected), older layouts are upgraded step by step (v1 -> v2 -> v3), and a damaged file gives a
 :class:`ProfileError` saying which file and what is wrong, never a crash or a silent default.
 
-Layout, version 3::
+Layout, version 4::
 
-    {"format": "table-companion-profile", "version": 3, "name": ..., "camera": ..., "notes": ...,
+    {"format": "table-companion-profile", "version": 4, "name": ..., "camera": ..., "notes": ...,
      "table": null | {"source", "tray_mm", "px_per_mm", "die_mm", "reprojection_px"},
      "palette": null | {"light", "colours": [{"name", "lab", "spread", "samples"}]},
      "face_sets": [{"name", "template", "samples": {label: n}, "cv_accuracy", "features",
                     "captures": {label: [PNG as base64, ...]}}],
      "zones": [{"seat", "space", "polygon": [[x, y], ...]}],
+     "dice": {"examples": [{"label", "heat", "group", "origin", "crop": JPEG as base64}],
+              "views", "cv_accuracy", "cv_untaught"},
      "profile": <vision Profile.to_dict()>}
 
-Version 2 is version 3 without ``captures``, without ``zones`` (the board regions of
-:mod:`calibration.zones`; upgraded with none) and with vision face sets that do not name their
+``dice`` is what the table taught the reader about its own dice (:mod:`calibration.teach`):
+its examples as small crops (so the head is fitted again when the models change) and how
+the last fit read the views left out; the vision profile's ``head`` is the fitted head.
+Version 3 is version 4 without ``dice`` and without the vision profile's ``head`` (upgraded
+with nothing taught). Version 2 is version 3 without ``captures``, without ``zones`` (the
+board regions of :mod:`calibration.zones`; upgraded with none) and with vision face sets that
+do not name their
 ``features`` (they are vision's first descriptor, ``polar-fourier-1``). Version 1 (the first
 layout, flat): ``{"version": 1, "name", "polygon", "homography", "table_size", "die_size",
 "colours": {name: [b, g, r]}, "face_sets": [...]}``.
@@ -43,17 +50,24 @@ import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 import msgspec.inspect
 import numpy as np
 
+from calibration.teach import StoredExample, TaughtDice
 from calibration.zones import Zone, ZoneError, check_zones
-from vision.profile import FACE_FEATURES, LEGACY_FACE_FEATURES, Profile, face_features
+from vision.profile import (
+    FACE_FEATURES,
+    LEGACY_FACE_FEATURES,
+    Profile,
+    TableHead,
+    face_features,
+)
 
 FORMAT = "table-companion-profile"
-VERSION = 3
+VERSION = 4
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 POINTER = "current-profile"
 #: True while a profile is built from a file: its vision profile is then already in the form a
@@ -119,6 +133,19 @@ class _VisionProfile(_VisionProfileV2):
     face_sets: list[_VisionFaceSet]  # type: ignore[assignment]
 
 
+class _VisionHead(_Strict):
+    model: str
+    heat_min: float
+    weights: list[list[float]] | None
+    bias: list[float] | None
+    dice: int
+    value_min: float
+
+
+class _VisionProfileV4(_VisionProfile):
+    head: _VisionHead | None
+
+
 class _Zone(_Strict):
     seat: int
     space: str
@@ -180,6 +207,26 @@ class _FileV3(_FileV2):
     face_sets: list[_FaceInfo]  # type: ignore[assignment]
     zones: list[_Zone]
     profile: _VisionProfile
+
+
+class _Example(_Strict):
+    label: Annotated[int, msgspec.Meta(ge=0, le=6)]
+    heat: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+    group: Annotated[int, msgspec.Meta(ge=0)]
+    origin: Literal["photo", "tap", "play"]
+    crop: str
+
+
+class _Dice(_Strict):
+    examples: list[_Example]
+    views: Annotated[int, msgspec.Meta(ge=0)]
+    cv_accuracy: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] | None
+    cv_untaught: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] | None
+
+
+class _FileV4(_FileV3):
+    dice: _Dice
+    profile: _VisionProfileV4
 
 
 class _FileV1(_Strict):
@@ -335,6 +382,7 @@ class CalibrationProfile:
     palette: PaletteInfo | None = None
     face_sets: tuple[FaceSetInfo, ...] = ()
     zones: tuple[Zone, ...] = ()
+    dice: TaughtDice = field(default_factory=TaughtDice)
 
     def __post_init__(self) -> None:
         check_name(self.name)
@@ -376,11 +424,24 @@ class CalibrationProfile:
                            "captures": {k: list(v) for k, v in f.captures.items()}}
                           for f in self.face_sets],
             "zones": [z.to_dict() for z in self.zones],
+            "dice": {"examples": [{"label": e.label, "heat": e.heat, "group": e.group,
+                                   "origin": e.origin, "crop": e.crop}
+                                  for e in self.dice.examples],
+                     "views": self.dice.views, "cv_accuracy": self.dice.cv_accuracy,
+                     "cv_untaught": self.dice.cv_untaught},
             "profile": self.profile.to_dict(),
         }
 
     def dumps(self) -> str:
         return json.dumps(self.to_dict(), indent=1, allow_nan=False) + "\n"
+
+    def with_dice(self, dice: TaughtDice, head: TableHead | None) -> CalibrationProfile:
+        """A copy that has learned ``dice`` (its examples), reading with ``head``."""
+        return replace(self, dice=dice, profile=replace(self.profile, head=head))
+
+    def forget_dice(self) -> CalibrationProfile:
+        """A copy that has forgotten everything its table taught about its dice."""
+        return self.with_dice(TaughtDice(), None)
 
     def with_face_set(self, fs: Any, info: FaceSetInfo) -> CalibrationProfile:
         """A copy with ``fs`` (a vision FaceSet) added, replacing one of the same name."""
@@ -427,7 +488,7 @@ def _relearn(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
             crops = {lab: [faces.decode_crop(c, f"face_sets.{fs['name']}.captures.{lab}[{j}]")
                            for j, c in enumerate(v)] for lab, v in info["captures"].items()}
             new = faces.learn(crops, fs["name"])
-        except (faces.CalibrationError, ValueError) as e:
+        except ValueError as e:  # CalibrationError is one
             raise ProfileError(f"profile.face_sets[{i}]: cannot be learned again from its "
                                f"captures: {e}") from e
         kept.append(new.to_dict())
@@ -439,8 +500,8 @@ def _relearn(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     return data, notes
 
 
-def _from_v3(data: dict[str, Any]) -> CalibrationProfile:
-    _check(data, _FileV3)
+def _from_v4(data: dict[str, Any]) -> CalibrationProfile:
+    _check(data, _FileV4)
     if data["format"] != FORMAT:
         raise ProfileError(f"format: expected {FORMAT!r}, got {data['format']!r}")
     names_ = [f["name"] for f in data["face_sets"]]
@@ -458,14 +519,30 @@ def _from_v3(data: dict[str, Any]) -> CalibrationProfile:
         except ZoneError as e:
             raise ProfileError(f"zones[{i}]: {e}") from e
     t, p = data["table"], data["palette"]
+    dice = _dice(data["dice"])
     token = _STORED_FORM.set(True)  # read from a file: already in its stored form
     try:
-        return _profile_from_v3(data, vp, notes, zones, t, p)
+        return replace(_profile_from_v4(data, vp, notes, zones, t, p), dice=dice)
     finally:
         _STORED_FORM.reset(token)
 
 
-def _profile_from_v3(data: dict[str, Any], vp: Profile, notes: list[str], zones: list[Zone],
+def _dice(d: dict[str, Any]) -> TaughtDice:
+    """The taught dice of a file, every example's crop decoded once to check it (a damaged
+    or oversized crop is named: ``dice.examples[3].crop: not an image``)."""
+    from calibration.images import CalibrationError
+
+    examples = tuple(StoredExample(e["label"], float(e["heat"]), e["group"], e["origin"],
+                                   e["crop"]) for e in d["examples"])
+    for i, e in enumerate(examples):
+        try:
+            e.example(f"dice.examples[{i}]")
+        except CalibrationError as err:
+            raise ProfileError(str(err)) from None
+    return TaughtDice(examples, d["views"], d["cv_accuracy"], d["cv_untaught"])
+
+
+def _profile_from_v4(data: dict[str, Any], vp: Profile, notes: list[str], zones: list[Zone],
                      t: Any, p: Any) -> CalibrationProfile:
     return CalibrationProfile(
         name=check_name(data["name"]), profile=vp, camera=data["camera"],
@@ -519,8 +596,17 @@ def _upgrade_v2(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _upgrade_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 to 4: nothing taught about the table's dice yet (no examples, no head)."""
+    _check(data, _FileV3)
+    return {**data, "version": 4,
+            "dice": {"examples": [], "views": 0, "cv_accuracy": None, "cv_untaught": None},
+            "profile": {**data["profile"], "head": None}}
+
+
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _upgrade_v1,
-                                                                  2: _upgrade_v2}
+                                                                  2: _upgrade_v2,
+                                                                  3: _upgrade_v3}
 
 
 def from_dict(data: Any) -> CalibrationProfile:
@@ -538,7 +624,7 @@ def from_dict(data: Any) -> CalibrationProfile:
     while version < VERSION:
         data = UPGRADES[version](data)
         version = data["version"]
-    return _from_v3(data)
+    return _from_v4(data)
 
 
 def loads(text: str, source: str = "<profile>") -> CalibrationProfile:
@@ -704,6 +790,8 @@ class ProfileStore:
             "face_sets": [f.name for f in vp.face_sets],
             "stale_face_sets": stale_face_sets(p),
             "zones": len(p.zones),
+            "dice_taught": p.dice.dice,
+            "head_models": vp.head.model if vp.head else None,
         }
 
 

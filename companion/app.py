@@ -57,12 +57,16 @@ from companion.session import (
     TableSession,
     not_saved,
 )
+from companion.teach import Teacher
 from companion.widgets import load_kv
 from companion.words import plural
 from hardware.audio import Sounds
 from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
-from rules import Event, RulesError, Setup
+from rules import Ending, Event, RulesError, Setup
 from vision import Profile, Reading
+
+#: Kivy's key code of Page Down (a presenter's clicker sends it: the next photo).
+PAGE_DOWN = 281
 
 
 class AppCore(App):
@@ -125,6 +129,7 @@ class AppCore(App):
         self._roll_writer: ThreadPoolExecutor | None = None
         self._roll_log: RollLog | None = None
         self._recorded: tuple[Reading, Future[int | None]] | None = None
+        self._teacher: Teacher | None = None  # made when first needed (companion.teach)
         self._use_camera(camera if camera is not None else self._camera_for(self._settings))
         self.sounds = self._sounds_for(self._settings)
 
@@ -152,6 +157,45 @@ class AppCore(App):
     @property
     def volume(self) -> float:
         return float(self.sounds.volume)
+
+    @property
+    def teacher(self) -> Teacher | None:
+        """The table's teacher (companion.teach), for the calibration profile in use: the one
+        Settings names, the current one for "default" (or one called "default" when there is
+        none yet; with "none" in Settings what is taught is kept there but not read with)."""
+        name = self._teach_target()
+        if self._teacher is not None and self._teacher.name != name:
+            self._teacher.retire()  # Settings chose another profile
+            self._teacher = None
+        if self._teacher is None:
+            from companion.paths import profile_store
+
+            self._teacher = Teacher(profile_store(), name,
+                                    lambda profile: self._taught(name, profile))
+            self.add_stop_listener(self._teacher.close)
+        return self._teacher
+
+    def _teach_target(self) -> str:
+        """The name of the profile teaching the dice keeps its lessons in."""
+        chosen = self._settings.calibration_profile
+        if chosen not in ("", "none", "default"):
+            return chosen
+        from companion.paths import profile_store
+
+        try:
+            return profile_store().current_name() or "default"
+        except (ValueError, OSError):  # a damaged pointer file: teach "default"
+            return "default"
+
+    def _taught(self, name: str, profile: Profile) -> None:
+        """The teacher's thread: profile ``name`` was taught; read with it from the next
+        frame, if it is still the one in use (not with "none" in Settings: nothing
+        calibrated is read then)."""
+        if self._settings.calibration_profile == "none" or self._teach_target() != name:
+            return
+        self._vision_profile = profile
+        if self._camera is not None:
+            self._camera.profile = profile
 
     def show(self, name: str) -> None:
         assert self.sm is not None
@@ -182,7 +226,7 @@ class AppCore(App):
         if self.table is None:
             self.show("start")
         elif self.previous in self.screens and self.previous not in ("settings", "dice",
-                                                                      "start"):
+                                                                      "teach", "start"):
             self.show(self.previous)
         else:
             self.show(self.table.screens[0].name)
@@ -234,7 +278,25 @@ class AppCore(App):
             self._add_screen(screen)
         sm.current = "start"
         self._start_page().on_pre_enter()
+        Window.bind(on_key_down=self._on_key_down)
         return sm
+
+    def _on_key_down(self, _window: Any, key: int, _scancode: int, text: str | None,
+                     _modifiers: Any) -> bool:
+        """A plugged-in keyboard's key, when no text field is being typed in: N (or Page
+        Down) asks a table of photos for its next photo. True when the key was used."""
+        if not (text in ("n", "N") or key == PAGE_DOWN) or self._typing():
+            return False
+        camera = self._camera
+        return camera is not None and camera.next_photo()
+
+    def _typing(self) -> bool:
+        """A text field has the keyboard (a name being typed): keys are its own."""
+        from kivy.uix.textinput import TextInput
+
+        root = self.sm
+        return root is not None and any(isinstance(w, TextInput) and w.focus
+                                        for w in root.walk(restrict=True))
 
     def _start_page(self) -> StartPage:
         start = self.screens["start"]
@@ -273,6 +335,7 @@ class AppCore(App):
             self._stop_listeners.remove(listener)
 
     def on_stop(self) -> None:
+        Window.unbind(on_key_down=self._on_key_down)
         for listener in list(self._stop_listeners):
             listener()
         if self.button_pad is not None:
@@ -324,6 +387,10 @@ class AppCore(App):
         cp = self._calibration(settings)
         self._board_zones = tuple(cp.zones) if cp is not None else ()
         self._vision_profile = cp.profile if cp is not None else None
+        if cp is not None and cp.dice.examples:  # fitted for other models? fit it again
+            teacher = self.teacher
+            if teacher is not None:
+                teacher.refresh()
         env_or_flag = self.camera_flag or _env_camera()
         if settings.camera == "none" and not env_or_flag:
             return None
@@ -451,6 +518,7 @@ class AppCore(App):
             if not isinstance(face, str) or not face.strip():
                 raise ValueError(f"correct_roll: die {index}: the face must be a non-empty "
                                  f"string, got {face!r}")
+        self._teach_from(reading, corrections)
         recorded = self._recorded
         if recorded is None or not corrections:
             return
@@ -460,6 +528,14 @@ class AppCore(App):
         faces = {match[i]: face for i, face in corrections.items() if i in match}
         if faces:
             self._roll_thread().submit(self._write_correction, written, faces)
+
+    def _teach_from(self, reading: Reading, corrections: Mapping[int, str]) -> None:
+        """Dice the players confirmed or corrected in play teach the table (the crops the
+        camera kept of that picture; none kept: nothing to learn from)."""
+        crops = self._camera.crops_of(reading) if self._camera is not None else None
+        teacher = self.teacher if crops and corrections else None
+        if teacher is not None and crops is not None:
+            teacher.add_play(reading, corrections, crops)
 
     def _write_correction(self, written: Future[int | None], faces: dict[int, str]) -> None:
         """The roll log's thread, after the roll's own write (one thread, in order)."""
@@ -476,8 +552,10 @@ class AppCore(App):
         game expects a roll now and from whom (anything else that moves dice is handling)."""
         wants = self.table is not None and self.table.wants_camera()
         if self._camera is not None:
-            prompt = self.session.game.prompt() if self.session is not None else None
-            self._camera.expect(prompt.rollers if prompt is not None and prompt.roll else None)
+            game = self.session.game if self.session is not None else None
+            prompt = game.prompt() if game is not None else None
+            self._camera.expect(prompt.rollers if prompt is not None and prompt.roll else None,
+                                turn=len(game.history) if game is not None else 0)
         if wants != self._wants_camera and self._camera is not None:
             if wants:
                 self._camera.want("game")
@@ -605,24 +683,33 @@ class AppCore(App):
     def play_link(self) -> str | None:
         """The BG Stats link of the game being played, once it is over (its play summarised
         from the journal, as the history exports it)."""
-        from companion.history import History
-        from companion.history.exchange import bgstats_link, bgstats_play
-
         session = self.session
         if session is None or not session.game.is_over:
             return None
-        with History(self.journal) as history:
-            history.summarise(session.game_id)
-            return bgstats_link(bgstats_play(history.game(session.game_id)))
+        return self._play_link_of(session.game_id)
 
-    def end_game(self, ending: str | None = None) -> None:
+    def _play_link_of(self, game_id: int) -> str | None:
+        """The BG Stats link of a game the journal holds as a play (over, or ended by the
+        players), None when it is none."""
+        from companion.history import History
+        from companion.history.exchange import bgstats_link, bgstats_play
+
+        with History(self.journal) as history:
+            history.summarise(game_id)
+            summary = history.game(game_id)
+            return bgstats_link(bgstats_play(summary)) if summary.is_over else None
+
+    def end_game(self, ending: Ending | None = None) -> str | None:
         """Leave the game (see :meth:`companion.contract.Host.end_game`): ended by the players
-        with ``ending``, forgotten when it has no call, otherwise kept for resume."""
+        with ``ending`` (its BG Stats link returned), forgotten when it has no call,
+        otherwise kept for resume."""
         session = self.session
+        link: str | None = None
         if session is not None:
             try:
                 if ending is not None and not session.game.is_over:
                     self.journal.finish(session.game_id, ending=ending)
+                    link = self._play_link_of(session.game_id)
                 else:
                     self.journal.discard_empty(session.game_id)
             except NOT_SAVED as e:  # a read-only or full card: the game stays as it was
@@ -632,6 +719,7 @@ class AppCore(App):
         self.update_leds()
         self.show("start")
         self._start_page().on_pre_enter()
+        return link
 
     def _set_music(self) -> None:
         """The round's soundtrack, when one was chosen for this game."""

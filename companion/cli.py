@@ -68,11 +68,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line read: with no command, or with options first (``companion --camera
+    replay:DIR``, as ``./start.sh --camera replay:DIR`` passes them), the options are the
+    default command's (``start``); ``--help`` alone is the whole command's."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args([DEFAULT, *(argv or [])])
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help")):
+        words = [DEFAULT, *words]
+    return parser.parse_args(words)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
     try:
         return int(COMMANDS[args.command].run(args))
     except KeyboardInterrupt:

@@ -1,10 +1,11 @@
 """The composition root: the companion as ``companion start`` runs it.
 
 The one module that knows the app class (:class:`companion.app.AppCore`) and the app's own
-screens together. It gives the app its screens (start, live dice; settings, history and
-tournament built when first opened) as :class:`~companion.contract.AppScreens`, and makes the
-tournament hub when the app starts. The screens and the hub see the app only as an
-:class:`~companion.contract.AppHost`; the app imports none of them.
+screens together. It gives the app its screens (start, live dice; settings, history,
+tournament and teaching the dice built when first opened) as
+:class:`~companion.contract.AppScreens`, and makes the tournament hub when the app starts.
+The screens and the hub see the app only as an :class:`~companion.contract.AppHost`; the app
+imports none of them.
 
 Import this module only after Kivy's environment is set (see ``companion.commands.start``).
 """
@@ -29,7 +30,8 @@ class CompanionApp(AppCore):
     def __init__(self, **kwargs: Any) -> None:
         screens = AppScreens(start=StartScreen, dice=DiceScreen,
                              later={"settings": SettingsScreen, "history": _history_screen,
-                                    "tournament": self._tournament_screen})
+                                    "tournament": self._tournament_screen,
+                                    "teach": _teach_screen})
         super().__init__(screens=screens, **kwargs)
         self.tournaments: TournamentHub | None = None
 
@@ -48,6 +50,12 @@ class CompanionApp(AppCore):
         hub = self.tournaments if self.tournaments is not None else \
             self._keep(TournamentHub(host))  # opened before the app started
         return TournamentScreen(host, hub)
+
+
+def _teach_screen(host: AppHost) -> Screen:
+    from companion.teachscreen import TeachScreen
+
+    return TeachScreen(host)
 
 
 def _history_screen(host: AppHost) -> Screen:

@@ -37,8 +37,9 @@ if TYPE_CHECKING:
     from companion.journal import Journal
     from companion.session import SessionChange, TableSession
     from companion.settings import Settings
+    from companion.teach import Teacher
     from hardware.buttons import ButtonEvent
-    from rules import Setup
+    from rules import Ending, Setup
     from vision import Profile, Reading
 
 #: A seat's light on the table's buttons ("on", "off" or "blink"), as the buttons take it.
@@ -95,6 +96,15 @@ class CameraView(Protocol):
         """Set once a replayed folder or video has shown its last picture: what the players
         are told (no more rolls will come from it)."""
 
+    @property
+    def photo_table(self) -> bool:
+        """True for a folder of photos that waits for the game (``replay:FOLDER``): the next
+        photo comes when the game asks for a roll again, or on :meth:`next_photo`."""
+
+    def next_photo(self) -> bool:
+        """The players ask for the next photo of a table of photos; False (nothing done) for
+        any other camera."""
+
     def want(self, who: str, plain: bool = False) -> None:
         """Run the camera for ``who``; ``plain`` also keeps each frame without the overlay."""
 
@@ -137,10 +147,11 @@ class Host(Fonts, Protocol):
 
     def redo(self) -> None: ...
 
-    def end_game(self, ending: str | None = None) -> None:
+    def end_game(self, ending: Ending | None = None) -> str | None:
         """Leave the game. ``ending`` None: a game that is over is left, one with no call is
-        not kept, any other stays in the journal to resume; "agreed" or "no result": the
-        players end it now (:mod:`companion.ending`)."""
+        not kept, any other stays in the journal to resume; :attr:`rules.Ending.AGREED` or
+        ``NO_RESULT``: the players end it now (:mod:`companion.ending`), and its play's
+        BG Stats link is returned (None otherwise, or when it could not be saved)."""
 
     def play_link(self) -> str | None:
         """The BG Stats link of the game being played, once it is over (None before): its
@@ -254,9 +265,14 @@ class AppHost(Fonts, Protocol):
     def volume(self) -> float:
         """The volume playing now, 0..1."""
 
+    @property
+    def teacher(self) -> Teacher | None:
+        """Who keeps what the players teach the table about its own dice (the calibration
+        profile in use, or "default"): None where nothing can be taught (no profile store)."""
+
     def show(self, name: str) -> None:
-        """Show a screen by name: "start", "dice", "settings", "history", "tournament", or
-        one of the game's own."""
+        """Show a screen by name: "start", "dice", "teach", "settings", "history",
+        "tournament", or one of the game's own."""
 
     def back(self) -> None:
         """Back to the game's screen (or the start screen with no game on)."""
@@ -340,15 +356,16 @@ class StartOption:
     ``key`` is the game's rules option; ``choices`` are (value, words), the first one chosen
     at first; a value of None leaves the option to the rules' default. ``also`` gives other
     options that follow from the choice (a shorter Dice-ocalypse moves its Battle Zone).
-    ``counts``: (value, fewest, most) for a choice that takes only some numbers of players
-    (the start screen does not offer it at others, :mod:`companion.startcheck`).
+    ``counts``: (value, the numbers of players it takes) for a choice that takes only some
+    (the start screen does not offer it at others, :mod:`companion.startcheck`): Alliances
+    takes 4 or 6, not 5.
     """
 
     key: str
     label: str
     choices: tuple[tuple[Any, str], ...]
     also: Callable[[Any], Mapping[str, Any]] | None = None
-    counts: tuple[tuple[Any, int, int], ...] = ()
+    counts: tuple[tuple[Any, tuple[int, ...]], ...] = ()
 
     def words(self, value: Any) -> str:
         return next((w for v, w in self.choices if v == value), str(value))

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -24,10 +23,10 @@ from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import Fonts, Host
-from companion.ending import AGREED, NO_RESULT, end_words
+from companion.ending import AGREED, NO_RESULT, end_words, leaders
 from companion.rulehelp import help_text
 from companion.widgets import w
-from rules import Game, Standings
+from rules import Ending, Game, Standings
 
 #: The top bar's height and its buttons' width (touch targets stay >= 48 px).
 BAR_HEIGHT = 56
@@ -128,6 +127,63 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
 
 
+#: The largest whole number of pixels a QR code's module takes (a phone reads 3 px at arm's
+#: length from the 7" screen; more only makes the dialog taller).
+QR_MODULE_MAX = 4
+
+
+class PlayCode(ModalView):
+    """The dialog :func:`play_code` opens; ``link`` is the BG Stats link its code shows."""
+
+    link = ""
+
+
+def play_code(host: Fonts, link: str, result: str) -> PlayCode:
+    """A play as the QR code of its BG Stats link: a phone with BG Stats scans it and adds
+    the play (it asks first, and knows a play it already has). The code takes the dialog's
+    whole height, in whole pixels per module (never scaled), with the result and what to do
+    beside it and Close under them; the dialog is as tall as the code, no taller."""
+    from kivy.core.window import Window
+    from kivy.uix.image import Image
+
+    from companion.tournament.join import qr_rgb
+    from companion.widgets import show_picture
+
+    pad = 10
+    room = int(Window.height * 0.96) - 2 * pad
+    modules = len(qr_rgb(link, scale=1))
+    rgb = qr_rgb(link, scale=max(1, min(QR_MODULE_MAX, room // modules)))
+    side = rgb.shape[0]
+    view = PlayCode(size_hint=(0.98, None), height=side + 2 * pad, auto_dismiss=True)
+    view.link = link
+    box = w("Panel", padding=pad, spacing=14, bg=theme.PANEL)
+    image = Image(fit_mode="scale-down", size_hint=(None, None), size=(side, side))
+    show_picture(image, rgb)
+    image.texture.mag_filter = "nearest"
+    box.add_widget(image)
+    words = BoxLayout(orientation="vertical", spacing=8)
+    words.add_widget(wrapped(host, "[b]This play in BG Stats[/b]", 20, color=theme.TEXT))
+    words.add_widget(wrapped(host, _escape(result), 18, color=theme.ACCENT))
+    words.add_widget(wrapped(host, "Scan the code with the phone that has BG Stats: it adds "
+                             "this play. It asks first, and knows a play it already has.", 16,
+                             color=theme.MUTED))
+    words.add_widget(Widget())
+    words.add_widget(w("TBigButton", text="Close", size_hint_y=None, height=60,
+                       font_size=host.fs(20),
+                       on_release=lambda *_: view.dismiss(animation=False)))
+    box.add_widget(words)
+    view.add_widget(box)
+    view.open(animation=False)
+    return view
+
+
+def offer_play(host: Host, result: str) -> PlayCode | None:
+    """The play of the game on the table as its BG Stats code (:func:`play_code`), once it is
+    over; None (nothing shown) before."""
+    link = host.play_link()
+    return None if link is None else play_code(host, link, result)
+
+
 def rules_help(game: Game[Any]) -> str:
     """The rules help of a game, written for players (:mod:`companion.rulehelp`)."""
     return help_text(game.name, game.title)
@@ -212,35 +268,28 @@ class GameFrame(BoxLayout):
                size=(0.96, 0.94))
 
     def show_play_code(self) -> None:
-        """The game's play as a QR code of its BG Stats link: a phone with BG Stats scans it
-        and adds the play (asked there first; the same play twice is recognised)."""
-        from kivy.uix.image import Image
+        """The game's play as a QR code of its BG Stats link (:func:`play_code`), with who
+        won."""
+        winner = self._game().standings().winner
+        view = offer_play(self.host, f"Winner: {winner}" if winner else "Nobody won")
+        if view is not None:
+            self.play_code_view, self.play_code_link = view, view.link
 
-        from companion.tournament.join import qr_rgb
-        from companion.widgets import show_picture
-
-        link = self.host.play_link()
+    def end_by_agreement(self, ending: Ending) -> None:
+        """End game's answer: the game ends with these standings as the result (or none),
+        and its play is offered to BG Stats at once, over the start screen."""
+        top = leaders(self._game())
+        link = self.host.end_game(ending)
         if link is None:
             return
-        # as large as the dialog allows at 800x480, whole pixels per module (never scaled):
-        # 3 px a module for two or three players, 2 px for six
-        side = 330
-        modules = len(qr_rgb(link, scale=1))
-        rgb = qr_rgb(link, scale=max(1, side // modules))
-        box = BoxLayout(spacing=12)
-        image = Image(fit_mode="scale-down", size_hint=(None, None),
-                      size=(rgb.shape[1], rgb.shape[0]), pos_hint={"center_y": 0.5})
-        show_picture(image, rgb)
-        image.texture.mag_filter = "nearest"
-        box.add_widget(image)
-        words = wrapped(self.host, "Scan it with the phone that has BG Stats: it adds this "
-                        "play. It asks first, and knows a play it already has.", 16)
-        holder = AnchorLayout(anchor_y="center")
-        holder.add_widget(words)
-        box.add_widget(holder)
-        self.play_code_view = dialog(self.host, "This play in BG Stats", box,
-                                     [("Close", lambda: None)], size=(0.98, 0.99))
-        self.play_code_link = link
+        if ending == NO_RESULT:
+            result = "Ended by agreement with no result"
+        elif top:
+            wins = "wins" if len(top) == 1 else "share the win"
+            result = f"Ended by agreement: {' and '.join(top)} {wins}"
+        else:
+            result = "Ended by agreement: nobody wins"
+        self.play_code_view, self.play_code_link = play_code(self.host, link, result), link
 
     def ask_end(self) -> None:
         """End game, asked first, with the standings as they are (:mod:`companion.ending`):
@@ -264,8 +313,8 @@ class GameFrame(BoxLayout):
         else:
             title, words = "End this game?", end_words(game)
             above = (back, ("Keep for later", self.host.end_game))
-            buttons = [("No result", lambda: self.host.end_game(NO_RESULT)),
-                       ("End game", lambda: self.host.end_game(AGREED))]
+            buttons = [("No result", lambda: self.end_by_agreement(NO_RESULT)),
+                       ("End game", lambda: self.end_by_agreement(AGREED))]
         if words:
             body.add_widget(wrapped(self.host, words, 16))
         body.add_widget(table)
@@ -275,5 +324,5 @@ class GameFrame(BoxLayout):
                                    size=(0.96, 0.96))
 
 
-__all__ = ["BAR_HEIGHT", "GameFrame", "confirm", "dialog", "rules_help", "standings_table",
-           "wrapped"]
+__all__ = ["BAR_HEIGHT", "GameFrame", "PlayCode", "confirm", "dialog", "offer_play",
+           "play_code", "rules_help", "standings_table", "wrapped"]

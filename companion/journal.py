@@ -23,7 +23,16 @@ from typing import Any
 
 from companion import store
 from companion.store import DataLock, ReadOnly, StoreError
-from rules import Entry, Game, ReplayError, RulesError, Setup, format_game_file, replay
+from rules import (
+    Ending,
+    Entry,
+    Game,
+    ReplayError,
+    RulesError,
+    Setup,
+    format_game_file,
+    replay,
+)
 
 
 class JournalError(StoreError):
@@ -53,7 +62,7 @@ class GameRecord:
     undone: tuple[Entry, ...]
     clock: ClockRecord | None
     problem: str | None = None  # why it cannot be resumed, once found
-    ending: str | None = None  # ended by the players: "agreed" or "no result"
+    ending: Ending | None = None  # ended by the players: agreed, or no result
 
     @property
     def calls(self) -> int:
@@ -105,7 +114,8 @@ class Journal:
           is what a power cut during a write leaves: that entry was never acknowledged, so
           SQLite's skipping it loses nothing and nobody is told.)
         - a folder, a FIFO or a device where the log or its index should be: that one is
-          renamed aside, the journal itself is sound and kept.
+          renamed aside, the journal itself is sound and kept; a link to anything but a
+          file (a dangling one) where the journal should be is renamed aside too.
         - ``readonly`` (why this process may not write): nothing is renamed or written; a
           journal that cannot be read gives an empty one that takes nothing.
 
@@ -131,7 +141,9 @@ class Journal:
                 notes.append(f"{kind.capitalize()} was where the game journal's "
                              f"{suffix[1:].upper()} file {odd} should be; it was moved aside "
                              f"as {moved.name}.")
-        if path.is_dir():
+        if _bad_link(path):  # nothing is written through it (SQLite would make its file)
+            why = _bad_link(path)
+        elif path.is_dir():
             why = "it is a folder, not a file"
         elif path.exists() and _odd_file(path):
             why = f"it is {_odd_file(path)}, not a file"
@@ -268,15 +280,18 @@ class Journal:
             (game_id, round_number, float(elapsed), int(paused),
              time.time() if wall is None else wall))
 
-    def finish(self, game_id: int, wall: float | None = None, ending: str | None = None) -> None:
+    def finish(self, game_id: int, wall: float | None = None,
+               ending: Ending | None = None) -> None:
         """Mark a game finished (over, or abandoned): it is no longer offered for resume.
-        ``ending``: the players ended it themselves, "agreed" (its standings then are the
-        result) or "no result" (:mod:`companion.ending`)."""
-        if ending is not None and ending not in ("agreed", "no result"):
-            raise JournalError(f"game {game_id}: ending {ending!r} must be 'agreed' or "
+        ``ending``: the players ended it themselves, :attr:`Ending.AGREED` (its standings
+        then are the result) or :attr:`Ending.NO_RESULT` (:mod:`companion.ending`).
+        Raised when ``ending`` is another: JournalError naming it."""
+        if ending is not None and ending not in (Ending.AGREED, Ending.NO_RESULT):
+            raise JournalError(f"game {game_id}: ending {str(ending)!r} must be 'agreed' or "
                                "'no result'")
         self._write("UPDATE games SET finished=?, ending=? WHERE id=? AND finished IS NULL",
-                    (time.time() if wall is None else wall, ending, game_id))
+                    (time.time() if wall is None else wall,
+                     None if ending is None else Ending(ending).value, game_id))
 
     def discard_empty(self, game_id: int) -> bool:
         """Forget a game that has no call at all (started by accident, or left before the
@@ -308,6 +323,19 @@ class Journal:
             "SELECT id FROM games g WHERE finished IS NULL AND NOT EXISTS "
             "(SELECT 1 FROM calls c WHERE c.game_id = g.id)")]
         return sum(self.discard_empty(i) for i in ids)
+
+    def recent_setups(self, limit: int) -> list[tuple[int, Setup, bool]]:
+        """(game id, setup, finished) of the newest ``limit`` games, newest first (a game
+        whose setup cannot be read is left out)."""
+        out = []
+        for gid, raw, finished in self.db.execute(
+                "SELECT id, setup, finished FROM games ORDER BY id DESC LIMIT ?", (limit,)):
+            try:
+                setup = Setup.from_json(json.loads(raw))
+            except (ValueError, TypeError, RecursionError):
+                continue
+            out.append((int(gid), setup, finished is not None))
+        return out
 
     def recent_groups(self, limit: int = 8) -> list[tuple[str, ...]]:
         """The groups of players of the latest games, newest first, each once (the roster the
@@ -386,7 +414,8 @@ class Journal:
         return GameRecord(
             id=int(row[0]), setup=setup, title=str(row[2]),
             started=float(row[3]), finished=None if row[4] is None else float(row[4]),
-            entries=entries, undone=undone, clock=clock, problem=row[5], ending=row[6])
+            entries=entries, undone=undone, clock=clock, problem=row[5],
+            ending=read_ending(row[6]))
 
     def unfinished(self) -> list[GameRecord]:
         """Games not marked finished, newest first: the ones to offer for resume (a game
@@ -442,8 +471,11 @@ class Journal:
         path.write_text(format_game_file(record.setup, good, comment), encoding="utf-8")
         return path
 
-    def export(self, game_id: int) -> str:
-        """The game as a game file (setup, ``---``, one call per line) for `companion replay`."""
+    def export(self, game_id: int, ending: Ending | None = None) -> str:
+        """The game as a game file (setup, ``---``, one call per line) for `companion replay`,
+        with how it ended when its calls do not end it: ``ending``, else the players' ending
+        the journal keeps (the caller knows a game abandoned: the journal does not replay it
+        here)."""
         record = self.load(game_id)
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(record.started))
         comment = f"journal game {record.id}, started {started}"
@@ -454,7 +486,21 @@ class Journal:
             comment += f", ended {ended}"
         if record.title:
             comment = f"{record.title}\n{comment}"
-        return format_game_file(record.setup, record.entries, comment)
+        return format_game_file(record.setup, record.entries, comment, ending or record.ending)
+
+
+def _bad_link(path: Path) -> str:
+    """What is wrong with ``path`` being a link to something that is not a file (dangling,
+    a loop, a device), or "" (not a link, or a link to a file)."""
+    if not path.is_symlink():
+        return ""
+    try:
+        target = path.resolve()
+        if target.is_file():
+            return ""
+    except (OSError, RuntimeError) as e:  # a loop of links
+        return f"it is a link that cannot be followed ({e})"
+    return f"it is a link to {target}, which is not a journal file"
 
 
 def _odd_file(path: Path) -> str:
@@ -477,6 +523,17 @@ def _odd_file(path: Path) -> str:
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
     return "a special file"
+
+
+def read_ending(value: Any) -> Ending | None:
+    """The ending a games row keeps (None: none, or a word this version does not know, which
+    leaves the game as the journal's other columns say)."""
+    if value is None:
+        return None
+    try:
+        return Ending(value)
+    except ValueError:
+        return None
 
 
 def _time(at: Any) -> float | None:
@@ -566,4 +623,4 @@ def _wal_frames_problem(fh: Any) -> str:
     return ""
 
 
-__all__ = ["ClockRecord", "GameRecord", "Journal", "JournalError", "wal_problem"]
+__all__ = ["ClockRecord", "GameRecord", "Journal", "JournalError", "read_ending", "wal_problem"]

@@ -22,12 +22,17 @@ new want after that starts a new worker.
 A stand-in picture (rendered dice) is always said to be one (:attr:`CameraFeed.label`), and its
 rolls count in games (:attr:`CameraFeed.rolls_count`) only when the players chose it.
 
-A folder of photos (``replay:FOLDER``) is a table where each photo is a settled throw: each is
-held :data:`REPLAY_HOLD` seconds (``replay:FOLDER?hold=S`` or ``[camera] hold`` in the config
-file to change it; ``hold=0`` plays the folder as a film, one frame per image, read by the roll
-tracker like a live camera). Each photo with dice in it is one roll (:class:`PhotoThrows`),
-given to the game once, while it expects one. When the last photo has been shown the feed
-says so (:attr:`CameraFeed.ended`, logged once): no more rolls will come from it.
+A folder of photos (``replay:FOLDER``) is a table that waits for the game
+(:attr:`CameraFeed.photo_table`): each photo is a settled throw, held until the game asks for
+a roll again (the calls have moved on since the photo was given: the next roller, the next
+turn) or the players ask for the next one (:meth:`CameraFeed.next_photo`: the live dice
+view's Next photo, or the N key). A photo with dice in it is one roll (:class:`PhotoThrows`),
+given to the game once, while it expects one; a photo of an empty tray is passed over when a
+roll is asked for. ``replay:FOLDER?hold=S`` (or ``[camera] hold`` in the config file) holds
+each photo S seconds instead, whatever the game does; ``hold=0`` plays the folder as a film,
+one frame per image, read by the roll tracker like a live camera. When the last photo has
+been shown the feed says so (:attr:`CameraFeed.ended`, logged once): no more rolls will come
+from it.
 """
 
 from __future__ import annotations
@@ -52,11 +57,14 @@ from vision import DiceReader, Profile, Reading
 log = logging.getLogger(__name__)
 
 RollListener = Callable[[Reading], None]
-#: Seconds each photo of a replayed folder is shown, as a settled throw (see the docstring).
-REPLAY_HOLD = 3.0
+#: A roll the game asks for: whom it waits on (empty: anyone) and how many calls it has had
+#: (a new call, an undo or a redo asks anew, even of the same roller).
+Request = tuple[tuple[str, ...], int]
 TRIM_EVERY = 16  # frames between handing freed memory back to the system
 #: Full reads a second at most, unless configured (``[camera] reads_per_s``): what a Pi affords.
 READS_PER_S = 8.0
+#: The rolls and settled views whose dice's crops the feed keeps (for the players' corrections).
+KEPT_CROPS = 4
 #: Zone outlines in the seats' colours (BGR, as vision draws).
 ZONE_COLOURS = tuple((round(b * 255), round(g * 255), round(r * 255))
                      for r, g, b, _ in PALETTES["okabe-ito"])
@@ -94,20 +102,45 @@ def describe(spec: str) -> str:
 
 class PhotoThrows:
     """A folder of photos as throws: each photo (by its number) with dice in it is one
-    settled roll, given once, as soon as a roll is expected while it is shown."""
+    settled roll, given once, as soon as a roll is expected while it is shown. For a table
+    that waits for the game, :meth:`wants_next` says when the next photo is due."""
 
     def __init__(self) -> None:
         self.photo = -1
         self.given = True
+        self.given_for: Request | None = None  # the request the photo shown was given for
 
-    def update(self, photo: int, reading: Reading, expected: tuple[str, ...] | None) -> bool:
-        """A new frame of ``photo``: True when it is to be given to the game as a roll now."""
+    def update(self, photo: int, reading: Reading, expected: tuple[str, ...] | None,
+               request: Request | None = None) -> bool:
+        """A new frame of ``photo``: True when it is to be given to the game as a roll now
+        (``request``: the roll the game asks for, which it is given for)."""
         if photo != self.photo:
             self.photo, self.given = photo, False
         if self.given or expected is None or not reading.dice:
             return False
-        self.given = True
+        self.given, self.given_for = True, request
         return True
+
+    def wants_next(self, request: Request | None, reading: Reading | None) -> bool:
+        """A table that waits: True when the game asks for a roll (``request``) that the
+        photo shown cannot answer: it was given for an earlier request, or it shows no die."""
+        if request is None or reading is None:
+            return False
+        return (self.given and self.given_for != request) or not reading.dice
+
+
+def photo_table(spec: str, config: Mapping[str, Any]) -> bool:
+    """Whether ``spec`` is a folder of photos that waits for the game: ``replay:FOLDER``,
+    with no hold in the spec (``?hold=S``) or the config file (``[camera] hold``)."""
+    from pathlib import Path
+
+    name, _, arg = spec.partition(":")
+    if name.strip().lower() != "replay":
+        return False
+    path, _, query = arg.partition("?")
+    camera = config.get("camera")
+    held = "hold" in query or (isinstance(camera, Mapping) and "hold" in camera)
+    return not held and Path(path).is_dir()
 
 
 def replay_ended(spec: str, error: Exception) -> str:
@@ -166,19 +199,27 @@ class CameraFeed:
         self.on_roll: RollListener | None = None
         self.on_settled: RollListener | None = None
         self._expect: tuple[str, ...] | None = None  # whom a roll is expected from (None: no one)
+        self._turn = 0  # calls the game has had (a roll asked again after a call is a new one)
         self._expect_changed = False
+        self._next_photo = False  # the players asked for the next photo
+        #: A folder of photos that waits for the game (see the module docstring).
+        self.photo_table = photo_table(self.spec, self.config)
         self.zones: Sequence[Zone] = ()  # outlined on the picture
         self.label = describe(self.spec)
         self.stand_in = self.choice.stand_in
         self.error: str | None = None
         self.ended: str | None = None  # a replay has shown its last picture: why, in words
         self.why = ""  # why the stand-in is shown, when no camera was found
-        self.frames = 0  # frames taken from the camera
+        self.frames = 0  # frames taken from the camera and shown (a held photo once)
+        self.taken = 0  # frames taken from the camera, each frame of a held photo too
         self.reads = 0  # of them, frames read by the full reader
         self.read_times: deque[float] = deque(maxlen=256)  # frame times of the last full reads
         self._open = open_source
         self._source: Source | None = None
         self._latest: Snapshot | None = None
+        #: the dice of the last rolls and settled views given to the game, as crops (the
+        #: players' corrections of them teach the table: companion.teach), newest last
+        self._crops: deque[tuple[Reading, list[Any]]] = deque(maxlen=KEPT_CROPS)
         self._wanted: set[str] = set()
         self._plain: set[str] = set()  # who wants frames without the overlay too
         self._closed = False
@@ -217,13 +258,27 @@ class CameraFeed:
             if not self._wanted:
                 self._wake.set()
 
-    def expect(self, rollers: Sequence[str] | None) -> None:
+    def expect(self, rollers: Sequence[str] | None, turn: int = 0) -> None:
         """Say whether the game expects a roll now and from whom (empty: anyone; None: no
-        roll is expected, so dice that move and settle are handling, not a roll)."""
+        roll is expected, so dice that move and settle are handling, not a roll), and how many
+        calls it has had (``turn``: a table of photos gives its next photo when the game asks
+        for a roll after another call, even of the same roller)."""
         value = None if rollers is None else tuple(rollers)
         with self._lock:
+            self._turn = turn
             if value != self._expect:
                 self._expect, self._expect_changed = value, True
+
+    def next_photo(self) -> bool:
+        """The players ask for the next photo of a table of photos (the live dice view's Next
+        photo, the N key): shown at the next frame, and given to the game if it expects a
+        roll. False (nothing done) for any other camera."""
+        if not self.photo_table:
+            return False
+        with self._lock:
+            self._next_photo = True
+            self._wake.set()
+        return True
 
     @property
     def expected(self) -> tuple[str, ...] | None:
@@ -265,10 +320,8 @@ class CameraFeed:
         from hardware.camera import CameraFallback, open_source
 
         extra: dict[str, Any] = {}
-        camera = self.config.get("camera")
-        if self.spec.strip().lower().startswith("replay:") and not (
-                isinstance(camera, Mapping) and "hold" in camera):
-            extra["hold"] = REPLAY_HOLD  # a folder of photos: each a settled throw
+        if self.photo_table:
+            extra["step"] = True  # a folder of photos: each a settled throw, until asked
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", CameraFallback)
             source = open_source(self.spec, self.config, stand_in=stand_in_camera, **extra)
@@ -317,18 +370,25 @@ class CameraFeed:
                 source = self._source
                 if source is None:  # closed while a read was in flight
                     continue
-                frame = source.read()
-                photo = getattr(source, "photo", -1) if getattr(source, "hold", None) else -1
                 with self._lock:
                     if self._expect_changed:
                         tracker.expect(self._expect)
                         self._expect_changed = False
                     expected = self._expect
+                    request = None if expected is None else (expected, self._turn)
+                    asked, self._next_photo = self._next_photo, False
+                stepping = getattr(source, "step", False)
+                if stepping and (asked or throws.wants_next(request, last)):
+                    source.next_photo()  # type: ignore[attr-defined]
+                frame = source.read()
+                self.taken += 1
+                held = stepping or getattr(source, "hold", None)
+                photo = getattr(source, "photo", -1) if held else -1
                 if photo >= 0:  # a held photo: a settled throw, not dice to follow
                     if photo != throws.photo or last is None:  # read each photo once
                         last = reader.read(frame.image, self.profile)
                         self._publish(frame, last, moving=False)
-                    thrown = throws.update(photo, last, expected)
+                    thrown = throws.update(photo, last, expected, request)
                     roll = settled = last if thrown else None
                 else:
                     level = meter.measure(frame.image)
@@ -347,6 +407,8 @@ class CameraFeed:
                     self._publish(frame, reading, moving=state.moving)
                     roll = None if state.roll is None else state.roll.reading
                     settled = state.settled
+                for given in {id(r): r for r in (roll, settled) if r is not None}.values():
+                    self._keep_crops(frame.image, given)
                 if roll is not None and self.on_roll is not None:
                     self.on_roll(roll)
                 if settled is not None and self.on_settled is not None:
@@ -366,6 +428,27 @@ class CameraFeed:
             with self._lock:
                 self.error = f"{type(e).__name__}: {e}"
                 self._thread = None
+
+    def _keep_crops(self, image: Any, reading: Reading) -> None:
+        """The worker: keep each pip die's crop of a reading given to the game (the dice lie
+        still in ``image``), for :meth:`crops_of`."""
+        if not reading.dice or any(d.face is not None and d.value is None
+                                   for d in reading.dice):
+            return  # no dice, or icon dice: nothing the table's pip dice could learn
+        from companion.teach import crops_of
+
+        crops = crops_of(image, reading)
+        with self._lock:
+            self._crops.append((reading, crops))
+
+    def crops_of(self, reading: Reading) -> list[Any] | None:
+        """The crops of ``reading``'s dice (in its order), if it is one of the last rolls or
+        settled views the feed gave (:data:`KEPT_CROPS`); None otherwise."""
+        with self._lock:
+            for kept, crops in reversed(self._crops):
+                if kept is reading:
+                    return list(crops)
+        return None
 
     def _publish(self, frame: Any, reading: Reading, *, moving: bool) -> None:
         """Keep the frame with vision's overlay (and the zones) as the newest snapshot."""
@@ -413,4 +496,5 @@ def _malloc_tamer() -> Callable[[], None] | None:
     return release
 
 
-__all__ = ["REPLAY_HOLD", "CameraFeed", "PhotoThrows", "Snapshot", "describe", "replay_ended"]
+__all__ = ["CameraFeed", "PhotoThrows", "Request", "Snapshot", "describe", "photo_table",
+           "replay_ended"]

@@ -74,8 +74,8 @@ HELP: dict[str, GameHelp] = {
             "You cannot parry more hits than are waiting on you.",
             "Heal never takes you above your starting health and needs a token in the supply.",
             "Tied sides share the rank and each scores the higher place's points.",
-            "In Alliances a match lasts one round more than there are teams, and team mates "
-            "cannot hit each other.",
+            "A match lasts one round more than there are players, in Alliances too (2 vs 2: "
+            "five rounds) unless Rounds says otherwise; team mates cannot hit each other.",
             "Nothing can be called while the clock is paused except Undo, Redo and a dispute.",
             "While the target is choosing how many dice to parry with, their window waits.",
         )),

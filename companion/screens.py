@@ -146,6 +146,7 @@ class StartScreen(Screen):
         self.names: list[Any] = []
         self.seated = False  # the last group has been seated (once, when the app starts)
         self.problem_view: ModalView | None = None
+        self.warned = ""  # the look-alike names the players were asked about
         self._fitting = False  # the options' choices are being fitted to the count
         self.problem = ""  # the last problem said (cleared from the message once names change)
         self.char_spins: list[Any] = []
@@ -496,8 +497,9 @@ class StartScreen(Screen):
                 row.add_widget(team)
             self.rows_box.add_widget(row)
         self.rows_box.add_widget(Widget())  # rows stay at the top
-        if note:
-            self.message.text, self.message.color = note, theme.MUTED
+        if note:  # in red when it stops the game from starting
+            self.message.text = note
+            self.message.color = theme.DANGER if self.count_problem(count) else theme.MUTED
 
     def _names_changed(self) -> None:
         """A name typed: a problem said about the names before is old now."""
@@ -522,13 +524,11 @@ class StartScreen(Screen):
             spin = self.option_spins.get(option.key)
             if spin is None or not option.counts:
                 continue
-            fitting = startcheck.choices_for(option, count)
-            spin.values = fitting
-            if spin.text not in fitting and fitting:
-                low, high = next((lo, hi) for v, lo, hi in option.counts
-                                 if v == option.value(spin.text))
-                said = f"{spin.text}: {low} to {high} players"
-                spin.text = fitting[0]
+            # the choices that take them (all, when none does: the choice stays, and why
+            # nothing can be played at this count is said)
+            spin.values = startcheck.choices_for(option, count) or [w for _, w in option.choices]
+            spin.text, note = startcheck.refit(option, spin.text, count)
+            said = note or said
         return said
 
     def characters(self) -> dict[str, str]:
@@ -578,6 +578,13 @@ class StartScreen(Screen):
         if problem:
             self.say_problem(problem)
             return
+        warned = self.name_warning()
+        if warned and warned != self.warned:  # asked once: "Start anyway" starts
+            self.warned = warned
+            self.confirm_view = dialog(self.app, "Names that look alike", warned,
+                                       [("Change the name", lambda: None),
+                                        ("Start anyway", self.start)])
+            return
         same = self.same_unfinished()
         if same is None:
             self._start()
@@ -603,8 +610,24 @@ class StartScreen(Screen):
         """What is wrong with the names or the teams chosen, in players' words (None:
         nothing)."""
         teams = self.teams()
-        return startcheck.name_problem([n.text for n in self.names]) or (
-            startcheck.team_problem(teams) if teams else None)
+        return startcheck.name_problem([n.text for n in self.names]) or self.count_problem(
+            self.count) or (startcheck.team_problem(teams) if teams else None)
+
+    def count_problem(self, count: int) -> str | None:
+        """Why the game cannot be played by ``count`` players with any choice of an option
+        (Eye for an Eye at 5: no mode takes them), None when it can."""
+        found = (startcheck.none_fits(o, count) for o in plugins()[self._game].options)
+        return next((said for said in found if said), None)
+
+    def name_warning(self) -> str | None:
+        """A name that looks like another seated one or a player of the games played here
+        (:func:`companion.startcheck.name_warning`); a journal that cannot be read gives no
+        known players, never an error."""
+        try:
+            known = [p for group in self.app.journal.recent_groups() for p in group]
+        except Exception:  # a damaged journal: the seated names are still compared
+            known = []
+        return startcheck.name_warning([n.text for n in self.names], known)
 
     def same_unfinished(self) -> GameRecord | None:
         """The newest unfinished game of the chosen game with the players seated now."""
@@ -772,6 +795,14 @@ class DiceScreen(Screen):
         root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=56, spacing=6)
         top.add_widget(w("THeading", text="Live dice"))
+        # the players show the companion their own dice (companion.teachscreen)
+        self.teach_button = w("TButton", text="Teach", size_hint_x=None, width=140,
+                              on_release=lambda *_: app.show("teach"))
+        top.add_widget(self.teach_button)
+        # a table of photos (replay:FOLDER) waits for the game; this shows the next one now
+        self.next_photo = w("TButton", text="Next photo", size_hint_x=None, width=0,
+                            opacity=0, disabled=True, on_release=lambda *_: self.ask_next())
+        top.add_widget(self.next_photo)
         top.add_widget(w("TButton", text="Back", size_hint_x=None, width=140,
                          on_release=lambda *_: app.back()))
         root.add_widget(top)
@@ -791,8 +822,17 @@ class DiceScreen(Screen):
         self._poll: Any = None
         self.frames = 0
 
+    def ask_next(self) -> None:
+        """Next photo: the table of photos shows (and gives the game) its next photo."""
+        camera = self.app.camera
+        if camera is not None:
+            camera.next_photo()
+
     def on_enter(self, *args: Any) -> None:
         camera = self.app.camera
+        photos = camera is not None and camera.photo_table
+        self.next_photo.width = 190 if photos else 0
+        self.next_photo.opacity, self.next_photo.disabled = (1, False) if photos else (0, True)
         if camera is None:
             self.placeholder.height, self.placeholder.opacity = 200, 1
             self.image.opacity = 0

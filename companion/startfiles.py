@@ -28,7 +28,8 @@ from companion import paths
 from companion import settings as settings_mod
 from companion.appliance.mounts import data_folder_problem, protect_dir
 from companion.journal import Journal
-from companion.store import ReadOnly, StoreError, take_lock
+from companion.store import ReadOnly, StoreError, take_journal_lock
+from companion.store import healed as store_healed
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -109,7 +110,8 @@ def open_journal(path: Path | None = None, *, lock: bool = True) -> tuple[Journa
     Games cut off before their first call are forgotten: there is nothing in them to resume
     (the app opens the journal before any game is played).
 
-    ``lock``: take the data folder's lock (:func:`companion.store.take_lock`), as the app
+    ``lock``: take the data folder's lock (:func:`companion.store.take_journal_lock`: the
+    folder the journal's path resolves to as well, when it is a link), as the app
     does: when another companion holds it, or the folder is read-only, the journal is opened
     read-only (``journal.readonly`` says why, and so does a notice). A data folder that is
     not a folder gives a journal that holds nothing and takes nothing."""
@@ -137,7 +139,7 @@ def open_journal(path: Path | None = None, *, lock: bool = True) -> tuple[Journa
     held = None
     readonly = ""
     if lock:
-        held, readonly = take_lock(folder)
+        held, readonly = take_journal_lock(file)
     if not readonly and file.is_file() and not os.access(file, os.W_OK):
         readonly = (f"The game journal {file} cannot be written (read-only): games can be "
                     "viewed, but no call is taken. Check the file's owner and permissions.")
@@ -158,6 +160,10 @@ def open_journal(path: Path | None = None, *, lock: bool = True) -> tuple[Journa
         return Journal.unavailable(file, why), [why]
     journal.lock = held
     notices = [n for n in (readonly, problem) if n]
+    mended = store_healed(file)
+    if mended:
+        notices.append(f"The game journal {file} was not as this version keeps it: "
+                       + "; ".join(mended) + ".")
     try:
         notices += journal.check_unfinished(file.parent / "cannot-resume")
         journal.discard_all_empty()

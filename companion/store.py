@@ -24,12 +24,14 @@ Here too is what protects the file:
 from __future__ import annotations
 
 import errno
+import functools
+import logging
 import os
 import sqlite3
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -251,6 +253,136 @@ MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
+#: Tables the companion builds again from the others (the history index, the kept dice
+#: verdicts): one missing or not as this version makes it is made again, empty, and refilled
+#: as it is read. Every other table holds a record that exists nowhere else.
+DERIVED = frozenset({"history_games", "history_players", "history_cards", "history_meta",
+                     "history_stats", "roll_verdicts"})
+#: Without these the journal's games cannot be read at all.
+CORE = frozenset({"games", "calls"})
+
+
+class SchemaError(sqlite3.DatabaseError):
+    """Raised when a journal's tables are not what this version makes (a table gone, a
+    column missing, a view where a table should be): not a sound journal. Names each
+    problem."""
+
+
+@functools.cache
+def expected_schema() -> dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]]:
+    """Every table the migrations make: name -> (its columns, its CREATE statement, the CREATE
+    statements of its indexes), read from a journal made new in memory."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(db, Path(":memory:"))
+        out = {}
+        for name, sql in db.execute("SELECT name, sql FROM sqlite_master WHERE type='table' "
+                                    "AND name NOT LIKE 'sqlite_%'").fetchall():
+            columns = tuple(r[1] for r in db.execute(f"PRAGMA table_info({name})"))
+            indexes = tuple(str(r[0]) for r in db.execute(
+                "SELECT sql FROM sqlite_master WHERE type='index' AND tbl_name=? AND sql IS "
+                "NOT NULL", (name,)))
+            out[str(name)] = (columns, str(sql), indexes)
+        return out
+    finally:
+        db.close()
+
+
+def schema_problems(db: sqlite3.Connection) -> dict[str, str]:
+    """What is wrong with the file's tables against what this version makes: table (or
+    trigger) -> the problem in words; {} for a sound schema. Reads only."""
+    have = {str(n): str(t) for n, t in db.execute(
+        "SELECT name, type FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+    problems: dict[str, str] = {}
+    for table, (columns, _, _) in expected_schema().items():
+        kind = have.get(table)
+        if kind is None:
+            problems[table] = f"its table {table} is missing"
+        elif kind != "table":
+            problems[table] = f"{table} is a {kind}, not a table"
+        else:
+            got = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+            lacks = [c for c in columns if c not in got]
+            if lacks:
+                problems[table] = f"its table {table} lacks {', '.join(lacks)}"
+    for name, kind in have.items():
+        if kind == "trigger":  # this companion makes none: one could refuse every call
+            problems[name] = f"it holds a trigger {name}, which this companion never makes"
+    return problems
+
+
+def heal_schema(db: sqlite3.Connection, path: Path) -> list[str]:
+    """Make the journal's tables what this version makes, losing nothing: a trigger is
+    dropped (this companion makes none: one could refuse every call), a derived table
+    (:data:`DERIVED`) made again empty (it is refilled from the games), a record table that
+    is missing made again (its rows are gone already), one that is damaged (a column gone)
+    renamed aside in the file (``<name>_damaged_<n>``, kept) and made again, a view where a
+    table should be dropped. Returns what was done, in words. Raised, changing nothing, when
+    the games or their calls cannot be read (:data:`CORE`): :class:`SchemaError` naming
+    each problem."""
+    if not schema_problems(db):
+        return []
+    expected = expected_schema()
+    done = []
+    with transaction(db, path):  # looked at again inside: another process may have mended
+        problems = schema_problems(db)
+        fatal = [why for name, why in problems.items() if name in CORE]
+        if fatal:
+            raise SchemaError("; ".join(fatal))
+        for name, why in problems.items():
+            if name not in expected:  # a trigger
+                db.execute(f'DROP TRIGGER IF EXISTS "{name}"')
+                done.append(f"{why}: dropped")
+                continue
+            kind = db.execute("SELECT type FROM sqlite_master WHERE name=?", (name,)).fetchone()
+            kept = ""
+            if kind is not None and kind[0] == "table" and name not in DERIVED:
+                n = 1
+                while db.execute("SELECT 1 FROM sqlite_master WHERE name=?",
+                                 (f"{name}_damaged_{n}",)).fetchone():
+                    n += 1
+                kept = f"{name}_damaged_{n}"
+                db.execute(f'ALTER TABLE "{name}" RENAME TO "{kept}"')
+            elif kind is not None:
+                db.execute(f'DROP {"VIEW" if kind[0] == "view" else "TABLE"} "{name}"')
+            _, create, indexes = expected[name]
+            db.execute(create)
+            for index in indexes:
+                db.execute(index.replace("CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ", 1))
+            done.append(f"{why}: made again" + (
+                " (it is rebuilt from the games)" if name in DERIVED else
+                f", the old one kept as {kept}" if kept else " (empty)"))
+    return done
+
+
+_HEALED: dict[str, list[str]] = {}
+
+
+def healed(path: Path) -> list[str]:
+    """What opening ``path`` mended in its tables (:func:`heal_schema`) since last asked, in
+    words, for the start-up notice."""
+    return _HEALED.pop(str(path), [])
+
+
+def inspect(path: Path) -> tuple[int, dict[str, str], str]:
+    """A journal file's schema version, what is wrong with its tables
+    (:func:`schema_problems`) and SQLite's own check of its pages ("ok", when its tables are
+    sound), read without writing anything (``companion doctor``). A file of an older version
+    lacks newer tables by right: only the games and their calls are looked at then. Raised
+    for a file that is not SQLite: sqlite3.DatabaseError."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro&immutable=1"
+    db = sqlite3.connect(uri, uri=True, timeout=1.0)
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        problems = schema_problems(db)
+        if version < SCHEMA_VERSION:
+            problems = {k: v for k, v in problems.items() if k in CORE}
+        verdict = "" if problems else str(db.execute("PRAGMA quick_check").fetchone()[0])
+    finally:
+        db.close()
+    return version, problems, verdict
+
+
 def migrate(db: sqlite3.Connection, path: Path) -> int:
     """Bring the file up to :data:`SCHEMA_VERSION`, one version per transaction; returns the
     version it had. A file from a newer version is refused (its tables may mean more)."""
@@ -291,6 +423,12 @@ def connect(path: Path, *, synchronous: str = "FULL", readonly: bool = False,
         db.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'FULL' else 'NORMAL'}")
         db.execute("PRAGMA foreign_keys=ON")
         migrate(db, path)
+        for done in heal_schema(db, path):
+            logging.getLogger(__name__).warning("companion: the journal %s: %s", path, done)
+            _HEALED.setdefault(str(path), []).append(done)
+    except SchemaError:
+        db.close()
+        raise
     except sqlite3.DatabaseError as e:
         db.close()
         problem = disk_problem(e, path)
@@ -316,10 +454,17 @@ def _connect_readonly(path: Path, busy_timeout: float) -> sqlite3.Connection:
                              check_same_thread=False, timeout=busy_timeout)
         try:
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            return db
         except sqlite3.OperationalError as e:
             db.close()
             last = e
+            continue
+        # Read as it is (an older version's file lacks newer tables): only what no version
+        # lacks is required, the games and their calls.
+        core = [why for name, why in schema_problems(db).items() if name in CORE]
+        if core:
+            db.close()
+            raise SchemaError("; ".join(core))
+        return db
     raise StoreError(f"the journal {path} cannot be read: {last}")
 
 
@@ -391,15 +536,18 @@ def transaction(db: sqlite3.Connection, path: Path) -> Iterator[sqlite3.Connecti
 
 @dataclass
 class DataLock:
-    """The exclusive lock on a data folder, held until :meth:`release` or the process ends."""
+    """The exclusive lock on a data folder (and on the folder its journal is a link into,
+    when it is one), held until :meth:`release` or the process ends."""
 
     path: Path
     fd: int | None
+    more: list[int] = field(default_factory=list)
 
     def release(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)  # closing the file lets the flock go
-            self.fd = None
+        for fd in [*([self.fd] if self.fd is not None else []), *self.more]:
+            os.close(fd)  # closing the file lets the flock go
+        self.fd = None
+        self.more = []
 
 
 def lock_holder(path: Path) -> int | None:
@@ -439,48 +587,115 @@ def _live_holder(path: Path, wait: float = 2.0) -> int | None:
         time.sleep(0.01)
 
 
+class LockRefused(Exception):
+    """Raised when a lock file cannot be held: ``held`` when another process holds it
+    (``holder``: its id, when known), else the OSError's words in ``why``."""
+
+    def __init__(self, held: bool, holder: int | None = None, why: str = "",
+                 errno_: int | None = None) -> None:
+        super().__init__(why or (f"held by process {holder}" if holder else "held"))
+        self.held, self.holder, self.why, self.errno = held, holder, why, errno_
+
+
+def hold_lock_file(path: Path) -> int:
+    """An exclusive ``flock`` on ``path`` (a plain file, made owner-writable if missing,
+    never opened through a link), with this process's id written in it; returns its
+    descriptor: closing it lets the lock go, and so does the process ending however it
+    ends (no stale lock). Raised when it cannot be held: :class:`LockRefused`."""
+    import fcntl
+
+    flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as e:
+        raise LockRefused(False, why=e.strerror or str(e), errno_=e.errno) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise LockRefused(False, why="not a plain file")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        os.close(fd)
+        if e.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+            raise LockRefused(False, why=f"cannot be locked ({e.strerror or e})",
+                              errno_=e.errno) from None
+        raise LockRefused(True, _live_holder(path)) from None
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+    except OSError:
+        pass  # a full card: the lock holds all the same, only its note of who is missing
+    return fd
+
+
 def take_lock(folder: Path, *, refused: str = "this one shows the games but takes no calls"
               ) -> tuple[DataLock | None, str]:
     """Take the data folder's lock: (the lock, "") when this process may write the journal;
     (None, why, in words naming the folder) when it may not: another process holds it (its
     id is said, and ``refused`` says what this one does then), or the folder cannot be
     written."""
-    import fcntl
-
     path = folder / LOCK_NAME
-    flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
-        fd = os.open(path, flags, 0o644)
-    except OSError as e:
+        return DataLock(path, hold_lock_file(path)), ""
+    except LockRefused as e:
+        if e.held:
+            who = f"process {e.holder}" if e.holder is not None else "another process"
+            return None, (f"Another companion ({who}) is using the data folder {folder}: "
+                          f"{refused}. Close the other one first.")
         if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             return None, (f"The data folder {folder} is read-only (the SD card may be "
                           "failing): games can be viewed, but no call is taken or saved. "
                           "Copy the journal off the card, then check or replace the card.")
-        return None, (f"The lock file {path} cannot be opened ({e.strerror or e}): "
-                      "games can be viewed, but no call is taken. Move it away.")
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        return None, (f"The lock file {path} is not a plain file: games can be viewed, but "
-                      "no call is taken. Move it away.")
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as e:
-        os.close(fd)
-        if e.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
-            return None, (f"The lock file {path} cannot be locked ({e.strerror or e}): "
-                          "games can be viewed, but no call is taken.")
-        pid = _live_holder(path)
-        who = f"process {pid}" if pid is not None else "another process"
-        return None, (f"Another companion ({who}) is using the data folder {folder}: "
-                      f"{refused}. Close the other one first.")
-    try:
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
-    except OSError:
-        pass  # a full card: the lock holds all the same, only its note of who is missing
-    return DataLock(path, fd), ""
+        if e.why == "not a plain file":
+            return None, (f"The lock file {path} is not a plain file: games can be viewed, "
+                          "but no call is taken. Move it away.")
+        if e.why.startswith("cannot be locked"):
+            return None, (f"The lock file {path} {e.why}: games can be viewed, but no call "
+                          "is taken.")
+        return None, (f"The lock file {path} cannot be opened ({e.why}): games can be "
+                      "viewed, but no call is taken. Move it away.")
 
 
-__all__ = ["LOCK_NAME", "MIGRATIONS", "SCHEMA_VERSION", "DataLock", "DiskFull", "ReadOnly",
-           "StoreError", "connect", "disk_problem", "lock_holder", "migrate", "peek",
-           "take_lock", "transaction"]
+def take_journal_lock(journal: Path, *,
+                      refused: str = "this one shows the games but takes no calls"
+                      ) -> tuple[DataLock | None, str]:
+    """The lock of the journal's data folder (:func:`take_lock`), and, when the journal is a
+    link to a file in another folder, the lock of that folder too: whatever the path
+    resolves to is held, so two companions whose data folders link to one journal never
+    both write it. A journal with more than one name (hard links: SQLite keeps its log beside
+    each name, so two writers would damage it) is not written. (None, why) as
+    :func:`take_lock`."""
+    folder = journal.parent
+    lock, why = take_lock(folder, refused=refused)
+    if lock is None:
+        return None, why
+    try:
+        target = journal.resolve()
+        plain = target.is_file()
+        names = target.stat().st_nlink if plain else 1
+        elsewhere = target.parent != folder.resolve()
+    except (OSError, RuntimeError) as e:  # a loop of links, a folder not to be entered
+        lock.release()
+        return None, (f"The journal {journal} cannot be followed ({e}): games can be "
+                      "viewed, but no call is taken.")
+    if names > 1:
+        lock.release()
+        return None, (f"The journal {journal} has {names} names (hard links): a companion "
+                      "could write it under each, which damages it. Games can be viewed, "
+                      "but no call is taken: keep one name (copy the file, then remove the "
+                      "others).")
+    if elsewhere and plain:  # (a link to anything else is set aside by the journal)
+        other, why = take_lock(target.parent, refused=refused)
+        if other is None:
+            lock.release()
+            return None, (f"The journal {journal} is a link to {target}: {why}")
+        assert other.fd is not None
+        lock.more.append(other.fd)
+    return lock, ""
+
+
+__all__ = ["CORE", "DERIVED", "LOCK_NAME", "MIGRATIONS", "SCHEMA_VERSION", "DataLock", "DiskFull",
+           "LockRefused", "ReadOnly", "SchemaError", "StoreError", "connect", "disk_problem",
+           "expected_schema", "heal_schema", "healed", "hold_lock_file", "inspect",
+           "lock_holder", "migrate", "peek", "schema_problems", "take_journal_lock", "take_lock",
+           "transaction"]

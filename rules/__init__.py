@@ -18,7 +18,7 @@ from rules.core import (
     SetupError,
     Standings,
 )
-from rules.gamefile import GameFile, GameFileError, format_game_file, parse_game_file
+from rules.gamefile import Ending, GameFile, GameFileError, format_game_file, parse_game_file
 from rules.registry import (
     ReplayError,
     from_setup,
@@ -31,6 +31,7 @@ from rules.registry import (
 
 __all__ = [
     "Call",
+    "Ending",
     "Entry",
     "Event",
     "Game",

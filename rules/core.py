@@ -799,6 +799,13 @@ class Game(ABC, Generic[S]):
         rest = tuple(p for p in players if p not in top)
         return tuple(g for g in (top, rest) if g)
 
+    @classmethod
+    def variant(cls, options: Mapping[str, Any]) -> str:
+        """The variant of the game a setup's ``options`` play, in the words a record of the
+        play keeps (Dice Forge's "Titans module"); "" for the game as it comes. Games with
+        variants override it; an option it does not know is no variant."""
+        return ""
+
     #: What :attr:`PlayerResult.role` names in this game ("character", "tribe"...), if any.
     role_kind: ClassVar[str | None] = None
     #: What :attr:`PlayerResult.cards` holds in this game ("feat card"...), if anything.

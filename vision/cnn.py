@@ -11,10 +11,20 @@
 
 Both are trained by ``scripts/vision_train_cnn.py`` on the shared photos and synthetic scenes
 only. Inference needs only OpenCV and numpy.
+
+**What a classifier must keep** (a new one, however it is trained, so a table's taught head,
+:class:`vision.profile.TableHead`, can be fitted on it): input N x 3 x CLS x CLS (BGR,
+``/ 255 - 0.5``, :func:`_blob`); one output, N x 7 logits ("not a die", 1..6); and a layer
+named :data:`CLS_FEATURES` whose output (N x F, or N x F x 1 x 1) the logits are a linear
+map of (``logits = features @ W.T + b``; F any width). A taught head is fitted for one pair
+of model files (:attr:`Nets.identity`) and fitted again from the table's stored crops when
+the files change.
 """
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +61,11 @@ ZOOM_MAX = 32.0
 ZOOM_TILES = 6  # at most this many zoomed tiles a frame
 DET_BATCH = 4  # detector tiles per run
 CLS_BATCH = 4  # crops per classifier run (memory: see Nets._logits; the time per crop is the same)
+#: The classifier's penultimate layer (its global average of the last convolution, 96 numbers
+#: a crop in today's models), read by name through ``cv2.dnn``: a table's taught head is a
+#: linear map from it to the 7 logits (see the module's docstring for what a classifier must
+#: keep). The one place the name is written.
+CLS_FEATURES = "onnx_node!/body/body.9/GlobalAveragePool"
 
 
 @dataclass(frozen=True)
@@ -64,11 +79,61 @@ class Detection:
 
 
 class Nets:
-    """The detector and classifier networks, loaded once."""
+    """The detector and classifier networks, loaded once.
+
+    ``identity`` names the pair of model files (a digest of their bytes): what a table's
+    taught head was fitted for. :meth:`with_head` gives the same networks reading with a
+    table's head on the classifier's features instead of its own last layer.
+    """
 
     def __init__(self, det: Path = DET_PATH, cls: Path = CLS_PATH) -> None:
         self.det = load_onnx(det)
         self.cls = load_onnx(cls)
+        digest = hashlib.sha256()
+        for path in (det, cls):
+            digest.update(Path(path).read_bytes())
+        self.identity = digest.hexdigest()[:16]
+        self.head: tuple[Image, Image] | None = None  # (weights 7 x F, bias 7): a table's
+        self._width: int | None = None
+
+    def with_head(self, weights: Image, bias: Image) -> Nets:
+        """These networks (shared, not loaded again) reading every crop's 7 scores as
+        ``features @ weights.T + bias`` (:data:`CLS_FEATURES`): a table's taught head.
+        Raised when the shapes do not fit the classifier: ``ValueError``."""
+        w = np.asarray(weights, np.float64)
+        b = np.asarray(bias, np.float64)
+        width = self.feature_width()
+        if w.shape != (7, width) or b.shape != (7,):
+            raise ValueError(f"a head for these models needs weights 7 x {width} and 7 biases, "
+                             f"got {w.shape} and {b.shape}")
+        out = copy.copy(self)  # the same cv2.dnn networks
+        out.head = (w, b)
+        return out
+
+    def feature_width(self) -> int:
+        """How many numbers :data:`CLS_FEATURES` gives a crop."""
+        if self._width is None:
+            self._width = int(self.features(np.zeros((1, CLS, CLS, 3), np.uint8))[0].shape[1])
+        return self._width
+
+    def features(self, crops: Image) -> tuple[Image, Image]:
+        """The classifier's features (N x F, :data:`CLS_FEATURES`) and its own logits (N x 7)
+        for N crops (N x CLS x CLS x 3 uint8, as :func:`crop` cuts them), ``CLS_BATCH`` at
+        a time. Raised when the classifier has no layer of that name: ``ValueError``."""
+        if CLS_FEATURES not in self.cls.getLayerNames():
+            raise ValueError(f"the classifier has no layer {CLS_FEATURES!r}: a table's head "
+                             "cannot be fitted on it (vision/cnn.py says what it must keep)")
+        out_name = self.cls.getUnconnectedOutLayersNames()[0]
+        feats, logits = [], []
+        for i in range(0, len(crops), CLS_BATCH):
+            part = np.ascontiguousarray(crops[i:i + CLS_BATCH])
+            self.cls.setInput(_blob(part))
+            f, o = self.cls.forward([CLS_FEATURES, out_name])
+            feats.append(np.asarray(f, np.float64).reshape(len(part), -1))
+            logits.append(np.asarray(o, np.float64).reshape(len(part), 7))
+        if not feats:
+            return np.zeros((0, 0)), np.zeros((0, 7))
+        return np.concatenate(feats), np.concatenate(logits)
 
     def detect(self, img: Image, heat_min: float = HEAT_MIN) -> list[Detection]:
         """Die centres and sizes in a BGR frame (any size)."""
@@ -89,21 +154,12 @@ class Nets:
                       max_tiles: int = ZOOM_TILES) -> list[Detection]:
         """Die centres and sizes around ``centres`` (frame pixels) looked at ``scale`` (frame
         to detector input, larger than :func:`shrink`'s): DET x DET tiles at that scale are
-        placed so each centre lies well inside one (at most ``max_tiles``, all run in small
-        batches). Only dice up to ``max_size`` px at the detector's input are kept (a bigger
-        die belongs to the whole-frame look, and a tile's edge may cut it). In frame pixels."""
+        placed so each centre lies well inside one, as few as will do (:func:`cover`; at most
+        ``max_tiles``, all run in small batches). Only dice up to ``max_size`` px at the
+        detector's input are kept (a bigger die belongs to the whole-frame look, and a tile's
+        edge may cut it). In frame pixels."""
         h, w = img.shape[:2]
-        side = DET / scale  # a tile's side in frame pixels
-        inner = side * 0.3  # a centre this far inside a tile's edge is covered by it
-        origins: list[tuple[float, float]] = []
-        for cx, cy in centres:
-            if any(ox + inner <= cx <= ox + side - inner and oy + inner <= cy <= oy + side - inner
-                   for ox, oy in origins):
-                continue
-            if len(origins) >= max_tiles:
-                break
-            origins.append((float(np.clip(cx - side / 2, 0.0, max(0.0, w - side))),
-                            float(np.clip(cy - side / 2, 0.0, max(0.0, h - side)))))
+        origins = cover(centres, DET / scale, (w, h), max_tiles)
         return self._detect_tiles(img, scale, origins, heat_min, max_size)
 
     def detect_covering(self, img: Image, scale: float,
@@ -175,7 +231,12 @@ class Nets:
     def _logits(self, crops: Image) -> Image:
         """The classifier's N x 7 logits for N crops (N x CLS x CLS x 3 uint8), run
         ``CLS_BATCH`` crops at a time: ``cv2.dnn`` keeps buffers for the largest batch it has
-        seen, so a frame with many unsure dice would otherwise cost ~0.5 MB per crop for good."""
+        seen, so a frame with many unsure dice would otherwise cost ~0.5 MB per crop for good.
+        With a table's head (:meth:`with_head`), the logits are the head's."""
+        if self.head is not None:
+            w, b = self.head
+            out_head: Image = self.features(crops)[0] @ w.T + b
+            return out_head
         parts = []
         for i in range(0, len(crops), CLS_BATCH):
             self.cls.setInput(_blob(np.ascontiguousarray(crops[i:i + CLS_BATCH])))
@@ -200,6 +261,62 @@ class Nets:
             return out
         out[unsure] = self.classify(img, [dets[i] for i in unsure], turns=4)
         return out
+
+
+#: a centre counts as inside a zoomed tile this far (a share of the tile's side) from its edges:
+#: clear of the border strip a tile leaves to its neighbour (0.08) by more than a zoomed die's
+#: half side (ZOOM_TO / 2 of DET, 0.035)
+TILE_MARGIN = 0.3
+
+
+def cover(centres: list[tuple[float, float]], side: float, frame: tuple[int, int],
+          max_tiles: int) -> list[tuple[float, float]]:
+    """Origins of ``side`` x ``side`` tiles (frame pixels) inside a frame of ``frame`` (w, h)
+    such that each centre lies at least ``TILE_MARGIN * side`` inside one (or against the
+    frame's edge), greedily few: the first centre not yet covered (``centres`` come surest
+    first) takes the tile that also covers the most other uncovered centres. At most
+    ``max_tiles``; centres left over are not covered.
+
+    >>> cover([(100.0, 100.0), (200.0, 150.0), (900.0, 100.0)], 256.0, (1000, 400), 6)
+    [(61.6, 61.6), (744.0, 61.6)]
+    """
+    w, h = frame
+    m = TILE_MARGIN * side
+    span = side - 2 * m  # the part of a tile whose centres count as inside it
+
+    def place(lo: float, limit: float) -> float:
+        """A tile's origin on one axis: its inner span starting at ``lo``, kept in the frame."""
+        return float(min(max(0.0, lo - m), max(0.0, limit - side)))
+
+    def inside(c: tuple[float, float], o: tuple[float, float]) -> bool:
+        ok = True
+        for v, start, limit in ((c[0], o[0], w), (c[1], o[1], h)):
+            lo = start + (m if start > 0 else 0.0)
+            hi = start + side - (m if start + side < limit else 0.0)
+            ok = ok and lo <= v <= hi
+        return ok
+
+    origins: list[tuple[float, float]] = []
+    left = list(centres)
+    while left and len(origins) < max_tiles:
+        seed = left[0]
+        best: tuple[float, float] | None = None
+        best_n = -1
+        xs = sorted({c[0] for c in left if seed[0] - span <= c[0] <= seed[0]})
+        ys = sorted({c[1] for c in left if seed[1] - span <= c[1] <= seed[1]})
+        for x0 in xs:
+            for y0 in ys:
+                o = (place(x0, w), place(y0, h))
+                if not inside(seed, o):
+                    continue
+                n = sum(inside(c, o) for c in left)
+                if n > best_n:
+                    best, best_n = o, n
+        if best is None:  # the seed against an edge: the tile centred on it, in the frame
+            best = (place(seed[0] - span / 2, w), place(seed[1] - span / 2, h))
+        origins.append(best)
+        left = [c for c in left if not inside(c, best) and c != seed]
+    return origins
 
 
 def shrink(img: Image) -> tuple[Image, float]:

@@ -2,7 +2,8 @@
 
 A :class:`Profile` holds an optional :class:`TableRegion` (where the tray is, and a homography
 that undoes the camera's perspective), an optional :class:`Palette` of named die colours and any
-number of learned icon :class:`FaceSet` s. All are frozen dataclasses with a plain-JSON
+number of learned icon :class:`FaceSet` s, and what the table taught the reader about its own
+dice (:class:`TableHead`). All are frozen dataclasses with a plain-JSON
 ``to_dict()`` / ``from_dict()`` round trip; calibration adds strict versioned files on top.
 """
 
@@ -604,6 +605,99 @@ class FaceSet:
 LEGACY_FACE_FEATURES = "polar-fourier-1"
 
 
+# --------------------------------------------------------------------------- a taught table
+
+#: The detector's cut a taught table may move to: a heatmap peak this strong or stronger is a
+#: die candidate (vision.cnn.HEAT_MIN, 0.45, for a table nothing was taught about).
+HEAT_MIN_RANGE = (0.2, 0.9)
+#: The probability a value needs at a taught table (vision.read.VALUE_MIN, 0.5, untaught).
+VALUE_MIN_RANGE = (0.3, 0.95)
+_HEAD_DECIMALS = 6  # stored head weights are rounded to this many decimals
+
+
+@dataclass(frozen=True)
+class TableHead:
+    """What a table taught the reader, for one pair of models (``model``: their
+    :attr:`vision.cnn.Nets.identity`): a linear head on the classifier's features that
+    replaces its last layer (``weights`` 7 x F, ``bias`` 7; None: the classifier's own), the
+    detector's cut at this table (``heat_min``) and the probability a value needs there
+    (``value_min``). ``dice``: how many examples it was fitted on. A reader with other models
+    reads as if nothing was taught (calibration fits the head again from the table's stored
+    examples)."""
+
+    model: str
+    heat_min: float
+    weights: tuple[tuple[float, ...], ...] | None = None
+    bias: tuple[float, ...] | None = None
+    dice: int = 0
+    value_min: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.model, str) and self.model):
+            raise ValueError(f"TableHead.model must name the models, got {self.model!r}")
+        lo, hi = HEAT_MIN_RANGE
+        if not lo <= _finite("TableHead.heat_min", self.heat_min) <= hi:
+            raise ValueError(f"TableHead.heat_min must be within {lo}..{hi}, "
+                             f"got {self.heat_min!r}")
+        object.__setattr__(self, "heat_min", float(self.heat_min))
+        lo, hi = VALUE_MIN_RANGE
+        if not lo <= _finite("TableHead.value_min", self.value_min) <= hi:
+            raise ValueError(f"TableHead.value_min must be within {lo}..{hi}, "
+                             f"got {self.value_min!r}")
+        object.__setattr__(self, "value_min", float(self.value_min))
+        if (self.weights is None) != (self.bias is None):
+            raise ValueError("TableHead: weights and bias come together (or neither)")
+        if self.weights is not None and self.bias is not None:
+            if len(self.weights) != 7 or len(self.bias) != 7:
+                raise ValueError(f"TableHead: needs 7 rows of weights and 7 biases (not a "
+                                 f"die, 1..6), got {len(self.weights)} and {len(self.bias)}")
+            width = len(self.weights[0])
+            if width < 1 or any(len(r) != width for r in self.weights):
+                raise ValueError("TableHead: the weight rows must all have the same length")
+            w = tuple(tuple(_finite(f"TableHead.weights[{i}]", v) for v in r)
+                      for i, r in enumerate(self.weights))
+            object.__setattr__(self, "weights", w)
+            object.__setattr__(self, "bias", tuple(_finite(f"TableHead.bias[{i}]", v)
+                                                   for i, v in enumerate(self.bias)))
+        if isinstance(self.dice, bool) or not isinstance(self.dice, int) or self.dice < 0:
+            raise ValueError(f"TableHead.dice must be a count >= 0, got {self.dice!r}")
+
+    @classmethod
+    def build(cls, model: str, heat_min: float, weights: npt.NDArray[Any] | None,
+              bias: npt.NDArray[Any] | None, dice: int, value_min: float = 0.5) -> TableHead:
+        """A head in its stored form (rounded as saved, so saving and loading change
+        nothing)."""
+        cuts = round(float(heat_min), 4), round(float(value_min), 4)
+        if weights is None or bias is None:
+            return cls(model, cuts[0], None, None, dice, cuts[1])
+        w = np.round(np.asarray(weights, np.float64), _HEAD_DECIMALS)
+        b = np.round(np.asarray(bias, np.float64), _HEAD_DECIMALS)
+        return cls(model, cuts[0], tuple(tuple(float(v) for v in r) for r in w),
+                   tuple(float(v) for v in b), dice, cuts[1])
+
+    def arrays(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+        """The head as (weights 7 x F, bias 7) arrays, or None (the classifier's own)."""
+        if self.weights is None or self.bias is None:
+            return None
+        return np.array(self.weights, np.float64), np.array(self.bias, np.float64)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model": self.model, "heat_min": self.heat_min,
+                "weights": None if self.weights is None else [list(r) for r in self.weights],
+                "bias": None if self.bias is None else list(self.bias), "dice": self.dice,
+                "value_min": self.value_min}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableHead:
+        return cls._from_doc(_doc(data, TableHeadDoc, "head"))
+
+    @classmethod
+    def _from_doc(cls, doc: TableHeadDoc) -> TableHead:
+        return cls(doc.model, doc.heat_min,
+                   None if doc.weights is None else tuple(tuple(r) for r in doc.weights),
+                   None if doc.bias is None else tuple(doc.bias), doc.dice, doc.value_min)
+
+
 # --------------------------------------------------------------------------- profile
 
 
@@ -613,12 +707,14 @@ class Profile:
 
     ``die_size`` is the expected side of a die in pixels (in the table plane when a homography
     is given); it tightens detection. ``face_sets`` are tried on dice that show no pips.
+    ``head`` is what the table taught the reader about its own dice (:class:`TableHead`).
     """
 
     table: TableRegion | None = None
     palette: Palette | None = None
     face_sets: tuple[FaceSet, ...] = field(default=())
     die_size: float | None = None
+    head: TableHead | None = None
 
     def __post_init__(self) -> None:
         if self.table is not None and not isinstance(self.table, TableRegion):
@@ -631,6 +727,8 @@ class Profile:
             raise ValueError("Profile.face_sets must be a tuple of FaceSet")
         if self.die_size is not None and _finite("Profile.die_size", self.die_size) <= 0:
             raise ValueError(f"Profile.die_size must be > 0, got {self.die_size!r}")
+        if self.head is not None and not isinstance(self.head, TableHead):
+            raise ValueError(f"Profile.head must be a TableHead, got {_desc(self.head)}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -638,6 +736,7 @@ class Profile:
             "palette": self.palette.to_dict() if self.palette else None,
             "face_sets": [f.to_dict() for f in self.face_sets],
             "die_size": self.die_size,
+            "head": self.head.to_dict() if self.head else None,
         }
 
     @classmethod
@@ -651,6 +750,7 @@ class Profile:
             palette=None if p is None else Palette._from_doc(p),
             face_sets=tuple(FaceSet._from_doc(f) for f in doc.face_sets),
             die_size=doc.die_size,
+            head=None if doc.head is None else TableHead._from_doc(doc.head),
         )
 
 
@@ -688,11 +788,21 @@ class FaceSetDoc(_Doc):
     features: str = LEGACY_FACE_FEATURES  # sets stored before features were named
 
 
+class TableHeadDoc(_Doc):
+    model: str
+    heat_min: float
+    weights: list[list[float]] | None = None
+    bias: list[float] | None = None
+    dice: int = 0
+    value_min: float = 0.5
+
+
 class ProfileDoc(_Doc):
     table: TableRegionDoc | None = None
     palette: PaletteDoc | None = None
     face_sets: list[FaceSetDoc] = []
     die_size: float | None = None
+    head: TableHeadDoc | None = None
 
 
 D = TypeVar("D", bound=_Doc)

@@ -59,6 +59,13 @@ SYNTH_COLOURS: dict[str, BGR] = {
 }
 _DARK_BODIES = {"black", "red", "green", "blue", "purple", "grey"}
 
+#: What a die is made of (:class:`SynthDie`.material): "solid" plastic; "marbled" swirls of a
+#: second colour (``body2_bgr``); "glitter" sparkles in the plastic; "translucent" plastic the
+#: table shows through; "metallic" (cast metal: a strong sheen across the face).
+MATERIALS: tuple[str, ...] = ("solid", "marbled", "glitter", "translucent", "metallic")
+#: Painted pips of fancy dice: gold, silver, orange, copper (BGR)
+PAINTED_PIPS: tuple[BGR, ...] = ((40, 175, 215), (200, 200, 200), (30, 130, 240), (60, 110, 185))
+
 
 @dataclass(frozen=True)
 class SynthDie:
@@ -79,8 +86,14 @@ class SynthDie:
     stacked: bool = False
     highlight: float = 0.0
     side_values: tuple[int, int, int, int] = (2, 3, 5, 4)
+    material: str = "solid"
+    body2_bgr: BGR = (0, 0, 0)
+    material_seed: int = 0
 
     def __post_init__(self) -> None:
+        if self.material not in MATERIALS:
+            raise ValueError(f"SynthDie.material must be one of {MATERIALS}, "
+                             f"got {self.material!r}")
         if (self.value is None) == (self.face is None):
             raise ValueError(
                 f"SynthDie needs exactly one of value or face, got value={self.value!r} "
@@ -169,12 +182,14 @@ class Surface:
 class Tray:
     """A dice tray: its floor is ``inner`` (x0, y0, x1, y1 in the table plane), walls
     ``wall`` px wide around it in ``wall_bgr``, casting a shadow ``wall_shadow`` (0..1) onto
-    the floor along the side away from the light."""
+    the floor along the side away from the light. Walls ``height`` px high show their inner
+    face on the far side when the camera is tilted (the scene's ``tilt``)."""
 
     inner: tuple[float, float, float, float]
     wall: float
     wall_bgr: BGR
     wall_shadow: float = 0.4
+    height: float = 0.0  # the walls' height above the floor, px (0: drawn flat, from above)
 
 
 @dataclass(frozen=True)
@@ -451,8 +466,11 @@ def _texture(w: int, h: int, surface: Surface, gradient: tuple[float, float]) ->
     return out
 
 
-def _draw_tray(img: AnyArray, tray: Tray, light: tuple[float, float]) -> AnyArray:
-    """Walls around the tray's floor, and their soft shadow on the floor."""
+def _draw_tray(img: AnyArray, tray: Tray, light: tuple[float, float],
+              tilt: float = 0.0) -> AnyArray:
+    """Walls around the tray's floor, and their soft shadow on the floor; seen ``tilt``
+    degrees from straight down, the far wall's inner face (standing ``tray.height`` px) over
+    the far edge of the floor, darker towards the floor."""
     h, w = img.shape[:2]
     x0, y0, x1, y1 = tray.inner
     floor = np.zeros((h, w), np.uint8)
@@ -472,6 +490,15 @@ def _draw_tray(img: AnyArray, tray: Tray, light: tuple[float, float]) -> AnyArra
     out = np.where(floor[:, :, None] > 0, out, wall)
     edge = (rim > 0) & (floor == 0)
     out[edge] = np.clip(np.asarray(tray.wall_bgr, np.float32) * 1.3, 0, 255).astype(np.uint8)
+    band = tray.height * math.tan(math.radians(tilt))
+    if band >= 1.0:
+        ya, yb = max(0, int(y0)), min(h, int(y0 + band))
+        xa, xb = max(0, int(x0)), min(w, int(x1) + 1)
+        if yb > ya and xb > xa:
+            ramp = np.linspace(0.85, 0.55, yb - ya, dtype=np.float32)[:, None, None]
+            face = np.asarray(tray.wall_bgr, np.float32)[None, None, :] * ramp
+            out[ya:yb, xa:xb] = np.clip(np.broadcast_to(face, (yb - ya, xb - xa, 3)),
+                                        0, 255).astype(np.uint8)
     return np.asarray(out, np.uint8)
 
 
@@ -596,8 +623,11 @@ def _draw_die(img: AnyArray, d: SynthDie, ext: tuple[float, float] = (0.0, 0.0))
         return np.asarray(np.round(p * _ONE), dtype=np.int32)
 
     edge = tuple(int(v) for v in body * 0.72)
+    under = _roi_copy(img, px(unit_top)) if d.material == "translucent" else None
     cv2.fillPoly(img, [px(unit_top)], edge, cv2.LINE_AA, _SHIFT)
     cv2.fillPoly(img, [px(unit_top * 0.9)], body_c, cv2.LINE_AA, _SHIFT)
+    if d.material != "solid":
+        _material(img, px(unit_top), d, under)
     if d.value is not None:
         r = r_pip * half
         for p in px(np.array(PIP_LAYOUT[d.value]) * 1.05):
@@ -614,6 +644,64 @@ def _draw_die(img: AnyArray, d: SynthDie, ext: tuple[float, float] = (0.0, 0.0))
         p = px(np.array([[0.45, -0.45]]))[0] / _ONE
         _add_light(img, (float(p[0]), float(p[1])), (half * 0.7, half * 0.35), d.angle + 45,
                    d.highlight)
+
+
+def _roi_copy(img: AnyArray, poly: npt.NDArray[np.int32]
+              ) -> tuple[tuple[int, int, int, int], AnyArray] | None:
+    """The box (x0, y0, x1, y1) around a shifted polygon, clipped to ``img``, and a copy of
+    what ``img`` shows there (None when the box is empty)."""
+    h, w = img.shape[:2]
+    p = poly.reshape(-1, 2) / _ONE
+    x0, y0 = max(0, int(p[:, 0].min()) - 1), max(0, int(p[:, 1].min()) - 1)
+    x1, y1 = min(w, int(p[:, 0].max()) + 2), min(h, int(p[:, 1].max()) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return (x0, y0, x1, y1), img[y0:y1, x0:x1].copy()
+
+
+def _material(img: AnyArray, poly: npt.NDArray[np.int32], d: SynthDie,
+              under: tuple[tuple[int, int, int, int], AnyArray] | None) -> None:
+    """The top face (``poly``, shifted) of a fancy die drawn over in its material, in place:
+    marbled swirls, glitter, the table seen through translucent plastic, a metal sheen.
+    Fixed by ``d.material_seed``; pips are drawn after it."""
+    box = _roi_copy(img, poly)
+    if box is None:
+        return
+    (x0, y0, x1, y1), roi = box
+    mask = np.zeros(roi.shape[:2], np.uint8)
+    shifted = poly.reshape(-1, 2) - np.array([x0, y0]) * _ONE
+    cv2.fillPoly(mask, [shifted.astype(np.int32)], 255, cv2.LINE_AA, _SHIFT)
+    a = mask.astype(np.float32)[:, :, None] / 255.0
+    rng = np.random.default_rng(d.material_seed)
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    f = roi.astype(np.float32)
+    if d.material == "marbled":  # bands of a second colour, bent by slow waves
+        th = float(rng.uniform(0, math.pi))
+        u = (xx * math.cos(th) + yy * math.sin(th)) / max(2.0, d.size * 0.16)
+        v = (-xx * math.sin(th) + yy * math.cos(th)) / max(2.0, d.size * 0.35)
+        swirl = np.sin(u + 2.2 * np.sin(v + float(rng.uniform(0, 6.3))))
+        t = np.clip((swirl - 0.1) * 1.6, 0.0, 1.0)[:, :, None] * 0.85
+        f = f * (1 - t) + np.asarray(d.body2_bgr, np.float32) * t
+    elif d.material == "glitter":  # specks brighter and darker than the plastic
+        n = int(d.size * d.size * 0.06) + 4
+        ys = rng.integers(0, roi.shape[0], n)
+        xs = rng.integers(0, roi.shape[1], n)
+        gain = rng.choice([0.45, 1.7, 2.2], n).astype(np.float32)
+        f[ys, xs] = np.clip(f[ys, xs] * gain[:, None] + 25.0 * (gain[:, None] > 1), 0, 255)
+    elif d.material == "translucent" and under is not None:
+        (ux0, uy0, _ux1, _uy1), seen = under
+        if (ux0, uy0) == (x0, y0) and seen.shape == roi.shape:
+            tint = np.asarray(d.body_bgr, np.float32) / 255.0
+            through = seen.astype(np.float32) * (0.35 + 0.65 * tint)
+            f = (f * 0.5 + through * 0.5 + 12.0).astype(np.float32)
+    elif d.material == "metallic":  # a sheen across the face: dark, then bright, then dark
+        th = float(rng.uniform(0, math.pi))
+        u = ((xx - (x0 + x1) / 2) * math.cos(th) + (yy - (y0 + y1) / 2) * math.sin(th))
+        u = u / max(2.0, d.size * 0.5)
+        gain = 0.6 + 0.9 * np.exp(-((u - float(rng.uniform(-0.4, 0.4))) ** 2) / 0.18)
+        f = f * gain[:, :, None]
+    out = roi.astype(np.float32) * (1 - a) + np.clip(f, 0, 255) * a
+    img[y0:y1, x0:x1] = np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _add_light(img: AnyArray, centre: Point, axes: tuple[float, float], angle: float,
@@ -644,7 +732,7 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> Frame:
     img: AnyArray = (_texture(pw, ph, scene.surface, scene.gradient) if scene.surface else
                      _background(pw, ph, scene.background_bgr, scene.gradient)).copy()
     if scene.tray is not None:
-        img = _draw_tray(img, scene.tray, scene.light_dir)
+        img = _draw_tray(img, scene.tray, scene.light_dir, scene.tilt)
     for prop in scene.props:
         _draw_prop(img, prop)
     for c in scene.clutter:
@@ -710,9 +798,13 @@ def _jitter(rng: np.random.Generator, bgr: BGR, amount: float) -> BGR:
 
 def random_die(rng: np.random.Generator, center: Point, size: float, *,
                colours: Sequence[str] | None = None, icon_set: str | None = None,
-               angle: float | None = None, sides: bool = False) -> SynthDie:
+               angle: float | None = None, sides: bool = False,
+               fancy: float = 0.0) -> SynthDie:
     """One random die at ``center``: random colour, face, pip colour and style; with
-    ``sides``, also the values of its four side faces (drawn when they show)."""
+    ``sides``, also the values of its four side faces (drawn when they show). ``fancy`` is
+    the chance the die is of a fancy material (marbled, glitter, translucent, metallic; see
+    :data:`MATERIALS`), and then of painted pips (gold, silver, orange, copper); 0 draws
+    the same dice as before it existed."""
     names = list(colours) if colours else list(SYNTH_COLOURS)
     colour = str(names[int(rng.integers(len(names)))])
     if colour not in SYNTH_COLOURS:
@@ -740,13 +832,38 @@ def random_die(rng: np.random.Generator, center: Point, size: float, *,
         around = [v for v in range(1, 7) if v not in (top, 7 - top)]
         rng.shuffle(around)
         side_values = (around[0], around[1], around[2], around[3])
-    return SynthDie(
+    die = SynthDie(
         center=center, size=size,
         angle=float(rng.uniform(0, 90)) if angle is None else angle,
         value=value, face=face, colour=colour, body_bgr=body, pip_bgr=pip,
         pip_scale=float(rng.uniform(0.85, 1.15)), corner_round=float(rng.uniform(0.1, 0.25)),
         side_values=side_values,
     )
+    if fancy > 0 and rng.random() < fancy:
+        die = _fancy(rng, die, dark)
+    return die
+
+
+def _fancy(rng: np.random.Generator, die: SynthDie, dark: bool) -> SynthDie:
+    """``die`` made of a fancy material, perhaps with painted pips."""
+    material = MATERIALS[1 + int(rng.integers(len(MATERIALS) - 1))]
+    body, pip = die.body_bgr, die.pip_bgr
+    if material == "marbled":  # a second colour swirled in: lighter, darker or another hue
+        other = list(SYNTH_COLOURS.values())[int(rng.integers(len(SYNTH_COLOURS)))]
+        body2 = _jitter(rng, other, 20.0)
+    else:
+        body2 = (0, 0, 0)
+    if material == "metallic":  # cast metal: gold, silver, copper, gunmetal
+        body = _jitter(rng, ((60, 160, 200), (185, 185, 180), (70, 110, 170),
+                             (90, 85, 80))[int(rng.integers(4))], 10.0)
+        pip = _jitter(rng, (25, 25, 25), 6.0)
+    if rng.random() < 0.5:  # painted pips, chosen to show on the body
+        paints = [c for c in PAINTED_PIPS
+                  if sum(abs(a - b) for a, b in zip(c, body, strict=True)) > 150]
+        if paints and (dark or material == "metallic" or rng.random() < 0.3):
+            pip = _jitter(rng, paints[int(rng.integers(len(paints)))], 8.0)
+    return dataclasses.replace(die, material=material, body_bgr=body, body2_bgr=body2,
+                               pip_bgr=pip, material_seed=int(rng.integers(1 << 30)))
 
 
 #: The keywords of :func:`random_scene` for the hard tables of the benchmark and training:
@@ -755,6 +872,15 @@ def random_die(rng: np.random.Generator, center: Point, size: float, *,
 HARD_TABLES: dict[str, Any] = {
     "surface": "any", "tray": 0.5, "tilt": (0.0, 60.0), "glare": 0.3, "stacked": 0.05,
     "cocked": 0.05, "highlight": 0.2, "board": 0.3,
+}
+
+#: The keywords of :func:`random_scene` for dice trays lined with felt, seen close and at an
+#: angle, with fancy dice (as players' own trays and dice are; pass ``die_size=(48, 96)`` for
+#: close-ups): felt of every colour, walls standing up around it, 30-50 degrees from
+#: straight down, most dice marbled, glittery, translucent or metal, some with painted pips.
+FELT_TRAYS: dict[str, Any] = {
+    "surface": "felt", "tray": 1.0, "tilt": (30.0, 50.0), "glare": 0.2, "cocked": 0.03,
+    "highlight": 0.3, "fancy": 0.7, "walls": 1.5,
 }
 
 _FELTS: tuple[BGR, ...] = ((35, 35, 140), (80, 30, 70), (40, 95, 35), (28, 28, 30),
@@ -859,6 +985,8 @@ def random_scene(
     cocked: float = 0.0,
     highlight: float = 0.0,
     board: float = 0.0,
+    fancy: float = 0.0,
+    walls: float = 0.0,
 ) -> Scene:
     """A random tray of dice. All choices are made here from ``rng``; the Scene is fixed.
 
@@ -874,7 +1002,10 @@ def random_scene(
     the table; ``stacked`` / ``cocked`` / ``highlight`` the chance that a die sits on another
     (neither is readable), leans on one edge (unreadable), or shows a lamp's reflection;
     ``board`` the chance of a board game beside the dice (hex tiles with round number tokens,
-    cards, meeples, coins; a tray's metal snaps and stitching): things that are not dice.
+    cards, meeples, coins; a tray's metal snaps and stitching): things that are not dice;
+    ``fancy`` the chance a die is marbled, glittery, translucent or metal (painted pips on
+    some; :func:`random_die`); ``walls`` a tray's walls' height in die sizes (drawn from half
+    of it to all of it; 0: flat walls, as before), seen standing on the far side when tilted.
     """
     if n_dice[0] < 0 or n_dice[1] < n_dice[0]:
         raise ValueError(f"n_dice must be (low, high) with 0 <= low <= high, got {n_dice!r}")
@@ -901,12 +1032,20 @@ def random_scene(
             wall_bgr = _jitter(rng, _FELTS[int(rng.integers(len(_FELTS)))], 40.0)
             the_tray = Tray(inner, wall, wall_bgr, float(rng.uniform(0.2, 0.55)))
             area = inner
+            if walls > 0:
+                tall = size * walls * float(rng.uniform(0.5, 1.0))
+                t_tilt = math.tan(math.radians(tilt_deg))
+                if t_tilt > 0:  # the far wall's face leaves the floor room for 4 dice
+                    tall = min(tall, max(0.0, inner[3] - inner[1] - 4 * size) / t_tilt)
+                the_tray = dataclasses.replace(the_tray, height=tall)
+                # dice lie clear of the far wall's face
+                area = (inner[0], inner[1] + tall * t_tilt, inner[2], inner[3])
     margin = size * 1.2
     lo_x, lo_y, hi_x, hi_y = area[0] + margin, area[1] + margin, area[2] - margin, \
         area[3] - margin - (size * math.tan(math.radians(tilt_deg)) if extras else 0.0)
     dice: list[SynthDie] = []
     tries = 0
-    while len(dice) < n and tries < 400:
+    while len(dice) < n and tries < 400 and lo_x <= hi_x and lo_y <= hi_y:
         tries += 1
         on_top = bool(extras and stacked > 0 and dice and rng.random() < stacked)
         if on_top:
@@ -915,7 +1054,7 @@ def random_scene(
                 continue
             c = np.asarray(below.center) + rng.uniform(-0.15, 0.15, 2) * below.size
             die = random_die(rng, (float(c[0]), float(c[1])), below.size * 1.08,
-                             colours=colours, icon_set=icon_set, sides=True)
+                             colours=colours, icon_set=icon_set, sides=True, fancy=fancy)
             dice.append(dataclasses.replace(die, stacked=True, lift=0.3))
             continue
         if dice and rng.random() < touching:
@@ -935,7 +1074,8 @@ def random_scene(
                for d in dice):
             continue
         die = random_die(rng, (float(c[0]), float(c[1])), size * float(rng.uniform(0.97, 1.03)),
-                         colours=colours, icon_set=icon_set, angle=ang, sides=extras)
+                         colours=colours, icon_set=icon_set, angle=ang, sides=extras,
+                         fancy=fancy)
         if extras:
             die = dataclasses.replace(
                 die, cocked=bool(cocked > 0 and rng.random() < cocked),

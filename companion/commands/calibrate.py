@@ -1,14 +1,16 @@
 """`companion calibrate ...`: teach the companion a table, step by step, headless from images.
 
 Steps: ``markers`` (print the tray markers), ``table`` (tray region from a photo of the
-markers, or four corners), ``palette`` (die colours), ``faces`` (icon faces), ``check`` (read a
-few rolls and score them), ``list`` and ``use`` (stored profiles). Each step updates one
+markers, or four corners), ``palette`` (die colours), ``faces`` (icon faces), ``dice`` (the
+table's own dice, from labelled photos: the reader adapts to them), ``check`` (read a few rolls
+and score them), ``list`` and ``use`` (stored profiles). Each step updates one
 profile (``--profile NAME``, default the current one, else "default").
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -17,7 +19,8 @@ from typing import Any
 from companion import paths
 from companion.words import plural
 
-HELP = "calibrate a table: markers, table region, colour palette, icon faces, check, profiles"
+HELP = ("calibrate a table: markers, table region, colour palette, icon faces, its own dice, "
+        "check, profiles")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -94,6 +97,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--min-accuracy", type=float, default=0.0,
                    help="do not save when cross-validated accuracy is below this (0..1)")
     p.add_argument("--templates", action="store_true", help="list the face templates")
+    prof(p)
+
+    p = sub.add_parser("dice", help="teach the table's own dice from labelled photos (or "
+                       "forget what it learned)")
+    p.add_argument("--from", dest="folder", type=Path, metavar="DIR",
+                   help="photos NAME.jpg, each with NAME.txt beside it: one die a line, "
+                   "'class cx cy w h' (the box as fractions of the photo; value = class + 1)")
+    p.add_argument("--forget", action="store_true",
+                   help="forget every die this table taught first (alone: just forget)")
     prof(p)
 
     p = sub.add_parser("zones", help="board zones: each player's action spaces on the picture")
@@ -419,18 +431,69 @@ def _check(args: argparse.Namespace) -> int:
         if cp is None:
             print("no profile chosen: checking with the defaults", file=sys.stderr)
     vp = cp.profile if cp is not None else None
+    reader = None
+    if cp is not None and cp.dice.dice:  # what the table taught, for these models
+        from calibration import teach
+        from vision import DiceReader
+
+        reader = DiceReader.shipped()
+        if reader.nets is not None:
+            head, lesson = teach.refit(reader.nets, cp.dice, cp.profile.head)
+            if lesson is not None:
+                print("what the table taught was fitted again for these models",
+                      file=sys.stderr)
+            vp = dataclasses.replace(cp.profile, head=head)
     if cp is not None and profiles.stale_face_sets(cp):
         print(f"warning: face sets {', '.join(profiles.stale_face_sets(cp))} were learned with "
               "other face features; re-run `companion calibrate faces`", file=sys.stderr)
     files: list[Path] = []
     for p in args.images:
         files += image_files(p) if p.is_dir() else [p]
-    rep = check.check(files, vp)
+    rep = check.check(files, vp, reader)
     if args.json:
         print(json.dumps(rep.to_dict()))
     else:
         for line in rep.lines():
             print(line)
+    return 0
+
+
+def _dice(args: argparse.Namespace) -> int:
+    """Teach the table's own dice from labelled photos: each photo's dice (and what the
+    reader takes for dice that are not) become examples in the profile, and the reader's
+    head is fitted to them (calibration.teach)."""
+    from calibration import teach
+    from vision import DiceReader
+
+    if not (args.folder or args.forget):
+        return _err("dice needs --from DIR (labelled photos) or --forget")
+    cp = _target(args)
+    if args.forget:
+        print(f"forgot {plural(cp.dice.dice, 'die', 'dice')} this table had taught "
+              f"({plural(len(cp.dice.examples), 'example', 'examples')})")
+        cp = cp.forget_dice()
+    if args.folder:
+        reader = DiceReader.shipped()
+        if reader.nets is None:
+            return _err("the dice reader's model files are missing: nothing to teach")
+        photos = teach.labelled_photos(args.folder)
+        new: list[teach.Example] = []
+        for k, (_path, image, dice) in enumerate(photos):
+            new += teach.examples_from_view(reader, image, dice, cp.dice.views + k, "photo",
+                                            profile=cp.profile)
+        shown = sum(1 for e in new if e.label > 0)
+        print(f"learned {plural(shown, 'die', 'dice')} from "
+              f"{plural(len(photos), 'photo', 'photos')}, and "
+              f"{plural(len(new) - shown, 'thing', 'things')} the reader took for dice that "
+              "are not")
+        taught = cp.dice.add(new)
+        lesson = teach.fit(reader.nets, taught.decoded())
+        for line in lesson.lines():
+            print(line)
+        cp = cp.with_dice(taught.with_lesson(lesson), lesson.head)
+        print(f"the table now holds {plural(taught.dice, 'die', 'dice')} "
+              f"(at most {teach.MAX_PER_LABEL} of each face are kept, the newest)")
+    _save(args, cp)
     return 0
 
 
@@ -511,7 +574,8 @@ def _list(_args: argparse.Namespace) -> int:
             print(f"{mark} {n}: BROKEN - {s['error']}")
         else:
             print(f"{mark} {n}: camera {s['camera'] or '-'}, table {s['table']}, "
-                  f"{s['colours']} colours, face sets {', '.join(s['face_sets']) or '-'}")
+                  f"{s['colours']} colours, face sets {', '.join(s['face_sets']) or '-'}, "
+                  f"{plural(s['dice_taught'], 'die', 'dice')} taught")
             if s["stale_face_sets"]:
                 print(f"    re-learn face sets {', '.join(s['stale_face_sets'])}: they were "
                       "learned with other face features than this version of vision uses")
@@ -542,8 +606,8 @@ def run(args: argparse.Namespace) -> int:
     from calibration.profiles import ProfileError
 
     steps = {"snap": _snap, "markers": _markers, "table": _table, "palette": _palette,
-             "faces": _faces, "zones": _zones, "check": _check, "list": _list, "use": _use,
-             "show": _show}
+             "faces": _faces, "dice": _dice, "zones": _zones, "check": _check, "list": _list,
+             "use": _use, "show": _show}
     try:
         return steps[args.step](args)
     except (CalibrationError, ProfileError, ValueError) as e:

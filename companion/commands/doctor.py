@@ -83,7 +83,7 @@ def app_checks() -> tuple[list[Check], str | None]:
                              "start the app: it keeps a copy of the log and says which "
                              "games to check"))
         else:
-            out.append(Check("journal", "ok", f"{journal}"))
+            out.append(schema_check(journal))
     else:
         out.append(Check("journal", "ok", f"{journal} not present yet: no games played"))
     out.append(secrets_check())
@@ -106,6 +106,37 @@ def packages_checks(repo: Path | None = None) -> list[Check]:
     stamp = packages.Stamp.read(repo / packages.STAMP)
     return [Check("packages", "warn", f"{m.name}: {m.cause}; {m.means}", m.fix)
             for m in packages.missing_optional(stamp, packages.installed())]
+
+
+def schema_check(journal: Path) -> Check:
+    """The journal's tables, not only its file: what this version makes is there (a table
+    dropped, a column gone, a view or a trigger put in would stop or mislead the app).
+    Looks, changes nothing."""
+    import sqlite3
+
+    from companion import store
+    from hardware.diagnose import Check
+
+    try:
+        version, problems, verdict = store.inspect(journal)
+    except sqlite3.DatabaseError as e:
+        return Check("journal", "fail", f"{journal} is not a sound journal ({e})",
+                     "start the app: it sets the file aside (kept) and starts a new journal")
+    if any(name in store.CORE for name in problems):
+        return Check("journal", "fail", f"{journal}: " + "; ".join(problems.values()),
+                     "copy the journal off first: the app sets it aside (kept) at its next "
+                     "start and begins a new one, since its games cannot be read")
+    if problems:
+        return Check("journal", "warn", f"{journal}: " + "; ".join(problems.values()),
+                     "start the app: it mends these (a damaged table is kept in the file "
+                     "beside the new one) and says what it did")
+    if verdict != "ok":  # (the pages: a damaged card)
+        return Check("journal", "fail", f"{journal}: SQLite's check says {verdict}",
+                     "start the app: it sets the file aside (kept) and starts a new journal")
+    newer = "" if version >= store.SCHEMA_VERSION else (
+        f" (schema {version}: brought up to {store.SCHEMA_VERSION} at the next start)")
+    return Check("journal", "ok", f"{journal}: its tables are as this version keeps them"
+                 + newer)
 
 
 def _unwritable(folder: Path) -> str:

@@ -60,6 +60,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     imp = sub.add_parser("import", help="add game files (or zips of them) from another "
                                         "companion to this history")
     imp.add_argument("files", type=Path, nargs="+")
+    imp.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                     help="when another companion uses the data folder, read the files "
+                     "meanwhile and wait up to SECONDS for it to let go before writing")
     _journal_arg(imp)
 
 
@@ -126,18 +129,18 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "export":
             return _export(history, args)
         if args.action == "import":
-            return _writing(history, "history import", lambda: _import(history, args))
+            return _import(history, args)
         return _list(history, args)
 
 
 def _writing(history: Any, command: str, write: Callable[[], int]) -> int:
-    """Run ``write`` holding the data folder's lock (:func:`companion.store.take_lock`), as
-    the app does; while another companion holds it (an app running on this data folder) or
-    the folder is read-only, change nothing and say why (exit status 2)."""
-    from companion.store import take_lock
+    """Run ``write`` holding the data folder's lock
+    (:func:`companion.store.take_journal_lock`), as the app does; while another companion
+    holds it (an app running on this data folder, or on one whose journal is the same file)
+    or the folder is read-only, change nothing and say why (exit status 2)."""
+    from companion.store import take_journal_lock
 
-    folder = history.journal.path.parent
-    lock, why = take_lock(folder, refused="nothing was changed")
+    lock, why = take_journal_lock(history.journal.path, refused="nothing was changed")
     if lock is None:
         if "nothing was changed" not in why:
             why += " Nothing was changed."
@@ -233,37 +236,70 @@ def _export(history: Any, args: argparse.Namespace) -> int:
         print(f"companion history export: {out} is a folder; give a file name",
               file=sys.stderr)
         return 2
-    try:
+    if to_stdout:  # (the same text as the file would hold)
         if args.format == "csv":
-            if to_stdout:
-                n = exchange.write_csv(games, sys.stdout)
-            else:
-                with out.open("w", encoding="utf-8", newline="") as f:
-                    n = exchange.write_csv(games, f)
-            what = f"{n} rows (one per player per game)"
-        elif args.format == "bgstats":
-            if to_stdout:
-                export = exchange.bgstats_export(games)
-                print(json.dumps(export, indent=1, ensure_ascii=False))
-                n = len(export["plays"])
-            else:
-                n = exchange.write_bgstats(games, out)
-            what = f"{n} plays (finished games) for BG Stats"
+            exchange.write_csv(games, sys.stdout)
         else:
-            n = exchange.write_zip(history, games, out)
-            what = f"{n} game files"
+            sys.stdout.write(exchange.bgstats_text(games, page=False)[0])
+        return 0
+    try:  # the file appears whole, and a link at its name is replaced, never written through
+        _, what = exchange.export_file(history, games, args.format, out)
     except OSError as e:
-        print(f"companion history export: cannot write {out}: {e}", file=sys.stderr)
+        print(f"companion history export: cannot write {out}: {e.strerror or e}",
+              file=sys.stderr)
         return 2
-    if not to_stdout:
-        print(f"Wrote {what} to {out}")
+    print(f"Wrote {what} to {out}")
     return 0
 
 
 def _import(history: Any, args: argparse.Namespace) -> int:
-    from companion.history import exchange
+    """Read and replay the files with the data folder free (a big zip takes minutes, and a
+    companion starting meanwhile must not find its folder locked), saying how far it is;
+    then hold the lock only to write (seconds)."""
+    import os
+    import time
 
-    results = exchange.import_paths(history, args.files)
+    from companion.history import exchange
+    from companion.store import take_journal_lock
+
+    path = history.journal.path
+    if args.wait <= 0:  # said at once, before minutes of reading: another companion runs
+        lock, why = take_journal_lock(path, refused="nothing was changed")
+        if lock is None:
+            print(f"companion history import: {why}", file=sys.stderr)
+            return 2
+        lock.release()
+    started = time.monotonic()
+    said = [started]
+
+    def progress(done: int, source: str) -> None:
+        now = time.monotonic()
+        if now - said[0] >= 2.0 or done == 1:
+            said[0] = now
+            print(f"Read {done:,} game file(s) ({now - started:.0f} s; the data folder is not "
+                  "locked while reading)...", file=sys.stderr, flush=True)
+
+    prepared = exchange.prepare_paths(history, args.files, progress,
+                                      workers=os.cpu_count() or 1)
+    count = sum(len(batch) for batch in prepared)
+    print(f"Read {count:,} game file(s) in {time.monotonic() - started:.0f} s; writing...",
+          file=sys.stderr, flush=True)
+    lock, why = take_journal_lock(path, refused="nothing was changed")
+    deadline = time.monotonic() + max(0.0, args.wait)
+    if lock is None and args.wait > 0:
+        print(f"companion history import: waiting up to {args.wait:.0f} s: {why}",
+              file=sys.stderr, flush=True)
+        while lock is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+            lock, why = take_journal_lock(path, refused="nothing was changed")
+    if lock is None:
+        print(f"companion history import: {why} The files were read; none was added.",
+              file=sys.stderr)
+        return 2
+    try:
+        results = exchange.write_prepared(history, prepared)
+    finally:
+        lock.release()
     for r in results:
         print(r.message, file=sys.stdout if r.game_id is not None else sys.stderr)
     added = sum(r.game_id is not None for r in results)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -29,15 +30,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a calibration profile (JSON) to read with")
 
 
-def _load_profile(path: Path) -> Any:
+def _load_profile(path: Path, nets: Any = None) -> Any:
+    """The vision profile in ``path``: a calibration profile (``companion calibrate``'s
+    versioned file, read strictly; what its table taught is fitted again for ``nets`` when
+    it was fitted for other models), or a bare ``vision.Profile.to_dict()``. Raised when it
+    cannot be used: ValueError naming the file and what is wrong."""
+    from calibration import profiles, teach
     from vision import Profile
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = profiles.read_bounded(path, profiles.MAX_PROFILE_BYTES).decode("utf-8")
+        data = json.loads(text)
+    except profiles.NotAPlainFile as e:
+        raise ValueError(f"cannot read profile {str(path)!r}: {e.strerror}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"cannot read profile {str(path)!r}: {e}") from e
-    if isinstance(data, dict) and "profile" in data and isinstance(data["profile"], dict):
-        data = data["profile"]  # a versioned calibration file wraps the profile
+    if isinstance(data, dict) and data.get("format") == profiles.FORMAT:
+        cp = profiles.loads(text, repr(str(path)))  # ProfileError is a ValueError
+        if nets is None:
+            return cp.profile
+        head, lesson = teach.refit(nets, cp.dice, cp.profile.head)
+        if lesson is not None:
+            print(f"companion read: {str(path)!r}: what the table taught was fitted again for "
+                  "these models", file=sys.stderr)
+        return dataclasses.replace(cp.profile, head=head)
     try:
         return Profile.from_dict(data)
     except (KeyError, TypeError, ValueError) as e:
@@ -86,17 +102,17 @@ def run(args: argparse.Namespace) -> int:
 
     from vision import DiceReader, annotate
 
+    reader = DiceReader.shipped()
     profile = None
     if args.profile is not None:
         try:
-            profile = _load_profile(args.profile)
+            profile = _load_profile(args.profile, reader.nets)
         except ValueError as e:
             print(f"companion read: {e}", file=sys.stderr)
             return 2
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
     failed = 0
-    reader = DiceReader.shipped()
     for name in args.images:
         why = image_problem(name)
         frame = None if why else cv2.imread(name, cv2.IMREAD_COLOR)

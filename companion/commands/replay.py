@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ def _read(path: Path) -> str:
 def _replay_one(path: Path, as_json: bool, first: bool) -> int:
     """Replay one file and print its standings; its exit status."""
     import rules
+    from companion.ending import ended_standings
 
     source = str(path)
     try:
@@ -54,8 +56,9 @@ def _replay_one(path: Path, as_json: bool, first: bool) -> int:
         print(f"companion replay: cannot read {source}: {why}", file=sys.stderr)
         return 2
     try:
-        game = rules.parse_game_file(text, source).play(source)
-        standings = game.standings()
+        parsed = rules.parse_game_file(text, source)
+        game = parsed.play(source)
+        standings = ended_standings(game, parsed.ending)
     except rules.RulesError as e:
         print(f"companion replay: {e}", file=sys.stderr)
         return 1
@@ -72,6 +75,8 @@ def _replay_one(path: Path, as_json: bool, first: bool) -> int:
         if not first:
             print()
         print(f"{game.title}: {len(game.history)} calls from {source}")
+        if parsed.ending == rules.Ending.ABANDONED:  # not "in progress": left, never resumed
+            standings = replace(standings, is_over=True)
         print(standings.format())
     return 0
 

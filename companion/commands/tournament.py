@@ -218,8 +218,10 @@ def _add(args: argparse.Namespace) -> int:
         return _fail(f"{len(args.names)} team names but {len(args.members)} --members", 2)
     for i, name in enumerate(args.names):
         members = [m.strip() for m in args.members[i].split(",")] if args.members else []
-        desk.add_entrant(name, members)
+        warned = desk.add_entrant(name, members)
         print(f"added {name}" + (f" ({', '.join(members)})" if members else ""))
+        if warned:
+            print(f"companion tournament: warning: {warned}", file=sys.stderr)
     return 0
 
 

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import html
 import io
 import json
@@ -25,13 +26,21 @@ import time
 import urllib.parse
 import uuid
 import zipfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from companion import store
-from companion.history.index import GameSummary, History, HistoryError, _canonical_setup, _digest
+from companion.history.index import (
+    GameSummary,
+    History,
+    HistoryError,
+    NewGame,
+    Played,
+    _canonical_setup,
+    _digest,
+)
 
 #: Where BG Stats takes a play from another app (its documented import link).
 BGSTATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -65,18 +74,38 @@ def _minutes(g: GameSummary) -> float | None:
     return None if g.duration is None else round(g.duration / 60, 1)
 
 
+#: What a spreadsheet takes for the start of a formula when a cell begins with it (OWASP's
+#: CSV injection rule: ``=``, ``+``, ``-``, ``@``, tab, carriage return; line feed and NUL too).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
+
+
+def csv_cell(value: object) -> object:
+    """A cell as a spreadsheet should read it: text that a spreadsheet would run as a formula
+    (``=HYPERLINK(...)``, ``@SUM(...)``, ``+1``, ``-1``) starts with a ``'``, which spreadsheets
+    take as "this is text"; numbers stay numbers.
+
+    >>> [csv_cell(v) for v in ("=1+1", "@SUM(A1)", "-2", "Ana", -2, "")]
+    ["'=1+1", "'@SUM(A1)", "'-2", 'Ana', -2, '']
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def write_csv(games: Iterable[GameSummary], out: TextIO) -> int:
-    """One row per player per game (``CSV_COLUMNS``); returns the rows written."""
+    """One row per player per game (``CSV_COLUMNS``); returns the rows written. Text that a
+    spreadsheet would run is neutralised (:func:`csv_cell`): titles, names, teams and roles
+    come from players and imported files."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     rows = 0
     for g in games:
         for p in g.players:
-            writer.writerow([g.id, g.game, g.title, g.date, _minutes(g), g.calls,
-                             int(g.finished), int(g.is_over), len(g.players), p.seat + 1,
-                             p.player, p.team or "", p.role or "",
-                             "" if p.score is None else _number(p.score),
-                             "" if p.rank is None else p.rank, int(p.won), g.winner or ""])
+            writer.writerow([csv_cell(v) for v in (
+                g.id, g.game, g.title, g.date, _minutes(g), g.calls, int(g.finished),
+                int(g.is_over), len(g.players), p.seat + 1, p.player, p.team or "",
+                p.role or "", "" if p.score is None else _number(p.score),
+                "" if p.rank is None else p.rank, int(p.won), g.winner or "")])
             rows += 1
     return rows
 
@@ -95,15 +124,25 @@ def play_date(g: GameSummary) -> str:
 
 
 def _comments(g: GameSummary) -> str:
-    """The play's comment, whole: the title, calls, the result's note, the teams."""
-    comment = f"{g.title + ': ' if g.title else ''}{g.calls} calls, journal game {g.id}"
-    if g.note:
-        comment += f"; {g.note}"
+    """The play's comment, whole, with only what the players wrote or would want: the
+    game's title when one was given (not the list of players the app titles a game with),
+    how it ended when the players ended it, and the teams. Never the companion's own
+    bookkeeping (calls, its game numbers) nor the standings' notes, which BG Stats' own
+    fields say (winners, ranks, scores)."""
+    from companion.ending import AGREED, NO_RESULT
+
+    said = []
+    if g.title and g.title != ", ".join(g.names):
+        said.append(g.title)
+    if g.ending == AGREED:
+        said.append("Ended by agreement: the standings then are the result")
+    elif g.ending == NO_RESULT:
+        said.append("Ended by agreement with no result")
     teams = sorted({p.team for p in g.players if p.team})
     if teams:
-        comment += "; teams: " + "; ".join(
-            f"{t} ({', '.join(p.player for p in g.players if p.team == t)})" for t in teams)
-    return comment
+        said.append("Teams: " + "; ".join(
+            f"{t} ({', '.join(p.player for p in g.players if p.team == t)})" for t in teams))
+    return ". ".join(said)
 
 
 def _duration_min(g: GameSummary) -> int:
@@ -135,15 +174,18 @@ def bgstats_play(g: GameSummary) -> dict[str, Any]:
         if p.role:
             one["role"] = p.role
         players.append(one)
-    return {
+    play: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": play_id(g),
         "playDate": play_date(g),
         "durationMin": _duration_min(g),
-        "comments": _comments(g),
-        "game": game,
-        "players": players,
     }
+    if g.variant:
+        play["board"] = g.variant
+    comments = _comments(g)
+    if comments:
+        play["comments"] = comments
+    return {**play, "game": game, "players": players}
 
 
 def _uuid(*parts: object) -> str:
@@ -189,7 +231,7 @@ def bgstats_export(games: Iterable[GameSummary]) -> dict[str, Any]:
             "uuid": _uuid("play", play_id(g)), "sourcePlayId": play_id(g),
             "playDate": play_date(g), "durationMin": _duration_min(g),
             "gameRefId": game_ids[g.game], "ignored": False, "manualWinner": False,
-            "rounds": 0, "board": "", "usesTeams": any(p.team for p in g.players),
+            "rounds": 0, "board": g.variant, "usesTeams": any(p.team for p in g.players),
             "comments": _comments(g), "playerScores": scores})
     return {"players": players, "locations": [], "games": game_rows, "plays": out_plays}
 
@@ -206,28 +248,24 @@ def bgstats_link(play: dict[str, Any]) -> str:
                                              safe=":,")
 
 
-def write_bgstats(games: Iterable[GameSummary], path: Path) -> int:
-    """Write the plays to ``path``: a BG Stats export file (:func:`bgstats_export`), or
-    (``.html``) a page with one import link per play to open on the phone that has BG Stats.
-    Returns the number of plays."""
+def bgstats_text(games: Iterable[GameSummary], page: bool) -> tuple[str, int]:
+    """The plays as a BG Stats export file (:func:`bgstats_export`), or (``page``) as a page
+    with one import link per play to open on the phone that has BG Stats; (text, plays)."""
     games = list(games)
     plays = bgstats_plays(games)
-    if path.suffix.lower() in (".html", ".htm"):
-        items = "\n".join(
-            f'<li><a href="{html.escape(bgstats_link(p))}">{html.escape(p["playDate"])} '
-            f'{html.escape(p["game"]["name"])}: '
-            f'{html.escape(", ".join(q["name"] for q in p["players"]))}</a></li>'
-            for p in plays)
-        path.write_text(
-            "<!doctype html>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+    if not page:
+        return json.dumps(bgstats_export(games), indent=1, ensure_ascii=False) + "\n", \
+            len(plays)
+    items = "\n".join(
+        f'<li><a href="{html.escape(bgstats_link(p))}">{html.escape(p["playDate"])} '
+        f'{html.escape(p["game"]["name"])}: '
+        f'{html.escape(", ".join(q["name"] for q in p["players"]))}</a></li>'
+        for p in plays)
+    return ("<!doctype html>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
             "content=\"width=device-width\">\n<title>Plays for BG Stats</title>\n"
             f"<h1>{len(plays)} plays for BG Stats</h1>\n<p>Tap a play on the phone or tablet "
             "that has BG Stats: it opens the app's import dialog.</p>\n"
-            f"<ol>\n{items}\n</ol>\n", encoding="utf-8")
-    else:
-        path.write_text(json.dumps(bgstats_export(games), indent=1, ensure_ascii=False) + "\n",
-                        encoding="utf-8")
-    return len(plays)
+            f"<ol>\n{items}\n</ol>\n"), len(plays)
 
 
 def game_file_name(g: GameSummary) -> str:
@@ -235,12 +273,18 @@ def game_file_name(g: GameSummary) -> str:
     return f"{g.id:05d}-{g.game}-{stamp}.game"
 
 
-def write_zip(history: History, games: Iterable[GameSummary], path: Path) -> int:
-    """Every game's game file in one zip; returns how many."""
+def write_zip(history: History, games: Iterable[GameSummary], out: BinaryIO) -> int:
+    """Every game's game file in one zip, written to ``out``; returns how many. Each says how
+    it ended when its calls do not (its ``ending``: ended by the players, or abandoned), so an
+    import on another companion gives back the same result."""
+    import rules
+
     n = 0
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
         for g in games:
-            z.writestr(game_file_name(g), history.journal.export(g.id))
+            left = g.finished and not g.is_over and g.error is None
+            z.writestr(game_file_name(g), history.journal.export(
+                g.id, rules.Ending.ABANDONED if left else None))
             n += 1
     return n
 
@@ -267,35 +311,44 @@ READABLE_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate
 
 @dataclass(frozen=True)
 class _Prepared:
-    """One game file checked and replayed, ready to be written."""
+    """One game file read, checked and replayed, ready to be written (picklable: it may be
+    made in another process)."""
 
     source: str
-    setup_json: str
-    title: str
-    started: float
-    game: Any
+    game: NewGame
     digest: str
-    ended: float | None = None  # from the "ended ..." comment companions write
+    players: tuple[str, ...]
+    warning: str = ""
 
 
-def _prepare(history: History, text: str, source: str, started: float | None,
-             taken: dict[str, str]) -> _Prepared:
-    """Parse and replay one game file, and check it is not already here (nor among
-    ``taken``: digest -> source, the files of this import so far). Raises as
-    :func:`import_game_text` does."""
+def _read_game(text: str, source: str, started: float | None) -> _Prepared:
+    """Parse and replay one game file (written one way first: NFC, so names typed either
+    way are one name); no journal is touched. Raised for a file that cannot be added:
+    :class:`rules.RulesError` (a bad file, a call that does not replay) or
+    :class:`HistoryError` (a player's name holding what cannot be seen, a start that is not
+    a date)."""
     import rules
+    from rules.names import invisible, normal
 
-    parsed = rules.parse_game_file(text, source)
+    text = normal(text)
+    try:
+        parsed = rules.parse_game_file(text, source)
+    except rules.GameFileError as e:
+        other = other_file(text) or (
+            "a file with no '---' line between a setup and calls"
+            if not any(line.strip() == "---" for line in text.splitlines()) else "")
+        if other:
+            raise HistoryError(f"{source}: {other}, not a game file. {IMPORT_TAKES}") from e
+        raise
+    for name in parsed.setup.players:
+        hidden = invisible(name)
+        if hidden:
+            raise HistoryError(f"{source}: the player name {name!r} holds {hidden}: not "
+                               "imported (it would look like another name)")
     game = parsed.play(source)
     setup_json = json.dumps(game.setup.to_json())
-    entries = list(game.history)
-    digest = _digest(_canonical_setup(setup_json), ((e.call, e.at) for e in entries))
-    same = history.db.execute("SELECT game_id FROM history_games WHERE digest = ?",
-                              (digest,)).fetchone()
-    if same is not None:
-        raise HistoryError(f"{source}: already in the history as game {same[0]}")
-    if digest in taken:
-        raise HistoryError(f"{source}: the same game as {taken[digest]}")
+    calls = tuple((e.call, e.at) for e in game.history)
+    digest = _digest(_canonical_setup(setup_json), calls)
     comments = [line[1:].strip() for line in text.splitlines()
                 if line.startswith("#") and line[1:].strip()]
     when = started
@@ -316,32 +369,69 @@ def _prepare(history: History, text: str, source: str, started: float | None,
                 ended = at
     if when is None:
         when = time.time()
-    title = "; ".join(c for c in comments if not _JOURNAL_LINE.match(c))[:120]
-    return _Prepared(source, setup_json, title, when, game, digest, ended)
+    # the title is shown and exported: what cannot be seen is left out of it
+    title = "; ".join(c for c in comments if not _JOURNAL_LINE.match(c))
+    title = "".join(ch for ch in title if not invisible(ch))[:120]
+    # ended by the players: their ending (an abandoned game, or one that was still open where
+    # it was played, comes in finished with none: it is resumed only there)
+    from companion.ending import ENDINGS
+
+    ending = parsed.ending.value if parsed.ending in ENDINGS else None
+    return _Prepared(source, NewGame(setup_json, title, when, ended, calls, Played.of(game),
+                                     ending),
+                     digest, tuple(game.setup.players))
 
 
-def _write_games(history: History, games: Sequence[_Prepared]) -> list[int]:
-    """Add prepared games as finished games, all in one transaction (all or none)."""
-    db = history.db
-    ids: list[int] = []
-    with store.transaction(db, history.journal.path):
-        for p in games:
-            cur = db.execute("INSERT INTO games (setup, title, started, finished) "
-                             "VALUES (?, ?, ?, ?)", (p.setup_json, p.title, p.started, p.started))
-            gid = int(cur.lastrowid or 0)
-            # the calls carry no wall time in a game file: the last one is when it ended
-            walls = [p.started] * len(p.game.history)
-            if walls and p.ended is not None and p.ended > p.started:
-                walls[-1] = p.ended
-            db.executemany("INSERT INTO calls (game_id, seq, call, at, wall) "
-                           "VALUES (?, ?, ?, ?, ?)",
-                           [(gid, i, e.call, e.at, wall)
-                            for i, (e, wall) in enumerate(zip(p.game.history, walls,
-                                                              strict=True), start=1)])
-            ids.append(gid)
-    for p, gid in zip(games, ids, strict=True):
-        history.summarise(gid, p.game)
-    return ids
+def _read_one(item: tuple[str, str | None, str]) -> _Prepared | Imported:
+    """One game file of an import, read or refused (a worker process's task)."""
+    import rules
+
+    source, text, why = item
+    if text is None:
+        return Imported(source, None, why)
+    try:
+        return _read_game(text, source, None)
+    except (rules.RulesError, HistoryError) as e:
+        return Imported(source, None, str(e))
+    except RecursionError:
+        return Imported(source, None, f"{source}: nested too deeply")
+
+
+def _repeat(history: History, p: _Prepared, taken: dict[str, str]) -> Imported | None:
+    """Why a prepared game is not added (already in the history, or in this import), else
+    None."""
+    same = history.game_with_digest(p.digest)
+    if same is not None:
+        return Imported(p.source, None, f"{p.source}: already in the history as game {same}")
+    if p.digest in taken:
+        return Imported(p.source, None, f"{p.source}: the same game as {taken[p.digest]}")
+    return None
+
+
+#: What ``companion history import`` takes, for a file that is something else.
+IMPORT_TAKES = ("`companion history import` takes game files (.game: a setup, a '---' line, "
+                "then the calls) and zips of them, as `companion history export zip` writes on "
+                "another companion.")
+
+
+def other_file(text: str) -> str:
+    """What a file given to import is when it is one of the exports that are not game files
+    (a BG Stats file or page, a CSV export), in words; "" otherwise."""
+    head = text.lstrip("\ufeff \t\r\n")[:4000]
+    if head.startswith(("{", "[")):
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return "JSON"
+        if isinstance(data, dict) and "plays" in data:
+            return "a BG Stats export file (its plays go into BG Stats, not back here)"
+        return "JSON"
+    if head[:200].lower().startswith(("<!doctype", "<html", "<meta")):
+        return ("a web page (a BG Stats page of import links is opened on the phone "
+                "with BG Stats)")
+    if head.startswith(",".join(CSV_COLUMNS[:3])):
+        return "a CSV export (for spreadsheets)"
+    return ""
 
 
 def import_game_text(history: History, text: str, source: str = "game file",
@@ -352,11 +442,16 @@ def import_game_text(history: History, text: str, source: str = "game file",
     compared with every game already here (the same setup and calls: refused as a repeat).
     Its start time comes from the ``# journal game N, started ...`` line companions write,
     else ``started``, else now; its title from its other comment lines.
-    Raises :class:`HistoryError` (a repeat, a start that is not a date) or
-    :class:`rules.GameFileError` (a bad file).
+    Raises :class:`HistoryError` (a repeat, a start that is not a date, a name holding what
+    cannot be seen, an export that is not a game file) or :class:`rules.GameFileError` (a bad
+    file).
     """
     history.refresh()
-    return _write_games(history, [_prepare(history, text, source, started, {})])[0]
+    prepared = _read_game(text, source, started)
+    repeat = _repeat(history, prepared, {})
+    if repeat is not None:
+        raise HistoryError(repeat.message)
+    return history.add_games([prepared.game])[0]
 
 
 def _zip_texts(path: Path) -> Iterator[tuple[str, str | None, str]]:
@@ -438,52 +533,100 @@ def _file_texts(path: Path) -> Iterator[tuple[str, str | None, str]]:
         yield str(path), text, ""
 
 
-def import_paths(history: History, paths: Sequence[Path]) -> list[Imported]:
-    """Import game files and zips of them; one :class:`Imported` per game file found (or
-    per file that could not be read). Nothing is raised for a file: each is taken or
-    refused with its reason. The games of one file (a zip's) are added in one transaction:
-    a file is imported whole or, should the disk fail, not at all."""
-    import rules
+#: A file with more game files than this is read by worker processes, one per core.
+POOL_FROM = 48
+Progress = Callable[[int, str], None]
 
+
+def _read_all(items: list[tuple[str, str | None, str]], workers: int
+              ) -> Iterator[_Prepared | Imported]:
+    """Each game file read (:func:`_read_one`), in order; by ``workers`` processes when
+    there are many (replaying is what costs: a zip of thousands of games)."""
+    if workers <= 1 or len(items) < POOL_FROM:
+        yield from map(_read_one, items)
+        return
+    import concurrent.futures
+    import multiprocessing
+
+    # spawn: the workers start clean (never a copy of a process with threads or open files)
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        yield from pool.map(_read_one, items, chunksize=8)
+
+
+def prepare_paths(history: History, paths: Sequence[Path], progress: Progress | None = None,
+                  workers: int = 1) -> list[list[_Prepared | Imported]]:
+    """Read, check and replay the game files of ``paths`` (game files and zips of them), one
+    list per path, each game file either ready to be written or refused with its reason;
+    nothing is written (no lock is needed: see :func:`write_prepared`). ``progress(done,
+    source)`` after each game file; ``workers`` processes replay them (1: this one)."""
+    from companion.names import warning
+
+    history.refresh()
+    known = history.players()
+    taken: dict[str, str] = {}
+    done = 0
+    out: list[list[_Prepared | Imported]] = []
+    for path in paths:
+        said: list[_Prepared | Imported] = []
+        try:
+            items = list(_file_texts(path))
+        except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as e:
+            out.append([Imported(str(path), None, f"{path}: cannot read: {e}")])
+            continue
+        for result in _read_all(items, workers):
+            if isinstance(result, _Prepared):
+                repeat = _repeat(history, result, taken)
+                if repeat is not None:
+                    result = repeat
+                else:
+                    taken[result.digest] = result.source
+                    said_name = next((w for n in result.players if (w := warning(
+                        n, known, "the player name"))), "")
+                    result = dataclasses.replace(result, warning=said_name)
+                    known += [n for n in result.players if n not in known]
+            said.append(result)
+            done += 1
+            if progress is not None:
+                progress(done, result.source)
+        out.append(said)
+    return out
+
+
+def write_prepared(history: History, prepared: Sequence[Sequence[_Prepared | Imported]]
+                   ) -> list[Imported]:
+    """Write what :func:`prepare_paths` read: the games of one path (a zip's) in one
+    transaction, so a file is imported whole or, should the disk fail, not at all. A game
+    another writer added meanwhile is not added twice. The caller holds the data folder's
+    lock (the journal is written). One :class:`Imported` per game file."""
     out: list[Imported] = []
     history.refresh()
-    taken: dict[str, str] = {}
-    for path in paths:
-        ready: list[_Prepared] = []
-        said: list[Imported | _Prepared] = []
+    for said in prepared:
+        final = [x if isinstance(x, Imported) else (_repeat(history, x, {}) or x)
+                 for x in said]
+        ready = [x for x in final if isinstance(x, _Prepared)]
         try:
-            for source, text, why in _file_texts(path):
-                if text is None:
-                    said.append(Imported(source, None, why))
-                    continue
-                try:
-                    prepared = _prepare(history, text, source, None, taken)
-                except (rules.RulesError, HistoryError) as e:
-                    said.append(Imported(source, None, str(e)))
-                    continue
-                except RecursionError:
-                    said.append(Imported(source, None, f"{source}: nested too deeply"))
-                    continue
-                taken[prepared.digest] = source
-                ready.append(prepared)
-                said.append(prepared)
-        except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as e:
-            said.append(Imported(str(path), None, f"{path}: cannot read: {e}"))
-        try:
-            ids = iter(_write_games(history, ready))
+            ids = iter(history.add_games([x.game for x in ready]))
         except (store.StoreError, OSError) as e:
-            for p in ready:
-                taken.pop(p.digest, None)
             out += [x if isinstance(x, Imported) else
-                    Imported(x.source, None, f"{x.source}: not added: {e}") for x in said]
+                    Imported(x.source, None, f"{x.source}: not added: {e}") for x in final]
             continue
-        for x in said:
+        for x in final:
             if isinstance(x, Imported):
                 out.append(x)
             else:
                 gid = next(ids)
-                out.append(Imported(x.source, gid, f"{x.source}: added as game {gid}"))
+                out.append(Imported(x.source, gid, f"{x.source}: added as game {gid}"
+                                    + (f" (warning: {x.warning})" if x.warning else "")))
     return out
+
+
+def import_paths(history: History, paths: Sequence[Path], progress: Progress | None = None,
+                 workers: int = 1) -> list[Imported]:
+    """Import game files and zips of them; one :class:`Imported` per game file found (or
+    per file that could not be read). Nothing is raised for a file: each is taken or
+    refused with its reason (:func:`prepare_paths`, then :func:`write_prepared`)."""
+    return write_prepared(history, prepare_paths(history, paths, progress, workers))
 
 
 def csv_text(games: Iterable[GameSummary]) -> str:
@@ -497,14 +640,43 @@ def csv_text(games: Iterable[GameSummary]) -> str:
 EXPORT_SUFFIXES = {"csv": ".csv", "bgstats": "-bgstats.html", "zip": ".zip"}
 
 
+def export_file(history: History, games: Sequence[GameSummary], kind: str, path: Path
+                ) -> tuple[int, str]:
+    """Write ``games`` to the file ``path``: ``kind`` "csv" (one row per player per game),
+    "bgstats" (a BG Stats export file, or a page of import links when ``path`` ends in
+    ``.html``) or "zip" (the game files). The file appears only once whole, and a link at
+    ``path`` is replaced, never written through (:func:`hardware.files.whole_file`). Returns
+    (how many, what they are in words). Raises HistoryError for another kind, OSError when
+    it cannot be written."""
+    from hardware.files import whole_file
+
+    if kind not in EXPORT_SUFFIXES:
+        raise HistoryError(f"export kind {kind!r}: choose one of {', '.join(EXPORT_SUFFIXES)}")
+    with whole_file(path) as out:
+        if kind == "csv":
+            text = io.TextIOWrapper(out, encoding="utf-8", newline="")
+            count = write_csv(games, text)
+            text.flush()
+            text.detach()
+            return count, f"{count:,} rows (one per player per game)"
+        if kind == "bgstats":
+            page = path.suffix.lower() in (".html", ".htm")
+            data, count = bgstats_text(games, page)
+            out.write(data.encode("utf-8"))
+            return count, (f"{count:,} plays for BG Stats"
+                           + (" (open the page on the phone)" if page else ""))
+        count = write_zip(history, games, out)
+        return count, f"{count:,} game files"
+
+
 def export_to_folder(journal: Path, folder: Path, kind: str, game: str | None = None,
                      player: str | None = None) -> tuple[Path, str]:
     """Write the games of ``journal`` the filters let through into a new file in ``folder``
     (made if needed): ``kind`` "csv", "bgstats" (a page of BG Stats import links) or "zip"
     (the game files), oldest game first, the file named by the filters and the time
-    (``history-dice-forge-20260111-154700.csv``). It appears only once whole. Returns (the
-    file, what it holds in words). Raises HistoryError for another kind, OSError when the
-    folder cannot be written."""
+    (``history-dice-forge-20260111-154700.csv``). It appears only once whole
+    (:func:`export_file`). Returns (the file, what it holds in words). Raises HistoryError
+    for another kind, OSError when the folder cannot be written."""
     suffix = EXPORT_SUFFIXES.get(kind)
     if suffix is None:
         raise HistoryError(f"export kind {kind!r}: choose one of {', '.join(EXPORT_SUFFIXES)}")
@@ -513,22 +685,11 @@ def export_to_folder(journal: Path, folder: Path, kind: str, game: str | None = 
     name = "-".join("".join(c if c.isalnum() or c in "-_" else "_" for c in p) for p in parts)
     out = folder / f"{name}{suffix}"
     n = 1
-    while out.exists():  # two exports in one second
+    while out.exists() or out.is_symlink():  # two exports in one second
         n += 1
         out = folder / f"{name}-{n}{suffix}"
-    part = out.with_name(f".part-{out.name}")
     with History(journal) as history:
         history.refresh()
         games = list(reversed(history.games(game=game, player=player)))
-        if kind == "csv":
-            with part.open("w", encoding="utf-8", newline="") as f:
-                count = write_csv(games, f)
-            what = f"{count:,} rows (one per player per game)"
-        elif kind == "bgstats":
-            count = write_bgstats(games, part)
-            what = f"{count:,} plays for BG Stats (open the page on the phone)"
-        else:
-            count = write_zip(history, games, part)
-            what = f"{count:,} game files"
-    part.replace(out)
+        _, what = export_file(history, games, kind, out)
     return out, what

@@ -291,8 +291,7 @@ def _counts_key(journal: Path) -> str | None:
     if not journal.is_file():
         return None
     with RollLog(journal) as log:
-        rows = log.db.execute("SELECT dice_set, colour, face, read, corrected FROM roll_counts "
-                              "ORDER BY dice_set, colour, face").fetchall()
+        rows = [list(r) for r in log.count_rows()]
     return hashlib.sha256(json.dumps([VERDICTS_VERSION, rows]).encode()).hexdigest()
 
 
@@ -307,12 +306,11 @@ def kept_verdicts(journal: Path) -> tuple[Fairness, ...] | None:
     if key is None:
         return None
     with RollLog(journal) as log:
-        row = log.db.execute("SELECT data FROM roll_verdicts WHERE counts = ?",
-                             (key,)).fetchone()
-    if row is None:
+        kept = log.kept_verdicts(key)
+    if kept is None:
         return None
     try:
-        return tuple(Fairness.from_json(g) for g in json.loads(row[0]))
+        return tuple(Fairness.from_json(g) for g in json.loads(kept))
     except (ValueError, TypeError):
         return None  # a kept answer that does not read back is worked out again
 
@@ -327,7 +325,6 @@ def verdicts_apart(journal: Path, timeout: float = 120.0) -> tuple[Fairness, ...
     import subprocess
     import sys
 
-    from companion import store
     from companion.history.rolls import RollLog
 
     kept = kept_verdicts(journal)
@@ -350,8 +347,6 @@ def verdicts_apart(journal: Path, timeout: float = 120.0) -> tuple[Fairness, ...
     except (ValueError, KeyError, IndexError, TypeError) as e:
         raise RuntimeError(f"companion stats --dice gave no verdicts: {e}") from e
     if key is not None and key == _counts_key(journal):  # no roll came in meanwhile
-        with RollLog(journal) as log, store.transaction(log.db, journal):
-            log.db.execute("DELETE FROM roll_verdicts")
-            log.db.execute("INSERT INTO roll_verdicts (counts, data) VALUES (?, ?)",
-                           (key, json.dumps([f.to_json() for f in found])))
+        with RollLog(journal) as log:
+            log.keep_verdicts(key, json.dumps([f.to_json() for f in found]))
     return found

@@ -20,7 +20,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import store
 from companion.history.index import History, player_key
 
 PSEUDONYM = "Forgotten"
@@ -153,24 +152,19 @@ def forget_player(history: History, name: str) -> ForgetReport:
     """Take ``name`` (any case) out of every finished game in the history; see the module."""
     import rules
 
-    db = history.db
     key = player_key(name)
     report = ForgetReport(name)
     history.refresh()
-    ids = [int(r[0]) for r in db.execute(
-        "SELECT DISTINCT game_id FROM history_players WHERE key = ? ORDER BY game_id", (key,))]
-    db.execute("PRAGMA secure_delete = ON")
+    ids = history.games_of(key)
+    history.secure_delete()
     for gid in ids:
-        row = db.execute("SELECT setup, title, finished FROM games WHERE id=?",
-                         (gid,)).fetchone()
-        if row is None:
+        stored = history.stored_game(gid)
+        if stored is None:
             continue
-        setup_raw, title, finished = row
-        if finished is None:
+        setup_raw, title, finished, calls = stored
+        if not finished:
             report.unfinished.append(gid)
             continue
-        calls = db.execute("SELECT seq, call, at, undone FROM calls WHERE game_id=? "
-                           "ORDER BY undone, seq", (gid,)).fetchall()
         raw = json.loads(setup_raw)
         old = next((p for p in raw.get("players", []) if player_key(p) == key), None)
         if old is None:
@@ -186,44 +180,13 @@ def forget_player(history: History, name: str) -> ForgetReport:
             new_raw = json.dumps(new_setup.to_json())
         except (rules.RulesError, ValueError, TypeError) as e:
             report.problems.append(f"game {gid}: {e}")
-            _remove_game(history, gid)
+            history.remove_game(gid)
             report.removed.append(gid)
             continue
-        with store.transaction(db, history.journal.path):
-            db.execute("UPDATE games SET setup=?, title=? WHERE id=?", (new_raw, new_title, gid))
-            db.executemany("UPDATE calls SET call=? WHERE game_id=? AND seq=?",
-                           [(t, gid, seq) for t, (seq, _c, _a, _u) in zip(texts, calls,
-                                                                          strict=True)])
-            db.execute("INSERT OR IGNORE INTO history_forgotten (game_id, name) VALUES (?, ?)",
-                       (gid, pseudonym))
-        history.summarise(gid)
+        history.rewrite_game(gid, new_raw, new_title,
+                             [(seq, t) for t, (seq, _c, _a, _u) in zip(texts, calls,
+                                                                       strict=True)], pseudonym)
         report.rewritten.append(gid)
     if report.rewritten or report.removed:
-        report.vacuumed = _compact(history)
+        report.vacuumed = history.compact()
     return report
-
-
-def _remove_game(history: History, game_id: int) -> None:
-    history._write_rows({game_id: None})
-    db = history.db
-    with store.transaction(db, history.journal.path):
-        for table, column in (("calls", "game_id"), ("clock", "game_id"),
-                              ("history_forgotten", "game_id"), ("games", "id")):
-            db.execute(f"DELETE FROM {table} WHERE {column}=?", (game_id,))
-        if db.execute("SELECT 1 FROM sqlite_master WHERE name='roll_log'").fetchone():
-            db.execute("UPDATE roll_log SET game_id=NULL WHERE game_id=?", (game_id,))
-
-
-def _compact(history: History) -> bool:
-    """Checkpoint the WAL into the file and VACUUM, so freed pages holding the old name are
-    gone; False when another connection holds the database."""
-    import sqlite3
-
-    db = history.db
-    try:
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        db.execute("VACUUM")
-        busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    except sqlite3.OperationalError:
-        return False
-    return not busy or busy[0] == 0

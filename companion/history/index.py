@@ -24,8 +24,9 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from companion import store
-from companion.ending import agreed_results
-from companion.journal import Journal
+from companion.ending import ENDINGS, agreed_results
+from companion.journal import Journal, read_ending
+from rules import Ending
 
 T = TypeVar("T")
 
@@ -36,6 +37,37 @@ SUMMARY_VERSION = 1
 
 #: One game's index rows: (history_games row, history_players rows, (seat, card) pairs).
 _Rows = tuple[tuple[Any, ...], list[tuple[Any, ...]], list[tuple[int, str]]]
+
+
+@dataclass(frozen=True)
+class Played:
+    """What the index keeps of a game replayed elsewhere (an import replays each game once,
+    maybe in another process): its standings' winner and note, whether it is over, and each
+    player's result."""
+
+    winner: str | None
+    note: str
+    is_over: bool
+    results: tuple[Any, ...]
+
+    @classmethod
+    def of(cls, game: Any) -> Played:
+        standings = game.standings()
+        return cls(standings.winner, standings.note, bool(game.is_over), tuple(game.results()))
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A finished game to add to the journal (an import): its setup as JSON, title, start and
+    end (Unix time), its calls (call, time in the round), and what its replay gave."""
+
+    setup_json: str
+    title: str
+    started: float
+    ended: float | None
+    calls: tuple[tuple[str, float | None], ...]
+    played: Played
+    ending: str | None = None  # ended by the players (companion.ending.ENDINGS), else None
 
 
 class HistoryError(RuntimeError):
@@ -65,7 +97,9 @@ class GameSummary:
     first); ``finished`` is the journal's word (over, or abandoned); ``is_over`` the rules', or
     the players' for a game they ended by agreement (its ``note`` then says so).
     An unfinished game can be resumed. ``error`` says why a game no longer replays (a game
-    file from a newer companion, say); such a game is listed with no result.
+    file from a newer companion, say); such a game is listed with no result. ``variant``
+    names the variant played (:meth:`rules.Game.variant`), "" for the game as it comes;
+    ``ending`` how the players ended it (agreed, or no result; None when they did not).
     """
 
     id: int
@@ -81,6 +115,8 @@ class GameSummary:
     players: tuple[PlayerLine, ...]
     error: str | None = None
     digest: str = ""  # the game's content (setup and calls): the same game anywhere
+    setup_json: str = ""  # the setup as the journal keeps it (its options name the variant)
+    ending: Ending | None = None  # how the players ended it, when they did (the journal's)
 
     @property
     def can_resume(self) -> bool:
@@ -103,12 +139,27 @@ class GameSummary:
     def names(self) -> tuple[str, ...]:
         return tuple(p.player for p in self.players)
 
+    @property
+    def variant(self) -> str:
+        """The variant played (:meth:`rules.Game.variant`: Dice Forge's "Titans module"), ""
+        for the game as it comes or when the setup cannot tell (worked out when asked: a list
+        of games imports no game's rules for it)."""
+        import rules
+
+        try:
+            options = json.loads(self.setup_json or "{}").get("options") or {}
+            return (rules.game_class(self.game).variant(options)
+                    if isinstance(options, dict) else "")
+        except (rules.SetupError, ValueError, AttributeError, RecursionError):
+            return ""
+
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "title": self.title, "date": self.date,
                 "started": self.started, "ended": self.ended, "duration_s": self.duration,
                 "finished": self.finished, "is_over": self.is_over, "calls": self.calls,
                 "winner": self.winner, "note": self.note, "error": self.error,
-                "can_resume": self.can_resume,
+                "can_resume": self.can_resume, "variant": self.variant,
+                "ending": None if self.ending is None else self.ending.value,
                 "players": [{"seat": p.seat, "player": p.player, "score": p.score,
                              "rank": p.rank, "won": p.won, "role": p.role, "team": p.team}
                             for p in self.players]}
@@ -250,12 +301,43 @@ class History:
                 progress(start + len(part), len(ids))
         return len(ids)
 
-    def summarise(self, game_id: int, played: Any = None) -> None:
+    def summarise(self, game_id: int, played: Played | None = None) -> None:
         """Replay one game through the rules and remember its result in the index.
-        ``played``: the same game already replayed (an import has it), to save replaying."""
+        ``played``: what the same game's replay gave (an import has it), to save replaying."""
         self._write_rows({game_id: self._summary_rows(game_id, played)})
 
-    def _summary_rows(self, game_id: int, played: Any = None) -> _Rows:
+    def game_with_digest(self, digest: str) -> int | None:
+        """The game of the history whose content has this digest, if any (an import's
+        repeat)."""
+        row = self.db.execute("SELECT game_id FROM history_games WHERE digest = ?",
+                              (digest,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def add_games(self, games: Sequence[NewGame]) -> list[int]:
+        """Add finished games to the journal, all in one transaction (all or none), then
+        their rows of the index; returns their ids. The calls carry no wall time in a game
+        file: each is the start, the last one the end."""
+        db = self.db
+        ids: list[int] = []
+        with store.transaction(db, self.journal.path):
+            for g in games:
+                cur = db.execute("INSERT INTO games (setup, title, started, finished, ending) "
+                                 "VALUES (?, ?, ?, ?, ?)", (g.setup_json, g.title, g.started,
+                                                            g.started, g.ending))
+                gid = int(cur.lastrowid or 0)
+                walls = [g.started] * len(g.calls)
+                if walls and g.ended is not None and g.ended > g.started:
+                    walls[-1] = g.ended
+                db.executemany("INSERT INTO calls (game_id, seq, call, at, wall) "
+                               "VALUES (?, ?, ?, ?, ?)",
+                               [(gid, i, call, at, wall) for i, ((call, at), wall) in
+                                enumerate(zip(g.calls, walls, strict=True), start=1)])
+                ids.append(gid)
+        self._write_rows({gid: self._summary_rows(gid, g.played)
+                          for g, gid in zip(games, ids, strict=True)})
+        return ids
+
+    def _summary_rows(self, game_id: int, played: Played | None = None) -> _Rows:
         import rules
 
         db = self.db
@@ -282,14 +364,17 @@ class History:
         try:
             setup = rules.Setup.from_json(json.loads(setup_raw))
             game_name, players = setup.game, setup.players
-            game = played if played is not None else rules.replay(
-                setup, [rules.Entry(c, a) for c, a, _ in calls])
-            standings = game.standings()
-            results = game.results()
-            winner, is_over, note = standings.winner, game.is_over, standings.note
-            if ending is not None and finished is not None and not is_over:
+            game = None
+            if played is None:
+                game = rules.replay(setup, [rules.Entry(c, a) for c, a, _ in calls])
+                played = Played.of(game)
+            results = played.results
+            winner, is_over, note = played.winner, played.is_over, played.note
+            if ending in ENDINGS and finished is not None and not is_over:
+                if game is None:
+                    game = rules.replay(setup, [rules.Entry(c, a) for c, a, _ in calls])
                 # ended by the players: their standings then (or no result) are the result
-                results, winner, note = agreed_results(game, str(ending))
+                results, winner, note = agreed_results(game, ending)
                 is_over = True
             # A card counts once per player who had it, however many copies.
             cards = [(seat, card) for seat, r in enumerate(results)
@@ -359,7 +444,9 @@ class History:
     def _load(self, tail: str, params: Sequence[Any]) -> list[GameSummary]:
         heads = self.db.execute(
             "SELECT game_id, game, title, started, ended, finished, is_over, calls, winner, "
-            f"note, error, digest FROM history_games h{tail}", list(params)).fetchall()
+            "note, error, digest, (SELECT setup FROM games WHERE id = h.game_id), "
+            "(SELECT ending FROM games WHERE id = h.game_id) "
+            f"FROM history_games h{tail}", list(params)).fetchall()
         if not heads:
             return []
         ids = [int(h[0]) for h in heads]
@@ -382,9 +469,10 @@ class History:
                             None if ended is None else float(ended), bool(finished),
                             bool(over), int(calls), winner, str(note),
                             tuple(sorted(by_game[int(g)], key=lambda p: p.seat)), error,
-                            str(digest))
+                            str(digest), str(setup or ""),
+                            read_ending(ending) if over and finished else None)
                 for g, game_name, title, started, ended, finished, over, calls, winner, note,
-                error, digest in heads]
+                error, digest, setup, ending in heads]
 
     def game(self, game_id: int) -> GameSummary:
         """One game's summary (summarised now if the index lacks it). Raises
@@ -397,6 +485,95 @@ class History:
         if not found:
             raise HistoryError(f"game {game_id}: not in the journal {self.journal.path}")
         return found[0]
+
+    def _filter(self, game: str | None, player: str | None) -> tuple[str, list[Any]]:
+        """:meth:`_where`'s filters, of games that replay, as one condition."""
+        where, params = self._where(game, player)
+        return "h.error IS NULL" + where.replace(" WHERE ", " AND ", 1), params
+
+    def player_rows(self, game: str | None = None, player: str | None = None
+                    ) -> list[tuple[Any, ...]]:
+        """One row per player per game that replays (of ``game``, with ``player``), oldest
+        game first, seat by seat: (game id, game, started, ended, calls, is over, key,
+        player, score, won, role, ending: how the players ended it, or None); what the
+        statistics are worked out from."""
+        where, params = self._filter(game, player)
+        return [tuple(r) for r in self.db.execute(
+            "SELECT h.game_id, h.game, h.started, h.ended, h.calls, h.is_over, p.key, "
+            "p.player, p.score, p.won, p.role, g.ending FROM history_games h "
+            "JOIN history_players p USING (game_id) LEFT JOIN games g ON g.id = h.game_id "
+            f"WHERE {where} ORDER BY h.started, h.game_id, p.seat", params)]
+
+    def card_rows(self, game: str | None = None, player: str | None = None
+                  ) -> list[tuple[Any, ...]]:
+        """(game, card, won) for each card a player had in a game that is over."""
+        where, params = self._filter(game, player)
+        return [tuple(r) for r in self.db.execute(
+            "SELECT h.game, c.card, p.won FROM history_cards c JOIN history_players p "
+            "ON p.game_id = c.game_id AND p.seat = c.seat JOIN history_games h ON h.game_id = "
+            f"c.game_id WHERE h.is_over = 1 AND {where}", params)]
+
+    # -- taking a player out (companion.history.forget) ------------------------------------
+
+    def games_of(self, key: str) -> list[int]:
+        """The games the player whose key is ``key`` played, oldest first."""
+        return [int(r[0]) for r in self.db.execute(
+            "SELECT DISTINCT game_id FROM history_players WHERE key = ? ORDER BY game_id",
+            (key,))]
+
+    def stored_game(self, game_id: int) -> tuple[str, str, bool, list[tuple[int, str, Any, int]]
+                                                   ] | None:
+        """A journal game as stored: (setup JSON, title, finished, its calls as (seq, call,
+        at, undone), live ones first), or None."""
+        row = self.db.execute("SELECT setup, title, finished FROM games WHERE id=?",
+                              (game_id,)).fetchone()
+        if row is None:
+            return None
+        calls = [(int(a), str(b), c, int(d)) for a, b, c, d in self.db.execute(
+            "SELECT seq, call, at, undone FROM calls WHERE game_id=? ORDER BY undone, seq",
+            (game_id,))]
+        return str(row[0]), str(row[1]), row[2] is not None, calls
+
+    def rewrite_game(self, game_id: int, setup_json: str, title: str,
+                     calls: Sequence[tuple[int, str]], forgotten: str) -> None:
+        """Replace a game's setup, title and the words of its calls (seq, call), and note
+        the name given to a forgotten player, in one transaction; then its index rows."""
+        db = self.db
+        with store.transaction(db, self.journal.path):
+            db.execute("UPDATE games SET setup=?, title=? WHERE id=?",
+                       (setup_json, title, game_id))
+            db.executemany("UPDATE calls SET call=? WHERE game_id=? AND seq=?",
+                           [(call, game_id, seq) for seq, call in calls])
+            db.execute("INSERT OR IGNORE INTO history_forgotten (game_id, name) VALUES (?, ?)",
+                       (game_id, forgotten))
+        self.summarise(game_id)
+
+    def remove_game(self, game_id: int) -> None:
+        """Take a game out of the journal whole (its calls, clock and index rows; its rolls
+        stay, no longer tied to it)."""
+        self._write_rows({game_id: None})
+        db = self.db
+        with store.transaction(db, self.journal.path):
+            for table, column in (("calls", "game_id"), ("clock", "game_id"),
+                                  ("history_forgotten", "game_id"), ("games", "id")):
+                db.execute(f"DELETE FROM {table} WHERE {column}=?", (game_id,))
+            db.execute("UPDATE roll_log SET game_id=NULL WHERE game_id=?", (game_id,))
+
+    def secure_delete(self) -> None:
+        """From now on, what is deleted is overwritten in the file (SQLite's secure_delete)."""
+        self.db.execute("PRAGMA secure_delete = ON")
+
+    def compact(self) -> bool:
+        """Checkpoint the log into the file and VACUUM, so freed pages keep nothing; False
+        when another connection holds the database."""
+        db = self.db
+        try:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            db.execute("VACUUM")
+            busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.OperationalError:
+            return False
+        return not busy or busy[0] == 0
 
     def players(self) -> list[str]:
         """Every player name in the history (most recent spelling), most games first (kept

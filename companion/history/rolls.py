@@ -326,6 +326,26 @@ class RollLog:
             raise RollLogError(f"roll {roll_id}: not in the roll log")
         return tuple(RolledDie._from_plain(d) for d in json.loads(row[0]))
 
+    def count_rows(self) -> list[tuple[str, str, str, int, int]]:
+        """The raw face counts (set, colour, face, read, corrected), in a fixed order: what
+        a kept verdict was worked out from."""
+        return [(str(a), str(b), str(c), int(d), int(e)) for a, b, c, d, e in self.db.execute(
+            "SELECT dice_set, colour, face, read, corrected FROM roll_counts "
+            "ORDER BY dice_set, colour, face")]
+
+    def kept_verdicts(self, key: str) -> str | None:
+        """The verdicts kept for the counts whose key is ``key`` (JSON), if any."""
+        row = self.db.execute("SELECT data FROM roll_verdicts WHERE counts = ?",
+                              (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def keep_verdicts(self, key: str, data: str) -> None:
+        """Keep the verdicts (JSON) of the counts whose key is ``key`` (only the last)."""
+        with store.transaction(self.db, self.path):
+            self.db.execute("DELETE FROM roll_verdicts")
+            self.db.execute("INSERT INTO roll_verdicts (counts, data) VALUES (?, ?)",
+                            (key, data))
+
     def counts(self) -> list[FaceCounts]:
         """Face counts per set and colour, most counted first."""
         groups: dict[tuple[str, str], tuple[dict[str, int], dict[str, int], list[int]]] = {}

@@ -4,7 +4,8 @@ Everything is counted from the index rows that :class:`~companion.history.index.
 (each derived from the rules engine's :meth:`rules.Game.results`): no rule is interpreted here.
 Only games that are over count towards games, wins, scores and streaks; unfinished and
 abandoned games are counted apart. A shared victory is a win for each winner; every member of
-a winning team wins.
+a winning team wins. A game the players ended with no result is a game played and not won,
+but neither a win nor a loss in a streak: it neither ends a streak nor adds to one.
 """
 
 from __future__ import annotations
@@ -17,19 +18,26 @@ import operator
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from companion.ending import NO_RESULT
 from companion.history.index import History, game_title, player_key
 
 #: How many most frequent opponents a player's statistics name.
 TOP_OPPONENTS = 3
+#: The shape of the statistics kept in ``history_stats``: part of their key, so answers kept
+#: by an older version are never read back as this one's.
+STATS_VERSION = 2
+#: One game's outcome for a player: won, lost, or None for a game ended with no result.
+Outcome = bool | None
 
 
 @dataclass(frozen=True)
 class Streak:
-    """A run of games with the same outcome: ``kind`` is "won" or "lost" (None: no games)."""
+    """A run of games with the same outcome: ``kind`` is "won" or "lost" (None: no games
+    with a result yet)."""
 
-    kind: str | None
+    kind: Literal["won", "lost"] | None
     length: int
 
     def text(self) -> str:
@@ -71,6 +79,7 @@ class PlayerStats:
     games: int
     wins: int
     unfinished: int
+    no_result: int  # of ``games``: ended by the players with no result
     opponents: tuple[tuple[str, int], ...]
     streak: Streak
     longest_winning_streak: int
@@ -85,6 +94,7 @@ class PlayerStats:
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "games": self.games, "wins": self.wins,
                 "win_rate": round(self.win_rate, 4), "unfinished": self.unfinished,
+                "no_result": self.no_result,
                 "opponents": [{"player": p, "games": n} for p, n in self.opponents],
                 "streak": {"kind": self.streak.kind, "length": self.streak.length},
                 "longest_winning_streak": self.longest_winning_streak,
@@ -165,17 +175,20 @@ class _Player:
     games: int = 0
     wins: int = 0
     unfinished: int = 0
+    no_result: int = 0
     first: float = float("inf")
     last: float = 0.0
-    outcomes: list[bool] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
     opponents: Counter[str] = field(default_factory=Counter)
     per_game: dict[str, list[tuple[float | None, bool, float]]] = field(
         default_factory=lambda: defaultdict(list))
 
 
-def _streaks(outcomes: list[bool]) -> tuple[Streak, int]:
-    """The current run of wins or losses, and the longest run of wins."""
-    runs = [(won, sum(1 for _ in run)) for won, run in itertools.groupby(outcomes)]
+def _streaks(outcomes: list[Outcome]) -> tuple[Streak, int]:
+    """The current run of wins or losses, and the longest run of wins; a game with no result
+    (None) is neither: it is passed over, the run goes on across it."""
+    runs = [(won, sum(1 for _ in run))
+            for won, run in itertools.groupby(o for o in outcomes if o is not None)]
     if not runs:
         return Streak(None, 0), 0
     won, length = runs[-1]
@@ -193,7 +206,7 @@ def statistics(history: History, game: str | None = None,
     can work the statistics out ahead, off the screen's thread, when a game ends
     (:meth:`History.refresh` then this).
     """
-    filters = json.dumps([game, None if player is None else player_key(player)])
+    filters = json.dumps([STATS_VERSION, game, None if player is None else player_key(player)])
     return history.kept(filters, lambda: compute_statistics(history, game, player),
                         dataclasses.asdict, _loads)
 
@@ -201,7 +214,7 @@ def statistics(history: History, game: str | None = None,
 def _loads(data: dict[str, Any]) -> Statistics:
     """A :class:`Statistics` back from ``dataclasses.asdict`` as JSON."""
     players = tuple(PlayerStats(
-        p["player"], p["games"], p["wins"], p["unfinished"],
+        p["player"], p["games"], p["wins"], p["unfinished"], p["no_result"],
         tuple((str(n), int(k)) for n, k in p["opponents"]), Streak(**p["streak"]),
         p["longest_winning_streak"], p["first_played"], p["last_played"],
         tuple(PlayerGameStats(**g) for g in p["per_game"])) for p in data["players"])
@@ -216,19 +229,7 @@ def compute_statistics(history: History, game: str | None = None,
     """:func:`statistics` worked out from the index rows, every time."""
     import rules
 
-    clauses, params = ["h.error IS NULL"], []
-    if game is not None:
-        clauses.append("h.game = ?")
-        params.append(game)
-    if player is not None:
-        clauses.append("h.game_id IN (SELECT game_id FROM history_players WHERE key = ?)")
-        params.append(player_key(player))
-    where = " AND ".join(clauses)
-    db = history.db
-    rows = db.execute(
-        "SELECT h.game_id, h.game, h.started, h.ended, h.calls, h.is_over, p.key, p.player, "
-        "p.score, p.won, p.role FROM history_games h JOIN history_players p USING (game_id) "
-        f"WHERE {where} ORDER BY h.started, h.game_id, p.seat", params).fetchall()
+    rows = history.player_rows(game, player)
 
     people: dict[str, _Player] = {}
     per_game_rows: dict[str, dict[int, list[tuple[Any, ...]]]] = defaultdict(dict)
@@ -257,9 +258,11 @@ def compute_statistics(history: History, game: str | None = None,
                 who.unfinished += 1
                 continue
             won = bool(r[9])
+            nobody = r[11] == NO_RESULT.value
             who.games += 1
             who.wins += won
-            who.outcomes.append(won)
+            who.no_result += nobody
+            who.outcomes.append(None if nobody else won)
             who.per_game[gname].append((r[8], won, started))
             who.opponents.update(keys)
     for key, who in people.items():
@@ -279,17 +282,14 @@ def compute_statistics(history: History, game: str | None = None,
                 sum(scores) / len(scores) if scores else None, max(scores) if scores else None,
                 max(t for _s, _w, t in plays)))
         players.append(PlayerStats(
-            p.name, p.games, p.wins, p.unfinished,
+            p.name, p.games, p.wins, p.unfinished, p.no_result,
             tuple((names[k], n) for k, n in sorted(p.opponents.items(),
                                                    key=lambda kv: (-kv[1], kv[0]))
                   [:TOP_OPPONENTS]),
             streak, longest, p.first, p.last, tuple(per)))
     players.sort(key=lambda s: (-s.games, -s.wins, player_key(s.player)))
 
-    cards = db.execute(
-        "SELECT h.game, c.card, p.won FROM history_cards c JOIN history_players p "
-        "ON p.game_id = c.game_id AND p.seat = c.seat JOIN history_games h ON h.game_id = "
-        f"c.game_id WHERE h.is_over = 1 AND {where}", params).fetchall()
+    cards = history.card_rows(game, player)
     card_counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for gname, card, won in cards:
         c = card_counts[gname][card]

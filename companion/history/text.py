@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from companion.ending import AGREED_NOTE
+from companion.ending import AGREED, AGREED_NOTE, NO_RESULT, NO_RESULT_NOTE
 from companion.history.fairness import Fairness
 from companion.history.index import GameSummary, game_title
 from companion.history.stats import GameStats, PlayerStats, Statistics
@@ -42,7 +42,9 @@ def state(g: GameSummary) -> str:
     if g.error:
         return "does not replay"
     if g.is_over:
-        return g.note.split(";")[0] if g.note.startswith(AGREED_NOTE) else "over"
+        if g.ending == AGREED:
+            return AGREED_NOTE
+        return NO_RESULT_NOTE if g.ending == NO_RESULT else "over"
     return "unfinished (resume)" if g.can_resume else "abandoned"
 
 
@@ -57,7 +59,8 @@ def games_table(games: Sequence[GameSummary]) -> str:
 
 
 def game_detail(g: GameSummary) -> str:
-    head = (f"Game {g.id}: {game_title(g.game)}{' - ' + g.title if g.title else ''}\n"
+    head = (f"Game {g.id}: {game_title(g.game)}{f' ({g.variant})' if g.variant else ''}"
+            f"{' - ' + g.title if g.title else ''}\n"
             f"{g.date}, {g.calls} calls, {minutes(g.duration)}, {state(g)}")
     if g.error:
         head += f"\n{g.error}"
@@ -77,9 +80,10 @@ def players_table(players: Sequence[PlayerStats]) -> str:
     rows = []
     for p in players:
         rows.append((p.player, str(p.games), str(p.wins), percent(p.win_rate),
-                     str(p.unfinished), p.streak.text(), str(p.longest_winning_streak),
+                     str(p.no_result), str(p.unfinished), p.streak.text(),
+                     str(p.longest_winning_streak),
                      ", ".join(f"{n} ({k})" for n, k in p.opponents) or "-"))
-    return table(("player", "games", "wins", "win rate", "unfinished", "streak",
+    return table(("player", "games", "wins", "win rate", "no result", "unfinished", "streak",
                   "best streak", "most played against"), rows)
 
 

@@ -33,6 +33,19 @@ from companion.tournament.protocol import MAX_REPORT_BYTES, prefix, table_user
 from companion.tournament.store import private_folder
 
 DIRECTOR_USER = "director"
+#: Messages of one table the broker hands the director before the director has read them
+#: (it acknowledges each once journaled: the rest wait at the broker, in that table's queue).
+INFLIGHT = 10
+#: What the broker keeps queued for one session (a table's, or the director's for one table)
+#: before it drops that session's newest messages: a flooding table fills only its own.
+QUEUED_MESSAGES = 100
+QUEUED_BYTES = 16 << 20
+
+
+def intake_user(table: int) -> str:
+    """The director's broker user that reads one table's reports and status
+    (``director-table-3``): one session, so one queue at the broker, per table."""
+    return f"{DIRECTOR_USER}-{table_user(table)}"
 
 
 class BrokerError(RuntimeError):
@@ -67,10 +80,12 @@ class BrokerPlan:
     table_secrets: Mapping[int, str]
 
 
-def acl_text(tournament: str) -> str:
-    """The access list: every table only its own topics (``%u`` is the user name)."""
+def acl_text(tournament: str, tables: int = 0) -> str:
+    """The access list: every table only its own topics (``%u`` is the user name); the
+    director everything of the tournament; the director's session for table N
+    (:func:`intake_user`, for tables 1..``tables``) only what table N sends."""
     p = prefix(tournament)
-    return "\n".join([
+    lines = [
         f"# Written by the table companion for tournament {tournament}; rewritten on start.",
         "# Tables: read their own seating and acknowledgements, write their own report and",
         "# status, read the tournament's state. Nothing else.",
@@ -83,7 +98,12 @@ def acl_text(tournament: str) -> str:
         f"user {DIRECTOR_USER}",
         f"topic readwrite {p}/#",
         "",
-    ])
+        "# The director reads each table through a session of its own (one queue per table).",
+    ]
+    for n in range(1, tables + 1):
+        lines += [f"user {intake_user(n)}", f"topic read {p}/tables/{table_user(n)}/report",
+                  f"topic read {p}/tables/{table_user(n)}/status"]
+    return "\n".join([*lines, ""])
 
 
 def write_credentials(folder: Path, plan: BrokerPlan) -> tuple[Path, Path]:
@@ -91,8 +111,10 @@ def write_credentials(folder: Path, plan: BrokerPlan) -> tuple[Path, Path]:
     private_folder(folder)
     os.chmod(folder, 0o700)
     passwords = folder / "passwords"
+    tables = sorted(plan.table_secrets.items())
     plain = [f"{DIRECTOR_USER}:{plan.director_password}"] + [
-        f"{table_user(n)}:{secret}" for n, secret in sorted(plan.table_secrets.items())]
+        f"{table_user(n)}:{secret}" for n, secret in tables] + [
+        f"{intake_user(n)}:{plan.director_password}" for n, _ in tables]
     tmp = folder / "passwords.new"
     write_private(tmp, "\n".join(plain) + "\n")
     done = subprocess.run([_passwd_tool(), "-U", str(tmp)], capture_output=True, text=True,
@@ -103,7 +125,7 @@ def write_credentials(folder: Path, plan: BrokerPlan) -> tuple[Path, Path]:
                           f"{(done.stderr or done.stdout).strip()}")
     os.replace(tmp, passwords)
     acl = folder / "acl"
-    write_private(acl, acl_text(plan.tournament))
+    write_private(acl, acl_text(plan.tournament, max(plan.table_secrets, default=0)))
     return passwords, acl
 
 
@@ -137,7 +159,11 @@ def config_text(folder: Path, plan: BrokerPlan) -> str:
         "persistence true",
         f"persistence_location {data}/",
         "autosave_interval 5",
-        "max_queued_messages 10000",
+        # Per session: the director's for one table holds at most INFLIGHT of its messages
+        # unread, the broker queues the rest and drops past the queue's size (its own only).
+        f"max_inflight_messages {INFLIGHT}",
+        f"max_queued_messages {QUEUED_MESSAGES}",
+        f"max_queued_bytes {QUEUED_BYTES}",
         f"pid_file {folder / 'mosquitto.pid'}",
         f"log_dest file {folder / 'mosquitto.log'}",
         "log_type error",
@@ -163,6 +189,7 @@ class Broker:
         self.plan = plan
         self._process: subprocess.Popen[bytes] | None = None
         self._adopted: int | None = None
+        self._marked = False  # this process wrote director.pid (and takes it away)
         # New credentials come from the screen's thread and the service's watcher: one
         # rewrite of the files at a time (two would hand the broker a half-hashed file).
         self._files = threading.RLock()
@@ -201,6 +228,11 @@ class Broker:
         exe = find_mosquitto()
         left = self._left_running()
         if left is not None:
+            director = _director_of(self.folder)
+            if director not in (None, os.getpid()) and _alive(director):
+                raise BrokerError(f"the broker of tournament {self.plan.tournament} (pid "
+                                  f"{left}) is run by another director (process {director}): "
+                                  "it is left alone")
             self._adopted = left
             self.reload(self.plan)
             self._mark_director()
@@ -233,6 +265,7 @@ class Broker:
         """Who runs this broker (``director.pid``): a broker whose director is gone was left
         running (`companion doctor` says so)."""
         write_private(self.folder / "director.pid", f"{os.getpid()}\n")
+        self._marked = True
 
     def log_tail(self, lines: int = 5) -> str:
         text = ""
@@ -283,7 +316,10 @@ class Broker:
         self._process = None
 
     def stop(self) -> None:
-        (self.folder / "director.pid").unlink(missing_ok=True)
+        """Stop the broker this one started or took over (never another director's)."""
+        if self._marked:
+            (self.folder / "director.pid").unlink(missing_ok=True)
+            self._marked = False
         if self._adopted is not None:
             _signal_and_wait(self._adopted, signal.SIGTERM)
             self._adopted = None
@@ -321,16 +357,21 @@ def left_running(folder: Path) -> int | None:
     return None
 
 
+def _director_of(folder: Path) -> int | None:
+    """The pid of the director that runs the broker in ``folder`` (``director.pid``)."""
+    try:
+        return int((folder / "director.pid").read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
 def orphaned(folder: Path) -> int | None:
     """The pid of the broker in ``folder`` if it runs with no director (killed, crashed)."""
     pid = left_running(folder)
     if pid is None:
         return None
-    try:
-        director = int((folder / "director.pid").read_text().strip())
-    except (OSError, ValueError):
-        return pid
-    return None if _alive(director) else pid
+    director = _director_of(folder)
+    return pid if director is None or not _alive(director) else None
 
 
 def _alive(pid: int) -> bool:

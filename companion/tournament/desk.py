@@ -27,7 +27,7 @@ from companion.tournament.protocol import (
     new_secret,
     new_tournament_id,
 )
-from companion.tournament.store import StaleError, TournamentStore
+from companion.tournament.store import SavedGame, StaleError, TournamentStore
 from hardware.schema import checked
 from rules.core import Placings
 from rules.tournament import (
@@ -279,9 +279,11 @@ class TournamentDesk:
 
     # -- acting ---------------------------------------------------------------------------
 
-    def _act(self, action: Callable[[Tournament], T]) -> T:
-        """Apply ``action`` and journal its events; reload and retry if another writer was
-        first. Raised when the action is refused: :class:`TournamentError`, nothing kept.
+    def _act(self, action: Callable[[Tournament], T],
+             games: Callable[[T], Sequence[SavedGame]] | None = None) -> T:
+        """Apply ``action`` and journal its events (with the game files ``games`` gives for
+        its result, in the same transaction); reload and retry if another writer was first.
+        Raised when the action is refused: :class:`TournamentError`, nothing kept.
 
         The action works on the live tournament (its own changes are all-or-nothing); when
         the journal cannot take the events, the tournament is rebuilt from the journal, so
@@ -295,7 +297,8 @@ class TournamentDesk:
                 if not new:
                     return result
                 try:
-                    self._seq = self.store.append(self.tid, new, self._seq)
+                    self._seq = self.store.append(self.tid, new, self._seq,
+                                                  games(result) if games else ())
                 except StaleError:
                     self._tournament, self._seq = self.store.load(self.tid)
                     continue
@@ -306,8 +309,19 @@ class TournamentDesk:
                 return result
             raise TournamentError("the tournament keeps changing under this command; try again")
 
-    def add_entrant(self, name: str, members: Sequence[str] = ()) -> None:
-        self._act(lambda t: t.add_entrant(name, members))
+    def add_entrant(self, name: str, members: Sequence[str] = (), *,
+                    short: bool = False) -> str:
+        """Add an entrant; returns a warning for a name that looks like another entrant's or
+        member's but is other text (a Cyrillic "Аna" beside "Ana"), else "" (``short``: in
+        a few words, for a screen's message line). Raised when the tournament refuses it:
+        :class:`TournamentError` naming it."""
+        from companion.names import warning
+
+        with self._lock:
+            taken = [n for e in self._tournament.entrants() for n in (e.name, *e.members)]
+        added = self._act(lambda t: t.add_entrant(name, members))
+        return next((said for n in (added.name, *added.members)
+                     if (said := warning(n, taken, "the name", short=short))), "")
 
     def drop(self, name: str, reason: str = "") -> None:
         self._act(lambda t: t.drop(name, reason))
@@ -316,10 +330,18 @@ class TournamentDesk:
         return self._act(lambda t: t.draw_next())
 
     def report(self, round_number: int, table: int, placings: Placings,
-               source: str = DIRECTOR, report_id: str = "") -> ReportOutcome:
-        """A result from a table (``source`` its user) or typed by the organiser."""
+               source: str = DIRECTOR, report_id: str = "", game_file: str = ""
+               ) -> ReportOutcome:
+        """A result from a table (``source`` its user) or typed by the organiser, and the
+        game's file when there is one: both journaled in one transaction, or neither (a
+        result is counted only with its file kept; a repeat keeps nothing)."""
         rid = report_id or f"director-{round_number}-{table}-{format_placings(placings)}"
-        return self._act(lambda t: t.report(round_number, table, placings, source, rid))
+
+        def kept(outcome: ReportOutcome) -> list[SavedGame]:
+            return [SavedGame(round_number, table, rid, source, game_file)] if (
+                game_file and outcome.status != "duplicate") else []
+
+        return self._act(lambda t: t.report(round_number, table, placings, source, rid), kept)
 
     def preview_correction(self, round_number: int, table: int, placings: Placings,
                            reason: str = "") -> Correction:

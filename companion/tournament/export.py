@@ -6,6 +6,7 @@ Below both its callers, ``companion tournament export`` and ``companion tourname
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -56,27 +57,29 @@ def standings_text(summary: dict[str, Any]) -> str:
 
 
 def export_tournament(desk: TournamentDesk, folder: Path) -> list[Path]:
-    """Write events.json, standings.json/.txt and every game file; returns the paths."""
+    """Write events.json, standings.json/.txt and every game file into ``folder`` (made if
+    missing); returns the paths. Each file appears only once whole, and a link planted at
+    its name (or at ``games``) is replaced or refused, never written through
+    (:class:`hardware.files.Folder`). Raised when a file cannot be written: OSError."""
+    from hardware.files import Folder
     from rules.tournament import event_to_json
 
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
     summary = desk.summary()
     events = [event_to_json(e) for e in desk.tournament.events]
-    for name, text in (("events.json", json.dumps(events, indent=1)),
-                       ("standings.json", json.dumps(summary, indent=1)),
-                       ("standings.txt", standings_text(summary) + "\n")):
-        (folder / name).write_text(text, encoding="utf-8")
-        written.append(folder / name)
-    games = folder / "games"
-    for rnd, table, rid, source, text in desk.store.games(desk.tid):
-        games.mkdir(exist_ok=True)
-        # Ids and sources come from the network: only safe characters reach a file name
-        # (a journal from before reports were checked may hold anything).
-        name = re.sub(r"[^A-Za-z0-9_-]", "_", f"{source}-{rid[:8]}")
-        path = games / f"round-{rnd:02d}-table-{table:02d}-{name}.game"
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
+    saved = desk.store.games(desk.tid)
+    with Folder(folder, make=True) as out, \
+            (out.folder("games") if saved else contextlib.nullcontext()) as games:
+        for name, text in (("events.json", json.dumps(events, indent=1)),
+                           ("standings.json", json.dumps(summary, indent=1)),
+                           ("standings.txt", standings_text(summary) + "\n")):
+            written.append(out.write(name, text))
+        for rnd, table, rid, source, text in saved:
+            assert games is not None
+            # Ids and sources come from the network: only safe characters reach a file name
+            # (a journal from before reports were checked may hold anything).
+            name = re.sub(r"[^A-Za-z0-9_-]", "_", f"{source}-{rid[:8]}")
+            written.append(games.write(f"round-{rnd:02d}-table-{table:02d}-{name}.game", text))
     return written
 
 

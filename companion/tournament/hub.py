@@ -29,7 +29,6 @@ events, a service that was serving serves again, and a table rejoins with the co
 from __future__ import annotations
 
 import functools
-import json
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -42,7 +41,7 @@ from companion.contract import AppHost
 from companion.session import Change, SessionChange
 from companion.tournament.desk import TournamentDesk, director_config
 from companion.tournament.protocol import JoinCode, ProtocolError, Seating
-from companion.tournament.store import StoreError, TableStore, TournamentStore
+from companion.tournament.store import StoreError, TableStore, TournamentStore, takes_part
 from rules import Setup
 from rules.core import Game, Placings
 from rules.tournament import DIRECTOR, Correction, ReportOutcome, TournamentError, format_placings
@@ -131,15 +130,12 @@ class TournamentHub:
         return hub
 
     def _has_tournament_tables(self) -> bool:
-        """Whether the journal's file has ever held a tournament (no tables are made in the
-        journal of a companion that never took part in one)."""
+        """Whether the journal's file holds a tournament, directed or joined (a companion
+        that never took part in one opens no tournament store at start)."""
         try:
-            rows = self.app.journal.db.execute(
-                "SELECT name FROM sqlite_master WHERE type='table' AND name IN "
-                "('tournament_list', 'tournament_membership')").fetchall()
+            return takes_part(self.app.journal.db)
         except Exception:  # a closed or damaged journal: nothing to rejoin
             return False
-        return bool(rows)
 
     @property
     def director_store(self) -> TournamentStore:
@@ -312,17 +308,8 @@ class TournamentHub:
 
     def recent_games(self) -> list[tuple[int, GameKey, bool]]:
         """(game id, key, finished) of the journal's newest games, newest first."""
-        rows = self.app.journal.db.execute(
-            "SELECT id, setup, finished FROM games ORDER BY id DESC LIMIT ?",
-            (RECENT_GAMES,)).fetchall()
-        out = []
-        for gid, raw, finished in rows:
-            try:
-                setup = Setup.from_json(json.loads(raw))
-            except (ValueError, TypeError, RecursionError):
-                continue
-            out.append((int(gid), game_key(setup), finished is not None))
-        return out
+        return [(gid, game_key(setup), finished)
+                for gid, setup, finished in self.app.journal.recent_setups(RECENT_GAMES)]
 
     def journal_games(self, key: GameKey,
                       recent: list[tuple[int, GameKey, bool]] | None = None
@@ -401,9 +388,14 @@ class TournamentHub:
             raise TournamentError("no tournament yet: make one first")
         return self.desk
 
-    def add_entrant(self, name: str, members: tuple[str, ...] = ()) -> None:
-        self._desk().add_entrant(name.strip(), tuple(m.strip() for m in members if m.strip()))
+    def add_entrant(self, name: str, members: tuple[str, ...] = ()) -> str:
+        """Add an entrant; returns a warning for a name that looks like another's, in a few
+        words, or ""."""
+        said = self._desk().add_entrant(name.strip(),
+                                        tuple(m.strip() for m in members if m.strip()),
+                                        short=True)
         self.changed()
+        return said
 
     def drop(self, name: str) -> None:
         self._desk().drop(name, "dropped on the Tournament screen")
@@ -459,10 +451,8 @@ class TournamentHub:
             placings = desk.tournament_view().entrant_placings(round_number, table,
                                                                game.placings())
         rid = f"here-{game_id}-{format_placings(placings)}"[:80]
-        outcome = desk.report(round_number, table, placings, DIRECTOR, rid)
-        if outcome.status != "duplicate":
-            desk.store.save_game(desk.tid, round_number, table, rid, DIRECTOR,
-                                 self.app.journal.export(game_id))
+        outcome = desk.report(round_number, table, placings, DIRECTOR, rid,
+                              self.app.journal.export(game_id))
         self.say(f"Played here: {outcome.text}")
 
     def catch_up_director(self) -> None:
@@ -759,16 +749,10 @@ class TournamentHub:
 def known_names(hub: TournamentHub, most: int = 40) -> list[str]:
     """Players' names this companion knows, newest game first: the players of the journal's
     recent games (for adding entrants by touch)."""
-    rows = hub.app.journal.db.execute(
-        "SELECT setup FROM games ORDER BY id DESC LIMIT 200").fetchall()
     names: dict[str, None] = {}
-    for (raw,) in rows:
-        try:
-            players = json.loads(raw).get("players", [])
-        except (ValueError, AttributeError, RecursionError):
-            continue
-        for p in players if isinstance(players, list) else []:
-            if isinstance(p, str) and p.strip():
+    for group in hub.app.journal.recent_groups(limit=200):
+        for p in group:
+            if p.strip():
                 names.setdefault(p.strip())
         if len(names) >= most:
             break

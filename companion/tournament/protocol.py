@@ -15,7 +15,15 @@ write only its own report and status: a table cannot report another table's resu
 Messages are JSON objects; every one is read strictly, and a bad one is refused with a message
 that names the field. A message is measured before it is parsed (:func:`read_json`): too
 large, not UTF-8 or nested too deep is refused without building anything, so no message can
-make the reader recurse, and numbers must be finite (``NaN`` and ``Infinity`` are refused).
+make the reader recurse, and numbers must be finite (``NaN`` and ``Infinity`` are refused);
+text holding a lone surrogate (``\\ud800``, which no file or journal can store) is refused too.
+
+Reading takes time linear in the message's size, whatever it holds: the nesting is measured
+with string methods (no pattern), and every pattern that reads what the network sends (a
+report's id, a tournament id, a table's user, a scanned join code) is an RE2 pattern
+(:data:`NETWORK_PATTERNS`), which matches in linear time with no backtracking; Python's ``re``
+is never used on such text (tests/companion/test_tournament_linear.py checks both and fuzzes
+each pattern). A reader given a deadline gives up once it is past: the message is refused.
 """
 
 from __future__ import annotations
@@ -24,11 +32,13 @@ import contextlib
 import itertools
 import json
 import math
-import re
 import secrets
 import socket
+import time
 from dataclasses import dataclass
 from typing import Any
+
+import re2
 
 from rules import Setup
 from rules.core import Placings
@@ -45,10 +55,23 @@ MAX_MESSAGE_BYTES = 64 << 10
 #: Lists and objects inside one another: a report needs 3 (object, placings, a place).
 MAX_DEPTH = 8
 #: Report ids: letters, digits, ``-``, ``_`` and ``.`` only (they end up in file names).
-REPORT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NESTING = re.compile(r"[\[\]{}]")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+REPORT_ID = re2.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
+#: A tournament's id (in topics, join codes and reports).
+TOURNAMENT_ID = re2.compile(r"[0-9a-z]{1,16}")
+#: A table's broker user (``table-3``).
+TABLE_USER = re2.compile(r"table-([1-9][0-9]{0,8})")
+#: A report's id found in a message that cannot be read, so its refusal names it.
+REPORT_ID_FIELD = re2.compile(rb'"report_id"\s*:\s*"([A-Za-z0-9._-]{1,80})"')
+#: A join code as typed or scanned, once its spaces are taken out.
+JOIN_CODE = re2.compile(r"([0-9a-zA-Z]{4})-([1-9][0-9]{0,2})-([0-9A-Za-z-]+)@"
+                        r"([0-9A-Za-z.\-]+|\[[0-9a-fA-F:]+\])(?::([0-9]{1,5}))?")
+#: Every pattern that reads text a table, the broker or a scanned code sends: RE2 only.
+NETWORK_PATTERNS: dict[str, re2._Regexp[Any]] = {
+    "report id": REPORT_ID, "tournament id": TOURNAMENT_ID, "table user": TABLE_USER,
+    "report id field": REPORT_ID_FIELD, "join code": JOIN_CODE}
+_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+#: Every byte but the four brackets (bytes.translate drops them).
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
 
 
 class ProtocolError(ValueError):
@@ -77,7 +100,7 @@ def table_user(table: int) -> str:
 
 
 def table_of_user(user: str) -> int | None:
-    m = re.fullmatch(r"table-([1-9][0-9]*)", user)
+    m = TABLE_USER.fullmatch(user)
     return int(m.group(1)) if m else None
 
 
@@ -96,8 +119,14 @@ def topic_table(tournament: str, user: str, what: str) -> str:
 
 def user_of_topic(tournament: str, topic: str) -> tuple[str, str] | None:
     """(user, what) of a table topic of this tournament, else None."""
-    m = re.fullmatch(re.escape(prefix(tournament)) + r"/tables/([^/]+)/([a-z]+)", topic)
-    return (m.group(1), m.group(2)) if m else None
+    head = f"{prefix(tournament)}/tables/"
+    if not topic.startswith(head):
+        return None
+    user, slash, what = topic[len(head):].partition("/")
+    if not user or not slash or "/" in what or not (what.isascii() and what.isalpha()
+                                                     and what.islower()):
+        return None
+    return user, what
 
 
 def _no_constant(name: str) -> Any:
@@ -111,35 +140,78 @@ def _finite(text: str) -> float:
     return value
 
 
-def read_json(payload: bytes | str, what: str, max_bytes: int = MAX_MESSAGE_BYTES) -> Any:
+def nesting(payload: bytes) -> int:
+    """How deep lists and objects nest in JSON text, in time linear in its length and with
+    no pattern: escaped characters are dropped first (a backslash escapes the one character
+    after it, so pairs of backslashes go first, from the left), then what stands between
+    quotes (strings: brackets in them do not nest), then the brackets left are summed as
+    they come (a running sum: a deep message costs no more than a flat one).
+
+    >>> nesting(b'{"a": [1, "]]\\\\\\"[["], "b": {}}')
+    2
+    """
+    bare = payload.replace(b"\\\\", b"").replace(b'\\"', b"")
+    brackets = b"".join(bare.split(b'"')[::2]).translate(None, _NOT_BRACKETS)
+    return max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+
+
+def _past(deadline: float | None, what: str) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise ProtocolError(f"{what}: not read within the time allowed for reading a message")
+
+
+def _lone_surrogate(data: Any, what: str) -> None:
+    """Raised for text holding half a surrogate pair (JSON's ``\\ud800`` escape gives one):
+    no file, journal or terminal can take it. :class:`ProtocolError` naming the field."""
+    todo: list[tuple[str, Any]] = [("", data)]
+    while todo:
+        where, value = todo.pop()
+        if isinstance(value, dict):
+            todo += [(f"{where}.{k}" if where else str(k), v) for k, v in value.items()]
+            todo += [(where or "a key", k) for k in value]
+        elif isinstance(value, list):
+            todo += [(f"{where}[{i}]", v) for i, v in enumerate(value)]
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as e:
+                raise ProtocolError(f"{what}: {where[:60] or 'the text'!r} holds half a "
+                                    f"surrogate pair ({value[e.start]!r}), which is not "
+                                    "text") from None
+
+
+def read_json(payload: bytes | str, what: str, max_bytes: int = MAX_MESSAGE_BYTES, *,
+              deadline: float | None = None) -> Any:
     """A message's JSON, measured before it is parsed: at most ``max_bytes`` bytes, UTF-8,
-    nested at most :data:`MAX_DEPTH` deep, finite numbers only. Raised otherwise:
-    :class:`ProtocolError` saying which limit and by how much (never RecursionError)."""
-    size = len(payload.encode("utf-8", "surrogatepass") if isinstance(payload, str)
-               else payload)
-    if size > max_bytes:
-        raise ProtocolError(f"{what}: {size:,} bytes, more than the {max_bytes:,} allowed")
-    if isinstance(payload, bytes | bytearray):
-        try:
-            text = bytes(payload).decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise ProtocolError(f"{what}: not UTF-8 text (byte {e.start})") from None
-    else:
-        text = payload
-    # Depth without recursion: drop the strings (brackets inside them do not nest), then
-    # count what is left; a running sum, so a deep message costs no more than a flat one.
-    brackets = _NESTING.findall(_STRING.sub("", text))
-    depth = max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+    nested at most :data:`MAX_DEPTH` deep, finite numbers only, no half surrogate pair in
+    its text; read in time linear in its size. ``deadline`` (``time.monotonic()``): past it,
+    reading stops. Raised otherwise: :class:`ProtocolError` saying which limit and by how
+    much (never RecursionError)."""
+    raw = payload.encode("utf-8", "surrogatepass") if isinstance(payload, str) \
+        else bytes(payload)
+    if len(raw) > max_bytes:
+        raise ProtocolError(f"{what}: {len(raw):,} bytes, more than the {max_bytes:,} allowed")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ProtocolError(f"{what}: not UTF-8 text (byte {e.start})") from None
+    _past(deadline, what)
+    depth = nesting(raw)
     if depth > MAX_DEPTH:
         raise ProtocolError(f"{what}: nested {depth} deep, more than the {MAX_DEPTH} allowed")
+    _past(deadline, what)
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except (ValueError, RecursionError) as e:
         raise ProtocolError(f"{what}: not JSON ({e})") from None
+    _past(deadline, what)
+    _lone_surrogate(data, what)
+    return data
 
 
-def _obj(payload: bytes | str, what: str, max_bytes: int = MAX_MESSAGE_BYTES) -> dict[str, Any]:
-    data = read_json(payload, what, max_bytes)
+def _obj(payload: bytes | str, what: str, max_bytes: int = MAX_MESSAGE_BYTES, *,
+         deadline: float | None = None) -> dict[str, Any]:
+    data = read_json(payload, what, max_bytes, deadline=deadline)
     if not isinstance(data, dict):
         raise ProtocolError(f"{what}: must be a JSON object, got {type(data).__name__}")
     return data
@@ -226,15 +298,18 @@ class Report:
             "game_file": self.game_file, "sent": self.sent}).encode()
 
     @classmethod
-    def from_payload(cls, payload: bytes | str) -> Report:
+    def from_payload(cls, payload: bytes | str, *, deadline: float | None = None) -> Report:
+        """Read a table's report. ``deadline`` (``time.monotonic()``): past it, reading stops.
+        Raised for anything a companion would not send: :class:`ProtocolError` naming the
+        field."""
         what = "report"
-        data = _obj(payload, what, MAX_REPORT_BYTES)
+        data = _obj(payload, what, MAX_REPORT_BYTES, deadline=deadline)
         report_id = _field(data, "report_id", str, what)
         if not REPORT_ID.fullmatch(report_id):
             raise ProtocolError(f"{what}: 'report_id' {report_id[:40]!r} must be 1 to 80 "
                                 "letters, digits, '-', '_' or '.'")
         tournament = _field(data, "tournament", str, what)
-        if not re.fullmatch(r"[0-9a-z]{1,16}", tournament):
+        if not TOURNAMENT_ID.fullmatch(tournament):
             raise ProtocolError(f"{what}: 'tournament' {tournament[:40]!r} is not a tournament "
                                 "id")
         round_number = _field(data, "round", int, what)
@@ -258,6 +333,7 @@ class Report:
         if not isinstance(game_file, str):
             raise ProtocolError(f"{what}: 'game_file' must be text, got "
                                 f"{type(game_file).__name__}")
+        _past(deadline, what)
         return cls(report_id, tournament, round_number, table, placings, game_file,
                    float(sent))
 
@@ -318,8 +394,7 @@ class JoinCode:
         :class:`ProtocolError` saying what a code looks like."""
         raw = "".join(str(text).split())
         example = "a join code looks like k7m2-3-KQ7MX2P9@192.168.1.20"
-        m = re.fullmatch(r"([0-9a-zA-Z]{4})-([1-9][0-9]{0,2})-([0-9A-Za-z-]+)@"
-                         r"([0-9A-Za-z.\-]+|\[[0-9a-fA-F:]+\])(?::([0-9]{1,5}))?", raw)
+        m = JOIN_CODE.fullmatch(raw)
         if m is None:
             raise ProtocolError(f"join code {text!r}: {example}")
         secret = m.group(3).replace("-", "").upper().translate(str.maketrans("OIL", "011"))

@@ -382,11 +382,14 @@ class EntrantsPage(Page):
         if self.members.opacity:
             members = tuple(m.strip() for m in self.members.text.split(",") if m.strip())
         try:
-            self.hub.add_entrant(name, members)
+            warned = self.hub.add_entrant(name, members)
         except TournamentError as e:
             self.say(self.message, str(e))
             return
-        self.say(self.message, f"Added {name}.", ok=True)
+        if warned:  # added, but it looks like another entrant's name
+            self.say(self.message, f"Added {name}. {warned}.")
+        else:
+            self.say(self.message, f"Added {name}.", ok=True)
         self.name.text = ""
         self.members.text = ""
 

@@ -4,10 +4,17 @@
 existing broker its config names), the :class:`~companion.tournament.director.Director`, and the
 standings page, and stops them in reverse order. No port is open before :meth:`start` or after
 :meth:`stop`: this is the only place the companion listens on the network.
+
+One director per tournament: :meth:`TournamentService.start` first takes the tournament's
+lock (``serve.lock`` in its folder, an exclusive ``flock`` holding the process id), and a
+second ``serve`` (or the Tournament screen serving it too) is refused in words naming the
+process that serves it, before it touches the broker. Two directors on one broker would throw
+each other off it about once a second, and the second would stop the first one's broker.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import threading
@@ -26,6 +33,32 @@ from companion.tournament.web import StandingsFeed, StandingsServer
 
 class ServiceError(RuntimeError):
     """Raised when the tournament cannot be served; says why."""
+
+
+SERVE_LOCK = "serve.lock"
+
+
+def take_serve_lock(folder: Path, tid: str) -> int:
+    """Hold the tournament's lock (``folder/serve.lock``): one director at a time; returns
+    the descriptor (closing it lets go; so does the process ending, however it ends).
+    Raised when another process holds it: :class:`ServiceError` naming it."""
+    from companion.store import LockRefused, hold_lock_file
+    from companion.tournament.store import private_folder
+
+    try:
+        private_folder(folder)
+        return hold_lock_file(folder / SERVE_LOCK)
+    except LockRefused as e:
+        if e.held:
+            who = f"process {e.holder}" if e.holder is not None else "another process"
+            raise ServiceError(f"tournament {tid} is already being served by {who} "
+                               "(`companion tournament serve`, or a Tournament screen): one "
+                               "director per tournament; stop that one first") from None
+        raise ServiceError(f"tournament {tid} cannot be served: its lock "
+                           f"{folder / SERVE_LOCK} {e.why}") from None
+    except OSError as e:
+        raise ServiceError(f"tournament {tid} cannot be served: its folder {folder} cannot "
+                           f"be made ({e.strerror or e})") from None
 
 
 def lan_address() -> str:
@@ -74,6 +107,7 @@ class TournamentService:
         self.restarts = 0  # times the broker was found dead and started again
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
+        self._lock: int | None = None
 
     @property
     def config(self) -> DirectorConfig:
@@ -103,6 +137,7 @@ class TournamentService:
             raise
 
     def _start(self) -> None:
+        self._lock = take_serve_lock(self.folder, self.tid)
         config = self.desk.ensure_tables()
         if not config.external:
             self.broker = Broker(self.folder / "broker", BrokerPlan(
@@ -111,7 +146,8 @@ class TournamentService:
             self.broker.start()
         host, port = config.broker_endpoint()
         self.director = Director(self.desk, host, port, config.director_password,
-                                 on_change=self._changed)
+                                 on_change=self._changed, per_table=self.broker is not None,
+                                 folder=self.folder)
         if self.broker is not None and self.broker.adopted is not None:
             self.director.note(f"took over the broker left running (pid {self.broker.adopted})")
         self.director.start()
@@ -211,6 +247,9 @@ class TournamentService:
         if self.broker is not None:
             self.broker.stop()
             self.broker = None
+        if self._lock is not None:
+            os.close(self._lock)  # the next director may serve
+            self._lock = None
 
     def __enter__(self) -> TournamentService:
         self.start()

@@ -89,6 +89,13 @@ def readable_secrets(journal: Path, tournaments: Path) -> list[Path]:
     return found
 
 
+def takes_part(db: sqlite3.Connection) -> bool:
+    """Whether the journal (an open connection to it: the app's) holds a tournament this
+    companion directs or a table joined."""
+    return bool(db.execute("SELECT 1 FROM tournament_list UNION ALL "
+                           "SELECT 1 FROM tournament_membership LIMIT 1").fetchall())
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     """The journal's file, opened the one way (:func:`companion.store.connect`: WAL,
     ``synchronous=FULL``, its migrations make the tournament tables), owner-only."""
@@ -147,6 +154,17 @@ class _Base:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A reported game file, kept with the tournament (once per report id)."""
+
+    round: int
+    table: int
+    report_id: str
+    source: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -225,8 +243,10 @@ class TournamentStore(_Base):
             raise StoreError(f"tournament {tid} in {self.path}: {e}") from None
         return t, (events[-1][0] if events else 0)
 
-    def append(self, tid: str, events: Sequence[TournamentEvent], after: int) -> int:
-        """Append events after sequence number ``after``; returns the new last number.
+    def append(self, tid: str, events: Sequence[TournamentEvent], after: int,
+               games: Sequence[SavedGame] = ()) -> int:
+        """Append events after sequence number ``after`` (and keep ``games``, reported game
+        files, in the same transaction: all of it or none); returns the new last number.
         Raised when someone else appended first: :class:`StaleError`."""
         with self._transaction() as db:
             row = db.execute("SELECT MAX(seq) FROM tournament_events WHERE tournament=?",
@@ -238,23 +258,32 @@ class TournamentStore(_Base):
                 seq += 1
                 db.execute("INSERT INTO tournament_events VALUES (?, ?, ?, ?)",
                            (tid, seq, json.dumps(event_to_json(event)), time.time()))
+            for game in games:
+                self._save_game(db, tid, game)
         return seq
 
     def save_game(self, tid: str, round_number: int, table: int, report_id: str, source: str,
                   text: str) -> None:
         """Keep a reported game file (once per report id)."""
         with self._transaction() as db:
-            db.execute("INSERT OR IGNORE INTO tournament_games VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (tid, round_number, table, report_id, source, text, time.time()))
+            self._save_game(db, tid, SavedGame(round_number, table, report_id, source, text))
 
-    def refuse(self, tid: str, source: str, reason: str, size: int) -> None:
+    @staticmethod
+    def _save_game(db: sqlite3.Connection, tid: str, game: SavedGame) -> None:
+        db.execute("INSERT OR IGNORE INTO tournament_games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (tid, game.round, game.table, game.report_id, game.source, game.text,
+                    time.time()))
+
+    def refuse(self, tid: str, source: str, reason: str, size: int, count: int = 1) -> None:
         """Keep a message that was refused (who sent it, why, how large) for the organiser;
-        the newest :data:`REFUSED_KEPT` are kept, every one is counted."""
+        the newest :data:`REFUSED_KEPT` are kept, every one is counted (``count``: this
+        many messages, said once)."""
         with self._transaction() as db:
             db.execute("INSERT INTO tournament_refused VALUES (?, ?, ?, ?, ?)",
                        (tid, source[:80], reason[:300], size, time.time()))
-            db.execute("INSERT INTO tournament_refused_count VALUES (?, 1) ON CONFLICT"
-                       "(tournament) DO UPDATE SET refused=refused+1", (tid,))
+            db.execute("INSERT INTO tournament_refused_count VALUES (?, ?) ON CONFLICT"
+                       "(tournament) DO UPDATE SET refused=refused+excluded.refused",
+                       (tid, count))
             db.execute("DELETE FROM tournament_refused WHERE tournament=? AND rowid <= (SELECT "
                        "rowid FROM tournament_refused WHERE tournament=? ORDER BY rowid DESC "
                        "LIMIT 1 OFFSET ?)", (tid, tid, REFUSED_KEPT))
@@ -376,6 +405,6 @@ class TableStore(_Base):
                 for a, b, c, d, e, f in rows]
 
 
-__all__ = ["REFUSED_KEPT", "Membership", "OutboxItem", "ReportRecord", "StaleError",
+__all__ = ["REFUSED_KEPT", "Membership", "OutboxItem", "ReportRecord", "SavedGame", "StaleError",
            "StoreError", "TableStore", "TournamentRecord", "TournamentStore", "private_file",
-           "private_folder", "readable_secrets"]
+           "private_folder", "readable_secrets", "takes_part"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -36,33 +37,73 @@ STAGE_NAMES = {"qualifying": "qualifying round", "group": "group round",
                "final": "the final", "tie-break": "tie-break round", "waiting": "waiting"}
 
 
-class StandingsFeed:
-    """What the page shows and when it changed. :meth:`bump` may be called from any thread."""
+#: Pages are sent a new body at most this often, however often the tournament changes
+#: (tables flipping on and off line thousands of times a second cost a page 4 bodies a second).
+PAGE_GAP_SECONDS = 0.25
 
-    def __init__(self, snapshot: Callable[[], dict[str, Any]]) -> None:
+
+class StandingsFeed:
+    """What the page shows and when it changed. :meth:`bump` may be called from any thread;
+    changes are coalesced: :attr:`version` (what pages are sent) goes up at most every
+    ``min_gap`` seconds, and always once after the last change."""
+
+    def __init__(self, snapshot: Callable[[], dict[str, Any]],
+                 min_gap: float = PAGE_GAP_SECONDS) -> None:
         self.snapshot = snapshot
+        self.min_gap = min_gap
         self.version = 1
         self.closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
         self._cache: tuple[int, dict[str, Any], str] | None = None
         self._lock = threading.Lock()
+        self._dirty = False  # changed since the version last sent
+        self._scheduled = False  # a new version is due on the loop
+        self._last = -math.inf  # the loop's time when the version last went up
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._event = asyncio.Event()
 
     def bump(self) -> None:
-        """Something changed: every open page is sent the new body."""
+        """Something changed: every open page is sent the new body (soon: once for all the
+        changes of the next ``min_gap`` seconds)."""
         with self._lock:
-            self.version += 1
+            self._dirty = True
+            if self._scheduled:
+                return
+            self._scheduled = True
         loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._wake)
+        if loop is None or loop.is_closed():  # no page served: nobody to spare
+            self._publish()
+            return
+        loop.call_soon_threadsafe(self._schedule)
+
+    def _schedule(self) -> None:
+        """The loop's thread: the new version now, or ``min_gap`` after the last one."""
+        assert self._loop is not None
+        wait = self._last + self.min_gap - self._loop.time()
+        if wait <= 0:
+            self._publish()
+        else:
+            self._loop.call_later(wait, self._publish)
+
+    def _publish(self) -> None:
+        with self._lock:
+            self._scheduled = False
+            dirty, self._dirty = self._dirty, False
+            if dirty:
+                self.version += 1
+        if dirty:
+            if self._loop is not None and not self._loop.is_closed():
+                self._last = self._loop.time()
+            self._wake()
 
     def close(self) -> None:
         self.closing = True
-        self.bump()
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake)
 
     def _wake(self) -> None:
         if self._event is not None:

@@ -8,7 +8,8 @@ webcam 0, then the stand-in. Names:
 - ``picamera2`` or ``picamera2:N``: the Pi camera (N-th camera);
 - ``opencv:N`` a USB webcam by index, ``opencv:PATH`` a video file;
 - ``replay:PATH``: a folder of images or a video at its own pace; ``replay:PATH?hold=S`` holds
-  each image of a folder S seconds, as a still table (a photo of a settled throw);
+  each image of a folder S seconds, as a still table (a photo of a settled throw); a folder
+  whose photos wait for the game (``step``: the next one when asked) is the app's choice;
 - ``synthetic``: rendered dice rolls (the stand-in when no camera is present). What it draws is
   given by the caller (``stand_in=``): this package knows devices, not dice.
 
@@ -202,8 +203,10 @@ def make_source(
                 f"camera source {spec!r}: replay needs a path, e.g. replay:clips/roll1"
             )
         path, query = replay_query(spec, arg)
-        rp_kw: dict[str, Any] = {k: opts[k] for k in ("fps", "loop", "realtime", "hold")
+        rp_kw: dict[str, Any] = {k: opts[k] for k in ("fps", "loop", "realtime", "hold", "step")
                                  if k in opts}
+        if "hold" in query:  # a hold given in the spec: photos held that long, not stepped
+            rp_kw["step"] = False
         rp_kw.update(query)
         return ReplaySource(path, **rp_kw, **common)
     if name == "synthetic":

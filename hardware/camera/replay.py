@@ -31,6 +31,10 @@ class ReplaySource(FrameSource):
     still), instead of one frame per image. :attr:`photo` is then the number of the image of
     the last frame (from 0, counting on across loops), so a reader can tell a new throw from
     the same one filmed again. None or 0: one frame per image (a film).
+
+    ``step`` (folders only): each image is a still table held until :meth:`next_photo` is
+    called, however long that takes (a table of photos that waits for the game: the next
+    throw comes when it is asked for); ``hold`` is then not used. :attr:`photo` says which.
     """
 
     def __init__(
@@ -41,6 +45,7 @@ class ReplaySource(FrameSource):
         loop: bool = False,
         realtime: bool = True,
         hold: float | None = None,
+        step: bool = False,
         reconnect_interval: float = 1.0,
         clock: Clock = time.monotonic,
         sleep: Sleep = time.sleep,
@@ -55,7 +60,10 @@ class ReplaySource(FrameSource):
         self._fps_arg = fps
         self.fps: float = fps or 10.0
         self.hold = float(hold) if hold else None
+        self.step = bool(step)
         self.photo = -1  # the image of the last frame (holding photos), -1 before the first
+        self._stepped = 0  # stepping: the image shown now (next_photo moves on)
+        self._decoded: tuple[int, np.ndarray] | None = None  # the image held, decoded once
         self.loop = loop
         self.realtime = realtime
         self._files: list[Path] = []
@@ -123,16 +131,27 @@ class ReplaySource(FrameSource):
         """How many frames show each image: 1, or ``hold`` seconds of frames at ``fps``."""
         return 1 if self.hold is None else max(1, round(self.hold * self.fps))
 
+    def next_photo(self) -> None:
+        """Stepping (``step=True``): the next image from the next frame on (past the last:
+        the end of the replay, or the first again when looping). Call it from the thread that
+        reads the frames."""
+        self._stepped += 1
+
     def _image_at(self, pos: int) -> np.ndarray:
         n = len(self._files)
-        pos //= self.frames_per_photo
+        pos = self._stepped if self.step else pos // self.frames_per_photo
         if pos >= n and not self.loop:
             raise EndOfStream(f"camera {self.name}: end of replay after {n} images")
         self.photo = pos
+        if self._decoded is not None and self._decoded[0] == pos:  # held: decoded once
+            return self._decoded[1].copy()
         path = self._files[pos % n]
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise DeviceLost(f"replay image {path} is missing or unreadable")
+        if self.step or self.hold is not None:
+            self._decoded = (pos, image)
+            return image.copy()
         return image
 
     def _video_at(self, pos: int) -> np.ndarray:
@@ -162,3 +181,4 @@ class ReplaySource(FrameSource):
         if cap is not None:
             cap.release()
         self._files = []
+        self._decoded = None

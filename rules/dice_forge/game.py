@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 import pickle
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.core import (
     Call,
@@ -102,6 +103,12 @@ class DiceForge(Game[State]):
     min_players = 2
     max_players = 4
     Options = DiceForgeOptions
+
+    @classmethod
+    def variant(cls, options: Mapping[str, Any]) -> str:
+        """The Rebellion module played: "Titans module", "Goddess module" ("" for none)."""
+        module = options.get("module")
+        return f"{module.title()} module" if module in ("titans", "goddess") else ""
 
     def initial_state(self, rng: random.Random) -> State:
         opts: DiceForgeOptions = self.options

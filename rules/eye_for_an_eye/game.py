@@ -75,7 +75,7 @@ class EyeOptions:
     friendly_fire: bool = False
     heal_above_start: bool = False
     health_tokens: int = HEALTH_TOKENS
-    match_length: Literal["sides", "players"] = "sides"
+    match_length: Literal["sides", "players"] = "players"
 
 
 @dataclass
@@ -833,9 +833,9 @@ class EyeForAnEye(Game[EyeState]):
 
     @property
     def rounds_total(self) -> int:
-        """Rounds in the match: the option, else "the number of players, plus one", where a
-        player is a side (a team in Alliances; option match-length = "players" counts each
-        player)."""
+        """Rounds in the match: the option, else "the number of players, plus one", counting
+        every player as the rulebook does (2v2 Alliances: 5 rounds); option match-length =
+        "sides" counts a team as one (2v2: 3 rounds)."""
         if self.options.rounds is not None:
             return self.options.rounds
         if self.options.match_length == "players":

@@ -22,6 +22,7 @@ from typing import Any
 
 from rules.core import Placings, Setup
 from rules.eye_for_an_eye.scoring import points_table
+from rules.names import invisible, normal
 from rules.tournament.draw import count_meetings, draw_tables, table_sizes
 from rules.tournament.elimination import Elimination, TournamentError
 from rules.tournament.events import (
@@ -166,7 +167,7 @@ class Tournament:
             seed: int = 0) -> Tournament:
         t = cls()
         f = fmt if isinstance(fmt, Format) else Format.from_mapping(fmt)
-        t.apply(Created(name, f, seed))
+        t.apply(Created(_visible(name, "tournament name"), f, seed))
         return t
 
     @classmethod
@@ -324,7 +325,12 @@ class Tournament:
     # -- the helpers that make events ---------------------------------------------------------
 
     def add_entrant(self, name: str, members: Sequence[str] = ()) -> EntrantAdded:
-        event = EntrantAdded(name, tuple(members))
+        """A new entrant (Alliances: a team and its members). Names are written one way (NFC)
+        and refused when they hold what cannot be seen (:func:`rules.names.invisible`); names
+        already in the events are read as they are. Raised when not allowed:
+        :class:`TournamentError` naming it."""
+        event = EntrantAdded(_visible(name, "entrant name"),
+                             tuple(_visible(m, f"team {name!r} member") for m in members))
         self.apply(event)
         return event
 
@@ -453,6 +459,16 @@ def placings_for_entrants(seats: Sequence[str], teams: Sequence[Sequence[str]],
 
 
 # -- applying events ------------------------------------------------------------------------
+
+
+def _visible(name: str, what: str) -> str:
+    """``name`` written one way (NFC); raised when it holds what cannot be seen."""
+    if not isinstance(name, str):
+        raise TournamentError(f"{what} {name!r}: must be text")
+    hidden = invisible(name)
+    if hidden:
+        raise TournamentError(f"{what} {name!r}: holds {hidden}: type it again")
+    return normal(name)
 
 
 def _check_name(name: str, what: str) -> None:

@@ -328,11 +328,19 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         def release(self, who: str) -> None:
             pass
 
-        def expect(self, rollers: Any) -> None:
+        def expect(self, rollers: Any, turn: int = 0) -> None:
             pass
+
+        photo_table = False
+
+        def next_photo(self) -> bool:
+            return False
 
         def latest(self) -> Snapshot | None:
             return self.snap
+
+        def crops_of(self, reading: Reading) -> None:
+            return None  # no picture kept: the players' corrections teach nothing
 
         def close(self) -> None:
             pass

@@ -19,6 +19,18 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 pytestmark = pytest.mark.app
 
 
+def close_play_code(d: Any) -> Generator[int, None, None]:
+    """Close the BG Stats code a game ended by agreement offers."""
+    from kivy.core.window import Window
+
+    from companion.frame import PlayCode
+
+    view = next((c for c in Window.children if isinstance(c, PlayCode)), None)
+    assert view is not None, "no BG Stats code after an ending by agreement"
+    press_in(d, view, "Close")
+    yield 1
+
+
 def test_end_game_records_a_result_and_no_result_and_forgets_a_game_with_no_call(
         app_dirs: Path) -> None:
     from kivy.uix.label import Label
@@ -71,6 +83,7 @@ def test_end_game_records_a_result_and_no_result_and_forgets_a_game_with_no_call
         yield from leave_game(d, screen, "End game")
         assert app.session is None and app.sm.current == "start"
         assert app.journal.unfinished() == []
+        yield from close_play_code(d)  # offered at once (tests/app/test_app_play_code.py)
         # 2. ended with no result
         app.start_game(Setup("dice-ocalypse", ("Ana", "Ben", "Cy"), {}, 12))
         yield 2
@@ -78,6 +91,7 @@ def test_end_game_records_a_result_and_no_result_and_forgets_a_game_with_no_call
         seen["none"] = app.session.game_id
         yield from leave_game(d, app.sm.current_screen, "No result")
         assert app.journal.unfinished() == []
+        yield from close_play_code(d)
         # 3. left before the first call: not kept at all
         app.start_game(Setup("dice-ocalypse", ("Dee", "Eve"), {}, 13))
         yield 2
@@ -117,8 +131,8 @@ def test_end_game_records_a_result_and_no_result_and_forgets_a_game_with_no_call
         agreed, none = history.game(seen["agreed"]), history.game(seen["none"])
         assert history.count() == 3  # the game with no call is not in the history
         over = history.game(seen["over"])
-    # the screen shows the QR code of this play's link, module for module, 3 px a module
-    # (OpenCV's QR reader does not read codes this large, so the picture is compared with
+    # the screen shows the QR code of this play's link, module for module, whole pixels a
+    # module (OpenCV's QR reader does not read codes this large, so the picture is compared with
     # segno's code of the link; the link itself decodes to the play)
     import json
     import urllib.parse
@@ -133,10 +147,12 @@ def test_end_game_records_a_result_and_no_result_and_forgets_a_game_with_no_call
     grey = cv2.imread(str(seen["qr_shot"]), cv2.IMREAD_GRAYSCALE)
     ys, xs = np.where(grey[:, :400] > 250)  # the code's white quiet zone, left of the words
     modules = len(qr_rgb(seen["link"], scale=1))
-    shown = grey[ys.min():ys.max() + 1, xs.min():xs.min() + 3 * modules]
-    assert shown.shape == (3 * modules, 3 * modules)
+    px = (ys.max() + 1 - ys.min()) // modules
+    assert px >= 3
+    shown = grey[ys.min():ys.max() + 1, xs.min():xs.min() + px * modules]
+    assert shown.shape == (px * modules, px * modules)
     code = qr_rgb(seen["link"], scale=1)[:, :, 0] < 128  # each module: dark or light
-    assert np.array_equal(shown[1::3, 1::3] < 128, code)  # read at each module's centre
+    assert np.array_equal(shown[px // 2::px, px // 2::px] < 128, code)  # at each centre
     play = json.loads(urllib.parse.unquote(seen["link"].split("data=", 1)[1]))
     assert play == bgstats_play(over) and play["sourcePlayId"] == f"tc-{over.digest}"
     assert agreed.is_over and not agreed.can_resume

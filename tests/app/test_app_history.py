@@ -253,11 +253,19 @@ class TableCamera:
     def release(self, who: str) -> None:
         pass
 
-    def expect(self, rollers: Any) -> None:
+    def expect(self, rollers: Any, turn: int = 0) -> None:
         pass
+
+    photo_table = False
+
+    def next_photo(self) -> bool:
+        return False
 
     def latest(self) -> Any:
         return self.snap
+
+    def crops_of(self, reading: Any) -> None:
+        return None  # no picture kept: the players' corrections teach nothing
 
     def close(self) -> None:
         pass

@@ -97,7 +97,8 @@ def test_start_screen_problems_are_whole_and_in_players_words(app_dirs: Path) ->
     assert "17 characters" in seen["long"] and "at most 16" in seen["long"]
     assert "Players 1 and 3 are both called ana" in seen["same"]
     assert seen["modes6"] == (["Alliances (teams)"], "Alliances (teams)")
-    assert seen["note6"] == "Every Eye for Themselves: 2 to 4 players"
+    assert seen["note6"] == ("Alliances (teams) is chosen for 6: Every Eye for Themselves is "
+                             "for 2 to 4 players.")
     assert seen["forge"][0] == ["Ana", "Ben", "Cy", "Dee"]
     assert "Eli and Fay are not seated" in seen["forge"][1]
     assert seen["modes3"] == (["Every Eye for Themselves"], "Every Eye for Themselves")

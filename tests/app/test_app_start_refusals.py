@@ -147,7 +147,8 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
     assert "starts with a letter" in huge["digit first"]
     assert "letters, digits, spaces" in huge["bad character"]
     assert "Players 1 and 3 are both called ana" in huge["same"]
-    assert huge["six in the arena"] == "Every Eye for Themselves: 2 to 4 players"
+    assert huge["six in the arena"] == ("Alliances (teams) is chosen for 6: Every Eye for "
+                                        "Themselves is for 2 to 4 players.")
     assert "Eli and Fay are not seated" in huge["left out"]
     assert "The camera can fill the boards only when there is one" in huge[
         "no camera for the boards"]

@@ -32,7 +32,7 @@ def test_tapped_names_are_ticked_in_place_and_messages_do_not_push_them(
         app_dirs: Path) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.drive import Driver, ManualClock, layout_problems, run_app
 
     journal = app_dirs / "j.sqlite3"
     _journal_with_players(journal)
@@ -70,6 +70,14 @@ def test_tapped_names_are_ticked_in_place_and_messages_do_not_push_them(
                           for n, c in page.chip_buttons.items() if where(c) != before[n]]
         seen["entrants"] = [x.name for x in app.tournaments.desk.tournament.entrants()]
         d.screenshot(shots / "tournament-entrants-ticked.png")
+        page.name.text = "\u0410na"  # a Cyrillic А: added, with a word in the same place
+        d.tap(button(page.root, "Add"))
+        yield 2
+        seen["look-alike"] = page.message.text
+        seen["problems"] = layout_problems(page.message, (800, 480))
+        if where(page.message) != message_at:
+            seen["moved"].append("after the look-alike: the message moved")
+        d.screenshot(shots / "tournament-entrants-look-alike.png")
 
     run_app(app, script)
     assert seen["moved"] == []
@@ -79,6 +87,9 @@ def test_tapped_names_are_ticked_in_place_and_messages_do_not_push_them(
         assert seen["ticked"][name] == ((f"{name}: in", True) if taken else (name, False))
     assert seen["message"] == "Added Grace."
     assert seen["refusal"].startswith("Type a name")
+    assert seen["look-alike"] == ("Added \u0410na. \u0410na looks like Ana: its 1st letter, "
+                                  "\u0410, is Cyrillic.")
+    assert seen["problems"] == [], "\n".join(seen["problems"])
 
 
 def test_an_entrant_is_typed_on_the_names_keyboard_and_enter_adds_it(app_dirs: Path) -> None:

@@ -84,7 +84,7 @@ def _text(mutate) -> str:  # type: ignore[no-untyped-def]
      r"profile\.table\.homography: expected at least 9 items"),
     (lambda d: d.pop("camera"), r"missing key 'camera'"),
     (lambda d: d.update(format="something-else"), r"format: expected 'table-companion-profile'"),
-    (lambda d: d.update(version=4), r"version 4 is newer than this companion"),
+    (lambda d: d.update(version=5), r"version 5 is newer than this companion"),
     (lambda d: d["profile"]["face_sets"][0].update(colour=1),
      r"unknown key 'profile\.face_sets\[0\]\.colour'"),
     (lambda d: d["profile"]["face_sets"][0].pop("features"),
@@ -152,7 +152,7 @@ def test_version_1_is_upgraded() -> None:
     assert p.profile.die_size == 40.0
     assert "upgraded from a version 1" in p.notes
     again = profiles.loads(p.dumps())
-    assert again == p and json.loads(p.dumps())["version"] == profiles.VERSION == 3
+    assert again == p and json.loads(p.dumps())["version"] == profiles.VERSION == 4
 
 
 def test_version_1_is_checked_strictly_too() -> None:
@@ -211,7 +211,7 @@ def _v2(p: CalibrationProfile) -> dict:  # type: ignore[type-arg]
     ``features`` (their examples were vision's polar Fourier descriptor, 144 numbers)."""
     d = p.to_dict()
     d["version"] = 2
-    del d["zones"]
+    del d["zones"], d["dice"], d["profile"]["head"]
     for info in d["face_sets"]:
         del info["captures"]
         info["features"] = "0123456789abcdef"
@@ -232,10 +232,10 @@ def test_version_2_face_sets_are_left_out_and_flagged(store: Path) -> None:
     assert profiles.stale_face_sets(old) == ["e4e"]
     assert "face set 'e4e' was learned with vision's older face features" in old.notes
     assert "learned again" in old.notes and old.notes.startswith("north window; ")
-    # the upgraded profile is a version 3 profile that round-trips exactly
+    # the upgraded profile is a version 4 profile that round-trips exactly
     paths.profile_store().save(old)
     back = paths.profile_store().load("kitchen-picam")
-    assert back == old and json.loads(back.dumps())["version"] == 3
+    assert back == old and json.loads(back.dumps())["version"] == 4
     # a version 2 file is checked strictly too
     bad = _v2(p)
     bad["face_sets"][0]["captures"] = {}

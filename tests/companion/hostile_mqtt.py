@@ -142,3 +142,46 @@ class Attacker:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+@dataclass
+class Flood:
+    """What :func:`flood_then_report` saw: the flooding table's client, and each other
+    table's answer with the seconds it waited for it (for figures only)."""
+
+    flooder: Attacker
+    others: dict[int, tuple[Ack, float]]
+    answered_then: int  # the flood's answers once every other table had its own
+    clients: list[Attacker]
+
+    def close(self) -> None:
+        for client in self.clients:
+            client.close()
+
+
+def flood_then_report(port: int, tid: str, secrets: dict[int, str],
+                      seats: dict[int, tuple[str, ...]], flood: int,
+                      tables: tuple[int, ...] = (2, 3, 4)) -> Flood:
+    """Table 1 queues ``flood`` reports (each one refused: another tournament's) at the
+    broker, waiting until the broker has every one; then each of ``tables`` reports its
+    seats' result once and waits for its answer. Close the returned :class:`Flood`."""
+    flooder = Attacker(port, tid, "table-1", secrets[1])
+    done = Flood(flooder, {}, 0, [flooder])
+    try:
+        bad = json.dumps({"report_id": "flood", "tournament": "zz99", "round": 1, "table": 1,
+                          "placings": [["A"], ["B"]]}).encode()
+        for info in [flooder.client.publish(topic_table(tid, "table-1", "report"), bad, qos=1)
+                     for _ in range(flood)]:
+            info.wait_for_publish(timeout=WAIT * 4)
+        for n in tables:
+            other = Attacker(port, tid, f"table-{n}", secrets[n])
+            done.clients.append(other)
+            asked = time.monotonic()
+            ack = other.send(Report(uuid.uuid4().hex, tid, 1, n, tuple(
+                (s,) for s in seats[n]), "a game file").to_payload())
+            done.others[n] = (ack, time.monotonic() - asked)
+        done.answered_then = len(flooder.acks)
+    except BaseException:
+        done.close()
+        raise
+    return done

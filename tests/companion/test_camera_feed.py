@@ -334,9 +334,6 @@ def test_a_folder_of_photos_is_a_table_each_photo_a_settled_throw_then_its_end_i
     says and logs, not an error, and not a silent wait."""
     import logging
 
-    from companion.preview import REPLAY_HOLD
-
-    assert REPLAY_HOLD >= 2  # each photo shown a few seconds by default
     folder = photo_folder(tmp_path / "photos", [(2, 5), (6, 6, 1), (3,)])
     config = {"camera": {"realtime": False, "fps": 20}}
     feed = CameraFeed(f"replay:{folder}?hold=0.5", config=config, fps=200.0)
@@ -353,6 +350,61 @@ def test_a_folder_of_photos_is_a_table_each_photo_a_settled_throw_then_its_end_i
     assert any("has ended" in r.getMessage() for r in caplog.records)
     assert not feed.running
     feed.close()
+
+
+def test_a_folder_of_photos_waits_for_the_game_each_photo_for_one_roll_it_asks_for(
+        tmp_path: Any) -> None:
+    """Issue 44, item 2: replay:FOLDER held each photo 3 s whatever the game did (five photos
+    went by in 15 s of a roll-off). Now a photo is shown until the game asks for a roll again
+    (after a call: the next roller, even the same one) or the players ask for the next
+    (next_photo); a photo of an empty tray is passed over when a roll is asked for; time alone
+    moves nothing on."""
+    folder = photo_folder(tmp_path / "photos", [(2, 5), (), (6, 6, 1), (3,), (4, 4)])
+    config = {"camera": {"realtime": False, "fps": 20}}
+    feed = CameraFeed(f"replay:{folder}", config=config, fps=200.0)
+    assert feed.photo_table and not CameraFeed(f"replay:{folder}?hold=3").photo_table
+    assert not CameraFeed(f"replay:{folder}", config={"camera": {"hold": 2}}).photo_table
+    rolls: list[Any] = []
+    feed.on_roll = rolls.append
+
+    def shown() -> list[int]:
+        snap = feed.latest()
+        return [] if snap is None else sorted(d.value for d in snap.reading.dice)
+
+    def frames_pass(n: int = 60) -> None:  # time goes by: many frames of the same photo
+        start = feed.taken
+        wait_for(lambda: feed.taken >= start + n)
+
+    feed.want("game")
+    wait_for(lambda: feed.latest() is not None)
+    frames_pass()
+    assert shown() == [2, 5] and rolls == []  # no roll asked for: none given, nothing moves
+    feed.expect((), turn=0)
+    wait_for(lambda: len(rolls) == 1)
+    frames_pass()
+    assert len(rolls) == 1 and shown() == [2, 5]  # one roll per photo, however long shown
+    feed.expect(("Ana",), turn=1)  # a call later the game asks again: the next photo
+    wait_for(lambda: len(rolls) == 2)
+    assert sorted(d.value for d in rolls[1].dice) == [1, 6, 6]  # the empty tray passed over
+    feed.expect(None, turn=2)  # no roll asked (a keep): the photo stays
+    frames_pass()
+    assert shown() == [1, 6, 6] and len(rolls) == 2
+    assert feed.next_photo()  # the players ask for the next: shown, not yet a roll
+    wait_for(lambda: shown() == [3])
+    frames_pass()
+    assert len(rolls) == 2
+    feed.expect(("Ana",), turn=2)  # asked: the photo shown is given
+    wait_for(lambda: len(rolls) == 3)
+    assert [d.value for d in rolls[2].dice] == [3] and shown() == [3]
+    assert feed.next_photo()  # while a roll is asked for: the next photo is given to it
+    wait_for(lambda: len(rolls) == 4)
+    assert sorted(d.value for d in rolls[3].dice) == [4, 4]
+    feed.expect(("Ben",), turn=3)  # past the last photo: the end, said
+    wait_for(lambda: feed.ended is not None or feed.error is not None, 60)
+    assert feed.error is None and "no more rolls" in str(feed.ended)
+    assert len(rolls) == 4
+    feed.close()
+    assert not CameraFeed("synthetic").next_photo()  # not a table of photos: nothing done
 
 
 def test_a_photo_is_one_roll_however_long_it_is_held_and_waits_for_a_roll_to_be_expected(

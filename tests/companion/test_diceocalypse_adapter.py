@@ -48,8 +48,9 @@ def test_too_many_dice_is_a_problem_that_names_the_counts() -> None:
     r = reading((10, 10, 1), (60, 10, 5), (110, 10, 6))
     entry = read_roll(r, "Cy", 2)
     assert entry.text() is None
-    assert entry.problem == ("3 dice in the tray, Cy rolls 2 dice: take the extra dice out or "
-                             "remove them here")
+    assert entry.problem == ("3 dice in the tray, Cy rolls 2 dice: tap the die not rolled to "
+                             "set it aside")
+    assert entry.surplus == 1
     fixed = entry.remove(2)
     assert fixed.problem == "" and fixed.text() == "Cy: Roll 1 5"
 

@@ -206,13 +206,40 @@ def test_a_corrected_die_goes_to_the_statistics_and_a_sure_roll_is_called(journa
     assert fixed[1][1] == {0: "2"}
 
 
-def test_too_many_dice_is_a_problem_to_fix_before_any_call(journal: Journal) -> None:
+def test_too_many_dice_are_said_and_set_aside_by_a_tap(journal: Journal) -> None:
+    """Issue 44, item 2: a photo of 3 dice for Ana's roll of 1 said "remove them here" with no
+    way to: every die seen is shown, a tap sets one aside, then the roll can be entered."""
     t = table(journal, camera_on=True)
-    assert t.on_reading(row(4, 5)) is None
+    assert t.on_reading(row(4, 5, 2)) is None
     v = t.view()
-    assert v.lines[0] == ("2 dice in the tray, Ana rolls 1 die: take the extra dice out or "
-                          "remove them here")
+    assert v.lines[0] == ("3 dice in the tray, Ana rolls 1 die: tap the 2 dice not rolled to "
+                          "set them aside")
+    assert [(d.text, d.look, d.enabled) for d in v.dice[:4]] == [
+        ("4", "aside", True), ("5", "aside", True), ("2", "aside", True), ("", "off", False)]
     assert not v.primary.legal and calls(t) == []
+    t.tap_die(0)  # the 4 is not Ana's
+    v = t.view()
+    assert v.lines[0].startswith("2 dice in the tray") and "set it aside" in v.lines[0]
+    t.tap_die(1)  # nor the 2
+    v = t.view()
+    assert [(d.text, d.look) for d in v.dice[:2]] == [("5", "value"), ("", "off")]
+    assert v.primary.legal and t.tap_primary() and calls(t) == ["Ana: Roll 5"]
+
+
+def test_a_number_typed_by_hand_is_never_overwritten_by_the_camera(journal: Journal) -> None:
+    """Issue 44, item 2: the next photo overwrote a number typed by hand."""
+    t = table(journal, camera_on=True)
+    t.tap_number(3)  # Ana's die, typed
+    assert t.on_reading(row(6)) is None  # a reading comes: not taken, not called
+    v = t.view()
+    assert v.dice[0].text == "3" and calls(t) == []
+    assert "the numbers typed by hand stay" in v.refusal
+    t.tap_number(4)  # the typed number can still be changed by hand
+    t.tap_die(0)
+    t.tap_number(2)
+    assert t.view().dice[0].text == "2"
+    t.clear_entry()  # Clear takes the camera's reading kept aside
+    assert calls(t) == ["Ana: Roll 6"]
 
 
 def test_hot_dice_roll_on_bank_undo_and_redo(journal: Journal) -> None:

@@ -48,8 +48,11 @@ def test_bgstats_plays_carry_the_documented_fields(history: History) -> None:
     assert len(plays) == sum(g.is_over for g in games)  # unfinished games are no plays
     over = [g for g in games if g.is_over]
     for play, g in zip(plays, over, strict=True):
-        assert set(play) == {"sourceName", "sourcePlayId", "playDate", "durationMin",
-                             "comments", "game", "players"}  # no app name as the location
+        # no app name as the location; comments only when the players have something to say
+        assert set(play) - {"comments", "board"} == {"sourceName", "sourcePlayId", "playDate",
+                                                     "durationMin", "game", "players"}
+        assert "calls" not in play.get("comments", "") and "journal" not in play.get(
+            "comments", "")
         assert play["sourceName"] == ex.SOURCE_NAME and play["sourcePlayId"] == f"tc-{g.digest}"
         assert set(play["game"]) - {"bggId"} == {"name", "sourceGameId", "highestWins"}
         assert ("bggId" in play["game"]) == (g.game == "dice-forge")
@@ -75,11 +78,11 @@ def test_bgstats_links_and_page_decode_back_to_the_plays(history: History,
     data = urllib.parse.unquote(link.split("data=", 1)[1])
     assert json.loads(data) == plays[0]
     page = tmp_path / "plays.html"
-    assert ex.write_bgstats(history.games(), page) == len(plays)
+    assert ex.export_file(history, history.games(), "bgstats", page)[0] == len(plays)
     text = page.read_text(encoding="utf-8")
     assert text.count("<li><a href=") == len(plays)
     listed = tmp_path / "plays.json"
-    ex.write_bgstats(history.games(), listed)
+    ex.export_file(history, history.games(), "bgstats", listed)
     export = json.loads(listed.read_text(encoding="utf-8"))
     assert export == ex.bgstats_export(history.games())
     assert [p["sourcePlayId"] for p in export["plays"]] == [p["sourcePlayId"] for p in plays]
@@ -116,13 +119,12 @@ def test_an_exported_play_field_by_field_and_the_same_play_from_another_companio
         play = ex.bgstats_play(g)
         export = ex.bgstats_export(a.games())
         archive = tmp_path / "games.zip"
-        ex.write_zip(a, a.games(), archive)
+        ex.export_file(a, a.games(), "zip", archive)
     assert play == {
         "sourceName": "Table companion",
         "sourcePlayId": f"tc-{g.digest}",
         "playDate": "2026-11-20 19:52:00",  # the end, in UTC
         "durationMin": 47,
-        "comments": f"24 calls, journal game {gid}",
         "game": {"name": "Dice Forge", "sourceGameId": "dice-forge", "highestWins": True,
                  "bggId": 194594},
         "players": [
@@ -144,7 +146,7 @@ def test_an_exported_play_field_by_field_and_the_same_play_from_another_companio
         "uuid": row["uuid"], "sourcePlayId": play["sourcePlayId"],
         "playDate": "2026-11-20 19:52:00", "durationMin": 47, "gameRefId": 1,
         "ignored": False, "manualWinner": False, "rounds": 0, "board": "",
-        "usesTeams": False, "comments": play["comments"],
+        "usesTeams": False, "comments": "",
         "playerScores": [
             {"playerRefId": 1, "score": "9", "winner": True, "rank": 1, "seatOrder": 1,
              "startPlayer": False, "newPlayer": False, "role": "", "team": ""},
@@ -166,7 +168,7 @@ def test_an_exported_play_field_by_field_and_the_same_play_from_another_companio
 def test_zip_round_trip_into_another_companion(history: History, tmp_path: Path) -> None:
     games = history.games()
     archive = tmp_path / "games.zip"
-    assert ex.write_zip(history, games, archive) == len(games)
+    assert ex.export_file(history, games, "zip", archive)[0] == len(games)
     with zipfile.ZipFile(archive) as z:
         names = z.namelist()
         assert all(n.endswith(".game") for n in names) and len(names) == len(games)
@@ -292,21 +294,43 @@ def test_import_of_a_file_is_one_transaction(history: History, tmp_path: Path,
     second = tmp_path / "second.game"
     second.write_text(_game_text(9), encoding="utf-8")
     before = history.count()
-    real = ex._write_games
+    real = history.add_games
     calls = []
 
-    def flaky(h: History, games: list[object]) -> list[int]:
+    def flaky(games: list[object]) -> list[int]:
         calls.append(len(games))
         if len(calls) == 1:
-            with store.transaction(h.db, h.journal.path):
-                h.db.execute("INSERT INTO games (setup, title, started) VALUES ('x', '', 0)")
+            with store.transaction(history.db, history.journal.path):
+                history.db.execute("INSERT INTO games (setup, title, started) "
+                                   "VALUES ('x', '', 0)")
                 raise store.DiskFull("the SD card is full: nothing was saved")
-        return real(h, games)  # type: ignore[arg-type]
+        return real(games)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(ex, "_write_games", flaky)
+    monkeypatch.setattr(history, "add_games", flaky)
     results = ex.import_paths(history, [first, second])
     assert calls == [3, 1]
     assert [r.game_id is None for r in results] == [True, True, True, False]
     assert all("the SD card is full" in r.message for r in results[:3])
     history.refresh()
     assert history.count() == before + 1
+
+
+def test_an_import_read_by_worker_processes_adds_what_one_process_adds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big zip is replayed by one process per core (`companion history import`): the same
+    games, the same digests, in the same order, as when read here."""
+    from history_night import night_journal
+
+    source = night_journal(tmp_path)
+    archive = tmp_path / "games.zip"
+    with History(source) as h:
+        ex.export_file(h, h.games(), "zip", archive)
+    monkeypatch.setattr(ex, "POOL_FROM", 2)
+    got = {}
+    for workers in (1, 2):
+        with History(tmp_path / f"into-{workers}.sqlite3") as into:
+            [batch] = ex.prepare_paths(into, [archive], workers=workers)
+            got[workers] = [(x.source, getattr(x, "digest", None)) for x in batch]
+            results = ex.write_prepared(into, [batch])
+            assert all(r.game_id is not None for r in results)
+    assert got[1] == got[2] and len(got[1]) > 10

@@ -3,6 +3,8 @@ that take only some numbers of players agree with the rules."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import rules
@@ -15,6 +17,9 @@ from companion.startcheck import (
     choices_for,
     fits,
     name_problem,
+    none_fits,
+    players_words,
+    refit,
     team_problem,
     tidy,
 )
@@ -81,6 +86,24 @@ def test_every_eye_is_not_offered_at_five_or_six_players() -> None:
     assert fits(mode, "every-eye", 6) == "Every Eye for Themselves is for 2 to 4 players"
 
 
+def test_no_mode_takes_five_and_the_words_say_so_without_contradiction() -> None:
+    """Issue 44, item 9: at 5 "+" switched to Alliances, said "Alliances (teams): 4 to 6
+    players", and the start then refused 5."""
+    mode = next(o for o in plugins()["eye-for-an-eye"].options if o.key == "mode")
+    assert choices_for(mode, 5) == []
+    assert fits(mode, "alliances", 5) == "Alliances (teams) is for 4 or 6 players"
+    said = none_fits(mode, 5)
+    assert said == ("No mode takes 5 players: seat 4 or 6 to play. Every Eye for Themselves "
+                    "is for 2 to 4; Alliances (teams) is for 4 or 6.")
+    for words in ("Every Eye for Themselves", "Alliances (teams)"):  # the choice stays
+        assert refit(mode, words, 5) == (words, said)
+    assert refit(mode, "Every Eye for Themselves", 6) == (
+        "Alliances (teams)", "Alliances (teams) is chosen for 6: Every Eye for Themselves is "
+        "for 2 to 4 players.")
+    assert none_fits(mode, 4) is None and none_fits(mode, 6) is None
+    assert players_words((2, 3, 4)) == "2 to 4" and players_words((4, 6)) == "4 or 6"
+
+
 @pytest.mark.parametrize("game", sorted(plugins()))
 def test_the_counts_the_start_screen_offers_are_the_ones_the_rules_take(game: str) -> None:
     cls = rules.game_class(game)
@@ -90,9 +113,27 @@ def test_the_counts_the_start_screen_offers_are_the_ones_the_rules_take(game: st
         for value, _words in option.choices:
             for count in range(cls.min_players, cls.max_players + 1):
                 players = tuple(f"P{i}" for i in range(count))
-                try:
-                    rules.from_setup(Setup(game, players, {option.key: value}, 1))
-                    took = True
-                except rules.SetupError as e:
-                    took = "players" not in str(e)  # refused for another reason
+                took = any(_takes(game, players, {option.key: value, **extra})
+                           for extra in _team_splits(players, value))
                 assert took == (fits(option, value, count) is None), (value, count)
+
+
+def _takes(game: str, players: tuple[str, ...], options: dict[str, object]) -> bool:
+    try:
+        rules.from_setup(Setup(game, players, options, 1))
+    except rules.SetupError as e:
+        return "players" not in str(e) and "teams" not in str(e)  # refused for another reason
+    return True
+
+
+def _team_splits(players: tuple[str, ...], value: object) -> list[dict[str, object]]:
+    """No options more, or for Alliances every way to seat the players in teams of 2 or 3
+    (so a count is taken when any seating is: Alliances takes 4 and 6, not 5)."""
+    if value != "alliances":
+        return [{}]
+    splits = []
+    for sizes in ((2, 2), (2, 3), (3, 3), (2, 2, 2), (2, 2, 3), (2, 3, 3)):
+        if sum(sizes) == len(players):
+            at = [sum(sizes[:i]) for i in range(len(sizes) + 1)]
+            splits.append({"teams": [list(players[a:b]) for a, b in itertools.pairwise(at)]})
+    return splits or [{"teams": [list(players)]}]

@@ -134,6 +134,69 @@ def test_a_lock_file_that_is_a_fifo_is_said_not_opened(tmp_path: Path) -> None:
         assert "not a plain file" in journal.readonly and journal.unfinished()[0].id == gid
 
 
+def test_a_journal_that_is_a_link_is_locked_where_it_leads(tmp_path: Path) -> None:
+    """Issue 42: a data folder whose journal is a link to another folder's journal took only
+    its own folder's lock: two writers on one file, and the game no longer replayed."""
+    path = tmp_path / "data" / "journal.sqlite3"
+    gid = _journal_with_game(path)
+    other = tmp_path / "other" / "journal.sqlite3"
+    other.parent.mkdir()
+    other.symlink_to(path)
+    first = Child(path, "Riparian: Movement 2")
+    try:
+        second = Child(other, "Riparian: Movement 3")
+        try:
+            assert first.said["message"] == "" and first.said["calls"] == 2
+            said = second.said["readonly"]
+            assert f"The journal {other} is a link to {path}" in said
+            assert f"process {first.said['pid']}" in said
+            assert second.said["calls"] == 2  # it reads the first one's call, adds none
+        finally:
+            second.close()
+    finally:
+        first.close()
+    # the other way round: the link's companion first, the folder it leads to is held
+    first = Child(other, "Riparian: Movement 3")
+    try:
+        second = Child(path)
+        try:
+            assert first.said["readonly"] == "" and first.said["calls"] == 3
+            assert f"process {first.said['pid']}" in second.said["readonly"]
+        finally:
+            second.close()
+    finally:
+        first.close()
+    with Journal(path) as j:
+        assert [e.call for e in j.load(gid).entries] == [
+            "Grubic: Movement 1", "Riparian: Movement 2", "Riparian: Movement 3"]
+        j.resume(gid)  # replays
+
+
+def test_a_journal_with_two_names_is_not_written(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "journal.sqlite3"
+    gid = _journal_with_game(path)
+    (tmp_path / "other").mkdir()
+    os.link(path, tmp_path / "other" / "journal.sqlite3")
+    journal, notices = startfiles.open_journal(tmp_path / "other" / "journal.sqlite3")
+    with journal:
+        assert "has 2 names (hard links)" in journal.readonly and notices
+        assert journal.unfinished()[0].id == gid  # still shown
+
+
+def test_a_dangling_link_where_the_journal_goes_is_set_aside_never_written_through(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "journal.sqlite3").symlink_to(tmp_path / "elsewhere.sqlite3")
+    journal, notices = startfiles.open_journal(data / "journal.sqlite3")
+    with journal:
+        assert journal.readonly == ""
+        assert any("is a link to" in n and "not a journal file" in n for n in notices)
+    assert not (tmp_path / "elsewhere.sqlite3").exists()
+    assert (data / "journal.sqlite3").is_file() and not (data / "journal.sqlite3").is_symlink()
+    assert [p for p in data.glob("journal.sqlite3.damaged-*") if p.is_symlink()]
+
+
 # -- a read-only card ---------------------------------------------------------------------
 
 @pytest.fixture()

@@ -35,17 +35,20 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-def desk_with_round(tmp_path: Path, players: int = 4) -> TournamentDesk:
-    """A group tournament of 4 (one table, then a final of 2), its first round drawn."""
+def desk_with_round(tmp_path: Path, players: int = 4, rounds: int = 1,
+                    draw: bool = True) -> TournamentDesk:
+    """A group tournament of ``players`` (P1, P2...; ``rounds`` rounds, then a final of 2),
+    its first round drawn (unless not ``draw``)."""
     store = TournamentStore(tmp_path / "journal.sqlite3")
-    t = Tournament.new("Hostile Cup", {"game": "dice-forge", "rounds": 1,
+    t = Tournament.new("Hostile Cup", {"game": "dice-forge", "rounds": rounds,
                                        "final-size": 2}, seed=5)
     for i in range(1, players + 1):
         t.add_entrant(f"P{i}")
     store.create("tt01", t, DirectorConfig().to_json())
     desk = TournamentDesk(store, "tt01")
     desk.ensure_tables()
-    desk.draw_next()
+    if draw:
+        desk.draw_next()
     return desk
 
 
@@ -281,3 +284,38 @@ def test_a_refusal_never_carries_control_characters_to_a_terminal(tmp_path: Path
     _, [(_, _, reason, _)] = desk.store.refused("tt01", 1)
     for text in (ack.text, reason, director.log[-1]):
         assert text.isprintable() and len(text) < 400, text
+
+
+def test_a_report_is_counted_if_and_only_if_it_is_answered_counted(tmp_path: Path) -> None:
+    """Issue 42: a game file holding half a surrogate pair was answered "rejected: could not
+    be handled (UnicodeEncodeError)" and its result counted all the same."""
+    desk = desk_with_round(tmp_path)
+    director = Director(desk, "127.0.0.1", 1, "unused")
+    payload = good(desk, 1, seated(desk, 1), "lone-1").replace(b'"a game file"',
+                                                                b'"a game \\ud800 file"')
+    ack = director.handle_report("table-1", payload)
+    assert ack is not None and ack.status == "rejected" and "surrogate" in ack.text
+    desk.refresh()
+    assert desk.tournament.rounds[0].results == {} and desk.store.games("tt01") == []
+    ack = director.handle_report("table-1", good(desk, 1, seated(desk, 1), "whole-1"))
+    assert ack is not None and ack.status == "recorded"
+    desk.refresh()
+    assert desk.tournament.rounds[0].results[1].placings == seated(desk, 1)
+    assert [g[2] for g in desk.store.games("tt01")] == ["whole-1"]
+
+
+def test_a_result_and_its_game_file_are_journaled_together_or_not_at_all(
+        tmp_path: Path) -> None:
+    """The journal refusing the game file (here: text SQLite cannot take) keeps the result
+    out too, and the desk holds what the journal holds."""
+    desk = desk_with_round(tmp_path)
+    with pytest.raises(UnicodeEncodeError):
+        desk.report(1, 1, seated(desk, 1), "table-1", "bad-file", "half \ud800 a pair")
+    assert desk.tournament.rounds[0].results == {}
+    other = TournamentDesk(TournamentStore(tmp_path / "journal.sqlite3"), "tt01")
+    assert other.tournament.rounds[0].results == {} and other.store.games("tt01") == []
+    outcome = desk.report(1, 1, seated(desk, 1), "table-1", "good-file", "the game")
+    assert outcome.status == "recorded"
+    other.refresh()
+    assert other.tournament.rounds[0].results[1].placings == seated(desk, 1)
+    assert [(g[2], g[4]) for g in other.store.games("tt01")] == [("good-file", "the game")]

@@ -10,6 +10,8 @@ the page says when the director is not receiving. `benchmarks/hostile_mqtt.py` s
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import threading
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -20,9 +22,9 @@ import paho.mqtt.client as mqtt
 import pytest
 from hostile_mqtt import Attacker, hostile
 from paho.mqtt.enums import CallbackAPIVersion
-from tournament_net import Proc, new_tournament, port_open, wait_until
+from tournament_net import WAIT, Proc, new_tournament, port_open, wait_until
 
-from companion.tournament.broker import Broker, BrokerPlan
+from companion.tournament.broker import Broker, BrokerError, BrokerPlan, free_port
 from companion.tournament.desk import TournamentDesk
 from companion.tournament.director import Director
 from companion.tournament.protocol import JoinCode, topic_table
@@ -301,3 +303,58 @@ def test_the_table_command_says_its_code_was_refused(service: TournamentService,
         assert table.saw("ask the organiser for this table's code")
     finally:
         table.stop()
+
+
+def test_one_director_per_tournament_a_second_serve_is_refused_in_words(
+        tmp_path: Path) -> None:
+    """Issue 42: two serves on one data folder threw each other off the broker about once a
+    second, and the second stopped the first one's broker before failing on the port."""
+    data = tmp_path / "director"
+    db, config = new_tournament(data, 4, FORMAT)
+    first = Proc(["tournament", "serve"], data, "director")
+    try:
+        first.wait_for("standings page:")
+        second = Proc(["tournament", "serve"], data, "second director")
+        assert second.p.wait(timeout=WAIT * 4) == 1
+        text = "\n".join(second.lines)
+        assert f"tournament tt01 is already being served by process {first.p.pid}" in text
+        assert "one director per tournament" in text
+        assert first.p.poll() is None and port_open(config.port)
+        # The first director still counts a report, and never lost its broker.
+        with TournamentStore(db) as store:
+            desk = TournamentDesk(store, "tt01")
+            desk.draw_next()
+            secret = desk.config.table_secrets[1]
+            placings = tuple((s,) for s in desk.tournament.rounds[0].table(1).seats)
+        bad = Attacker(config.port, "tt01", "table-1", secret)
+        try:
+            assert bad.good(1, 1, placings).status == "recorded"
+        finally:
+            bad.close()
+        assert not first.saw("lost the broker")
+    finally:
+        first.stop()
+    assert not port_open(config.port)
+
+
+def test_serve_never_stops_a_broker_another_director_runs(tmp_path: Path) -> None:
+    folder = tmp_path / "broker"
+    plan = BrokerPlan("tt01", "127.0.0.1", free_port(), "DIRECTORPASSWORD1", {1: "KQ7MX2P9"})
+    running = Broker(folder, plan)
+    running.start()
+    other = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                             stdin=subprocess.PIPE)
+    try:
+        # As another live director (another process) runs it:
+        (folder / "director.pid").write_text(f"{other.pid}\n")
+        second = Broker(folder, plan)
+        with pytest.raises(BrokerError, match=f"run by another director \\(process "
+                                              f"{other.pid}\\): it is left alone"):
+            second.start()
+        second.stop()
+        assert running.running and port_open(plan.port)
+        assert (folder / "director.pid").read_text().strip() == str(other.pid)
+    finally:
+        other.communicate(b"", timeout=30)
+        running.stop()
+    assert not port_open(plan.port)

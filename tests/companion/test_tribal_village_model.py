@@ -117,7 +117,8 @@ def test_the_net_question_is_asked_beside_the_names_not_where_the_next_player_ta
     """Issue 31's tap trap, held in the model: after a Hydris card, "Hunting Net in front of
     whom?" is asked by buttons beside the players' names (the screen puts them on the rows on
     the right), never among the choices where the next player's tribe buttons come; "Other
-    card" and "Don't use it" sit on the row of card values."""
+    card" and "Don't use it" sit on the top row, the question under them, and nothing on the
+    rows below, where the card's value was just tapped (issue 44: a double tap answered)."""
     t = table(journal)
     rng = random.Random(4)
 
@@ -141,8 +142,9 @@ def test_the_net_question_is_asked_beside_the_names_not_where_the_next_player_ta
     assert all(c.key == f"net:{p}" and c.hot for p, c in v.beside.items())
     in_blocks = [c.key for b in v.blocks for c in b.choices]
     assert not any(k.startswith("net:") or k.startswith("tribe:") for k in in_blocks)
-    assert v.blocks[-1].kind == "row" and in_blocks[-2:] == ["ability:back", "ability:skip"]
-    assert "Hunting Net in front of whom?" in v.blocks[0].text
+    assert [b.kind for b in v.blocks] == ["row", "note", "filler"]
+    assert in_blocks == ["ability:back", "ability:skip"]
+    assert "Hunting Net in front of whom?" in v.blocks[1].text
     assert net.net is not None
     assert t.tap(f"net:{net.net}")
     assert t.game.history[-1].call == net.text()
@@ -172,7 +174,8 @@ def test_the_game_over_choices_are_the_screens_own(journal: Journal) -> None:
     assert t.game.is_over
     v = t.view()
     assert v.title == "Game over" and v.prompt.startswith("Game over: ")
-    assert [c.key for b in v.blocks for c in b.choices] == ["over:standings", "over:leave"]
+    assert [c.key for b in v.blocks for c in b.choices] == ["over:standings", "over:bgstats",
+                                                            "over:leave"]
     assert all(p.under == "total" for p in v.players)
 
 

@@ -594,6 +594,29 @@ def test_replay_holds_each_photo_for_hold_seconds_then_ends(image_folder: Path) 
         ReplaySource(image_folder, hold=-1)
 
 
+def test_replay_steps_to_the_next_photo_only_when_asked(image_folder: Path) -> None:
+    """A table of photos that waits (``step``): each image is read again and again, however
+    many frames go by, until :meth:`next_photo`; past the last, the end of the replay."""
+    with ReplaySource(image_folder, fps=4, step=True, realtime=False) as src:
+        photos = [src.photo for _ in range(30) if src.read() is not None]
+        assert photos == [0] * 30
+        src.next_photo()
+        frame = src.read()
+        assert src.photo == 1 and np.array_equal(frame.image, coloured(1))
+        frame.image[:] = 0  # a reader that scribbles on a frame changes no later frame
+        assert np.array_equal(src.read().image, coloured(1))
+        for _ in range(3):
+            src.next_photo()
+        assert src.read() is not None and src.photo == 4
+        src.next_photo()
+        with pytest.raises(EndOfStream, match="end of replay after 5 images"):
+            src.read()
+    stepped = make_source(f"replay:{image_folder}", step=True)
+    assert isinstance(stepped, ReplaySource) and stepped.step
+    held = make_source(f"replay:{image_folder}?hold=2", step=True)  # the spec's hold wins
+    assert isinstance(held, ReplaySource) and not held.step and held.hold == 2
+
+
 def test_replay_spec_takes_hold_after_a_question_mark(image_folder: Path) -> None:
     src = make_source(f"replay:{image_folder}?hold=2.5")
     assert isinstance(src, ReplaySource) and src.hold == 2.5 and src.path == image_folder

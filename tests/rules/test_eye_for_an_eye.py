@@ -297,8 +297,15 @@ def test_round_by_the_clock_and_points_carry_over_but_cups_do_not() -> None:
 
 
 def test_default_rounds_are_players_plus_one() -> None:
+    """How to Win: "a number of rounds equal to the number of players, plus one ... a four
+    player game would be played to the best of five rounds", in Alliances too (issue 44:
+    the default counted teams, 3 rounds for 2v2); match-length "sides" counts teams."""
     assert game(("A", "B", "C")).rounds_total == 4
     assert game(("A", "B", "C", "D"), mode="alliances",
+                teams=[["A", "B"], ["C", "D"]]).rounds_total == 5
+    assert game(("A", "B", "C", "D", "E", "F"), mode="alliances",
+                teams=[["A", "B"], ["C", "D"], ["E", "F"]]).rounds_total == 7
+    assert game(("A", "B", "C", "D"), mode="alliances", match_length="sides",
                 teams=[["A", "B"], ["C", "D"]]).rounds_total == 3
 
 

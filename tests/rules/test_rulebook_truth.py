@@ -350,7 +350,8 @@ def test_a_call_needs_no_who_when_only_one_character_can_make_it() -> None:
 @pytest.mark.parametrize(("length", "rounds"), [("sides", 3), ("players", 5)])
 def test_alliance_match_length_counts_teams_or_players(length: str, rounds: int) -> None:
     # How to Win: "Eye for an Eye is most enjoyable when played to a number of rounds equal to
-    # the number of players, plus one." Alliances has teams as sides: the option says which.
+    # the number of players, plus one." Every player counts by default (the rulebook's words
+    # and its example); groups that count a team as one say match-length = "sides".
     game = eye(("Ana", "Ben", "Cy", "Di"), mode="alliances", match_length=length,
                teams=[["Ana", "Ben"], ["Cy", "Di"]])
     assert game.rounds_total == rounds

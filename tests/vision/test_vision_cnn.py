@@ -15,8 +15,10 @@ from vision.cnn import (
     MODELS,
     RECHECK_BELOW,
     REF_SIDE,
+    TILE_MARGIN,
     Detection,
     body_bgr,
+    cover,
     crop,
     die_angle,
     load_nets,
@@ -252,3 +254,37 @@ def test_a_strong_peak_the_classifier_never_saw_is_a_die_said_unsure() -> None:
     assert value == 5 and conf > 0.9
     assert verdict(0.9, np.array([0.1, 0.3, 0.3, 0.1, 0.1, 0.05, 0.05])) == (
         None, pytest.approx(0.06))  # a die, its value unsure
+
+
+def _covered(c: tuple[float, float], o: tuple[float, float], side: float,
+             frame: tuple[int, int]) -> bool:
+    m = TILE_MARGIN * side
+    return all(start + (m if start > 0 else 0.0) <= v
+               <= start + side - (m if start + side < limit else 0.0)
+               for v, start, limit in ((c[0], o[0], frame[0]), (c[1], o[1], frame[1])))
+
+
+def test_zoomed_tiles_cover_every_small_die_with_few_tiles() -> None:
+    """The zoomed look's tiles (vision.cnn.cover): every centre lies well inside a tile (or
+    against the frame's edge), and a cluster of dice shares tiles: 40 dice in four clusters
+    of a 1080p frame need 4 tiles (a tile centred on each die not yet well inside one, as
+    before, took all 6 allowed)."""
+    rng = np.random.default_rng(5)
+    side = 256 / 0.33  # a 1080p frame's zoom: tiles of 776 px
+    frame = (1920, 1080)
+    centres = [(float(cx + rng.uniform(-120, 120)), float(cy + rng.uniform(-120, 120)))
+               for cx, cy in ((300, 250), (1500, 260), (420, 820), (1600, 800))
+               for _ in range(10)]
+    tiles = cover(centres, side, frame, max_tiles=6)
+    assert len(tiles) == 4
+    assert all(any(_covered(c, o, side, frame) for o in tiles) for c in centres)
+    assert all(0 <= ox <= frame[0] - side and 0 <= oy <= frame[1] - side for ox, oy in tiles)
+
+
+def test_zoomed_tiles_stop_at_the_cap_and_handle_small_frames() -> None:
+    far_apart = [(100.0 + 900.0 * i, 100.0) for i in range(8)]
+    assert len(cover(far_apart, 256.0, (8000, 400), max_tiles=3)) == 3
+    # a frame smaller than a tile: one tile at the origin covers everything
+    assert cover([(50.0, 60.0), (150.0, 20.0)], 400.0, (200, 100), 6) == [(0.0, 0.0)]
+    assert cover([], 256.0, (640, 640), 6) == []
+

@@ -384,15 +384,16 @@ class ForgeModel:
 
     def pane(self, camera: Callable[[], object] | None = None,
              ask_end: Callable[[], object] = lambda: None,
-             leave: Callable[[], object] = lambda: None) -> Pane:
+             leave: Callable[[], object] = lambda: None,
+             play_code: Callable[[], object] = lambda: None) -> Pane:
         """The right-hand side for what the engine waits for. What the table does outside the
         game: ``camera`` reads the roll from the camera (None: it cannot read this game's
         dice, so no button offers it); ``ask_end`` shows the final standings; ``leave`` goes
-        back to the start screen."""
+        back to the start screen; ``play_code`` shows the play's BG Stats code."""
         game = self.game
         s = game.state
         if s.phase == "over":
-            return self.over(ask_end, leave)
+            return self.over(ask_end, leave, play_code)
         if s.steps:
             st = s.steps[0]
             p = s.player(st.player)
@@ -568,8 +569,10 @@ class ForgeModel:
                     "Tap the feat (its price is paid).", tuple(grid), cols=3, rows=5,
                     bar=(Choice("cancel", "Cancel", self.cancel_forge),))
 
-    def over(self, ask_end: Callable[[], object], leave: Callable[[], object]) -> Pane:
-        """The final places (tied players share one), and the way out."""
+    def over(self, ask_end: Callable[[], object], leave: Callable[[], object],
+             play_code: Callable[[], object] = lambda: None) -> Pane:
+        """The final places (tied players share one), the play for BG Stats, and the way
+        out."""
         game = self.game
         places = []
         place = 1
@@ -585,6 +588,7 @@ class ForgeModel:
         return Pane(prompt, note[0].upper() + note[1:] + "." if note else "The game is over.",
                     places=tuple(places),
                     bar=(Choice("standings", "Final standings", ask_end),
+                         Choice("bgstats", "BG Stats", play_code),
                          Choice("leave", "Back to start", leave, primary=True)))
 
 

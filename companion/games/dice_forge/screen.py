@@ -168,7 +168,7 @@ class DiceForgeScreen(TableScreen):
         self.content.clear_widgets()
         self.buttons = {}
         pane = model.pane(self.use_camera if self.camera_ready() else None,
-                          self.frame.ask_end, self.host.end_game)
+                          self.frame.ask_end, self.host.end_game, self.frame.show_play_code)
         self.draw(pane)
         self.prompt_label.text = pane.prompt
         tone, text = model.note(pane.hint)

@@ -32,7 +32,8 @@ class RollEntry:
     """A roll being read or entered: one value (or None) per die, and which need a look.
 
     ``needed`` is how many dice the player rolls. ``doubtful`` holds the indexes of dice the
-    camera was unsure of; they stay doubtful until confirmed or corrected by touch.
+    camera was unsure of; they stay doubtful until confirmed or corrected by touch; ``typed``
+    the dice whose value was set by touch (a camera's reading never replaces those).
     ``problem`` says why the reading cannot become a call as it is (too many dice seen...).
     """
 
@@ -42,6 +43,12 @@ class RollEntry:
     doubtful: frozenset[int] = frozenset()
     problem: str = ""
     template: str = ROLL
+    typed: frozenset[int] = frozenset()
+
+    @property
+    def surplus(self) -> int:
+        """How many dice more than the player rolls are entered (the camera saw others)."""
+        return max(0, len(self.values) - self.needed)
 
     @property
     def complete(self) -> bool:
@@ -69,7 +76,8 @@ class RollEntry:
             raise ValueError(f"die {index + 1}: {self.player} rolls {self.needed} dice and "
                              f"{len(values)} are entered")
         return self._checked(replace(self, values=tuple(values),
-                                     doubtful=self.doubtful - {index}))
+                                     doubtful=self.doubtful - {index},
+                                     typed=self.typed | {index}))
 
     def add(self, value: int) -> RollEntry:
         """The next die entered by touch (the first empty slot, else appended)."""
@@ -90,12 +98,16 @@ class RollEntry:
         return self._checked(replace(self, doubtful=sure))
 
     def remove(self, index: int) -> RollEntry:
-        """Drop a die (the camera saw one too many, or a mistaken entry)."""
+        """Drop a die (the camera saw one too many: set aside; or a mistaken entry)."""
         if not 0 <= index < len(self.values):
             raise ValueError(f"die {index + 1}: only {len(self.values)} dice are entered")
         values = self.values[:index] + self.values[index + 1:]
-        doubtful = frozenset(i - (i > index) for i in self.doubtful if i != index)
-        return self._checked(replace(self, values=values, doubtful=doubtful))
+
+        def shifted(indexes: frozenset[int]) -> frozenset[int]:
+            return frozenset(i - (i > index) for i in indexes if i != index)
+
+        return self._checked(replace(self, values=values, doubtful=shifted(self.doubtful),
+                                     typed=shifted(self.typed)))
 
     def _checked(self, entry: RollEntry) -> RollEntry:
         return replace(entry, problem=count_problem(entry.player, entry.needed,
@@ -103,12 +115,15 @@ class RollEntry:
 
 
 def count_problem(player: str, needed: int, seen: int, template: str = ROLL) -> str:
-    """Why ``seen`` dice cannot be ``player``'s roll of ``needed`` dice ("" when they can)."""
+    """Why ``seen`` dice cannot be ``player``'s roll of ``needed`` dice ("" when they can),
+    and what to do: tap the others to set them aside (:meth:`RollEntry.remove`)."""
     if seen <= needed:
         return ""
     what = "die" if needed == 1 else "dice"
-    return (f"{seen} dice in the tray, {player} rolls {needed} {what}: "
-            "take the extra dice out or remove them here")
+    extra = seen - needed
+    which, it = ("the die", "it") if extra == 1 else (f"the {extra} dice", "them")
+    return (f"{seen} dice in the tray, {player} rolls {needed} {what}: tap {which} not "
+            f"rolled to set {it} aside")
 
 
 def table_order(dice: Iterable[Die], row_tolerance: float | None = None) -> list[Die]:

@@ -51,9 +51,11 @@ NEWS_KINDS = ("bust", "hot-dice", "battle-zone", "card", "card-void", "zombie", 
               "double-turn", "bank", "immunity", "clash", "pick")
 #: How one of the six die buttons looks: ``off`` (no die in this roll), ``empty`` (a die
 #: still to enter, or nothing to show), ``value`` (entered), ``doubt`` (the camera is unsure),
-#: ``selected`` (chosen for a correction), and for a roll to keep from: ``chosen`` (kept),
+#: ``selected`` (chosen for a correction), ``aside`` (the camera saw more dice than are
+#: rolled: a tap sets this one aside), and for a roll to keep from: ``chosen`` (kept),
 #: ``lit`` (scores), ``dull`` (does not score).
-DieLook = Literal["off", "empty", "value", "doubt", "selected", "chosen", "lit", "dull"]
+DieLook = Literal["off", "empty", "value", "doubt", "selected", "aside", "chosen", "lit",
+                  "dull"]
 #: A roll read from the camera waiting to be confirmed: the reading, the entry as read, and
 #: each die's index in the reading.
 ReadFrom = tuple[Reading, RollEntry, list[int]]
@@ -153,6 +155,9 @@ class DiceocalypseTable:
     entry: RollEntry | None = None
     selected: int | None = None  # die index chosen for a correction
     read_from: ReadFrom | None = None
+    #: A reading that came while numbers typed by hand were entered: kept, not applied
+    #: (Clear takes it instead of the typed numbers).
+    unused: Reading | None = None
     roller: str | None = None  # the roller the players chose by a tap, when several must roll
     special: tuple[str, str] | None = None  # (player, die name) being rolled
     chosen: list[int] = field(default_factory=list)  # indexes of the roll chosen to keep
@@ -249,6 +254,7 @@ class DiceocalypseTable:
         if events:
             self.entry = None
             self.selected = None
+            self.unused = None
             self.special = None if self.special not in self.special_dice() else self.special
         self._sync_entry()
         roll = self.roll_to_keep()
@@ -382,7 +388,8 @@ class DiceocalypseTable:
         winner = s.winner or ""
         info = f"{winner} wins with {plural(s.scores.get(winner, 0), 'point')}"
         dice = tuple(DieView("", "empty", False) for _ in range(6))
-        return info, dice, (), False, ActionView("New game", True, True), _NONE
+        return (info, dice, (), False, ActionView("New game", True, True),
+                ActionView("BG Stats", True, False))
 
     def best_indexes(self, roll: Sequence[int]) -> list[int]:
         """The dice of the best keep, by their place in the roll."""
@@ -453,6 +460,12 @@ class DiceocalypseTable:
             info = f"{e.player} rolls {plural(e.needed, 'die', 'dice')}{turn}"
         dice: list[DieView] = []
         for i in range(6):
+            if e.surplus:  # every die seen, each to tap to set aside
+                seen = i < len(e.values)
+                v = e.values[i] if seen else None
+                dice.append(DieView("?" if v is None and seen else "" if not seen else str(v),
+                                    "aside" if seen else "off", seen))
+                continue
             if i >= e.needed:
                 dice.append(DieView("", "off", False))
                 continue
@@ -505,6 +518,11 @@ class DiceocalypseTable:
         e = self.entry
         if e is None:
             return
+        if e.surplus:  # more dice seen than rolled: this one is set aside
+            if i < len(e.values):
+                self.entry = e.remove(i)
+            self.selected = None
+            return
         if self.selected == i and i in e.doubtful:
             self.entry = e.confirm(i)  # tapped twice: the camera's value is right
             self.selected = None
@@ -530,11 +548,16 @@ class DiceocalypseTable:
         self.selected = None
 
     def clear_entry(self) -> None:
+        """Clear the roll being entered; a camera reading kept while numbers typed by hand
+        stood (:attr:`unused`) is taken instead."""
         self.session.message = ""
+        unused, self.unused = self.unused, None
         if self.entry is not None:
             self.entry = RollEntry(self.entry.player, self.entry.needed,
                                    template=self.entry.template)
             self.selected = None
+            if unused is not None:
+                self.on_reading(unused)
 
     def tap_primary(self) -> bool:
         """Keep & bank, or Enter roll (a game over is left by the screen)."""
@@ -609,6 +632,13 @@ class DiceocalypseTable:
         e = self.entry
         if e is None:
             return None
+        if e.typed:  # a number typed by hand is never overwritten by the camera
+            self.unused = reading
+            seen = plural(len(reading.dice), "die", "dice")
+            self.session.message = (f"The camera read {seen}; the numbers typed by hand stay. "
+                                    "Clear takes the camera's.")
+            return None
+        self.unused = None
         self.entry = read_roll(reading, e.player, e.needed, template=e.template)
         self.read_from = (reading, self.entry, read_order(reading))
         self.selected = None

@@ -45,7 +45,8 @@ GAP = 6
 DIE_COLOURS: dict[DieLook, tuple[theme.RGBA, theme.RGBA]] = {
     "off": (theme.BACKGROUND, theme.TEXT), "empty": (EMPTY, theme.TEXT),
     "value": (theme.COUNT, (0, 0, 0, 1)), "doubt": (theme.DANGER, theme.TEXT),
-    "selected": (theme.SELECT, theme.TEXT), "chosen": (theme.SELECT, theme.TEXT),
+    "selected": (theme.SELECT, theme.TEXT), "aside": (DULL, theme.TEXT),
+    "chosen": (theme.SELECT, theme.TEXT),
     "lit": (LIT, (0, 0, 0, 1)), "dull": (DULL, theme.MUTED),
 }
 
@@ -329,6 +330,9 @@ class DiceocalypseScreen(TableScreen):
         self._then_draw(self.model.tap_primary)
 
     def tap_secondary(self) -> None:
+        if self.model.view().over:  # the play for BG Stats
+            self.frame.show_play_code()
+            return
         self._then_draw(self.model.tap_secondary)
 
     def toggle_camera(self) -> None:

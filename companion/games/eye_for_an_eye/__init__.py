@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.contract import ButtonUse, GamePlugin, Host, StartOption, TableGame
 from companion.startcheck import BOARDS_BY_HAND, BOARDS_CAMERA
+from rules.eye_for_an_eye.game import ALLIANCE_TEAMS
 
 if TYPE_CHECKING:
     from companion.session import TableSession
@@ -33,8 +34,9 @@ def characters() -> dict[str, str]:
 OPTIONS = (
     StartOption("mode", "Mode", (("every-eye", "Every Eye for Themselves"),
                                  ("alliances", "Alliances (teams)")),
-                counts=(("every-eye", 2, 4), ("alliances", 4, 6))),
-    StartOption("rounds", "Rounds", ((None, "one more than sides"),
+                counts=(("every-eye", (2, 3, 4)),
+                        ("alliances", tuple(sorted({sum(t) for t in ALLIANCE_TEAMS}))))),
+    StartOption("rounds", "Rounds", ((None, "one more than players"),
                                      *((n, str(n)) for n in range(1, 8)))),
     StartOption("track_allocation", "Boards", ((False, BOARDS_BY_HAND), (True, BOARDS_CAMERA))),
 )

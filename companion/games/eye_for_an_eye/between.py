@@ -50,12 +50,22 @@ class BetweenScreen(Screen):
         bottom = BoxLayout(size_hint_y=None, height=64, spacing=6)
         bottom.add_widget(w("TButton", text="Arena", size_hint_x=0.25,
                             on_release=lambda *_: host.show("arena")))
-        bottom.add_widget(Widget())
+        # once the match is over: the play for BG Stats (a QR code), beside New game
+        self.bgstats_b = w("TButton", text="BG Stats", size_hint_x=0.25, opacity=0,
+                           disabled=True, on_release=lambda *_: self.show_play_code())
+        bottom.add_widget(self.bgstats_b)
+        bottom.add_widget(Widget(size_hint_x=0.1))
         self.next_b = w("TBigButton", text="Next round", size_hint_x=0.4,
                         on_release=lambda *_: self.next_round())
         bottom.add_widget(self.next_b)
         root.add_widget(bottom)
         self.add_widget(root)
+
+    def show_play_code(self) -> None:
+        """The match's play as the QR code of its BG Stats link, with who won."""
+        from companion.frame import offer_play
+
+        offer_play(self.host, self.title.text)
 
     def next_round(self) -> None:
         if self.calls.game.is_over:
@@ -84,6 +94,8 @@ class BetweenScreen(Screen):
             self.table.add_widget(self._row(row))
         self.title.text = look.title
         self.next_b.text = look.next
+        over = self.calls.game.is_over
+        self.bgstats_b.opacity, self.bgstats_b.disabled = (1, False) if over else (0, True)
         self.note.text = look.note
 
 

@@ -504,7 +504,7 @@ class OcculitesTable:
         lines += [f"{r[0]}{f' ({r[1]})' if r[1] != '-' else ''}: "
                   f"{plural(int(r[2]), 'point')}, {r[3]} won alone" for r in ranked]
         self.notice = ""  # the round's end and the winner are said here in full
-        return lines, {"finish": Button("Finish", main=True)}
+        return lines, {"finish": Button("Finish", main=True), "bgstats": Button("BG Stats")}
 
     # -- taps ---------------------------------------------------------------------------------
 

@@ -267,11 +267,14 @@ class OcculitesScreen(TableScreen):
         return stack(self.share_body, row)
 
     def _make_over(self) -> Any:
-        self.finish_button = self._button("Finish", self.host.end_game, size=22, bold=True,
-                                          size_hint_y=None, height=56)
+        self.finish_button = self._button("Finish", self.host.end_game, size=22, bold=True)
         primary(self.finish_button, True)
-        self.controls["finish"] = self.finish_button
-        return stack(self.finish_button)
+        bgstats = self._button("BG Stats", self.frame.show_play_code, size=18)
+        self.controls |= {"finish": self.finish_button, "bgstats": bgstats}
+        row = BoxLayout(spacing=GAP, size_hint_y=None, height=56)
+        row.add_widget(bgstats)
+        row.add_widget(self.finish_button)
+        return stack(row)
 
     # -- from the session ---------------------------------------------------------------------
 

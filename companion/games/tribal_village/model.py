@@ -46,7 +46,7 @@ from rules.tribal_village.game import Pending
 #: Rows of choices kept for play and decisions; the setup keeps one more per row of players.
 PLAY_ROWS = 4
 #: Keys the screen answers itself (the standings dialog, leaving the game).
-SCREEN_KEYS = ("over:standings", "over:leave")
+SCREEN_KEYS = ("over:standings", "over:bgstats", "over:leave")
 
 
 def grid_cols(count: int) -> int:
@@ -599,19 +599,20 @@ class TribalTable:
         skip = self._choice("ability:skip", "Don't use it", lambda: self._send_play(), font=15)
         if tribe == "Hydris":
             # The question never takes the place of the tribe buttons the next player taps
-            # first: the net goes by a button beside each player's name on the right, and
-            # "Other card" / "Don't use it" sit on the row of card values, which nobody can
-            # tap before choosing a tribe.
+            # first, nor of the value just tapped (a double tap would answer it): the net
+            # goes by a button beside each player's name on the right, "Other card" and
+            # "Don't use it" stand on the top row, above what the question asks, and the
+            # rows of the tribes and values below stay empty.
+            self._row([back, skip])
             self._note(f"{card}: Hunting Net in front of whom? Tap Net beside their name.")
             self.blocks.append(Block("filler"))
             targets = sorted({c.net for c in variants if c.net})
             for p in targets:
-                # the button takes the place of the card played and the points (none of
-                # which matter to the question), so the name keeps its room
+                # the button takes the place of the card played in this trick (which does
+                # not matter to the question), so the name and the points keep theirs
                 self.beside[p] = self._choice("net:" + p, "Net",
                                               lambda p=p: self._send_play(net=p), hot=True,
                                               font=15, width=64)
-            self._row([back, skip])
         elif tribe == "Nimbus" and self.take is None:
             self._note(f"{card} off suit: Raking Talons takes a card", back)
             takes = sorted({c.take for c in variants if c.take})
@@ -665,12 +666,17 @@ class TribalTable:
         who = pend.player
         if pend.kind == "net":
             assert pend.play is not None
-            self._note(f"{pend.other} chose {pend.play.card}. Retrieve the net to make them "
-                       "play another card?")
+            # The question comes the moment a card is chosen by its value: its answers stand
+            # on the top row, above what it asks, and the rows of the tribes and values below
+            # stay empty, so a second tap on the value (or the player's next tap on a tribe)
+            # answers nothing.
             self._row([self._choice("net:" + ("retrieve" if c.retrieve else "leave"),
                                     c.text().split(": ", 1)[1], lambda c=c: self._call(c.text()),
                                     hot=not c.retrieve)
                        for c in answers if isinstance(c, NetAnswer)])
+            self._note(f"{pend.other} chose {pend.play.card}. Retrieve the net to make them "
+                       "play another card?")
+            self.blocks.append(Block("filler"))
         elif pend.kind == "chaos":
             self._draw_chaos(who, answers)
         elif pend.kind == "return":
@@ -782,9 +788,10 @@ class TribalTable:
     # -- the end ------------------------------------------------------------------------------
 
     def _draw_over(self) -> None:
-        """The winner above, the totals on the right; the standings table and the way back
-        (both answered by the screen: :data:`SCREEN_KEYS`)."""
+        """The winner above, the totals on the right; the standings table, the play for BG
+        Stats and the way back (answered by the screen: :data:`SCREEN_KEYS`)."""
         self._row([self._choice("over:standings", "Final standings", lambda: None),
+                   self._choice("over:bgstats", "BG Stats", lambda: None),
                    self._choice("over:leave", "Back to start", lambda: None, hot=True)])
 
 

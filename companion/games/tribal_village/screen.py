@@ -166,6 +166,9 @@ class TribalVillageScreen(TableScreen):
         if key == "over:standings":
             self.frame.ask_end()
             return
+        if key == "over:bgstats":
+            self.frame.show_play_code()
+            return
         if key == "over:leave":
             self.host.end_game()
             return
@@ -196,27 +199,26 @@ class TribalVillageScreen(TableScreen):
         self.choices.clear_widgets()
         for row, extra in self.row_buttons:  # a question's buttons beside the players' names
             row.remove_widget(extra)
-        for r in self.rows.values():  # (they stood in for the card played and the points)
-            r["played"].width, r["points"].width = 60, 58
-            r["played"].opacity = r["points"].opacity = 1
+        for r in self.rows.values():  # (they stood in for the card played)
+            r["played"].width, r["played"].opacity = 60, 1
         self.row_buttons = []
         for block in view.blocks:
             self._block(block)
         for who, choice in view.beside.items():
-            # the button takes the place of the card played and the points (none of which
-            # matter to the question), so the name keeps its room
+            # the button takes the place of the card played in this trick (which does not
+            # matter to the question): the name and the points keep theirs
             r = self.rows[who]
-            r["played"].width, r["points"].width = 0, 0
-            r["played"].opacity = r["points"].opacity = 0
+            r["played"].width, r["played"].opacity = 0, 0
             b = self._button(choice)
-            r["row"].add_widget(b)
+            r["row"].add_widget(b, index=1)  # before the points
             self.row_buttons.append((r["row"], b))
         # The choices keep one height through the setup, and another through play: the setup
         # fills them from the top (its tabs stay put), play from the bottom (the values do).
         self.choices.height = rows_height(view.rows)
         kids = self.choices.children
         used = sum(k.height for k in kids) + GAP * max(0, len(kids) - 1)
-        if used < self.choices.height - 0.5:  # room left: a filler takes it
+        placed = any(block.kind == "filler" for block in view.blocks)  # the model's own room
+        if used < self.choices.height - 0.5 and not placed:  # room left: a filler takes it
             self.choices.add_widget(Widget(), index=0 if view.setup else len(kids))
         verdict = escape_markup(view.verdict)
         if view.refusal:  # the engine's reason, where the players look, instead of the verdict
