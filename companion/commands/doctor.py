@@ -92,7 +92,24 @@ def app_checks() -> tuple[list[Check], str | None]:
         out.append(Check("journal", "ok", f"{journal} not present yet: no games played"))
     out.append(secrets_check())
     out += brokers_left_running()
+    out += packages_checks()
     return out, camera
+
+
+def packages_checks(repo: Path | None = None) -> list[Check]:
+    """The Pi's optional system packages ./start.sh could not install (from its stamp, and
+    dpkg's own database: apt and the network are never asked): a line each, with what it means
+    and how to add it."""
+    from companion.appliance import packages
+    from hardware.diagnose import Check
+
+    if repo is None:
+        import companion
+
+        repo = Path(companion.__file__).resolve().parents[1]
+    stamp = packages.Stamp.read(repo / packages.STAMP)
+    return [Check("packages", "warn", f"{m.name}: {m.cause}; {m.means}", m.fix)
+            for m in packages.missing_optional(stamp, packages.installed())]
 
 
 def schema_check(journal: Path) -> Check:
