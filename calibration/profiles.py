@@ -41,11 +41,13 @@ file) cannot be, so it is taken out of the vision profile, kept listed as stale
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import hashlib
 import json
 import os
 import re
+import secrets
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -654,13 +656,28 @@ def loads(text: str, source: str = "<profile>") -> CalibrationProfile:
 
 
 def _write_atomic(path: Path, text: str) -> None:
+    """Write ``path`` whole: under a fresh name made beside it (``O_EXCL | O_NOFOLLOW``, so
+    never through a link planted there), flushed to disk, renamed over it relative to the
+    folder held open. The same rule as ``hardware.files.Folder``, which calibration may not
+    import (ARCHITECTURE.md: calibration sees only vision)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        tmp = f".{path.name}.{secrets.token_hex(4)}.part"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o644, dir_fd=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path.name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=folder)
+            raise
+    finally:
+        os.close(folder)
 
 
 #: The most a profile file may hold (a real one with its face sets is well under 1 MB).

@@ -10,7 +10,6 @@ hand-written config file (``config.toml``): the camera (empty: ``COMPANION_CAMER
 from __future__ import annotations
 
 import dataclasses
-import os
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, get_type_h
 import msgspec
 
 from companion import paths
-from hardware.files import NotAPlainFile, read_bounded
+from hardware.files import NotAPlainFile, read_bounded, write_whole
 from hardware.schema import checked
 
 PALETTES = ("okabe-ito", "classic")
@@ -160,13 +159,8 @@ def save(settings: Settings, path: Path | None = None) -> Path:
     path = path or paths.settings_path()
     text = settings.check().to_toml()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    tmp.replace(path)
-    return path
+    # under a fresh name, never through a link planted beside it (hardware.files)
+    return write_whole(path, text)
 
 
 def soundtrack_dir(settings: Settings, config: dict[str, Any] | None = None) -> Path:

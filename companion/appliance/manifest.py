@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.appliance.system import DOCS, Account, ApplianceError, in_root
+from hardware.files import write_whole
 
 MANIFEST = "/var/lib/table-companion/appliance.json"
 
@@ -44,10 +45,8 @@ class Manifest:
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"settings": self.settings, "ops": self.ops}, indent=1),
-                       encoding="utf-8")
-        os.replace(tmp, self.path)
+        write_whole(self.path, json.dumps({"settings": self.settings, "ops": self.ops},
+                                          indent=1))
 
 
 def make_dirs(root: Path, path: str, manifest: Manifest, owner: Account | None) -> None:

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hardware.files import write_whole
+
 LOG_DIR_VAR = "COMPANION_LOG_DIR"
 LOG_FILE = "companion.log"
 STARTS_FILE = "starts.json"
@@ -82,12 +84,8 @@ class Starts:
         """Write the record; a folder that cannot be written is logged, never stops the app."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"crashes": self.crashes, "started": self.started,
-                                       "outcome": self.outcome}), encoding="utf-8")
-            with open(tmp, "rb") as f:
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
+            write_whole(self.path, json.dumps({"crashes": self.crashes, "started": self.started,
+                                               "outcome": self.outcome}))
         except OSError as e:
             logging.getLogger(__name__).error("companion: cannot write %s: %s", self.path, e)
 
