@@ -78,3 +78,42 @@ def test_a_circle_is_found_and_named() -> None:
     for a, b in (("p.a", "p.b"), ("p.b", "p.c"), ("p.c", "p.a"), ("p.c", "p.d")):
         g.add_import(importer=a, imported=b)
     assert circles(g) == [("p.a", "p.b", "p.c", "p.a")]
+
+
+#: What each package may import of ours (ARCHITECTURE.md: one direction).
+MAY_IMPORT = {"rules": set(), "vision": set(), "hardware": set(), "calibration": {"vision"},
+              "companion": {"rules", "vision", "hardware", "calibration"}}
+
+
+def packages_imported(g: grimp.ImportGraph, package: str) -> dict[str, tuple[str, ...]]:
+    """Each other package of ours that ``package`` imports, directly or through another, with
+    one shortest chain showing it."""
+    found: dict[str, tuple[str, ...]] = {}
+    for other in PACKAGES:
+        if other != package and g.chain_exists(importer=package, imported=other,
+                                               as_packages=True):
+            chain = g.find_shortest_chains(importer=package, imported=other, as_packages=True)
+            found[other] = min(chain)
+    return found
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_package_imports_only_those_below_it(package: str) -> None:
+    found = packages_imported(graph(), package)
+    wrong = {k: v for k, v in found.items() if k not in MAY_IMPORT[package]}
+    assert wrong == {}, f"{package} imports " + "; ".join(
+        f"{k} ({' -> '.join(v)})" for k, v in wrong.items())
+
+
+def test_a_wrong_direction_is_found() -> None:
+    """The direction check itself: rules importing hardware is named with its chain."""
+    g = grimp.ImportGraph()
+    for package in PACKAGES:
+        g.add_module(package)
+    for a, b in (("rules.core", "rules.x"), ("rules.x", "hardware.files"),
+                 ("companion.app", "rules.core")):
+        g.add_import(importer=a, imported=b)
+    assert packages_imported(g, "rules") == {"hardware": ("rules.x", "hardware.files")}
+    assert packages_imported(g, "companion") == {  # (through others counts too)
+        "rules": ("companion.app", "rules.core"),
+        "hardware": ("companion.app", "rules.core", "rules.x", "hardware.files")}
