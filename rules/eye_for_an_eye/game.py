@@ -1086,9 +1086,13 @@ class EyeForAnEye(Game[EyeState]):
                                         calls.append(Act(me, key, action.name, count,
                                                          f.name, True))
                     elif action.effect.kind == "heal":
+                        heal = Act(me, key, action.name, count)
                         if s.supply and any(f.standing and f.health < f.max_health
-                                            for f in seat.figures):
-                            calls.append(Act(me, key, action.name, count))
+                                            for f in seat.figures) and (
+                                not self._waiting_on(s, i) or self.is_legal(heal)):
+                            # (hits waiting on the healer land first: they may leave only
+                            # figures at full health, Echo's Guards say)
+                            calls.append(heal)
                     else:
                         calls.append(Act(me, key, action.name, count))
             if self.options.advanced:

@@ -307,3 +307,25 @@ def test_restating_the_companions_deal_changes_nothing(name: str) -> None:
             game.apply(game.random_call(rng))
     # Dice-ocalypse's only chance is dice, which its calls already say (roll-off included).
     assert (offered == 0) == (name == "dice-ocalypse")
+
+
+@pytest.mark.parametrize("name", rules.game_names())
+def test_every_call_legal_calls_lists_is_taken(name: str) -> None:
+    """A screen may offer what ``legal_calls()`` lists without asking the engine again: every
+    call listed is one ``check`` takes, at every position of a random game (on old main Eye
+    for an Eye listed Echo's Heal while the hits waiting on Echo would knock Echo out first,
+    leaving only Guards at full health: seed 0, call 46)."""
+    cls = rules.game_class(name)
+    rng = random.Random(0)
+    game = rules.from_setup(cls.random_setup(rng))
+    refused: list[str] = []
+    for step in range(60):
+        if game.is_over:
+            break
+        for call in game.legal_calls():
+            try:
+                game.check(call)
+            except RulesError as e:
+                refused.append(f"call {step}: {call.text()!r} listed, refused: {e}")
+        game.apply(game.random_call(rng))
+    assert refused == [], "\n".join(refused[:10])
