@@ -6,7 +6,8 @@ import pytest
 
 import rules
 import vision
-from companion.games.dice_forge.adapter import call_from_reading, face_name, read_roll, rolled_text
+from companion.games.dice_forge.adapter import call_from_reading, face_name, read_roll, rolled_call
+from rules.dice_forge import Rolled
 
 
 def Die(center: tuple[float, float], face: str | None,
@@ -41,10 +42,10 @@ def test_a_certain_reading_is_a_call_the_engine_accepts() -> None:
     ana = g.state.player("Ana")
     reading = Reading((Die((5, 5), ana.dice[1][1].replace(" ", "_")),
                        Die((50, 5), ana.dice[0][0].replace(" ", "_"))))
-    text, _got = call_from_reading("Ana", reading, ana.dice)
-    assert text == f"Ana: Rolled {ana.dice[0][0]}, {ana.dice[1][1]}"
-    g.apply(text)
-    assert g.history[-1].call == text
+    call, _got = call_from_reading("Ana", reading, ana.dice)
+    assert call == Rolled("Ana", (ana.dice[0][0], ana.dice[1][1]))
+    g.apply(call)
+    assert g.history[-1].call == f"Ana: Rolled {ana.dice[0][0]}, {ana.dice[1][1]}"
 
 
 def test_low_confidence_and_unknown_faces_are_flagged_for_touch() -> None:
@@ -59,11 +60,11 @@ def test_low_confidence_and_unknown_faces_are_flagged_for_touch() -> None:
 
 
 def test_a_minor_blessing_names_its_die() -> None:
-    text, _got = call_from_reading("Ben", Reading((Die((3, 3), "2_glory"),)), DICE, which=(1,))
-    assert text == "Ben: Rolled 2 glory on die 2"
-    assert rolled_text("Ben", ["1 sun"], 1) == "Ben: Rolled 1 sun on die 1"
+    call, _got = call_from_reading("Ben", Reading((Die((3, 3), "2_glory"),)), DICE, which=(1,))
+    assert call is not None and call.text() == "Ben: Rolled 2 glory on die 2"
+    assert rolled_call("Ben", ["1 sun"], 1) == Rolled("Ben", ("1 sun",), 1)
     with pytest.raises(ValueError, match="names two faces"):
-        rolled_text("Ben", ["1 sun"])
+        rolled_call("Ben", ["1 sun"])
 
 
 def test_each_die_of_the_roll_names_the_die_of_the_reading_read_for_it() -> None:

@@ -17,6 +17,7 @@ from companion.games.diceocalypse.adapter import (
     table_order,
     with_thousands,
 )
+from rules.diceocalypse import Roll, SpecialRoll
 from vision.types import Reading
 
 
@@ -33,12 +34,12 @@ def reading(*dice: tuple[float, float, int | None] | tuple[float, float, int | N
 def test_a_sure_reading_becomes_the_roll_in_table_order() -> None:
     r = reading((300, 105, 5), (100, 100, 1), (200, 95, 5), (120, 300, 2), (20, 310, 3),
                 (250, 290, 6))
-    assert call_for(r, "Ana", 6) == "Ana: Roll 1 5 5 3 2 6"
+    assert call_for(r, "Ana", 6) == Roll("Ana", (1, 5, 5, 3, 2, 6))
 
 
 def test_the_roll_has_as_many_dice_as_are_being_rolled() -> None:
     r = reading((10, 10, 1), (60, 10, 5))
-    assert call_for(r, "Ben", 2) == "Ben: Roll 1 5"
+    assert call_for(r, "Ben", 2) == Roll("Ben", (1, 5))
     entry = read_roll(r, "Ben", 3)
     assert entry.text() is None and not entry.complete
     assert entry.add(4).text() == "Ben: Roll 1 5 4"
@@ -84,7 +85,7 @@ def test_a_roll_can_always_be_entered_by_touch() -> None:
 
 def test_special_dice_use_their_own_words() -> None:
     r = reading((10, 10, 4))
-    assert call_for(r, "Cy", 1, template="{player}: Zombie {dice}") == "Cy: Zombie 4"
+    assert call_for(r, "Cy", 1, die="Zombie") == SpecialRoll("Cy", "Zombie", 4)
 
 
 def test_rows_are_read_top_to_bottom_then_left_to_right() -> None:
@@ -182,8 +183,9 @@ def test_rendered_rolls_through_vision_become_the_call(values: tuple[int, ...]) 
     settled = [tracker.update(read_dice(frame), 0.2 * t).settled for t in range(4)]
     found = [r for r in settled if r is not None]
     assert len(found) == 1, "one settled roll for dice lying still"
-    text = call_for(found[0], "Ana", len(values))
-    assert text == "Ana: Roll " + " ".join(map(str, values))
+    call = call_for(found[0], "Ana", len(values))
+    assert call == Roll("Ana", tuple(values))
+    assert call.text() == "Ana: Roll " + " ".join(map(str, values))
 
 
 def test_the_dice_the_players_confirmed_or_corrected_are_named_by_the_readings_index() -> None:

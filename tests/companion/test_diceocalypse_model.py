@@ -15,7 +15,7 @@ import rules
 from companion.games.diceocalypse.model import DiceocalypseTable
 from companion.journal import Journal
 from companion.session import TableSession
-from rules.diceocalypse import Diceocalypse
+from rules.diceocalypse import Diceocalypse, PlayCard
 from vision.types import Reading
 
 
@@ -157,9 +157,9 @@ def test_a_special_die_from_the_cards_and_a_doubtful_reading_confirmed(journal: 
     v = t.view()
     assert "busts" in " ".join(v.lines) and "Zombie" in v.players[2].badges
     assert v.status == "Ana's turn" and v.cards >= 1
-    assert t.calls_by_player()["Cy"] == [("Roll the Zombie die", "roll:Zombie")]
+    assert t.calls_by_player()["Cy"] == [("Roll the Zombie die", "Zombie")]
     t.choose_card_player("Cy")
-    assert not t.play("roll:Zombie")  # no call yet: Cy's Zombie roll is entered
+    assert not t.play("Zombie")  # no call yet: Cy's Zombie roll is entered
     assert t.view().info == "Cy rolls the Zombie die"
     enter(t, 1)
     assert calls(t)[-1] == "Cy: Zombie 1"
@@ -180,8 +180,8 @@ def test_a_special_die_from_the_cards_and_a_doubtful_reading_confirmed(journal: 
     assert calls(t)[-1] == "Ana: Roll 5 5 5 1 2"
     # the confirmed die goes to the dice statistics, by its index in the reading
     assert len(fixed) == 1 and fixed[0][1] == {3: "1"}
-    assert ("Double or Nothing", "Ana: Play Double or Nothing") in t.calls_by_player()["Ana"]
-    assert t.play("Ana: Play Double or Nothing")
+    assert ("Double or Nothing", PlayCard("Ana", "Double or Nothing")) in t.calls_by_player()["Ana"]
+    assert t.play(PlayCard("Ana", "Double or Nothing"))
     assert t.tap_primary()  # keep the best (1 5 5 5) and bank
     assert calls(t)[-2:] == ["Ana: Keep 1 5 5 5", "Ana: Bank"]
     assert t.view().status == "Ana's Double or Nothing"

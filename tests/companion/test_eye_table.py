@@ -190,3 +190,24 @@ def test_with_one_possible_target_an_attack_needs_no_third_tap(journal: Journal)
     b.tap_action("Ana", "attack")
     b.tap_count(2)
     assert b.builder.needs_target and b.session.game.history == ()
+
+
+def test_a_refused_call_of_the_tables_own_is_told_to_the_screens(journal: Journal) -> None:
+    """Hits the table lands by itself (a parry window closed) that the engine refuses are
+    said as a refusal, and the screens are told (on old main the words were set without a
+    word to the listeners: the arena showed them only at its next full redraw, and not in
+    the refusal's colours)."""
+    from companion.session import Change
+
+    clock = FakeClock()
+    a = _arena(journal, clock)
+    s = a.session
+    told: list[object] = []
+    s.subscribe(lambda change: told.append(change.kind))
+    a.windows[("Riparian", "Grubic", "Riparian")] = [0.0]  # a window whose attack is gone
+    clock.now += 1
+    a.tick()
+    assert told == [Change.REFUSED]
+    assert "no attack on Riparian" in s.message and s.refused is not None
+    assert a.windows[("Riparian", "Grubic", "Riparian")] == []  # forgotten, not tried again
+    assert s.log == []

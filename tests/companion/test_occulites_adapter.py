@@ -16,7 +16,7 @@ from companion.games.occulites.adapter import (
     SlotRead,
     band_zones,
     corrections,
-    lineup_text,
+    lineup_call,
     read_lineups,
     slot_of,
 )
@@ -59,10 +59,10 @@ def test_rows_read_left_to_right_in_seat_order(seed: int) -> None:
         r = reads[player]
         assert r.complete and r.uncertain == () and r.problems == ()
         assert [(s.colour, s.pips) for s in r.slots] == truth
-        assert r.call_text() == lineup_text(player, truth)
+        assert r.call() == lineup_call(player, truth)
 
 
-def test_call_text_is_the_engines_line_up_and_is_accepted() -> None:
+def test_call_is_the_engines_line_up_and_is_accepted() -> None:
     game = rules.new_game("occulites", ["Ana", "Ben"], seed=3)
     game.apply("Ana: Tribe Palaudis")
     game.apply("Ben: Tribe Hydris")
@@ -70,12 +70,11 @@ def test_call_text_is_the_engines_line_up_and_is_accepted() -> None:
     ben = [("blue", n) for n in (4, 4, 6, 1, 2, 3)]
     reads = read_lineups(reading(rows_of([ana, ben], random.Random(1))), ["Ana", "Ben"])
     for p in ("Ana", "Ben"):
-        text = reads[p].call_text()
-        assert text is not None
-        assert game.parse(text) == LineUp(p, tuple(Die(c, n) for c, n in
-                                                   (ana if p == "Ana" else ben)))
+        call = reads[p].call()
+        assert call == LineUp(p, tuple(Die(c, n) for c, n in (ana if p == "Ana" else ben)))
+        assert game.parse(call.text()) == call  # its words are the engine's own
         assert game.lineup_problems(p, list(reads[p].dice() or ())) == []
-        game.apply(text)
+        game.apply(call)
     game.apply("Reveal")
     assert len(game.state.outcomes) == 6 or game.state.round == 2
 
@@ -91,7 +90,7 @@ def test_unsure_dice_are_flagged_not_guessed() -> None:
     assert reads["Ana"].complete
     r = reads["Ben"]
     assert r.uncertain == (2, 4, 6) and not r.complete
-    assert r.call_text() is None and r.dice() is None
+    assert r.call() is None and r.dice() is None
     assert [s.text() for s in r.slots] == ["blue 4", "blue ?", "blue 6", "? 1", "black 2",
                                           "blue 3"]
     # A doubtful die that was read still counts once confirmed: its values are kept.
@@ -112,7 +111,7 @@ def test_wrong_count_falls_back_to_bands_and_says_so() -> None:
     reads = read_lineups(reading(dice), ["Ana", "Ben"])
     assert reads["Ana"].complete
     assert reads["Ben"].problems == ("5 dice seen in Ben's zone, a line-up has 6",)
-    assert not reads["Ben"].complete and reads["Ben"].call_text() is None
+    assert not reads["Ben"].complete and reads["Ben"].call() is None
     assert [(s.colour, s.pips) for s in reads["Ben"].slots] == [d for d in BEN
                                                                 if d[0] != "black"]
     # Fewer dice than players: equal bands, seat 1 at the top.
@@ -138,9 +137,10 @@ def test_calibrated_zones_side_by_side() -> None:
         read_lineups(reading(dice), [])
 
 
-def test_lineup_text_matches_the_engine() -> None:
-    assert lineup_text("Ana", ANA) == LineUp("Ana", tuple(Die(c, n) for c, n in ANA)).text()
-    assert lineup_text("Ana", [Die(c, n) for c, n in ANA]).startswith("Ana: Line-up green 5, ")
+def test_lineup_call_is_the_engines() -> None:
+    assert lineup_call("Ana", ANA) == LineUp("Ana", tuple(Die(c, n) for c, n in ANA))
+    assert lineup_call("Ana", [Die(c, n) for c, n in ANA]).text().startswith(
+        "Ana: Line-up green 5, ")
 
 
 def test_rendered_tray_through_vision() -> None:

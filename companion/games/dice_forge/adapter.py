@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules.dice_forge import Rolled
 from vision import Reading
 
 #: The modules a table chooses from before the first call.
@@ -87,25 +88,27 @@ def read_roll(reading: Reading, dice: Sequence[Sequence[str]], which: Sequence[i
     return RolledReading(tuple(faces), tuple(flags), problem, tuple(where[i] for i in best))
 
 
-def rolled_text(player: str, faces: Sequence[str], die: int | None = None) -> str:
-    """The call text: two faces for a divine blessing, one face and its die (1 or 2) else."""
+def rolled_call(player: str, faces: Sequence[str], die: int | None = None) -> Rolled:
+    """The engine's call: two faces for a divine blessing, one face and its die (1 or 2)
+    else."""
     if die is not None:
         if len(faces) != 1:
             raise ValueError(f"a minor blessing names one face, got {list(faces)!r}")
-        return f"{player}: Rolled {faces[0]} on die {die}"
+        return Rolled(player, (faces[0],), die)
     if len(faces) != 2:
         raise ValueError(f"a divine blessing names two faces, got {list(faces)!r}")
-    return f"{player}: Rolled {faces[0]}, {faces[1]}"
+    return Rolled(player, (faces[0], faces[1]))
 
 
 def call_from_reading(player: str, reading: Reading, dice: Sequence[Sequence[str]],
                       which: Sequence[int] = (0, 1),
-                      min_confidence: float = MIN_CONFIDENCE) -> tuple[str | None, RolledReading]:
-    """The call text when the reading is certain (else None) and the reading itself, so the
+                      min_confidence: float = MIN_CONFIDENCE
+                      ) -> tuple[Rolled | None, RolledReading]:
+    """The call when the reading is certain (else None) and the reading itself, so the
     screen can preselect what was seen and ask the players to confirm the rest."""
     got = read_roll(reading, dice, which, min_confidence)
     if not got.certain:
         return None, got
     faces = [f for f in got.faces if f is not None]
     die = which[0] + 1 if len(which) == 1 else None
-    return rolled_text(player, faces, die), got
+    return rolled_call(player, faces, die), got

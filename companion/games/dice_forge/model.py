@@ -26,13 +26,13 @@ from companion.games.dice_forge.adapter import (
     RolledReading,
     call_from_reading,
     face_name,
-    rolled_text,
+    rolled_call,
 )
 from companion.games.dice_forge.art import face_art
 from companion.games.pages import one_page
 from companion.session import TableSession
 from companion.words import plural
-from rules import Event, RulesError
+from rules import Call, Event, RulesError
 from rules.dice_forge import Buy, Choose, DiceForge, Forge, Pass, Perform, Rolled
 from rules.dice_forge import data as D
 from rules.dice_forge.data import CELESTIAL_FACES
@@ -222,9 +222,10 @@ class ForgeModel:
 
     # -- taps ------------------------------------------------------------------------------
 
-    def call(self, text: str) -> bool:
-        """Send one call through the session; a refusal shows the engine's reason."""
-        return self.session.try_call(text) is not None
+    def call(self, call: Call) -> bool:
+        """Send one of the engine's calls through the session; a refusal shows the engine's
+        reason."""
+        return self.session.try_call(call) is not None
 
     def say(self, text: str) -> None:
         """What the app tells the players (Undid: ..., a button's note)."""
@@ -263,11 +264,11 @@ class ForgeModel:
         """A divine blessing's faces, die 1's then die 2's: called at once, or, when the order
         they are applied in changes the outcome, after asking which die first. ``fix``: the
         camera's dice the players confirmed or corrected, reported once the call is taken."""
-        text = rolled_text(player, faces)
-        if self.game.order_matters(text):
+        rolled = rolled_call(player, faces)
+        if self.game.order_matters(rolled):
             self.ordering, self.ordering_fix = faces, fix
             return
-        if self.call(text) and fix is not None:
+        if self.call(rolled) and fix is not None:
             self.report(*fix)
 
     def pick_order(self, first: int) -> None:
@@ -277,7 +278,7 @@ class ForgeModel:
             return
         faces = self.ordering if first == 0 else self.ordering[::-1]
         fix, self.ordering, self.ordering_fix = self.ordering_fix, None, None
-        if self.call(rolled_text(self.game.state.steps[0].player, faces)) and fix is not None:
+        if self.call(rolled_call(self.game.state.steps[0].player, faces)) and fix is not None:
             self.report(*fix)  # (refused: the reason shows, and the faces are asked again)
 
     def cancel_order(self) -> None:
@@ -297,15 +298,15 @@ class ForgeModel:
 
     def forge_now(self) -> None:
         p = self.game.state.current
-        if self.basket and self.call(Forge(p.name, tuple(self.basket)).text()):
+        if self.basket and self.call(Forge(p.name, tuple(self.basket))):
             self.mode, self.basket, self.face = "", [], None
 
     def cancel_forge(self) -> None:
         self.tapped()
         self.mode, self.basket, self.face = "", [], None
 
-    def perform(self, text: str) -> None:
-        if self.call(text):
+    def perform(self, feat: Perform) -> None:
+        if self.call(feat):
             self.mode = ""
 
     def turn_page(self, page: int) -> None:
@@ -340,13 +341,13 @@ class ForgeModel:
         if reading is None:
             self.message = "The camera has no settled roll yet."
             return
-        text, got = call_from_reading(p.name, reading, p.dice, which)
-        if text is not None and st.kind == "roll2":
+        rolled, got = call_from_reading(p.name, reading, p.dice, which)
+        if rolled is not None and st.kind == "roll2":
             seen = [f for f in got.faces if f is not None]  # certain: both read
             self.send_roll(p.name, (seen[0], seen[1]))  # asks which first when that matters
             return
-        if text is not None:
-            self.call(text)
+        if rolled is not None:
+            self.call(rolled)
             return
         self.message = f"Camera: {got.problem or 'please confirm the faces'}."
         if st.kind == "roll2":
@@ -438,8 +439,8 @@ class ForgeModel:
 
         def button(d: int, face: str) -> Choice:
             if minor:
-                text = rolled_text(p.name, [face], d + 1)
-                action: Callable[[], object] = lambda: self.call(text)  # noqa: E731
+                minor_roll = rolled_call(p.name, [face], d + 1)
+                action: Callable[[], object] = lambda: self.call(minor_roll)  # noqa: E731
             else:
                 action = lambda: self.pick_face(d, face)  # noqa: E731
             return Choice(f"die{d + 1}:{face}", face, action, enabled=d in dice,
@@ -466,8 +467,8 @@ class ForgeModel:
     def celestial(self, p: Player) -> Pane:
         grid = []
         for f in CELESTIAL_FACES:
-            text = Rolled(p.name, (f,), celestial=True).text()
-            grid.append(Choice(f"celestial:{f}", f, partial(self.call, text), face=f,
+            grid.append(Choice(f"celestial:{f}", f,
+                               partial(self.call, Rolled(p.name, (f,), celestial=True)), face=f,
                                font=14, shorten=False))
         return Pane(f"{p.name} rolls the Celestial die", "Tap the face that came up.",
                     tuple(grid), cols=3, rows=2)
@@ -476,14 +477,13 @@ class ForgeModel:
         options = [c for c in self.game.legal_calls() if isinstance(c, Choose)]
         choices = []
         for c in options:
-            text = c.text()
             if face_art(c.option) is not None and not self.words:
-                choices.append(Choice(f"choose:{c.option}", c.option, partial(self.call, text),
+                choices.append(Choice(f"choose:{c.option}", c.option, partial(self.call, c),
                                       face=c.option, caption=c.option.replace(" + ", "\n+ "),
                                       font=14, shorten=False))
             else:
                 words = "Nothing" if c.option == "nothing" else c.option
-                choices.append(Choice(f"choose:{c.option}", words, partial(self.call, text),
+                choices.append(Choice(f"choose:{c.option}", words, partial(self.call, c),
                                       font=15, shorten=False))
         step = self.game.state.steps[0]
         return Pane(f"{p.name} chooses", CHOICE_HINTS.get(str(step.data.get("tag", "")),
@@ -514,7 +514,7 @@ class ForgeModel:
         for c in [*first, *rest]:
             text = c.text()
             label = text.split(": ", 1)[1] if text.startswith(f"{p.name}: ") else text
-            choices.append(Choice(label, label, partial(self.call, text), shorten=False))
+            choices.append(Choice(label, label, partial(self.call, c), shorten=False))
         return Pane(prompt, hint, self._paged(choices, 2, 5), cols=2, rows=5)
 
     def forge(self) -> Pane:
@@ -561,9 +561,9 @@ class ForgeModel:
             call = legal.get(name)
             if call is not None and call.ancient:
                 price += f", {plural(call.ancient, 'shard')}"
-            said = call.text() if call is not None else ""
             grid.append(Choice(f"feat:{name}", f"{short_card(name)}\n{price} · {left} left",
-                               partial(self.perform, said), enabled=call is not None,
+                               partial(self.perform, call) if call is not None else
+                               (lambda: None), enabled=call is not None,
                                font=13, shorten=False))
         return Pane(f"{game.state.current.name} performs a feat",
                     "Tap the feat (its price is paid).", tuple(grid), cols=3, rows=5,

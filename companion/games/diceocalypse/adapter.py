@@ -17,14 +17,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import Call, Game, RulesError
-from rules.diceocalypse import Roll
+from rules.diceocalypse import Roll, SpecialRoll
+from rules.diceocalypse.calls import SpecialDie
 from vision.types import Die, Reading
 
 #: Dice read with less confidence than this are shown for the players to confirm.
 MIN_CONFIDENCE = 0.6
-#: How a roll is said; ``{player}`` and ``{dice}`` are filled in. Special dice use
-#: ``"{player}: Zombie {dice}"`` and ``"{player}: Left Behind {dice}"``.
-ROLL = "{player}: Roll {dice}"
 
 
 @dataclass(frozen=True)
@@ -35,6 +33,7 @@ class RollEntry:
     camera was unsure of; they stay doubtful until confirmed or corrected by touch; ``typed``
     the dice whose value was set by touch (a camera's reading never replaces those).
     ``problem`` says why the reading cannot become a call as it is (too many dice seen...).
+    ``die`` is the special die rolled (Zombie, Left Behind), None for the player's own dice.
     """
 
     player: str
@@ -42,7 +41,7 @@ class RollEntry:
     values: tuple[int | None, ...] = ()
     doubtful: frozenset[int] = frozenset()
     problem: str = ""
-    template: str = ROLL
+    die: SpecialDie | None = None
     typed: frozenset[int] = frozenset()
 
     @property
@@ -56,12 +55,20 @@ class RollEntry:
         return (len(self.values) == self.needed and all(v is not None for v in self.values)
                 and not self.doubtful and not self.problem)
 
-    def text(self) -> str | None:
-        """The call, or None while a die is missing, doubtful or the count is wrong."""
+    def call(self) -> Roll | SpecialRoll | None:
+        """The engine's call, or None while a die is missing, doubtful or the count is
+        wrong."""
         if not self.complete:
             return None
-        dice = " ".join(str(v) for v in self.values)
-        return self.template.format(player=self.player, dice=dice)
+        values = tuple(int(v or 0) for v in self.values)
+        if self.die is not None and len(values) == 1:
+            return SpecialRoll(self.player, self.die, values[0])
+        return Roll(self.player, values)
+
+    def text(self) -> str | None:
+        """The call's words (the engine's), or None as for :meth:`call`."""
+        call = self.call()
+        return None if call is None else call.text()
 
     def set_value(self, index: int, value: int) -> RollEntry:
         """A die set (or corrected) by touch: it is no longer doubtful."""
@@ -111,10 +118,10 @@ class RollEntry:
 
     def _checked(self, entry: RollEntry) -> RollEntry:
         return replace(entry, problem=count_problem(entry.player, entry.needed,
-                                                    len(entry.values), entry.template))
+                                                    len(entry.values)))
 
 
-def count_problem(player: str, needed: int, seen: int, template: str = ROLL) -> str:
+def count_problem(player: str, needed: int, seen: int) -> str:
     """Why ``seen`` dice cannot be ``player``'s roll of ``needed`` dice ("" when they can),
     and what to do: tap the others to set them aside (:meth:`RollEntry.remove`)."""
     if seen <= needed:
@@ -153,7 +160,8 @@ def is_doubtful(die: Die, min_confidence: float = MIN_CONFIDENCE) -> bool:
 
 
 def read_roll(reading: Reading, player: str, needed: int, *,
-              min_confidence: float = MIN_CONFIDENCE, template: str = ROLL) -> RollEntry:
+              min_confidence: float = MIN_CONFIDENCE, die: SpecialDie | None = None
+              ) -> RollEntry:
     """A settled reading as ``player``'s roll of ``needed`` dice.
 
     Fewer dice seen than rolled leaves the missing ones to enter by touch; more is a problem to
@@ -165,7 +173,7 @@ def read_roll(reading: Reading, player: str, needed: int, *,
     values: tuple[int | None, ...] = tuple(d.value for d in dice)
     doubtful = frozenset(i for i, d in enumerate(dice) if is_doubtful(d, min_confidence))
     return RollEntry(player, needed, values, doubtful,
-                     count_problem(player, needed, len(values), template), template)
+                     count_problem(player, needed, len(values)), die)
 
 
 def read_order(reading: Reading) -> list[int]:
@@ -191,10 +199,10 @@ def corrections(read: RollEntry, final: RollEntry) -> dict[int, int]:
 
 
 def call_for(reading: Reading, player: str, needed: int, *,
-             min_confidence: float = MIN_CONFIDENCE, template: str = ROLL) -> str | None:
-    """The call text when the reading is complete and sure, else None (ask the players)."""
-    return read_roll(reading, player, needed, min_confidence=min_confidence,
-                     template=template).text()
+             min_confidence: float = MIN_CONFIDENCE, die: SpecialDie | None = None
+             ) -> Roll | SpecialRoll | None:
+    """The call when the reading is complete and sure, else None (ask the players)."""
+    return read_roll(reading, player, needed, min_confidence=min_confidence, die=die).call()
 
 
 def expected_rolls(legal_calls: Sequence[Call]) -> dict[str, int]:
@@ -231,6 +239,6 @@ def with_thousands(text: str) -> str:
     return re.sub(r"(?<![\d,.])\d{4,}(?![\d,.])", lambda m: f"{int(m.group()):,}", text)
 
 
-__all__ = ["MIN_CONFIDENCE", "ROLL", "RollEntry", "call_for", "corrections", "count_problem",
+__all__ = ["MIN_CONFIDENCE", "RollEntry", "call_for", "corrections", "count_problem",
            "expected_rolls", "is_doubtful", "legal_after", "read_order", "read_roll",
            "table_order", "with_thousands"]

@@ -3,11 +3,12 @@
 No rule of the game lives here. What can be called now comes from the engine's
 ``legal_calls()``; which dice score and the best keep from its pure helpers (``scoring_mask``,
 ``best_keep``, ``keep_score``); whether a bank would follow a keep from the engine asked on a
-copy (``legal_after``); every tap ends as call text sent through the table session, which asks
-the engine and journals the call. :meth:`DiceocalypseTable.view` is everything the screen
-draws (:class:`TableView`); the screen forwards its touches to the actions here
-(``tap_die``, ``tap_number``, ``tap_primary``...) and a settled camera reading to
-:meth:`DiceocalypseTable.on_reading`. Tested as plain Python (tests/companion/).
+copy (``legal_after``); every tap ends as one of the engine's calls (a value, never words to
+be parsed again) sent through the table session, which asks the engine and journals it.
+:meth:`DiceocalypseTable.view` is everything the screen draws (:class:`TableView`); the screen
+forwards its touches to the actions here (``tap_die``, ``tap_number``, ``tap_primary``...) and
+a settled camera reading to :meth:`DiceocalypseTable.on_reading`. Tested as plain Python
+(tests/companion/).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from companion.games.diceocalypse.adapter import (
-    ROLL,
     RollEntry,
     corrections,
     expected_rolls,
@@ -42,6 +42,7 @@ from rules.diceocalypse import (
     keep_score,
     scoring_mask,
 )
+from rules.diceocalypse.calls import SpecialDie
 from rules.diceocalypse.game import DiceocalypseState
 from vision.types import Reading
 
@@ -61,6 +62,9 @@ DieLook = Literal["off", "empty", "value", "doubt", "selected", "aside", "chosen
 ReadFrom = tuple[Reading, RollEntry, list[int]]
 #: Told when the players confirmed or corrected dice the camera read (Host.correct_roll).
 CorrectRoll = Callable[[Reading, Mapping[int, str]], None]
+#: What a button of the Cards & dice dialog does: a call, or start entering a special
+#: die's roll.
+DialogChoice = Call | SpecialDie
 
 
 def sentences(texts: Sequence[str]) -> str:
@@ -159,7 +163,7 @@ class DiceocalypseTable:
     #: (Clear takes it instead of the typed numbers).
     unused: Reading | None = None
     roller: str | None = None  # the roller the players chose by a tap, when several must roll
-    special: tuple[str, str] | None = None  # (player, die name) being rolled
+    special: tuple[str, SpecialDie] | None = None  # (player, die) being rolled
     chosen: list[int] = field(default_factory=list)  # indexes of the roll chosen to keep
     chosen_for: tuple[int, ...] | None = None
     cards_player: str | None = None  # the Cards & dice dialog's player
@@ -203,9 +207,9 @@ class DiceocalypseTable:
         """Cards, Immunity and picks that are legal now (for the Cards & dice dialog)."""
         return [c for c in self.legal if isinstance(c, PlayCard | Immunity | Pick)]
 
-    def special_dice(self) -> list[tuple[str, str]]:
+    def special_dice(self) -> list[tuple[str, SpecialDie]]:
         """(player, die) of the special dice that may be rolled now."""
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, SpecialDie]] = []
         for c in self.legal:
             if isinstance(c, SpecialRoll) and (c.player, c.die) not in out:
                 out.append((c.player, c.die))
@@ -222,16 +226,15 @@ class DiceocalypseTable:
                                                  Bank(t.player))}
         return self._bank_after[key]
 
-    def calls_by_player(self) -> dict[str, list[tuple[str, str]]]:
-        """The Cards & dice dialog: each player's calls as (words on the button, call text or
-        ``"roll:<die>"``), players in seat order."""
-        by_player: dict[str, list[tuple[str, str]]] = {}
+    def calls_by_player(self) -> dict[str, list[tuple[str, DialogChoice]]]:
+        """The Cards & dice dialog: each player's calls as (words on the button, the call, or
+        the special die whose roll the button starts entering), players in seat order."""
+        by_player: dict[str, list[tuple[str, DialogChoice]]] = {}
         for call in self.extra_calls():
-            text = str(call)
-            player, words = text.split(": ", 1)
-            by_player.setdefault(player, []).append((words.removeprefix("Play "), text))
+            player, words = call.text().split(": ", 1)
+            by_player.setdefault(player, []).append((words.removeprefix("Play "), call))
         for player, die in self.special_dice():
-            by_player.setdefault(player, []).append((f"Roll the {die} die", f"roll:{die}"))
+            by_player.setdefault(player, []).append((f"Roll the {die} die", die))
         return {p: by_player[p] for p in self.game.setup.players if p in by_player}
 
     def card_player(self) -> str | None:
@@ -278,12 +281,11 @@ class DiceocalypseTable:
 
     def _sync_entry(self) -> None:
         """Keep the roll being entered matched to who must roll now."""
+        die: SpecialDie | None = None
         if self.special is not None:
             player, die = self.special
-            template = f"{{player}}: {die} {{dice}}"
             need = {player: 1}
         else:
-            template = ROLL
             need = self.expected()
         if not need or self.roll_to_keep() is not None:
             self.entry = None
@@ -291,8 +293,8 @@ class DiceocalypseTable:
         roller = self.first_roller(need)
         e = self.entry
         if e is None or e.player != roller or e.needed != need[roller] \
-                or e.template != template:
-            self.entry = RollEntry(roller, need[roller], template=template)
+                or e.die != die:
+            self.entry = RollEntry(roller, need[roller], die=die)
             self.selected = None
 
     # -- the view --------------------------------------------------------------------------------
@@ -554,7 +556,7 @@ class DiceocalypseTable:
         unused, self.unused = self.unused, None
         if self.entry is not None:
             self.entry = RollEntry(self.entry.player, self.entry.needed,
-                                   template=self.entry.template)
+                                   die=self.entry.die)
             self.selected = None
             if unused is not None:
                 self.on_reading(unused)
@@ -564,8 +566,8 @@ class DiceocalypseTable:
         roll = self.roll_to_keep()
         if roll is not None:
             return self.keep(roll) and self.bank()
-        text = self.entry.text() if self.entry is not None else None
-        return text is not None and self.send(text)
+        call = self.entry.call() if self.entry is not None else None
+        return call is not None and self.send(call)
 
     def tap_secondary(self) -> bool:
         """Keep and roll on, Confirm the camera's doubtful dice, or Bank."""
@@ -575,46 +577,46 @@ class DiceocalypseTable:
         e = self.entry
         if e is not None and e.doubtful and not e.problem:
             self.entry = e.confirm_all()
-            text = self.entry.text()
-            return text is not None and self.send(text)
+            call = self.entry.call()
+            return call is not None and self.send(call)
         return self.bank()
 
     def keep(self, roll: Sequence[int]) -> bool:
         t = self.state.turn
         assert t is not None
         kept = tuple(sorted(roll[i] for i in self.chosen))
-        return self.send(str(Keep(t.player, kept)))
+        return self.send(Keep(t.player, kept))
 
     def bank(self) -> bool:
         t = self.state.turn
         if t is None:
             return False
-        return self.send(str(Bank(t.player)))
+        return self.send(Bank(t.player))
 
     def choose_card_player(self, player: str) -> None:
         self.cards_player = player
 
-    def play(self, text: str) -> bool:
-        """A call from the Cards & dice dialog: a card, Immunity, a pick, or ``roll:<die>`` to
-        enter a special die's roll (the dialog's player rolls it)."""
-        if text.startswith("roll:"):
-            self.start_special(self.card_player() or "", text[5:])
-            return False
-        return self.send(text)
+    def play(self, choice: DialogChoice) -> bool:
+        """A choice of the Cards & dice dialog: a card, Immunity or a pick (a call), or a
+        special die whose roll is entered next (the dialog's player rolls it)."""
+        if isinstance(choice, Call):
+            return self.send(choice)
+        self.start_special(self.card_player() or "", choice)
+        return False
 
-    def start_special(self, player: str, die: str) -> None:
+    def start_special(self, player: str, die: SpecialDie) -> None:
         self.special = (player, die)
         self.entry = None
         self._sync_entry()
 
-    def send(self, text: str) -> bool:
+    def send(self, call: Call) -> bool:
         """One call through the session (a refusal is shown by the view). A roll the camera
         read goes with the dice the players confirmed or corrected (dice statistics)."""
         entry, read = self.entry, self.read_from
-        if self.session.try_call(text) is None:
+        if self.session.try_call(call) is None:
             return False
         self.special = None
-        if read is not None and entry is not None and entry.text() == text:
+        if read is not None and entry is not None and entry.call() == call:
             self.read_from = None
             reading, first, order = read
             fixed = corrections(first, entry)
@@ -639,12 +641,12 @@ class DiceocalypseTable:
                                     "Clear takes the camera's.")
             return None
         self.unused = None
-        self.entry = read_roll(reading, e.player, e.needed, template=e.template)
+        self.entry = read_roll(reading, e.player, e.needed, die=e.die)
         self.read_from = (reading, self.entry, read_order(reading))
         self.selected = None
-        text = self.entry.text()
-        if text is not None and self.send(text):
-            return text
+        call = self.entry.call()
+        if call is not None and self.send(call):
+            return call.text()
         return None
 
     def toggle_camera(self, camera: Camera | None) -> None:

@@ -24,7 +24,13 @@ from kivy.utils import escape_markup
 from companion import theme
 from companion.contract import Host
 from companion.frame import GameFrame, dialog
-from companion.games.diceocalypse.model import ActionView, DiceocalypseTable, DieLook, TableView
+from companion.games.diceocalypse.model import (
+    ActionView,
+    DialogChoice,
+    DiceocalypseTable,
+    DieLook,
+    TableView,
+)
 from companion.games.table import TableScreen, lines_label
 from companion.session import TableSession
 from companion.widgets import natural_size
@@ -112,7 +118,7 @@ class DiceocalypseScreen(TableScreen):
             self.session, camera_on=camera is not None and camera.rolls_count,
             correct_roll=host.correct_roll)
         self.cards_view: ModalView | None = None  # the Cards & dice dialog, while open
-        self._cards_shown: list[tuple[str, str]] = []  # (player, call) in the dialog
+        self._cards_shown: list[tuple[str, str]] = []  # (player, button words) in the dialog
 
         root = _w("Panel", orientation="vertical", padding=6, spacing=6, bg=theme.BACKGROUND)
         self.frame = GameFrame(app, game=lambda: self.game)
@@ -304,26 +310,26 @@ class DiceocalypseScreen(TableScreen):
             if list(tab.background_color) != list(colour):
                 tab.background_color = colour
         calls = by_player.get(chosen or "", [])
-        shown = [(chosen or "", text) for _, text in calls]
+        shown = [(chosen or "", words) for words, _ in calls]
         if shown == self._cards_shown:
             return
         self._cards_shown = shown
         self.card_grid.cols = 2 if len(calls) <= 8 else 3
         self.card_grid.clear_widgets()
-        for words, text in calls:
+        for words, choice in calls:
             self.card_grid.add_widget(_w("TButton", text=words, shorten=False,
                                          font_size=self.host.fs(17),
-                                         on_release=lambda *_, t=text: self.play(t)))
+                                         on_release=lambda *_, c=choice: self.play(c)))
 
     def choose_card_player(self, player: str) -> None:
         self.model.choose_card_player(player)
         self.draw()
 
-    def play(self, text: str) -> None:
-        """A call from the Cards & dice dialog (which closes)."""
+    def play(self, choice: DialogChoice) -> None:
+        """A choice of the Cards & dice dialog (which closes)."""
         if self.cards_view is not None:
             self.cards_view.dismiss(animation=False)
-        if not self.model.play(text):
+        if not self.model.play(choice):
             self.draw()
 
     # -- touches, forwarded ----------------------------------------------------------------------

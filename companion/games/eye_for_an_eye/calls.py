@@ -353,8 +353,9 @@ class ArenaCalls:
             self.session.call(call)
             return True
         except RulesError as e:
-            # The engine says no (e.g. the attack was parried meanwhile): forget the window.
-            self.session.message = str(e)
+            # The engine says no (e.g. the attack was parried meanwhile): said as a refusal,
+            # the screens told, and the window forgotten.
+            self.session.refuse(str(e), e if isinstance(e, IllegalCall) else None)
             if window is not None and self.windows.get(window):
                 self.windows[window].pop(0)
         except NOT_SAVED as e:  # the journal's refusal (a full card): the game is as it was

@@ -17,7 +17,7 @@ than players, the frame is cut into equal horizontal bands).
 >>> dice = tuple(D((10.0 * i, 5.0), box, 0.0, 8.0, i % 6 + 1, str(i % 6 + 1), "green", 0.9)
 ...              for i in range(6))
 >>> read = read_lineups(Reading(dice, (100, 100)), ["Ana"])["Ana"]
->>> read.call_text()
+>>> read.call().text()
 'Ana: Line-up green 1, green 2, green 3, green 4, green 5, green 6'
 """
 
@@ -86,16 +86,16 @@ class LineupRead:
             return None
         return tuple(Die(str(s.colour), int(s.pips or 0)) for s in self.slots)
 
-    def call_text(self) -> str | None:
-        """The call (``"Ana: Line-up green 5, ..."``) once every die is known, else None."""
+    def call(self) -> LineUp | None:
+        """The line-up call once every die is known, else None."""
         dice = self.dice()
-        return None if dice is None else lineup_text(self.player, dice)
+        return None if dice is None else lineup_call(self.player, dice)
 
 
-def lineup_text(player: str, dice: Sequence[Die] | Sequence[tuple[str, int]]) -> str:
-    """The line-up call for six dice, in the engine's own words."""
-    made = tuple(d if isinstance(d, Die) else Die(d[0], int(d[1])) for d in dice)
-    return LineUp(player, made).text()
+def lineup_call(player: str, dice: Sequence[Die] | Sequence[tuple[str, int]]) -> LineUp:
+    """The engine's line-up call for six dice."""
+    return LineUp(player, tuple(d if isinstance(d, Die) else Die(d[0], int(d[1]))
+                                for d in dice))
 
 
 def corrections(read: Sequence[SlotRead | None], final: Sequence[SlotRead | None],
@@ -207,7 +207,7 @@ def read_lineups(reading: Reading, players: Sequence[str],
 
 
 __all__ = ["MIN_CONFIDENCE", "LineupRead", "SlotRead", "band_zones", "corrections",
-           "lineup_text", "read_lineups", "slot_of"]
+           "lineup_call", "read_lineups", "slot_of"]
 
 
 def roll_zones(zones: Sequence[Zone], players: Sequence[str]) -> dict[str, Rect] | None:

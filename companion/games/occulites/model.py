@@ -1,13 +1,13 @@
 """Dice of the Occulites at the table, without Kivy: what the screen shows and what each tap,
 camera reading and timer cue means.
 
-The model keeps no rule: it sends call text through the session and reads the engine's views
-(``current_cards()``, ``whose_turn()``, ``share_choices()``, ``standings()``, the reveal's card
-events). What it keeps between taps is the table's: the die slot being entered, line-ups being
-entered or confirmed, the reveal being stepped through card by card, the Share Knowledge
-choice being made, the timer cues already heard. :meth:`OcculitesTable.view` is everything the
-screen draws (:class:`TableView`); the screen forwards touches to the actions here. Tested as
-plain Python (tests/companion/).
+The model keeps no rule: it sends the engine's calls (values, never words to be parsed again)
+through the session and reads the engine's views (``current_cards()``, ``whose_turn()``,
+``share_choices()``, ``standings()``, the reveal's card events). What it keeps between taps is
+the table's: the die slot being entered, line-ups being entered or confirmed, the reveal being
+stepped through card by card, the Share Knowledge choice being made, the timer cues already
+heard. :meth:`OcculitesTable.view` is everything the screen draws (:class:`TableView`); the
+screen forwards touches to the actions here. Tested as plain Python (tests/companion/).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from companion.games.occulites.adapter import (
     Rect,
     SlotRead,
     corrections,
-    lineup_text,
+    lineup_call,
     read_lineups,
 )
 from companion.games.refusal import refusal_reason
@@ -31,7 +31,14 @@ from companion.words import plural
 from rules import Event
 from rules.occulites import CARDS as ALL_CARDS
 from rules.occulites import COLOURS, POOL, TRIBE_NAMES, OcculitesGame, TimerCue, timer_cues
-from rules.occulites.game import OcculitesOptions
+from rules.occulites.game import (
+    ChooseTribe,
+    OcculitesOptions,
+    Pass,
+    Reveal,
+    Share,
+    TakeDie,
+)
 from vision.types import Reading
 
 CARDS = 6
@@ -534,11 +541,15 @@ class OcculitesTable:
         who = self.chooser_now()
         if who is not None:
             self.chooser = None
-            self.session.try_call(f"{who}: Tribe {tribe}")
+            self.session.try_call(ChooseTribe(who, tribe))
 
     def take_die(self, colour: str) -> None:
         """The Lots of Interests draft: the player on turn takes a die of this colour."""
-        self.session.try_call(f"{self.game.whose_turn()}: Take {colour}")
+        who = self.game.whose_turn()
+        if who is None:
+            self.session.refuse("No one takes a die now: the draft is over")
+        else:
+            self.session.try_call(TakeDie(who, colour))
 
     def tap_slot(self, player: str, index: int) -> None:
         """A die of a line-up: enter or correct it (only while line-ups are given)."""
@@ -607,8 +618,8 @@ class OcculitesTable:
         dice = [(s.colour, s.pips) for s in draft if s and s.colour and s.pips]
         if len(dice) != CARDS:
             return
-        text = lineup_text(player, [(str(c), int(n)) for c, n in dice])
-        if self.session.try_call(text) is not None:
+        if self.session.try_call(lineup_call(player, [(str(c), int(n)) for c, n in dice])
+                                 ) is not None:
             read = self.read_slots.pop(player, None)
             if read is not None and read[2] is draft:  # the dice statistics: what was fixed
                 fixed = corrections(read[1], draft, read[0].dice)
@@ -626,8 +637,7 @@ class OcculitesTable:
             self.share_give = colour
         elif self.share_source is not None:
             who = self.game.state.share_queue[0][1]
-            self.session.try_call(f"{who}: Share {self.share_give} for {colour} from "
-                                  f"{self.share_source}")
+            self.session.try_call(Share(who, self.share_give, colour, self.share_source))
 
     def choose_source(self, source: str) -> None:
         self.share_source = source
@@ -640,7 +650,7 @@ class OcculitesTable:
 
     def pass_share(self) -> None:
         who = self.game.state.share_queue[0][1]
-        self.session.try_call(f"{who}: Pass")
+        self.session.try_call(Pass(who))
 
     def step(self, delta: int) -> None:
         """Resolution: show the next (or previous) card; after card 6, go on."""
@@ -658,7 +668,7 @@ class OcculitesTable:
 
     def reveal(self) -> None:
         self.sel = None
-        self.session.try_call("Reveal")
+        self.session.try_call(Reveal())
 
     # -- the camera ---------------------------------------------------------------------------
 
@@ -679,14 +689,14 @@ class OcculitesTable:
         notes = []
         counts = []  # zones holding other than six dice
         for p, read in reads.items():
-            text = read.call_text()
-            if read.complete and text is not None:
+            call = read.call()
+            if read.complete and call is not None:
                 current = st.lineups.get(p)
-                if current is not None and lineup_text(p, current) == text:
+                if current is not None and lineup_call(p, current) == call:
                     continue
                 self.drafts.pop(p, None)
                 self.flagged.pop(p, None)
-                if self.session.try_call(text) is None:
+                if self.session.try_call(call) is None:
                     notes.append(refusal_reason(self.session))
                     self.drafts[p] = list(read.slots)
                     self.flagged[p] = set(range(CARDS))

@@ -293,8 +293,8 @@ class TribalTable:
         decline beside it."""
         self.blocks.append(Block("note", tuple(choices), text=text))
 
-    def _call(self, text: str) -> None:
-        self.session.try_call(text)
+    def _call(self, call: Call) -> None:
+        self.session.try_call(call)
 
     def _set(self, **changes: Any) -> None:
         """A half-made choice changes: the last message has been read."""
@@ -487,7 +487,7 @@ class TribalTable:
         ga = next(g for g in layout if first in g)
         gb = next(g for g in layout if tribe in g)
         ga[ga.index(first)], gb[gb.index(tribe)] = tribe, first
-        self._call(SetAlliances(tuple(tuple(g) for g in layout)).text())
+        self._call(SetAlliances(tuple(tuple(g) for g in layout)))
 
     def _draw_revealed(self) -> None:
         """Match the five objective cards face up on the table; "Use them" ends the grid."""
@@ -501,7 +501,7 @@ class TribalTable:
                    for o in OBJECTIVES]
         changed = sorted(self.reveal_sel) != sorted(s.revealed)
         widgets.append(self._choice("reveal:use", "Use them",
-                                    lambda: self._call(Reveal(tuple(self.reveal_sel)).text()),
+                                    lambda: self._call(Reveal(tuple(self.reveal_sel))),
                                     enabled=changed and len(self.reveal_sel) == min(5, len(pool)),
                                     hot=changed, font=15))
         self._grid(widgets, cols=5)
@@ -528,7 +528,7 @@ class TribalTable:
             picks = [c for c in game.legal_calls()
                      if isinstance(c, PickObjective) and c.player == who]
             widgets = [self._choice("objective:" + c.objective, short_objective(c.objective),
-                                    lambda c=c: self._call(c.text()), font=15)
+                                    lambda c=c: self._call(c), font=15)
                        for c in picks]
             self._grid(widgets, cols=3)
             return
@@ -539,9 +539,9 @@ class TribalTable:
         allowed = {f"{t} {v}" for t in unallied for v in VALUES
                    if picker is not None and game.is_legal(FirstLead(lead, f"{t} {v}").text())}
         none = self._choice("lead:none", "None dealt",
-                            lambda: self._call(FirstLead(lead).text()), enabled=bool(picker),
+                            lambda: self._call(FirstLead(lead)), enabled=bool(picker),
                             font=15)
-        self._card_picker(allowed, allowed, lambda c: self._call(FirstLead(lead, c).text()),
+        self._card_picker(allowed, allowed, lambda c: self._call(FirstLead(lead, c)),
                           tribes=unallied, extra=[none], ready=picker is not None)
 
     # -- play: a card by two taps, then its ability ---------------------------------------------
@@ -579,7 +579,7 @@ class TribalTable:
         if any(c.net or c.take or c.swap for c in variants):
             self._set(card=card, tribe=None)
             return
-        self._call(Play(who, card, self.tokens).text())
+        self._call(Play(who, card, self.tokens))
 
     def _send_play(self, *, net: str | None = None, take: str | None = None,
                    discard: str | None = None, swap: tuple[str, str] | None = None) -> None:
@@ -587,7 +587,7 @@ class TribalTable:
         who = game.current_player
         assert self.card is not None and who is not None
         self._call(Play(who, self.card, self.tokens, net=net, take=take, discard=discard,
-                        swap=swap).text())
+                        swap=swap))
 
     def _draw_ability(self) -> None:
         game = self.game
@@ -671,7 +671,7 @@ class TribalTable:
             # stay empty, so a second tap on the value (or the player's next tap on a tribe)
             # answers nothing.
             self._row([self._choice("net:" + ("retrieve" if c.retrieve else "leave"),
-                                    c.text().split(": ", 1)[1], lambda c=c: self._call(c.text()),
+                                    c.text().split(": ", 1)[1], lambda c=c: self._call(c),
                                     hot=not c.retrieve)
                        for c in answers if isinstance(c, NetAnswer)])
             self._note(f"{pend.other} chose {pend.play.card}. Retrieve the net to make them "
@@ -687,7 +687,7 @@ class TribalTable:
             self._note(f"{who} got {pend.card} back: discard another card")
             allowed = {c.card for c in answers if isinstance(c, Discard)}
             self._card_picker(allowed, allowed,
-                              lambda c: self._call(Discard(who, c).text()))
+                              lambda c: self._call(Discard(who, c)))
         else:  # gretin
             self._note(f"A Lucky Gretin entered {who}'s Village: keep or change the objective")
             widgets = []
@@ -695,12 +695,12 @@ class TribalTable:
                 if isinstance(c, KeepObjective):
                     kept = short_objective(s.objective[who] or "")
                     widgets.append(self._choice("gretin:keep", f"Keep {kept}",
-                                                lambda c=c: self._call(c.text()), hot=True,
+                                                lambda c=c: self._call(c), hot=True,
                                                 font=15))
                 elif isinstance(c, PickObjective):
                     widgets.append(self._choice("objective:" + c.objective,
                                                 short_objective(c.objective),
-                                                lambda c=c: self._call(c.text()), font=15))
+                                                lambda c=c: self._call(c), font=15))
             self._grid(widgets, cols=3)
 
     def _draw_manipulate(self, answers: Sequence[Manipulate]) -> None:
@@ -711,8 +711,8 @@ class TribalTable:
         none = next(c for c in answers if c.card is None)
         if owner is None:
             self._note("Return a card from whose Village to its owner's hand?",
-                       self._choice("manipulate:none", "No, none", lambda: self._call(
-                           none.text()), hot=True, font=15))
+                       self._choice("manipulate:none", "No, none", lambda: self._call(none),
+                                    hot=True, font=15))
             self._player_row(owners, owner, lambda p: self._set(picker=p), prefix="village:")
             return
         self._note(f"{owner}'s Village: which card goes back?",
@@ -724,7 +724,7 @@ class TribalTable:
             assert c.card is not None
             widgets.append(self._choice(f"manipulate:{c.card} from {owner}",
                                         c.card.replace("Lucky ", ""),
-                                        lambda c=c: self._call(c.text()), font=15))
+                                        lambda c=c: self._call(c), font=15))
         self._paged(widgets, cols=4, rows=PLAY_ROWS - 1)
 
     def _paged(self, widgets: Sequence[Choice], cols: int, rows: int) -> None:
@@ -744,9 +744,9 @@ class TribalTable:
         if self.chaos is None:
             self._note(f"Each other player adds a random card from their hand; then {who} "
                        "gives one back to each.")
-            self._row([self._choice("chaos:no", "No chaos", lambda: self._call(
-                Chaos(who).text()), hot=True),
-                self._choice("chaos:yes", "Create chaos", lambda: self._set(chaos=[]),
+            self._row([self._choice("chaos:no", "No chaos", lambda: self._call(Chaos(who)),
+                                    hot=True),
+                       self._choice("chaos:yes", "Create chaos", lambda: self._set(chaos=[]),
                              enabled=bool(givers))])
             return
         done = self.chaos
@@ -760,7 +760,7 @@ class TribalTable:
         def pick(card: str) -> None:
             added = [*done, (card, giver)]
             if len(added) == len(givers):
-                self._call(Chaos(who, tuple(added)).text())
+                self._call(Chaos(who, tuple(added)))
             else:
                 self._set(chaos=added, tribe=None)
 
@@ -778,7 +778,7 @@ class TribalTable:
         def give(card: str) -> None:
             gifts = [*self.gifts, (card, giver)]
             if len(gifts) == len(pend.givers):
-                self._call(ChaosReturn(who, tuple(gifts)).text())
+                self._call(ChaosReturn(who, tuple(gifts)))
             else:
                 self._set(gifts=gifts)
 
