@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 
 from companion.journal import Journal
 from companion.store import StoreError
-from hardware.audio.clock import Cue, RoundClock
+from hardware.audio.clock import Cue, CueName, RoundClock
 from rules import Call, Entry, Event, Game, IllegalCall, RulesError, Setup, from_setup
 from rules.core import Prompt, normalise_time
 
@@ -56,7 +56,7 @@ GAME_CHANGED = frozenset({Change.CALL, Change.UNDO, Change.REDO})
 class SessionChange:
     """One change told to a session's listeners: its kind, the events of a call (``CALL``
     only), and the round clock's :class:`~hardware.audio.clock.Cue` (``CUE`` only: its
-    ``name`` is "start", "one_minute", "ten_seconds" or "end")."""
+    ``name`` is a :data:`~hardware.audio.clock.CueName`)."""
 
     kind: Change
     events: tuple[Event, ...] = ()
@@ -67,7 +67,7 @@ class SessionChange:
         """True after a call, an undo or a redo (the game is another)."""
         return self.kind in GAME_CHANGED
 
-    def is_cue(self, name: str) -> bool:
+    def is_cue(self, name: CueName) -> bool:
         """True for the round clock's cue of that name."""
         return self.cue is not None and self.cue.name == name
 

@@ -17,6 +17,7 @@ from companion import theme
 from companion.contract import ButtonUse, Host, Light
 from companion.games.refusal import refusal_reason
 from companion.session import Change, SessionChange, TableSession
+from hardware.audio.clock import CueName
 from hardware.buttons import ButtonEvent
 from rules import Event
 from vision import Reading
@@ -66,7 +67,7 @@ class TableScreen(Screen):
     def tick(self) -> None:
         """The app's clock ticked."""
 
-    def on_cue(self, name: str) -> None:
+    def on_cue(self, name: CueName) -> None:
         """A moment of the round clock ("start", "one_minute", "ten_seconds", "end")."""
 
     def say(self, text: str) -> None:

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from hardware.audio.clock import Cue, RoundClock, cue_schedule
+from hardware.audio.clock import CUE_NAMES, Cue, CueName, RoundClock, cue_schedule
 from hardware.audio.player import (
     AUDIO_KEYS,
     CUE_SOUNDS,
@@ -37,11 +37,13 @@ from hardware.audio.sounds import (
 __all__ = [
     "AUDIO_KEYS",
     "BUILTIN_SOUNDS",
+    "CUE_NAMES",
     "CUE_SOUNDS",
     "SOUNDS_DIR",
     "AudioBackend",
     "AudioFallback",
     "Cue",
+    "CueName",
     "KivyAudio",
     "RoundClock",
     "RoundPlayer",

@@ -9,18 +9,24 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from hardware.errors import HardwareError
 
 Clock = Callable[[], float]
+#: The moments of a round the announcer marks.
+CueName = Literal["start", "one_minute", "ten_seconds", "end"]
+#: The warnings a round can give: seconds before its end -> the cue's name.
+WARNINGS: dict[float, CueName] = {60.0: "one_minute", 10.0: "ten_seconds"}
+CUE_NAMES: tuple[CueName, ...] = get_args(CueName)
 
 
 @dataclass(frozen=True)
 class Cue:
-    """A moment of the round: ``name`` is start, one_minute, ten_seconds or end; ``at`` seconds
-    since the round began (paused time not counted)."""
+    """A moment of the round (:data:`CueName`); ``at`` seconds since the round began (paused
+    time not counted)."""
 
-    name: str
+    name: CueName
     at: float
 
 
@@ -32,11 +38,14 @@ def cue_schedule(duration: float, warnings: tuple[float, ...] = (60.0, 10.0)) ->
     """
     if duration <= 0:
         raise ValueError(f"round duration must be > 0 seconds, got {duration}")
-    names = {60.0: "one_minute", 10.0: "ten_seconds"}
+    unknown = [w for w in warnings if float(w) not in WARNINGS]
+    if unknown:
+        raise ValueError(f"round warnings {unknown}: the announcer warns only "
+                         f"{', '.join(f'{w:g}' for w in WARNINGS)} seconds before the end")
     cues = [Cue("start", 0.0)]
     for w in sorted(warnings, reverse=True):
         if 0 < w < duration:
-            cues.append(Cue(names.get(float(w), f"{w:g}_seconds"), float(duration - w)))
+            cues.append(Cue(WARNINGS[float(w)], float(duration - w)))
     cues.append(Cue("end", float(duration)))
     return tuple(cues)
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from hardware.audio.clock import Clock, Cue, RoundClock
+from hardware.audio.clock import Clock, Cue, CueName, RoundClock
 from hardware.audio.sounds import Soundtrack, audio_length, builtin_sound
 from hardware.errors import ConfigError, HardwareError, SoundMissing
 from hardware.schema import checked
@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # numpy is imported only where the speaker's signal is render
 log = logging.getLogger(__name__)
 
 ENV_VAR = "COMPANION_AUDIO"
-CUE_SOUNDS: dict[str, str] = {
+CUE_SOUNDS: dict[CueName, str] = {
     "start": "yarra_mark",
     "one_minute": "one_minute",
     "ten_seconds": "ten_seconds",
@@ -523,7 +523,7 @@ class RoundPlayer:
         duration: float | None = None,
         clock: Clock = time.monotonic,
         volume: float = 0.8,
-        cue_sounds: Mapping[str, str | Path] | None = None,
+        cue_sounds: Mapping[CueName, str | Path] | None = None,
         on_cue: Callable[[Cue], None] | None = None,
         folder: Path | None = None,
     ) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from hardware.audio import (
     BUILTIN_SOUNDS,
+    CUE_NAMES,
     AudioFallback,
     Cue,
     RoundClock,
@@ -56,6 +57,12 @@ def test_cue_schedule_for_short_and_long_rounds() -> None:
     assert [c.name for c in cue_schedule(8)] == ["start", "end"]
     with pytest.raises(ValueError, match="round duration must be > 0 seconds, got 0"):
         cue_schedule(0)
+    # a cue is one of the announcer's named moments (CueName), never a made-up name such as
+    # '30_seconds' that no sound and no screen knows
+    assert {c.name for c in cue_schedule(600)} <= set(CUE_NAMES)
+    with pytest.raises(ValueError, match=r"round warnings \[30\.0\]: the announcer warns only "
+                                         r"60, 10 seconds before the end"):
+        cue_schedule(90, (60.0, 30.0))
 
 
 def test_round_clock_delivers_each_cue_once_and_pauses() -> None:
