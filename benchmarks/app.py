@@ -139,7 +139,7 @@ def child_running() -> None:
 
         factory = MockFactory()
         bmap = ButtonMap.default()
-        app.button_seats = bmap.seats
+        app.buttons.seats = bmap.seats
         spec = next(b for b in bmap.buttons if b.seat == bmap.seats[0] and b.action == "move")
         pin = factory.pin(int(spec.pin.removeprefix("GPIO")))
         shown_at: list[float] = []

@@ -17,10 +17,8 @@ Only the composition root imports this module, after Kivy's environment is set (
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -41,15 +39,16 @@ from companion.contract import (
     CameraView,
     GamePlugin,
     HearsCalls,
-    Light,
     SessionListener,
     StartPage,
     TableGame,
 )
 from companion.games import plugins
-from companion.history.rolls import RolledDie, RollLog, RollLogError, dice_from_reading, same_dice
+from companion.history.recorder import RollRecorder, check_corrections
 from companion.journal import Journal
+from companion.music import Music
 from companion.preview import CameraFeed, Source
+from companion.seats import SeatButtons
 from companion.session import (
     NOT_SAVED,
     Change,
@@ -61,10 +60,9 @@ from companion.session import (
 from companion.teach import Teacher
 from companion.voice.phrases import HeardCall
 from companion.widgets import load_kv
-from companion.words import plural
 from hardware.audio import Sounds
 from hardware.audio.played import Played
-from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
+from hardware.buttons import ButtonEvent
 from rules import Ending, Event, RulesError, Setup
 from vision import Profile, Reading
 
@@ -113,25 +111,19 @@ class AppCore(App):
         self.sm: ScreenManager | None = None
         self.screens: dict[str, Screen] = {}
         self.previous = "start"
-        self.soundtrack = "none"
         self._ticker: Any = None
         self._wants_camera = False
         self._told_ended: str | None = None  # the end of a replay, once said in the game
-        self.button_pad: ButtonPad | None = None
-        self.button_seats: tuple[str, ...] = ()
-        self.seat_leds: SeatLeds | None = None
-        self._lights: tuple[Light, ...] = ()
+        #: The arcade buttons and the seats' lights (companion.seats).
+        self.buttons = SeatButtons()
         self.last_roll: Reading | None = None
         self.keyboard_mode = "system"  # Kivy's keyboard mode in use (see use_keyboard)
         self.last_events: Sequence[Event] = ()  # what the last call did (for the log, tests)
         self._board_zones: tuple[Zone, ...] = ()
         self._vision_profile: Profile | None = None
         self._camera: CameraFeed | None = None
-        #: The roll log's own thread (a write may wait on the disk), and the last roll it was
-        #: given: (the reading, its roll id once written, or None when it was not).
-        self._roll_writer: ThreadPoolExecutor | None = None
-        self._roll_log: RollLog | None = None
-        self._recorded: tuple[Reading, Future[int | None]] | None = None
+        #: The roll log kept during play, on a thread of its own (companion.history.recorder).
+        self.rolls = RollRecorder(self.journal)
         self._teacher: Teacher | None = None  # made when first needed (companion.teach)
         #: The cyclic garbage collector's long walks, only while nobody touches (built: once
         #: the start screen is).
@@ -140,7 +132,8 @@ class AppCore(App):
         self._use_camera(camera if camera is not None else self._camera_for(self._settings))
         #: What the speaker plays, for the listener to take away from what it hears.
         self.played = Played(clock=clock)
-        self.sounds = self._sounds_for(self._settings)
+        #: The soundtrack and the announcer (companion.music).
+        self.music = Music(self._settings, self.config_file, self.played, self.notices)
 
     # -- the Host ---------------------------------------------------------------------------
 
@@ -362,21 +355,15 @@ class AppCore(App):
         if self._collecting is not None:
             self._collecting.cancel()
             self.collector.stop()
-        if self.button_pad is not None:
-            self.button_pad.close()
-        if self.seat_leds is not None:
-            self.seat_leds.close()
+        self.buttons.close()
         self._detach()
         dice = self.screens.get("dice")
         if dice is not None:
             dice.on_leave()
         if self._camera is not None:
             self._camera.close()
-        if self._roll_writer is not None:
-            self._roll_writer.shutdown(wait=True)
-        if self._roll_log is not None:
-            self._roll_log.close()
-        self.sounds.close()
+        self.rolls.close()
+        self.music.close()
         self.journal.close()
 
     # -- the start-up files, camera and sound -----------------------------------------------
@@ -439,50 +426,15 @@ class AppCore(App):
             if self._wants_camera:
                 camera.want("game")
 
-    def _sounds_for(self, settings: settings_mod.Settings) -> Sounds:
-        """The sounds, through the backend COMPANION_AUDIO or [audio] backend names, at the
-        volume the Settings give, else [audio] volume, else 80%."""
-        import warnings
-
-        from hardware.audio import audio_volume, open_audio
-        from hardware.errors import ConfigError
-
-        config = self.config_file
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                backend = open_audio(config=config)
-                volume = settings.volume if settings.volume is not None else (
-                    audio_volume(config) or settings_mod.DEFAULT_VOLUME)
-            except ConfigError as e:  # a bad [audio] table: say so, play at the defaults
-                self.notices.append(f"Sound settings of the config file not used: {e}")
-                backend = open_audio(config={})
-                volume = settings.volume if settings.volume is not None else \
-                    settings_mod.DEFAULT_VOLUME
-        for w in caught:
-            Logger.warning(f"companion: {w.message}")
-        folder = settings_mod.soundtrack_dir(settings, config)
-        return Sounds(backend, volume=volume, folder=folder, played=self.played)
+    @property
+    def sounds(self) -> Sounds:
+        return self.music.sounds
 
     def soundtracks(self) -> list[str]:
-        """Soundtracks in the soundtrack folder (the hardware layer reads their lengths)."""
-        from hardware.audio import list_soundtracks
-
-        folder = settings_mod.soundtrack_dir(self._settings, self.config_file)
-        return [t.path.name for t in list_soundtracks(folder)]
+        return self.music.soundtracks()
 
     def soundtrack_length(self, name: str) -> float | None:
-        """The length of a soundtrack: a round lasts as long as its music."""
-        if name in ("", "none"):
-            return None
-        from hardware.audio import audio_length
-        from hardware.errors import SoundMissing
-
-        path = settings_mod.soundtrack_dir(self._settings, self.config_file) / name
-        try:
-            return float(audio_length(path))
-        except (SoundMissing, OSError):
-            return None
+        return self.music.soundtrack_length(name)
 
     # -- the camera's rolls -----------------------------------------------------------------
 
@@ -506,52 +458,15 @@ class AppCore(App):
         self.last_roll = reading
         if self.table is not None and self._camera is not None and self._camera.rolls_count:
             if self.session is not None and reading.dice and self.session.prompt().roll:
-                self._record_roll(self.session.game_id, reading)
+                self.rolls.record(self.session.game_id, reading)
             self.table.on_roll(reading)
 
     # -- the roll log (docs/history.md) -----------------------------------------------------
 
-    def _roll_thread(self) -> ThreadPoolExecutor:
-        if self._roll_writer is None:
-            self._roll_writer = ThreadPoolExecutor(1, thread_name_prefix="roll-log")
-        return self._roll_writer
-
-    def _record_roll(self, game_id: int, reading: Reading) -> None:
-        dice = dice_from_reading(reading)
-        self._recorded = (reading, self._roll_thread().submit(self._write_roll, game_id, dice))
-
-    def _write_roll(self, game_id: int, dice: tuple[RolledDie, ...]) -> int | None:
-        """The roll log's thread: keep one roll; its id, or None when it could not be kept
-        (the game goes on: the statistics lose one roll, and the log says why)."""
-        if self.journal.readonly:
-            return None  # a read-only companion writes nothing, rolls included
-        try:
-            if self._roll_log is None:
-                self._roll_log = RollLog(self.journal.path)
-            return self._roll_log.record(dice, game_id=game_id)
-        except (RollLogError, sqlite3.Error, OSError) as e:
-            Logger.warning(f"companion: a settled roll was not recorded: {e}")
-            return None
-
     def correct_roll(self, reading: Reading, corrections: Mapping[int, str]) -> None:
-        for index, face in corrections.items():
-            if isinstance(index, bool) or not isinstance(index, int) or not (
-                    0 <= index < len(reading.dice)):
-                raise ValueError(f"correct_roll: no die {index!r} in a reading of "
-                                 f"{plural(len(reading.dice), 'die', 'dice')}")
-            if not isinstance(face, str) or not face.strip():
-                raise ValueError(f"correct_roll: die {index}: the face must be a non-empty "
-                                 f"string, got {face!r}")
+        check_corrections(reading, corrections)
         self._teach_from(reading, corrections)
-        recorded = self._recorded
-        if recorded is None or not corrections:
-            return
-        known, written = recorded
-        match = ({i: i for i in range(len(reading.dice))} if reading is known
-                 else same_dice(known.dice, reading.dice))
-        faces = {match[i]: face for i, face in corrections.items() if i in match}
-        if faces:
-            self._roll_thread().submit(self._write_correction, written, faces)
+        self.rolls.correct(reading, corrections)
 
     def _teach_from(self, reading: Reading, corrections: Mapping[int, str]) -> None:
         """Dice the players confirmed or corrected in play teach the table (the crops the
@@ -560,16 +475,6 @@ class AppCore(App):
         teacher = self.teacher if crops and corrections else None
         if teacher is not None and crops is not None:
             teacher.add_play(reading, corrections, crops)
-
-    def _write_correction(self, written: Future[int | None], faces: dict[int, str]) -> None:
-        """The roll log's thread, after the roll's own write (one thread, in order)."""
-        roll_id = written.result()
-        if roll_id is None or self._roll_log is None:
-            return
-        try:
-            self._roll_log.correct(roll_id, faces)
-        except (RollLogError, sqlite3.Error, OSError) as e:
-            Logger.warning(f"companion: a correction of roll {roll_id} was not recorded: {e}")
 
     def _sync_camera(self) -> None:
         """The camera runs for the game while the game reads dice, and knows whether the
@@ -603,7 +508,7 @@ class AppCore(App):
             raise RulesError(f"the game {setup.game!r} has no table screen here")
         session = TableSession.new(self.journal, setup, title=", ".join(setup.players),
                                    clock=self.clock)
-        self.soundtrack = soundtrack
+        self.music.soundtrack = soundtrack
         self._attach(session)
         return session
 
@@ -635,7 +540,7 @@ class AppCore(App):
                 start.show_notice([f"Game {game_id} cannot be resumed now: "
                                    f"{not_saved(e, self.journal)}"])
             return None
-        self.soundtrack = "none"
+        self.music.soundtrack = "none"
         self._attach(session)
         return session
 
@@ -648,7 +553,7 @@ class AppCore(App):
         old = session.game.setup
         try:
             self.start_game(Setup(old.game, old.players, dict(options), old.seed),
-                            soundtrack=self.soundtrack)
+                            soundtrack=self.music.soundtrack)
         except RulesError as e:
             if self.table is not None:
                 self.table.say(str(e))
@@ -672,7 +577,7 @@ class AppCore(App):
         session.subscribe(self.on_session)
         for screen in table.screens:
             self._add_screen(screen)
-        self._set_music()
+        self.music.set_music()
         self._sync_camera()
         self.update_leds()
         self.show(table.screens[0].name)
@@ -745,22 +650,6 @@ class AppCore(App):
         self._start_page().on_pre_enter()
         return link
 
-    def _set_music(self) -> None:
-        """The round's soundtrack, when one was chosen for this game."""
-        from hardware.audio import Soundtrack
-        from hardware.errors import SoundMissing
-
-        length = self.soundtrack_length(self.soundtrack)
-        track = None
-        if length is not None:
-            folder = settings_mod.soundtrack_dir(self._settings, self.config_file)
-            track = Soundtrack(folder / self.soundtrack, length)
-        try:
-            self.sounds.set_music(track)
-        except SoundMissing as e:
-            Logger.warning(f"companion: soundtrack not played: {e}")
-            self.sounds.set_music(None)
-
     # -- the clock, the session and the buttons ---------------------------------------------
 
     def _tick(self, dt: float) -> None:
@@ -787,14 +676,7 @@ class AppCore(App):
         what = change.kind
         if what is Change.CALL:
             self.last_events = change.events
-        if what is Change.CLOCK_START:
-            self.sounds.start_music()
-        elif what is Change.CLOCK_RESUME:
-            self.sounds.resume_music()
-        elif what is Change.CLOCK_PAUSE:
-            self.sounds.pause_music()
-        elif change.is_cue("end"):
-            self.sounds.stop_music()
+        self.music.follow(change)
         if self.table is not None:
             self.table.on_session(change)
         if change.game_changed and self.session is not None \
@@ -804,23 +686,11 @@ class AppCore(App):
         self._announce(change)
 
     def open_buttons(self) -> str:
-        """Open the table's buttons of the config's ``[buttons]`` map (the default two-seat
-        map when the config has none). Returns what happened, for the log."""
+        """Open the table's buttons (see :meth:`SeatButtons.open`); what happened, for the
+        log."""
         if self._settings.button_map == "none":
             return "buttons: off in settings"
-        try:
-            config = self.config_file
-            bmap = ButtonMap.from_config(config) if "buttons" in config else ButtonMap.default()
-            self.button_pad = ButtonPad(bmap, self.submit_hardware)
-        except Exception as e:  # no GPIO here, or a bad map: the touchscreen still works
-            return f"buttons: not available ({e})"
-        self.button_seats = bmap.seats
-        if bmap.leds:
-            try:
-                self.seat_leds = SeatLeds(bmap)
-            except Exception as e:  # LEDs are optional: the buttons still work
-                return f"buttons: seats {', '.join(bmap.seats)}; LEDs not available ({e})"
-        return f"buttons: seats {', '.join(bmap.seats)}"
+        return self.buttons.open(self.config_file, self.submit_hardware)
 
     def submit_hardware(self, event: ButtonEvent) -> None:
         """Thread-safe: an event from :class:`hardware.buttons.ButtonPad`, handed over to the
@@ -834,29 +704,13 @@ class AppCore(App):
         if table is None or plugin is None:
             return
         if plugin.buttons.used:
-            table.on_button(event, self.button_seats)
+            table.on_button(event, self.buttons.seats)
         else:
             table.say(plugin.buttons.note)
 
     def update_leds(self) -> None:
-        """Seat lights follow the game (lit while a seat may parry...). Only a change of state
-        touches a pin."""
-        leds, seats = self.seat_leds, self.button_seats
-        if leds is None or not seats:
-            return
-        lights = tuple(self.table.lights()) if self.table is not None else ()
-        if lights == self._lights:
-            return
-        self._lights = lights
-        for i, hw in enumerate(seats):
-            want: Light = lights[i] if i < len(lights) else "off"
-            state = leds.state(hw)
-            if state in (want, "none"):
-                continue
-            if want == "blink":
-                leds.knockout(hw)
-            else:
-                leds.reaction(hw, want == "on")
+        """Seat lights follow the game (lit while a seat may parry...)."""
+        self.buttons.show(self.table.lights() if self.table is not None else ())
 
     # -- settings ---------------------------------------------------------------------------
 
@@ -867,10 +721,7 @@ class AppCore(App):
         self.font_scale = s.font_scale
         if (s.camera, s.calibration_profile) != (old.camera, old.calibration_profile):
             self._use_camera(self._camera_for(s))
-        if (s.volume, s.soundtrack_folder) != (old.volume, old.soundtrack_folder):
-            self.sounds.close()
-            self.sounds = self._sounds_for(s)
-            self._set_music()
+        self.music.use_settings(s)
         if s.keyboard != old.keyboard:
             self.use_keyboard(s.keyboard)
         looks = (s.font_scale, s.palette) != (old.font_scale, old.palette)

@@ -27,7 +27,7 @@ def test_cycle_hold_chooses_the_target(app_dirs: Path) -> None:
     pad_clock = [100.0]
     pad = ButtonPad(bmap, app.submit_hardware, pin_factory=factory,
                     clock=lambda: pad_clock[0], run_timer=False)
-    app.button_seats = bmap.seats
+    app.buttons.seats = bmap.seats
 
     def pin(seat: str, action: str) -> object:
         spec = next(b for b in bmap.buttons if b.seat == seat and b.action == action)

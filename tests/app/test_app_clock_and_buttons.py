@@ -21,7 +21,7 @@ def test_clock_pause_and_round_end_by_clock_then_buttons(app_dirs: Path) -> None
     game = arena_game()
     clock = ManualClock()
     app = CompanionApp(clock=clock, journal_file=app_dirs / "j.sqlite3")
-    app.button_seats = ("P1", "P2", "P3")  # a three-seat button map
+    app.buttons.seats = ("P1", "P2", "P3")  # a three-seat button map
 
     def advance(seconds: float) -> None:
         clock.advance(seconds)

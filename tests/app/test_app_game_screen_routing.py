@@ -87,7 +87,7 @@ def test_buttons_reach_the_arena_and_other_games_say_they_are_not_used(app_dirs:
     from hardware.buttons import ButtonCall
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
-    app.button_seats = ("P1", "P2")
+    app.buttons.seats = ("P1", "P2")
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]

@@ -27,8 +27,8 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
     pad_clock = [100.0]
     pad = ButtonPad(bmap, app.submit_hardware, pin_factory=factory,
                     clock=lambda: pad_clock[0], run_timer=False)
-    app.button_seats = bmap.seats
-    app.seat_leds = SeatLeds(bmap, pin_factory=factory)
+    app.buttons.seats = bmap.seats
+    app.buttons.leds = SeatLeds(bmap, pin_factory=factory)
 
     def led(seat: str) -> bool:
         pin_name = dict(bmap.leds)[seat]
@@ -122,10 +122,10 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
         ben_now = arena_of(app).seat_of("Ben")
         assert ben_now.knocked_out and ben_now.health == 0 < health
         assert s.game.state.phase == "between-rounds" and app.sm.current == "between"
-        assert app.seat_leds.state("P2") == "blink" and app.seat_leds.state("P1") == "off"
+        assert app.buttons.leds.state("P2") == "blink" and app.buttons.leds.state("P1") == "off"
 
     try:
         run_app(app, script)
     finally:
         pad.close()
-        app.seat_leds.close()
+        app.buttons.leds.close()

@@ -319,7 +319,7 @@ def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
         assert app.session is not None and not app.session.prompt().roll
         app.on_settled_roll(Reading((_die(200.0, 3, 0.9),), (480, 640)))
         yield 3
-        assert app._recorded is None and _rolls(path) == []
+        assert app.rolls.recorded is None and _rolls(path) == []
         app.end_game()
         yield 2
 
