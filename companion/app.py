@@ -17,7 +17,6 @@ Only the composition root imports this module, after Kivy's environment is set (
 
 from __future__ import annotations
 
-import gc
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -36,10 +35,12 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from calibration.zones import Zone
 from companion import settings as settings_mod
 from companion import startcheck, startfiles, theme
+from companion.collector import IdleCollector
 from companion.contract import (
     AppScreens,
     CameraView,
     GamePlugin,
+    HearsCalls,
     Light,
     SessionListener,
     StartPage,
@@ -58,9 +59,11 @@ from companion.session import (
     not_saved,
 )
 from companion.teach import Teacher
+from companion.voice.phrases import HeardCall
 from companion.widgets import load_kv
 from companion.words import plural
 from hardware.audio import Sounds
+from hardware.audio.played import Played
 from hardware.buttons import ButtonEvent, ButtonMap, ButtonPad, SeatLeds
 from rules import Ending, Event, RulesError, Setup
 from vision import Profile, Reading
@@ -130,7 +133,13 @@ class AppCore(App):
         self._roll_log: RollLog | None = None
         self._recorded: tuple[Reading, Future[int | None]] | None = None
         self._teacher: Teacher | None = None  # made when first needed (companion.teach)
+        #: The cyclic garbage collector's long walks, only while nobody touches (built: once
+        #: the start screen is).
+        self.collector = IdleCollector()
+        self._collecting: Any = None
         self._use_camera(camera if camera is not None else self._camera_for(self._settings))
+        #: What the speaker plays, for the listener to take away from what it hears.
+        self.played = Played(clock=clock)
         self.sounds = self._sounds_for(self._settings)
 
     # -- the Host ---------------------------------------------------------------------------
@@ -218,9 +227,9 @@ class AppCore(App):
                 self.sm.transition.screen_out = self.sm.current_screen
             del screen
             # A screen's widgets hold each other (bound callbacks): only the cycle collector
-            # frees them, their textures with them, and it may not run for minutes. Once its
-            # last timers have run (a scroll bar's fade: 0.5 s), it is collected.
-            Clock.schedule_once(lambda dt: gc.collect(), 1.0)
+            # frees them, their textures with them, and it may not run for minutes. It is
+            # collected at the table's next rest (after its last timers: a scroll bar's fade).
+            self.collector.soon()
 
     def back(self) -> None:
         if self.table is None:
@@ -270,6 +279,11 @@ class AppCore(App):
 
     def build(self) -> ScreenManager:
         load_kv()
+        # What is made so far (modules, classes, kv rules, the app's own parts) lives as long
+        # as the app: frozen, never walked again by the collector, whose long walks wait for
+        # the table to rest (companion.collector). The screens are not: the start screen is
+        # built again at another text size, and the old one must be freed.
+        self._collecting = self.collector.install(Clock, Window)
         Window.clearcolor = theme.BACKGROUND
         sm = ScreenManager(transition=NoTransition())
         self.sm = sm
@@ -334,10 +348,20 @@ class AppCore(App):
         if listener in self._stop_listeners:
             self._stop_listeners.remove(listener)
 
+    def hear_call(self, heard: HeardCall) -> bool:
+        """A call heard aloud reaches the game at the table, if it takes them."""
+        if isinstance(self.table, HearsCalls):
+            self.table.on_heard(heard)
+            return True
+        return False
+
     def on_stop(self) -> None:
         Window.unbind(on_key_down=self._on_key_down)
         for listener in list(self._stop_listeners):
             listener()
+        if self._collecting is not None:
+            self._collecting.cancel()
+            self.collector.stop()
         if self.button_pad is not None:
             self.button_pad.close()
         if self.seat_leds is not None:
@@ -438,7 +462,7 @@ class AppCore(App):
         for w in caught:
             Logger.warning(f"companion: {w.message}")
         folder = settings_mod.soundtrack_dir(settings, config)
-        return Sounds(backend, volume=volume, folder=folder)
+        return Sounds(backend, volume=volume, folder=folder, played=self.played)
 
     def soundtracks(self) -> list[str]:
         """Soundtracks in the soundtrack folder (the hardware layer reads their lengths)."""

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from companion.session import SessionChange, TableSession
     from companion.settings import Settings
     from companion.teach import Teacher
+    from companion.voice.phrases import HeardCall, MakeVoice
     from hardware.buttons import ButtonEvent
     from rules import Ending, Setup
     from vision import Profile, Reading
@@ -51,6 +52,21 @@ class ButtonUse:
 
     used: bool
     note: str = ""
+
+
+@dataclass(frozen=True)
+class VoiceUse:
+    """Whether a game takes calls said aloud (docs/voice.md): ``make`` makes its voice (its
+    phrases now, and whose each call is) for a game; None when it listens to none, and
+    ``note`` says so in words."""
+
+    make: MakeVoice | None
+    note: str = ""
+
+
+def no_voice(title: str) -> VoiceUse:
+    """What a game that listens to no call says (Settings, the doctor, the log)."""
+    return VoiceUse(None, f"{title} listens to no call said aloud: tap the screen")
 
 
 def no_buttons(title: str) -> ButtonUse:
@@ -224,6 +240,16 @@ class TableGame(Protocol):
         """The game leaves the table: stop its timers, release what it holds."""
 
 
+@runtime_checkable
+class HearsCalls(Protocol):
+    """A table game that takes calls said aloud (its plugin's :class:`VoiceUse` makes them)."""
+
+    def on_heard(self, heard: HeardCall) -> None:
+        """A call heard at the table (main thread): shown at once as heard, then taken like
+        a tapped call unless cancelled; where several players could have said it, the table
+        asks who with one tap."""
+
+
 MakeTable = Callable[["Host", "TableSession[Any]"], TableGame]
 
 #: A listener of the app's session changes (:meth:`AppHost.listen`).
@@ -313,6 +339,10 @@ class AppHost(Fonts, Protocol):
 
     def remove_stop_listener(self, listener: Callable[[], None]) -> None: ...
 
+    def hear_call(self, heard: HeardCall) -> bool:
+        """Give a call heard aloud to the game at the table (main thread); False when no game
+        that takes them is at the table."""
+
 
 @runtime_checkable
 class StartPage(Protocol):
@@ -389,7 +419,10 @@ class GamePlugin:
     """A game's declaration to the app: found by :func:`companion.games.plugins`.
 
     ``characters`` lists the characters players choose on the start screen (id -> name),
-    for games that have them; ``options`` the choices the start screen offers.
+    for games that have them; ``options`` the choices the start screen offers; ``voice``
+    whether it takes calls said aloud (None: it listens to none); ``loads`` the modules
+    ``make`` imports (Kivy screens: the app imports them behind the start screen, so the first
+    Start of the evening does not wait for them).
     """
 
     name: str  # the rules short name, e.g. "occulites"
@@ -398,8 +431,11 @@ class GamePlugin:
     make: MakeTable
     characters: Callable[[], Mapping[str, str]] | None = None
     options: tuple[StartOption, ...] = ()
+    voice: VoiceUse | None = None
+    loads: tuple[str, ...] = ()
 
 
-__all__ = ["AppHost", "AppScreens", "ButtonUse", "CameraView", "Fonts", "GamePlugin", "Host",
-           "Light", "MakeScreen", "MakeTable", "SessionListener", "Snapshot", "StartOption",
-           "StartPage", "TableGame", "no_buttons"]
+__all__ = ["AppHost", "AppScreens", "ButtonUse", "CameraView", "Fonts", "GamePlugin",
+           "HearsCalls", "Host", "Light", "MakeScreen", "MakeTable", "SessionListener",
+           "Snapshot", "StartOption", "StartPage", "TableGame", "VoiceUse", "no_buttons",
+           "no_voice"]

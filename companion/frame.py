@@ -26,6 +26,7 @@ from companion.contract import Fonts, Host
 from companion.ending import AGREED, NO_RESULT, end_words, leaders
 from companion.rulehelp import help_text
 from companion.widgets import w
+from companion.words import thousands
 from rules import Ending, Game, Standings
 
 #: The top bar's height and its buttons' width (touch targets stay >= 48 px).
@@ -110,8 +111,9 @@ def standings_table(host: Fonts, standings: Standings) -> Widget:
         grid.add_widget(wrapped(host, f"[b]{_escape(name)}[/b]", 15, color=theme.MUTED,
                                 size_hint_x=weights[i]))
     for row in standings.rows:
-        for i, cell in enumerate(row):
-            grid.add_widget(wrapped(host, _escape(cell), 16, size_hint_x=weights[i]))
+        for i, cell in enumerate(row):  # numbers as the game's screen writes them: 2,100
+            grid.add_widget(wrapped(host, _escape(thousands(cell)), 16,
+                                    size_hint_x=weights[i]))
     box.add_widget(grid)
     if standings.winner is not None:
         box.add_widget(wrapped(host, f"[b]Winner: {_escape(standings.winner)}[/b]", 17,
@@ -185,8 +187,9 @@ def offer_play(host: Host, result: str) -> PlayCode | None:
 
 
 def rules_help(game: Game[Any]) -> str:
-    """The rules help of a game, written for players (:mod:`companion.rulehelp`)."""
-    return help_text(game.name, game.title)
+    """The rules help of a game, written for players (:mod:`companion.rulehelp`), with the
+    figures of its own options."""
+    return help_text(game.name, game.title, game.options)
 
 
 class GameFrame(BoxLayout):
@@ -224,8 +227,9 @@ class GameFrame(BoxLayout):
 
     def refresh(self) -> None:
         game = self._game()
-        self.undo.disabled = not game.can_undo
-        self.redo.disabled = not game.can_redo
+        # a game over is finished in the journal, which takes no more calls, undo included
+        self.undo.disabled = game.is_over or not game.can_undo
+        self.redo.disabled = game.is_over or not game.can_redo
         self.sound.text = "Sound" if self.host.muted() else "Mute"
 
     def toggle_sound(self) -> None:

@@ -352,6 +352,19 @@ class Journal:
                 break
         return groups
 
+    def last_options(self, game: str) -> dict[str, Any] | None:
+        """The options of the newest game of ``game`` kept here (what the players chose for
+        it last: the start screen offers it again, after a game and after a restart; no
+        choice is kept apart from the games themselves), or None when none is found."""
+        for (setup,) in self.db.execute("SELECT setup FROM games ORDER BY id DESC LIMIT 200"):
+            try:
+                data = json.loads(setup)
+                if data["game"] == game and isinstance(data.get("options", {}), dict):
+                    return dict(data.get("options", {}))
+            except (ValueError, TypeError, KeyError, RecursionError):
+                continue
+        return None
+
     def mark_broken(self, game_id: int, why: str) -> None:
         """A game that cannot be resumed: kept with its reason, never offered again."""
         self._write("UPDATE games SET problem=?, finished=COALESCE(finished, ?) WHERE id=?",

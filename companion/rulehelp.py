@@ -8,19 +8,46 @@ call of its game.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+import rules
 
 
 @dataclass(frozen=True)
 class GameHelp:
     """One game's help: ``goal``, ``turn`` (the steps, in order, under ``turn_title``),
-    ``calls`` as (what it does, an example the app takes), ``rulings`` (one sentence each)."""
+    ``calls`` as (what it does, an example the app takes), ``rulings`` (one sentence each).
+
+    ``numbers`` gives, from the options of the game being played, the figures the goal, the
+    steps and the rulings quote (``{target}`` in them): a Dice-ocalypse game to 2,000 is
+    explained with 2,000, not the rulebook's 10,000."""
 
     goal: str
     turn_title: str
     turn: tuple[str, ...]
     calls: tuple[tuple[str, str], ...]
     rulings: tuple[str, ...]
+    numbers: Callable[[Any], Mapping[str, str]] | None = None
+
+
+def _occulites_numbers(o: Any) -> dict[str, str]:
+    return {"rounds": f"{o.rounds}"}
+
+
+def _diceocalypse_numbers(o: Any) -> dict[str, str]:
+    mark = f"{o.battle_zone_at:,}"
+    battle = {"off": "There are no Battle Zones in this game.",
+              "every-time": f"Each time a score reaches {mark}, a Battle Zone: everyone rolls "
+                            "two dice; a one loses your next turn, doubles double your next "
+                            "score."}.get(
+        o.battle_zone, f"When a score reaches {mark}, a Battle Zone (once per player): "
+                       "everyone rolls two dice; a one loses your next turn, doubles double "
+                       "your next score.")
+    return {"target": f"{o.target:,}", "battle": battle, "opening": f"{o.opening_minimum:,}",
+            "cards": f"{o.card_minimum:,}",
+            "passes": "passes" if o.win_threshold == "over" else "reaches"}
 
 
 HELP: dict[str, GameHelp] = {
@@ -83,7 +110,7 @@ HELP: dict[str, GameHelp] = {
         goal=("Discover the Tribe's cards before the others. Six cards, numbered 1 to 6, are "
               "researched each round; you line up your six dice, one under each card, and the "
               "highest die on a card discovers it and scores its number in Discovery Points. "
-              "After five rounds the most points wins."),
+              "After {rounds} rounds the most points wins."),
         turn_title="A round",
         turn=(
             "The table flips the next Tribe: its six cards are this round's.",
@@ -119,9 +146,10 @@ HELP: dict[str, GameHelp] = {
             "A line-up may be given again until Reveal (the camera may misread a die).",
             "When the Tribes run out, the played number 1 cards are shuffled into a new deck.",
             "With the timer on, a late line-up still counts unless the table chose otherwise.",
-        )),
+        ),
+        numbers=_occulites_numbers),
     "dice-ocalypse": GameHelp(
-        goal=("Score 10,000 points or more, and stay on top when everyone else has had a last "
+        goal=("Score {target} points or more, and stay on top when everyone else has had a last "
               "turn. Roll six dice, keep the ones that score, and decide when to stop: bank "
               "the turn's points, or push on and risk losing them all."),
         turn_title="A turn",
@@ -132,11 +160,10 @@ HELP: dict[str, GameHelp] = {
             "nothing and play passes on.",
             "Roll the rest again, or bank the turn's points. Kept all six? Pick them all up "
             "and go on.",
-            "Your first banked turn must be worth at least 1,000.",
-            "When a score reaches 5,000, a Battle Zone: everyone rolls two dice; a one loses "
-            "your next turn, doubles double your next score.",
-            "When a score passes 10,000, everyone else has one last turn; whoever stays below "
-            "the first crosser's score is diced, and the highest score wins."),
+            "Your first banked turn must be worth at least {opening}.",
+            "{battle}",
+            "When a score {passes} {target}, everyone else has one last turn; whoever stays "
+            "below the first crosser's score is diced, and the highest score wins."),
         calls=(
             ("A roll: the dice as they landed (one die in a roll-off)",
              "Ana: Roll 1 5 5 3 2 6"),
@@ -154,8 +181,8 @@ HELP: dict[str, GameHelp] = {
         ),
         rulings=(
             "Every roll is followed by a keep before you roll on or bank.",
-            "The 1,000 minimum counts the turn's points before any doubling.",
-            "Everyone plays each Act of War card once and needs 1,000 points to play one.",
+            "The {opening} minimum counts the turn's points before any doubling.",
+            "Everyone plays each Act of War card once and needs {cards} points to play one.",
             "Only one Act of War card per turn: the first played counts, the others go back.",
             "Prove It on a turn that went bust goes back to its player.",
             "Immunity works until the card's first die is rolled, and only for you.",
@@ -168,7 +195,8 @@ HELP: dict[str, GameHelp] = {
             "dice, the higher sum wins.",
             "The scoring key is the common public one: check the screen's suggestion against "
             "your own box.",
-        )),
+        ),
+        numbers=_diceocalypse_numbers),
     "dice-forge": GameHelp(
         goal=("Gather the most glory. Every turn everyone rolls their two dice and takes what "
               "the faces show (gold, sun and moon shards, glory); the player whose turn it is "
@@ -269,19 +297,29 @@ HELP: dict[str, GameHelp] = {
 }
 
 
-def help_text(game: str, title: str) -> str:
+def help_text(game: str, title: str, options: Any = None) -> str:
     """A game's rules help as the app shows it: headings in bold (Kivy markup), steps
-    numbered, calls as "what: example". An unknown game gets a sentence saying so."""
+    numbered, calls as "what: example"; the figures it quotes are those of ``options`` (the
+    game's options, the rules' defaults when None). An unknown game gets a sentence saying
+    so."""
     found = HELP.get(game)
     if found is None:
         return f"{_esc(title)}: there is no rules help for this game yet."
-    lines = ["[b]What you are trying to do[/b]", _esc(found.goal), "",
+    numbers: Mapping[str, str] = {}
+    if found.numbers is not None:
+        numbers = found.numbers(options if options is not None
+                                else rules.game_class(game).Options())
+
+    def said(text: str) -> str:
+        return _esc(text.format_map(numbers) if numbers else text)
+
+    lines = ["[b]What you are trying to do[/b]", said(found.goal), "",
              f"[b]{_esc(found.turn_title)}, in order[/b]"]
-    lines += [f"{i}. {_esc(step)}" for i, step in enumerate(found.turn, start=1)]
+    lines += [f"{i}. {said(step)}" for i, step in enumerate(found.turn, start=1)]
     lines += ["", "[b]Calls (say them, or tap them)[/b]"]
     lines += [f"{_esc(what)}: [i]{_esc(example)}[/i]" for what, example in found.calls]
     lines += ["", "[b]How this table rules[/b]"]
-    lines += [f"- {_esc(r)}" for r in found.rulings]
+    lines += [f"- {said(r)}" for r in found.rulings]
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ from companion.frame import confirm, dialog, wrapped
 from companion.games import plugins
 from companion.journal import GameRecord
 from companion.session import NOT_SAVED, not_saved
-from companion.widgets import NAME_KEYS, fit_wrapped, fmt_clock, show_picture, w
+from companion.widgets import NAME_KEYS, fit_whole, fmt_clock, headline, show_picture, w
 from companion.words import plural
 from rules import Setup
 
@@ -104,22 +104,22 @@ class StartScreen(Screen):
         self.options_grid = GridLayout(cols=2, spacing=4, row_default_height=48,
                                        row_force_default=True, size_hint_y=None)
         self.game_spin = w("TSpinner", text="", values=[])
-        self.timer_spin = w("TSpinner", text="3:00",
+        # the settings' round length, until the players choose one (then as they chose it)
+        self.timer_spin = w("TSpinner", text=fmt_clock(app.settings.round_seconds),
                             values=["1:00", "2:00", "3:00", "4:00", "5:00"])
         self.sound_spin = w("TSpinner", text="none", values=["none"])
         self.option_spins: dict[str, Any] = {}
         right.add_widget(self.options_grid)
         message_row = BoxLayout(orientation="vertical")
-        # a message wraps whole, from its first line, at the text size where its box has the
-        # room, a little smaller where it has not (a note such as "Every Eye for Themselves:
-        # 2 to 4 players" stays one line with many option rows); a long one scrolls (problems
-        # that stop a game from starting are said whole in a dialog too: :meth:`say_problem`)
+        # a message shows whole, at the text size where its box has the room, a little
+        # smaller where it has not (a note such as "Every Eye for Themselves: 2 to 4 players"
+        # stays one line with many option rows); one that does not fit even then is never cut
+        # mid-sentence: its headline shows, whole, or a line saying where it is said in full
+        # (problems that stop a game from starting are said whole in a dialog:
+        # :meth:`say_problem`, again at each tap on Start)
         self.message = wrapped(app, "", 15, color=theme.DANGER, halign="center")
-        message_scroll = ScrollView(do_scroll_x=False, bar_width=6, size_hint_y=None)
-        message_scroll.add_widget(self.message)
-        fit_wrapped(self.message, message_scroll, message_row, app.fs(15))
-        message_row.add_widget(message_scroll)
-        message_row.add_widget(Widget())
+        self.message_line = wrapped(app, "", 15, color=theme.DANGER, halign="center")
+        fit_whole(self.message, self.message_line, message_row, app.fs(15), self._shorter)
         right.add_widget(message_row)
         # Undo drop beside Start, as tall, while a dropped game can be taken back (the
         # message's room may be a line or two with many option rows)
@@ -171,7 +171,28 @@ class StartScreen(Screen):
         if name and name != self._game:
             self._game = name
             self._build_options()
+            self._choose_as_last_time()
             self.set_count(self.count)
+
+    def _choose_as_last_time(self) -> None:
+        """The options (and the round timer) of the newest game of the game chosen, as the
+        players chose them for it last: after a game and after a restart alike (they are read
+        from the journal's games; nothing is kept apart)."""
+        last = self.app.journal.last_options(self._game)
+        if last is None:
+            return
+        self._fitting = True  # the choices change here: the count is fitted once, after
+        try:
+            for option in plugins()[self._game].options:
+                spin = self.option_spins.get(option.key)
+                value = last.get(option.key)
+                if spin is not None and any(v == value for v, _ in option.choices):
+                    spin.text = option.words(value)
+        finally:
+            self._fitting = False
+        seconds = last.get("round_seconds")
+        if isinstance(seconds, int | float) and fmt_clock(seconds) in self.timer_spin.values:
+            self.timer_spin.text = fmt_clock(seconds)
 
     def _build_options(self) -> None:
         """The options of the game chosen, in words; Timer and Music where rounds are timed."""
@@ -251,7 +272,6 @@ class StartScreen(Screen):
             if first:
                 self.choose_game(first)
         self.sound_spin.values = ["none", *self.app.soundtracks()]
-        self.timer_spin.text = fmt_clock(self.app.settings.round_seconds)
         self.refresh_resume()
         if not self.seated:  # the last group played here, once, as the app starts
             self.seated = True
@@ -266,6 +286,16 @@ class StartScreen(Screen):
         elif self.app.journal.readonly and not self.message.text:
             self.message.text = self.read_only_line()
             self.message.color = theme.DANGER
+
+    def _shorter(self, text: str) -> list[str]:
+        """A message too long for its box, shorter but whole (see __init__): a problem's
+        headline and where it is said in full (Start says it again, in a dialog), else that
+        alone; a note's headline."""
+        head = headline(text)
+        if text == self.problem:
+            return ([f"{head}: tap Start to read why.", f"{head}."] if head else []) + [
+                "Not started yet: tap Start to read why."]
+        return [f"{head}."] if head else []
 
     def read_only_line(self) -> str:
         """What stays on the start screen while the journal takes no calls ("" when it does)."""
@@ -669,6 +699,11 @@ PALETTE_WORDS = {"okabe-ito": "colour-blind safe", "classic": "classic"}
 BUTTON_WORDS = {"default": "the usual map", "none": "no buttons"}
 KEYBOARD_WORDS = {"auto": "on screen unless one is plugged in", "on-screen": "on screen",
                   "physical": "plugged-in keyboard"}
+#: Voice calls: off, or on (when a microphone is found) at a sensitivity (docs/voice.md).
+VOICE_WORDS = {"off": "off", "careful": "on, careful", "normal": "on", "eager": "on, eager"}
+MICROPHONE_WORDS = dict(zip(settings_mod.MICROPHONES, (
+    AS_CONFIGURED, "find one", "USB (ALSA)", "desktop (PipeWire)", "no microphone"),
+    strict=True))
 
 
 def _words(table: dict[str, str], value: str) -> str:
@@ -681,17 +716,26 @@ def _value(table: dict[str, str], words: str) -> str:
 
 class SettingsScreen(Screen):
     """Camera, calibration profile, button map, volume, soundtrack folder, keyboard, colours,
-    text size, Eye for an Eye's parry window, where the live dice show: in words."""
+    text size, Eye for an Eye's parry window, where the live dice show, voice calls and the
+    microphone: in words. The heading's line says what was saved, or what is wrong (no
+    microphone found)."""
 
     def __init__(self, app: AppHost, **kwargs: Any) -> None:
         super().__init__(name="settings", **kwargs)
         self.app = app
         root = w("Panel", orientation="vertical", padding=8, spacing=4, bg=theme.BACKGROUND)
-        root.add_widget(w("THeading", text="Settings", size_hint_y=None, height=44))
-        grid = GridLayout(cols=4, spacing=4, row_default_height=48, row_force_default=True,
-                          size_hint_y=None, height=5 * 48 + 4 * 4)
         s = app.settings
         small = app.fs(16)
+        heading = BoxLayout(size_hint_y=None, height=44, spacing=8)
+        heading.add_widget(w("THeading", text="Settings", size_hint_x=0.28))
+        self.message = w("TLabel", text="", color=theme.DANGER, font_size=small,
+                         halign="right", valign="middle", shorten=True,
+                         shorten_from="right")
+        self.message.bind(size=lambda wid, v: setattr(wid, "text_size", v))
+        heading.add_widget(self.message)
+        root.add_widget(heading)
+        grid = GridLayout(cols=4, spacing=4, row_default_height=48, row_force_default=True,
+                          size_hint_y=None, height=6 * 48 + 5 * 4)
 
         def spin(table: dict[str, str], value: str) -> Any:
             words = _words(table, value)
@@ -718,20 +762,23 @@ class SettingsScreen(Screen):
                        values=[f"{v} s" for v in (2, 3, 4, 5, 6, 8)])
         self.dice_view = w("TSpinner", text=s.dice_view, font_size=small,
                            values=list(settings_mod.DICE_VIEWS))
+        self.voice = spin(VOICE_WORDS, "off" if s.voice_calls == "off"
+                          else s.voice_sensitivity)
+        self.microphone = spin(MICROPHONE_WORDS, s.microphone)
         for label, widget in (("Camera", self.camera), ("Calibration", self.profile),
                               ("Buttons", self.buttons), ("Volume", self.volume),
                               ("Music folder", self.folder), ("Keyboard", self.keyboard),
                               ("Colours", self.palette), ("Text size", self.text_size_spin),
-                              ("Parry (Eye)", self.parry), ("Dice view", self.dice_view)):
+                              ("Parry (Eye)", self.parry), ("Dice view", self.dice_view),
+                              ("Voice calls", self.voice), ("Microphone", self.microphone)):
             grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.5,
                               font_size=small))
             grid.add_widget(widget)
         root.add_widget(grid)
-        swatches = BoxLayout(size_hint_y=None, height=40, spacing=4)
+        swatches = BoxLayout(size_hint_y=None, height=36, spacing=4)
         self.swatches = swatches
         root.add_widget(swatches)
-        self.message = w("TLabel", text="", color=theme.DANGER, font_size=small)
-        root.add_widget(self.message)
+        root.add_widget(Widget())  # what is left of the height, at larger screens
         bottom = BoxLayout(size_hint_y=None, height=60, spacing=6)
         # End game is not here: it lives in each game's Menu, asked first
         bottom.add_widget(w("TButton", text="Back", on_release=lambda *_: app.back()))
@@ -754,6 +801,17 @@ class SettingsScreen(Screen):
 
     def on_pre_enter(self, *args: Any) -> None:
         self.profile.values = self.profile_choices(self.profile.text)
+        self.say_microphone()
+
+    def say_microphone(self) -> None:
+        """No microphone found (voice calls on): the heading's line says so."""
+        from companion.voice.service import microphone_status
+
+        status = microphone_status(self.app.settings, self.app.config_file)
+        if not status.found and self.app.settings.voice_calls != "off" \
+                and not self.message.text:
+            self.message.text = status.words
+            self.message.color = theme.MUTED
 
     def show_swatches(self) -> None:
         self.swatches.clear_widgets()
@@ -775,7 +833,12 @@ class SettingsScreen(Screen):
             palette=_value(PALETTE_WORDS, self.palette.text),
             text_size=self.text_size_spin.text,
             parry_seconds=float(self.parry.text.split()[0]),
-            round_seconds=self.app.settings.round_seconds, dice_view=self.dice_view.text)
+            round_seconds=self.app.settings.round_seconds, dice_view=self.dice_view.text,
+            voice_calls="off" if _value(VOICE_WORDS, self.voice.text) == "off" else "auto",
+            microphone=_value(MICROPHONE_WORDS, self.microphone.text),
+            voice_sensitivity=_value(VOICE_WORDS, self.voice.text)
+            if _value(VOICE_WORDS, self.voice.text) != "off"
+            else self.app.settings.voice_sensitivity)
         try:
             self.app.apply_settings(s)
             now = self.app.screens.get("settings", self)  # built again for new text sizes

@@ -28,16 +28,26 @@ DICE_VIEWS = ("full screen", "beside the arena")
 #: The keyboard for typing names and folders: the on-screen one unless a keyboard is plugged in,
 #: always the on-screen one, or only a plugged-in one.
 KEYBOARDS = ("auto", "on-screen", "physical")
+#: Voice calls (docs/voice.md): listened for when a microphone is found, or never.
+VOICE_CALLS = ("auto", "off")
+#: How readily a phrase heard is believed: the recogniser's sensitivity 0..1.
+VOICE_SENSITIVITY = {"careful": 0.25, "normal": 0.5, "eager": 0.75}
+#: The microphones the Settings screen offers; "" leaves the choice to the config file.
+MICROPHONES = ("", "auto", "alsa", "pipewire", "none")
 if TYPE_CHECKING:  # text to the type checker: the Settings screen builds Settings from its
     Palette: TypeAlias = str  # spinners' text, and check() refuses what is not a choice
     TextSize: TypeAlias = str
     DiceView: TypeAlias = str
     Keyboard: TypeAlias = str
+    VoiceCalls: TypeAlias = str
+    Sensitivity: TypeAlias = str
 else:  # the choices, to the schema
     Palette = Literal[PALETTES]
     TextSize = Literal[tuple(TEXT_SIZES)]
     DiceView = Literal[DICE_VIEWS]
     Keyboard = Literal[KEYBOARDS]
+    VoiceCalls = Literal[VOICE_CALLS]
+    Sensitivity = Literal[tuple(VOICE_SENSITIVITY)]
 #: The cameras the Settings screen offers; "" leaves the choice to the config file.
 CAMERAS = ("", "auto", "picamera2", "opencv:0", "synthetic", "none")
 #: A text setting: one line of at most 1000 characters.
@@ -69,6 +79,11 @@ class Settings:
     # the live dice view: its own screen, or also in the arena
     dice_view: DiceView = "full screen"
     keyboard: Keyboard = "auto"
+    # calls heard aloud: on when a microphone is found ("auto"), or "off"; which microphone
+    # ("" as configured: COMPANION_MICROPHONE, else [microphone] source, else one found)
+    voice_calls: VoiceCalls = "auto"
+    microphone: Line = ""
+    voice_sensitivity: Sensitivity = "normal"
 
     def check(self) -> Settings:
         """These settings, checked against the schema (:data:`SCHEMA`) as a file's are."""
@@ -165,5 +180,6 @@ def soundtrack_dir(settings: Settings, config: dict[str, Any] | None = None) -> 
     return soundtracks_dir(config or {})
 
 
-__all__ = ["CAMERAS", "DEFAULT_VOLUME", "DICE_VIEWS", "KEYBOARDS", "PALETTES", "SCHEMA",
-           "TEXT_SIZES", "Settings", "SettingsError", "load", "save", "soundtrack_dir"]
+__all__ = ["CAMERAS", "DEFAULT_VOLUME", "DICE_VIEWS", "KEYBOARDS", "MICROPHONES", "PALETTES",
+           "SCHEMA", "TEXT_SIZES", "VOICE_CALLS", "VOICE_SENSITIVITY", "Settings",
+           "SettingsError", "load", "save", "soundtrack_dir"]

@@ -6,6 +6,8 @@ Import this module only after Kivy's environment is set (see ``companion.command
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +48,14 @@ def w(kind: str, **kwargs: Any) -> Any:
 MIN_FIT = 0.7
 
 
-def natural_size(label: Any, font_size: float, wrap: float | None) -> tuple[float, float]:
-    """The size a label's text takes uncut at ``font_size`` (wrapped at ``wrap`` px)."""
+def natural_size(label: Any, font_size: float, wrap: float | None,
+                 text: str | None = None) -> tuple[float, float]:
+    """The size a label's text (or ``text`` in its place) takes uncut at ``font_size``
+    (wrapped at ``wrap`` px)."""
     kw = {k: getattr(label, k) for k in label._font_properties}
     kw.update(shorten=False, max_lines=0, text_size=(wrap, None), font_size=font_size)
+    if text is not None:
+        kw["text"] = text
     core = (MarkupLabel if label.markup else CoreLabel)(**kw)
     core.refresh()
     texture = core.texture
@@ -84,32 +90,72 @@ def text_overflow(label: Any, font_size: float | None = None) -> str | None:
     return None
 
 
-def fit_wrapped(label: Any, view: Any, box: Any, wanted: float) -> None:
-    """Keep a wrapped label (its height follows its text) in a ScrollView ``view`` at the
-    largest font size, from ``wanted`` down to :data:`MIN_FIT` of it, whose lines all show in
-    ``box``'s height (the room ``view`` sits in, at its top): a short message at the full
-    text size, a longer one a little smaller rather than scrolled; one longer still scrolls at
-    the smallest size, ``view`` as tall as the whole lines that fit (never half a line)."""
+def headline(text: str) -> str:
+    """A message's headline: what it says before its first ": " or ". ", or "" when it says
+    no more than that.
+
+    >>> headline("Players 1 and 4 are both called Ana: give each a different name.")
+    'Players 1 and 4 are both called Ana'
+    >>> headline("With 6 players, Alliances is two teams. Now Team 1: Ana, Ben.")
+    'With 6 players, Alliances is two teams'
+    >>> headline("Game dropped.")
+    ''
+    """
+    cut = min((i for i in (text.find(": "), text.find(". ")) if i > 0), default=-1)
+    return text[:cut] if cut > 0 else ""
+
+
+def whole_size(label: Any, wanted: float, room: tuple[float, float]) -> float | None:
+    """The largest font size, from ``wanted`` down to :data:`MIN_FIT` of it, at which all of a
+    label's text, wrapped at the room's width, shows in its height; None when none does."""
+    width, height = room
+    size = wanted
+    while True:
+        if natural_size(label, size, width)[1] <= height:
+            return size
+        if size <= wanted * MIN_FIT:
+            return None
+        size = max(wanted * MIN_FIT, size * 0.94)
+
+
+def fit_whole(label: Any, short: Any, box: Any, wanted: float,
+              shorter: Callable[[str], Sequence[str]]) -> None:
+    """Keep a message whole in ``box`` (a vertical box it sits at the top of): ``label`` (a
+    wrapped label whose height follows its text) shows it at the largest size from ``wanted``
+    down to :data:`MIN_FIT` of it at which all its lines fit; a message that fits not even then
+    is not cut: ``short`` (a label like it) shows instead the first of ``shorter(text)`` that
+    fits whole (the message is said in full elsewhere: a dialog), and ``label`` keeps the
+    message's whole text, out of the box. ``box``'s content is theirs."""
+
+    below = Widget()  # the room under the message
+
+    def show(shown: Any, size: float) -> None:
+        shown.font_size = size
+        if shown.parent is not box:  # only the one shown takes room in the box
+            box.clear_widgets()
+            box.add_widget(shown)
+            box.add_widget(below)
 
     def fit() -> None:
+        room = (max(1.0, box.width), box.height)
         if not label.text or box.width < 2 or box.height < 2:
-            label.font_size = wanted
-            view.height = box.height
+            show(label, wanted)
             return
-        size = wanted
-        lines = natural_size(label, size, box.width)[1]
-        while lines > box.height and size > wanted * MIN_FIT:
-            size = max(wanted * MIN_FIT, size * 0.94)
-            lines = natural_size(label, size, box.width)[1]
-        label.font_size = size
-        line = natural_size(label, size, None)[1]  # one line's height (a label has no \n)
-        if lines <= box.height or line <= 0:
-            view.height = box.height
-        else:
-            view.height = max(line, line * int(box.height // line))
+        size = whole_size(label, wanted, room)
+        if size is not None:
+            show(label, size)
+            return
+        for words in shorter(label.text):
+            short.text = words
+            size = whole_size(short, wanted, room)
+            if size is not None:
+                show(short, size)
+                return
+        show(short, wanted * MIN_FIT)  # not even that fits: the layout checks say so
 
     refit = Clock.create_trigger(lambda dt: fit(), -1)
     label.fbind("text", lambda *_: refit())
+    label.fbind("color", lambda *_: setattr(short, "color", label.color))
     box.fbind("size", lambda *_: refit())
     refit()
 
@@ -119,10 +165,12 @@ class FitText:
     is shortened: names, counts and action words stay whole where the room is tight.
 
     ``font_size`` as set (by app.kv or a screen) is the size wanted; the fitted size is what
-    is drawn. A label whose height follows its text is fitted in width only.
+    is drawn. A label whose height follows its text is fitted in width only. ``min_fit`` is
+    the share it may shrink to (:data:`MIN_FIT`; a name that must stay whole may go further).
     """
 
     fit_font = True
+    min_fit = MIN_FIT
 
     def _fit_init(self) -> None:
         self._wanted = float(self.font_size)  # type: ignore[attr-defined]
@@ -144,14 +192,22 @@ class FitText:
             return
         width, wrap, height = text_room(label)
         size = self._wanted
+        least = self._wanted * self.min_fit
+        # a wrapped text breaks a word wider than its room in the middle ("Bartholome / w
+        # Kemp"): its longest word must fit the width as well
+        words = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", label.text).split() if wrap else []
+        longest = max(words, key=len) if words else ""
         for _ in range(4):
             nw, nh = natural_size(label, size, wrap)
             scale = min(1.0, width / nw) if nw > 0 else 1.0
+            if longest:
+                ww = natural_size(label, size, None, longest)[0]
+                scale = min(scale, wrap / ww) if ww > 0 and wrap else scale
             if height is not None and nh > height:
                 scale = min(scale, height / nh)
-            if scale >= 1.0 or size <= self._wanted * MIN_FIT:
+            if scale >= 1.0 or size <= least:
                 break
-            size = max(self._wanted * MIN_FIT, size * scale * 0.98)
+            size = max(least, size * scale * 0.98)
         self._apply(size)
 
     def _apply(self, size: float) -> None:
@@ -186,26 +242,43 @@ class FitOption(FitText, SpinnerOption):
 
 
 class FitSpinner(FitText, Spinner):
-    """With ``lazy_options`` set, the list's option buttons are made when it opens, not each
-    time ``values`` changes (a list of dozens of names costs a moment to build)."""
+    """A drop-down list whose list (Kivy's DropDown, a scrolling view) and option buttons are
+    made when it first opens, and its options again only when it opens after ``values``
+    changed: Kivy's own Spinner makes them with the spinner and at each change of its values,
+    and a screen of ten spinners took most of its building time making lists nobody opened
+    (the Settings screen, the start screen's options: benchmarks/screens.py). With
+    ``lazy_options`` off, the options are made at once, as Kivy does."""
 
-    lazy_options = False
+    lazy_options = True
 
     def __init__(self, **kwargs: Any) -> None:
         self._options_stale = False
+        self._list_stale = False
         super().__init__(**kwargs)
         self._fit_init()
 
-    def _update_dropdown(self, *largs: Any) -> None:
+    def _build_dropdown(self, *largs: Any) -> None:
         if self.lazy_options and not self.is_open:
+            self._list_stale = True  # made when it opens
+            return
+        self._list_stale = False
+        super()._build_dropdown(*largs)
+
+    def _update_dropdown(self, *largs: Any) -> None:
+        if self._dropdown is None or (self.lazy_options and not self.is_open):
             self._options_stale = True
             return
         self._options_stale = False
         super()._update_dropdown(*largs)
 
     def on_is_open(self, instance: Any, value: bool) -> None:
-        if value and self._options_stale:
-            self._update_dropdown()
+        if value:
+            if self._list_stale or self._dropdown is None:
+                self._build_dropdown()  # its options with it
+            elif self._options_stale:
+                self._update_dropdown()
+        elif self._dropdown is None:
+            return
         super().on_is_open(instance, value)
 
 

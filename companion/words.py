@@ -12,6 +12,17 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
+def thousands(text: str) -> str:
+    """A whole number of a table cell as the screens write numbers, thousands marked; any other
+    text as it is.
+
+    >>> thousands("2100"), thousands("-1500"), thousands("350"), thousands("3:00"), thousands("")
+    ('2,100', '-1,500', '350', '3:00', '')
+    """
+    digits = text.removeprefix("-")
+    return f"{int(text):,}" if digits.isdigit() and digits.isascii() else text
+
+
 def together(name: str) -> str:
     """A name that a wrapped line never breaks inside ("Floris Band III" stays on one line):
     its spaces made no-break spaces.
@@ -36,4 +47,4 @@ def fmt_clock_at(at: float | None) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-__all__ = ["fmt_clock", "fmt_clock_at", "plural", "together"]
+__all__ = ["fmt_clock", "fmt_clock_at", "plural", "thousands", "together"]

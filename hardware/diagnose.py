@@ -296,6 +296,79 @@ def check_audio(config: Mapping[str, Any]) -> list[Check]:
     return out
 
 
+def check_microphone(config: Mapping[str, Any], *, setting: str | None = None,
+                     voice_calls: str = "auto", listen: float = 1.0) -> list[Check]:
+    """Which microphone voice calls use and why, and whether it hears anything: it is opened
+    and listened to for ``listen`` seconds (0: not opened). ``setting`` and ``voice_calls``
+    are the app's own (its Settings screen)."""
+    from hardware.errors import ConfigError, MicrophoneUnavailable, UnknownMicrophone
+    from hardware.microphone import choose, find_microphone, level_dbfs, make_microphone
+
+    fix = "plug in a USB microphone (docs/voice.md: which ones, where to put it)"
+    if voice_calls == "off":
+        return [Check("microphone", "ok", "voice calls are off in Settings: not listened to")]
+    try:
+        choice = choose(None, config, setting=setting)
+    except UnknownMicrophone as exc:
+        return [Check("microphone", "fail", str(exc), "choose auto, alsa, pipewire, replay:PATH, "
+                      "stand-in or none (Settings > Microphone, COMPANION_MICROPHONE or "
+                      "[microphone] source)")]
+    except ConfigError as exc:
+        return [Check("microphone", "fail", str(exc), "fix [microphone] in the config file")]
+    why = f"from {choice.origin}"
+    if choice.kind == "none":
+        return [Check("microphone", "ok", f"microphone: none ({why}): voice calls are off")]
+    spec = choice.spec
+    if choice.kind == "auto":
+        found = find_microphone()
+        if not found.spec:
+            return [Check("microphone", "warn", f"microphone: auto ({why}) finds none "
+                          f"({found.why}): voice calls are off", fix)]
+        spec = found.spec
+        out = [Check("microphone", "ok", f"microphone: auto ({why}) finds {found.label} "
+                     f"({spec})")]
+    else:
+        out = [Check("microphone", "ok", f"microphone: {spec!r} ({why})")]
+    if listen <= 0:
+        return out
+    try:
+        mic = make_microphone(spec)
+        if mic is None:
+            return out
+        with mic:
+            got = []
+            heard = 0.0
+            start = time.monotonic()
+            while heard < listen and time.monotonic() - start < listen + 2.0:
+                block = mic.read(0.5)
+                if block is None:
+                    break
+                got.append(block.samples)
+                heard += len(block.samples) / 16000
+    except (MicrophoneUnavailable, ConfigError) as exc:
+        out.append(Check("microphone", "fail", f"microphone: cannot listen: {exc}",
+                         "check the cable, `arecord -l`; another program holding it (the app "
+                         "itself) makes it busy"))
+        return out
+    import numpy as np
+
+    samples = np.concatenate(got) if got else np.zeros(0, dtype=np.float32)
+    if len(samples) == 0:
+        out.append(Check("microphone", "fail", f"microphone: nothing came in {listen:g} s",
+                         "check the cable and `arecord -l`"))
+        return out
+    level = level_dbfs(samples)
+    peak = 20 * float(np.log10(max(float(np.abs(samples).max()), 1e-6)))
+    if level <= -90:
+        out.append(Check("microphone", "warn", f"microphone hears nothing in {heard:.1f} s "
+                         "(digital silence): muted?", "unmute it: alsamixer (F4: capture), "
+                         "or the desktop's sound menu"))
+    else:
+        out.append(Check("microphone", "ok", f"microphone hears: {level:.0f} dBFS over "
+                         f"{heard:.1f} s (peak {peak:.0f} dBFS)"))
+    return out
+
+
 def check_display() -> list[Check]:
     """Whether there is a screen Kivy can draw on."""
     out: list[Check] = []
@@ -327,9 +400,11 @@ def check_display() -> list[Check]:
 
 def run_checks(config_path: Path, *, probe_camera: bool = False,
                camera_setting: str | None = None,
-               stand_in: StandIn | None = None) -> list[Check]:
+               stand_in: StandIn | None = None, microphone_setting: str | None = None,
+               voice_calls: str = "auto", listen: float = 1.0) -> list[Check]:
     """All checks, in the order the doctor prints them (``camera_setting`` and ``stand_in``:
-    see :func:`check_camera`)."""
+    see :func:`check_camera`; ``microphone_setting``, ``voice_calls`` and ``listen``: see
+    :func:`check_microphone`)."""
     checks, config = check_config(config_path)
     model = pi_model()
     checks.insert(0, Check("system", "ok", model or "not a Raspberry Pi (stand-ins will be used)"))
@@ -338,6 +413,8 @@ def run_checks(config_path: Path, *, probe_camera: bool = False,
                              stand_in=stand_in),
         lambda: check_gpio(config),
         lambda: check_audio(config),
+        lambda: check_microphone(config, setting=microphone_setting, voice_calls=voice_calls,
+                                 listen=listen),
         check_display,
     ]
     for fn in steps:

@@ -33,3 +33,16 @@ class ButtonConfigError(ConfigError):
 
 class SoundMissing(HardwareError, FileNotFoundError):
     """Raised when a sound or soundtrack file does not exist or cannot be decoded."""
+
+
+class UnknownMicrophone(ConfigError):
+    """Raised when a microphone name is none of auto, alsa[:DEVICE], pipewire, replay:PATH,
+    stand-in or none."""
+
+
+class MicrophoneUnavailable(HardwareError):
+    """Raised when the chosen microphone cannot be opened (unplugged, busy, no sound library)."""
+
+
+class MicrophoneClosed(HardwareError):
+    """Raised when sound is asked of a microphone after ``close()``."""

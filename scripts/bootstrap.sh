@@ -13,7 +13,14 @@ cd "$here"
 model_file="${COMPANION_MODEL_FILE:-/proc/device-tree/model}"
 is_pi() { grep -qs "Raspberry Pi" "$model_file"; }
 has_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-missing_pkgs() { local p; for p in "$@"; do has_pkg "$p" || echo "$p"; done; }
+missing_pkgs() {  # the packages of "$@" dpkg has not installed, asked of dpkg once (never apt)
+    [ $# -gt 0 ] || return 0
+    local installed p
+    # (dpkg-query exits 1 when it knows one of them not at all: only its list matters here)
+    installed=" $({ dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null || true; } |
+        awk '$2 == "install" && $3 == "ok" && $4 == "installed" { printf "%s ", $1 }') "
+    for p in "$@"; do [[ "$installed" == *" $p "* ]] || echo "$p"; done
+}
 
 # The release decides some package names: Debian 13 "trixie" (Raspberry Pi OS since October
 # 2025) renamed libraries for 64-bit time_t with a "t64" suffix (libmtdev1 -> libmtdev1t64); apt
@@ -27,7 +34,9 @@ case "$os_codename" in
 esac
 
 # mosquitto: the broker a director starts while it serves a tournament (docs/tournaments.md).
-apt_pkgs=(python3 python3-venv libgl1 libegl1 libgles2 "$mtdev_pkg" libsdl2-2.0-0 mosquitto)
+# libportaudio2: the microphone for calls said aloud (docs/voice.md), opened through PortAudio.
+apt_pkgs=(python3 python3-venv libgl1 libegl1 libgles2 "$mtdev_pkg" libsdl2-2.0-0 mosquitto
+          libportaudio2)
 case " $* " in
     *" --no-dev "*) ;;
     *) apt_pkgs+=(chromium chromium-driver) ;;  # tests only: the standings page in a browser
@@ -38,17 +47,45 @@ if is_pi; then
     # and plain Debian does not have them: those are installed where apt offers them.
     pi_pkgs=(python3-picamera2 python3-lgpio)
 fi
+
+# The stamp: what the first start found (the release, and which of the Pi's optional packages
+# this system's apt archive did not have). A start never asks apt or the network about an
+# optional package again once the stamp is there: only a package the companion needs and dpkg
+# does not have (a new one, or one removed since) calls apt. `companion doctor` reads the stamp
+# and says which optional package is missing and how to add it.
+stamp="$here/.tools/system-packages"
+stamp_value() { sed -n "s/^$1=//p" "$stamp" 2>/dev/null | head -1; }
+stamped=0
+[ -f "$stamp" ] && [ "$(stamp_value release)" = "$os_codename" ] && stamped=1
 need_apt=()
 need_pi=()
 if command -v dpkg-query >/dev/null 2>&1; then
     mapfile -t need_apt < <(missing_pkgs "${apt_pkgs[@]}")
     mapfile -t need_pi < <(missing_pkgs "${pi_pkgs[@]}")
+    if [ "$stamped" -eq 1 ] && [ ${#need_apt[@]} -eq 0 ]; then
+        need_pi=()  # looked for once already: the doctor says what is missing
+    fi
 fi
+unavailable=()
+not_looked=()
+looked=0
 if [ ${#need_apt[@]} -gt 0 ] || [ ${#need_pi[@]} -gt 0 ]; then
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    unavailable=()
+    if ! $sudo_cmd apt-get update -qq; then
+        if [ ${#need_apt[@]} -gt 0 ]; then
+            echo "companion: the companion needs ${need_apt[*]}, and apt could not reach the" \
+                "package archive to install them (is the network connected?). Connect the" \
+                "network, then run ./start.sh again." >&2
+            exit 1
+        fi
+        echo "companion: apt could not reach the package archive (no network?): ${need_pi[*]}" \
+            "not looked for (\`./start.sh doctor\` says how to add them later)" >&2
+        not_looked=("${need_pi[@]}")
+        need_pi=()
+    else
+        looked=1
+    fi
     for p in "${need_pi[@]}"; do
         if apt-cache policy "$p" 2>/dev/null | grep -q "Candidate: [^(]"; then
             need_apt+=("$p")
@@ -82,6 +119,17 @@ if [ ${#need_apt[@]} -gt 0 ] || [ ${#need_pi[@]} -gt 0 ]; then
         echo "companion: $p is not in this system's apt archive (Raspberry Pi OS has it):" >&2
         echo "    $why" >&2
     done
+fi
+if [ "$stamped" -eq 0 ] || [ "$looked" -eq 1 ]; then
+    mkdir -p "$here/.tools"
+    {
+        echo "# written by scripts/bootstrap.sh (./start.sh, ./test.sh): what it found; see"
+        echo "# docs/raspberry-pi.md. Delete this file to have ./start.sh look in apt again."
+        echo "release=$os_codename"
+        echo "not_in_archive=${unavailable[*]}"
+        echo "not_looked_for=${not_looked[*]}"
+        echo "looked=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    } >"$stamp.tmp" && mv "$stamp.tmp" "$stamp"
 fi
 
 python_bin="${COMPANION_PYTHON:-}"

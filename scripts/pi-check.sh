@@ -8,8 +8,12 @@
 #   1. builds (once, kept for later runs) that release's arm64 root with debootstrap, with a user
 #      `pi` who may sudo, as on Raspberry Pi OS;
 #   2. clones this repository's HEAD into it and, as `pi`, runs `./start.sh` (which installs
-#      everything), timing each step: `companion replay`, `companion read` (both compared with
-#      this machine's x86 output), `companion demo`, `companion doctor`;
+#      everything), timing each step: `companion replay` (compared with this machine's x86
+#      output byte for byte), a second start that must install nothing, `companion read` (what a
+#      player sees of each die compared with x86: value, face, colour, centre; not the
+#      confidences' float digits, scripts/same_reading.py), a start with no network at all (a
+#      network namespace of its own: it must not call apt, and `doctor` names the Pi packages
+#      plain Debian lacks), `companion demo`, `companion doctor`;
 #   3. the Pi camera import check: Raspberry Pi OS's picamera2 imports simplejpeg. Here the
 #      stand-in picamera2 of the tests and a real arm64 simplejpeg binary go into the system's
 #      dist-packages beside Debian's numpy, as apt would put them. Bookworm: simplejpeg 1.6.6,
@@ -18,7 +22,11 @@
 #      cause, and working with it. Trixie: simplejpeg 1.8.2, built for numpy 2; the check shows
 #      the import working in the system Python (numpy 2.2) and in the venv (its own numpy 2)
 #      with apt's simplejpeg, the lock adding no copy of its own;
-#   4. a quick part of the test suite, inside the root.
+#   4. `companion appliance enable --protect /mnt/table` (a tmpfs stands in for the stick,
+#      with the guide's fstab line) then `disable`, in console and desktop mode, as root in the
+#      root: apt really installs overlayroot and what it needs, and after `disable` every file
+#      (but caches, logs and the clone) and every package is as before `enable`;
+#   5. a quick part of the test suite, inside the root.
 #
 # Too slow for every CI run (a root takes 11 to 16 minutes to build, everything runs ~12x slower
 # than natively). Run it as root, gently:  sudo nice -n 10 scripts/pi-check.sh --release trixie
@@ -69,6 +77,9 @@ quick_tests=(
     tests/companion/test_appliance.py
     tests/companion/test_appliance_mounts.py
     tests/companion/test_appliance_starts.py
+    tests/companion/test_appliance_undo.py
+    tests/companion/test_appliance_datamount.py
+    tests/scripts/test_pi_check.py
     tests/hardware/test_audio_route.py
     tests/scripts/test_bootstrap.py
     tests/companion/test_replay_command.py
@@ -102,8 +113,9 @@ host_tools() {
         >/dev/null || need+=(qemu-user-static)
     command -v update-binfmts >/dev/null || need+=(binfmt-support)
     if [ ${#need[@]} -gt 0 ]; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" \
-            >/dev/null || return 1
+        # another apt on this machine may hold dpkg's lock for a while: wait for it
+        apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive \
+            apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${need[@]}" >/dev/null || return 1
     fi
     [ -e /proc/sys/fs/binfmt_misc/register ] ||
         mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
@@ -134,11 +146,15 @@ mount_root() {
     mount --bind /dev/pts "$root/dev/pts" && mounted+=("$root/dev/pts")
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
     # This machine's own certificate authorities (a proxy's, say) are trusted in the root too.
-    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
-        cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
-        chroot "$root" update-ca-certificates >/dev/null 2>&1
-    fi
-    grep -qw "$(hostname)" "$root/etc/hosts" || echo "127.0.1.1 $(hostname)" >>"$root/etc/hosts"
+    # (update-ca-certificates takes minutes under emulation: only when one is new or changed)
+    local cert fresh=0
+    for cert in /usr/local/share/ca-certificates/*.crt; do
+        [ -e "$cert" ] || continue
+        cmp -s "$cert" "$root/usr/local/share/ca-certificates/${cert##*/}" && continue
+        cp "$cert" "$root/usr/local/share/ca-certificates/" && fresh=1
+    done
+    [ "$fresh" -eq 0 ] || chroot "$root" update-ca-certificates >/dev/null 2>&1
+    grep -qsw "$(hostname)" "$root/etc/hosts" || echo "127.0.1.1 $(hostname)" >>"$root/etc/hosts"
 }
 unmount_root() {
     local i
@@ -180,7 +196,8 @@ install_pi_camera_standins() {
 }
 
 as_pi() {  # as_pi COMMAND: run a shell command as pi, in the clone, with a Pi-like environment
-    chroot "$root" /usr/sbin/runuser -u pi -- env -i HOME=/home/pi USER=pi LOGNAME=pi \
+    # ($offline: a prefix for the chroot, `unshare --net` for a start with no network)
+    ${offline:-} chroot "$root" /usr/sbin/runuser -u pi -- env -i HOME=/home/pi USER=pi LOGNAME=pi \
         PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 QEMU_CPU="$cpu" \
         ${SSL_CERT_FILE:+SSL_CERT_FILE=$SSL_CERT_FILE} ${PIP_CERT:+PIP_CERT=$PIP_CERT} \
         COMPANION_MODEL_FILE=/etc/pi-check-model bash -c "cd ~/companion && $1"
@@ -198,11 +215,6 @@ fresh_clone() {
     chown -R "$uid:$gid" "$root/home/pi/companion" "$root/home/pi/out"
 }
 
-without_ms() {  # JSON lines with their "ms" (time taken) left out
-    python3 -c 'import json, sys
-for line in open(sys.argv[1]):
-    d = json.loads(line); d.pop("ms", None); print(json.dumps(d, sort_keys=True))' "$1" 2>/dev/null
-}
 ms_of() { python3 -c 'import json, sys
 print(" ".join(str(json.loads(l).get("ms")) for l in open(sys.argv[1])))' "$1" 2>/dev/null; }
 same_as_host() {  # same_as_host NAME ARGS...: companion ARGS on x86 vs in the root, compared,
@@ -212,9 +224,6 @@ same_as_host() {  # same_as_host NAME ARGS...: companion ARGS on x86 vs in the r
     as_pi "cd ~/out && ~/companion/start.sh $* > ~/out/$name.arm64" || return 1
     if [ -s "$host_out" ] && cmp -s "$host_out" "$arm_out"; then
         note "- $name: arm64 output byte-identical to x86 ($(wc -l <"$arm_out") lines)"
-    elif [ -s "$host_out" ] && [ "$(without_ms "$host_out")" = "$(without_ms "$arm_out")" ]; then
-        note "- $name: arm64 output identical to x86 but for the time taken" \
-            "(ms, x86 vs arm64: $(ms_of "$host_out") vs $(ms_of "$arm_out"))"
     elif [ -s "$host_out" ]; then
         note "- $name: arm64 output DIFFERS from x86 (see $arm_out)"; return 1
     else
@@ -232,10 +241,32 @@ again_step() {  # the second start finds every system package installed, by this
     fi
     note "- second start: no system package installed again"
 }
-read_step() {
-    local args=() p
+read_step() {  # what a player sees of each die (value, face, colour, where), not float digits
+    local args=() p host_out="$root/home/pi/out/read.x86" arm_out="$root/home/pi/out/read.arm64"
     for p in "${photos[@]}"; do args+=("photos/$p"); done
-    same_as_host read read "${args[@]}" --json
+    (cd "$root/home/pi/out" && "$here/.venv/bin/companion" read "${args[@]}" --json) \
+        >"$host_out" 2>/dev/null || true
+    as_pi "cd ~/out && ~/companion/start.sh read ${args[*]} --json > ~/out/read.arm64" || return 1
+    local said rc
+    said="$(python3 "$here/scripts/same_reading.py" "$host_out" "$arm_out")"
+    rc=$?
+    note "- read: $(tr '\n' ';' <<<"$said") (ms per photo, x86 vs arm64: $(ms_of "$host_out")" \
+        "vs $(ms_of "$arm_out"))"
+    return $rc
+}
+offline_step() {  # a start in a network namespace of its own (no network at all): it must
+    # neither call apt nor wait on the network, and the doctor says what is missing
+    local out="$root/home/pi/out/offline.txt" rc
+    offline="unshare --net" as_pi "./start.sh doctor > ~/out/offline.txt 2>&1"
+    rc=$?
+    note "- start with no network: doctor exit $rc; $(grep -c '^\[' "$out") findings;" \
+        "$(grep -m1 '^\[warn\] packages' "$out" | cut -c1-120)"
+    if grep -Eq "installing system packages|apt could not reach|could not reach the package" \
+        "$out"; then
+        note "- start with no network: it asked apt: $(grep -m1 -E 'apt|installing' "$out")"
+        return 1
+    fi
+    ! grep -q Traceback "$out" && [ "$rc" -le 1 ] && grep -q '^\[warn\] packages' "$out"
 }
 demo_step() {
     as_pi "./start.sh demo --output ~/out/demo >/dev/null" || return 1
@@ -286,6 +317,73 @@ assert \".venv\" in simplejpeg.__file__'" >>"$out" 2>&1 || ok=1
     while IFS= read -r line; do note "- camera: $line"; done <"$out"
     return $ok
 }
+root_files() {  # every path of the root with its kind, mode and content, but for what changes
+    # whatever the appliance does: kernel file systems, caches, logs, the clone and its outputs,
+    # the backups of the last change that shadow's tools and dpkg keep (group-, status-old...),
+    # and dpkg's database, whose packages are compared by name and version instead
+    python3 - "$root" <<'PY'
+import hashlib, os, stat, sys
+root = sys.argv[1]
+skip = {"proc", "sys", "dev", "run", "tmp", "mnt/table", "home/pi/out", "home/pi/companion",
+        "var/cache", "var/log", "var/lib/apt/lists", "etc/group-", "etc/gshadow-", "etc/passwd-",
+        "etc/shadow-", "etc/subgid-", "etc/subuid-", "var/lib/dpkg/status",
+        "var/lib/dpkg/status-old", "var/lib/dpkg/diversions-old", "var/lib/dpkg/statoverride-old"}
+for folder, dirs, files in os.walk(root):
+    rel = os.path.relpath(folder, root)
+    dirs[:] = sorted(d for d in dirs if os.path.normpath(os.path.join(rel, d)) not in skip)
+    files = [f for f in files if os.path.normpath(os.path.join(rel, f)) not in skip]
+    for name in sorted(dirs + files):
+        path = os.path.join(folder, name)
+        st = os.lstat(path)
+        what = ("-> " + os.readlink(path) if stat.S_ISLNK(st.st_mode) else "dir" if
+                stat.S_ISDIR(st.st_mode) else hashlib.sha256(open(path, "rb").read()).hexdigest())
+        print(os.path.normpath(os.path.join(rel, name)), f"{st.st_mode:o}", st.st_uid, what)
+PY
+}
+appliance_step() {  # enable --protect, then disable, in each mode: the same files and packages
+    local mode out="$root/home/pi/out" ok=0 left
+    as_pi "command -v systemd-analyze >/dev/null || sudo apt-get install -y -qq systemd >/dev/null" ||
+        return 1
+    mkdir -p "$root/mnt/table"
+    cp "$root/etc/fstab" "$out/fstab.before"
+    # the data stick: another filesystem on /mnt/table, with the guide's fstab line
+    echo 'LABEL=table /mnt/table ext4 defaults,noatime,nofail 0 2' >>"$root/etc/fstab"
+    mount -t tmpfs -o size=64m,mode=0755 table "$root/mnt/table" && mounted+=("$root/mnt/table")
+    for mode in console desktop; do
+        root_files >"$out/files-$mode.before"
+        chroot "$root" dpkg-query -W -f='${Package} ${Version}\n' >"$out/packages-$mode.before"
+        as_pi "sudo .venv/bin/companion appliance enable --mode $mode --protect /mnt/table \
+            > ~/out/enable-$mode.txt 2>&1 && sudo .venv/bin/companion appliance disable \
+            > ~/out/disable-$mode.txt 2>&1" || ok=1
+        root_files >"$out/files-$mode.after"
+        chroot "$root" dpkg-query -W -f='${Package} ${Version}\n' >"$out/packages-$mode.after"
+        note "- appliance, $mode mode: enable ran" \
+            "\`$(grep -o 'apt-get install[^(]*' "$out/enable-$mode.txt" | head -1)\`;" \
+            "disable purged $(grep -o 'apt-get purge -y [^(]*' "$out/disable-$mode.txt" |
+                cut -d' ' -f4- | wc -w) packages and said last:" \
+            "$(tail -1 "$out/disable-$mode.txt")"
+        if ! cmp -s "$out/packages-$mode.before" "$out/packages-$mode.after"; then
+            note "  - packages differ: $(diff "$out/packages-$mode.before" \
+                "$out/packages-$mode.after" | grep '^[<>]' | tr '\n' ';' | cut -c1-600)"
+            ok=1
+        fi
+        left="$(diff "$out/files-$mode.before" "$out/files-$mode.after" | grep '^[<>]')"
+        if [ -n "$left" ]; then
+            note "  - files differ ($(wc -l <<<"$left") lines): $(tr '\n' ';' <<<"$left" |
+                cut -c1-900)"
+            ok=1
+        else
+            note "  - files and packages after disable: the same as before enable" \
+                "($(wc -l <"$out/files-$mode.before") paths, $(wc -l \
+                <"$out/packages-$mode.before") packages)"
+        fi
+        grep -q '^disabled: the Pi boots as it did before `companion appliance enable`$' \
+            "$out/disable-$mode.txt" || ok=1
+    done
+    umount "$root/mnt/table" && unset 'mounted[-1]'
+    cp "$out/fstab.before" "$root/etc/fstab"
+    return $ok
+}
 tests_step() {
     # systemd's tools for the appliance tests, as ./test.sh installs them
     as_pi "command -v systemd-analyze >/dev/null || sudo apt-get install -y -qq systemd >/dev/null;
@@ -310,10 +408,13 @@ step "stand-ins for apt's picamera2 and simplejpeg $apt_simplejpeg" install_pi_c
 step "fresh clone of HEAD ($(git -C "$here" rev-parse --short HEAD))" fresh_clone
 step "./start.sh replay (first run: installs everything)" replay_step
 step "./start.sh again: nothing to install" again_step
-step "./start.sh read, 2 photos" read_step
+step "./start.sh read, 2 photos (what a player sees, against x86)" read_step
+step "./start.sh with no network at all (doctor)" offline_step
 step "./start.sh demo" demo_step
 step "./start.sh doctor" doctor_step
 step "Pi camera import check (apt's simplejpeg beside the venv's numpy)" camera_step
+step "appliance enable --protect, then disable, each mode: files and packages as before" \
+    appliance_step
 step "quick tests (dev packages installed first)" tests_step
 note "- total: $(( $(date +%s) - t_root0 )) s"
 report

@@ -9,6 +9,7 @@ dice (:class:`TableHead`). All are frozen dataclasses with a plain-JSON
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -155,8 +156,6 @@ class Palette:
         names = [c.name for c in self.colours]
         if len(set(names)) != len(names):
             raise ValueError(f"Palette has duplicate colour names: {names}")
-        labs = np.array([c.lab for c in self.colours], dtype=np.float32)
-        object.__setattr__(self, "_labs", labs)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -170,8 +169,15 @@ class Palette:
         ).astype(np.float32)
         return out
 
+    @functools.cached_property
+    def _labs(self) -> npt.NDArray[np.float32]:
+        """Each colour's Lab, worked out at the first use: OpenCV's first Lab conversion
+        builds its tables (0.3 s), which a program that never reads a colour (the app starting,
+        the `companion` command's help) should not wait for."""
+        return np.array([c.lab for c in self.colours], dtype=np.float32)
+
     def _dist(self, lab: Sequence[float]) -> npt.NDArray[np.float32]:
-        labs: npt.NDArray[np.float32] = self._labs  # type: ignore[attr-defined]
+        labs = self._labs
         d = labs - np.asarray(lab, dtype=np.float32)
         # lightness matters less than hue: lighting changes L much more than a, b
         out: npt.NDArray[np.float32] = np.sqrt(0.35 * d[:, 0] ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 PROTECT_VAR = "COMPANION_PROTECT"
 MOUNTINFO = Path("/proc/self/mountinfo")
+MOUNTINFO_VAR = "COMPANION_MOUNTINFO"
 #: Filesystems whose contents are gone at power-off.
 VOLATILE = frozenset({"overlay", "tmpfs", "ramfs"})
 
@@ -61,7 +62,53 @@ def mount_of(path: Path, mounts: list[Mount]) -> Mount | None:
     return best
 
 
-def read_mountinfo(file: Path = MOUNTINFO) -> str:
+@dataclass(frozen=True)
+class FstabEntry:
+    """One line of /etc/fstab: what is mounted (``LABEL=table``, ``UUID=...``, ``/dev/sda1``),
+    where, as what, with which options."""
+
+    source: str
+    point: Path
+    fstype: str
+    options: tuple[str, ...]
+
+    @property
+    def device(self) -> Path | None:
+        """The device node udev makes for ``source`` (``LABEL=table`` ->
+        /dev/disk/by-label/table), or None when it is not a block device (a network share)."""
+        tag, sep, value = self.source.partition("=")
+        links = {"LABEL": "by-label", "UUID": "by-uuid", "PARTUUID": "by-partuuid",
+                 "PARTLABEL": "by-partlabel"}
+        if sep and tag in links and value:
+            return Path("/dev/disk") / links[tag] / value.strip('"')
+        return Path(self.source) if self.source.startswith("/dev/") else None
+
+    def describe(self) -> str:
+        """The stick in words for the players: 'the USB stick labelled "table"'."""
+        tag, _sep, value = self.source.partition("=")
+        if tag == "LABEL":
+            return f'the USB stick labelled "{value.strip(chr(34))}"'
+        return f"the USB stick or partition {self.source}"
+
+
+def fstab_entry(point: Path, text: str) -> FstabEntry | None:
+    """The line of an fstab text (fstab(5)) that mounts ``point``; None when there is none."""
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) < 3 or fields[0].startswith("#"):
+            continue
+        where = Path(_unescape(fields[1]))
+        if where == point:
+            options = tuple(fields[3].split(",")) if len(fields) > 3 else ()
+            return FstabEntry(_unescape(fields[0]), where, fields[2], options)
+    return None
+
+
+def read_mountinfo(file: Path | None = None) -> str:
+    """The kernel's mount table (``COMPANION_MOUNTINFO`` names a stand-in file for tests, whose
+    lines the test changes to plug a stick in); "" when it cannot be read."""
+    if file is None:
+        file = Path(os.environ.get(MOUNTINFO_VAR) or MOUNTINFO)
     try:
         return file.read_text(encoding="utf-8")
     except OSError:

@@ -21,6 +21,8 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 _ready_sent = False
+#: Set for a start whose watchdog :func:`stretch_watchdog` lengthened.
+RESTORE_VAR = "COMPANION_WATCHDOG_RESTORE"
 
 
 def notify(message: str) -> bool:
@@ -53,12 +55,29 @@ def watchdog_interval() -> float | None:
     return int(usec) / 3e6
 
 
+def stretch_watchdog(seconds: float, env: dict[str, str]) -> bool:
+    """Before this process starts the app again in itself (``os.exec*``, the same process id):
+    give the new start ``seconds`` before systemd's watchdog, already armed, would kill it; the
+    new start puts the usual length back (``env`` tells it to) with its first word to systemd.
+    False, and nothing changed, without a watchdog."""
+    if watchdog_interval() is None:
+        return False
+    sent = notify(f"WATCHDOG=1\nWATCHDOG_USEC={int(seconds * 1_000_000)}")
+    if sent:
+        env[RESTORE_VAR] = "1"
+    return sent
+
+
 def feed_watchdog() -> bool:
     """The app is alive: ``READY=1`` with the first call (the start screen is up), then
     ``WATCHDOG=1``. Returns whether systemd was told."""
     global _ready_sent
     if not _ready_sent:
-        sent = notify("READY=1\nWATCHDOG=1\nSTATUS=the table companion is running")
+        message = "READY=1\nWATCHDOG=1\nSTATUS=the table companion is running"
+        usual = os.environ.get("WATCHDOG_USEC", "")
+        if os.environ.pop(RESTORE_VAR, "") and usual.isdigit():
+            message += f"\nWATCHDOG_USEC={usual}"  # stretched for this start: as usual again
+        sent = notify(message)
         _ready_sent = sent
         return sent
     return notify("WATCHDOG=1")

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from hardware.diagnose import Check
 
-HELP = "check the camera, GPIO buttons, audio, display and the app's files, and say what to fix"
+HELP = ("check the camera, GPIO buttons, audio, microphone, display and the app's files, and "
+        "say what to fix")
 
 MARK = {"ok": "[ok]  ", "warn": "[warn]", "fail": "[FAIL]"}
 
@@ -25,11 +26,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="config file to check (default: the user's config.toml)")
     parser.add_argument("--probe-camera", action="store_true",
                         help="open the chosen camera and read a few frames")
+    parser.add_argument("--listen", type=float, default=1.0, metavar="SECONDS",
+                        help="listen to the microphone this long to say whether it hears "
+                        "anything (0: do not open it); default 1")
 
 
 def app_checks() -> tuple[list[Check], str | None]:
     """The settings, the calibration profile and the journal; and the camera the Settings
-    choose (None when they cannot be read)."""
+    choose (None when they cannot be read). The microphone's settings: :func:`voice_settings`."""
     from companion import paths
     from companion import settings as settings_mod
     from companion.journal import wal_problem
@@ -88,7 +92,24 @@ def app_checks() -> tuple[list[Check], str | None]:
         out.append(Check("journal", "ok", f"{journal} not present yet: no games played"))
     out.append(secrets_check())
     out += brokers_left_running()
+    out += packages_checks()
     return out, camera
+
+
+def packages_checks(repo: Path | None = None) -> list[Check]:
+    """The Pi's optional system packages ./start.sh could not install (from its stamp, and
+    dpkg's own database: apt and the network are never asked): a line each, with what it means
+    and how to add it."""
+    from companion.appliance import packages
+    from hardware.diagnose import Check
+
+    if repo is None:
+        import companion
+
+        repo = Path(companion.__file__).resolve().parents[1]
+    stamp = packages.Stamp.read(repo / packages.STAMP)
+    return [Check("packages", "warn", f"{m.name}: {m.cause}; {m.means}", m.fix)
+            for m in packages.missing_optional(stamp, packages.installed())]
 
 
 def schema_check(journal: Path) -> Check:
@@ -120,6 +141,19 @@ def schema_check(journal: Path) -> Check:
         f" (schema {version}: brought up to {store.SCHEMA_VERSION} at the next start)")
     return Check("journal", "ok", f"{journal}: its tables are as this version keeps them"
                  + newer)
+
+
+def voice_settings() -> tuple[str | None, str]:
+    """The microphone the Settings choose (None: as configured) and whether voice calls are
+    on ("auto") or "off"; the defaults when the settings cannot be read."""
+    from companion import paths
+    from companion import settings as settings_mod
+
+    try:
+        s = settings_mod.load(paths.settings_path())
+    except settings_mod.SettingsError:
+        return None, "auto"
+    return s.microphone or None, s.voice_calls
 
 
 def _unwritable(folder: Path) -> str:
@@ -183,8 +217,10 @@ def run(args: argparse.Namespace) -> int:
 
     path = Path(args.config) if args.config else config_file()
     own, camera = app_checks()
+    microphone, voice_calls = voice_settings()
     checks = run_checks(path, probe_camera=args.probe_camera, camera_setting=camera,
-                        stand_in=stand_in_camera)
+                        stand_in=stand_in_camera, microphone_setting=microphone,
+                        voice_calls=voice_calls, listen=max(0.0, args.listen))
     checks = checks[:2] + own + checks[2:]
     width = max(len(c.area) for c in checks)
     for c in checks:

@@ -11,6 +11,7 @@ mtdev or hidinput: then every touch arrives twice. So the app runs with exactly 
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -120,6 +121,20 @@ def run(args: argparse.Namespace) -> int:
     fullscreen = is_raspberry_pi() and not args.window
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
+    from companion.appliance import datamount
+
+    # Power-pull protection with the data stick not mounted: wait for it on the screen before
+    # anything is read from it or written to it (the Kivy home too is on the stick).
+    wait = datamount.needed()
+    environment = dict(os.environ)
+    kivy_home = os.environ.get("KIVY_HOME", "")
+    if wait is not None or (kivy_home and datamount.not_mounted(Path(kivy_home))):
+        os.environ["KIVY_HOME"] = datamount.kivy_home_in_ram()
+    # The cyclic collector waits while the app loads (its walks of the objects the imports
+    # make were a tenth of the start-up); the app turns it on again as it builds its screens,
+    # having frozen what it made so far (companion.collector).
+    if wait is None:  # (the waiting screen may wait for hours: its collector runs)
+        gc.disable()
     from kivy.config import Config
 
     # Kivy redraws only what changed, so the cap mostly sets how often input is polled:
@@ -136,10 +151,21 @@ def run(args: argparse.Namespace) -> int:
     from kivy.clock import Clock
     from kivy.logger import Logger
 
+    if wait is not None:
+        from companion.appliance.waiting import show_wait
+
+        outcome = show_wait(wait)
+        if outcome is datamount.Outcome.CLOSED:
+            return 0
+        datamount.start_again(outcome, wait.waited, environment)  # never returns
     from companion.appliance import starts as starts_mod
 
     starts = None
     folder = starts_mod.log_dir()
+    if folder is not None and datamount.not_mounted(folder):  # played without saving
+        Logger.warning("Companion: no log file: its folder %s is on the data stick, which is "
+                       "not mounted", folder)
+        folder = None
     if folder is not None:  # the appliance: a log that outlives the RAM overlay, crash backoff
         starts_mod.log_to_file(folder)
         starts = starts_mod.Starts.load(folder)
@@ -147,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
         if starts.given_up:
             Logger.error("Companion: %d crashes in a row: showing what failed", starts.crashes)
             starts.end("gave up")
+            gc.enable()
             from companion.appliance.failed import show_failure
 
             show_failure(starts, starts_mod.last_lines(folder))
@@ -167,6 +194,9 @@ def run(args: argparse.Namespace) -> int:
         Logger.info("Companion: input providers: %s", ", ".join(names))
 
     app = CompanionApp(camera_flag=args.camera)
+    came = datamount.after_wait_notice(app.journal.path, unsaved=app.journal.readonly)
+    if came:
+        app.notices.insert(0, came)
     Logger.info("Companion: %s", app.open_buttons())
     Clock.schedule_once(report_input, 0)
     watch_over(Clock)

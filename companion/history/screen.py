@@ -59,6 +59,7 @@ from companion.history.replayer import Replayer, Step
 from companion.history.stats import Statistics, statistics
 from companion.history.text import minutes, number, percent, state
 from companion.widgets import fmt_clock_at, w
+from companion.words import thousands
 
 T = TypeVar("T")
 
@@ -900,7 +901,8 @@ class HistoryScreen(Screen):
                   for i in range(len(columns))]
         height = self.app.fs(16) * 1.5
         wraps = any(len(c) + 2 > width for c, width in zip(columns, widths, strict=True))
-        cells = [(row_index, i, cell) for row_index, row in enumerate((columns, *standings.rows))
+        cells = [(row_index, i, thousands(cell))  # numbers as the game's screen wrote them
+                 for row_index, row in enumerate((columns, *standings.rows))
                  for i, cell in enumerate(row)]
         shape = (len(columns), len(cells), wraps)
         if shape == self._table_shape and len(self.table.children) == len(

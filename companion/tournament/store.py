@@ -100,7 +100,8 @@ def _connect(path: Path) -> sqlite3.Connection:
     """The journal's file, opened the one way (:func:`companion.store.connect`: WAL,
     ``synchronous=FULL``, its migrations make the tournament tables), owner-only."""
     try:
-        private_file(path)
+        if str(path) != ":memory:":  # SQLite's own name for no file (a journal that saves
+            private_file(path)  # nothing): no file to make, no folder to close
     except OSError as e:
         raise StoreError(f"the journal {path} cannot be created: {e}") from None
     try:

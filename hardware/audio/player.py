@@ -19,7 +19,7 @@ import time
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -28,6 +28,9 @@ from hardware.audio.clock import Clock, Cue, RoundClock
 from hardware.audio.sounds import Soundtrack, audio_length, builtin_sound
 from hardware.errors import ConfigError, HardwareError, SoundMissing
 from hardware.schema import checked
+
+if TYPE_CHECKING:  # numpy is imported only where the speaker's signal is rendered
+    from hardware.audio.played import Played
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,8 @@ CUE_SOUNDS: dict[str, str] = {
     "ten_seconds": "ten_seconds",
     "end": "yarra_bung",
 }
+#: The announcer's sounds: words, which the listener never takes for a call.
+SPEECH_SOUNDS = frozenset(CUE_SOUNDS.values())
 
 
 class AudioFallback(RuntimeWarning):
@@ -316,17 +321,22 @@ class Sounds:
     the built-in sound of that name; a name with neither plays nothing and is remembered in
     :attr:`missing` (a table never stops over a sound). Every sound asked for is remembered in
     :attr:`heard`, in order. The app and :class:`RoundPlayer` both play through this.
+    ``played``, when given, is told every sound as it starts, pauses, goes on and stops (what
+    the speaker plays: the listener takes it away from what the microphone hears).
     """
 
     def __init__(self, backend: AudioBackend, *, volume: float = 0.8,
-                 folder: Path | None = None) -> None:
+                 folder: Path | None = None, played: Played | None = None) -> None:
         self.backend = backend
         self.folder = folder
+        self.played = played
+        self._playing: dict[str, int] = {}  # sound name (or "music") -> its handle in played
         self.heard: list[str] = []
         self.missing: set[str] = set()
         self._tracks: dict[str, Track | None] = {}
         self.music: Track | None = None
         self._music_paused_by_mixer = False
+        self._music_loop = False
         self._muted = False
         self._volume = 0.0
         self.volume = volume
@@ -361,6 +371,19 @@ class Sounds:
     def _apply_volume(self) -> None:
         for track in self.tracks():
             track.set_volume(self.level)
+        if self.played is not None:
+            for handle in self._playing.values():
+                self.played.level(handle, self.level)
+
+    def _told(self, key: str, track: Track, *, loop: bool = False) -> None:
+        """Tell :attr:`played` that ``track`` starts (again) under ``key``."""
+        if self.played is None:
+            return
+        old = self._playing.pop(key, None)
+        if old is not None:
+            self.played.stopped(old)
+        self._playing[key] = self.played.started(track.path, level=self.level, loop=loop,
+                                                 speech=key in SPEECH_SOUNDS)
 
     def tracks(self) -> list[Track]:
         """Every sound loaded so far, the music included."""
@@ -402,6 +425,7 @@ class Sounds:
             log.warning("sound %r not played: %s", name, exc)
             return False
         track.play()
+        self._told(name, track)
         return True
 
     # -- the music ---------------------------------------------------------------------
@@ -413,7 +437,8 @@ class Sounds:
             self.music = None
             return
         self.music = self.backend.load(soundtrack.path)
-        self.music.set_loop(soundtrack.loop or loop)
+        self._music_loop = soundtrack.loop or loop
+        self.music.set_loop(self._music_loop)
         self.music.set_volume(self.level)
 
     def start_music(self) -> None:
@@ -421,6 +446,7 @@ class Sounds:
         if self.music is not None:
             self._music_paused_by_mixer = False
             self.music.play()
+            self._told("music", self.music, loop=self._music_loop)
 
     def pause_music(self) -> None:
         """Pause the music where it is (or stop it where the backend cannot pause)."""
@@ -428,9 +454,18 @@ class Sounds:
             return
         if self.backend.pause_all():
             self._music_paused_by_mixer = True
+            if self.played is not None:  # the mixer pauses every sound
+                for handle in self._playing.values():
+                    self.played.paused(handle)
         else:
             self.music.stop()
+            self._stopped("music")
             log.warning("audio backend cannot pause: music restarts from the top on resume")
+
+    def _stopped(self, key: str) -> None:
+        handle = self._playing.pop(key, None)
+        if handle is not None and self.played is not None:
+            self.played.stopped(handle)
 
     def resume_music(self) -> None:
         """Go on after :meth:`pause_music`."""
@@ -439,8 +474,12 @@ class Sounds:
         if self._music_paused_by_mixer:
             self._music_paused_by_mixer = False
             self.backend.resume_all()
+            if self.played is not None:
+                for handle in self._playing.values():
+                    self.played.resumed(handle)
         elif not self.music.playing:
             self.music.play()
+            self._told("music", self.music, loop=self._music_loop)
 
     def stop_music(self) -> None:
         if self.music is not None:
@@ -448,12 +487,15 @@ class Sounds:
                 self.backend.resume_all()
                 self._music_paused_by_mixer = False
             self.music.stop()
+            self._stopped("music")
 
     def stop(self) -> None:
         """Stop every sound."""
         self.stop_music()
         for track in self.tracks():
             track.stop()
+        for key in list(self._playing):
+            self._stopped(key)
 
     def close(self) -> None:
         self.stop()

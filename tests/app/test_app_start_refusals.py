@@ -3,11 +3,12 @@ largest, on 800x480: each name problem (none, too long, not starting with a lett
 a name cannot hold, the same name twice), a mode that does not take six players, players a
 smaller game leaves out, the camera asked to fill the boards with no camera, and teams
 Alliances cannot play. Each is whole (dialog and message box: nothing cut, nothing overlapping,
-touch targets of 48 px; a message longer than its box shows whole lines and scrolls), and every
+touch targets of 48 px; a message too long for its box shows there, whole, its headline or
+where it is said in full, never the start of its first line: widgets.fit_whole), and every
 text the walk visits grows with the text size: the drawn font size at huge is at least GROWS of
 the normal one. The message box above Start may grow less (a long message a little smaller,
-down to 0.7 of the text size, rather than scrolled: widgets.fit_wrapped; the dialog says the
-problem at full size): it must still grow. Screenshots at huge to $REFUSAL_SHOTS when set."""
+down to 0.7 of the text size; the dialog says the problem at full size): it must still grow.
+Screenshots at huge to $REFUSAL_SHOTS when set."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
     from companion.compose import CompanionApp
     from companion.drive import Driver, ManualClock, layout_problems, run_app
     from companion.startcheck import BOARDS_CAMERA
-    from companion.widgets import natural_size
+    from companion.widgets import headline, natural_size
 
     shots = Path(os.environ.get("REFUSAL_SHOTS", str(app_dirs / "shots")))
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
@@ -56,6 +57,7 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
     said: dict[str, dict[str, str]] = {"normal": {}, "huge": {}}
     sizes: dict[str, dict[str, dict[str, float]]] = {"normal": {}, "huge": {}}
     message_size: dict[str, float] = {}
+    shorter: dict[str, dict[str, str]] = {"normal": {}, "huge": {}}
 
     def look(d: Driver, text_size: str, case: str, start: Any, dialog: bool) -> None:
         where = f"{case}, {text_size}"
@@ -72,13 +74,19 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
         else:
             said[text_size][case] = start.message.text
         problems.extend(f"{where}: {p}" for p in layout_problems(start, (800, 480)))
-        message_size[text_size] = float(start.message.font_size)
-        # a message longer than its box scrolls, showing whole lines (never half of one)
-        view, label = start.message.parent, start.message
-        line = natural_size(label, label.font_size, None)[1]
-        shown = view.height / line
-        if label.height > view.height + 1 and abs(shown - round(shown)) > 0.1:
-            problems.append(f"{where}: the message box shows {shown:.2f} lines")
+        # the message box shows the message whole, or (too long for it) a whole shorter line:
+        # its headline, or where it is said in full (issue 44, item 4: never "give each a")
+        label = start.message if start.message.parent is not None else start.message_line
+        message_size[text_size] = float(label.font_size)
+        box = label.parent
+        high = natural_size(label, label.font_size, box.width)[1]
+        if high > box.height + 1:
+            problems.append(f"{where}: {label.text!r} needs {high:.0f} px, has {box.height}")
+        if label is start.message_line:
+            head = headline(start.message.text)
+            if not head or not label.text.startswith((head, "Not started yet")):
+                problems.append(f"{where}: {label.text!r} for {start.message.text!r}")
+            shorter[text_size][case] = label.text
         if text_size == "huge":
             d.screenshot(shots / f"start-refusal-{slug}-huge.png")
 
@@ -164,3 +172,6 @@ def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Pat
                if sizes["huge"][case][text] < size * GROWS]
     assert smaller == [], "\n".join(smaller)
     assert message_size["huge"] > message_size["normal"]
+    # at huge, a refusal too long for the box above Start (six players, six option rows)
+    # says there, whole, where it is said in full (its headline needs two lines)
+    assert shorter["huge"]["teams"] == "Not started yet: tap Start to read why.", shorter

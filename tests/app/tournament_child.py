@@ -4,22 +4,12 @@ tournament's id, its number of events and each table's join code, and runs until
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Generator
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-os.environ.setdefault("KIVY_CLIPBOARD", "dummy")
-# its own Kivy home, never its parent's (two processes making one home at once fail)
-os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-child-")
-sys.path.insert(0, str(Path(__file__).parents[2]))
+import child_app  # noqa: F401  (first: the environment of an app child process)
 
 
 def main() -> None:

@@ -8,18 +8,27 @@ for the desktop. `disable` must leave the tree exactly as it was before `enable`
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import shutil
 import socket
-import subprocess
-import tempfile
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from appliance_roots import (
+    CARDS,
+    OVERLAY_MOUNTINFO,
+    USER_AUTOSTART,
+    Recorder,
+    Running,
+    is_enabled,
+    make_root,
+    needs_systemd,
+    opts,
+    problems,
+    snapshot,
+    with_mountinfo,
+)
 
 from companion import cli
 from companion.appliance import (
@@ -30,7 +39,6 @@ from companion.appliance import (
     UNIT_PATH,
     WATCHDOG_DROPIN,
     ApplianceError,
-    Options,
     check_unit,
     disable,
     enable,
@@ -39,78 +47,7 @@ from companion.appliance import (
     status,
 )
 
-SYSTEM_UNITS = Path("/usr/lib/systemd/system")
-pytestmark = pytest.mark.skipif(
-    not (SYSTEM_UNITS / "multi-user.target").exists() or shutil.which("systemctl") is None
-    or shutil.which("systemd-analyze") is None,
-    reason="systemd's tools and units are needed (./test.sh installs the systemd package)")
-
-CARDS = """\
- 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0
-                      vc4-hdmi-0
- 1 [Device         ]: USB-Audio - USB Audio Device
-                      C-Media USB Audio Device at usb-xhci-hcd.0-1, full speed
-"""
-USER_AUTOSTART = """\
-/usr/bin/kanshi &
-swayidle -w timeout 600 'wlopm --off \\*' resume 'wlopm --on \\*' &
-"""
-
-
-def make_root(root: Path, *, desktop: bool, autostart: str | None = None) -> Path:
-    (root / "etc/systemd/system").mkdir(parents=True)
-    (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n"
-                                     "pi:x:1000:1000:,,,:/home/pi:/bin/bash\n")
-    (root / "etc/group").write_text("root:x:0:\nvideo:x:44:pi\ninput:x:105:pi\naudio:x:29:pi\n"
-                                    "gpio:x:993:pi\npi:x:1000:\n")
-    (root / "var/lib").mkdir(parents=True)
-    (root / "usr/lib/systemd").mkdir(parents=True)
-    shutil.copytree(SYSTEM_UNITS, root / "usr/lib/systemd/system", symlinks=True)
-    (root / "etc/systemd/system/default.target").symlink_to(
-        "/usr/lib/systemd/system/graphical.target")
-    (root / "usr/lib/python3/dist-packages").mkdir(parents=True)
-    (root / "usr/lib/python3/dist-packages/lgpio.py").write_text("")
-    exe = root / "home/pi/companion/.venv/bin/companion"
-    exe.parent.mkdir(parents=True)
-    exe.write_text("#!/bin/sh\n")
-    exe.chmod(0o755)
-    if desktop:
-        for tool in ("labwc", "lwrespawn"):
-            (root / "usr/bin").mkdir(parents=True, exist_ok=True)
-            (root / "usr/bin" / tool).write_text("#!/bin/sh\n")
-    if autostart is not None:
-        (root / "home/pi/.config/labwc").mkdir(parents=True)
-        (root / "home/pi/.config/labwc/autostart").write_text(autostart)
-    return root
-
-
-def snapshot(root: Path) -> dict[str, str]:
-    """Every path under root with its kind and content (files hashed, links' targets)."""
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            p = Path(dirpath) / name
-            rel = str(p.relative_to(root))
-            if p.is_symlink():
-                out[rel] = "-> " + os.readlink(p)
-            elif p.is_dir():
-                out[rel] = f"dir {p.stat().st_mode:o}"
-            else:
-                out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
-    return out
-
-
-def opts(root: Path, **kw: object) -> Options:
-    base: dict[str, object] = dict(user="pi", repo=Path("/home/pi/companion"),
-                                   venv=Path("/home/pi/companion/.venv"), root=root,
-                                   sound_cards=CARDS)
-    base.update(kw)
-    return Options(**base)  # type: ignore[arg-type]
-
-
-def is_enabled(root: Path) -> str:
-    return subprocess.run(["systemctl", f"--root={root}", "is-enabled", UNIT], text=True,
-                          capture_output=True).stdout.strip()
+pytestmark = needs_systemd
 
 
 def test_console_mode_writes_a_verified_service_and_disable_leaves_nothing(
@@ -131,7 +68,8 @@ def test_console_mode_writes_a_verified_service_and_disable_leaves_nothing(
         assert line in unit.splitlines() or line in unit, line
     assert check_unit(root) == ""
     assert is_enabled(root) == "enabled"
-    assert os.readlink(root / "etc/systemd/system/default.target").endswith("multi-user.target")
+    # no desktop on this root to take the screen: the boot target is left as it is
+    assert os.readlink(root / "etc/systemd/system/default.target").endswith("graphical.target")
     dropin = (root / WATCHDOG_DROPIN.lstrip("/")).read_text()
     assert "[Manager]\nRuntimeWatchdogSec=14s" in dropin
     assert any("checked with systemd-analyze verify" in ln for ln in report.lines)
@@ -177,18 +115,6 @@ def test_a_new_autostart_and_its_folders_are_removed_again(tmp_path: Path) -> No
     disable(root)
     assert snapshot(root) == before
     assert disable(root).lines == ["the appliance is not enabled here: nothing to undo"]
-
-
-@pytest.fixture
-def other_filesystem(tmp_path: Path) -> Iterator[Path]:
-    """A root on /dev/shm (tmpfs), so a folder on the test disk is another filesystem."""
-    if not os.access("/dev/shm", os.W_OK):
-        pytest.skip("no writable /dev/shm here")
-    shm = Path(tempfile.mkdtemp(dir="/dev/shm", prefix="appliance-root-"))
-    try:
-        yield shm
-    finally:
-        shutil.rmtree(shm)
 
 
 def test_protection_needs_another_filesystem_and_keeps_data_there(
@@ -322,49 +248,6 @@ def test_a_full_notify_socket_never_blocks_the_app(tmp_path: Path,
 
 
 # -- power-pull protection: the mount, the overlay, raspi-config's own overlay ---------------
-OVERLAY_MOUNTINFO = """\
-24 1 179:2 / /media/root-ro ro,relatime - ext4 /dev/mmcblk0p2 ro
-25 1 0:30 / /media/root-rw rw,relatime - tmpfs tmpfs-root rw
-26 0 0:31 / / rw,relatime - overlay overlayroot rw,lowerdir=/media/root-ro
-"""
-
-
-def with_mountinfo(root: Path, text: str) -> Path:
-    """A stand-in /proc/self/mountinfo inside a temporary root (what the kernel would show)."""
-    (root / "proc/self").mkdir(parents=True, exist_ok=True)
-    (root / "proc/self/mountinfo").write_text(text)
-    return root
-
-
-class Recorder:
-    """Runs systemctl (offline, --root) for real; records every other command and says it
-    worked (mount, apt-get, update-initramfs must not touch this machine)."""
-
-    def __init__(self) -> None:
-        self.ran: list[list[str]] = []
-
-    def __call__(self, argv: object) -> subprocess.CompletedProcess[str]:
-        args = [str(a) for a in argv]  # type: ignore[attr-defined]
-        if args[0] == "systemctl" and any(a.startswith("--root=") for a in args):
-            return subprocess.run(args, text=True, capture_output=True, check=False)
-        self.ran.append(args)
-        return subprocess.CompletedProcess(args, 0, "", "")
-
-
-def test_protection_makes_the_service_wait_for_the_data_mount_and_tells_the_app(
-        tmp_path: Path, other_filesystem: Path) -> None:
-    root = make_root(other_filesystem / "root", desktop=False)
-    (tmp_path / "stick").mkdir()
-    (root / "media").mkdir()
-    (root / "media/stick").symlink_to(tmp_path / "stick")
-    enable(opts(root, protect=Path("/media/stick")))
-    unit = (root / UNIT_PATH.lstrip("/")).read_text().splitlines()
-    assert "RequiresMountsFor=/media/stick" in unit
-    assert "Environment=COMPANION_PROTECT=/media/stick" in unit  # the app checks the mount too
-    assert "Environment=COMPANION_LOG_DIR=/media/stick/logs" in unit  # logs kept past a reboot
-    assert check_unit(root) == ""
-
-
 def test_enable_refuses_while_the_ram_overlay_is_on(tmp_path: Path) -> None:
     """Its files would go into RAM, and the disable it starts with would empty the real root."""
     root = with_mountinfo(make_root(tmp_path / "root", desktop=False), OVERLAY_MOUNTINFO)
@@ -433,33 +316,15 @@ def test_a_blanking_line_raspi_config_removed_is_reported_not_silently_lost(
     autostart.write_text("\n".join(ln for ln in autostart.read_text().splitlines()
                                    if "swayidle" not in ln) + "\n")
     report = disable(root)
-    assert any("screen-blanking line(s)" in ln and "raspi-config's Screen Blanking" in ln
-               for ln in report.lines)
+    assert report.lines[-1] == (
+        "disabled: the Pi boots as it did before `companion appliance enable`, but for what "
+        "stays: 1 screen-blanking line that enable turned off in "
+        "/home/pi/.config/labwc/autostart was removed since (raspi-config's Screen Blanking "
+        "switch does that) and cannot be put back: turn blanking on there if you want it")
     assert autostart.read_text() == "/usr/bin/kanshi &\n"
 
 
 # -- status: what was written, compared with what runs ------------------------------------------
-class Running(Recorder):
-    """What systemctl says on the running Pi (stand-in answers to `systemctl show`)."""
-
-    def __init__(self, service: str, watchdog: str = "14s") -> None:
-        super().__init__()
-        self.service, self.watchdog = service, watchdog
-
-    def __call__(self, argv: object) -> subprocess.CompletedProcess[str]:
-        args = [str(a) for a in argv]  # type: ignore[attr-defined]
-        if args[:1] == ["systemctl"] and "show" in args:
-            self.ran.append(args)
-            out = (f"RuntimeWatchdogUSec={self.watchdog}\n" if "RuntimeWatchdogUSec" in args
-                   else self.service)
-            return subprocess.CompletedProcess(args, 0, out, "")
-        return super().__call__(args)
-
-
-def problems(report_lines: list[str]) -> list[str]:
-    return [ln.strip() for ln in report_lines if ln.strip().startswith("PROBLEM")]
-
-
 def test_status_checks_the_desktop_autologin_and_boot_target(tmp_path: Path) -> None:
     root = make_root(tmp_path / "root", desktop=True)
     report = enable(opts(root))
@@ -493,7 +358,8 @@ def test_status_tells_a_crash_looping_service_from_a_running_one(tmp_path: Path)
     fine = Running("ActiveState=active\nSubState=running\nNRestarts=0\nResult=success\n")
     lines = status(root, fine, running=True).lines
     assert [p for p in problems(lines) if "service" in p or "watchdog" in p] == []
-    assert "  ok      boot target: multi-user.target" in lines
+    assert ("  ok      boot target: graphical.target (no desktop installed to take the "
+            "screen)") in lines
     disable(root)
 
 
@@ -505,7 +371,6 @@ def test_status_checks_the_overlay_the_data_mount_and_the_last_start(
     (root / "media").mkdir()
     (root / "media/stick").symlink_to(stick)
     enable(opts(root, protect=Path("/media/stick")))
-    (root / "var/lib/dpkg").mkdir(parents=True)
     (root / "var/lib/dpkg/status").write_text(
         "Package: overlayroot\nStatus: install ok installed\nVersion: 0.48\n\n"
         "Package: sudo\nStatus: install ok installed\n")
@@ -516,7 +381,10 @@ def test_status_checks_the_overlay_the_data_mount_and_the_last_start(
     assert "  ok      overlayroot package: installed" in lines
     assert "  ok      read-only root (RAM overlay) now: on" in lines
     assert ("PROBLEM data folder /media/stick: NOT mounted (plug in the USB stick or data "
-            "partition; until then the app saves no games)") in problems(lines)
+            "partition; until then the app waits for it on its screen and saves no games)"
+            ) in problems(lines)
+    assert ("PROBLEM /etc/fstab has no line for /media/stick: nothing mounts it at boot "
+            "(docs/raspberry-pi.md, 'Power-pull protection', step 2)") in problems(lines)
     # the stick mounted, and the app crashed three times in a row
     with_mountinfo(root, OVERLAY_MOUNTINFO + "40 26 8:1 / /media/stick rw - ext4 /dev/sda1 rw\n")
     (stick / "logs").mkdir()

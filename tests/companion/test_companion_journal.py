@@ -151,3 +151,17 @@ def test_kill_dash_nine_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> N
     assert resumed.history == record.entries
     assert rules.replay(record.setup, record.entries).snapshot() == resumed.snapshot()
     assert len(resumed.history) >= 20
+
+
+def test_the_last_options_of_a_game_are_its_newest_games(tmp_path: Path) -> None:
+    """What the start screen offers again for a game: the options of its newest game kept."""
+    with Journal(tmp_path / "j.sqlite3") as j:
+        assert j.last_options("dice-forge") is None
+        j.start_game(rules.Setup("dice-forge", ("Ana", "Ben"), {"module": "titans"}, 1))
+        j.start_game(rules.Setup("eye-for-an-eye", ("Ana", "Ben"), {"round_seconds": 120.0}, 2))
+        j.start_game(rules.Setup("dice-forge", ("Ana", "Ben"), {"module": "goddess"}, 3))
+        j.start_game(rules.Setup("occulites", ("Ana", "Ben"), {}, 4))
+        assert j.last_options("dice-forge") == {"module": "goddess"}
+        assert j.last_options("eye-for-an-eye") == {"round_seconds": 120.0}
+        assert j.last_options("occulites") == {}
+        assert j.last_options("tribal-village") is None

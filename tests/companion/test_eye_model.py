@@ -46,7 +46,7 @@ def test_an_attack_built_by_taps_lights_its_button_then_its_targets(journal: Jou
     assert look.go == "Pause" and look.clock_tone == "running"
     assert look.prompt[0] == "Tap an action on your panel"
     assert seat(model, "Ana").actions["attack"].tone == "possible"
-    assert seat(model, "Ana").actions["attack"].words == ("Spear Thrust", "Attack")
+    assert seat(model, "Ana").actions["attack"].words == ("Spear Thrust",)
     calls.tap_action("Ana", "attack")
     look = model.look()
     assert look.prompt[0] == "Grubic: Spear Thrust\nHow many dice? Tap a count"

@@ -161,10 +161,12 @@ def test_plurals_and_words() -> None:
     game = rules.from_setup(rules.Setup("eye-for-an-eye", ("Ana", "Ben"), {}, 1))
     assert isinstance(game, EyeForAnEye)
     grubic, riparian = game.seats()
-    assert action_words(grubic, "attack") == ("Spear Thrust", "Attack")
-    assert action_words(grubic, "innate") == ("Watch Out!", "Innate")
+    # the printed name only, never another word (issue 44, item 5)
+    assert action_words(grubic, "attack") == ("Spear Thrust",)
+    assert action_words(grubic, "innate") == ("Watch Out!",)
     assert action_words(riparian, "innate") == ("Innate",)  # not "Riparian's Innate"
-    assert action_words(riparian, "unblockable") == ("Unblockable", "Unblock")
+    assert action_words(riparian, "unblockable") == ("Unblockable",)
+    assert action_words(riparian, "movement") == ("Movement",)
     assert {action_icon(grubic, k) for k in ACTION_KEYS} == set(ICONS)  # the six icons
     assert figure_words("Guard 3") == ("Guard 3", "G3") and figure_words("Echo") == ("Echo",)
 

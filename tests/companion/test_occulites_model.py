@@ -78,8 +78,10 @@ def test_tribes_then_a_line_up_by_taps(journal: Journal) -> None:
     v = t.view()
     assert v.panel == "allocate" and v.title.startswith("Round 1 of 2: ")
     cards = t.game.current_cards()
-    assert [c.text.split("\n")[:2] for c in v.cards] == \
-        [[f"[b]{c.number}[/b] {c.colour}", c.set] for c in cards]
+    # the number and the colour, each on its line; the round's Tribe is the title's
+    assert [c.text.split("\n") for c in v.cards] == \
+        [[f"[b]{c.number}[/b]", c.colour] for c in cards]
+    assert v.title.endswith(f"{t.game.state.tribe}, line up")
     assert "Waiting for 2 line-ups" in v.message
     assert not v.controls["reveal"].enabled and not v.controls["pips:1"].enabled
     t.tap_player("Ana")  # Ana holds one colour: it is filled in

@@ -52,3 +52,23 @@ def test_the_rules_docs_no_longer_point_at_a_folder_users_do_not_have() -> None:
     docs = Path(__file__).resolve().parents[2] / "docs" / "rules"
     for page in docs.glob("*.md"):
         assert "../shared" not in page.read_text(encoding="utf-8"), page.name
+
+
+def test_the_help_quotes_the_figures_of_the_game_being_played() -> None:
+    """A Dice-ocalypse game to 2,000 (the start screen moves its Battle Zone to 1,000) is
+    explained with its own figures, not the rulebook's 10,000 and 5,000; so are Occulites'
+    rounds. With no game (the rules' defaults), the rulebook's."""
+    short = rules.new_game("dice-ocalypse", ["Ana", "Ben"],
+                           options={"target": 2000, "battle_zone_at": 1000}, seed=1)
+    text = help_text("dice-ocalypse", short.title, short.options)
+    assert "Score 2,000 points or more" in text and "reaches 1,000, a Battle Zone" in text
+    assert "passes 2,000, everyone else has one last turn" in text
+    assert "10,000" not in text and "5,000" not in text
+    assert "10,000" in help_text("dice-ocalypse", short.title)
+    calm = rules.new_game("dice-ocalypse", ["Ana", "Ben"],
+                          options={"battle_zone": "off", "opening_minimum": 500}, seed=1)
+    text = help_text("dice-ocalypse", calm.title, calm.options)
+    assert "no Battle Zones" in text and "at least 500." in text and "5,000" not in text
+    three = rules.new_game("occulites", ["Ana", "Ben"], options={"rounds": 3}, seed=1)
+    assert "After 3 rounds" in help_text("occulites", three.title, three.options)
+    assert "After 5 rounds" in help_text("occulites", three.title)

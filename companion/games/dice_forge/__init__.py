@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract import GamePlugin, Host, StartOption, TableGame, no_buttons
+from companion.contract import GamePlugin, Host, StartOption, TableGame, no_buttons, no_voice
 
 if TYPE_CHECKING:
     from companion.session import TableSession
@@ -41,6 +41,7 @@ OPTIONS = (
                                    (OTHER_BASE_CARDS, "six base-game others"))),
 )
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE),
+                    loads=("companion.games.dice_forge.screen",))
 
 __all__ = ["GAME", "PLUGIN"]

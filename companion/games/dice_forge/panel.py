@@ -17,9 +17,10 @@ from companion.widgets import w as _w
 
 
 class PlayerPanel(BoxLayout):
-    """One hero at a glance, built once and updated in place: name and glory; gold, sun, moon
+    """One hero at a glance, built once and updated in place: name and glory as it would count
+    now (the track, the feats, the Titans: the result's figure at the end); gold, sun, moon
     (and ancient shards with Titans) with their caps; the faces up as pictures; feats, the
-    module's token and the score as it would count now."""
+    module's token and the glory track as on the board."""
 
     def __init__(self, app: Host, seat: int, name: str, module: str, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", spacing=4, **kwargs)
@@ -68,11 +69,13 @@ class PlayerPanel(BoxLayout):
         self.body.bg = (0.26, 0.27, 0.21, 1) if look.active else theme.PANEL
         for symbol in self.symbols:
             symbol.set_tile(self.body.bg)
-        self.glory_label.text = f"[b]{look.glory}[/b] glory"
+        # the glory as it counts (the track, the feats' glory, the Titans), the number the
+        # result gives at the end; the track's own, as on the board, under it
+        self.glory_label.text = f"[b]{look.score:,}[/b] glory"
         for key, have, cap in look.reserves:
             self.res_labels[key].text = f"[b]{have}[/b]/{cap}"
         self.token_label.text = look.token
-        self.score_label.text = f"score {look.score}"
+        self.score_label.text = f"track {look.glory:,}"
         for view, painter, face in zip(self.die_views, self.die_faces, look.faces_up,
                                        strict=True):
             painter.show(None if words else face)
@@ -85,8 +88,9 @@ class PlayerPanel(BoxLayout):
         for key, label in self.res_labels.items():
             out[key] = int(label.text.split("[b]")[1].split("[/b]")[0])
             out[f"{key}_cap"] = int(label.text.rsplit("/", 1)[1])
-        out["glory"] = int(self.glory_label.text.split("[b]")[1].split("[/b]")[0])
-        out["score"] = int(self.score_label.text.rsplit(" ", 1)[1])
+        out["glory"] = int(self.score_label.text.rsplit(" ", 1)[1].replace(",", ""))
+        out["score"] = int(self.glory_label.text.split("[b]")[1].split("[/b]")[0]
+                           .replace(",", ""))
         return out
 
 

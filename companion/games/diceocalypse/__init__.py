@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract import GamePlugin, Host, StartOption, TableGame, no_buttons
+from companion.contract import GamePlugin, Host, StartOption, TableGame, no_buttons, no_voice
 
 if TYPE_CHECKING:
     from companion.session import TableSession
@@ -55,6 +55,7 @@ OPTIONS = (
     StartOption("scoring_key", "Scoring key", _keys()),
 )
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE),
+                    loads=("companion.games.diceocalypse.screen",))
 
 __all__ = ["GAME", "OPTIONS", "PLUGIN", "key_words"]

@@ -27,6 +27,7 @@ from companion.frame import GameFrame, dialog
 from companion.games.diceocalypse.model import ActionView, DiceocalypseTable, DieLook, TableView
 from companion.games.table import TableScreen, lines_label
 from companion.session import TableSession
+from companion.widgets import natural_size
 from companion.widgets import w as _w
 from rules import Event
 from rules.diceocalypse import Diceocalypse
@@ -39,6 +40,9 @@ EMPTY: theme.RGBA = (0.20, 0.21, 0.25, 1)  # a die still to enter
 #: it never reads as "that player's colour" (the seat's colour stays on the tile's strip).
 LIT_TILE: theme.RGBA = theme.TEXT
 GAP = 6
+#: The message box's words show at this share of the size asked for or more: the news gives
+#: way first where they would not (at the largest text size, a message grows as others do).
+SAY_AT_LEAST = 0.9
 
 
 #: How each look of a die button is drawn: (background, text).
@@ -135,6 +139,8 @@ class DiceocalypseScreen(TableScreen):
         # What happened and what to do, in a box that takes the height left over; a refusal
         # comes first, in bold, and the box's frame turns orange while it is shown.
         self.hint = lines_label(app, 16, text="", markup=True)
+        self._choices: list[list[str]] = [[]]  # that, and shorter, the news given way first
+        self.hint.bind(size=lambda *_: self._fit_said())
         inner = _w("Panel", bg=theme.PANEL, padding=(4, 0))
         inner.add_widget(self.hint)
         self.hint_box = _w("Panel", bg=theme.BACKGROUND, padding=3)
@@ -230,15 +236,34 @@ class DiceocalypseScreen(TableScreen):
 
     def _say(self, view: TableView) -> None:
         """The message box: a refusal first (where the players look, in bold, the box framed
-        in orange), then the news, then what to do."""
-        said = [f"[b]{escape_markup(view.refusal)}[/b]"] if view.refusal else []
-        said += [escape_markup(line) for line in view.lines]
-        text = "\n".join(said)
-        if self.hint.text != text:
-            self.hint.text = text
+        in orange), then the news, then what to do; all of it at (nearly) the size asked for,
+        whole. Where the box has not the room for all (the largest text sizes), the news gives
+        way first (the scores and the status line show what happened), then what to do beyond
+        its first line; a refusal and the first thing to do always show."""
+        refusal = [f"[b]{escape_markup(view.refusal)}[/b]"] if view.refusal else []
+        lines = [escape_markup(line) for line in view.lines]
+        news = lines[:1] if view.lines and view.lines[0] == self.model.news else []
+        todo = lines[len(news):]
+        choices = ([*refusal, *lines], [*refusal, *todo], [*refusal, *todo[:1]])
+        self._choices = [c for i, c in enumerate(choices) if c not in choices[:i]]
+        self._fit_said()
         frame = list(theme.DANGER if view.refusal else theme.BACKGROUND)
         if list(self.hint_box.bg) != frame:
             self.hint_box.bg = frame
+
+    def _fit_said(self) -> None:
+        """The first of the message box's choices (see :meth:`_say`) that shows whole at
+        :data:`SAY_AT_LEAST` of the size asked for (the label shrinks the last to fit)."""
+        hint = self.hint
+        wanted = hint._wanted  # (a FitLabel)
+        room = (hint.width, hint.height)
+        text = "\n".join(self._choices[-1])
+        if room[0] > 10 and room[1] > 10:
+            text = next(("\n".join(c) for c in self._choices
+                         if natural_size(hint, wanted * SAY_AT_LEAST, room[0],
+                                         "\n".join(c))[1] <= room[1]), text)
+        if hint.text != text:
+            hint.text = text
 
     # -- the Cards & dice dialog ---------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract import ButtonUse, GamePlugin, Host, StartOption, TableGame
+from companion.contract import ButtonUse, GamePlugin, Host, StartOption, TableGame, VoiceUse
 from companion.startcheck import BOARDS_BY_HAND, BOARDS_CAMERA
 from rules.eye_for_an_eye.game import ALLIANCE_TEAMS
 
@@ -41,6 +41,15 @@ OPTIONS = (
     StartOption("track_allocation", "Boards", ((False, BOARDS_BY_HAND), (True, BOARDS_CAMERA))),
 )
 
-PLUGIN = GamePlugin(GAME, "Eye for an Eye", ButtonUse(True), make_table, characters, OPTIONS)
+
+def make_voice(game: object) -> Any:
+    """Its calls said aloud (companion/games/eye_for_an_eye/voice.py), imported when heard."""
+    from companion.games.eye_for_an_eye.voice import make_voice as make
+
+    return make(game)
+
+
+PLUGIN = GamePlugin(GAME, "Eye for an Eye", ButtonUse(True), make_table, characters, OPTIONS,
+                    voice=VoiceUse(make_voice), loads=("companion.games.eye_for_an_eye.table",))
 
 __all__ = ["GAME", "PLUGIN", "characters"]

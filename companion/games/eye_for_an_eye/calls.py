@@ -8,16 +8,24 @@ short wait before hits land: opened for every parryable attack, it runs on the r
 with, waits ("held") after an undo until play goes on, and when it shuts the hits land ("Hits
 land on X"). The end of the round clock is "Yarra Bung!". While the clock does not run (before
 "Yarra Mark!", or paused) no call is taken but a dispute; Undo and Redo still work.
+
+A call heard aloud (:meth:`ArenaCalls.hear`, docs/voice.md) is shown at once, marked heard,
+for :data:`HEARD_SECONDS`: Cancel (a tap, or a seat's cancel button) drops it, leaving nothing
+but a line in the log; otherwise it is made like a tapped call. A parry heard holds its
+target's window meanwhile. Where several players could have said it, the table asks who (one
+tap on their name) for :data:`ASK_SECONDS`.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from companion.session import NOT_SAVED, Change, MonotonicClock, TableSession, not_saved
+from companion.voice.phrases import HeardCall, TableWord
 from hardware.buttons import ButtonCall, ButtonEvent, ButtonHold, ButtonPress
 from rules import Call, Event, IllegalCall, InvalidCall, RulesError
 from rules.eye_for_an_eye import EyeForAnEye
@@ -26,6 +34,8 @@ from rules.eye_for_an_eye.game import PendingView, SeatView
 
 if TYPE_CHECKING:
     from companion.session import SessionChange
+
+log = logging.getLogger(__name__)
 
 #: One attack's parry window: (target player, attacker, figure hit), oldest window first.
 WindowKey = tuple[str, str, str]
@@ -45,6 +55,10 @@ GRAMMAR: dict[str, tuple[bool, bool]] = {
     "innate": (False, False),
     "unblockable": (True, True),
 }
+#: Seconds a call heard aloud shows, marked heard, before it is made (Cancel drops it).
+HEARD_SECONDS = 1.0
+#: Seconds the table waits for a tap saying who said a call several players could have.
+ASK_SECONDS = 8.0
 #: Counts the keypad offers (the arena's six count buttons).
 KEYPAD = (1, 2, 3, 4, 5, 6)
 #: hardware.buttons action names -> the arena's.
@@ -141,6 +155,18 @@ class ParryView:
     state: str
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """A call heard aloud, shown until ``due`` (monotonic): then made, or, when the table asks
+    who said it, dropped."""
+
+    heard: HeardCall
+    due: float
+
+    def speaker_of(self, call: Call) -> str:
+        return dict(zip(self.heard.calls, self.heard.speakers, strict=False)).get(call, "")
+
+
 @dataclass
 class ArenaCalls:
     """The arena's calls: building them, the parry windows, the buttons, the round's end."""
@@ -159,10 +185,16 @@ class ArenaCalls:
     #: The target choosing how many dice to parry with, and the round time they began: their
     #: windows stand still meanwhile.
     choosing: tuple[str, float] | None = None
+    #: A call heard aloud, shown until it is made (or cancelled).
+    heard: Waiting | None = None
     _round: int = 0
+    #: The round clock was out of time at the last tick (its running out ends the round
+    #: once: an end taken back by Undo leaves it out of time, and is not made again).
+    _was_over: bool = False
 
     def __post_init__(self) -> None:
         self._round = self.game.state.round_number
+        self._was_over = self.session.clock.state == "over"
         self.session.subscribe(self._changed)
         self.sync()
 
@@ -234,6 +266,7 @@ class ArenaCalls:
                 self._round = self.game.state.round_number
                 self.windows.clear()
                 self.choosing = None
+                self._was_over = False  # a new round: its clock starts again
             if self.game.state.phase != "playing":
                 self.builder.clear()
             self.sync()
@@ -245,6 +278,11 @@ class ArenaCalls:
         b = self.builder
         want = b.actor if (b.action == "defence" and b.needs_count and b.actor is not None
                            and b.actor in self.parry_deadlines) else None
+        if want is None and self.heard is not None:  # a parry heard: its window waits too
+            want = next((who for c, who in zip(self.heard.heard.calls,
+                                               self.heard.heard.speakers, strict=False)
+                         if isinstance(c, Act) and c.key == "defence"
+                         and who in self.parry_deadlines), None)
         now = self.session.clock.elapsed
         if self.choosing is not None and self.choosing[0] != want:
             player, since = self.choosing
@@ -282,8 +320,16 @@ class ArenaCalls:
         b = self.builder
         if b.proposed is not None and self.now() - b.proposed_at >= CYCLE_SETTLE:
             self.tap_target(b.proposed)  # the cycle button was let go
+        if self.heard is not None and self.now() >= self.heard.due:
+            if self.heard.heard.ambiguous:
+                self.drop_heard("nobody said who")
+            else:
+                self.keep_heard()
         clock = self.session.clock
-        if self.game.state.phase != "playing" or not (clock.running or clock.state == "over"):
+        over = clock.state == "over"
+        ran_out = over and not self._was_over
+        self._was_over = over
+        if self.game.state.phase != "playing" or not (clock.running or over):
             return
         now = clock.elapsed
         if not self.held:  # after an undo: windows wait for the next call
@@ -296,12 +342,16 @@ class ArenaCalls:
             for _, key in due:
                 if self.windows.get(key):
                     self._auto(Land(key[2], key[1]), key)
-        if self.game.state.phase == "playing" and clock.state == "over":
-            self._auto(TimeUp())
+        # Yarra Bung! when the round's clock runs out, once: an end that Undo took back waits
+        # for Redo, or for Yarra Bung! tapped again (toggle_clock).
+        if ran_out and self.game.state.phase == "playing" and not self._auto(TimeUp()):
+            self._was_over = False  # not taken (a full card): tried again at the next tick
 
-    def _auto(self, call: Call, window: WindowKey | None = None) -> None:
+    def _auto(self, call: Call, window: WindowKey | None = None) -> bool:
+        """Make a call of the table's own (hits land, the round ends); whether it was taken."""
         try:
             self.session.call(call)
+            return True
         except RulesError as e:
             # The engine says no (e.g. the attack was parried meanwhile): forget the window.
             self.session.message = str(e)
@@ -311,14 +361,22 @@ class ArenaCalls:
             self.session.refuse(not_saved(e, self.session.journal))
             if window is not None and self.windows.get(window):
                 self.windows[window].pop(0)
+        return False
 
     # -- the clock -------------------------------------------------------------------------
 
     def toggle_clock(self) -> None:
-        """Yarra Mark! (or go on after a pause), or pause for a dispute. A call being built
-        is dropped at a pause: no call is taken while the clock stands."""
+        """Yarra Mark! (or go on after a pause), or pause for a dispute; Yarra Bung! again for
+        a round whose end was taken back by Undo. A call being built is dropped at a pause: no
+        call is taken while the clock stands. Between rounds and after the match it does
+        nothing (the results screen starts the next round)."""
+        if self.game.state.phase != "playing":
+            return  # between rounds or at the end the clock stands: nothing to start
         self.session.message = ""  # the pause (or the clock going on) is the news now
-        if self.session.clock.running:
+        if self.session.clock.state == "over":  # the round's end taken back by Undo
+            self.builder.clear()
+            self.session.try_call(TimeUp())
+        elif self.session.clock.running:
             self.builder.clear()
             self.session.pause_clock()
             self._update_choosing()
@@ -338,6 +396,8 @@ class ArenaCalls:
             return "The round has not begun: tap Yarra Mark! first"
         if state == "paused":
             return "Paused: no calls until Resume (Undo and Redo still work)"
+        if state == "over":
+            return "Time is up: Redo, or tap Yarra Bung! to end the round again"
         return None
 
     def next_round(self) -> list[Event] | None:
@@ -410,8 +470,82 @@ class ArenaCalls:
             self._refuse("from the rear: choose an attack first")
 
     def cancel(self) -> None:
+        """Cancel: a call heard aloud and shown is dropped; else the call being built."""
+        if self.heard is not None:
+            self.drop_heard("cancelled")
+            return
         self.builder.clear()
         self.session.message = ""
+        self._building()
+
+    # -- calls heard aloud --------------------------------------------------------------------
+
+    def hear(self, heard: HeardCall) -> None:
+        """A call heard aloud: shown marked heard, then made (see the module docstring). One
+        still shown is made first (it was said first). Refused at once, saying why, when the
+        clock stands or the rules take none of what was heard."""
+        if self.heard is not None and not self.heard.heard.ambiguous:
+            self.keep_heard()
+        if heard.table is TableWord.YARRA_MARK:
+            if self.session.clock.running or self.game.state.phase != "playing":
+                return  # the round runs already: the players cheer, nothing to do
+        elif heard.table is None:
+            why = self.closed() or heard.refused or None
+            if why is not None or not heard.calls:
+                self._refuse(f"Heard {heard.said}: {why or 'no call the rules take now'}")
+                return
+        seconds = ASK_SECONDS if heard.ambiguous else HEARD_SECONDS
+        self.heard = Waiting(heard, self.now() + seconds)
+        self.session.message = ""
+        self._building()
+
+    def asks(self, player: str) -> bool:
+        """True while the table asks whether ``player`` said the call heard."""
+        w = self.heard
+        return w is not None and w.heard.ambiguous and player in w.heard.speakers
+
+    def choose_speaker(self, player: str) -> list[Event] | None:
+        """The one tap saying who said a heard call several players could have: made now."""
+        w = self.heard
+        if w is None or not w.heard.ambiguous or player not in w.heard.speakers:
+            return None
+        call = w.heard.calls[w.heard.speakers.index(player)]
+        self.heard = None
+        self._update_choosing()
+        return self.session.try_call(call)
+
+    def keep_heard(self) -> list[Event] | None:
+        """The heard call's second is over: made like a tapped call (or the table word
+        done)."""
+        w = self.heard
+        if w is None:
+            return None
+        self.heard = None
+        self._update_choosing()
+        if w.heard.table is TableWord.UNDO:
+            entry = self.session.undo()
+            if entry is not None:
+                self.session.message = f"Undid: {entry.call}"
+                self.session.tell(Change.BUILDING)
+            return None
+        if w.heard.table is TableWord.YARRA_MARK:
+            if not self.session.clock.running:
+                self.toggle_clock()
+            return None
+        why = self.closed()
+        if why is not None:  # paused meanwhile
+            self._refuse(why)
+            return None
+        return self.session.try_call(w.heard.calls[0])
+
+    def drop_heard(self, why: str) -> None:
+        """The heard call goes, leaving no trace but a line in the log."""
+        w = self.heard
+        if w is None:
+            return
+        self.heard = None
+        log.info("voice: heard call %r %s (not made)", w.heard.said, why)
+        self._update_choosing()
         self._building()
 
     def make(self, call: Call) -> list[Event] | None:
@@ -612,8 +746,10 @@ class ArenaCalls:
             self.cycle_target(press.count)
             return None
         if press.hold or press.action == "cancel":
-            self.cancel()
+            self.cancel()  # a call heard aloud first
             return None
+        if press.action == "target" and self.asks(player):  # "I said it"
+            return self.choose_speaker(player)
         if press.action == "undo":
             self.session.undo()
             return None
@@ -652,4 +788,5 @@ class ArenaCalls:
         self._building()
 
 
-__all__ = ["DEFAULT_PARRY_SECONDS", "ArenaCalls", "CallBuilder", "Press", "counting_feedback"]
+__all__ = ["ASK_SECONDS", "DEFAULT_PARRY_SECONDS", "HEARD_SECONDS", "ArenaCalls", "CallBuilder",
+           "Press", "Waiting", "counting_feedback"]

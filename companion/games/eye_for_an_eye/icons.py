@@ -141,6 +141,7 @@ class IconPainter:
         self.button = button
         self.icon = icon
         self.size = size
+        self.shown = True  # False: the button's words need its room (two lines)
         self.group: InstructionGroup | None = None
         for name in ("pos", "size", "texture_size", "disabled", "color", "opacity"):
             button.fbind(name, self.redraw)
@@ -155,6 +156,9 @@ class IconPainter:
         b = self.button
         if self.group is not None:
             b.canvas.after.remove(self.group)
+            self.group = None
+        if not self.shown:
+            return
         top = b.center_y + b.texture_size[1] / 2  # the top of the padded text
         centre = (b.center_x, top - 2 - self.size / 2)
         r, g, bl, a = b.disabled_color if b.disabled else b.color

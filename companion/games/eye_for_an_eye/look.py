@@ -15,11 +15,12 @@ RGBA = tuple[float, float, float, float]
 
 #: The six action buttons of a panel, in their places (left to right, top to bottom).
 ACTION_KEYS = ("movement", "attack", "defence", "heal", "innate", "unblockable")
-#: What an action button says when the board's own name of the action does not fit: the
-#: rulebook's word, then a shorter one (chosen by design, never cut by accident).
+#: What an action button says where the character's board gives the action no name of its
+#: own: the rulebook's word. A button always says the printed name, at every text size and
+#: player count (the log and the rules help use it): it shrinks to fit rather than change.
 ACTION_WORDS: dict[str, tuple[str, ...]] = {
-    "movement": ("Movement", "Move"), "attack": ("Attack",), "defence": ("Parry",),
-    "heal": ("Heal",), "innate": ("Innate",), "unblockable": ("Unblockable", "Unblock")}
+    "movement": ("Movement",), "attack": ("Attack",), "defence": ("Parry",),
+    "heal": ("Heal",), "innate": ("Innate",), "unblockable": ("Unblockable",)}
 #: Action key -> the icon of the dice it spends (``rules.eye_for_an_eye.characters.ICONS``):
 #: a character's board may name another (see :func:`action_icon`).
 ACTION_ICONS = {"movement": "movement", "attack": "attack", "defence": "defence",
@@ -42,15 +43,15 @@ HIGHLIGHTS: dict[str, RGBA] = {"target": TARGET, "live": LIVE, "dim": DIM,
 
 
 def action_words(seat: SeatView, key: str) -> tuple[str, ...]:
-    """What ``seat``'s ``key`` button may say, longest first: the board's own name of the
-    action when it has one of its own ("Spear Thrust", "Watch Out!"), then the rulebook's
-    words ("Attack"; "Unblockable", "Unblock")."""
+    """What ``seat``'s ``key`` button says: the board's own name of the action when it has
+    one of its own ("Spear Thrust", "Watch Out!"), else the rulebook's word ("Attack",
+    "Unblockable"); never another word at another size."""
     board = seat.character.actions.get(key)
     own = board.name if board is not None else None
     generic = ACTION_WORDS[key]
     if own is None or own.startswith(f"{seat.character.short}'s ") or own in generic:
         return generic
-    return (own, *generic)
+    return (own,)
 
 
 def action_icon(seat: SeatView, key: str) -> str:

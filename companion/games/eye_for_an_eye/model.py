@@ -105,8 +105,25 @@ ENDED_BY = {"time": "the clock ran out (Yarra Bung!)", "last standing": "one sid
 
 
 def clock_words(clock_state: str, running: bool) -> str:
-    """The clock button: Pause while it runs, Yarra Mark! before the round, else Resume."""
-    return "Pause" if running else "Yarra Mark!" if clock_state == "ready" else "Resume"
+    """The clock button in a round being played: Pause while it runs, Yarra Mark! before the
+    round, Yarra Bung! when its end was taken back by Undo (the time is up), else Resume."""
+    return ("Pause" if running else "Yarra Mark!" if clock_state == "ready" else
+            "Yarra Bung!" if clock_state == "over" else "Resume")
+
+
+#: What the clock's button does: the round clock (Yarra Mark!, Pause, Resume, Yarra Bung!),
+#: or, once the round or the match is over (nothing left to time), show its results.
+GoAction = Literal["clock", "results"]
+
+
+@dataclass(frozen=True)
+class ClockLook:
+    """The round clock's text and tone, and its button's words and what it does."""
+
+    text: str
+    tone: ClockTone
+    go: str
+    go_action: GoAction
 
 
 @dataclass
@@ -152,7 +169,8 @@ class ArenaModel:
         header: tuple[str, ...] = (short,) if short == seat.player else (short, seat.player)
         targeting = b.needs_target and b.actor != seat.player
         out = seat.knocked_out or not seat.playing
-        targetable = targeting and not out
+        # a heard call several players could have said: their names are tapped to say who
+        targetable = (targeting and not out) or calls.asks(seat.player)
         tone: HeaderTone
         if out:
             tone = "knocked"
@@ -172,7 +190,7 @@ class ArenaModel:
         actions = {key: self._action(seat, key, b, parry, possible, closed, out)
                    for key in ACTION_KEYS}
         standing = tuple(f for f in seat.figures if f[1] > 0)
-        figures = standing if targetable and len(standing) > 1 else None
+        figures = standing if targeting and not out and len(standing) > 1 else None
         return SeatLook(seat.player, header, tone, targetable, health,
                         seat.health / max(1, seat.max_health), cups, actions, figures, out)
 
@@ -221,33 +239,55 @@ class ArenaModel:
             log = log[-limit:]
         return [f"{fmt_clock_at(e.at)} {e.call}".strip() for e in reversed(log)]
 
-    def clock(self) -> tuple[str, ClockTone, str]:
-        """The clock's text and tone, and its button's words."""
+    def clock(self) -> ClockLook:
+        """The clock's text and tone, and its button (see :class:`ClockLook`)."""
         clock = self.calls.session.clock
         tone: ClockTone = ("stopped" if not clock.running else
                            "urgent" if clock.remaining <= 10 else "running")
-        return fmt_clock(clock.remaining), tone, clock_words(clock.state, clock.running)
+        game = self.calls.game
+        if game.state.phase != "playing":
+            return ClockLook(fmt_clock(clock.remaining), "stopped", "Results", "results")
+        return ClockLook(fmt_clock(clock.remaining), tone,
+                         clock_words(clock.state, clock.running), "clock")
 
     def look(self) -> ArenaLook:
         calls = self.calls
         game = calls.game
         b = calls.builder
         number, total = game.state.round_number, game.rounds_total
-        clock, tone, go = self.clock()
+        clock = self.clock()
         return ArenaLook("Tie-break" if number > total else f"Round {number}/{total}",
-                         clock, tone, go, frozenset(calls.legal_counts()) & set(KEYPAD),
-                         b.action == "attack", b.rear, b.active, self.prompt(),
+                         clock.text, clock.tone, clock.go,
+                         frozenset(calls.legal_counts()) & set(KEYPAD),
+                         b.action == "attack", b.rear, b.active or calls.heard is not None,
+                         self.prompt(),
                          bool(calls.session.message) and self.refused,
                          tuple(self.log_lines(14)))
 
     def prompt(self) -> tuple[str, ...]:
         """The message box, longest words first: a refusal or a notice, the call being
-        built, what the clock allows, or the newest call (at 5-6 players, where no log stands
-        beside; "Last call:" gives way where the call needs the room)."""
-        if not self.log_beside and self.calls.session.log and not self._news():
+        built, what the clock allows, the round or the match over, or the newest call (at 5-6
+        players, where no log stands beside; "Last call:" gives way where the call needs the
+        room)."""
+        news = self._news() or self._ended()
+        if not self.log_beside and self.calls.session.log and not news:
             newest = self.log_lines(1)[0]
             return ("Last call:\n" + newest, newest)
-        return (self._news() or "Tap an action on your panel",)
+        if self.calls.heard is not None and not self.calls.session.message:
+            return self.heard_words()
+        return (news or "Tap an action on your panel",)
+
+    def _ended(self) -> str:
+        """What the message box says once the round or the match is over ("" while it is
+        played): no call is taken then, so it never asks for one."""
+        game = self.calls.game
+        if game.is_over:
+            winner = game.winner
+            return (f"The match is over: {winner} wins" if winner else
+                    "The match is over") + ". Results: the final table"
+        if game.state.phase != "playing":
+            return f"Round {game.state.round_number} is over. Results: the next round"
+        return ""
 
     def _news(self) -> str:
         """What the message box says before the newest call, if anything."""
@@ -256,6 +296,9 @@ class ArenaModel:
         message = calls.session.message
         if message:
             return message
+        heard = self.heard_words()
+        if heard:
+            return heard[0]
         if b.actor is not None and b.action is not None:
             seat = calls.seat_of(b.actor)
             action = seat.character.actions.get(b.action)
@@ -272,6 +315,20 @@ class ArenaModel:
                     if calls.session.clock.state == "paused"
                     else "Tap Yarra Mark! to start the round")
         return ""
+
+    def heard_words(self) -> tuple[str, ...]:
+        """A call heard aloud and shown: what was heard, who said it (or the question) and
+        what Cancel does, longest first (the screen shows the first that fits)."""
+        w = self.calls.heard
+        if w is None:
+            return ()
+        h = w.heard
+        if h.ambiguous:
+            return (f"Heard: {h.said}\nWho said it? Tap their name", f"{h.said}\nWho said it?")
+        who = self.calls.seat_of(h.speakers[0]).character.short \
+            if h.speakers and h.table is None else ""
+        said = f"{who}: {h.said}" if who else h.said
+        return (f"Heard: {said}\nCancel drops it", f"Heard: {said}", said, h.said)
 
     def counting(self, seat: int, action: str, count: int) -> tuple[str, str] | None:
         """A seat's button still being counted: (its player, the message box's words), or
@@ -323,4 +380,5 @@ class ArenaModel:
         return BetweenLook(title, rows, next_words, ".  ".join(notes))
 
 
-__all__ = ["ActionLook", "ArenaLook", "ArenaModel", "BetweenLook", "SeatLook", "result_row"]
+__all__ = ["ActionLook", "ArenaLook", "ArenaModel", "BetweenLook", "ClockLook", "SeatLook",
+           "result_row"]

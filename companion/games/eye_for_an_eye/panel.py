@@ -3,8 +3,9 @@ the six actions with the icon of the dice each spends, the dice on the board (a 
 figures of a character with several while an attack wants its target. It draws a
 :class:`~companion.games.eye_for_an_eye.model.SeatLook` and forwards taps.
 
-Words that do not fit a button give way to shorter ones chosen by design ("Spear Thrust" ->
-"Attack"), never to an accidental "Sp…st" (:class:`Words`).
+An action button says the action's printed name at every size, shrunk to stay whole on one
+line (:class:`ActionWords`); other words that do not fit give way to shorter ones chosen by
+design (a header's "Cup 2 · 1 KO" to "Cup 2"), never to an accidental "Sp…st" (:class:`Words`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ from rules.eye_for_an_eye.game import SeatView
 
 #: A word is kept on a button only if it fits at this share of the button's font size or more.
 PREFER = 0.95
+#: How far an action's printed name may shrink to stay whole on one line (of the size asked
+#: for): "Spear Thrust" and "Unblockable" on the 85 px buttons of six players at the largest
+#: text need 0.65 (the normal text size's own fitted size, 14 px); never another word.
+ACTION_MIN_FIT = 0.6
 #: A header's colours (background, text) by its tone; "own" is the seat's colour.
 HEADER_COLOURS: dict[HeaderTone, tuple[RGBA, RGBA]] = {
     "knocked": (KNOCKED, theme.TEXT), "proposed": (TARGET, BLACK), "target": (TARGET, BLACK)}
@@ -115,6 +120,34 @@ class Words:
             b.text = text
 
 
+class ActionWords(Words):
+    """An action button's words: the printed name, never another word, on one line (shrunk
+    to fit, to :data:`ACTION_MIN_FIT`); a count or a countdown after it on the same line where
+    that fits, else on a line of its own under it, the icon giving its room
+    (``two_lines(True)``)."""
+
+    def __init__(self, button: Any, two_lines: Any) -> None:
+        super().__init__(button, wrap=False)
+        self.two_lines = two_lines
+
+    @property
+    def chosen(self) -> str:
+        return self.words[0]
+
+    def choose(self) -> None:
+        b = self.button
+        name, tail = self.words[0], self.extra.strip()
+        text = name + self.extra
+        if tail and b.width > 10 and not fits(b, text, b._wanted * ACTION_MIN_FIT,
+                                              wrap=False):
+            text = f"{name}\n{tail}"
+        two = "\n" in text
+        b.shorten = not two  # one line: a name is shrunk whole, never wrapped mid-word
+        self.two_lines(b, two)
+        if b.text != text:
+            b.text = text
+
+
 class PlayerPanel(BoxLayout):
     """One seat: name, health, team and cup, the six actions, the parry countdown (on the
     Parry button), the dice on the board (a badge on each action), knocked out."""
@@ -184,13 +217,15 @@ class PlayerPanel(BoxLayout):
         self.words: dict[str, Words] = {}
         self.icons: dict[str, IconPainter] = {}
         self.badges: dict[str, Label] = {}
+        self.two_lines: set[Any] = set()  # buttons whose words take two lines (no icon)
         for key in ACTION_KEYS:
-            b = w("TButton", text="", font_size=fs(16 if tall else 15), shorten=False,
+            b = w("TButton", text="", font_size=fs(16 if tall else 15), shorten=True,
                   halign="center", on_release=lambda *_, k=key: arena.tap_action(self.player, k))
+            b.min_fit = ACTION_MIN_FIT
             b.bind(size=lambda wid, v: self._icon_room(wid))
             self.buttons[key] = b
-            self.words[key] = Words(b)
             self.icons[key] = IconPainter(b, action_icon(seat, key), 16)
+            self.words[key] = ActionWords(b, self._lines)
             self.badges[key] = self._badge(b)
             self.actions.add_widget(b)
         self.add_widget(self.actions)
@@ -218,11 +253,23 @@ class PlayerPanel(BoxLayout):
         by the button's top padding (so the layout checks count it with the text)."""
         size = max(14.0, min(34.0, b.height * 0.36))
         painter = self.icons.get(next((k for k, v in self.buttons.items() if v is b), ""))
+        two = b in self.two_lines
         if painter is not None:
             painter.size = size
-        b.padding = [3, size + 3, 3, 2]
+            painter.shown = not two
+        # no side padding: the button's text_size (app.kv) already keeps 3 px each side
+        b.padding = [0, 2 if two else size + 3, 0, 2]
         if painter is not None:
             painter.redraw()
+
+    def _lines(self, b: Any, two: bool) -> None:
+        """An action button's words take two lines (the icon gives its room) or one."""
+        if (b in self.two_lines) != two:
+            if two:
+                self.two_lines.add(b)
+            else:
+                self.two_lines.discard(b)
+            self._icon_room(b)
 
     def _badge(self, button: Any) -> Label:
         """A round badge at a button's top right: dice on that action's board space."""
@@ -318,4 +365,4 @@ class PlayerPanel(BoxLayout):
             self.buttons[action].color = BLACK
 
 
-__all__ = ["PanelTaps", "PlayerPanel", "Words", "fits"]
+__all__ = ["ActionWords", "PanelTaps", "PlayerPanel", "Words", "fits"]

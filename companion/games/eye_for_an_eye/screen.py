@@ -17,9 +17,9 @@ button per figure, the finer targets of the same tap, and the actions stay where
 
 Seats: 2-3 players sit side by side in tall panels, 4 in two rows of two, 5-6 in two rows of
 three; the call log stands beside the panels up to 4 players (at 5-6 the message box shows
-the newest call and Menu -> Call log shows them all). Words that do not fit a button give way
-to shorter ones chosen by design ("Spear Thrust" -> "Attack", "Unblockable" -> "Unblock"),
-never to an accidental "Sp…st".
+the newest call and Menu -> Call log shows them all). An action button says its printed name
+at every size, shrunk to fit; other words that do not fit give way to shorter ones chosen by
+design ("Cup 2 · 1 KO" -> "Cup 2"), never to an accidental "Sp…st".
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from companion.frame import BAR_HEIGHT, GameFrame, dialog
 from companion.games.eye_for_an_eye.between import BetweenScreen
 from companion.games.eye_for_an_eye.calls import KEYPAD
 from companion.games.eye_for_an_eye.look import BLACK, LIVE, REFUSED
-from companion.games.eye_for_an_eye.model import ArenaModel, ClockTone
+from companion.games.eye_for_an_eye.model import ArenaModel, ClockLook, ClockTone
 from companion.games.eye_for_an_eye.panel import PlayerPanel, Words
 from companion.widgets import cut_by_design, show_picture, w
 from companion.words import together
@@ -136,7 +136,9 @@ class ArenaScreen(Screen):
         self.calls.tap_action(player, action)
 
     def tap_target(self, player: str) -> None:
-        if self.calls.builder.needs_target:
+        if self.calls.asks(player):  # who said the call heard aloud
+            self.calls.choose_speaker(player)
+        elif self.calls.builder.needs_target:
             self.calls.tap_target(player)
 
     def tap_target_figure(self, figure: str) -> None:
@@ -145,6 +147,11 @@ class ArenaScreen(Screen):
             self.calls.tap_target(figure)
 
     def toggle_clock(self) -> None:
+        """The clock's button: the round clock while a round is played; once it (or the
+        match) is over, the results."""
+        if self.model.clock().go_action == "results":
+            self.host.show("between")
+            return
         self.calls.toggle_clock()
         self.refresh()
 
@@ -291,7 +298,7 @@ class ArenaScreen(Screen):
             panel = self.panels.get(seat.player)
             if panel is not None:
                 panel.show(seat)
-        self._clock(look.clock, look.clock_tone, look.go)
+        self._clock(self.model.clock())
         self.round_label.text = look.round
         self.frame.refresh()
         for n, btn in zip(KEYPAD, self.count_buttons, strict=True):
@@ -323,21 +330,21 @@ class ArenaScreen(Screen):
         self._prompt((text,), False)
 
     def refresh_clock(self) -> None:
-        self._clock(*self.model.clock())
+        self._clock(self.model.clock())
         for player, panel in self.panels.items():
             extra = self.model.parry_extra(player)
             if extra is not None:
                 words = panel.words["defence"]
                 words.show(words.words, extra)
 
-    def _clock(self, text: str, tone: ClockTone, go: str) -> None:
-        if self.clock_label.text != text:
-            self.clock_label.text = text
-        colour = CLOCK_COLOURS[tone]
+    def _clock(self, look: ClockLook) -> None:
+        if self.clock_label.text != look.text:
+            self.clock_label.text = look.text
+        colour = CLOCK_COLOURS[look.tone]
         if tuple(self.clock_label.color) != tuple(colour):  # a change costs a redraw
             self.clock_label.color = colour
-        if self.go.text != go:
-            self.go.text = go
+        if self.go.text != look.go:
+            self.go.text = look.go
 
 
 __all__ = ["ArenaScreen", "BetweenScreen", "PlayerPanel"]

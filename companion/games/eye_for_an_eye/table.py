@@ -13,6 +13,7 @@ from companion.games.eye_for_an_eye.calls import ArenaCalls, Press, counting_fee
 from companion.games.eye_for_an_eye.model import ArenaModel
 from companion.games.eye_for_an_eye.screen import ArenaScreen, BetweenScreen
 from companion.session import SessionChange, TableSession
+from companion.voice.phrases import HeardCall
 from hardware.buttons import ButtonEvent
 from rules import RulesError
 from rules.eye_for_an_eye import EyeForAnEye
@@ -69,6 +70,7 @@ class EyeTable:
         if change.game_changed:
             if self.game.state.phase != "playing":
                 self.between.refresh(events)
+                self.arena.refresh()  # over: no clock to run, no call to ask for
                 self.host.show("between")
                 return
             if self.between.manager is not None and self.between.manager.current == "between":
@@ -115,6 +117,11 @@ class EyeTable:
                 self.calls.press(press)
         except RulesError as e:
             self.say(str(e))
+
+    def on_heard(self, heard: HeardCall) -> None:
+        """A call heard aloud (a :class:`companion.contract.HearsCalls`): shown at once."""
+        self.calls.hear(heard)
+        self.arena.refresh()
 
     def lights(self) -> Sequence[Light]:
         """Lit while that seat may parry, blinking when knocked out."""

@@ -85,8 +85,9 @@ class SlotView:
 
 @dataclass(frozen=True)
 class RowView:
-    """One player's row: the header (tap: act for this player), lit on their turn or card,
-    and the six dice of their line-up."""
+    """One player's row: the header (tap: act for this player; three lines: the name, the
+    points, the Tribe and what the player is doing), lit on their turn or card, and the six
+    dice of their line-up."""
 
     player: str
     header: str
@@ -302,7 +303,9 @@ class OcculitesTable:
         phase = g.phase
         rounds = g.options.rounds
         if self.resolving is not None:
-            title = f"Round {self.resolving.round} of {rounds}: the cards"
+            tribe = self.cards_tribe()
+            title = f"Round {self.resolving.round} of {rounds}: " + (
+                f"{tribe}, the cards" if tribe else "the cards")
         elif phase == "tribes":
             title = "Setup: choose your Tribes"
         elif phase == "draft":
@@ -320,8 +323,16 @@ class OcculitesTable:
         return TableView(title, self.timer_text(), self._cards(), self._rows(), message,
                          panel, controls, colours)
 
+    def cards_tribe(self) -> str | None:
+        """The Tribe all the cards on show come from (the round's: a Creature or Predator may
+        stand in for one of its cards), or None when they come from several (mixed piles) or
+        none are on show."""
+        tribes = {ALL_CARDS[i].set for i in self.card_ids()} - {"Creatures", "Predators"}
+        return next(iter(tribes)) if len(tribes) == 1 else None
+
     def _cards(self) -> tuple[CardView, ...]:
         ids = self.card_ids()
+        tribe = self.cards_tribe()
         step = self.resolving.step if self.resolving is not None else None
         out = []
         for i in range(CARDS):
@@ -330,8 +341,12 @@ class OcculitesTable:
                 continue
             card = ALL_CARDS[ids[i]]
             name = card.set[:-1] if card.set in ("Creatures", "Predators") else card.set
-            # The colour is always written (it decides ties): never the colour alone.
-            lines = [f"[b]{card.number}[/b] {card.colour}", name]
+            # The number (the points) on a line of its own, the colour always written (it
+            # decides ties: never the colour alone), the card's Tribe where it is not the
+            # round's (the title names that one): short lines grow with the text size.
+            lines = [f"[b]{card.number}[/b]", card.colour]
+            if card.set != tribe:
+                lines.append(name)
             o = self.outcome_for(i + 1)
             if o is not None:
                 # Who won is framed on the players' dice below; the card says how.
@@ -367,7 +382,7 @@ class OcculitesTable:
             if current is not None and won:
                 status = "WINS" if current.winner == p else "shares"
             points = plural(self.shown_points(p), "point")
-            about = f"{points} · {tribe}" if tribe else points
+            doing = " · ".join(w for w in (tribe, status) if w)
             lit = won or (p == turn and self.resolving is None) or \
                 (g.phase == "tribes" and p == self.chooser_now())
             flags = self.flagged.get(p, set())
@@ -384,7 +399,7 @@ class OcculitesTable:
                 elif (step is None or step == i + 1) and p in winners.get(i, ()):
                     frame = "won"
                 slots.append(SlotView(text, s.colour if s else None, frame))
-            out.append(RowView(p, f"[b]{p}[/b]\n{about}\n{status}", lit, tuple(slots)))
+            out.append(RowView(p, f"[b]{p}[/b]\n{points}\n{doing}", lit, tuple(slots)))
         return tuple(out)
 
     def timer_text(self) -> str:

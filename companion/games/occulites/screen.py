@@ -64,16 +64,45 @@ class PlayerRow(BoxLayout):
                          color=theme.text_on(self.colour), size_hint_x=None, width=HEADER_W,
                          font_size=app.fs(16), shorten=False, markup=True,
                          on_release=lambda *_: screen.tap_player(player))
+        self.header.fit_font = False  # each of its lines is fitted on its own (lined_up)
         self.add_widget(self.header)
         self.slots: list[Any] = []
         self.outlines: list[Outlined] = []
         for i in range(CARDS):
             b = _w("TButton", text="", markup=True, font_size=app.fs(15), shorten=False,
                    on_release=lambda *_, i=i: screen.tap_slot(player, i))
+            b.fit_font = False  # the screen sizes the dice's two lines (_fit_slots)
             o = Outlined(b)
             self.slots.append(b)
             self.outlines.append(o)
             self.add_widget(o)
+
+
+#: How much larger than at the normal text size a header's points stay at the largest sizes.
+GROWN = 1.35
+
+
+def _size_of(text: str, font_size: float = 12.0) -> tuple[float, float]:
+    """The size a markup text takes on one line a line (no wrapping)."""
+    core = MarkupLabel(text=text, font_size=font_size)
+    core.refresh()
+    return (float(core.texture.size[0]), float(core.texture.size[1])) \
+        if core.texture is not None else (0.0, 0.0)
+
+
+def _fitted(text: str, wanted: float, width: float, height: float | None) -> float:
+    """The largest font size up to ``wanted`` at which ``text`` fits ``width`` (and
+    ``height``), never below half of it."""
+    w, h = _size_of(text, wanted)
+    scale = min(1.0, width / max(1.0, w), (height / max(1.0, h)) if height else 1.0)
+    return max(wanted * 0.5, wanted * scale * 0.98)
+
+
+def _sized(text: str, sizes: Sequence[float]) -> str:
+    """Each line of a text at its own size (Kivy markup), line by line."""
+    lines = text.split("\n")
+    return "\n".join(f"[size={round(sizes[i])}]{line}[/size]" if i < len(sizes) and line
+                     else line for i, line in enumerate(lines))
 
 
 class OcculitesScreen(TableScreen):
@@ -88,6 +117,12 @@ class OcculitesScreen(TableScreen):
         self.controls: dict[str, Any] = {}  # each panel control by the model's key
         self.panels: dict[str, Any] = {}  # each phase's controls, made once
         self.shown_panel = ""
+        # the dice's (number, colour name) sizes and the headers' (name, points, doing) sizes,
+        # fitted to their room (_fit_slots)
+        self._slot_sizes: tuple[float, ...] = (host.fs(22), host.fs(15))
+        self._card_size = host.fs(12)
+        self._header_sizes: tuple[float, ...] = (host.fs(16), host.fs(17), host.fs(13))
+        self._header_fits: dict[tuple[object, ...], tuple[float, ...]] = {}
         self._build()
 
     def wants_camera(self) -> bool:
@@ -117,6 +152,7 @@ class OcculitesScreen(TableScreen):
         self.card_outlines: list[Outlined] = []
         for _ in range(CARDS):
             label = lines_label(app, 12, text="", markup=True)
+            label.fit_font = False  # the screen sizes the cards' words (_fit_cards)
             inner = _w("Panel", bg=theme.PANEL)
             inner.add_widget(label)
             o = Outlined(inner)
@@ -147,18 +183,76 @@ class OcculitesScreen(TableScreen):
         self.add_widget(root)
 
     def _fit_slots(self) -> None:
-        """One text size for every die of the line-ups (the largest that lets the widest
-        colour name fit), rather than each die's own: a table of dice reads evenly."""
+        """One pair of text sizes for every die of the line-ups, rather than each die's own
+        (a table of dice reads evenly): its colour's name as large as the widest name lets it
+        be, its number (the pips) as large as the height left lets it be, up to the sizes
+        asked for; then each player's header (:meth:`_fit_headers`)."""
         slot = self.rows[self.players[0]].slots[0]
-        wanted = self.host.fs(15)
-        core = MarkupLabel(text="[b]6?[/b]\norange", font_size=wanted)
-        core.refresh()
-        w, h = core.texture.size if core.texture is not None else (1, 1)
-        scale = min(1.0, (slot.width - 8) / max(1, w), (slot.height - 4) / max(1, h))
-        size = max(wanted * 0.5, wanted * scale * 0.98)
+        room_w, room_h = slot.width - 8, slot.height - 4
+        colour = _fitted("orange", self.host.fs(15), room_w, None)
+        line = _size_of(f"[size={round(colour)}]orange[/size]")[1]
+        number = _fitted("[b]6?[/b]", self.host.fs(22), room_w, room_h - line)
+        self._slot_sizes = (number, colour)
         for row in self.rows.values():
             for b in row.slots:
-                b.font_size = size
+                b.font_size = colour
+        self._fit_headers()
+        self._fit_cards()
+        self.draw()
+
+    def _fit_headers(self, headers: Sequence[str] = ()) -> None:
+        """The headers' three lines at their own sizes, the same in every header (the widest
+        of ``headers``' lines, the headers' texts now, decides): the name as large as the
+        header's width lets it be (a long name is the widest line), the points larger (they
+        grow with the text size whatever the name's length), what the player does smaller;
+        all three lines within its height."""
+        header = self.rows[self.players[0]].header
+        room_w, room_h = header.width - 10, header.height - 4
+        fs = self.host.fs
+        lines = [text.split("\n") for text in headers] or [[f"[b]{p}[/b]"] for p in self.players]
+
+        def widest(i: int, default: str) -> str:
+            found = [parts[i] for parts in lines if len(parts) > i and parts[i]]
+            return max(found, key=lambda t: _size_of(t, 10)[0]) if found else default
+
+        three = (widest(0, "[b]Ana[/b]"), widest(1, "888 points"),
+                 widest(2, "Palaudis · lined up"))
+        key = (*three, room_w, room_h)
+        if key in self._header_fits:  # the same lines in the same room: sized already
+            self._header_sizes = self._header_fits[key]
+            return
+        name = _fitted(three[0], fs(16), room_w, None)
+        points = _fitted(three[1], fs(17), room_w, None)
+        doing = _fitted(three[2], fs(13), room_w, None)
+        sizes = [name, points, doing]
+        normal = fs(1) / self.host.settings.font_scale  # a pixel at the normal text size
+        # too tall (five players at the largest text): what the player does gives way first,
+        # then the points down to GROWN of their normal size (a number: they grow), then the
+        # name down to its normal size (a 16-letter name is as wide as the header already)
+        least = [min(name, 16 * normal), min(points, GROWN * 17 * normal),
+                 max(10.0, doing * 0.6)]
+
+        def high() -> float:  # the three lines as the header draws them
+            text = _sized("\n".join(three), sizes)
+            return _size_of(text, min(sizes))[1]
+
+        for line in (2, 1, 0):
+            while high() > room_h and sizes[line] > least[line]:
+                sizes[line] = max(least[line], sizes[line] * 0.95)
+        self._header_sizes = self._header_fits[key] = tuple(sizes)
+        for row in self.rows.values():  # Kivy spaces the lines by the smallest at least
+            row.header.font_size = min(self._header_sizes)
+
+    def _fit_cards(self) -> None:
+        """The cards' words (colour, Tribe, outcome) at one size, the largest at which the
+        widest of them fits a card's width, up to the size asked for; each card's number is
+        sized as it is drawn, as large as the lines under it leave room for."""
+        width = self.rows[self.players[0]].slots[0].width  # a card is as wide as a die
+        wide = max(("purple", "Predator", "[b]+6 alone[/b]", "[b]+6 each[/b]", "[b]nobody[/b]"),
+                   key=lambda t: _size_of(t, 12)[0])
+        self._card_size = _fitted(wide, self.host.fs(12), width - 4, None)
+        for one in self.card_labels:
+            one.font_size = self._card_size
 
     def _button(self, text: str, action: Callable[[], object], *, size: float = 15,
                 colour: str | None = None, **kwargs: Any) -> Any:
@@ -326,9 +420,22 @@ class OcculitesScreen(TableScreen):
             b.background_color = theme.SELECT if view.selected else theme.BUTTON
 
     def _draw_cards(self, view: TableView) -> None:
+        per_px = _size_of("[size=100]Xg[/size]")[1] / 100  # a line's height a pixel of size
         for i, card in enumerate(view.cards):
             label, outline = self.card_labels[i], self.card_outlines[i]
-            label.text = card.text
+            first, _, rest = card.text.partition("\n")  # its number first: the points
+            if rest:
+                under = rest.count("\n") + 1
+                room = label.height - 2
+                # the words at the cards' size, smaller where this card has more lines than
+                # its height holds (a Creature's outcome); its number as large as is left
+                base = min(self._card_size, room / ((under + 1) * per_px))
+                number = max(base, _fitted(first, self.host.fs(20), label.width - 4,
+                                           room - under * base * per_px))
+                label.font_size = base
+                label.text = f"[size={round(number)}]{first}[/size]\n{rest}"
+            else:
+                label.text = card.text
             bg = die_colour(card.colour) if card.colour else theme.PANEL
             self.card_inners[i].bg = list(bg)
             if card.colour:
@@ -337,9 +444,10 @@ class OcculitesScreen(TableScreen):
 
     def _draw_rows(self, view: TableView) -> None:
         frames = {"selected": theme.TEXT, "check": theme.DANGER, "won": theme.ACCENT}
+        self._fit_headers([r.header for r in view.rows])
         for r in view.rows:
             row = self.rows[r.player]
-            row.header.text = r.header
+            row.header.text = _sized(r.header, self._header_sizes)
             bg = LIT_HEADER if r.lit else row.colour
             row.header.background_color = bg
             row.header.color = theme.text_on(bg)
@@ -347,7 +455,7 @@ class OcculitesScreen(TableScreen):
                 bg = die_colour(slot.colour)
                 b.background_color = bg
                 b.color = theme.text_on(bg)
-                b.text = slot.text
+                b.text = _sized(slot.text, self._slot_sizes)
                 o.light(frames.get(slot.frame))
 
     # -- touches, forwarded ---------------------------------------------------------------------

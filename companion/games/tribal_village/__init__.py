@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract import GamePlugin, Host, StartOption, TableGame, no_buttons
+from companion.contract import GamePlugin, Host, StartOption, TableGame, no_buttons, no_voice
 
 if TYPE_CHECKING:
     from companion.session import TableSession
@@ -35,6 +35,7 @@ OPTIONS = (
                                                  ("out", "discard out of the hand"))),
 )
 
-PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS)
+PLUGIN = GamePlugin(GAME, TITLE, BUTTONS, make_table, options=OPTIONS, voice=no_voice(TITLE),
+                    loads=("companion.games.tribal_village.screen",))
 
 __all__ = ["GAME", "PLUGIN"]
