@@ -262,6 +262,46 @@ def check(ref: Reference, cuts: list[tuple[int, str]]) -> None:
                          "is wrong")
 
 
+class Maps(nn.Module):
+    """The stem and blocks up to the last of ``ends``, giving each end block's whole output
+    (N x C x h x w): for benchmarks that try every cut and pooling in one run."""
+
+    def __init__(self, ref: Reference, ends: tuple[int, ...]) -> None:
+        super().__init__()
+        self.cut = Cut(ref, max(ends), "avg")
+        self.ends = ends
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        y = F.relu6(self.cut.bn0(self.cut.stem(x)))
+        out = []
+        for i, b in enumerate(self.cut.body, start=1):
+            y = b(y)
+            if i in self.ends:
+                out.append(y)
+        return tuple(out)
+
+
+def export_maps(ref: Reference, ends: tuple[int, ...], path: Path) -> None:
+    """:class:`Maps` to ONNX, outputs named ``bN``, checked through cv2.dnn."""
+    net = Maps(ref, ends).eval()
+    names = [f"b{e}" for e in ends]
+    torch.onnx.export(net, (torch.zeros(4, 3, CLS, CLS),), str(path), input_names=["crop"],
+                      output_names=names, dynamic_axes={"crop": {0: "n"}}, opset_version=17,
+                      dynamo=False)
+    blob = _blob(sample_crops(4, seed=7))
+    dnn = cv2.dnn.readNetFromONNX(str(path))
+    dnn.setInput(blob)
+    got = dnn.forward(names)
+    with torch.no_grad():
+        want = net(torch.from_numpy(blob))
+    err = max(float(np.abs(np.asarray(g) - w.numpy()).max()) for g, w in zip(got, want,
+                                                                             strict=True))
+    print(f"(4) {path.name}: the maps of blocks {', '.join(map(str, ends))}, cv2.dnn vs "
+          f"PyTorch max |diff| {err:.2e}", flush=True)
+    if err > 1e-3:
+        raise SystemExit(f"cv2.dnn reads {path} differently from PyTorch")
+
+
 def export(ref: Reference, upto: int, pool: str, path: Path) -> None:
     """One cut to ONNX (dynamic batch, a CLS px crop), checked through cv2.dnn."""
     net = Cut(ref, upto, pool).eval()
@@ -296,6 +336,9 @@ def main() -> None:
     ap.add_argument("--name", help="the file's name (one --cut only; default "
                                    "lite0_bBLOCKS_POOL.onnx)")
     ap.add_argument("--check", action="store_true", help="check the weight mapping first")
+    ap.add_argument("--maps", action="store_true",
+                    help="also lite0_maps.onnx: the whole outputs of blocks 3, 5, 8 and 11 "
+                         "(benchmarks/teach_features.py pools them every way)")
     args = ap.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(1)
@@ -314,6 +357,8 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     for upto, pool in cuts:
         export(ref, upto, pool, args.out / (args.name or f"lite0_b{upto}_{pool}.onnx"))
+    if args.maps:
+        export_maps(ref, (3, 5, 8, 11), args.out / "lite0_maps.onnx")
 
 
 if __name__ == "__main__":
