@@ -4,7 +4,13 @@ every candidate of every shared photo, taught from the first photos or from four
 Run from the repository root (the ONNX files from ``scripts/vision_export_lite0.py --maps``)::
 
     .venv/bin/python benchmarks/teach_features.py --maps /tmp/lite0/lite0_maps.onnx
-    .venv/bin/python benchmarks/teach_features.py --maps ... --only byler-train --models loso
+    .venv/bin/python benchmarks/teach_features.py --maps ... --only byler-train --models loso \
+        --features b11_grid --heads own --heads partA --heads lr --heads combo --l2 0.01 \
+        --l2 0.03 [--value-min 0.7] [--side 96]
+    .venv/bin/python benchmarks/teach_features.py --maps ... --only byler-train --models loso \
+        --timing /tmp/lite0/lite0_b11_grid.onnx       # ms a crop against the classifier
+    .venv/bin/python benchmarks/teach_features.py --maps ... --only byler-train --models loso \
+        --learn-time /tmp/lite0/lite0_b11_grid.onnx   # CPU s to learn the first 10 photos
 
 Each photo of a source is looked at by the reader (:meth:`vision.DiceReader.look`, the
 source's models: ``shipped`` or ``loso``, the models trained without that source) and cut
@@ -15,7 +21,8 @@ reading a crop (features, and a head fitted on the taught examples' crops in the
 turns and four jittered copies, beside the rendered anchor dice), the examples of the photos
 not taught are read by the reader's rule (:func:`calibration.teach.read_examples`: the
 detector's cut 0.45, a value from 0.5 or 0.7, the second look, half-seen dice unsure):
-read right, read wrong (confidently), things taken for dice, as shares of the labelled dice.
+read right, read wrong (confidently), things taken for dice, as shares of the labelled dice;
+precision: of the values said (right, wrong, and things taken for dice), the share right.
 
 - taught: the first 5 and 10 photos (sorted by name; photos that are copies of a taught one
   left out of the rest, ``vision.folds``);
@@ -65,9 +72,9 @@ from calibration.teach import (  # noqa: E402
     read_examples,
     second_look,
 )
-from vision import DiceReader  # noqa: E402
 from vision.cnn import CLS, CLS_BATCH, HEAT_MIN, Nets, _blob, load_onnx  # noqa: E402
 from vision.folds import photo_groups  # noqa: E402
+from vision.read import DiceReader  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("bench_vision", ROOT / "benchmarks" / "vision.py")
 assert _spec is not None and _spec.loader is not None
@@ -105,6 +112,8 @@ def dump(reader: DiceReader, source: str, cache: Path, models: str) -> Dump:
     crops, labels, heat, photo, copy = [], [], [], [], []
     for i, jpg in photos:
         img = cv2.imread(str(jpg))
+        if img is None:
+            raise SystemExit(f"{jpg}: not an image cv2 can read")
         dice = [LabelledDie(v, (cx, cy), s) for v, cx, cy, s in
                 bv.load_labels(jpg.with_suffix(".txt"), img.shape[1], img.shape[0])]
         for e in examples_from_view(reader, img, dice, i, "photo"):
@@ -144,7 +153,8 @@ class Lite0Maps:
 def pooled(m: Array, pool: str) -> Array:
     """As scripts/vision_export_lite0.py pools a block's output (N x C x s x s)."""
     if pool == "avg":
-        return m.mean(axis=(2, 3))
+        avg: Array = m.mean(axis=(2, 3))
+        return avg
     if pool == "both":
         return np.concatenate([m.mean(axis=(2, 3)), m.max(axis=(2, 3))], axis=1)
     side = m.shape[2]
@@ -167,7 +177,7 @@ def cached(path: Path, make: Callable[[], dict[str, Array]]) -> dict[str, Array]
         z = np.load(path)
         return {k: z[k] for k in z.files}
     got = make()
-    np.savez(path, **got)
+    np.savez(path, **got)  # type: ignore[arg-type]
     return got
 
 
@@ -176,8 +186,9 @@ def cached(path: Path, make: Callable[[], dict[str, Array]]) -> dict[str, Array]
 
 def weights_of(labels: Array) -> Array:
     counts = np.bincount(labels, minlength=7).astype(np.float64)
-    w = 1.0 / np.maximum(counts[labels], 1.0)
-    return w / w.sum()
+    w: Array = 1.0 / np.maximum(counts[labels], 1.0)
+    out: Array = w / w.sum()
+    return out
 
 
 def head_lr(f: Array, labels: Array, af: Array, al: Array, l2: float,
@@ -216,9 +227,11 @@ class Scored:
     def cells(self) -> str:
         t = self.tally
         if not t.dice:
-            return "      -       "
+            return "         -          "
+        said = t.right + t.wrong + t.extra
+        prec = 100 * t.right / said if said else 100.0
         return f"{100 * t.right / t.dice:5.1f} {100 * t.wrong / t.dice:4.1f} " \
-               f"{100 * t.extra / t.dice:4.1f}"
+               f"{100 * t.extra / t.dice:4.1f} {prec:5.1f}"
 
 
 def read(logit_fn: Callable[[Array], Array] | None, feats: Array, logits: Array,
@@ -379,8 +392,9 @@ def main() -> None:
                 fold = d.copy % 5
                 splits.append(("4/5 taught", [(np.nonzero(fold != k)[0],
                                                np.nonzero(fold == k)[0]) for k in range(5)]))
-            header = " | ".join(f"{name:^14s}" for name, _s in splits)
-            print(f"{'head':>22s} | {header}   (read right / wrong / extra, % of dice)")
+            header = " | ".join(f"{name:^20s}" for name, _s in splits)
+            print(f"{'head':>22s} | {header}   (read right / wrong / extra, % of dice; "
+              f"precision, % of values said)")
             rows: list[tuple[str, str, str | None, float]] = [("own", "cls", None, 0.0)]
             for h in heads:
                 if h == "partA":
@@ -398,6 +412,7 @@ def main() -> None:
                     for tr, te in folds:
                         rows_tr = (tr[:, None] * VARIANTS + np.arange(VARIANTS)).ravel()
                         lab = labels[rows_tr]
+                        fn: Callable[[Array], Array] | None
                         if h == "own":
                             fn = None
                             feats = fe["cls"]
@@ -409,9 +424,10 @@ def main() -> None:
                             wt, bt = fit_layer(x, y, own[0], own[1], ww, l2)
                             feats = fe["cls"]
 
-                            def fn(g: Array, wt: Array = wt, bt: Array = bt) -> Array:
+                            def linear(g: Array, wt: Array = wt, bt: Array = bt) -> Array:
                                 out: Array = g @ wt.T + bt
                                 return out
+                            fn = linear
                         elif h == "lr":
                             feats = fe[fname]
                             fn = head_lr(feats[rows_tr], lab, an[fname], al, l2)

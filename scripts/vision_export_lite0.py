@@ -15,8 +15,11 @@ Run in the training venv of ``scripts/vision_train_cnn.py`` (PyTorch is never a 
 dependency)::
 
     /tmp/trainenv/bin/python scripts/vision_export_lite0.py --out /tmp/lite0 --check
-    /tmp/trainenv/bin/python scripts/vision_export_lite0.py --out vision/models \\
-        --cut 5:avg --name dice_feat.onnx            # the shipped one (docs/vision.md)
+    /tmp/trainenv/bin/python scripts/vision_export_lite0.py --out /tmp/lite0 --maps
+        # lite0_maps.onnx: blocks 3/5/8/11 whole, for benchmarks/teach_features.py
+
+Nothing here is shipped: measured as a table's taught head's features, and not better
+enough to ship (docs/vision.md, "What falls short", "Teach the table, part C").
 
 ``--check`` first checks the weight mapping: (1) :class:`Reference`, EfficientNet-Lite0 as
 the weight file names its layers (every tensor of the file used, every shape matched:
