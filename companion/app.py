@@ -32,7 +32,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from calibration.zones import Zone
 from companion import settings as settings_mod
-from companion import startcheck, startfiles, theme
+from companion import startfiles, theme
 from companion.collector import IdleCollector
 from companion.contract import (
     AppScreens,
@@ -46,9 +46,10 @@ from companion.contract import (
 from companion.games import plugins
 from companion.history.recorder import RollRecorder, check_corrections
 from companion.journal import Journal
-from companion.music import Music
 from companion.preview import CameraFeed, Source
-from companion.seats import SeatButtons
+from companion.services.camera import CameraService
+from companion.services.music import Music
+from companion.services.seats import SeatButtons
 from companion.session import (
     NOT_SAVED,
     Change,
@@ -102,8 +103,6 @@ class AppCore(App):
         self.notices: list[str] = started.notices
         self.font_scale = self._settings.font_scale
         self.clock = clock
-        self.camera_flag = camera_flag
-        self.open_camera = open_camera  # tests: the camera the feed opens, whatever is chosen
         self.tick_seconds = tick_seconds
         self.session: TableSession[Any] | None = None
         self.table: TableGame | None = None
@@ -112,16 +111,11 @@ class AppCore(App):
         self.screens: dict[str, Screen] = {}
         self.previous = "start"
         self._ticker: Any = None
-        self._wants_camera = False
-        self._told_ended: str | None = None  # the end of a replay, once said in the game
-        #: The arcade buttons and the seats' lights (companion.seats).
+        #: The arcade buttons and the seats' lights (companion.services.seats).
         self.buttons = SeatButtons()
         self.last_roll: Reading | None = None
         self.keyboard_mode = "system"  # Kivy's keyboard mode in use (see use_keyboard)
         self.last_events: Sequence[Event] = ()  # what the last call did (for the log, tests)
-        self._board_zones: tuple[Zone, ...] = ()
-        self._vision_profile: Profile | None = None
-        self._camera: CameraFeed | None = None
         #: The roll log kept during play, on a thread of its own (companion.history.recorder).
         self.rolls = RollRecorder(self.journal)
         self._teacher: Teacher | None = None  # made when first needed (companion.teach)
@@ -129,10 +123,16 @@ class AppCore(App):
         #: the start screen is).
         self.collector = IdleCollector()
         self._collecting: Any = None
-        self._use_camera(camera if camera is not None else self._camera_for(self._settings))
+        #: The camera the table chose, its calibration, its gate (companion.services.camera).
+        self.cameras = CameraService(config=self.config_file, notices=self.notices,
+                                     flag=camera_flag, open_source=open_camera,
+                                     on_roll=self._roll_from_camera,
+                                     on_view=self._view_from_camera,
+                                     on_examples=self._refit_taught)
+        self.cameras.use(camera if camera is not None else self.cameras.open(self._settings))
         #: What the speaker plays, for the listener to take away from what it hears.
         self.played = Played(clock=clock)
-        #: The soundtrack and the announcer (companion.music).
+        #: The soundtrack and the announcer (companion.services.music).
         self.music = Music(self._settings, self.config_file, self.played, self.notices)
 
     # -- the Host ---------------------------------------------------------------------------
@@ -143,11 +143,11 @@ class AppCore(App):
 
     @property
     def camera(self) -> CameraView | None:
-        return self._camera
+        return self.cameras.feed
 
     @property
     def board_zones(self) -> tuple[Zone, ...]:
-        return self._board_zones
+        return self.cameras.zones
 
     def now(self) -> float:
         return self.clock()
@@ -195,9 +195,14 @@ class AppCore(App):
         calibrated is read then)."""
         if self._settings.calibration_profile == "none" or self._teach_target() != name:
             return
-        self._vision_profile = profile
-        if self._camera is not None:
-            self._camera.profile = profile
+        self.cameras.taught(profile)
+
+    def _refit_taught(self) -> None:
+        """The profile in use holds dice taught here: the teacher fits them again for the
+        models in use, where they were fitted for others."""
+        teacher = self.teacher
+        if teacher is not None:
+            teacher.refresh()
 
     def show(self, name: str) -> None:
         assert self.sm is not None
@@ -256,7 +261,7 @@ class AppCore(App):
         return self.sounds.muted
 
     def vision_profile(self) -> Profile | None:
-        return self._vision_profile
+        return self.cameras.profile
 
     @property
     def heard(self) -> list[str]:
@@ -294,7 +299,7 @@ class AppCore(App):
         Down) asks a table of photos for its next photo. True when the key was used."""
         if not (text in ("n", "N") or key == PAGE_DOWN) or self._typing():
             return False
-        camera = self._camera
+        camera = self.cameras.feed
         return camera is not None and camera.next_photo()
 
     def _typing(self) -> bool:
@@ -360,71 +365,12 @@ class AppCore(App):
         dice = self.screens.get("dice")
         if dice is not None:
             dice.on_leave()
-        if self._camera is not None:
-            self._camera.close()
+        self.cameras.close()
         self.rolls.close()
         self.music.close()
         self.journal.close()
 
     # -- the start-up files, camera and sound -----------------------------------------------
-
-    def _calibration(self, settings: settings_mod.Settings) -> Any:
-        """The chosen calibration profile: "default" is the current one (``companion calibrate
-        use``), "none" reads uncalibrated; None when there is none or it cannot be read (then
-        the players are told, once)."""
-        name = settings.calibration_profile
-        if name in ("", "none"):
-            return None
-        from companion.paths import profile_store
-
-        store = profile_store()
-
-        def read(_: Path) -> Any:
-            return store.current() if name == "default" else store.load(name)
-
-        what = "current calibration profile" if name == "default" else \
-            f"calibration profile {name!r}"
-        profile, note = startfiles.read_start_file(store.folder, what, read, None, owned=False)
-        if note and note not in self.notices:
-            self.notices.append(note)
-        return profile
-
-    def _camera_for(self, settings: settings_mod.Settings) -> CameraFeed | None:
-        """The camera the table chose (command line > COMPANION_CAMERA > Settings > config
-        file > the camera found > the stand-in), with the chosen calibration profile."""
-        from hardware.camera import choose
-        from hardware.errors import HardwareError
-
-        cp = self._calibration(settings)
-        self._board_zones = tuple(cp.zones) if cp is not None else ()
-        self._vision_profile = cp.profile if cp is not None else None
-        if cp is not None and cp.dice.examples:  # fitted for other models? fit it again
-            teacher = self.teacher
-            if teacher is not None:
-                teacher.refresh()
-        env_or_flag = self.camera_flag or _env_camera()
-        if settings.camera == "none" and not env_or_flag:
-            return None
-        try:
-            choice = choose(self.camera_flag, self.config_file, setting=settings.camera or None)
-        except HardwareError as e:  # a name that is no camera: say so, use the one found
-            note = f"Camera not used: {e}. The companion looks for a camera itself."
-            if note not in self.notices:
-                self.notices.append(note)
-            choice = choose("auto")
-        return CameraFeed(choice, config=self.config_file, profile=self._vision_profile,
-                          open_source=self.open_camera)
-
-    def _use_camera(self, camera: CameraFeed | None) -> None:
-        if self._camera is not None and self._camera is not camera:
-            self._camera.close()
-        self._camera = camera
-        if camera is not None:
-            camera.zones = self._board_zones
-            camera.on_roll = self._roll_from_camera
-            camera.on_settled = self._view_from_camera
-            if self._wants_camera:
-                camera.want("game")
 
     @property
     def sounds(self) -> Sounds:
@@ -448,7 +394,7 @@ class AppCore(App):
 
     def on_settled_view(self, reading: Reading) -> None:
         """Main thread: dice were moved and lie still again (boards read by the camera)."""
-        if self.table is not None and self._camera is not None and self._camera.rolls_count:
+        if self.table is not None and self.cameras.rolls_count:
             self.table.on_settled(reading)
 
     def on_settled_roll(self, reading: Reading) -> None:
@@ -456,7 +402,7 @@ class AppCore(App):
         players did not choose (rendered dice are never taken for theirs). While the game
         expects a roll, the roll log keeps it for the dice statistics."""
         self.last_roll = reading
-        if self.table is not None and self._camera is not None and self._camera.rolls_count:
+        if self.table is not None and self.cameras.rolls_count:
             if self.session is not None and reading.dice and self.session.prompt().roll:
                 self.rolls.record(self.session.game_id, reading)
             self.table.on_roll(reading)
@@ -471,34 +417,23 @@ class AppCore(App):
     def _teach_from(self, reading: Reading, corrections: Mapping[int, str]) -> None:
         """Dice the players confirmed or corrected in play teach the table (the crops the
         camera kept of that picture; none kept: nothing to learn from)."""
-        crops = self._camera.crops_of(reading) if self._camera is not None else None
+        feed = self.cameras.feed
+        crops = feed.crops_of(reading) if feed is not None else None
         teacher = self.teacher if crops and corrections else None
         if teacher is not None and crops is not None:
             teacher.add_play(reading, corrections, crops)
 
     def _sync_camera(self) -> None:
-        """The camera runs for the game while the game reads dice, and knows whether the
-        game expects a roll now and from whom (anything else that moves dice is handling)."""
-        wants = self.table is not None and self.table.wants_camera()
-        if self._camera is not None:
-            game = self.session.game if self.session is not None else None
-            prompt = game.prompt() if game is not None else None
-            self._camera.expect(prompt.rollers if prompt is not None and prompt.roll else None,
-                                turn=len(game.history) if game is not None else 0)
-        if wants != self._wants_camera and self._camera is not None:
-            if wants:
-                self._camera.want("game")
-            else:
-                self._camera.release("game")
-        self._wants_camera = wants
+        """The camera follows the game: running while it reads dice, told whose roll it
+        expects now."""
+        game = self.session.game if self.session is not None else None
+        prompt = game.prompt() if game is not None else None
+        self.cameras.follow(self.table is not None and self.table.wants_camera(),
+                            prompt.rollers if prompt is not None and prompt.roll else None,
+                            len(game.history) if game is not None else 0)
 
     def board_problem(self) -> str:
-        """Why the camera cannot fill the players' boards now ("" when it can)."""
-        if self._camera is None:
-            return startcheck.BOARDS_NEED_A_CAMERA
-        if not self._board_zones:
-            return startcheck.BOARDS_NEED_ZONES
-        return ""
+        return self.cameras.board_problem()
 
     # -- games ------------------------------------------------------------------------------
 
@@ -661,14 +596,12 @@ class AppCore(App):
             self.update_leds()
 
     def _say_camera_ended(self) -> None:
-        """A replayed folder or video has shown its last picture: the game says so once (the
-        feed has logged it), instead of waiting in silence for a roll that cannot come."""
-        camera = self._camera
-        ended = camera.ended if camera is not None else None
-        if ended and self.session is not None and self._told_ended != ended \
-                and self.table is not None and self.table.wants_camera():
-            self._told_ended = ended
-            self.session.refuse(ended)
+        """A replayed folder or video has shown its last picture: the game says so once,
+        instead of waiting in silence for a roll that cannot come."""
+        if self.session is not None and self.table is not None and self.table.wants_camera():
+            ended = self.cameras.ended_news()
+            if ended:
+                self.session.refuse(ended)
 
     def on_session(self, change: SessionChange) -> None:
         """Listener of the session: the music follows the round clock, then the game redraws,
@@ -720,7 +653,7 @@ class AppCore(App):
         self._settings = s
         self.font_scale = s.font_scale
         if (s.camera, s.calibration_profile) != (old.camera, old.calibration_profile):
-            self._use_camera(self._camera_for(s))
+            self.cameras.use(self.cameras.open(s))
         self.music.use_settings(s)
         if s.keyboard != old.keyboard:
             self.use_keyboard(s.keyboard)
@@ -771,15 +704,6 @@ def keyboard_mode(on_screen: bool) -> str:
     """Kivy's name for the keyboard mode: a plugged-in keyboard always types; the on-screen
     one is docked at the bottom of the screen."""
     return "systemanddock" if on_screen else "system"
-
-
-def _env_camera() -> str | None:
-    import os
-
-    from hardware.camera import ENV_VAR
-
-    value = os.environ.get(ENV_VAR, "").strip()
-    return value or None
 
 
 __all__ = ["AppCore", "keyboard_mode"]

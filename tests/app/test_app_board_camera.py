@@ -83,7 +83,7 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
         start.set_count(2)
         assert not start.boards_spin.disabled
         start.boards_spin.text = BOARDS_CAMERA
-        zones, app._board_zones = app.board_zones, ()
+        zones, app.cameras.zones = app.board_zones, ()
         d.tap(start.start_button)  # without zones the camera cannot fill the boards
         yield 1
         assert app.session is None  # said in players' words, naming the choice to make
@@ -92,7 +92,7 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
         ok = next(b for b in start.problem_view.walk() if getattr(b, "text", "") == "OK")
         d.tap(ok)  # the problem is said in a dialog as well: the players read it, then OK
         yield 1
-        app._board_zones = zones
+        app.cameras.zones = zones
         d.tap(start.start_button)
         yield 2
         s = app.session

@@ -351,7 +351,7 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
 
     camera = TableCamera()
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
-    app._camera = camera  # type: ignore[assignment]
+    app.cameras.feed = camera  # type: ignore[assignment]
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         start = app.screens["start"]
@@ -372,7 +372,7 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
         yield 1
         assert not s.game.history and "camera" not in screen.buttons
         labels = tuple(sorted({f for p in st.players for dd in p.dice for f in dd}))
-        app._vision_profile = Profile(face_sets=(FaceSet(
+        app.cameras.profile = Profile(face_sets=(FaceSet(
             "dice-forge", labels, tuple((i, (0.0,) * FEATURE_LENGTH)
                                         for i in range(len(labels))), 1.0),))
         screen.refresh()

@@ -302,7 +302,7 @@ def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
     path = app_dirs / "j.sqlite3"
     app = CompanionApp(clock=ManualClock(), journal_file=path)
     camera = TableCamera()
-    app._camera = camera  # type: ignore[assignment]
+    app.cameras.feed = camera  # type: ignore[assignment]
     seen: dict[str, Any] = {}
 
     def written(count: int) -> Iterator[int]:
@@ -357,7 +357,7 @@ def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
         st = s.game.state
         ana = st.player(st.steps[0].player)
         labels = tuple(sorted({f for p in st.players for dd in p.dice for f in dd}))
-        app._vision_profile = Profile(face_sets=(FaceSet(
+        app.cameras.profile = Profile(face_sets=(FaceSet(
             "dice-forge", labels, tuple((i, (0.0,) * FEATURE_LENGTH)
                                         for i in range(len(labels))), 1.0),))
         sure, doubt = ana.dice[0][0], ana.dice[1][0]
