@@ -216,3 +216,44 @@ def test_the_camera_reads_a_roll_and_the_players_confirm_what_it_doubts(
     assert len(game.history) == n + 1
     assert game.history[-1].call == f"{ben.name}: Rolled {ben.dice[0][0]}, {other}"
     assert reported == [(doubted, {1: other})]
+
+
+@pytest.mark.parametrize(("seed", "options"), [
+    (1, {}),
+    pytest.param(2, {"module": "titans"}, marks=pytest.mark.long),  # (8 s of CPU each)
+    pytest.param(3, {"module": "goddess"}, marks=pytest.mark.long),
+])
+def test_whole_games_by_taps_send_every_call_kind_the_model_makes(
+        journal: Journal, seed: int, options: dict[str, Any]) -> None:
+    """Games played to their end by taps on what the model offers (a seeded choice among
+    the enabled buttons): every tap the model enables is taken or refused in words, never
+    raises; the journal replays to the same game; and the calls made cover the kinds the
+    model sends (a divine blessing's two faces, a forge, a feat, a pass or the other
+    actions, and each kind of choice met)."""
+    import random
+
+    rng = random.Random(seed)
+    model = table(journal, **options)
+    game = model.game
+    kinds: set[str] = set()
+    outside = {"camera", "cancel", "forge-cancel", "order-cancel", "words"}
+    for _ in range(4000):
+        if game.state.phase == "over":
+            break
+        before = len(game.history)
+        offered = [c for c in choices(model.pane()).values()
+                   if c.enabled and c.key not in outside and not c.key.startswith("page")]
+        assert offered, f"nothing to tap: {model.pane().prompt}"
+        # a forge or a feat sometimes, so both kinds are played; else any button
+        wanted = [c for c in offered if c.key in ("forge-now", "feat")
+                  or c.key.startswith(("buy:", "over:", "feat:"))]
+        choice = rng.choice(wanted if wanted and rng.random() < 0.7 else offered)
+        choice.act()
+        model.sync()
+        for entry in game.history[before:]:
+            kinds.add(type(game.parse(entry.call)).__name__)
+    assert game.state.phase == "over", "the game did not end within 4000 taps"
+    assert {"Rolled", "Forge", "Perform"} <= kinds, kinds
+    again = rules.replay(game.setup, game.history)
+    assert to_plain(again.state) == to_plain(game.state)
+    assert journal.load(model.session.game_id).entries == tuple(game.history)
