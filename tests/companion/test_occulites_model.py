@@ -4,6 +4,7 @@ and what each tap, camera reading and timer cue does, on a real session and jour
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -185,3 +186,55 @@ def test_the_timer_cues_and_their_sounds(journal: Journal) -> None:
 
 def test_the_model_never_imports_kivy() -> None:
     assert not imports_kivy("companion.games.occulites.model")
+
+
+def test_the_lots_of_interests_draft_by_taps(journal: Journal) -> None:
+    """The draft's calls come from the model's own taps: each take:<colour> the view enables
+    drafts that die for the player on turn, until the draft is over; a colour the pool has
+    none of left is not enabled."""
+    t = table(journal, lots_of_interests=True)
+    if t.game.phase == "tribes":
+        tribes(t)
+    assert t.game.phase == "draft" and t.view().panel == "draft"
+    taken = 0
+    while t.game.phase == "draft":
+        v = t.view()
+        who = t.game.whose_turn()
+        enabled = [k.split(":", 1)[1] for k, b in v.controls.items()
+                   if k.startswith("take:") and b.enabled]
+        empty = [c for c, n in t.game.state.pool.items() if n == 0]
+        assert enabled and not set(enabled) & set(empty)
+        held = sum(t.game.state.dice[who].values())
+        t.take_die(enabled[0])
+        assert t.game.history[-1].call == f"{who}: Take {enabled[0]}"
+        assert sum(t.game.state.dice[who].values()) == held + 1
+        taken += 1
+    assert taken > 0 and t.game.phase == "allocate"
+
+
+def test_share_knowledge_by_taps_makes_the_engines_swap(journal: Journal) -> None:
+    """Share Knowledge by three taps (the die given, where from, the die taken) is the
+    engine's own Share call, and the dice change hands as it says."""
+    rng = random.Random(7)
+    for _ in range(40):
+        t = table(journal)
+        while t.game.phase != "share" and not t.game.is_over:
+            if t.game.phase == "allocate" and all(p in t.game.state.lineups
+                                                  for p in t.game.setup.players):
+                t.reveal()
+                t.resolving = None
+                continue
+            t.session.try_call(t.game.random_call(rng))
+        if t.game.phase == "share" and t.game.share_choices():
+            break
+    else:
+        raise AssertionError("no Share Knowledge with a swap reached")
+    swap = t.game.share_choices()[0]
+    before = dict(t.game.state.dice[swap.player])
+    t.tap_share_colour(swap.give)
+    t.choose_source(swap.source)
+    t.tap_share_colour(swap.take)
+    assert t.game.history[-1].call == swap.text()
+    after = t.game.state.dice[swap.player]
+    assert after[swap.give] == before[swap.give] - 1 + (swap.give == swap.take)
+    assert after[swap.take] == before[swap.take] + 1 - (swap.give == swap.take)

@@ -181,3 +181,30 @@ def test_the_game_over_choices_are_the_screens_own(journal: Journal) -> None:
 
 def test_the_model_never_imports_kivy() -> None:
     assert not imports_kivy("companion.games.tribal_village.model")
+
+
+@pytest.mark.parametrize(("players", "seed"), [(("Ana", "Ben", "Cy"), 3), (PLAYERS, 4)])
+def test_whole_games_by_taps(journal: Journal, players: tuple[str, ...], seed: int) -> None:
+    """Games played to their end by seeded taps on the enabled choices alone (no call made
+    but through a tap): every tap is taken or refused in words, never raises; the journal
+    replays to the same game; and the calls made include the setup's objectives, the first
+    lead and cards played."""
+    from rules.core import to_plain
+
+    rng = random.Random(seed)
+    t = table(journal, players, seed=seed)
+    kinds: set[str] = set()
+    for _ in range(20000):
+        if t.game.is_over:
+            break
+        before = len(t.game.history)
+        offered = sorted(k for k, c in choices(t).items() if c.enabled)
+        assert offered, f"nothing to tap: {t.view().prompt}"
+        t.tap(rng.choice(offered))
+        for entry in t.game.history[before:]:
+            kinds.add(type(t.game.parse(entry.call)).__name__)
+    assert t.game.is_over, "the game did not end within 20000 taps"
+    assert {"FirstLead", "Play"} <= kinds, kinds
+    again = rules.replay(t.game.setup, t.game.history)
+    assert to_plain(again.state) == to_plain(t.game.state)
+    assert journal.load(t.session.game_id).entries == tuple(t.game.history)
