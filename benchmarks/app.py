@@ -71,7 +71,7 @@ def child_running() -> None:
 
     Config.set("graphics", "maxfps", os.environ.get("COMPANION_MAXFPS", "60"))
     from companion.compose import CompanionApp
-    from companion.drive import Driver, run_app
+    from companion.demo.drive import Driver, run_app
     from companion.session import Change
 
     app = CompanionApp()

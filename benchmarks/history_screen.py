@@ -67,7 +67,7 @@ def child(mode: str) -> None:
     from kivy.core.window import Window
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, run_app
+    from companion.demo.drive import Driver, run_app
 
     app = CompanionApp()
     out: dict[str, Any] = {"mode": mode}

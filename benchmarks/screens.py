@@ -140,7 +140,7 @@ class Tour:
     def tap(self, name: str, widget: Any, ready: Callable[[], bool] | None = None
             ) -> Iterator[int]:
         """Tap ``widget``'s centre; time the answer, the ready and the stall (``name``)."""
-        from companion.drive import ScriptTouch
+        from companion.demo.drive import ScriptTouch
 
         x, y = widget.to_window(*widget.center)
         self.ticks.clear()
@@ -256,7 +256,7 @@ def child_taps(repo: str) -> None:
 
     Config.set("graphics", "maxfps", "60")
     from companion.compose import CompanionApp
-    from companion.drive import run_app
+    from companion.demo.drive import run_app
 
     app = CompanionApp()
     tour = Tour(app)

@@ -46,8 +46,8 @@ from companion.contract import (
 from companion.games import plugins
 from companion.history.recorder import RollRecorder, check_corrections
 from companion.journal import Journal
-from companion.preview import CameraFeed, Source
 from companion.services.camera import CameraService
+from companion.services.feed import CameraFeed, Source
 from companion.services.music import Music
 from companion.services.seats import SeatButtons
 from companion.session import (

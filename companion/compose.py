@@ -80,7 +80,7 @@ class CompanionApp(AppCore):
 
 
 def _teach_screen(host: AppHost) -> Screen:
-    from companion.teachscreen import TeachScreen
+    from companion.teach.screen import TeachScreen
 
     return TeachScreen(host)
 

@@ -858,7 +858,7 @@ class DiceScreen(Screen):
         root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
         top = BoxLayout(size_hint_y=None, height=56, spacing=6)
         top.add_widget(w("THeading", text="Live dice"))
-        # the players show the companion their own dice (companion.teachscreen)
+        # the players show the companion their own dice (companion.teach.screen)
         self.teach_button = w("TButton", text="Teach", size_hint_x=None, width=140,
                               on_release=lambda *_: app.show("teach"))
         top.add_widget(self.teach_button)

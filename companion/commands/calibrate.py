@@ -178,7 +178,7 @@ def _snap(args: argparse.Namespace) -> int:
     import cv2
 
     from companion import settings as settings_mod
-    from companion.standin import stand_in_camera
+    from companion.services.standin import stand_in_camera
     from companion.startfiles import read_config
     from hardware.camera import choose, open_source
     from hardware.errors import HardwareError

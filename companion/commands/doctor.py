@@ -211,7 +211,7 @@ def secrets_check() -> Check:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.standin import stand_in_camera
+    from companion.services.standin import stand_in_camera
     from hardware.config import config_file
     from hardware.diagnose import run_checks
 

@@ -3,7 +3,9 @@
 a game.
 
 - :mod:`companion.services.camera`: the camera the table chose, read with its calibration,
-  running while the game reads dice, and whose rolls count (a stand-in's never do).
+  running while the game reads dice, and whose rolls count (a stand-in's never do);
+  :mod:`companion.services.feed` its worker thread (frames -> readings -> settled rolls) and
+  :mod:`companion.services.standin` the stand-in camera's dice.
 - :mod:`companion.services.music`: the round's soundtrack and the announcer.
 - :mod:`companion.services.seats`: the arcade buttons and the seats' lights.
 

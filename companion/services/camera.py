@@ -18,7 +18,7 @@ from typing import Any
 from calibration.zones import Zone
 from companion import settings as settings_mod
 from companion import startcheck, startfiles
-from companion.preview import CameraFeed, Source
+from companion.services.feed import CameraFeed, Source
 from vision import Profile, Reading
 
 OnReading = Callable[[Reading], None]

@@ -13,7 +13,7 @@ from conftest import arena_game
 
 def main() -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     game = arena_game()
     clock = ManualClock()

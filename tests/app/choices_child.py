@@ -16,7 +16,7 @@ from tournament_touch import choose
 
 def main() -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=Path(sys.argv[1]))
 

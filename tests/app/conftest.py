@@ -168,14 +168,14 @@ def walk_layouts(app: Any, game: str, problems: list[str], checked: list[str], *
     """Drive ``app`` (a script's generator body): ``game`` at every player count the rules
     take, every text size and both displays, with the longest names; at ``steps`` points of a
     seeded random game, every screen of the game (and the start screen with the game chosen)
-    is checked by :func:`companion.drive.layout_problems`. ``extra(app, step)`` may yield
+    is checked by :func:`companion.demo.drive.layout_problems`. ``extra(app, step)`` may yield
     frames and return more (name, widget) pairs to check: a panel opened, a dialog.
     Problems and what was checked are appended to the lists given. The frames are undrawn
     (:func:`undrawn_frames`)."""
     from kivy.core.window import Window
 
     import rules
-    from companion.drive import layout_problems
+    from companion.demo.drive import layout_problems
 
     def check(name: str, widget: Any, where: str) -> Iterator[int]:
         for size in displays:

@@ -36,7 +36,7 @@ class CameraFinger:
     def tap(self, widget: Any, frames: int = 600) -> Iterator[int]:
         """A finger aimed at ``widget`` lands when the camera next reports and lifts after the
         report after that."""
-        from companion.drive import ScriptTouch
+        from companion.demo.drive import ScriptTouch
 
         self._aim = ScriptTouch(*widget.to_window(*widget.center))
         for _ in range(frames):

@@ -22,7 +22,7 @@ def check_now(problems: list[str], checked: list[str], name: str, widget: Any, w
     then put the window back to the first size."""
     from kivy.core.window import Window
 
-    from companion.drive import layout_problems
+    from companion.demo.drive import layout_problems
 
     for size in displays:
         Window.size = size
@@ -62,7 +62,7 @@ def picture_tours(d: Any, app: Any, game: str, prefix: str, tour: Any, steps: tu
 
     from conftest import LONG_NAMES
 
-    from companion.drive import layout_problems
+    from companion.demo.drive import layout_problems
 
     def slug(name: str) -> str:
         return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")

@@ -45,7 +45,7 @@ def occulites_tour(app: Any, step: int, check: At) -> Iterator[int]:
     """Dice of the Occulites: step 0 from the start (Tribes or the draft) through the line-ups
     (the keypad, the camera unsure, a refusal); step 1 on to a Reveal, each card, Share
     Knowledge; step 3 on to the final scores."""
-    from companion.drive import Driver
+    from companion.demo.drive import Driver
 
     d = Driver(app)
     scr = app.game_screen
@@ -144,7 +144,7 @@ def diceocalypse_tour(app: Any, step: int, check: At) -> Iterator[int]:
     camera unsure, the keep, the Battle Zone, a keep below the opening score, rolling on and the
     card panel, taken back by Undo (so a walk's own random game goes on from the start); step 2 the
     last turns and the tie-break (taken back); step 3 the winner."""
-    from companion.drive import Driver
+    from companion.demo.drive import Driver
 
     d = Driver(app)
     scr = app.game_screen

@@ -18,7 +18,7 @@ def looker(problems: list[str], checked: list[str],
     for several states of one screen); ``describe(game)`` says which game it is."""
     from kivy.core.window import Window
 
-    from companion.drive import layout_problems
+    from companion.demo.drive import layout_problems
 
     def look(app: Any, name: str, widget: Any = None) -> Iterator[int]:
         screen = app.game_screen
@@ -93,7 +93,7 @@ def shooter(app: Any, problems: list[str], shots: list[str], folder: str | None,
 
     from kivy.core.window import Window
 
-    from companion.drive import layout_problems
+    from companion.demo.drive import layout_problems
 
     def shot(d: Any, where: str, widget: Any = None) -> Iterator[int]:
         Window.size = (800, 480)

@@ -33,7 +33,7 @@ def printed(seat: Any, key: str) -> str:
 
 def test_every_action_button_says_its_printed_name_whole(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, cut_text, run_app
+    from companion.demo.drive import Driver, ManualClock, cut_text, run_app
     from rules import Setup
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")

@@ -51,7 +51,7 @@ def test_no_full_collection_in_a_tap_and_lists_made_when_opened(app_dirs: Path) 
     from kivy.uix.dropdown import DropDown
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, run_app
+    from companion.demo.drive import Driver, run_app
 
     app = CompanionApp(journal_file=app_dirs / "j.sqlite3")
     tapping: list[str] = []  # the tap being handled, while it is

@@ -18,7 +18,7 @@ def test_bad_settings_file_then_the_dice_picture_beside_the_arena(
 
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     settings_file = app_dirs / "settings.toml"
     settings_file.write_text('camera = "synthetic"\nvolume = 0.8\ndice_view = "besi', "utf-8")

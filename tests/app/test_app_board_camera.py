@@ -54,7 +54,7 @@ def test_dice_on_a_board_zone_are_allocated_by_the_camera(
     from calibration.zones import rectangle
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.startcheck import BOARDS_CAMERA
 
     paths.profile_store().save(profiles.CalibrationProfile(name="den", zones=(

@@ -23,7 +23,7 @@ def lines_of(widget: Any) -> list[str]:
 def test_card_names_wrap_whole_in_the_tribal_cards_panel(app_dirs: Path) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from rules import Setup
     from rules.eye_for_an_eye.calls import Ready
 

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.app
 
 def test_the_timer_and_the_module_are_chosen_again(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     journal = app_dirs / "j.sqlite3"
     child = subprocess.run([sys.executable, str(Path(__file__).with_name("choices_child.py")),

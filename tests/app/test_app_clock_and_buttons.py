@@ -15,7 +15,7 @@ pytestmark = pytest.mark.app
 
 def test_clock_pause_and_round_end_by_clock_then_buttons(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from hardware.buttons import ButtonCall, ButtonEvent, ButtonHold
 
     game = arena_game()

@@ -46,9 +46,9 @@ def test_cut_texts_show_whole_at_the_largest_text(app_dirs: Path) -> None:
 
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
-    from companion.preview import CameraFeed
-    from companion.standin import ThrownDice
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.services.feed import CameraFeed
+    from companion.services.standin import ThrownDice
 
     journal = app_dirs / "j.sqlite3"
     dropped = _journal(journal)

@@ -92,7 +92,7 @@ def _settle(d: Any, screen: Any, prefer: dict[str, tuple[str, str]]) -> Generato
 
 def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.journal import Journal
     from rules import replay
 
@@ -224,7 +224,7 @@ def test_dice_forge_by_touch(app_dirs: Path, tmp_path: Path) -> None:
 def test_dice_forge_titans_module_chosen_on_the_start_screen(app_dirs: Path,
                                                              tmp_path: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
 
@@ -276,7 +276,7 @@ def test_dice_forge_titans_module_chosen_on_the_start_screen(app_dirs: Path,
 
 def test_dice_forge_goddess_labyrinth_drawn(app_dirs: Path, tmp_path: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
 
@@ -314,7 +314,7 @@ def test_the_camera_reads_a_blessing_roll_when_the_profile_knows_the_faces(
     comes before or after the sun): the reading is called at once, with no question."""
     from companion.compose import CompanionApp
     from companion.contract import Snapshot
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from vision import Die, Profile, Reading
     from vision.profile import FEATURE_LENGTH, FaceSet
 
@@ -413,7 +413,7 @@ def test_nothing_moves_under_a_finger(app_dirs: Path) -> None:
     toggles above them before the first call), and Forge, Perform and Pass keep theirs from
     one hero's action to the next; so does the top bar."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
 
@@ -447,7 +447,7 @@ def test_faces_are_pictures_and_words_on_request(app_dirs: Path) -> None:
     """A roll's faces and the faces up on every panel are pictures (the face's words kept
     with each); Menu -> Faces as words shows the words instead."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
 
@@ -484,7 +484,7 @@ def test_refusals_show_under_the_prompt_and_only_live_choices_wear_the_accent(
     tapped: Forge stays plain until a face is in the basket."""
     from companion import theme
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, cut_text, run_app
+    from companion.demo.drive import Driver, ManualClock, cut_text, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
 
@@ -527,7 +527,7 @@ def test_words_not_slugs_and_plurals(app_dirs: Path) -> None:
     import re
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     slug = re.compile(r"\b[a-z]+_[a-z_]+\b|\b[MF][1-8]\b|\b1 (feats|shards|glory points)\b")

@@ -27,7 +27,7 @@ def test_every_dice_forge_screen_shot(app_dirs: Path) -> None:
     from dataclasses import replace
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from rules import Setup
     from rules.dice_forge import Forge, Pass, Perform
 

@@ -39,9 +39,9 @@ def test_a_game_of_diceocalypse(app_dirs: Path) -> None:
     from kivy.core.window import Window
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
-    from companion.preview import CameraFeed
-    from companion.standin import ThrownDice
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.services.feed import CameraFeed
+    from companion.services.standin import ThrownDice
     from rules import replay
 
     tray = ThrownDice(fps=10.0, background_bgr=(60, 110, 50))

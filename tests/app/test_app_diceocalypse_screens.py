@@ -36,7 +36,7 @@ STATES = ("who-goes-first-a-die-entered", "a-roll-to-enter", "a-refused-die", "c
 @pytest.mark.long
 def test_every_diceocalypse_screen_pictured(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
@@ -62,7 +62,7 @@ def test_every_diceocalypse_screen_pictured(app_dirs: Path) -> None:
 def start_game(app: Any, count: int, text_size: str = "normal") -> Iterator[int]:
     """Dice-ocalypse for ``count`` players (a target of 2,000) started from the start screen
     by touch."""
-    from companion.drive import Driver
+    from companion.demo.drive import Driver
 
     if app.settings.text_size != text_size:
         app.apply_settings(replace(app.settings, text_size=text_size))
@@ -89,9 +89,9 @@ def test_no_tap_lost_while_the_camera_reads(app_dirs: Path) -> None:
     (a button made again lies unplaced until the next layout pass, so a finger landing then
     touches nothing: the old screen made the card panel's buttons again at every roll)."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
-    from companion.preview import CameraFeed
-    from companion.standin import ThrownDice
+    from companion.demo.drive import Driver, ManualClock, run_app
+    from companion.services.feed import CameraFeed
+    from companion.services.standin import ThrownDice
     from vision.synthetic import SynthDie
 
     tray = ThrownDice(fps=10.0, background_bgr=(60, 110, 50))
@@ -190,7 +190,7 @@ def test_nothing_moves_during_a_game(app_dirs: Path) -> None:
     the normal text size, 6 at the huge one). The old screen's target and scoring spinners
     went at the first call and the buttons beside them moved."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
@@ -279,7 +279,7 @@ def test_only_a_legal_bank_is_lit_and_the_turn_is_white(app_dirs: Path) -> None:
     colour: seat 4's yellow was the accent's); the seat's colour stays on the strip."""
     from companion import theme
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.app
 
 def test_attack_on_a_guard_by_touch(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     # FIGURE_SHOTS=docs/screenshots writes the picture of an attack on a figure.

@@ -37,7 +37,7 @@ def test_end_game_records_a_result_and_no_result_and_forgets_a_game_with_no_call
 
     import rules
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from companion.ending import leaders
     from companion.history import History
     from rules import Setup

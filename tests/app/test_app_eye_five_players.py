@@ -28,7 +28,7 @@ def _button(root: Any, text: str) -> Any:
 def test_five_players_are_told_no_mode_takes_them_and_six_choose_alliances(
         app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     shots = Path(os.environ.get("EYE_FIVE_SHOTS", str(app_dirs / "shots")))

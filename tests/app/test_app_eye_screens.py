@@ -32,7 +32,7 @@ def test_the_arena_by_touch_holds_still_and_says_why(app_dirs: Path) -> None:
 
     from companion import theme
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from companion.games.eye_for_an_eye.look import LIVE, REFUSED, TARGET
     from companion.games.eye_for_an_eye.table import EyeTable
 

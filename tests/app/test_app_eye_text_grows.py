@@ -28,7 +28,7 @@ SIX = ["grubic", "riparian", "banksia", "pluma", "incendiary", "echo"]
 
 def test_health_cup_message_and_team_rows_grow_and_stay_whole(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, cut_text, run_app
+    from companion.demo.drive import Driver, ManualClock, cut_text, run_app
     from rules import Setup
 
     shots = Path(os.environ.get("EYE_GROW_SHOTS", str(app_dirs / "shots")))

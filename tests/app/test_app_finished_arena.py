@@ -33,7 +33,7 @@ def finished(seen: dict[str, Any]) -> None:
 def test_a_finished_match_offers_no_resume_and_takes_no_second_yarra_bung(
         app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from rules import Setup
 
     clock = ManualClock()

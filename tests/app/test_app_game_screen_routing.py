@@ -20,7 +20,7 @@ def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
     import companion.screens
     from companion.compose import CompanionApp
     from companion.contract import ButtonUse, GamePlugin, Host
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.games import plugins
     from companion.games.table import ScreenTable, TableScreen
     from rules import Event
@@ -82,7 +82,7 @@ def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
 
 def test_buttons_reach_the_arena_and_other_games_say_they_are_not_used(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.games.eye_for_an_eye.table import EyeTable
     from hardware.buttons import ButtonCall
 

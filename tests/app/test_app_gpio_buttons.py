@@ -16,7 +16,7 @@ def test_round_by_mock_gpio_buttons(app_dirs: Path) -> None:
     from gpiozero.pins.mock import MockFactory
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from hardware.buttons import ButtonMap, ButtonPad, SeatLeds
 
     game = arena_game()

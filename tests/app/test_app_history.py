@@ -62,7 +62,7 @@ def settle(screen: Any) -> Iterator[int]:
 
 def test_two_games_then_history_step_resume_and_export(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
     from companion.history import History
     from companion.settings import Settings
 
@@ -294,7 +294,7 @@ def _rolls(path: Path) -> list[tuple[bool, list[list[Any]]]]:
 def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
         app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.history import RollLog
     from vision import Profile, Reading
     from vision.profile import FEATURE_LENGTH, FaceSet
@@ -429,7 +429,7 @@ def test_every_history_screen_fits_800x480(app_dirs: Path, club_journal: Path,
     window, each chart's bars and words inside the chart; matplotlib and scipy never loaded
     into the app. Screenshots of each."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
     from companion.settings import Settings
 
     path = app_dirs / "j.sqlite3"

@@ -36,7 +36,7 @@ def first_line_size(widget: Any, line: int = 0) -> float:
 
 def test_occulites_numbers_and_points_grow(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from companion.settings import Settings
     from companion.widgets import natural_size
     from rules import Setup
@@ -93,7 +93,7 @@ def test_occulites_numbers_and_points_grow(app_dirs: Path) -> None:
 
 def test_message_box_and_start_strip_grow_and_stay_whole(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
     from companion.widgets import natural_size
     from rules import Setup

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.app
 def test_the_app_starts_on_a_journal_whose_calls_are_gone(app_dirs: Path) -> None:
     import rules
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.journal import Journal
     from rules.core import Entry
 

@@ -19,7 +19,7 @@ def test_a_name_typed_on_the_on_screen_keyboard_starts_a_game(app_dirs: Path) ->
 
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
                        settings=settings_mod.Settings(keyboard="on-screen"))

@@ -29,7 +29,7 @@ def refused(ch: str) -> bool:
 def test_the_on_screen_keyboard_types_names_and_enter_moves_on(app_dirs: Path) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.startcheck import SCREEN_NAME_CHARS
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",

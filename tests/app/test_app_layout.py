@@ -36,7 +36,7 @@ def test_the_app_screens_hold_their_layout_at_every_text_size(app_dirs: Path) ->
 
     import rules
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from companion.journal import Journal
     from rules import Entry, Setup
 
@@ -141,7 +141,7 @@ def test_undrawn_frames_lay_out_as_drawn_ones(app_dirs: Path) -> None:
     from kivy.core.window import Window
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     seen: dict[str, list[Any]] = {"drawn": [], "undrawn": []}
@@ -188,7 +188,7 @@ def test_a_script_past_its_time_says_where_it_stands(app_dirs: Path) -> None:
     """run_app's time limit fails the test with where the script waits and how far it went
     (a hang and a slow machine look different), not a bare "still running"."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
 

@@ -127,7 +127,7 @@ def visits(problems: list[str], checked: list[str]) -> Callable[[Any, int], Any]
 
 def test_every_dice_forge_screen_holds_its_layout(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     problems: list[str] = []

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.app, pytest.mark.long]
 
 def test_every_diceocalypse_screen_holds_its_layout(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",

@@ -22,7 +22,7 @@ def test_every_eye_for_an_eye_screen_holds_its_layout(app_dirs: Path) -> None:
     from kivy.core.window import Window
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from rules.eye_for_an_eye.calls import NextRound, TimeUp, Unblockable
 
     clock = ManualClock()

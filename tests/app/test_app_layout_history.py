@@ -2,7 +2,7 @@
 one: every view (the list, one game at its end and stepped, the players, one player, the scores,
 per game, one game's characters, the dice, the export panel) with 6-player games and the
 longest player names; nothing cut, nothing overlapping, every touch target at least 48 px inside
-the window (companion.drive.layout_problems), and every bar and word of a chart inside it.
+the window (companion.demo.drive.layout_problems), and every bar and word of a chart inside it.
 Screenshots at the largest text to $HISTORY_SHOTS when set: the start screen with its History
 button, the list with the longest names (docs/screenshots/history-*-long-huge.png)."""
 
@@ -59,7 +59,7 @@ def test_every_history_view_holds_its_layout_at_every_text_size(app_dirs: Path) 
     from kivy.core.window import Window
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from companion.settings import Settings
 
     path = app_dirs / "j.sqlite3"

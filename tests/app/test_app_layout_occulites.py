@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.app, pytest.mark.long]
 
 def walk(app_dirs: Path, options: dict[str, Any], text_sizes: tuple[str, ...]) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",

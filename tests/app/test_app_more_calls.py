@@ -37,7 +37,7 @@ def test_cards_and_dispute_by_touch(app_dirs: Path) -> None:
     if "eye-for-an-eye" not in rules.game_names():
         pytest.skip("needs the Eye for an Eye engine (tribal cards are its rule)")
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     shots = Path(os.environ.get("MORE_SHOTS", str(app_dirs / "shots")))

@@ -29,7 +29,7 @@ def texts(root: Any) -> list[str]:
 def test_tiles_results_tables_and_rules_help_say_the_same_numbers(app_dirs: Path) -> None:
     import rules
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     seen: dict[str, Any] = {}

@@ -44,7 +44,7 @@ def tray(rows: list[list[tuple[str, int | None, float]]]) -> Reading:
 def test_occulites_round_by_touch_and_tray(app_dirs: Path) -> None:
     from companion import theme
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
     from companion.settings import Settings
     from rules import replay
 
@@ -248,7 +248,7 @@ def test_occulites_draft_and_layout(app_dirs: Path, size: tuple[int, int]) -> No
     (the table screen has no toggles): the draft by touch, Creatures and Predators in the
     line-up, every touch target at least 48 px inside the window in each phase."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
     from companion.settings import Settings
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
@@ -331,8 +331,8 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
     from test_occulites_adapter import render_tray
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
-    from companion.preview import CameraFeed
+    from companion.demo.drive import Driver, ManualClock, run_app
+    from companion.services.feed import CameraFeed
 
     camera = TrayCamera()
     feed = CameraFeed("tray", fps=30.0, settle_s=0.2, open_source=lambda spec: camera)
@@ -402,7 +402,7 @@ def test_occulites_resume_mid_share(app_dirs: Path) -> None:
     cards' winners from the engine."""
     from companion import theme
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
@@ -453,9 +453,9 @@ def test_no_tap_lost_while_the_camera_settles(app_dirs: Path) -> None:
     changes words in place and makes no button again (a button made again lies unplaced until
     the next layout pass, so a finger landing then touched nothing)."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
-    from companion.preview import CameraFeed
-    from companion.standin import ThrownDice
+    from companion.demo.drive import Driver, ManualClock, run_app
+    from companion.services.feed import CameraFeed
+    from companion.services.standin import ThrownDice
     from vision.synthetic import SynthDie
 
     tray = ThrownDice(fps=10.0, background_bgr=(60, 110, 50))
@@ -513,7 +513,7 @@ def test_nothing_moves_after_the_first_call(app_dirs: Path) -> None:
     from kivy.uix.button import Button
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",
@@ -566,7 +566,7 @@ def test_words_plurals_and_colours_named(app_dirs: Path) -> None:
     is drawn: on each die of the line-ups, and on each card even once it is won (the card's
     colour decides ties)."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.games.occulites.screen import DIE_RGBA
     from companion.settings import Settings
     from rules.occulites import CARDS as ALL_CARDS

@@ -20,7 +20,7 @@ def test_the_prompt_is_whole_at_huge_text(app_dirs: Path) -> None:
     from kivy.core.window import Window
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
     from companion.widgets import text_overflow
     from rules import Setup

@@ -29,7 +29,7 @@ SETS = (("3p", 3, "normal", {}, None), ("5p", 5, "normal", {}, None),
 
 def test_every_occulites_screen_pictured(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.settings import Settings
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",

@@ -52,7 +52,7 @@ def test_the_photo_table_waits_for_the_game_and_its_dice_are_the_players_to_fix(
     from kivy.core.window import Window
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
 
     shots = Path(os.environ.get("PHOTO_SHOTS", str(app_dirs / "shots")))
     folder = _photos(app_dirs / "photos", THROWS)

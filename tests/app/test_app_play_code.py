@@ -57,7 +57,7 @@ def test_every_games_final_screen_and_an_ending_by_agreement_offer_the_play(
         app_dirs: Path) -> None:
     import rules
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from companion.ending import leaders
     from companion.history import History
     from companion.history.exchange import bgstats_play

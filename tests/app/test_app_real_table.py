@@ -20,7 +20,7 @@ def _replay_folder(folder: Path) -> Path:
     """A tray filmed as images: empty, then one die thrown in that comes to rest showing 6."""
     import cv2
 
-    from companion.standin import ThrownDice
+    from companion.services.standin import ThrownDice
     from vision.synthetic import SynthDie
 
     folder.mkdir(parents=True)
@@ -36,7 +36,7 @@ def _replay_folder(folder: Path) -> Path:
 def test_companion_camera_reaches_the_dice_view_and_the_game(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     tray = _replay_folder(app_dirs / "tray")
     (app_dirs / "config").mkdir(parents=True, exist_ok=True)
@@ -81,7 +81,7 @@ def test_rendered_dice_shown_for_want_of_a_camera_never_enter_a_game(
 
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from vision import Reading
 
     class NoWebcam:
@@ -138,7 +138,7 @@ def test_rendered_dice_shown_for_want_of_a_camera_never_enter_a_game(
 def test_the_sound_follows_the_config_and_companion_audio(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     (app_dirs / "config").mkdir(parents=True, exist_ok=True)
     (app_dirs / "config" / "config.toml").write_text(
@@ -172,7 +172,7 @@ def test_damaged_files_give_a_notice_and_the_app_reaches_its_start_screen(
         app_dirs: Path) -> None:
     import rules
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.journal import Journal
     from rules import Entry
 

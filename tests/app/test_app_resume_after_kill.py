@@ -34,7 +34,7 @@ def test_resume_after_kill_dash_nine(app_dirs: Path) -> None:
     assert acked >= 12
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.journal import Journal
     from rules import replay
 

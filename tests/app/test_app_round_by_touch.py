@@ -15,7 +15,7 @@ pytestmark = pytest.mark.app
 
 def test_round_by_touch(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.games.eye_for_an_eye.look import TARGET
     from companion.journal import Journal
     from rules import replay

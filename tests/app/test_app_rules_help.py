@@ -24,7 +24,7 @@ def test_rules_help_is_written_for_players_and_fits(app_dirs: Path) -> None:
 
     import rules
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
 
     shots = Path(os.environ.get("HELP_SHOTS", str(app_dirs / "shots")))
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")

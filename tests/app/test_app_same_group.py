@@ -15,7 +15,7 @@ pytestmark = pytest.mark.app
 def test_the_same_group_is_asked_before_a_new_game_of_an_unfinished_one(
         app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
 

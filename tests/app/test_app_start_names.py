@@ -20,7 +20,7 @@ CYRILLIC_ANA = "\u0410na"
 
 def test_names_that_cannot_be_seen_or_look_alike_at_the_start_screen(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
 
     shots = Path(os.environ.get("START_SHOTS", str(app_dirs / "shots")))
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.app
 
 def test_start_screen_problems_are_whole_and_in_players_words(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from companion.journal import Journal
     from rules import Entry, Setup
 

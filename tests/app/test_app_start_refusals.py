@@ -46,7 +46,7 @@ def texts_of(root: Any) -> dict[str, float]:
 def test_every_start_refusal_is_whole_and_grows_with_the_text_size(app_dirs: Path) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from companion.startcheck import BOARDS_CAMERA
     from companion.widgets import headline, natural_size
 

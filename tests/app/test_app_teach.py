@@ -21,7 +21,7 @@ pytestmark = pytest.mark.app
 def test_a_table_is_taught_by_touch_and_forgets_it(app_dirs: Path) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from companion.teach import Source
 
     # TEACH_SHOTS=docs/screenshots writes the docs' pictures of teaching

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.app
 def test_teaching_at_the_largest_text_size_fits(app_dirs: Path) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
 
     shots = Path(os.environ.get("TEACH_SHOTS", str(app_dirs / "shots")))
     camera = Camera(photos()[0])

@@ -21,7 +21,7 @@ def test_dice_confirmed_in_play_become_the_table_s_examples(
     import cv2
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from vision import Reading
     from vision.synthetic import Scene, SynthDie, render
 

@@ -68,7 +68,7 @@ def drawn_size(label: Any, what: str) -> float:
 
 def test_texts_grow_with_the_text_size_and_big_scores_stay_whole(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, cut_text, run_app
+    from companion.demo.drive import Driver, ManualClock, cut_text, run_app
     from companion.widgets import natural_size, text_room
     from rules import Setup
 
@@ -178,7 +178,7 @@ def test_tour_of_each_game_at_huge_mid_game_and_at_its_end(app_dirs: Path) -> No
     from kivy.uix.modalview import ModalView
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from rules import Setup
 
     shots = Path(os.environ.get("TOUR_SHOTS", str(app_dirs / "shots")))

@@ -16,7 +16,7 @@ def test_tie_break_round_then_final_winner(app_dirs: Path) -> None:
     if "eye-for-an-eye" not in rules.game_names():
         pytest.skip("needs the Eye for an Eye engine (tie-breaks are its rule)")
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     clock = ManualClock()
     app = CompanionApp(clock=clock, journal_file=app_dirs / "j.sqlite3")

@@ -55,7 +55,7 @@ def _loopback_config(folder: Path) -> tuple[int, int]:
 def test_a_tournament_run_by_touch(app_dirs: Path) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
     from companion.tournament.join import scan_join_code
     from rules.tournament import ResultCorrected
 
@@ -301,7 +301,7 @@ def test_the_director_resumes_exactly_after_a_power_cut(app_dirs: Path) -> None:
     import sys
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.tournament.service import tournament_folder
 
     journal = app_dirs / "j.sqlite3"

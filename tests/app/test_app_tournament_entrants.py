@@ -32,7 +32,7 @@ def test_tapped_names_are_ticked_in_place_and_messages_do_not_push_them(
         app_dirs: Path) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, layout_problems, run_app
+    from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
 
     journal = app_dirs / "j.sqlite3"
     _journal_with_players(journal)
@@ -98,7 +98,7 @@ def test_an_entrant_is_typed_on_the_names_keyboard_and_enter_adds_it(app_dirs: P
     with the keyboard still up for the next one."""
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.startcheck import SCREEN_NAME_CHARS
     from companion.widgets import NAME_KEYS
 

@@ -22,7 +22,7 @@ def test_a_round_game_started_from_the_start_screen_is_recorded_at_its_last_call
     from dataclasses import replace
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.session import Change
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.app
 
 def test_the_network_page_shows_a_refused_report(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.tournament.desk import TournamentDesk
     from companion.tournament.store import TournamentStore
 

@@ -38,7 +38,7 @@ def test_a_table_joins_by_showing_the_code_to_its_camera(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
     from companion.tournament.desk import TournamentDesk
     from companion.tournament.store import TournamentStore
 

@@ -47,7 +47,7 @@ def _desk(db: Path) -> Any:
 def test_a_table_joins_plays_its_seated_game_and_reports(app_dirs: Path) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
 
     db, _ = _director(app_dirs)
     code = _desk(db).join_codes("127.0.0.1")[0]
@@ -151,7 +151,7 @@ def test_a_restarted_table_rejoins_and_reports_what_it_played_meanwhile(
     meanwhile typed a different result in, so the answer is a conflict, shown as such."""
     import rules
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.journal import Journal
     from companion.tournament.store import TableStore
     from rules import Entry

@@ -21,7 +21,7 @@ def test_tournament_pages_speak_in_names_and_say_when_every_result_is_in(
     import rules
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
 
     shots = shots_folder(app_dirs)
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3",

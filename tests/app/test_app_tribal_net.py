@@ -35,7 +35,7 @@ def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 def test_the_net_question_is_never_where_the_next_player_taps(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from rules import Setup
 
     shots = Path(os.environ.get("TRIBAL_NET_SHOTS", str(app_dirs / "shots")))

@@ -34,7 +34,7 @@ SHOTS = os.environ.get("TRIBAL_SCREENSHOTS")  # a folder: save the docs' screens
 
 def test_a_hand_by_touch(app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from rules import Setup
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
@@ -314,7 +314,7 @@ def test_start_screen_opens_the_tribal_village_screen(app_dirs: Path) -> None:
     """The table options are chosen on the start screen, in words (the table screen shows
     none: nothing there changes once play begins)."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
 
@@ -366,7 +366,7 @@ def test_six_players_with_gretins_to_the_end(app_dirs: Path) -> None:
     from kivy.core.window import Window
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app, touch_problems
+    from companion.demo.drive import Driver, ManualClock, run_app, touch_problems
     from rules import Setup
     from rules.tribal_village import GRETIN, VALUES
 
@@ -547,7 +547,7 @@ def test_nothing_moves_under_a_finger(app_dirs: Path) -> None:
     from conftest import LONG_NAMES
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from rules import Setup
 
     players = LONG_NAMES[:6]
@@ -598,7 +598,7 @@ def test_plurals_and_refusals_where_the_players_look(app_dirs: Path) -> None:
     """ "1 trick", "1 token", "1 point" (never "1 tricks"); a refused call shows the engine's
     reason in the verdict box, whole and in the verdict's size."""
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, cut_text, run_app
+    from companion.demo.drive import Driver, ManualClock, cut_text, run_app
     from rules import Setup
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")

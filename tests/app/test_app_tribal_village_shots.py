@@ -31,7 +31,7 @@ def test_every_tribal_village_screen_shot(app_dirs: Path) -> None:
     from dataclasses import replace
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from rules import Setup
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")

@@ -25,7 +25,7 @@ def test_a_second_app_on_the_same_folder_shows_the_game_and_takes_no_call(
         app_dirs: Path) -> None:
     import rules
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.journal import Journal
     from companion.session import TableSession
 

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.app
 def test_two_unfinished_games_are_both_resumable_and_a_drop_can_be_taken_back(
         app_dirs: Path) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
     seen: dict[str, Any] = {}

@@ -38,7 +38,7 @@ class Lines(logging.Handler):
 
 def shot(app: Any, d: Any, shots: Path, name: str, problems: list[str]) -> None:
     """A screenshot at 800x480, and what the layout check finds wrong on it."""
-    from companion.drive import layout_problems
+    from companion.demo.drive import layout_problems
 
     d.screenshot(shots / f"voice-{name}.png")
     problems.extend(f"{name}: {p}" for p in layout_problems(app.sm.current_screen, (800, 480)))
@@ -54,7 +54,7 @@ def until(condition: Any, what: str) -> Generator[int, None, None]:
 
 def test_calls_heard_aloud_by_touch(app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.games.eye_for_an_eye.calls import HEARD_SECONDS
     from companion.journal import Journal
 
@@ -136,7 +136,7 @@ def test_six_players_huge_text_and_settings_without_a_microphone(
         app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion import settings as settings_mod
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
     from companion.games.eye_for_an_eye.table import EyeTable
     from companion.games.eye_for_an_eye.voice import EyeVoice
     from companion.voice.phrases import read_heard

@@ -14,7 +14,7 @@ import child_app  # noqa: F401  (first: the environment of an app child process)
 
 def main() -> None:
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     app = CompanionApp(clock=ManualClock(), journal_file=Path(sys.argv[1]))
 

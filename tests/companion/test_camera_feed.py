@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.preview import CameraFeed
+from companion.services.feed import CameraFeed
 
 
 @dataclass
@@ -57,7 +57,7 @@ def thrown(values: tuple[int, ...]) -> list[Any]:
 
 
 def test_feed_reports_a_thrown_roll_once_and_stops_when_released() -> None:
-    from companion.standin import ThrownDice
+    from companion.services.standin import ThrownDice
 
     tray = ThrownDice()
     feed = CameraFeed("tray", fps=100.0, open_source=lambda spec: tray)
@@ -100,7 +100,7 @@ def test_dice_lying_in_the_tray_or_moved_when_no_roll_is_expected_are_not_rolls(
     """Last game's dice in the tray when the camera starts are not a roll; a throw while the
     game expects none (a player tidying up) is a settled view for the boards, not a roll; and
     the next throw, once the game expects one, is."""
-    from companion.standin import ThrownDice
+    from companion.services.standin import ThrownDice
 
     tray = ThrownDice()
     tray.throw(thrown((4, 4)))
@@ -236,7 +236,7 @@ def test_feed_reads_through_the_motion_gate_within_its_budget() -> None:
     """Frames at 30 a second (virtual time): every frame is taken (its motion measured) but
     the full reader runs on at most ``reads_per_s`` of them in any second, most rarely while
     all is still, and a throw is still one roll."""
-    from companion.standin import ThrownDice
+    from companion.services.standin import ThrownDice
 
     tray = ThrownDice(fps=30.0)
     feed = CameraFeed("tray", fps=500.0, reads_per_s=6, open_source=lambda spec: tray)
@@ -409,7 +409,7 @@ def test_a_folder_of_photos_waits_for_the_game_each_photo_for_one_roll_it_asks_f
 
 def test_a_photo_is_one_roll_however_long_it_is_held_and_waits_for_a_roll_to_be_expected(
         ) -> None:
-    from companion.preview import PhotoThrows
+    from companion.services.feed import PhotoThrows
     from vision import Reading
     from vision.types import Die
 

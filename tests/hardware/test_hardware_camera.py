@@ -262,7 +262,7 @@ def test_opencv_webcam_unplugged_mid_game_then_reconnects() -> None:
 def test_opencv_missing_webcam_falls_back_to_synthetic_with_a_warning(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from companion.standin import stand_in_camera
+    from companion.services.standin import stand_in_camera
 
     monkeypatch.setattr(cv2, "VideoCapture", lambda *_: FakeWebcam(
         {"plugged": False, "opened": 0, "n": 0}, 7))
@@ -521,7 +521,7 @@ def test_precedence_with_the_apps_setting(monkeypatch: pytest.MonkeyPatch) -> No
 def test_auto_passes_over_a_backend_that_fails_to_load(monkeypatch: pytest.MonkeyPatch) -> None:
     """A Pi camera stack that will not even load (numpy 1/2 clash: ValueError) is passed over
     like a missing camera, and the reason is kept in the warning."""
-    from companion.standin import stand_in_camera
+    from companion.services.standin import stand_in_camera
     from hardware.camera import picam
 
     def broken(self: object) -> None:

@@ -69,7 +69,7 @@ def test_display_check_follows_the_environment(monkeypatch: pytest.MonkeyPatch) 
 def test_camera_probe_reports_the_failure_and_what_to_do(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion.standin import stand_in_camera
+    from companion.services.standin import stand_in_camera
 
     monkeypatch.setenv("COMPANION_CAMERA", f"replay:{tmp_path / 'none'}")
     checks = [c for c in run_checks(tmp_path / "absent.toml", probe_camera=True,

@@ -119,7 +119,7 @@ def test_realtime_synthetic_paces_frames_on_the_clock() -> None:
 
 
 def test_with_the_vision_renderer() -> None:
-    from companion.standin import stand_in_camera
+    from companion.services.standin import stand_in_camera
     from vision import synthetic as vs
 
     with stand_in_camera({"seed": 11, "realtime": False, "fps": 10, "width": 320,
@@ -133,7 +133,7 @@ def test_with_the_vision_renderer() -> None:
 
 
 def test_icon_dice_tumble_through_their_own_icon_set() -> None:
-    from companion.standin import stand_in_camera
+    from companion.services.standin import stand_in_camera
     from vision import synthetic as vs
 
     name, faces = next(iter(vs.ICON_SETS.items()))

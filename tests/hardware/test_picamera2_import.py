@@ -29,7 +29,7 @@ PROBE = """
 import json, sys, warnings
 sys.path[:0] = json.loads(sys.argv[2])
 sys.path.extend(json.loads(sys.argv[1]))
-from companion.standin import stand_in_camera
+from companion.services.standin import stand_in_camera
 from hardware.camera import open_source
 from hardware.camera.picam import Picamera2LoadError, Picamera2Source, import_picamera2
 from hardware.diagnose import check_picamera2

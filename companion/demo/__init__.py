@@ -1,6 +1,6 @@
 """`companion demo`: a scripted 3-player round played through the real app, offscreen.
 
-The clock is a :class:`~companion.drive.ManualClock` moved on by the script, so a three-minute
+The clock is a :class:`~companion.demo.drive.ManualClock` moved on by the script, so a three-minute
 round takes a few seconds. Every call is made by touching the screen's widgets, as a player
 would. Screenshots of each screen, the final standings and the game file go into the output
 folder.
@@ -45,7 +45,7 @@ def run_demo(output: Path, game: str = GAME, size: tuple[int, int] = (800, 480),
     os.environ.pop("COMPANION_CONFIG", None)
 
     from companion.compose import CompanionApp
-    from companion.drive import Driver, ManualClock, run_app
+    from companion.demo.drive import Driver, ManualClock, run_app
 
     output.mkdir(parents=True, exist_ok=True)
     clock = ManualClock()

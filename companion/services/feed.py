@@ -48,8 +48,8 @@ from typing import Any, Protocol
 
 from calibration.zones import Zone
 from companion.contract import Snapshot
-from companion.standin import LABEL as STAND_IN_LABEL
-from companion.standin import stand_in_camera
+from companion.services.standin import LABEL as STAND_IN_LABEL
+from companion.services.standin import stand_in_camera
 from companion.theme import PALETTES
 from hardware.camera import CameraChoice
 from vision import DiceReader, Profile, Reading
