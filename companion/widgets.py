@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, overload
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
@@ -38,9 +38,32 @@ def load_kv() -> None:
         Builder.load_file(str(KV))
 
 
-def w(kind: str, **kwargs: Any) -> Any:
-    """A widget of one of the styled classes in app.kv ("TButton", "TLabel", "Panel"...)."""
-    return Factory.get(kind)(**kwargs)
+#: The styled classes of app.kv, each by the Python class it is built on (mypy sees that
+#: class where a screen makes one with :func:`w`).
+LabelKind = Literal["TLabel", "THeading", "FitLabel"]
+ButtonKind = Literal["TButton", "TBigButton", "FitButton"]
+#: Each name :func:`w` makes -> the Python class its widget is (tests/companion/test_widgets.py
+#: holds these to app.kv's rules and to the overloads below).
+KINDS: dict[str, type[Widget]] = {}
+
+
+@overload
+def w(kind: LabelKind, **kwargs: Any) -> FitLabel: ...
+@overload
+def w(kind: ButtonKind, **kwargs: Any) -> FitButton: ...
+@overload
+def w(kind: Literal["TSpinner"], **kwargs: Any) -> FitSpinner: ...
+@overload
+def w(kind: Literal["TInput"], **kwargs: Any) -> TypingInput: ...
+@overload
+def w(kind: Literal["Panel"], **kwargs: Any) -> Panel: ...
+@overload
+def w(kind: Literal["Bar"], **kwargs: Any) -> Bar: ...
+def w(kind: str, **kwargs: Any) -> Widget:
+    """A widget of one of the styled classes in app.kv ("TButton", "TLabel", "Panel"...), typed
+    as the Python class it is built on; a name that is none of them is a type error."""
+    made: Widget = Factory.get(kind)(**kwargs)
+    return made
 
 
 #: How far a text may shrink to fit its box before it is shortened: never below this share of
@@ -444,6 +467,11 @@ def show_picture(image: Image, rgb: Any) -> None:
     image.texture = texture
     image.opacity = 1
     image.canvas.ask_update()
+
+
+KINDS.update({**dict.fromkeys(get_args(LabelKind), FitLabel),
+              **dict.fromkeys(get_args(ButtonKind), FitButton),
+              "TSpinner": FitSpinner, "TInput": TypingInput, "Panel": Panel, "Bar": Bar})
 
 
 __all__ = ["Bar", "Panel", "fmt_clock", "fmt_clock_at", "load_kv", "show_picture", "w"]

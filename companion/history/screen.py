@@ -47,6 +47,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.slider import Slider
+from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import AppHost
@@ -609,7 +610,7 @@ class HistoryScreen(Screen):
         for key, b in self.tabs.items():
             b.background_color = theme.SELECT if key == view else theme.BUTTON
         self.top_bar.clear_widgets()
-        shown = [self.heading, self.back_button] if in_game else [
+        shown: list[Widget] = [self.heading, self.back_button] if in_game else [
             self.heading, self.game_spin, self.player_spin, self.export_button,
             self.back_button]
         for widget in shown:

@@ -305,10 +305,10 @@ class DiceocalypseScreen(TableScreen):
                          on_release=lambda *_, p=p: self.choose_card_player(p))
                 tab.player = p
                 self.card_tabs.add_widget(tab)
-        for tab in self.card_tabs.children:
-            colour = theme.SELECT if tab.player == chosen else theme.BUTTON
-            if list(tab.background_color) != list(colour):
-                tab.background_color = colour
+        for child in self.card_tabs.children:
+            colour = theme.SELECT if child.player == chosen else theme.BUTTON
+            if list(child.background_color) != list(colour):
+                child.background_color = colour
         calls = by_player.get(chosen or "", [])
         shown = [(chosen or "", words) for words, _ in calls]
         if shown == self._cards_shown:
