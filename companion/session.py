@@ -95,6 +95,26 @@ G = TypeVar("G", bound=Game[Any])
 H = TypeVar("H", bound=Game[Any])
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Something the players asked for was not done: ``reason`` in words (the whole message
+    shown), ``illegal`` the engine's refusal when it refused a call."""
+
+    reason: str
+    illegal: IllegalCall | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the table is told that is no refusal ("Undid: Ana: Bank")."""
+
+    text: str
+
+
+#: What a session tells the table beside the game: one type, set in one place.
+Notice = Refusal | Note
+
+
 class TableSession(Generic[G]):
     """One game at the table: call, journal, undo/redo, the round clock, listeners."""
 
@@ -105,9 +125,9 @@ class TableSession(Generic[G]):
         self.game_id = game_id
         self._now = clock
         self.listeners: list[Listener] = []
-        self.message = ""
-        #: The engine's refusal :attr:`message` says (its call and reason), if it says one.
-        self.refused: IllegalCall | None = None
+        #: What the table is told beside the game (set only by :meth:`refuse`, :meth:`note`
+        #: and :meth:`clear_notice`): a refusal, a note, or nothing.
+        self.notice: Notice | None = None
         prompt = self.prompt()
         self._round = prompt.round
         self.clock = RoundClock(prompt.clock or UNTIMED, clock=clock, elapsed=elapsed)
@@ -194,7 +214,7 @@ class TableSession(Generic[G]):
         checked = self.game.check(call, at)
         self.journal.record_call(self.game_id, Entry(checked.text(), normalise_time(at)))
         events = self.game.apply(checked, at)
-        self.message = ""
+        self.notice = None
         self._after_change()
         self.tell(SessionChange(Change.CALL, tuple(events)))
         return events
@@ -217,10 +237,31 @@ class TableSession(Generic[G]):
 
     def refuse(self, why: str, refusal: IllegalCall | None = None) -> None:
         """Say why something the players asked for was not done (``refusal``: the engine's,
-        when it refused a call)."""
-        self.message = why
-        self.refused = refusal
+        when it refused a call); the listeners are told."""
+        self.notice = Refusal(why, refusal)
         self.tell(Change.REFUSED)
+
+    def note(self, text: str) -> None:
+        """Tell the table something that is no refusal ("Undid: ...", what the camera read);
+        "" clears the notice."""
+        self.notice = Note(text) if text else None
+
+    def clear_notice(self) -> None:
+        """The last notice has been read: a new call, a tap that starts one."""
+        self.notice = None
+
+    @property
+    def message(self) -> str:
+        """The notice's words ("" with none)."""
+        notice = self.notice
+        return "" if notice is None else notice.reason if isinstance(notice, Refusal) \
+            else notice.text
+
+    @property
+    def refused(self) -> IllegalCall | None:
+        """The engine's refusal the notice says (its call and reason), if it says one."""
+        notice = self.notice
+        return notice.illegal if isinstance(notice, Refusal) else None
 
     def undo(self) -> Entry | None:
         """Take back the last call (journal first, as for a call); None when there is none."""
@@ -233,7 +274,7 @@ class TableSession(Generic[G]):
             self.refuse(not_saved(e, self.journal))
             return None
         entry = self.game.undo()
-        self.message = ""
+        self.notice = None
         self._after_change()
         self.save_clock()  # the live calls no longer carry the latest time
         self.tell(Change.UNDO)
@@ -249,7 +290,7 @@ class TableSession(Generic[G]):
             self.refuse(not_saved(e, self.journal))
             return None
         entry = self.game.redo()
-        self.message = ""
+        self.notice = None
         self._after_change()
         self.save_clock()
         self.tell(Change.REDO)
@@ -325,4 +366,5 @@ class TableSession(Generic[G]):
 
 
 __all__ = ["CLOCK_SAVE_EVERY", "GAME_CHANGED", "NOT_SAVED", "Change", "Cue", "Listener",
-           "MonotonicClock", "SessionChange", "TableSession", "not_saved"]
+           "MonotonicClock", "Note", "Notice", "Refusal", "SessionChange", "TableSession",
+           "not_saved"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.session import TableSession
+from companion.session import Refusal, TableSession
 
 
 def refusal_reason(session: TableSession[Any]) -> str:
@@ -12,9 +12,10 @@ def refusal_reason(session: TableSession[Any]) -> str:
     made: the engine's refusal of ``Ana: Bank`` reads ``"Ana's first banked turn must be worth
     at least 1000; this turn has 50"``. Any other message (a notice, the journal's refusal)
     is returned whole."""
-    refused = session.refused
-    if refused is not None and refused.call is not None and str(refused) == session.message:
-        return refused.reason
+    notice = session.notice
+    if isinstance(notice, Refusal) and notice.illegal is not None \
+            and notice.illegal.call is not None and str(notice.illegal) == notice.reason:
+        return notice.illegal.reason
     return session.message
 
 

@@ -72,7 +72,7 @@ class TableScreen(Screen):
 
     def say(self, text: str) -> None:
         """Show a message to the players (where the screen shows the engine's refusals)."""
-        self.session.message = text
+        self.session.note(text)
         self.refresh()
 
     def close(self) -> None:

@@ -174,7 +174,8 @@ class ForgeModel:
         """Take the session's refusal, and drop half-made taps once the table moved on."""
         game = self.game
         if self.session.message:  # a refusal: the engine's reason
-            self.message, self.session.message = self.session.message, ""
+            self.message = self.session.message
+            self.session.clear_notice()
         s = game.state
         key = (len(game.history), game.waiting_for())
         if key != self.wait_key:  # the table moved on: drop half-built taps

@@ -537,8 +537,8 @@ class DiceocalypseTable:
         if e is None:
             return
         if self.selected is None and len(e.values) >= e.needed and None not in e.values:
-            self.session.message = (f"{e.player}'s {plural(e.needed, 'die', 'dice')} "
-                                    "entered: tap a die to change it, or Clear")
+            self.session.note(f"{e.player}'s {plural(e.needed, 'die', 'dice')} "
+                              "entered: tap a die to change it, or Clear")
             return
         try:
             if self.selected is not None and self.selected <= len(e.values):
@@ -546,13 +546,13 @@ class DiceocalypseTable:
             else:
                 self.entry = e.add(v)
         except ValueError as err:
-            self.session.message = str(err)
+            self.session.note(str(err))
         self.selected = None
 
     def clear_entry(self) -> None:
         """Clear the roll being entered; a camera reading kept while numbers typed by hand
         stood (:attr:`unused`) is taken instead."""
-        self.session.message = ""
+        self.session.clear_notice()
         unused, self.unused = self.unused, None
         if self.entry is not None:
             self.entry = RollEntry(self.entry.player, self.entry.needed,
@@ -637,8 +637,8 @@ class DiceocalypseTable:
         if e.typed:  # a number typed by hand is never overwritten by the camera
             self.unused = reading
             seen = plural(len(reading.dice), "die", "dice")
-            self.session.message = (f"The camera read {seen}; the numbers typed by hand stay. "
-                                    "Clear takes the camera's.")
+            self.session.note(f"The camera read {seen}; the numbers typed by hand stay. "
+                              "Clear takes the camera's.")
             return None
         self.unused = None
         self.entry = read_roll(reading, e.player, e.needed, die=e.die)
@@ -654,10 +654,10 @@ class DiceocalypseTable:
         if self.camera_on:
             self.camera_on = False
         elif camera is None:
-            self.session.message = "No camera: choose one in Settings"
+            self.session.note("No camera: choose one in Settings")
         elif not camera.rolls_count:
-            self.session.message = (f"The picture is {camera.label}: its rolls are not the "
-                                    "table's; enter them by touch")
+            self.session.note(f"The picture is {camera.label}: its rolls are not the "
+                              "table's; enter them by touch")
         else:
             self.camera_on = True
 

@@ -373,7 +373,7 @@ class ArenaCalls:
         nothing (the results screen starts the next round)."""
         if self.game.state.phase != "playing":
             return  # between rounds or at the end the clock stands: nothing to start
-        self.session.message = ""  # the pause (or the clock going on) is the news now
+        self.session.clear_notice()  # the pause (or the clock going on) is the news now
         if self.session.clock.state == "over":  # the round's end taken back by Undo
             self.builder.clear()
             self.session.try_call(TimeUp())
@@ -423,7 +423,7 @@ class ArenaCalls:
         if why is not None:
             self._refuse(why)
             return None
-        self.session.message = ""  # a new call: the last refusal has been read
+        self.session.clear_notice()  # a new call: the last refusal has been read
         want_count, want_target = self.call_shape(player, action)
         self.builder.actor = player
         self.builder.action = action
@@ -476,7 +476,7 @@ class ArenaCalls:
             self.drop_heard("cancelled")
             return
         self.builder.clear()
-        self.session.message = ""
+        self.session.clear_notice()
         self._building()
 
     # -- calls heard aloud --------------------------------------------------------------------
@@ -497,7 +497,7 @@ class ArenaCalls:
                 return
         seconds = ASK_SECONDS if heard.ambiguous else HEARD_SECONDS
         self.heard = Waiting(heard, self.now() + seconds)
-        self.session.message = ""
+        self.session.clear_notice()
         self._building()
 
     def asks(self, player: str) -> bool:
@@ -526,7 +526,7 @@ class ArenaCalls:
         if w.heard.table is TableWord.UNDO:
             entry = self.session.undo()
             if entry is not None:
-                self.session.message = f"Undid: {entry.call}"
+                self.session.note(f"Undid: {entry.call}")
                 self.session.tell(Change.BUILDING)
             return None
         if w.heard.table is TableWord.YARRA_MARK:

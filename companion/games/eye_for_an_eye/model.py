@@ -144,7 +144,7 @@ class ArenaModel:
 
     def say(self, text: str, *, refused: bool = False) -> None:
         """A notice ("Undid: ...") or a refusal (the camera's) in the message box."""
-        self.calls.session.message = text
+        self.calls.session.note(text)
         self.refused = refused
 
     @property

@@ -301,7 +301,8 @@ class TribalTable:
         unknown = set(changes) - {f.name for f in fields(self)}
         if unknown:
             raise TypeError(f"TribalTable has no choice {', '.join(sorted(unknown))}")
-        self.session.message = self.notice = ""
+        self.session.clear_notice()
+        self.notice = ""
         for k, v in changes.items():
             setattr(self, k, v)
 
