@@ -25,7 +25,7 @@ from companion.journal import Journal
 from companion.store import StoreError
 from hardware.audio.clock import Cue, CueName, RoundClock
 from rules import Call, Entry, Event, Game, IllegalCall, RulesError, Setup, from_setup
-from rules.core import Prompt, normalise_time
+from rules.core import Prompt
 
 MonotonicClock = Callable[[], float]
 
@@ -211,9 +211,9 @@ class TableSession(Generic[G]):
         # The engine judges the call first (a refusal changes nothing), the journal takes it
         # (on disk), and only then does the game change: a journal that fails (disk full, a
         # pulled card) leaves game, redo list and journal exactly as they were.
-        checked = self.game.check(call, at)
-        self.journal.record_call(self.game_id, Entry(checked.text(), normalise_time(at)))
-        events = self.game.apply(checked, at)
+        prepared = self.game.prepare(call, at)
+        self.journal.record_call(self.game_id, Entry(prepared.call.text(), prepared.at))
+        events = self.game.commit(prepared)
         self.notice = None
         self._after_change()
         self.tell(SessionChange(Change.CALL, tuple(events)))

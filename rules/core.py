@@ -44,6 +44,7 @@ __all__ = [
     "InvalidCall",
     "Placings",
     "PlayerResult",
+    "Prepared",
     "Prompt",
     "RulesError",
     "Setup",
@@ -724,6 +725,19 @@ def options_from_mapping(options_cls: type[OptionsT], raw: Mapping[str, Any] | N
 S = TypeVar("S")
 
 
+@dataclass(frozen=True)
+class Prepared(Generic[S]):
+    """A call judged against one state of a game, and the game after it
+    (:meth:`Game.prepare`): ``before`` the state it was judged on, ``after`` the state it
+    makes, ``events`` what happens."""
+
+    call: Call
+    at: float | None
+    before: S
+    after: S
+    events: list[Event]
+
+
 class Game(ABC, Generic[S]):
     """A game in progress: its setup, its state, its history, undo and redo.
 
@@ -900,6 +914,15 @@ class Game(ABC, Generic[S]):
         Raises :class:`InvalidCall` for words that are no call, :class:`IllegalCall` for a call
         not allowed now. Either way the game is left exactly as it was.
         """
+        return self.commit(self.prepare(call, at))
+
+    def prepare(self, call: Call | str, at: float | None = None) -> Prepared[S]:
+        """Judge a call and work out the game after it, without changing the game: what
+        :meth:`commit` makes the game, once (a table journals the call in between, so a
+        journal that fails leaves the game as it was, and the call is worked out once).
+
+        Raises :class:`InvalidCall` or :class:`IllegalCall` exactly as :meth:`apply` would.
+        """
         call = self._as_call(call)
         at = normalise_time(at)
         if self.is_over:
@@ -909,10 +932,18 @@ class Game(ABC, Generic[S]):
             events = self._apply(new_state, call, at)
         except IllegalCall as e:
             raise e.about(call) from e
-        self._done.append((self._state, Entry(call.text(), at)))
-        self._state = new_state
+        return Prepared(call, at, self._state, new_state, events)
+
+    def commit(self, prepared: Prepared[S]) -> list[Event]:
+        """Make the game what :meth:`prepare` worked out; returns what happened. Raises
+        :class:`IllegalCall` when the game changed since (a prepared call is for one state)."""
+        if prepared.before is not self._state:
+            raise IllegalCall("the game changed after the call was judged: judge it again",
+                              prepared.call)
+        self._done.append((self._state, Entry(prepared.call.text(), prepared.at)))
+        self._state = prepared.after
         self._undone.clear()
-        return events
+        return prepared.events
 
     def _as_call(self, call: object) -> Call:
         """Words read as a call; a call as it is; anything else refused with an InvalidCall
@@ -930,15 +961,7 @@ class Game(ABC, Generic[S]):
         Raises :class:`InvalidCall` or :class:`IllegalCall` exactly as :meth:`apply` would.
         Useful where :meth:`legal_calls` can only list a sample (a screen greying out choices).
         """
-        call = self._as_call(call)
-        at = normalise_time(at)
-        if self.is_over:
-            raise IllegalCall("the game is over", call)
-        try:
-            self._apply(copy.deepcopy(self._state), call, at)
-        except IllegalCall as e:
-            raise e.about(call) from e
-        return call
+        return self.prepare(call, at).call
 
     def is_legal(self, call: Call | str, at: float | None = None) -> bool:
         """True when :meth:`apply` would take this call now (nothing changes either way)."""

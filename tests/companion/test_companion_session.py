@@ -346,3 +346,33 @@ def test_listeners_are_told_typed_changes_with_their_events_and_cues(journal: Jo
                                        Change.REFUSED]
     assert {c.kind for c in heard} & GAME_CHANGED == {Change.UNDO, Change.REDO}
     assert all(c.events == () and c.cue is None for c in heard)
+
+
+def test_a_call_is_worked_out_once_then_journalled_then_made(journal: Journal,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    """The session works a call out once (Game.prepare), journals it, then makes the game
+    what was worked out (Game.commit); on the old code it was worked out twice, by check and
+    again by apply, two copies of the state each call. A prepared call is for one state: once
+    the game moved on it is refused, never made over the new state."""
+    session = TableSession.new(journal, rules.Setup("dice-ocalypse", ("Ana", "Ben"), {}, 1),
+                               "test")
+    game = session.game
+    runs: list[object] = []
+    real = game._apply
+
+    def counted(state: Any, call: Any, at: Any) -> Any:
+        runs.append(call)
+        return real(state, call, at)
+
+    monkeypatch.setattr(game, "_apply", counted)
+    call = game.legal_calls()[0]
+    runs.clear()  # (listing the legal calls judges candidates)
+    session.call(call)
+    assert runs == [call]
+    assert journal.load(session.game_id).entries == game.history
+    stale = game.prepare(game.legal_calls()[0])
+    session.call(game.legal_calls()[0])
+    with pytest.raises(rules.IllegalCall, match="the game changed after the call was judged"):
+        game.commit(stale)
+    assert len(game.history) == 2
