@@ -14,15 +14,12 @@ from companion.games.eye_for_an_eye.model import ArenaModel
 from companion.games.eye_for_an_eye.screen import ArenaScreen, BetweenScreen
 from companion.session import SessionChange, TableSession
 from companion.voice.phrases import HeardCall
-from hardware.audio.clock import CueName
+from hardware.audio import CUE_SOUNDS
 from hardware.buttons import ButtonEvent
 from rules import RulesError
 from rules.eye_for_an_eye import EyeForAnEye
 from vision import Reading
 
-#: The round clock's moments -> the announcer's sounds.
-CUE_SOUNDS: dict[CueName, str] = {"start": "yarra_mark", "one_minute": "one_minute",
-                                  "ten_seconds": "ten_seconds", "end": "yarra_bung"}
 #: What happened in the arena -> an effect.
 EVENT_SOUNDS = {"knockout": "knockout"}
 
