@@ -218,14 +218,16 @@ class FitText:
         least = self._wanted * self.min_fit
         # a wrapped text breaks a word wider than its room in the middle ("Bartholome / w
         # Kemp"): its longest word must fit the width as well
-        words = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", label.text).split() if wrap else []
+        # (measured once, at the size wanted: a word's width follows its size)
+        text = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", label.text) if label.markup else label.text
+        words = text.split() if wrap else []
         longest = max(words, key=len) if words else ""
+        per_size = natural_size(label, size, None, longest)[0] / size if longest else 0.0
         for _ in range(4):
             nw, nh = natural_size(label, size, wrap)
             scale = min(1.0, width / nw) if nw > 0 else 1.0
-            if longest:
-                ww = natural_size(label, size, None, longest)[0]
-                scale = min(scale, wrap / ww) if ww > 0 and wrap else scale
+            if per_size > 0 and wrap:
+                scale = min(scale, wrap / (per_size * size))
             if height is not None and nh > height:
                 scale = min(scale, height / nh)
             if scale >= 1.0 or size <= least:
