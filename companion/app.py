@@ -399,13 +399,19 @@ class AppCore(App):
 
     def on_settled_roll(self, reading: Reading) -> None:
         """Main thread: a settled roll reaches the game, unless it comes from a stand-in the
-        players did not choose (rendered dice are never taken for theirs). While the game
-        expects a roll, the roll log keeps it for the dice statistics."""
+        players did not choose (rendered dice are never taken for theirs). The game says
+        whether it took it (:meth:`took_roll`)."""
         self.last_roll = reading
         if self.table is not None and self.cameras.rolls_count:
-            if self.session is not None and reading.dice and self.session.prompt().roll:
-                self.rolls.record(self.session.game_id, reading)
             self.table.on_roll(reading)
+
+    def took_roll(self, reading: Reading) -> None:
+        """The game took these dice as the players' roll: the roll log keeps them."""
+        recorded = self.rolls.recorded
+        if recorded is not None and recorded[0] is reading:
+            return  # the same picture, told twice
+        if self.session is not None and reading.dice:
+            self.rolls.record(self.session.game_id, reading)
 
     # -- the roll log (docs/history.md) -----------------------------------------------------
 

@@ -190,6 +190,12 @@ class Host(Fonts, Protocol):
     def vision_profile(self) -> Profile | None:
         """vision's profile of the calibration profile in use (palette, face sets)."""
 
+    def took_roll(self, reading: Reading) -> None:
+        """The game took the camera's dice in ``reading`` as the players' roll (a settled roll
+        it read, or a picture read when they tapped Camera): the roll log keeps them for the
+        dice statistics. The game is the one gate: dice it ignores (the camera off, faces no
+        face set reads, a tray it does not read) are not kept."""
+
     def correct_roll(self, reading: Reading, corrections: Mapping[int, str]) -> None:
         """The players confirmed or corrected dice the camera read: ``corrections`` maps a
         die's index in ``reading.dice`` to the face they gave ("1".."6" for pips, the face's
@@ -217,7 +223,8 @@ class TableGame(Protocol):
 
     def on_roll(self, reading: Reading) -> None:
         """The camera saw a roll settle (main thread): a die arrived and tumbled while the
-        game's prompt expected a roll; only rolls that may count arrive."""
+        game's prompt expected a roll; only rolls that may count arrive. A game that takes
+        them as the roll tells :meth:`Host.took_roll`."""
 
     def on_settled(self, reading: Reading) -> None:
         """The camera saw the dice lie still after any change, rolls and handling alike (dice

@@ -530,3 +530,85 @@ def test_every_history_screen_fits_800x480(app_dirs: Path, club_journal: Path,
 
     run_app(app, script, timeout=300)
     assert problems == []
+
+
+def test_only_rolls_the_game_takes_enter_the_roll_log(app_dirs: Path) -> None:
+    """The roll log keeps the camera's dice only when the game took them as the roll: not a
+    Dice-ocalypse roll while the players have the camera off (they enter rolls by touch), not
+    a Dice Forge roll while no face set reads its faces, not the Occulites' settled tray (they
+    read line-ups with Camera), whose Camera reading is kept once a round."""
+    from companion.compose import CompanionApp
+    from companion.contract import Snapshot
+    from companion.demo.drive import Driver, ManualClock, run_app
+    from vision import Reading
+
+    path = app_dirs / "j.sqlite3"
+    app = CompanionApp(clock=ManualClock(), journal_file=path)
+    camera = TableCamera()
+    app.cameras.feed = camera  # type: ignore[assignment]
+
+    def written(count: int) -> Iterator[int]:
+        for _ in range(600):  # the roll log writes on its own thread
+            if len(_rolls(path)) >= count:
+                break
+            yield 1
+        yield 3  # a roll written late would show now
+        assert len(_rolls(path)) == count
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield from begin(d, "dice-ocalypse")
+        s, scr = app.session, app.game_screen
+        assert s is not None and scr.camera_on and s.prompt().roll
+        d.tap(scr.camera_button)  # the players turn the camera off
+        yield 2
+        assert not scr.camera_on
+        app.on_settled_roll(Reading((_die(200.0, 3, 0.95),), (480, 640)))
+        yield 2
+        assert not s.log and app.rolls.recorded is None
+        d.tap(scr.camera_button)
+        yield 2
+        taken = Reading((_die(300.0, 5, 0.95),), (480, 640))
+        app.on_settled_roll(taken)
+        yield 2
+        assert s.log[-1].call == "Ana: Roll 5"
+        yield from written(1)
+        app.end_game()
+        yield 2
+
+        # Dice Forge with no face set for its faces: the players tap the faces.
+        yield from begin(d, "dice-forge")
+        s, scr = app.session, app.game_screen
+        assert app.cameras.profile is None or not scr.camera_ready()
+        app.on_settled_roll(Reading((_die(100.0, 4, 0.95),), (480, 640)))
+        yield 2
+        assert app.rolls.recorded is not None and app.rolls.recorded[0] is taken
+        app.end_game()
+        yield 2
+
+        # The Occulites: tribes, then the dice are rolled and lined up.
+        yield from begin(d, "occulites")
+        s, scr = app.session, app.game_screen
+        g = s.game
+        d.tap(scr.tribe_buttons["Palaudis"])
+        yield 1
+        d.tap(scr.rows["Ben"].header)
+        yield 1
+        d.tap(scr.tribe_buttons["Hydris"])
+        yield 2
+        assert g.phase == "allocate"
+        tray = Reading(tuple(_die(60.0 + 60 * i, 1 + i % 6, 0.95, colour="green")
+                             for i in range(6)), (480, 640))
+        app.on_settled_roll(tray)  # the roll settles: the players line their dice up
+        yield 2
+        assert app.rolls.recorded is not None and app.rolls.recorded[0] is taken
+        camera.snap = Snapshot(1, None, tray, False)
+        d.tap(scr.read_button)
+        yield 2
+        assert app.rolls.recorded is not None and app.rolls.recorded[0] is tray
+        yield from written(2)
+        d.tap(scr.read_button)  # read again (a die fixed): the same round's dice
+        yield 2
+        yield from written(2)
+
+    run_app(app, script, timeout=180)
+    assert len(_rolls(path)) == 2

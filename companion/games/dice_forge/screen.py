@@ -148,8 +148,10 @@ class DiceForgeScreen(TableScreen):
             self.refresh()
             return
         snap = camera.latest()
-        self.do(lambda: self.model.read(
-            self.model.settled if snap is None or snap.moving else snap.reading))
+        reading = self.model.settled if snap is None or snap.moving else snap.reading
+        if reading is not None:
+            self.host.took_roll(reading)
+        self.do(lambda: self.model.read(reading))
 
     # -- drawing ----------------------------------------------------------------------------
 

@@ -159,6 +159,8 @@ class DiceocalypseTable:
     entry: RollEntry | None = None
     selected: int | None = None  # die index chosen for a correction
     read_from: ReadFrom | None = None
+    #: The last camera reading taken as a roll (the roll log keeps each: Host.took_roll).
+    taken: Reading | None = None
     #: A reading that came while numbers typed by hand were entered: kept, not applied
     #: (Clear takes it instead of the typed numbers).
     unused: Reading | None = None
@@ -641,6 +643,7 @@ class DiceocalypseTable:
                               "Clear takes the camera's.")
             return None
         self.unused = None
+        self.taken = reading
         self.entry = read_roll(reading, e.player, e.needed, die=e.die)
         self.read_from = (reading, self.entry, read_order(reading))
         self.selected = None

@@ -336,9 +336,12 @@ class DiceocalypseScreen(TableScreen):
 
     def _then_draw(self, action: Callable[[], object]) -> None:
         """A tap: the model acts; a call it made redraws through the session, anything else
-        (a choice, a refusal) is drawn here."""
-        before = len(self.game.history)
+        (a choice, a refusal) is drawn here. Camera dice the model took as the roll (a
+        reading, or the one kept aside while typed numbers stood) go to the roll log."""
+        before, taken = len(self.game.history), self.model.taken
         action()
+        if self.model.taken is not None and self.model.taken is not taken:
+            self.host.took_roll(self.model.taken)
         if len(self.game.history) == before:
             self.draw()
 

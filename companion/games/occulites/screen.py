@@ -117,6 +117,7 @@ class OcculitesScreen(TableScreen):
         self.controls: dict[str, Any] = {}  # each panel control by the model's key
         self.panels: dict[str, Any] = {}  # each phase's controls, made once
         self.shown_panel = ""
+        self._logged_round = -1  # the round whose dice the roll log has (read_camera)
         # the dice's (number, colour name) sizes and the headers' (name, points, doing) sizes,
         # fitted to their room (_fit_slots)
         self._slot_sizes: tuple[float, ...] = (host.fs(22), host.fs(15))
@@ -545,6 +546,11 @@ class OcculitesScreen(TableScreen):
             self.model.notice = why
             self.draw()
             return
+        # the round's dice, as rolled and lined up, go to the roll log once: a second
+        # reading of the same round (a die put right) is the same roll
+        if self._logged_round != self.game.state.round:
+            self._logged_round = self.game.state.round
+            self.host.took_roll(reading)
         self.apply_reading(reading)
 
     def apply_reading(self, reading: Reading) -> dict[str, LineupRead]:
