@@ -28,7 +28,7 @@ from kivy.core.window import Window
 from kivy.logger import Logger
 from kivy.metrics import sp
 from kivy.properties import NumericProperty
-from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.screenmanager import Screen, ScreenManager
 
 from calibration.zones import Zone
 from companion import settings as settings_mod
@@ -46,10 +46,14 @@ from companion.contract import (
 from companion.games import plugins
 from companion.history.recorder import RollRecorder, check_corrections
 from companion.journal import Journal
+from companion.services import plays
 from companion.services.camera import CameraService
 from companion.services.feed import CameraFeed, Source
+from companion.services.keyboard import typing, use_keyboard
 from companion.services.music import Music
 from companion.services.seats import SeatButtons
+from companion.services.shown import Shown
+from companion.services.teaching import Teaching
 from companion.session import (
     NOT_SAVED,
     Change,
@@ -88,7 +92,6 @@ class AppCore(App):
                  tick_seconds: float = 0.1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Table Companion"
-        self._app_screens = screens
         self._listeners: list[SessionListener] = []
         self._stop_listeners: list[Callable[[], None]] = []
         journal_file = Path(journal_file) if journal_file is not None else None
@@ -107,9 +110,6 @@ class AppCore(App):
         self.session: TableSession[Any] | None = None
         self.table: TableGame | None = None
         self.plugin: GamePlugin | None = None
-        self.sm: ScreenManager | None = None
-        self.screens: dict[str, Screen] = {}
-        self.previous = "start"
         self._ticker: Any = None
         #: The arcade buttons and the seats' lights (companion.services.seats).
         self.buttons = SeatButtons()
@@ -118,17 +118,20 @@ class AppCore(App):
         self.last_events: Sequence[Event] = ()  # what the last call did (for the log, tests)
         #: The roll log kept during play, on a thread of its own (companion.history.recorder).
         self.rolls = RollRecorder(self.journal)
-        self._teacher: Teacher | None = None  # made when first needed (companion.teach)
         #: The cyclic garbage collector's long walks, only while nobody touches (built: once
         #: the start screen is).
         self.collector = IdleCollector()
         self._collecting: Any = None
+        #: The screens the app shows (companion.services.shown).
+        self.shown = Shown(screens, self.collector)
         #: The camera the table chose, its calibration, its gate (companion.services.camera).
         self.cameras = CameraService(config=self.config_file, notices=self.notices,
                                      flag=camera_flag, open_source=open_camera,
                                      on_roll=self._roll_from_camera,
                                      on_view=self._view_from_camera,
-                                     on_examples=self._refit_taught)
+                                     on_examples=lambda: self.teaching.refit())
+        #: The table's teacher for the profile in use (companion.services.teaching).
+        self.teaching = Teaching(lambda: self._settings, self.cameras)
         self.cameras.use(camera if camera is not None else self.cameras.open(self._settings))
         #: What the speaker plays, for the listener to take away from what it hears.
         self.played = Played(clock=clock)
@@ -162,81 +165,30 @@ class AppCore(App):
 
     @property
     def teacher(self) -> Teacher | None:
-        """The table's teacher (companion.teach), for the calibration profile in use: the one
-        Settings names, the current one for "default" (or one called "default" when there is
-        none yet; with "none" in Settings what is taught is kept there but not read with)."""
-        name = self._teach_target()
-        if self._teacher is not None and self._teacher.name != name:
-            self._teacher.retire()  # Settings chose another profile
-            self._teacher = None
-        if self._teacher is None:
-            from companion.paths import profile_store
+        """The table's teacher (companion.services.teaching), for the profile in use."""
+        return self.teaching.teacher
 
-            self._teacher = Teacher(profile_store(), name,
-                                    lambda profile: self._taught(name, profile))
-            self.add_stop_listener(self._teacher.close)
-        return self._teacher
+    @property
+    def sm(self) -> ScreenManager | None:
+        return self.shown.sm
 
-    def _teach_target(self) -> str:
-        """The name of the profile teaching the dice keeps its lessons in."""
-        chosen = self._settings.calibration_profile
-        if chosen not in ("", "none", "default"):
-            return chosen
-        from companion.paths import profile_store
+    @property
+    def screens(self) -> dict[str, Screen]:
+        return self.shown.screens
 
-        try:
-            return profile_store().current_name() or "default"
-        except (ValueError, OSError):  # a damaged pointer file: teach "default"
-            return "default"
-
-    def _taught(self, name: str, profile: Profile) -> None:
-        """The teacher's thread: profile ``name`` was taught; read with it from the next
-        frame, if it is still the one in use (not with "none" in Settings: nothing
-        calibrated is read then)."""
-        if self._settings.calibration_profile == "none" or self._teach_target() != name:
-            return
-        self.cameras.taught(profile)
-
-    def _refit_taught(self) -> None:
-        """The profile in use holds dice taught here: the teacher fits them again for the
-        models in use, where they were fitted for others."""
-        teacher = self.teacher
-        if teacher is not None:
-            teacher.refresh()
+    @property
+    def previous(self) -> str:
+        return self.shown.previous
 
     def show(self, name: str) -> None:
-        assert self.sm is not None
-        later = self._app_screens.later
-        if name not in self.screens and name in later:
-            self._add_screen(later[name](self))  # built when first opened (memory)
-        if self.sm.current != name:
-            self.previous = self.sm.current
-            self.sm.current = name
+        self.shown.show(name, self)
 
     def drop_screen(self, name: str) -> None:
-        """Let go of one of the app's screens built when first opened (``AppScreens.later``),
-        unless it shows now: its memory goes back to the table; it is built again when next
-        opened."""
-        screen = self.screens.get(name)
-        if name in self._app_screens.later and screen is not None and self.sm is not None \
-                and self.sm.current != name:
-            self.sm.remove_widget(self.screens.pop(name))
-            if self.sm.transition.screen_out is screen:  # the last screen left: let go
-                self.sm.transition.screen_out = self.sm.current_screen
-            del screen
-            # A screen's widgets hold each other (bound callbacks): only the cycle collector
-            # frees them, their textures with them, and it may not run for minutes. It is
-            # collected at the table's next rest (after its last timers: a scroll bar's fade).
-            self.collector.soon()
+        """Let go of one of the app's screens built when first opened (see Shown.drop)."""
+        self.shown.drop(name)
 
     def back(self) -> None:
-        if self.table is None:
-            self.show("start")
-        elif self.previous in self.screens and self.previous not in ("settings", "dice",
-                                                                      "teach", "start"):
-            self.show(self.previous)
-        else:
-            self.show(self.table.screens[0].name)
+        self.show(self.shown.back_to(self.table.screens[0].name if self.table else None))
 
     def undo(self) -> None:
         """Take back the last call, and say which (the players see what Undo took back)."""
@@ -283,13 +235,9 @@ class AppCore(App):
         # built again at another text size, and the old one must be freed.
         self._collecting = self.collector.install(Clock, Window)
         Window.clearcolor = theme.BACKGROUND
-        sm = ScreenManager(transition=NoTransition())
-        self.sm = sm
         self.use_keyboard(self._settings.keyboard)
-        for screen in (self._app_screens.start(self), self._app_screens.dice(self)):
-            self._add_screen(screen)
-        sm.current = "start"
-        self._start_page().on_pre_enter()
+        sm = self.shown.make(self)
+        self.shown.start_page().on_pre_enter()
         Window.bind(on_key_down=self._on_key_down)
         return sm
 
@@ -297,32 +245,10 @@ class AppCore(App):
                      _modifiers: Any) -> bool:
         """A plugged-in keyboard's key, when no text field is being typed in: N (or Page
         Down) asks a table of photos for its next photo. True when the key was used."""
-        if not (text in ("n", "N") or key == PAGE_DOWN) or self._typing():
+        if not (text in ("n", "N") or key == PAGE_DOWN) or typing(self.sm):
             return False
         camera = self.cameras.feed
         return camera is not None and camera.next_photo()
-
-    def _typing(self) -> bool:
-        """A text field has the keyboard (a name being typed): keys are its own."""
-        from kivy.uix.textinput import TextInput
-
-        root = self.sm
-        return root is not None and any(isinstance(w, TextInput) and w.focus
-                                        for w in root.walk(restrict=True))
-
-    def _start_page(self) -> StartPage:
-        start = self.screens["start"]
-        if not isinstance(start, StartPage):
-            raise TypeError(f"the start screen {type(start).__name__} is not a StartPage")
-        return start
-
-    def _add_screen(self, screen: Screen) -> None:
-        assert self.sm is not None
-        old = self.screens.pop(screen.name, None)
-        if old is not None:
-            self.sm.remove_widget(old)
-        self.screens[screen.name] = screen
-        self.sm.add_widget(screen)
 
     # -- listeners ----------------------------------------------------------------------------
 
@@ -365,6 +291,7 @@ class AppCore(App):
         dice = self.screens.get("dice")
         if dice is not None:
             dice.on_leave()
+        self.teaching.on_stop()
         self.cameras.close()
         self.rolls.close()
         self.music.close()
@@ -417,17 +344,8 @@ class AppCore(App):
 
     def correct_roll(self, reading: Reading, corrections: Mapping[int, str]) -> None:
         check_corrections(reading, corrections)
-        self._teach_from(reading, corrections)
+        self.teaching.from_play(reading, corrections)
         self.rolls.correct(reading, corrections)
-
-    def _teach_from(self, reading: Reading, corrections: Mapping[int, str]) -> None:
-        """Dice the players confirmed or corrected in play teach the table (the crops the
-        camera kept of that picture; none kept: nothing to learn from)."""
-        feed = self.cameras.feed
-        crops = feed.crops_of(reading) if feed is not None else None
-        teacher = self.teacher if crops and corrections else None
-        if teacher is not None and crops is not None:
-            teacher.add_play(reading, corrections, crops)
 
     def _sync_camera(self) -> None:
         """The camera follows the game: running while it reads dice, told whose roll it
@@ -463,17 +381,11 @@ class AppCore(App):
             if session.game.name not in plugins():
                 raise RulesError(f"the game {session.game.name!r} has no table screen here")
         except (JournalError, RulesError) as e:
-            try:
-                folder = self.journal.path.parent / "cannot-resume"
-                kept = self.journal.export_readable(game_id, folder)
-                written = f"What could be read of it is in {kept}."
-                self.journal.mark_broken(game_id, str(e))
-            except NOT_SAVED as not_kept:  # a read-only or full card: say it, change nothing
-                written = f"It could not be marked so: {not_saved(not_kept, self.journal)}"
+            told = plays.set_aside(self.journal, game_id, e)
             start = self.screens.get("start")
             if isinstance(start, StartPage):
                 start.refresh_resume()
-                start.show_notice([f"Game {game_id} cannot be resumed: {e}. {written}"])
+                start.show_notice([told])
             return None
         except NOT_SAVED as e:  # the journal cannot be read now (a failing card)
             start = self.screens.get("start")
@@ -517,7 +429,7 @@ class AppCore(App):
         self.table = table
         session.subscribe(self.on_session)
         for screen in table.screens:
-            self._add_screen(screen)
+            self.shown.add(screen)
         self.music.set_music()
         self._sync_camera()
         self.update_leds()
@@ -538,10 +450,7 @@ class AppCore(App):
             self.session.unsubscribe(self.on_session)
         if self.table is not None:
             self.table.close()
-            if self.sm is not None:
-                for screen in self.table.screens:
-                    if self.screens.get(screen.name) is screen:
-                        self.sm.remove_widget(self.screens.pop(screen.name))
+            self.shown.remove(self.table.screens)
         self.sounds.stop_music()
         self.session = None
         self.table = None
@@ -556,18 +465,7 @@ class AppCore(App):
         session = self.session
         if session is None or not session.game.is_over:
             return None
-        return self._play_link_of(session.game_id)
-
-    def _play_link_of(self, game_id: int) -> str | None:
-        """The BG Stats link of a game the journal holds as a play (over, or ended by the
-        players), None when it is none."""
-        from companion.history import History
-        from companion.history.exchange import bgstats_link, bgstats_play
-
-        with History(self.journal) as history:
-            history.summarise(game_id)
-            summary = history.game(game_id)
-            return bgstats_link(bgstats_play(summary)) if summary.is_over else None
+        return plays.play_link(self.journal, session.game_id)
 
     def end_game(self, ending: Ending | None = None) -> str | None:
         """Leave the game (see :meth:`companion.contract.Host.end_game`): ended by the players
@@ -579,7 +477,7 @@ class AppCore(App):
             try:
                 if ending is not None and not session.game.is_over:
                     self.journal.finish(session.game_id, ending=ending)
-                    link = self._play_link_of(session.game_id)
+                    link = plays.play_link(self.journal, session.game_id)
                 else:
                     self.journal.discard_empty(session.game_id)
             except NOT_SAVED as e:  # a read-only or full card: the game stays as it was
@@ -588,7 +486,7 @@ class AppCore(App):
         self._detach()
         self.update_leds()
         self.show("start")
-        self._start_page().on_pre_enter()
+        self.shown.start_page().on_pre_enter()
         return link
 
     # -- the clock, the session and the buttons ---------------------------------------------
@@ -666,50 +564,16 @@ class AppCore(App):
         looks = (s.font_scale, s.palette) != (old.font_scale, old.palette)
         current = self.sm.current if self.sm is not None else "settings"
         if looks and self.sm is not None:  # every screen again, in the new sizes and colours
-            self._rebuild_screens()
+            self.shown.rebuild(self)
         if self.session is not None and (looks or s.parry_seconds != old.parry_seconds):
             self._attach(self.session, pause=False)
         if self.sm is not None:
-            self.show(current if current in self.screens or current in self._app_screens.later
-                      else "settings")
+            self.show(current if self.shown.knows(current) else "settings")
 
     def use_keyboard(self, setting: str) -> str:
-        """Type names and folders on the on-screen keyboard (docked at the bottom; the screen
-        lifts a field it would hide, see widgets.TypingInput) unless a keyboard is plugged in
-        ("auto"), always ("on-screen"), or never ("physical"). Returns Kivy's keyboard mode."""
-        from hardware.keyboard import typing_keyboards
-
-        on_screen = setting == "on-screen" or (setting == "auto" and not typing_keyboards())
-        mode = keyboard_mode(on_screen)
-        from kivy.config import Config
-
-        Config.set("kivy", "keyboard_mode", mode)  # in memory (config.ini is not written)
-        Window.use_syskeyboard = True  # a plugged-in keyboard types in every mode
-        Window.allow_vkeyboard = Window.docked_vkeyboard = on_screen
-        Window.single_vkeyboard = True
-        Window.softinput_mode = ""  # the screen lifts a field itself (widgets.TypingInput)
-        self.keyboard_mode = mode
-        return mode
-
-    def _rebuild_screens(self) -> None:
-        """The start screen again (keeping what was chosen on it) and the app's screens built
-        when next opened: text sizes and colours are fixed when a screen is built."""
-        assert self.sm is not None
-        old = self.screens.get("start")
-        start = self._app_screens.start(self)
-        if isinstance(old, StartPage) and isinstance(start, StartPage):
-            start.restore(old.choices())
-        self._add_screen(start)
-        for name in self._app_screens.later:
-            screen = self.screens.pop(name, None)
-            if screen is not None:
-                self.sm.remove_widget(screen)
+        """The keyboard Settings chose (companion.services.keyboard); Kivy's mode."""
+        self.keyboard_mode = use_keyboard(setting)
+        return self.keyboard_mode
 
 
-def keyboard_mode(on_screen: bool) -> str:
-    """Kivy's name for the keyboard mode: a plugged-in keyboard always types; the on-screen
-    one is docked at the bottom of the screen."""
-    return "systemanddock" if on_screen else "system"
-
-
-__all__ = ["AppCore", "keyboard_mode"]
+__all__ = ["AppCore"]
