@@ -16,7 +16,6 @@ from typing import Protocol
 
 from companion.commands import (
     appliance,
-    calibrate,
     demo,
     doctor,
     hear,
@@ -27,6 +26,7 @@ from companion.commands import (
     stats,
     tournament,
 )
+from companion.commands.calibrate import command as calibrate
 
 
 class CommandModule(Protocol):

@@ -24,7 +24,9 @@ from kivy.uix.screenmanager import Screen
 from companion.app import AppCore
 from companion.contract import AppHost, AppScreens
 from companion.games import plugins
-from companion.screens import DiceScreen, SettingsScreen, StartScreen
+from companion.screens.dice import DiceScreen
+from companion.screens.settings import SettingsScreen
+from companion.screens.start import StartScreen
 from companion.settings import Settings
 from companion.tournament.hub import TournamentHub
 from companion.voice.service import ListeningService

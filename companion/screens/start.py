@@ -1,5 +1,6 @@
-"""The app's own screens (Kivy), shared by every game: start, settings, the live dice view.
+"""The start screen: a new game (the game, its options, the players), started or resumed.
 
+Its unfinished games (Resume, Drop, Undo drop) are :mod:`companion.screens.unfinished`.
 Import this module only after Kivy's environment is set (see ``companion.commands.start``).
 """
 
@@ -13,55 +14,31 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.image import Image
-from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 import rules
-from companion import settings as settings_mod
 from companion import startcheck, theme
 from companion.contract import AppHost
-from companion.frame import confirm, dialog, wrapped
+from companion.frame import dialog, wrapped
 from companion.games import plugins
 from companion.journal import GameRecord
+from companion.screens.lists import fill_list
+from companion.screens.notice import STARTED_WITH_A_PROBLEM, notice_view
+from companion.screens.unfinished import UnfinishedGames
 from companion.session import NOT_SAVED, not_saved
-from companion.widgets import NAME_KEYS, fit_whole, fmt_clock, headline, show_picture, w
-from companion.words import plural
+from companion.widgets import NAME_KEYS, fit_whole, fmt_clock, headline, w
 from rules import Setup
 
 MAX_PLAYERS = 6
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
-#: Seconds a dropped game can be taken back from the start screen.
-UNDO_DROP_SECONDS = 20.0
 #: The longest player name the table's screens show whole at six players and the largest text
 #: (the rules allow longer ones, e.g. in game files; the start screen asks for this many).
 SCREEN_NAME_CHARS = startcheck.SCREEN_NAME_CHARS
-#: The Settings screen's words for "leave it to the config file".
-AS_CONFIGURED = "as configured"
 
 
-def ago(seconds: float) -> str:
-    """How long ago, in words (for the list of unfinished games)."""
-    minutes = int(seconds // 60)
-    if minutes < 1:
-        return "just now"
-    if minutes < 60:
-        return f"{minutes} min ago"
-    hours = minutes // 60
-    if hours < 24:
-        return f"{hours} h ago"
-    days = hours // 24
-    return "yesterday" if days == 1 else f"{days} days ago"
-
-
-#: The start screen's line while the start-up notice (a damaged file, ...) is news.
-STARTED_WITH_A_PROBLEM = "Started with a problem: see the notice"
-
-
-class StartScreen(Screen):
+class StartScreen(UnfinishedGames, Screen):
     """A new game: the game, its options in words, the players (typed on the on-screen
     keyboard, or a recent group in one tap), characters or teams where the game has them; and
     every unfinished game, to resume or drop (asked first, and undoable for a while)."""
@@ -138,11 +115,8 @@ class StartScreen(Screen):
         self.noticed = False  # the start-up notice has been shown (or is about to be)
         self.notice: ModalView | None = None  # the start-up notice, once shown
         self.notice_text: Any = None
-        self.unfinished_view: ModalView | None = None
         self.recent_view: ModalView | None = None
         self.confirm_view: ModalView | None = None
-        self.dropped: int | None = None  # the game last dropped, while it can be taken back
-        self._drop_timer: Any = None
         self.names: list[Any] = []
         self.seated = False  # the last group has been seated (once, when the app starts)
         self.problem_view: ModalView | None = None
@@ -306,134 +280,14 @@ class StartScreen(Screen):
     def show_notice(self, notices: Sequence[str]) -> None:
         """A dismissable notice over the start screen (a damaged file, a game that cannot be
         resumed)."""
-        view = ModalView(size_hint=(0.9, 0.8), auto_dismiss=True)
-        box = w("Panel", orientation="vertical", padding=10, spacing=8, bg=theme.PANEL)
-        box.add_widget(w("THeading", text="Before you play", size_hint_y=None, height=40))
-        # wrapped in full, never cut: a long notice scrolls
-        text = Label(text="\n\n".join(notices), halign="left", valign="top",
-                     font_size=self.app.fs(16), color=theme.TEXT, size_hint_y=None)
-        text.bind(width=lambda wid, v: setattr(wid, "text_size", (v - 30, None)),
-                  texture_size=lambda wid, v: setattr(wid, "height", v[1]))
-        scroll = ScrollView(do_scroll_x=False, bar_width=8)
-        scroll.add_widget(text)
-        box.add_widget(scroll)
 
-        def close(*_: Any) -> None:
-            view.dismiss(animation=False)
+        def closed() -> None:
             self.message.text = self.read_only_line()
             if self.message.text:
                 self.message.color = theme.DANGER
 
-        box.add_widget(w("TButton", text="OK", size_hint_y=None, height=56, on_release=close))
-        view.add_widget(box)
-        self.notice = view
-        self.notice_text = text
-        view.open(animation=False)
-
-    # -- unfinished games ----------------------------------------------------------------------
-
-    def refresh_resume(self) -> None:
-        """The Resume button says how many games wait (it never moves; it is off with none)."""
-        n = len(self.app.journal.unfinished())
-        self.resume_button.text = f"Resume ({n})" if n else "Resume"
-        self.resume_button.disabled = n == 0
-
-    def describe(self, record: GameRecord) -> str:
-        """An unfinished game in words: which game, who, how far, when."""
-        plugin = plugins().get(record.setup.game)
-        title = plugin.title if plugin is not None else record.setup.game
-        last = record.clock.round if record.clock is not None else None
-        far = plural(record.calls, "call") + (f", round {last}" if last and last > 1 else "")
-        return (f"[b]{title}[/b]: {', '.join(record.setup.players)}\n"
-                f"{far}, started {ago(time.time() - record.started)}")
-
-    def show_unfinished(self) -> None:
-        """Every unfinished game: Resume, or Drop (asked first)."""
-        records = self.app.journal.unfinished()
-        view = ModalView(size_hint=(0.94, 0.92), auto_dismiss=True)
-        box = w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.PANEL)
-        box.add_widget(w("THeading", text="Unfinished games", size_hint_y=None, height=40))
-        grid = GridLayout(cols=1, spacing=6, size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
-        self.resume_buttons: dict[int, Any] = {}
-        self.drop_buttons: dict[int, Any] = {}
-
-        def resume(gid: int) -> None:
-            view.dismiss(animation=False)
-            self.app.resume_game(gid)
-
-        def drop(gid: int) -> None:
-            view.dismiss(animation=False)
-            self.ask_drop(gid)
-
-        for record in records:
-            row = BoxLayout(size_hint_y=None, height=68, spacing=6)
-            label = w("TLabel", text=self.describe(record), markup=True, halign="left",
-                      font_size=self.app.fs(15), shorten=False)
-            row.add_widget(label)
-            b = w("TButton", text="Drop", size_hint_x=None, width=90,
-                  on_release=lambda *_, g=record.id: drop(g))
-            self.drop_buttons[record.id] = b
-            row.add_widget(b)
-            b = w("TBigButton", text="Resume", size_hint_x=None, width=130,
-                  font_size=self.app.fs(20), on_release=lambda *_, g=record.id: resume(g))
-            self.resume_buttons[record.id] = b
-            row.add_widget(b)
-            grid.add_widget(row)
-        scroll = ScrollView(do_scroll_x=False, bar_width=8)
-        scroll.add_widget(grid)
-        box.add_widget(scroll)
-        box.add_widget(w("TButton", text="Close", size_hint_y=None, height=56,
-                         on_release=lambda *_: view.dismiss(animation=False)))
-        view.add_widget(box)
-        self.unfinished_view = view
-        view.open(animation=False)
-
-    def ask_drop(self, game_id: int) -> None:
-        record = next((r for r in self.app.journal.unfinished() if r.id == game_id), None)
-        if record is None:
-            return
-        self.confirm_view = confirm(
-            self.app, "Drop this game?",
-            f"{self.describe(record)}\n\nIt will no longer be offered for resume (it stays in "
-            f"the history). You can take it back for {UNDO_DROP_SECONDS:.0f} s.",
-            "Drop", lambda: self.discard(game_id), no="Keep it")
-
-    def discard(self, game_id: int) -> None:
-        """Stop offering a game for resume (it stays in the journal, marked finished); for a
-        while, Undo drop brings it back."""
-        try:
-            self.app.journal.finish(game_id)
-        except NOT_SAVED as e:  # a read-only or full card: said, nothing changed
-            self.message.text = not_saved(e, self.app.journal)
-            self.message.color = theme.DANGER
-            return
-        self.dropped = game_id
-        self.message.text = "Game dropped."
-        self.message.color = theme.MUTED
-        self.undo_drop_button.width, self.undo_drop_button.opacity = 150, 1
-        self.undo_drop_button.disabled = False
-        if self._drop_timer is not None:
-            self._drop_timer.cancel()
-        self._drop_timer = Clock.schedule_once(lambda dt: self._forget_drop(),
-                                               UNDO_DROP_SECONDS)
-        self.refresh_resume()
-
-    def undo_drop(self) -> None:
-        if self.dropped is not None:
-            try:
-                self.app.journal.reopen(self.dropped)
-                self.message.text = "Dropped game back: Resume it when you like."
-            except NOT_SAVED as e:
-                self.message.text = not_saved(e, self.app.journal)
-                self.message.color = theme.DANGER
-        self._forget_drop()
-        self.refresh_resume()
-
-    def _forget_drop(self) -> None:
-        self.dropped = None
-        self.undo_drop_button.width, self.undo_drop_button.opacity = 0, 0
-        self.undo_drop_button.disabled = True
+        self.notice, self.notice_text = notice_view(self.app, notices, closed)
+        self.notice.open(animation=False)
 
     # -- players -------------------------------------------------------------------------------
 
@@ -445,8 +299,6 @@ class StartScreen(Screen):
         """Recent groups of players, from the games played here: one tap seats them."""
         groups = self.app.journal.recent_groups()
         view = ModalView(size_hint=(0.8, 0.85), auto_dismiss=True)
-        box = w("Panel", orientation="vertical", padding=8, spacing=6, bg=theme.PANEL)
-        box.add_widget(w("THeading", text="Recent players", size_hint_y=None, height=40))
         # a group of six long names takes two lines
         grid = GridLayout(cols=1, spacing=6, size_hint_y=None, row_default_height=76,
                           row_force_default=True)
@@ -464,12 +316,7 @@ class StartScreen(Screen):
             grid.add_widget(b)
         if not groups:
             grid.add_widget(w("TLabel", text="No games played here yet", color=theme.MUTED))
-        scroll = ScrollView(do_scroll_x=False, bar_width=8)
-        scroll.add_widget(grid)
-        box.add_widget(scroll)
-        box.add_widget(w("TButton", text="Close", size_hint_y=None, height=56,
-                         on_release=lambda *_: view.dismiss(animation=False)))
-        view.add_widget(box)
+        fill_list(view, "Recent players", grid)
         self.recent_view = view
         view.open(animation=False)
 
@@ -689,255 +536,4 @@ def options_need_camera(screen: StartScreen) -> bool:
     return screen.option_words("track_allocation") == startcheck.BOARDS_CAMERA
 
 
-
-
-#: The Settings screen's words for the values it stores.
-CAMERA_WORDS = dict(zip(settings_mod.CAMERAS, (
-    AS_CONFIGURED, "find one", "Pi camera", "USB camera", "rendered dice (no camera)",
-    "no camera"), strict=True))
-PALETTE_WORDS = {"okabe-ito": "colour-blind safe", "classic": "classic"}
-BUTTON_WORDS = {"default": "the usual map", "none": "no buttons"}
-KEYBOARD_WORDS = {"auto": "on screen unless one is plugged in", "on-screen": "on screen",
-                  "physical": "plugged-in keyboard"}
-#: Voice calls: off, or on (when a microphone is found) at a sensitivity (docs/voice.md).
-VOICE_WORDS = {"off": "off", "careful": "on, careful", "normal": "on", "eager": "on, eager"}
-MICROPHONE_WORDS = dict(zip(settings_mod.MICROPHONES, (
-    AS_CONFIGURED, "find one", "USB (ALSA)", "desktop (PipeWire)", "no microphone"),
-    strict=True))
-
-
-def _words(table: dict[str, str], value: str) -> str:
-    return table.get(value, value)
-
-
-def _value(table: dict[str, str], words: str) -> str:
-    return next((v for v, w in table.items() if w == words), words)
-
-
-class SettingsScreen(Screen):
-    """Camera, calibration profile, button map, volume, soundtrack folder, keyboard, colours,
-    text size, Eye for an Eye's parry window, where the live dice show, voice calls and the
-    microphone: in words. The heading's line says what was saved, or what is wrong (no
-    microphone found)."""
-
-    def __init__(self, app: AppHost, **kwargs: Any) -> None:
-        super().__init__(name="settings", **kwargs)
-        self.app = app
-        root = w("Panel", orientation="vertical", padding=8, spacing=4, bg=theme.BACKGROUND)
-        s = app.settings
-        small = app.fs(16)
-        heading = BoxLayout(size_hint_y=None, height=44, spacing=8)
-        heading.add_widget(w("THeading", text="Settings", size_hint_x=0.28))
-        self.message = w("TLabel", text="", color=theme.DANGER, font_size=small,
-                         halign="right", valign="middle", shorten=True,
-                         shorten_from="right")
-        self.message.bind(size=lambda wid, v: setattr(wid, "text_size", v))
-        heading.add_widget(self.message)
-        root.add_widget(heading)
-        grid = GridLayout(cols=4, spacing=4, row_default_height=48, row_force_default=True,
-                          size_hint_y=None, height=6 * 48 + 5 * 4)
-
-        def spin(table: dict[str, str], value: str) -> Any:
-            words = _words(table, value)
-            return w("TSpinner", text=words, values=list(dict.fromkeys([*table.values(), words])),
-                     font_size=small)
-
-        self.camera = spin(CAMERA_WORDS, s.camera)
-        self.profile = w("TSpinner", text=s.calibration_profile, font_size=small,
-                         values=self.profile_choices(s.calibration_profile))
-        self.buttons = spin(BUTTON_WORDS, s.button_map)
-        # "as configured" says what that is: the volume playing now when none is set here
-        configured = f"{AS_CONFIGURED} ({round(app.volume * 100)}%)" \
-            if s.volume is None else AS_CONFIGURED
-        volume = configured if s.volume is None else f"{round(s.volume * 100)}%"
-        self.volume = w("TSpinner", text=volume, font_size=small,
-                        values=[configured, *(f"{v}%" for v in range(0, 101, 10))])
-        self.folder = w("TInput", text=s.soundtrack_folder, font_size=small,
-                        hint_text="the usual music folder")
-        self.keyboard = spin(KEYBOARD_WORDS, s.keyboard)
-        self.palette = spin(PALETTE_WORDS, s.palette)
-        self.text_size_spin = w("TSpinner", text=s.text_size, font_size=small,
-                                values=list(settings_mod.TEXT_SIZES))
-        self.parry = w("TSpinner", text=f"{s.parry_seconds:g} s", font_size=small,
-                       values=[f"{v} s" for v in (2, 3, 4, 5, 6, 8)])
-        self.dice_view = w("TSpinner", text=s.dice_view, font_size=small,
-                           values=list(settings_mod.DICE_VIEWS))
-        self.voice = spin(VOICE_WORDS, "off" if s.voice_calls == "off"
-                          else s.voice_sensitivity)
-        self.microphone = spin(MICROPHONE_WORDS, s.microphone)
-        for label, widget in (("Camera", self.camera), ("Calibration", self.profile),
-                              ("Buttons", self.buttons), ("Volume", self.volume),
-                              ("Music folder", self.folder), ("Keyboard", self.keyboard),
-                              ("Colours", self.palette), ("Text size", self.text_size_spin),
-                              ("Parry (Eye)", self.parry), ("Dice view", self.dice_view),
-                              ("Voice calls", self.voice), ("Microphone", self.microphone)):
-            grid.add_widget(w("TLabel", text=label, halign="right", size_hint_x=0.5,
-                              font_size=small))
-            grid.add_widget(widget)
-        root.add_widget(grid)
-        swatches = BoxLayout(size_hint_y=None, height=36, spacing=4)
-        self.swatches = swatches
-        root.add_widget(swatches)
-        root.add_widget(Widget())  # what is left of the height, at larger screens
-        bottom = BoxLayout(size_hint_y=None, height=60, spacing=6)
-        # End game is not here: it lives in each game's Menu, asked first
-        bottom.add_widget(w("TButton", text="Back", on_release=lambda *_: app.back()))
-        bottom.add_widget(w("TBigButton", text="Save", on_release=lambda *_: self.save()))
-        root.add_widget(bottom)
-        self.add_widget(root)
-        self.palette.bind(text=lambda *_: self.show_swatches())
-        self.show_swatches()
-
-    @staticmethod
-    def profile_choices(chosen: str) -> list[str]:
-        """"default" (the current profile), "none", and every stored profile by name."""
-        from companion.paths import profile_store
-
-        try:
-            stored = profile_store().names()
-        except OSError:  # an unreadable config folder must not stop the settings
-            stored = []
-        return list(dict.fromkeys(["default", "none", *stored, chosen]))
-
-    def on_pre_enter(self, *args: Any) -> None:
-        self.profile.values = self.profile_choices(self.profile.text)
-        self.say_microphone()
-
-    def say_microphone(self) -> None:
-        """No microphone found (voice calls on): the heading's line says so."""
-        from companion.voice.service import microphone_status
-
-        status = microphone_status(self.app.settings, self.app.config_file)
-        if not status.found and self.app.settings.voice_calls != "off" \
-                and not self.message.text:
-            self.message.text = status.words
-            self.message.color = theme.MUTED
-
-    def show_swatches(self) -> None:
-        self.swatches.clear_widgets()
-        for i in range(MAX_PLAYERS):
-            colour = theme.player_colour(_value(PALETTE_WORDS, self.palette.text), i)
-            swatch = w("Panel", bg=colour)
-            swatch.add_widget(w("TLabel", text=f"Seat {i + 1}", color=theme.text_on(colour)))
-            self.swatches.add_widget(swatch)
-
-    def save(self) -> None:
-        volume = self.volume.text
-        s = settings_mod.Settings(
-            camera=_value(CAMERA_WORDS, self.camera.text),
-            calibration_profile=self.profile.text or "default",
-            button_map=_value(BUTTON_WORDS, self.buttons.text),
-            volume=None if volume.startswith(AS_CONFIGURED) else int(volume.rstrip("%")) / 100,
-            soundtrack_folder=self.folder.text.strip(),
-            keyboard=_value(KEYBOARD_WORDS, self.keyboard.text),
-            palette=_value(PALETTE_WORDS, self.palette.text),
-            text_size=self.text_size_spin.text,
-            parry_seconds=float(self.parry.text.split()[0]),
-            round_seconds=self.app.settings.round_seconds, dice_view=self.dice_view.text,
-            voice_calls="off" if _value(VOICE_WORDS, self.voice.text) == "off" else "auto",
-            microphone=_value(MICROPHONE_WORDS, self.microphone.text),
-            voice_sensitivity=_value(VOICE_WORDS, self.voice.text)
-            if _value(VOICE_WORDS, self.voice.text) != "off"
-            else self.app.settings.voice_sensitivity)
-        try:
-            self.app.apply_settings(s)
-            now = self.app.screens.get("settings", self)  # built again for new text sizes
-            now.message.text = "Saved."
-            now.message.color = theme.ACCENT
-        except settings_mod.SettingsError as e:
-            self.message.text = str(e)
-            self.message.color = theme.DANGER
-
-
-class DiceScreen(Screen):
-    """The camera picture with vision's dice overlay, from the camera feed, off the UI thread."""
-
-    def __init__(self, app: AppHost, **kwargs: Any) -> None:
-        super().__init__(name="dice", **kwargs)
-        self.app = app
-        root = w("Panel", orientation="vertical", padding=6, spacing=4, bg=theme.BACKGROUND)
-        top = BoxLayout(size_hint_y=None, height=56, spacing=6)
-        top.add_widget(w("THeading", text="Live dice"))
-        # the players show the companion their own dice (companion.teach.screen)
-        self.teach_button = w("TButton", text="Teach", size_hint_x=None, width=140,
-                              on_release=lambda *_: app.show("teach"))
-        top.add_widget(self.teach_button)
-        # a table of photos (replay:FOLDER) waits for the game; this shows the next one now
-        self.next_photo = w("TButton", text="Next photo", size_hint_x=None, width=0,
-                            opacity=0, disabled=True, on_release=lambda *_: self.ask_next())
-        top.add_widget(self.next_photo)
-        top.add_widget(w("TButton", text="Back", size_hint_x=None, width=140,
-                         on_release=lambda *_: app.back()))
-        root.add_widget(top)
-        # the camera, the dice it sees and whether they move, on a line of its own: whole
-        self.status = wrapped(app, "", 16, color=theme.MUTED)
-        self.status.markup = False  # a camera's name is shown as it is
-        root.add_widget(self.status)
-        # what the players must know about the camera (a replay that has ended), whole
-        self.notice = wrapped(app, "", 17, color=theme.DANGER)
-        root.add_widget(self.notice)
-        self.image = Image(fit_mode="contain")
-        self.placeholder = w("TLabel", text="no camera", font_size=app.fs(30),
-                             color=theme.MUTED, size_hint_y=None, height=0, opacity=0)
-        root.add_widget(self.placeholder)
-        root.add_widget(self.image)
-        self.add_widget(root)
-        self._poll: Any = None
-        self.frames = 0
-
-    def ask_next(self) -> None:
-        """Next photo: the table of photos shows (and gives the game) its next photo."""
-        camera = self.app.camera
-        if camera is not None:
-            camera.next_photo()
-
-    def on_enter(self, *args: Any) -> None:
-        camera = self.app.camera
-        photos = camera is not None and camera.photo_table
-        self.next_photo.width = 190 if photos else 0
-        self.next_photo.opacity, self.next_photo.disabled = (1, False) if photos else (0, True)
-        if camera is None:
-            self.placeholder.height, self.placeholder.opacity = 200, 1
-            self.image.opacity = 0
-            self.status.text = "no camera (Settings: Camera)"
-            return
-        self.placeholder.height, self.placeholder.opacity = 0, 0
-        self.image.opacity = 1 if self.frames else 0
-        if not self.frames:
-            self.status.text = f"{camera.label}: starting"
-        camera.want("dice-view")
-        self._poll = Clock.schedule_interval(lambda dt: self._show(), 1 / 15)
-
-    def on_leave(self, *args: Any) -> None:
-        if self._poll is not None:
-            self._poll.cancel()
-            self._poll = None
-        if self.app.camera is not None:
-            self.app.camera.release("dice-view")
-
-    def _show(self) -> None:
-        """Main thread: show the feed's newest picture (vision's overlay drawn in) if new."""
-        camera = self.app.camera
-        if camera is None:
-            return
-        if camera.error:
-            self.status.text = f"camera error: {camera.error}"
-            return
-        self.notice.text = camera.ended or ""
-        if camera.ended:
-            self.status.text = "replay ended"
-        snap = camera.latest()
-        if snap is None or snap.index == self.frames:
-            return
-        show_picture(self.image, snap.rgb)
-        self.frames = snap.index
-        dice = snap.reading.dice
-        unsure = sum(1 for d in dice if d.value is None and d.face is None)
-        state = "dice moving" if snap.moving else "still"
-        self.status.text = "replay ended" if camera.ended else (
-            f"{camera.label}  {plural(len(dice), 'die', 'dice')}"
-            + (f", {unsure} unsure" if unsure else "")
-            + f"  ({state})")
-
-
-__all__ = ["DiceScreen", "SettingsScreen", "StartScreen"]
+__all__ = ["DEFAULT_NAMES", "MAX_PLAYERS", "StartScreen", "options_need_camera"]
