@@ -1,8 +1,11 @@
 """The journal's SQL only in the store (issue 43, item 5; issue 42).
 
 One SQLite file holds the journal and what is kept beside it, and it is read and written
-through the modules that own its tables: ``companion.store`` (opening, pragmas, migrations,
-the schema), ``companion.journal`` (games, calls, clock), ``companion.history.index`` (the
+through the modules that own its tables: the package ``companion.store`` (its ``opening``:
+the connection and its pragmas; ``schema``: the tables and their migrations; ``health``: the
+schema's check and mending; ``transaction``: one write), the package ``companion.journal``
+(its ``opening``: the file and its integrity check; ``games``, ``calls`` with the clock,
+``replaying``: resume and export), ``companion.history.index`` (the
 history index; adding and rewriting games for imports and forgetting),
 ``companion.history.rolls`` (the roll log and the kept verdicts) and
 ``companion.tournament.store`` (tournaments, a table's outbox). No other product module runs
@@ -17,7 +20,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("companion", "rules", "hardware", "calibration", "vision")
-STORE = {"companion/store.py", "companion/journal.py", "companion/history/index.py",
+STORE = {"companion/store/opening.py", "companion/store/schema.py", "companion/store/health.py",
+         "companion/store/transaction.py", "companion/journal/opening.py",
+         "companion/journal/games.py", "companion/journal/calls.py",
+         "companion/journal/replaying.py", "companion/history/index.py",
          "companion/history/rolls.py", "companion/tournament/store.py"}
 RUNS_SQL = {"execute", "executemany", "executescript"}
 

@@ -32,6 +32,9 @@ that restarts it if it ever fails; :attr:`Director.receiving` says whether they 
 Changes reach whoever shows the tournament at most every :data:`TELL_SECONDS`; a table going
 on or off line, or a report refused, at most every :data:`STATUS_SECONDS` (a table flipping
 thousands of times a second, or flooding, costs the page one update every 2 s).
+
+The sessions themselves (each one's MQTT client, what an arriving message becomes, the
+acknowledgement the broker waits for) are :mod:`companion.tournament.director_sessions`.
 """
 
 from __future__ import annotations
@@ -47,27 +50,24 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.tournament.broker import DIRECTOR_USER, intake_user
 from companion.tournament.desk import TournamentDesk
-from companion.tournament.inbox import Delivery, FairInbox
+from companion.tournament.director_sessions import QOS, Session
+from companion.tournament.inbox import FairInbox
 from companion.tournament.protocol import (
     REPORT_ID_FIELD,
     Ack,
     ProtocolError,
     Report,
-    no_delay,
     table_of_user,
     table_user,
     topic_state,
     topic_table,
-    user_of_topic,
 )
 from companion.tournament.store import StoreError
 from rules.tournament import ResultCorrected, RoundDrawn, TournamentError, format_placings
 
-QOS = 1
 #: A report not read within this many seconds is refused (reading is linear in its size: a
 #: report of 1 MiB takes milliseconds).
 READ_SECONDS = 5.0
@@ -120,119 +120,6 @@ class _Reading:
                 self.path.unlink(missing_ok=True)
 
 
-class _Session:
-    """One MQTT session of the director's, its network loop in a supervised thread.
-    ``paced``: messages are acknowledged to the broker only once read (the broker holds the
-    rest back); otherwise at once."""
-
-    def __init__(self, director: Director, user: str, password: str, topics: list[str],
-                 paced: bool, table: str | None = None) -> None:
-        self.director = director
-        self.user = user
-        self.table = table  # the table user whose messages this session alone reads
-        self.topics = topics
-        self.paced = paced
-        #: Goes up with every connection: an acknowledgement for a message of an earlier
-        #: connection is not sent (the broker delivers that message again).
-        self.generation = 0
-        self.subscribed = threading.Event()
-        self.thread: threading.Thread | None = None
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=f"{director.tid}-{user}", clean_session=False,
-                                  manual_ack=True)
-        self.client.username_pw_set(user, password)
-        self.client.reconnect_delay_set(1, 2)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_subscribe = lambda *a: self.subscribed.set()
-        self.client.on_message = self._on_message
-        self.client.on_socket_open = no_delay
-
-    def start(self) -> None:
-        self.client.connect_async(self.director.host, self.director.port, keepalive=10)
-        self.thread = threading.Thread(target=self.director._run_network, args=(self.client,),
-                                       name=f"director-{self.user}", daemon=True)
-        self.thread.start()
-
-    @property
-    def alive(self) -> bool:
-        return self.thread is not None and self.thread.is_alive()
-
-    def ack(self, mid: int, generation: int) -> None:
-        if generation == self.generation:
-            self.client.ack(mid, QOS)
-
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
-                    properties: Any) -> None:
-        director = self.director
-        if reason.is_failure:
-            director.note(f"broker refused the director's {self.user} session: {reason}")
-            return
-        self.generation += 1
-        if self.topics:
-            client.subscribe([(t, QOS) for t in self.topics])
-        else:
-            self.subscribed.set()
-        if self.user == DIRECTOR_USER:
-            director._connected.set()
-            director.publish_all()
-            director.note("connected to the broker")
-
-    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
-                       properties: Any) -> None:
-        self.subscribed.clear()
-        director = self.director
-        if self.paced and self.table is not None:  # the broker delivers them again
-            gone = self.generation
-            director.inbox.forget(self.table, lambda d: not (
-                isinstance(d.done, _Done) and d.done.session is self
-                and d.done.generation == gone))
-        if self.user == DIRECTOR_USER:
-            director._connected.clear()
-        if not director._stop.is_set():
-            director.note(f"lost the broker ({reason}); reconnecting"
-                          + ("" if self.user == DIRECTOR_USER else f" ({self.user})"))
-
-    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
-        """The network thread: a status is taken at once; a report is queued (never read
-        here: reading is the reader thread's, so no message holds up the network)."""
-        director = self.director
-        generation = self.generation
-        later = self.paced and msg.qos > 0
-        if not later and msg.qos > 0:
-            client.ack(msg.mid, QOS)
-        where = user_of_topic(director.tid, msg.topic)
-        if where is None or where[1] not in ("status", "report"):
-            if later:
-                client.ack(msg.mid, QOS)
-            return
-        user, what = where
-        if self.table is not None and user != self.table:  # (the access list forbids it)
-            if later:
-                client.ack(msg.mid, QOS)
-            return
-        if what == "status":
-            if later:
-                client.ack(msg.mid, QOS)
-            director.status(user, bytes(msg.payload) == b"online")
-            return
-        done = _Done(self, msg.mid, generation) if later else _Done(None, 0, generation)
-        if not director.inbox.put(Delivery(user, bytes(msg.payload), time.monotonic(), done)):
-            done()  # dropped unread (its table's queue is full): the broker may forget it
-
-
-class _Done:
-    """Acknowledge one message to the broker (callable; nothing for one acknowledged at
-    once)."""
-
-    def __init__(self, session: _Session | None, mid: int, generation: int) -> None:
-        self.session, self.mid, self.generation = session, mid, generation
-
-    def __call__(self) -> None:
-        if self.session is not None:
-            self.session.ack(self.mid, self.generation)
-
-
 class Director:
     """Serves one tournament over a broker. A context manager; :meth:`stop` is idempotent.
 
@@ -278,11 +165,11 @@ class Director:
         base = f"companion/{self.tid}/tables/+/"
         # The broker binds the client id to the user name (use_username_as_clientid): the id
         # asked for here only matters on an existing broker that does not.
-        self._main = _Session(self, DIRECTOR_USER, password,
-                              [] if per_table else [base + "report", base + "status"],
-                              paced=False)
+        self._main = Session(self, DIRECTOR_USER, password,
+                             [] if per_table else [base + "report", base + "status"],
+                             paced=False)
         self._client = self._main.client
-        self._tables: dict[int, _Session] = {}
+        self._tables: dict[int, Session] = {}
         self._tables_lock = threading.Lock()
         self._started = False
         self._status_said: dict[str, tuple[float, int]] = {}  # user -> (when, flips since)
@@ -307,9 +194,9 @@ class Director:
             for n in range(1, stations + 1):
                 if n not in self._tables:
                     base = topic_table(self.tid, table_user(n), "")
-                    session = _Session(self, intake_user(n), self.password,
-                                       [base + "report", base + "status"], paced=True,
-                                       table=table_user(n))
+                    session = Session(self, intake_user(n), self.password,
+                                      [base + "report", base + "status"], paced=True,
+                                      table=table_user(n))
                     self._tables[n] = session
                     session.start()
 

@@ -510,7 +510,7 @@ def test_only_the_store_opens_sqlite() -> None:
                           and any(a.name == "connect" for a in node.names))
                 if opens:
                     openers.append(f"{source.relative_to(root)}:{node.lineno}")
-    assert openers and all(o.startswith("companion/store.py:") for o in openers), openers
+    assert openers and all(o.startswith("companion/store/") for o in openers), openers
 
 
 def test_doctor_finds_secrets_in_a_journal_that_holds_a_tournament_only(tmp_path: Path) -> None:

@@ -38,7 +38,8 @@ from companion.tournament.protocol import (
 
 TOURNAMENT = Path(protocol.__file__).parent
 #: The modules that read what tables, the broker, a page's visitor or a scanned code send.
-NETWORK_MODULES = ("protocol.py", "director.py", "table.py", "inbox.py", "join.py", "web.py")
+NETWORK_MODULES = ("protocol.py", "director.py", "director_sessions.py", "table.py", "inbox.py",
+                   "join.py", "web.py")
 
 
 def _imports(path: Path) -> set[str]:
