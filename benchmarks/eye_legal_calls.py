@@ -7,10 +7,11 @@ what one ``legal_calls()`` costs along the same game in this checkout and in ano
     git worktree add --detach /tmp/eye-main main        # the version to compare with
     .venv/bin/python benchmarks/eye_legal_calls.py --other /tmp/eye-main
 
-The game is a seeded six-player advanced game (alliances, 2 vs 2 vs 2 Echo's Guards included) played here by random
-legal calls; its call words are replayed in each checkout in a fresh process, in turn (A B,
-then B A, ...), timing ``legal_calls()`` at every position. The machine is shared, so the
-figures are the medians of the runs, with the A/B ratio taken run by run.
+The game is a seeded six-player advanced game (alliances, 2 vs 2 vs 2, Echo's Guards
+included) played here by random legal calls; its call words are replayed in each checkout in
+a fresh process, in turn (A B, then B A, ...), timing ``legal_calls()`` at every position.
+The machine is shared, so the figures are the medians of the runs, with the A/B ratio taken
+run by run.
 """
 
 from __future__ import annotations

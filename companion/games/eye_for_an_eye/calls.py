@@ -605,52 +605,24 @@ class ArenaCalls:
 
     def legal_counts(self) -> list[int]:
         """The counts the call being built can take now, by the engine's legal calls (the
-        keypad offers only these). Unblockable hits, which the engine does not list, take any
-        count of the keypad."""
+        keypad offers only these)."""
         b = self.builder
         if not b.needs_count or b.actor is None or b.action is None:
             return []
-        if b.action == "unblockable":
-            return list(KEYPAD)
         return sorted({c.count for c in self._acts(b.actor, b.action) if c.count is not None})
 
-    def _probe(self, actor: str, action: str, count: int | None) -> str | None:
-        """The engine's reason for refusing ``actor``'s ``action`` with ``count`` now (asked
-        with a plausible target), or None when it would take it (the legal calls are a
-        sample: a heal at full health is taken when hits waiting on the healer land first)."""
-        seat = self.seat_of(actor)
-        board = seat.character.actions.get(action)
-        needs_count, needs_target = self.call_shape(actor, action)
-        if needs_count and count is None:
-            count = max(1, board.required) if board is not None else 1
-        target = None
-        if needs_target:
-            others = [s for s in self.seats() if s.player != actor and not s.knocked_out]
-            rivals = [s for s in others if s.side != seat.side] or others
-            target = rivals[0].character.short if rivals else seat.character.short
-        try:
-            call = self.build(actor, action, count if needs_count else None, target)
-            self.game.check(call, self.session.clock.elapsed)
-        except RulesError as e:
-            return str(e)
-        return None
-
     def why_not(self, player: str, action: str) -> str | None:
-        """Why ``player``'s ``action`` cannot be called now (no legal call of it), or None."""
-        if action == "unblockable":
-            if not self.game.options.advanced:
-                return (f"{self.seat_of(player).character.short}: unblockable hits come from "
-                        "tribal cards, which the Core Game does not use")
-            return None if self.possible(player, action) else self._probe(player, action, 1)
-        if self._acts(player, action):
+        """Why ``player``'s ``action`` cannot be called now (no legal call of it), or None.
+        Whether it can is the engine's legal calls' answer; why not, the engine's words."""
+        if self.possible(player, action):
             return None
-        return self._probe(player, action, None)
+        return self.game.why_not(self.seat_of(player).character.short, action)
 
-    def _why_not_count(self, count: int) -> str | None:
-        """Why the call being built cannot take ``count`` (None: the engine would take it)."""
+    def _why_not_count(self, count: int) -> str:
+        """Why the call being built cannot take ``count``, in the engine's words."""
         b = self.builder
         assert b.actor is not None and b.action is not None
-        return self._probe(b.actor, b.action, count)
+        return self.game.why_not(self.seat_of(b.actor).character.short, b.action, count)
 
     def possible(self, player: str, action: str) -> bool:
         """True when ``player`` may call ``action`` now (some legal call of it)."""
@@ -658,20 +630,14 @@ class ArenaCalls:
 
     def possible_actions(self) -> dict[str, set[str]]:
         """Each player's actions that have a legal call now (the arena shows the others
-        dimmed). Unblockable hits (from tribal cards) count as possible for a standing seat
-        with someone to hit, in the advanced game."""
+        dimmed), Unblockable hits (from tribal cards) included."""
         by_short = {s.character.short: s for s in self.seats()}
         found: dict[str, set[str]] = {s.player: set() for s in self.seats()}
         for c in self.game.legal_calls():
-            if isinstance(c, Act) and c.actor in by_short and c.key in GRAMMAR:
+            if isinstance(c, Unblockable) and c.actor in by_short:
+                found[by_short[c.actor].player].add("unblockable")
+            elif isinstance(c, Act) and c.actor in by_short and c.key in GRAMMAR:
                 found[by_short[c.actor].player].add(c.key)
-        if self.game.options.advanced:
-            fire = self.game.options.friendly_fire
-            for seat in self.seats():
-                rivals = [s for s in self.seats() if s is not seat and not s.knocked_out
-                          and s.playing and (s.side != seat.side or fire)]
-                if rivals and seat.playing and not seat.knocked_out:
-                    found[seat.player].add("unblockable")
         return found
 
     def call_shape(self, actor: str, action: str) -> tuple[bool, bool]:
