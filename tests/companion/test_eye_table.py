@@ -11,7 +11,7 @@ from test_companion_session import FakeClock, _arena, journal
 
 import rules
 from companion import theme
-from companion.games.eye_for_an_eye.calls import Press
+from companion.games.eye_for_an_eye.buttons import Press
 from companion.games.eye_for_an_eye.look import (
     ACTION_KEYS,
     HIGHLIGHTS,
