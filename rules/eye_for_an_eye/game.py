@@ -23,6 +23,7 @@ from rules.core import (
     Placings,
     PlayerResult,
     Prompt,
+    RulesError,
     Setup,
     SetupError,
     Standings,
@@ -54,6 +55,10 @@ STANDING_BONUS = 5
 #: are numbered 1-6 here (provisional: number the arena's starting areas the same way).
 FLOWER_TOKENS = (1, 2, 3, 4, 5, 6)
 MAX_ROUNDS = 20
+#: The counts :meth:`EyeForAnEye.legal_calls` lists Unblockable hits with (the arena's keypad,
+#: one to six). Provisional: the rulebook prints no tribal card's number of unblockable hits,
+#: so the engine takes any count said ("Grubic: Unblockable 8 on Riparian").
+UNBLOCKABLE_COUNTS = (1, 2, 3, 4, 5, 6)
 #: Alliances' team sizes, smallest first: 2 vs 2, 3 vs 3, 2 vs 2 vs 2.
 ALLIANCE_TEAMS = ((2, 2), (3, 3), (2, 2, 2))
 MAX_ROUND_SECONDS = 3600.0
@@ -593,8 +598,7 @@ class EyeForAnEye(Game[EyeState]):
         if action.spaces == 0:
             raise IllegalCall(f"{label}: {action.name} is always active; it is never called")
         effect = action.effect
-        per_die = effect.per_die > 0 or (effect.kind in ("move", "unknown") and action.spaces > 1)
-        if per_die:
+        if self._per_die(action):
             if call.count is None:
                 raise IllegalCall(f"{label}: say how many dice, e.g. '{c.short}: {action.name} "
                                   f"{max(action.required, 1)}'")
@@ -641,13 +645,9 @@ class EyeForAnEye(Game[EyeState]):
             self._attack(state, seat, call.target, effect.total(dice), effect.unblockable,
                          call.rear, label, events)
         elif effect.kind == "heal":
-            amount = effect.total(dice)
-            figure = next((f for f in me.figures if f.standing and
-                           (f.health < f.max_health or self.options.heal_above_start)), None)
+            figure, amount = self._healing(me, action, dice)
             if figure is None:
                 raise IllegalCall(f"{label}: {c.short} is at full health ({me.health})")
-            if not self.options.heal_above_start:
-                amount = min(amount, figure.max_health - figure.health)
             if state.supply < amount:
                 raise IllegalCall(f"{label}: the supply has {state.supply} health tokens, "
                                   f"needs {amount}")
@@ -671,6 +671,17 @@ class EyeForAnEye(Game[EyeState]):
         if is_card:
             me.ready.remove(action.name)
             events.append(Event("card", f"{action.name} is unready again", {"card": action.name}))
+
+    def _healing(self, me: SeatState, action: Action, dice: int) -> tuple[FigureState | None,
+                                                                          int]:
+        """The figure a heal of ``me`` with ``dice`` dice heals (None: all at full health) and
+        by how much (never above its starting health, unless the table allows it)."""
+        amount = action.effect.total(dice)
+        figure = next((f for f in me.figures if f.standing and
+                       (f.health < f.max_health or self.options.heal_above_start)), None)
+        if figure is not None and not self.options.heal_above_start:
+            amount = min(amount, figure.max_health - figure.health)
+        return figure, amount
 
     def _other_name(self, seat: int) -> str:
         return next(self._short(i) for i in range(len(self._chars)) if i != seat)
@@ -1048,14 +1059,10 @@ class EyeForAnEye(Game[EyeState]):
                 continue
             c = self._chars[i]
             me = c.short
-            front = [p for p in self._waiting_on(s, i) if not p.rear]
-            if front:
-                d = c.actions["defence"]
-                for n in range(1, min(d.spaces, front[0].hits) + 1):
-                    if not tracking or seat.allocation.get("defence", 0) >= max(d.required, n):
-                        calls.append(Act(me, "defence", d.name, n))
-            if self._doomed(i):
-                continue  # only a reaction is possible before the hits land
+            # Whoever acts instead of reacting takes the hits waiting on them first: when
+            # those would knock them out or end the round, only a reaction is possible.
+            doomed = self._doomed(i)
+            targets = self._targets(s, i)
             keys = list(c.actions)
             if self.options.advanced:
                 keys += [f"card:{k.name}" for k in c.cards if k.name in seat.ready]
@@ -1063,38 +1070,17 @@ class EyeForAnEye(Game[EyeState]):
                 action = self._action_of(i, key)
                 if (key == "innate" and not self.options.advanced) or action.spaces == 0:
                     continue
-                if action.effect.kind == "cancel":
+                if doomed and not action.reaction:
                     continue
-                counts: list[int | None]
-                if action.effect.per_die > 0 or (
-                        action.effect.kind in ("move", "unknown") and action.spaces > 1):
-                    counts = list(range(1, action.spaces + 1))
-                else:
-                    counts = [None]
-                for count in counts:
+                for count in self._counts(action):
                     if tracking and seat.allocation.get(key, 0) < max(action.required,
                                                                       count or 1):
                         continue
-                    if action.effect.kind == "hits":
-                        for j, other in enumerate(s.seats):
-                            if j != i and other.standing and (
-                                    other.side != seat.side or self.options.friendly_fire):
-                                for f in other.figures:
-                                    if f.standing:
-                                        calls.append(Act(me, key, action.name, count,
-                                                         f.name))
-                                        calls.append(Act(me, key, action.name, count,
-                                                         f.name, True))
-                    elif action.effect.kind == "heal":
-                        heal = Act(me, key, action.name, count)
-                        if s.supply and any(f.standing and f.health < f.max_health
-                                            for f in seat.figures) and (
-                                not self._waiting_on(s, i) or self.is_legal(heal)):
-                            # (hits waiting on the healer land first: they may leave only
-                            # figures at full health, Echo's Guards say)
-                            calls.append(heal)
-                    else:
-                        calls.append(Act(me, key, action.name, count))
+                    calls += self._acts(s, i, key, action, count, targets)
+            if doomed:
+                continue
+            if self.options.advanced:
+                calls += [Unblockable(me, n, t) for n in UNBLOCKABLE_COUNTS for t in targets]
             if self.options.advanced:
                 for card in c.cards:
                     if card.name not in seat.ready and (
@@ -1116,6 +1102,79 @@ class EyeForAnEye(Game[EyeState]):
                 if seat.allocation:
                     calls.append(Recover(me))
         return calls
+
+    @staticmethod
+    def _per_die(action: Action) -> bool:
+        """True when a call of ``action`` says how many dice it spends (one per space used);
+        otherwise it always spends the same dice and says no count."""
+        effect = action.effect
+        return effect.per_die > 0 or (effect.kind in ("move", "unknown") and action.spaces > 1)
+
+    def _counts(self, action: Action) -> list[int | None]:
+        """The counts a call of ``action`` may say: 1 to its spaces, or none."""
+        return list(range(1, action.spaces + 1)) if self._per_die(action) else [None]
+
+    def _targets(self, state: EyeState, seat: int) -> list[str]:
+        """The figures ``seat`` may attack: standing, of a seat in play, on another side
+        (or any side, with friendly fire)."""
+        me = state.seats[seat]
+        return [f.name for j, other in enumerate(state.seats)
+                if j != seat and other.standing
+                and (other.side != me.side or self.options.friendly_fire)
+                for f in other.figures if f.standing]
+
+    def _acts(self, state: EyeState, seat: int, key: str, action: Action, count: int | None,
+              targets: list[str]) -> list[Call]:
+        """The legal calls of ``seat``'s ``action`` with ``count`` dice (allocation checked
+        by the caller)."""
+        me = self._short(seat)
+        effect = action.effect
+        dice = max(action.required, 1) if count is None else count
+        if effect.kind == "cancel":
+            # A reaction to the oldest attack from the front waiting, cancelling at most its hits.
+            front = [p for p in self._waiting_on(state, seat) if not p.rear]
+            if not action.reaction or not front or effect.total(dice) > front[0].hits:
+                return []
+            return [Act(me, key, action.name, count)]
+        if effect.kind == "hits":
+            return [Act(me, key, action.name, count, t, rear)
+                    for t in targets for rear in (False, True)]
+        call = Act(me, key, action.name, count)
+        if effect.kind == "heal":
+            if self._waiting_on(state, seat):
+                # the hits waiting on the healer land first: they may leave only figures at
+                # full health (Echo's Guards, say), or make room for the heal
+                return [call] if self.is_legal(call) else []
+            figure, amount = self._healing(state.seats[seat], action, dice)
+            return [call] if figure is not None and state.supply >= amount else []
+        return [call]
+
+    def why_not(self, actor: str, key: str, count: int | None = None) -> str:
+        """Why :meth:`legal_calls` lists no call of ``actor``'s action ``key`` ("movement",
+        "attack", "defence", "heal", "innate" or "unblockable") with ``count`` dice now, in the
+        engine's words: its refusal of the call a player would make (the fewest dice the action
+        takes, the first figure it may hit). For a screen that dims what legal_calls does not
+        list and says why when it is tapped; whether a call is legal is legal_calls' answer."""
+        seat = self._seat(actor, actor)
+        c = self._chars[seat]
+        others = [self._short(j) for j, s in enumerate(self.state.seats) if j != seat]
+        target = next(iter(self._targets(self.state, seat) + others), c.short)
+        call: Call
+        if key == "unblockable":
+            call = Unblockable(c.short, count or 1, target)
+        else:
+            action = c.actions.get(key)
+            if action is None:
+                return f"{c.short} has no {key} action"
+            if count is None and self._per_die(action):
+                count = max(1, action.required)
+            call = Act(c.short, key, action.name, count,
+                       target if action.effect.kind == "hits" else None)
+        try:
+            self.check(call)
+        except RulesError as e:
+            return str(e)
+        return f"{call}: not among the calls open now"
 
     def _doomed(self, seat: int) -> bool:
         """True when the hits waiting on ``seat`` would knock it out or end the round: then it

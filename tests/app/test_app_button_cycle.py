@@ -17,7 +17,7 @@ def test_cycle_hold_chooses_the_target(app_dirs: Path) -> None:
 
     from companion.compose import CompanionApp
     from companion.demo.drive import Driver, ManualClock, run_app
-    from companion.games.eye_for_an_eye.calls import CYCLE_SETTLE
+    from companion.games.eye_for_an_eye.buttons import CYCLE_SETTLE
     from hardware.buttons import ButtonMap, ButtonPad
 
     clock = ManualClock()

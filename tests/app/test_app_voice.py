@@ -55,7 +55,7 @@ def until(condition: Any, what: str) -> Generator[int, None, None]:
 def test_calls_heard_aloud_by_touch(app_dirs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.compose import CompanionApp
     from companion.demo.drive import Driver, ManualClock, run_app
-    from companion.games.eye_for_an_eye.calls import HEARD_SECONDS
+    from companion.games.eye_for_an_eye.heard import HEARD_SECONDS
     from companion.journal import Journal
 
     monkeypatch.setenv("COMPANION_MICROPHONE", f"replay:{RECORDING}")
@@ -64,8 +64,8 @@ def test_calls_heard_aloud_by_touch(app_dirs: Path, monkeypatch: pytest.MonkeyPa
     shots = Path(os.environ.get("VOICE_SHOTS", str(app_dirs / "shots")))
     problems: list[str] = []
     log = Lines()
-    logging.getLogger("companion.games.eye_for_an_eye.calls").addHandler(log)
-    logging.getLogger("companion.games.eye_for_an_eye.calls").setLevel(logging.INFO)
+    logging.getLogger("companion.games.eye_for_an_eye.heard").addHandler(log)
+    logging.getLogger("companion.games.eye_for_an_eye.heard").setLevel(logging.INFO)
     seen: dict[str, Any] = {}
 
     def advance(seconds: float) -> None:

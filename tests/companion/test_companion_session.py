@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 import rules
-from companion.games.eye_for_an_eye.calls import CYCLE_SETTLE, ArenaCalls, Press
+from companion.games.eye_for_an_eye.buttons import CYCLE_SETTLE, Press
+from companion.games.eye_for_an_eye.calls import ArenaCalls
 from companion.journal import Journal
 from companion.session import GAME_CHANGED, Change, SessionChange, TableSession
 from hardware.buttons import ButtonCall, ButtonHold, ButtonPress

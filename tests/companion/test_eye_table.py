@@ -11,7 +11,7 @@ from test_companion_session import FakeClock, _arena, journal
 
 import rules
 from companion import theme
-from companion.games.eye_for_an_eye.calls import Press
+from companion.games.eye_for_an_eye.buttons import Press
 from companion.games.eye_for_an_eye.look import (
     ACTION_KEYS,
     HIGHLIGHTS,
@@ -62,6 +62,30 @@ def test_an_action_that_cannot_be_called_is_refused_at_its_first_tap(journal: Jo
     core.tap_action("Ana", "unblockable")
     assert "Core Game" in core.session.message and not core.possible("Ana", "unblockable")
 
+
+
+def test_unblockable_hits_are_offered_by_the_engines_legal_calls_alone(journal: Journal) -> None:
+    """Issue 43: the arena asks the engine's legal calls alone (no call tried on the engine).
+    A seat the hits waiting on it would knock out can only react: its Unblockable hits are
+    dimmed and refused at their first tap (on old main they were offered to any standing seat,
+    and refused only after the third tap); a parry is still offered."""
+    clock = FakeClock()
+    a = _arena(journal, clock)
+    s = a.session
+    for _ in range(4):  # Riparian down to 3 health
+        s.call("Grubic: Spear Thrust 3 on Riparian")
+        s.call("Hits land on Riparian")
+    s.call("Grubic: Spear Thrust 3 on Riparian")  # three hits waiting: Riparian is doomed
+    assert a.seat_of("Ben").health == 3
+    assert not a.possible("Ben", "unblockable") and a.possible("Ben", "defence")
+    assert a.possible("Cy", "unblockable") and a.possible("Ana", "unblockable")
+    assert a.tap_action("Ben", "unblockable") is None
+    assert "Riparian is knocked out" in s.message and not a.builder.active
+    assert len(s.log) == 9 and a.seat_of("Ben").health == 3  # nothing made, nothing landed
+    a.tap_action("Cy", "unblockable")
+    assert a.legal_counts() == [1, 2, 3, 4, 5, 6]
+    a.tap_count(2)
+    assert a.possible_targets() == ["Ana", "Ben"]
 
 def test_no_call_while_the_clock_stands_but_a_dispute_undo_and_redo(journal: Journal) -> None:
     clock = FakeClock()

@@ -19,7 +19,8 @@ from test_companion_session import FakeClock, _arena, journal
 import rules
 from companion.cli import main
 from companion.games import plugins
-from companion.games.eye_for_an_eye.calls import HEARD_SECONDS, Press
+from companion.games.eye_for_an_eye.buttons import Press
+from companion.games.eye_for_an_eye.heard import HEARD_SECONDS
 from companion.games.eye_for_an_eye.model import ArenaModel
 from companion.games.eye_for_an_eye.voice import EyeVoice
 from companion.journal import Journal
@@ -220,7 +221,7 @@ def test_a_cancelled_heard_call_leaves_no_trace_but_a_log_line(
     clock = FakeClock()
     calls = _arena(journal, clock)
     before = calls.game.snapshot()
-    with caplog.at_level(logging.INFO, logger="companion.games.eye_for_an_eye.calls"):
+    with caplog.at_level(logging.INFO, logger="companion.games.eye_for_an_eye.heard"):
         calls.hear(heard_spear(calls.game))
         calls.cancel()  # the Cancel button
         clock.now += 5 * HEARD_SECONDS

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -17,6 +18,8 @@ from hypothesis import strategies as st
 
 import rules
 from rules import IllegalCall, InvalidCall, RulesError
+from rules.eye_for_an_eye import EyeForAnEye
+from rules.eye_for_an_eye.calls import Act, Ready, Unblockable
 
 MAX_STEPS = 250
 GARBLE = ["", "   ", "Frobnicate 3", "Parry -1", "Undo everything", "P9: Movement 99",
@@ -329,3 +332,60 @@ def test_every_call_legal_calls_lists_is_taken(name: str) -> None:
                 refused.append(f"call {step}: {call.text()!r} listed, refused: {e}")
         game.apply(game.random_call(rng))
     assert refused == [], "\n".join(refused[:10])
+
+
+def _eye_screen_calls(game: rules.Game[object], actor: int) -> list[rules.Call]:
+    """Every call the arena's taps and buttons can build for seat ``actor``: each action and
+    readied card of its board with no count or 1-6 dice (the keypad), no target or any figure
+    in the arena (from the front or the rear), Unblockable 1-6 on any figure, Ready any card."""
+    assert isinstance(game, EyeForAnEye)
+    seats = game.seats()
+    me = seats[actor].character
+    figures = [f[0] for s in seats for f in s.figures]
+    boards = [(key, a.name) for key, a in me.actions.items()]
+    boards += [(f"card:{k.name}", k.name) for k in me.cards]
+    calls: list[rules.Call] = [Ready(me.short, k.name) for k in me.cards]
+    for key, name in boards:
+        for count in (None, 1, 2, 3, 4, 5, 6):
+            calls.append(Act(me.short, key, name, count))
+            calls += [Act(me.short, key, name, count, f, rear)
+                      for f in figures for rear in (False, True)]
+    calls += [Unblockable(me.short, n, f) for n in range(1, 7) for f in figures]
+    return calls
+
+
+@pytest.mark.parametrize("options", [
+    {"characters": ["echo", "grubic", "riparian", "pluma"]},
+    {"mode": "alliances", "teams": [["Ana", "Ben"], ["Cy", "Dee"]], "friendly-fire": True,
+     "heal-above-start": True},
+    {"advanced": False},
+    {"track-allocation": True},
+], ids=["every-eye", "alliances", "core", "allocation"])
+def test_legal_calls_list_every_call_the_arena_can_make(options: dict[str, object]) -> None:
+    """Issue 43: a screen asks ``legal_calls()`` only, so it must list every call the table's
+    taps and buttons can build that the engine takes, and nothing the engine refuses (on old
+    main Eye for an Eye listed no Unblockable hits, no heal of a figure at full health with
+    hits waiting on it or at a table that heals above the start, and no reaction but a parry
+    while the hits waiting would knock the reacting figure out). A call said with the dice an
+    action always spends ("Heal 3") counts as listed when the same call without a count is."""
+    players = ["Ana", "Ben", "Cy", "Dee"]
+    game = rules.new_game("eye-for-an-eye", players, options, seed=3)
+    rng = random.Random(7)
+    missing: list[str] = []
+    refused: list[str] = []
+    for step in range(36):
+        if game.is_over or game.state.phase != "playing":
+            break
+        legal = set(game.legal_calls())
+        for call in _eye_screen_calls(game, step % len(players)):
+            taken = game.is_legal(call)
+            plain = isinstance(call, Act) and call.count is not None and replace(
+                call, count=None) in legal
+            if taken and call not in legal and not plain:
+                missing.append(f"call {step}: {call.text()!r} taken, not listed")
+            if call in legal and not taken:
+                refused.append(f"call {step}: {call.text()!r} listed, refused")
+        game.apply(game.random_call(rng))
+    assert missing == [], "\n".join(missing[:10])
+    assert refused == [], "\n".join(refused[:10])
+

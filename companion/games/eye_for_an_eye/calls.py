@@ -1,32 +1,29 @@
-"""Eye for an Eye at the table: calls built from taps or buttons, and the parry windows.
+"""Eye for an Eye at the table: the arena's calls, made by tap, and the parry windows.
 
-No Kivy here. A call is built in up to three steps (action, count, target) from touch or from
-the table's arcade buttons; its shape (does it take a count, a target, which targets) is read
-from the engine's typed legal calls, never from their words. The parry window is the table's
-short wait before hits land: opened for every parryable attack, it runs on the round clock
-(so a pause freezes it), stands still while its target is choosing how many dice to parry
-with, waits ("held") after an undo until play goes on, and when it shuts the hits land ("Hits
-land on X"). The end of the round clock is "Yarra Bung!". While the clock does not run (before
-"Yarra Mark!", or paused) no call is taken but a dispute; Undo and Redo still work.
-
-A call heard aloud (:meth:`ArenaCalls.hear`, docs/voice.md) is shown at once, marked heard,
-for :data:`HEARD_SECONDS`: Cancel (a tap, or a seat's cancel button) drops it, leaving nothing
-but a line in the log; otherwise it is made like a tapped call. A parry heard holds its
-target's window meanwhile. Where several players could have said it, the table asks who (one
-tap on their name) for :data:`ASK_SECONDS`.
+No Kivy here. A call is built in up to three steps (action, count, target:
+:mod:`~companion.games.eye_for_an_eye.building`) from touch, from the table's arcade buttons
+(:mod:`~companion.games.eye_for_an_eye.buttons`) or heard aloud
+(:mod:`~companion.games.eye_for_an_eye.heard`); whether it can be made, and its shape (does it
+take a count, a target, which targets), is read from the engine's typed legal calls alone,
+never from their words, and never by trying a call on the engine. The parry window is the
+table's short wait before hits land: opened for every parryable attack, it runs on the round
+clock (so a pause freezes it), stands still while its target is choosing how many dice to
+parry with, waits ("held") after an undo until play goes on, and when it shuts the hits land
+("Hits land on X"). The end of the round clock is "Yarra Bung!". While the clock does not run
+(before "Yarra Mark!", or paused) no call is taken but a dispute; Undo and Redo still work.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from companion.games.eye_for_an_eye.building import GRAMMAR, CallBuilder
+from companion.games.eye_for_an_eye.buttons import CYCLE_SETTLE, ButtonCalls
+from companion.games.eye_for_an_eye.heard import HeardCalls, Waiting
 from companion.session import NOT_SAVED, Change, MonotonicClock, TableSession, not_saved
-from companion.voice.phrases import HeardCall, TableWord
-from hardware.buttons import ButtonCall, ButtonEvent, ButtonHold, ButtonPress
 from rules import Call, Event, IllegalCall, InvalidCall, RulesError
 from rules.eye_for_an_eye import EyeForAnEye
 from rules.eye_for_an_eye.calls import Act, Dispute, Land, NextRound, Ready, TimeUp, Unblockable
@@ -35,113 +32,12 @@ from rules.eye_for_an_eye.game import PendingView, SeatView
 if TYPE_CHECKING:
     from companion.session import SessionChange
 
-log = logging.getLogger(__name__)
-
 #: One attack's parry window: (target player, attacker, figure hit), oldest window first.
 WindowKey = tuple[str, str, str]
 
 #: Seconds a target has to parry before the hits land (a table setting; the rulebook says
 #: "a short window"; see docs/app.md).
 DEFAULT_PARRY_SECONDS = 3.0
-#: Seconds without a new step of a held "cycle" button after which its target is taken.
-CYCLE_SETTLE = 1.0
-
-# Actions, by their generic key: (needs a count, needs a target) when the engine lists none.
-GRAMMAR: dict[str, tuple[bool, bool]] = {
-    "movement": (True, False),
-    "attack": (True, True),
-    "defence": (True, False),
-    "heal": (False, False),
-    "innate": (False, False),
-    "unblockable": (True, True),
-}
-#: Seconds a call heard aloud shows, marked heard, before it is made (Cancel drops it).
-HEARD_SECONDS = 1.0
-#: Seconds the table waits for a tap saying who said a call several players could have.
-ASK_SECONDS = 8.0
-#: Counts the keypad offers (the arena's six count buttons).
-KEYPAD = (1, 2, 3, 4, 5, 6)
-#: hardware.buttons action names -> the arena's.
-HARDWARE_ACTIONS = {"move": "movement", "defend": "defence", "power": "innate",
-                    "next": "pause", "cancel": "cancel"}
-
-
-@dataclass(frozen=True)
-class Press:
-    """A press of the table's buttons, as the arena takes it.
-
-    ``seat`` is the player's seat (0-based, in setup order). ``action`` is an action key
-    ("movement", "attack", "heal", "defence", "innate"), "target" (this seat is the target of
-    the call being built), "count" (``count`` dice for the call being built), "undo", "pause"
-    or "cancel". ``hold`` (a long press) cancels the call being built, except "cycle" (``count``
-    = the step of a held button): while the seat's attack waits for a target it points at the
-    next possible target, and letting go (no step for :data:`CYCLE_SETTLE` s) makes the call.
-    """
-
-    seat: int
-    action: str
-    count: int = 0
-    hold: bool = False
-
-    @classmethod
-    def from_hardware(cls, event: ButtonEvent, seats: Sequence[str]) -> Press | None:
-        """Adapt an event of :mod:`hardware.buttons`. ``seats`` are the button map's seat
-        names in table order ("P1", "P2"...). A finished count becomes a press with that count;
-        a hold meaning "undo" becomes undo, "cycle" a cycle step, any other hold cancels; a
-        press still being counted gives None (see :func:`counting_feedback`)."""
-        if event.seat not in seats:
-            raise InvalidCall(f"button seat {event.seat!r}: the button map has "
-                              f"{', '.join(seats)}")
-        seat = list(seats).index(event.seat)
-        if isinstance(event, ButtonHold):
-            if event.meaning == "undo":
-                return cls(seat, "undo")
-            if event.meaning == "cycle":
-                return cls(seat, "cycle", event.repeat, hold=True)
-            return cls(seat, "cancel", hold=True)
-        if isinstance(event, ButtonPress):
-            return None
-        assert isinstance(event, ButtonCall)
-        return cls(seat, HARDWARE_ACTIONS.get(event.action, event.action), event.count)
-
-
-def counting_feedback(event: ButtonEvent, seats: Sequence[str]) -> tuple[int, str, int] | None:
-    """(seat index, action, presses so far) for a press still being counted, the instant
-    feedback on the seat's panel; None for any other event or an unknown seat."""
-    if not isinstance(event, ButtonPress) or event.seat not in seats:
-        return None
-    action = HARDWARE_ACTIONS.get(event.action, event.action)
-    return list(seats).index(event.seat), action, event.count
-
-
-@dataclass
-class CallBuilder:
-    """One call being built from up to three taps: action -> count -> target."""
-
-    actor: str | None = None
-    action: str | None = None
-    count: int | None = None
-    want_count: bool = False
-    want_target: bool = False
-    rear: bool = False  # an attack "from the rear": no parry possible
-    proposed: str | None = None  # the target a held "cycle" button points at (buttons only)
-    proposed_at: float = 0.0  # when it last moved (monotonic seconds)
-
-    @property
-    def needs_count(self) -> bool:
-        return self.action is not None and self.want_count and self.count is None
-
-    @property
-    def needs_target(self) -> bool:
-        return self.action is not None and self.want_target and not self.needs_count
-
-    @property
-    def active(self) -> bool:
-        return self.action is not None
-
-    def clear(self) -> None:
-        self.actor = self.action = self.count = self.proposed = None
-        self.want_count = self.want_target = self.rear = False
 
 
 @dataclass(frozen=True)
@@ -155,20 +51,8 @@ class ParryView:
     state: str
 
 
-@dataclass(frozen=True)
-class Waiting:
-    """A call heard aloud, shown until ``due`` (monotonic): then made, or, when the table asks
-    who said it, dropped."""
-
-    heard: HeardCall
-    due: float
-
-    def speaker_of(self, call: Call) -> str:
-        return dict(zip(self.heard.calls, self.heard.speakers, strict=False)).get(call, "")
-
-
 @dataclass
-class ArenaCalls:
+class ArenaCalls(HeardCalls, ButtonCalls):
     """The arena's calls: building them, the parry windows, the buttons, the round's end."""
 
     session: TableSession[EyeForAnEye]
@@ -479,76 +363,6 @@ class ArenaCalls:
         self.session.clear_notice()
         self._building()
 
-    # -- calls heard aloud --------------------------------------------------------------------
-
-    def hear(self, heard: HeardCall) -> None:
-        """A call heard aloud: shown marked heard, then made (see the module docstring). One
-        still shown is made first (it was said first). Refused at once, saying why, when the
-        clock stands or the rules take none of what was heard."""
-        if self.heard is not None and not self.heard.heard.ambiguous:
-            self.keep_heard()
-        if heard.table is TableWord.YARRA_MARK:
-            if self.session.clock.running or self.game.state.phase != "playing":
-                return  # the round runs already: the players cheer, nothing to do
-        elif heard.table is None:
-            why = self.closed() or heard.refused or None
-            if why is not None or not heard.calls:
-                self._refuse(f"Heard {heard.said}: {why or 'no call the rules take now'}")
-                return
-        seconds = ASK_SECONDS if heard.ambiguous else HEARD_SECONDS
-        self.heard = Waiting(heard, self.now() + seconds)
-        self.session.clear_notice()
-        self._building()
-
-    def asks(self, player: str) -> bool:
-        """True while the table asks whether ``player`` said the call heard."""
-        w = self.heard
-        return w is not None and w.heard.ambiguous and player in w.heard.speakers
-
-    def choose_speaker(self, player: str) -> list[Event] | None:
-        """The one tap saying who said a heard call several players could have: made now."""
-        w = self.heard
-        if w is None or not w.heard.ambiguous or player not in w.heard.speakers:
-            return None
-        call = w.heard.calls[w.heard.speakers.index(player)]
-        self.heard = None
-        self._update_choosing()
-        return self.session.try_call(call)
-
-    def keep_heard(self) -> list[Event] | None:
-        """The heard call's second is over: made like a tapped call (or the table word
-        done)."""
-        w = self.heard
-        if w is None:
-            return None
-        self.heard = None
-        self._update_choosing()
-        if w.heard.table is TableWord.UNDO:
-            entry = self.session.undo()
-            if entry is not None:
-                self.session.note(f"Undid: {entry.call}")
-                self.session.tell(Change.BUILDING)
-            return None
-        if w.heard.table is TableWord.YARRA_MARK:
-            if not self.session.clock.running:
-                self.toggle_clock()
-            return None
-        why = self.closed()
-        if why is not None:  # paused meanwhile
-            self._refuse(why)
-            return None
-        return self.session.try_call(w.heard.calls[0])
-
-    def drop_heard(self, why: str) -> None:
-        """The heard call goes, leaving no trace but a line in the log."""
-        w = self.heard
-        if w is None:
-            return
-        self.heard = None
-        log.info("voice: heard call %r %s (not made)", w.heard.said, why)
-        self._update_choosing()
-        self._building()
-
     def make(self, call: Call) -> list[Event] | None:
         """A call from a panel of the arena (a tribal card): refused while the clock stands."""
         why = self.closed()
@@ -605,52 +419,24 @@ class ArenaCalls:
 
     def legal_counts(self) -> list[int]:
         """The counts the call being built can take now, by the engine's legal calls (the
-        keypad offers only these). Unblockable hits, which the engine does not list, take any
-        count of the keypad."""
+        keypad offers only these)."""
         b = self.builder
         if not b.needs_count or b.actor is None or b.action is None:
             return []
-        if b.action == "unblockable":
-            return list(KEYPAD)
         return sorted({c.count for c in self._acts(b.actor, b.action) if c.count is not None})
 
-    def _probe(self, actor: str, action: str, count: int | None) -> str | None:
-        """The engine's reason for refusing ``actor``'s ``action`` with ``count`` now (asked
-        with a plausible target), or None when it would take it (the legal calls are a
-        sample: a heal at full health is taken when hits waiting on the healer land first)."""
-        seat = self.seat_of(actor)
-        board = seat.character.actions.get(action)
-        needs_count, needs_target = self.call_shape(actor, action)
-        if needs_count and count is None:
-            count = max(1, board.required) if board is not None else 1
-        target = None
-        if needs_target:
-            others = [s for s in self.seats() if s.player != actor and not s.knocked_out]
-            rivals = [s for s in others if s.side != seat.side] or others
-            target = rivals[0].character.short if rivals else seat.character.short
-        try:
-            call = self.build(actor, action, count if needs_count else None, target)
-            self.game.check(call, self.session.clock.elapsed)
-        except RulesError as e:
-            return str(e)
-        return None
-
     def why_not(self, player: str, action: str) -> str | None:
-        """Why ``player``'s ``action`` cannot be called now (no legal call of it), or None."""
-        if action == "unblockable":
-            if not self.game.options.advanced:
-                return (f"{self.seat_of(player).character.short}: unblockable hits come from "
-                        "tribal cards, which the Core Game does not use")
-            return None if self.possible(player, action) else self._probe(player, action, 1)
-        if self._acts(player, action):
+        """Why ``player``'s ``action`` cannot be called now (no legal call of it), or None.
+        Whether it can is the engine's legal calls' answer; why not, the engine's words."""
+        if self.possible(player, action):
             return None
-        return self._probe(player, action, None)
+        return self.game.why_not(self.seat_of(player).character.short, action)
 
-    def _why_not_count(self, count: int) -> str | None:
-        """Why the call being built cannot take ``count`` (None: the engine would take it)."""
+    def _why_not_count(self, count: int) -> str:
+        """Why the call being built cannot take ``count``, in the engine's words."""
         b = self.builder
         assert b.actor is not None and b.action is not None
-        return self._probe(b.actor, b.action, count)
+        return self.game.why_not(self.seat_of(b.actor).character.short, b.action, count)
 
     def possible(self, player: str, action: str) -> bool:
         """True when ``player`` may call ``action`` now (some legal call of it)."""
@@ -658,20 +444,14 @@ class ArenaCalls:
 
     def possible_actions(self) -> dict[str, set[str]]:
         """Each player's actions that have a legal call now (the arena shows the others
-        dimmed). Unblockable hits (from tribal cards) count as possible for a standing seat
-        with someone to hit, in the advanced game."""
+        dimmed), Unblockable hits (from tribal cards) included."""
         by_short = {s.character.short: s for s in self.seats()}
         found: dict[str, set[str]] = {s.player: set() for s in self.seats()}
         for c in self.game.legal_calls():
-            if isinstance(c, Act) and c.actor in by_short and c.key in GRAMMAR:
+            if isinstance(c, Unblockable) and c.actor in by_short:
+                found[by_short[c.actor].player].add("unblockable")
+            elif isinstance(c, Act) and c.actor in by_short and c.key in GRAMMAR:
                 found[by_short[c.actor].player].add(c.key)
-        if self.game.options.advanced:
-            fire = self.game.options.friendly_fire
-            for seat in self.seats():
-                rivals = [s for s in self.seats() if s is not seat and not s.knocked_out
-                          and s.playing and (s.side != seat.side or fire)]
-                if rivals and seat.playing and not seat.knocked_out:
-                    found[seat.player].add("unblockable")
         return found
 
     def call_shape(self, actor: str, action: str) -> tuple[bool, bool]:
@@ -733,61 +513,5 @@ class ArenaCalls:
         return self.session.try_call(Dispute(tuple(self.seat_of(p).character.short
                                                    for p in players)))
 
-    # -- buttons -----------------------------------------------------------------------------
 
-    def press(self, press: Press) -> list[Event] | None:
-        """A table button: the same three steps as touch."""
-        players = list(self.game.setup.players)
-        if not 0 <= press.seat < len(players):
-            raise InvalidCall(f"button seat {press.seat + 1}: this table has seats 1-"
-                              f"{len(players)}")
-        player = players[press.seat]
-        if press.action == "cycle" and self.builder.needs_target \
-                and self.builder.actor == player:
-            self.cycle_target(press.count)
-            return None
-        if press.hold or press.action == "cancel":
-            self.cancel()  # a call heard aloud first
-            return None
-        if press.action == "target" and self.asks(player):  # "I said it"
-            return self.choose_speaker(player)
-        if press.action == "undo":
-            self.session.undo()
-            return None
-        if press.action == "pause":
-            self.toggle_clock()
-            return None
-        if press.action == "target":
-            if press.count <= 0:
-                return self.tap_target(player)  # this seat is the target
-            # The seat's own target button, pressed n times: the n-th other seat after it.
-            others = players[press.seat + 1:] + players[:press.seat]
-            return self.tap_target(others[(press.count - 1) % len(others)])
-        if press.action == "count":
-            return self.tap_count(press.count)
-        result = self.tap_action(player, press.action)
-        if press.count and self.builder.needs_count:
-            result = self.tap_count(press.count)
-        if self.builder.needs_target:
-            # Buttons have no target when only one is possible: ask the engine which.
-            targets = self.possible_targets()
-            if len(targets) == 1:
-                return self.tap_target(targets[0])
-        return result
-
-    def cycle_target(self, step: int) -> None:
-        """A held "cycle" button, step ``step`` (1, 2, ...): point at the step-th possible
-        target of the call being built; :meth:`tick` makes the call once the steps stop."""
-        targets = self.possible_targets() or [
-            s.player for s in self.seats() if s.player != self.builder.actor
-            and not s.knocked_out]
-        if not targets:
-            self._refuse("no one to target")
-            return
-        self.builder.proposed = targets[(max(1, step) - 1) % len(targets)]
-        self.builder.proposed_at = self.now()
-        self._building()
-
-
-__all__ = ["ASK_SECONDS", "DEFAULT_PARRY_SECONDS", "HEARD_SECONDS", "ArenaCalls", "CallBuilder",
-           "Press", "Waiting", "counting_feedback"]
+__all__ = ["DEFAULT_PARRY_SECONDS", "ArenaCalls", "ParryView", "WindowKey"]

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.games.eye_for_an_eye.calls import KEYPAD, ArenaCalls, CallBuilder, ParryView
+from companion.games.eye_for_an_eye.building import KEYPAD, CallBuilder
+from companion.games.eye_for_an_eye.calls import ArenaCalls, ParryView
 from companion.games.eye_for_an_eye.look import ACTION_KEYS, ACTION_WORDS, action_words, plural
 from companion.session import Change, SessionChange
 from companion.words import fmt_clock, fmt_clock_at

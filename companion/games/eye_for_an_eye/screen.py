@@ -42,7 +42,7 @@ from companion import theme
 from companion.contract import Host
 from companion.frame import BAR_HEIGHT, GameFrame, dialog
 from companion.games.eye_for_an_eye.between import BetweenScreen
-from companion.games.eye_for_an_eye.calls import KEYPAD
+from companion.games.eye_for_an_eye.building import KEYPAD
 from companion.games.eye_for_an_eye.look import BLACK, LIVE, REFUSED
 from companion.games.eye_for_an_eye.model import ArenaModel, ClockLook, ClockTone
 from companion.games.eye_for_an_eye.panel import PlayerPanel, Words

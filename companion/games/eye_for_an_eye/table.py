@@ -9,7 +9,8 @@ from kivy.uix.screenmanager import Screen
 
 from companion.contract import Host, Light
 from companion.games.eye_for_an_eye.board import BoardWatcher, apply_board
-from companion.games.eye_for_an_eye.calls import ArenaCalls, Press, counting_feedback
+from companion.games.eye_for_an_eye.buttons import Press, counting_feedback
+from companion.games.eye_for_an_eye.calls import ArenaCalls
 from companion.games.eye_for_an_eye.model import ArenaModel
 from companion.games.eye_for_an_eye.screen import ArenaScreen, BetweenScreen
 from companion.session import SessionChange, TableSession
