@@ -14,7 +14,7 @@ derived from them through the rules engine (see :mod:`companion.history.index`).
 
 from companion.history.fairness import FaceShare, Fairness, assess, assess_counts, rolls_needed
 from companion.history.forget import ForgetReport, forget_player
-from companion.history.index import GameSummary, History, HistoryError, PlayerLine, player_key
+from companion.history.index import History
 from companion.history.replayer import Replayer, Step
 from companion.history.rolls import (
     CONFIDENT,
@@ -34,6 +34,7 @@ from companion.history.stats import (
     Streak,
     statistics,
 )
+from companion.history.summary import GameSummary, HistoryError, PlayerLine, player_key
 
 __all__ = [
     "CONFIDENT",

@@ -32,14 +32,14 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from companion import store
-from companion.history.index import (
+from companion.history.index import History
+from companion.history.summary import (
     GameSummary,
-    History,
     HistoryError,
     NewGame,
     Played,
-    _canonical_setup,
-    _digest,
+    canonical_setup,
+    game_digest,
 )
 
 #: Where BG Stats takes a play from another app (its documented import link).
@@ -152,7 +152,7 @@ def _duration_min(g: GameSummary) -> int:
 def bgstats_play(g: GameSummary) -> dict[str, Any]:
     """One game as the play a BG Stats ``createPlay`` link carries (the fields BG Stats
     documents for pushing plays from other apps; each one in docs/history.md)."""
-    from companion.history.index import game_title
+    from companion.history.summary import game_title
 
     # Optional fields that would only repeat BG Stats' defaults (an empty board or role, no
     # start player, points kept) are left out: the link is shown as a QR code, and a shorter
@@ -198,7 +198,7 @@ def bgstats_export(games: Iterable[GameSummary]) -> dict[str, Any]:
     to (``playerRefId``, ``gameRefId``); a play's ``playerScores`` one per seat. Uuids are
     derived from the play's ``sourcePlayId`` and the names, so exporting again gives the same
     file. Fields in docs/history.md."""
-    from companion.history.index import game_title, player_key
+    from companion.history.summary import game_title, player_key
 
     plays = [g for g in games if g.is_over and g.error is None]
     player_ids: dict[str, int] = {}
@@ -348,7 +348,7 @@ def _read_game(text: str, source: str, started: float | None) -> _Prepared:
     game = parsed.play(source)
     setup_json = json.dumps(game.setup.to_json())
     calls = tuple((e.call, e.at) for e in game.history)
-    digest = _digest(_canonical_setup(setup_json), calls)
+    digest = game_digest(canonical_setup(setup_json), calls)
     comments = [line[1:].strip() for line in text.splitlines()
                 if line.startswith("#") and line[1:].strip()]
     when = started

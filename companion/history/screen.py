@@ -55,9 +55,10 @@ from companion.history import chartdata
 from companion.history.drawn import ChartView
 from companion.history.exchange import export_to_folder
 from companion.history.fairness import Fairness, verdicts_apart
-from companion.history.index import GameSummary, History, game_title
+from companion.history.index import History
 from companion.history.replayer import Replayer, Step
 from companion.history.stats import Statistics, statistics
+from companion.history.summary import GameSummary, game_title
 from companion.history.text import minutes, number, percent, state
 from companion.widgets import fmt_clock_at, w
 from companion.words import thousands
