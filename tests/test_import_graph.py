@@ -42,7 +42,7 @@ def test_the_graph_holds_every_package() -> None:
     # lazy imports inside functions are in it (the app asks for the history's own modules
     # only in a method)
     assert graph().direct_import_exists(importer="companion.app",
-                                        imported="companion.history.exchange")
+                                        imported="companion.history.bgstats")
 
 
 def test_there_is_no_import_circle_in_the_tree() -> None:

@@ -7,7 +7,9 @@ derived from them through the rules engine (see :mod:`companion.history.index`).
 - :class:`Replayer` steps through one game call by call, forwards and back;
 - :func:`statistics` counts per player and per game;
 - :class:`RollLog` records each settled camera roll; :func:`assess` judges dice fairness;
-- :mod:`companion.history.exchange` exports CSV, BG Stats JSON and zips, and imports games;
+- :mod:`companion.history.export` writes CSV and zips of game files
+  (:mod:`companion.history.bgstats`: BG Stats' plays, links and file);
+  :mod:`companion.history.importing` reads and checks game files and adds them;
 - :func:`forget_player` takes a player out of the history;
 - :mod:`companion.history.charts` draws the pictures (matplotlib, imported there only).
 """

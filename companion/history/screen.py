@@ -53,7 +53,7 @@ from companion import theme
 from companion.contract import AppHost
 from companion.history import chartdata
 from companion.history.drawn import ChartView
-from companion.history.exchange import export_to_folder
+from companion.history.export import export_to_folder
 from companion.history.fairness import Fairness, verdicts_apart
 from companion.history.index import History
 from companion.history.replayer import Replayer, Step

@@ -1,40 +1,33 @@
-"""Games out and in: CSV, BG Stats JSON, the game files as a zip, and importing game files.
+"""The games in: game files (or zips of them) from another companion, read with bounds
+whatever they claim, checked by replaying them, and added to this journal's history as finished
+games.
 
-- :func:`write_csv`: one row per player per game, for spreadsheets.
-- :func:`bgstats_plays`: each finished game as a play in the JSON form BG Stats documents for
-  pushing plays from other apps (a ``createPlay`` link carrying one play, :func:`bgstats_link`;
-  the app shows it as a QR code at the end of a game); :func:`bgstats_export`: the games in
-  BG Stats' own export file shape (``players``, ``locations``, ``games``, ``plays`` with ids and
-  ``playerScores``); :func:`write_bgstats` writes that file (``.json``) or a page of import
-  links (``.html``). Each field is documented against BG Stats in docs/history.md.
-- :func:`write_zip`: every game as its game file (``companion replay``'s format).
-- :func:`import_game_text` / :func:`import_paths`: game files (or zips of them) from another
-  companion, checked by replaying them, added to this journal's history as finished games.
+- :func:`import_game_text`: one game file's text, added or refused with a :class:`HistoryError`;
+- :func:`import_paths`: files and zips, one :class:`Imported` per game file found, each taken
+  or refused with its reason; in two steps for ``companion history import``:
+  :func:`prepare_paths` reads, checks and replays (in worker processes when there are many),
+  :func:`write_prepared` writes each file's games in one transaction.
+
+A file that is one of the exports rather than a game file is named as such (:func:`other_file`).
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import html
-import io
 import json
 import os
 import re
 import stat
 import time
-import urllib.parse
-import uuid
 import zipfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
 
 from companion import store
+from companion.history.export import CSV_COLUMNS
 from companion.history.index import History
 from companion.history.summary import (
-    GameSummary,
     HistoryError,
     NewGame,
     Played,
@@ -42,254 +35,10 @@ from companion.history.summary import (
     game_digest,
 )
 
-#: Where BG Stats takes a play from another app (its documented import link).
-BGSTATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
-#: What the companion calls itself in exported plays (BG Stats' ``sourceName``: the app the
-#: plays come from, which it remembers its matches of games and players for).
-SOURCE_NAME = "Table companion"
-#: BoardGameGeek ids of the games that have one (BG Stats matches games by them). Dice Forge's
-#: is its BGG page's (boardgamegeek.com/boardgame/194594/dice-forge); no BGG page was found
-#: for the others, so they carry none and BG Stats matches them by name.
-BGG_IDS = {"dice-forge": 194594}
-#: The namespace of the uuids in BG Stats export files (uuid5 of the play's sourcePlayId, a
-#: player's name...), so that the same play exported twice has the same uuid.
-_UUIDS = uuid.UUID("4f0c3a52-8d1e-5b7a-9c26-3e1f7a0b9d44")
-
-CSV_COLUMNS = ("game_id", "game", "title", "date", "duration_min", "calls", "finished",
-               "over", "players", "seat", "player", "team", "role", "score", "rank", "won",
-               "winner")
-
 _STARTED = re.compile(r"started (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)")
 _ENDED = re.compile(r"ended (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)")
 _JOURNAL_LINE = re.compile(r"^journal game \d+, started ")
 
-
-def _number(value: float | None) -> float | int | None:
-    if value is None:
-        return None
-    return int(value) if float(value).is_integer() else value
-
-
-def _minutes(g: GameSummary) -> float | None:
-    return None if g.duration is None else round(g.duration / 60, 1)
-
-
-#: What a spreadsheet takes for the start of a formula when a cell begins with it (OWASP's
-#: CSV injection rule: ``=``, ``+``, ``-``, ``@``, tab, carriage return; line feed and NUL too).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
-
-
-def csv_cell(value: object) -> object:
-    """A cell as a spreadsheet should read it: text that a spreadsheet would run as a formula
-    (``=HYPERLINK(...)``, ``@SUM(...)``, ``+1``, ``-1``) starts with a ``'``, which spreadsheets
-    take as "this is text"; numbers stay numbers.
-
-    >>> [csv_cell(v) for v in ("=1+1", "@SUM(A1)", "-2", "Ana", -2, "")]
-    ["'=1+1", "'@SUM(A1)", "'-2", 'Ana', -2, '']
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def write_csv(games: Iterable[GameSummary], out: TextIO) -> int:
-    """One row per player per game (``CSV_COLUMNS``); returns the rows written. Text that a
-    spreadsheet would run is neutralised (:func:`csv_cell`): titles, names, teams and roles
-    come from players and imported files."""
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    rows = 0
-    for g in games:
-        for p in g.players:
-            writer.writerow([csv_cell(v) for v in (
-                g.id, g.game, g.title, g.date, _minutes(g), g.calls, int(g.finished),
-                int(g.is_over), len(g.players), p.seat + 1, p.player, p.team or "",
-                p.role or "", "" if p.score is None else _number(p.score),
-                "" if p.rank is None else p.rank, int(p.won), g.winner or "")])
-            rows += 1
-    return rows
-
-
-def play_id(g: GameSummary) -> str:
-    """The play's id for BG Stats (``sourcePlayId``): the game's content digest, the same for
-    this game on every companion it is imported into, so a play pushed or imported twice is
-    recognised as one."""
-    return f"tc-{g.digest or g.id}"
-
-
-def play_date(g: GameSummary) -> str:
-    """When the game ended (its last call, else its start), in UTC, as BG Stats writes dates:
-    ``YYYY-MM-DD HH:MM:SS``."""
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(g.ended or g.started))
-
-
-def _comments(g: GameSummary) -> str:
-    """The play's comment, whole, with only what the players wrote or would want: the
-    game's title when one was given (not the list of players the app titles a game with),
-    how it ended when the players ended it, and the teams. Never the companion's own
-    bookkeeping (calls, its game numbers) nor the standings' notes, which BG Stats' own
-    fields say (winners, ranks, scores)."""
-    from companion.ending import AGREED, NO_RESULT
-
-    said = []
-    if g.title and g.title != ", ".join(g.names):
-        said.append(g.title)
-    if g.ending == AGREED:
-        said.append("Ended by agreement: the standings then are the result")
-    elif g.ending == NO_RESULT:
-        said.append("Ended by agreement with no result")
-    teams = sorted({p.team for p in g.players if p.team})
-    if teams:
-        said.append("Teams: " + "; ".join(
-            f"{t} ({', '.join(p.player for p in g.players if p.team == t)})" for t in teams))
-    return ". ".join(said)
-
-
-def _duration_min(g: GameSummary) -> int:
-    return 0 if g.duration is None else max(1, round(g.duration / 60))
-
-
-def bgstats_play(g: GameSummary) -> dict[str, Any]:
-    """One game as the play a BG Stats ``createPlay`` link carries (the fields BG Stats
-    documents for pushing plays from other apps; each one in docs/history.md)."""
-    from companion.history.summary import game_title
-
-    # Optional fields that would only repeat BG Stats' defaults (an empty board or role, no
-    # start player, points kept) are left out: the link is shown as a QR code, and a shorter
-    # one has larger modules that a phone reads from a small screen.
-    game: dict[str, Any] = {"name": game_title(g.game), "sourceGameId": g.game,
-                            "highestWins": True}
-    if all(p.score is None for p in g.players):
-        game["noPoints"] = True
-    if g.game in BGG_IDS:
-        game["bggId"] = BGG_IDS[g.game]
-    players = []
-    for p in g.players:
-        one: dict[str, Any] = {"name": p.player, "sourcePlayerId": p.player.casefold(),
-                               "winner": p.won}
-        if p.score is not None:
-            one["score"] = _number(p.score)
-        if p.rank is not None:
-            one["rank"] = p.rank
-        if p.role:
-            one["role"] = p.role
-        players.append(one)
-    play: dict[str, Any] = {
-        "sourceName": SOURCE_NAME,
-        "sourcePlayId": play_id(g),
-        "playDate": play_date(g),
-        "durationMin": _duration_min(g),
-    }
-    if g.variant:
-        play["board"] = g.variant
-    comments = _comments(g)
-    if comments:
-        play["comments"] = comments
-    return {**play, "game": game, "players": players}
-
-
-def _uuid(*parts: object) -> str:
-    return str(uuid.uuid5(_UUIDS, "\x1f".join(str(p) for p in parts))).upper()
-
-
-def bgstats_export(games: Iterable[GameSummary]) -> dict[str, Any]:
-    """The plays (games that are over) in BG Stats' own export file shape: ``players``,
-    ``locations``, ``games`` and ``plays``, each with an ``id`` (or ``uuid``) the others refer
-    to (``playerRefId``, ``gameRefId``); a play's ``playerScores`` one per seat. Uuids are
-    derived from the play's ``sourcePlayId`` and the names, so exporting again gives the same
-    file. Fields in docs/history.md."""
-    from companion.history.summary import game_title, player_key
-
-    plays = [g for g in games if g.is_over and g.error is None]
-    player_ids: dict[str, int] = {}
-    players: list[dict[str, Any]] = []
-    game_ids: dict[str, int] = {}
-    game_rows: list[dict[str, Any]] = []
-    out_plays: list[dict[str, Any]] = []
-    for g in plays:
-        if g.game not in game_ids:
-            game_ids[g.game] = len(game_ids) + 1
-            game_rows.append({
-                "id": game_ids[g.game], "uuid": _uuid("game", g.game),
-                "name": game_title(g.game), "bggId": BGG_IDS.get(g.game, 0),
-                "sourceGameId": g.game, "highestWins": True,
-                "noPoints": all(p.score is None for p in g.players), "cooperative": False,
-                "usesTeams": any(p.team for p in g.players)})
-        scores = []
-        for p in g.players:
-            key = player_key(p.player)
-            if key not in player_ids:
-                player_ids[key] = len(player_ids) + 1
-                players.append({"id": player_ids[key], "uuid": _uuid("player", key),
-                                "name": p.player, "isAnonymous": False})
-            scores.append({"playerRefId": player_ids[key],
-                           "score": "" if p.score is None else str(_number(p.score)),
-                           "winner": p.won, "rank": p.rank or 0, "seatOrder": p.seat + 1,
-                           "startPlayer": False, "newPlayer": False, "role": p.role or "",
-                           "team": p.team or ""})
-        out_plays.append({
-            "uuid": _uuid("play", play_id(g)), "sourcePlayId": play_id(g),
-            "playDate": play_date(g), "durationMin": _duration_min(g),
-            "gameRefId": game_ids[g.game], "ignored": False, "manualWinner": False,
-            "rounds": 0, "board": g.variant, "usesTeams": any(p.team for p in g.players),
-            "comments": _comments(g), "playerScores": scores})
-    return {"players": players, "locations": [], "games": game_rows, "plays": out_plays}
-
-
-def bgstats_plays(games: Iterable[GameSummary]) -> list[dict[str, Any]]:
-    """Every game that is over, as BG Stats plays (unfinished games are not plays yet)."""
-    return [bgstats_play(g) for g in games if g.is_over and g.error is None]
-
-
-def bgstats_link(play: dict[str, Any]) -> str:
-    """The import link BG Stats opens: the play as URL-encoded JSON."""
-    # ':' and ',' may stay as they are in a query: a shorter link, a coarser QR code
-    return BGSTATS_LINK + urllib.parse.quote(json.dumps(play, separators=(",", ":")),
-                                             safe=":,")
-
-
-def bgstats_text(games: Iterable[GameSummary], page: bool) -> tuple[str, int]:
-    """The plays as a BG Stats export file (:func:`bgstats_export`), or (``page``) as a page
-    with one import link per play to open on the phone that has BG Stats; (text, plays)."""
-    games = list(games)
-    plays = bgstats_plays(games)
-    if not page:
-        return json.dumps(bgstats_export(games), indent=1, ensure_ascii=False) + "\n", \
-            len(plays)
-    items = "\n".join(
-        f'<li><a href="{html.escape(bgstats_link(p))}">{html.escape(p["playDate"])} '
-        f'{html.escape(p["game"]["name"])}: '
-        f'{html.escape(", ".join(q["name"] for q in p["players"]))}</a></li>'
-        for p in plays)
-    return ("<!doctype html>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
-            "content=\"width=device-width\">\n<title>Plays for BG Stats</title>\n"
-            f"<h1>{len(plays)} plays for BG Stats</h1>\n<p>Tap a play on the phone or tablet "
-            "that has BG Stats: it opens the app's import dialog.</p>\n"
-            f"<ol>\n{items}\n</ol>\n"), len(plays)
-
-
-def game_file_name(g: GameSummary) -> str:
-    stamp = time.strftime("%Y%m%d-%H%M", time.localtime(g.started))
-    return f"{g.id:05d}-{g.game}-{stamp}.game"
-
-
-def write_zip(history: History, games: Iterable[GameSummary], out: BinaryIO) -> int:
-    """Every game's game file in one zip, written to ``out``; returns how many. Each says how
-    it ended when its calls do not (its ``ending``: ended by the players, or abandoned), so an
-    import on another companion gives back the same result."""
-    import rules
-
-    n = 0
-    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
-        for g in games:
-            left = g.finished and not g.is_over and g.error is None
-            z.writestr(game_file_name(g), history.journal.export(
-                g.id, rules.Ending.ABANDONED if left else None))
-            n += 1
-    return n
-
-
-# -- import ----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Imported:
@@ -627,69 +376,3 @@ def import_paths(history: History, paths: Sequence[Path], progress: Progress | N
     per file that could not be read). Nothing is raised for a file: each is taken or
     refused with its reason (:func:`prepare_paths`, then :func:`write_prepared`)."""
     return write_prepared(history, prepare_paths(history, paths, progress, workers))
-
-
-def csv_text(games: Iterable[GameSummary]) -> str:
-    """The CSV export as a string (for tests and small exports)."""
-    buf = io.StringIO()
-    write_csv(games, buf)
-    return buf.getvalue()
-
-
-#: The file each kind of export writes (``export_to_folder``), after its name.
-EXPORT_SUFFIXES = {"csv": ".csv", "bgstats": "-bgstats.html", "zip": ".zip"}
-
-
-def export_file(history: History, games: Sequence[GameSummary], kind: str, path: Path
-                ) -> tuple[int, str]:
-    """Write ``games`` to the file ``path``: ``kind`` "csv" (one row per player per game),
-    "bgstats" (a BG Stats export file, or a page of import links when ``path`` ends in
-    ``.html``) or "zip" (the game files). The file appears only once whole, and a link at
-    ``path`` is replaced, never written through (:func:`hardware.files.whole_file`). Returns
-    (how many, what they are in words). Raises HistoryError for another kind, OSError when
-    it cannot be written."""
-    from hardware.files import whole_file
-
-    if kind not in EXPORT_SUFFIXES:
-        raise HistoryError(f"export kind {kind!r}: choose one of {', '.join(EXPORT_SUFFIXES)}")
-    with whole_file(path) as out:
-        if kind == "csv":
-            text = io.TextIOWrapper(out, encoding="utf-8", newline="")
-            count = write_csv(games, text)
-            text.flush()
-            text.detach()
-            return count, f"{count:,} rows (one per player per game)"
-        if kind == "bgstats":
-            page = path.suffix.lower() in (".html", ".htm")
-            data, count = bgstats_text(games, page)
-            out.write(data.encode("utf-8"))
-            return count, (f"{count:,} plays for BG Stats"
-                           + (" (open the page on the phone)" if page else ""))
-        count = write_zip(history, games, out)
-        return count, f"{count:,} game files"
-
-
-def export_to_folder(journal: Path, folder: Path, kind: str, game: str | None = None,
-                     player: str | None = None) -> tuple[Path, str]:
-    """Write the games of ``journal`` the filters let through into a new file in ``folder``
-    (made if needed): ``kind`` "csv", "bgstats" (a page of BG Stats import links) or "zip"
-    (the game files), oldest game first, the file named by the filters and the time
-    (``history-dice-forge-20260111-154700.csv``). It appears only once whole
-    (:func:`export_file`). Returns (the file, what it holds in words). Raises HistoryError
-    for another kind, OSError when the folder cannot be written."""
-    suffix = EXPORT_SUFFIXES.get(kind)
-    if suffix is None:
-        raise HistoryError(f"export kind {kind!r}: choose one of {', '.join(EXPORT_SUFFIXES)}")
-    folder.mkdir(parents=True, exist_ok=True)
-    parts = ["history", *(x for x in (game, player) if x), time.strftime("%Y%m%d-%H%M%S")]
-    name = "-".join("".join(c if c.isalnum() or c in "-_" else "_" for c in p) for p in parts)
-    out = folder / f"{name}{suffix}"
-    n = 1
-    while out.exists() or out.is_symlink():  # two exports in one second
-        n += 1
-        out = folder / f"{name}-{n}{suffix}"
-    with History(journal) as history:
-        history.refresh()
-        games = list(reversed(history.games(game=game, player=player)))
-        _, what = export_file(history, games, kind, out)
-    return out, what
