@@ -189,8 +189,7 @@ def measure(path: Path) -> dict[str, float]:
 
 
 def measure_exports(path: Path, folder: Path) -> dict[str, float]:
-    from companion.history import History
-    from companion.history import exchange as ex
+    from companion.history import History, export
 
     out = {}
     with History(path) as history:
@@ -199,13 +198,13 @@ def measure_exports(path: Path, folder: Path) -> dict[str, float]:
         out["list_all"] = time.perf_counter() - t
         t = time.perf_counter()
         with (folder / "h.csv").open("w", encoding="utf-8", newline="") as f:
-            ex.write_csv(games, f)
+            export.write_csv(games, f)
         out["csv"] = time.perf_counter() - t
         t = time.perf_counter()
-        ex.write_bgstats(games, folder / "h.json")
+        export.export_file(history, games, "bgstats", folder / "h.json")
         out["bgstats"] = time.perf_counter() - t
         t = time.perf_counter()
-        ex.write_zip(history, games, folder / "h.zip")
+        export.export_file(history, games, "zip", folder / "h.zip")
         out["zip"] = time.perf_counter() - t
     for name in ("csv", "json", "zip"):
         out[f"{name}_mb"] = (folder / f"h.{name}").stat().st_size / 1e6

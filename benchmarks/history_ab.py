@@ -34,7 +34,7 @@ import sys
 repo, journal, task = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, repo)
 from companion.history import History
-from companion.history import exchange
+from companion.history import bgstats
 from companion.history.stats import compute_statistics
 with History(journal) as history:
     history.refresh()
@@ -44,7 +44,7 @@ with History(journal) as history:
     elif task == "stats":
         compute_statistics(history)
     else:
-        exchange.bgstats_export(history.games())
+        bgstats.bgstats_export(history.games())
 """
 TASKS = ("page", "stats", "bgstats")
 

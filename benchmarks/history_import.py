@@ -24,7 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from companion.history import History, exchange  # noqa: E402
+from companion.history import History, export, importing  # noqa: E402
 from companion.history.sample import game_night  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 
@@ -37,7 +37,7 @@ def build(folder: Path, games: int) -> Path:
     archive = folder / "games.zip"
     with History(source) as history:
         history.refresh()
-        exchange.export_file(history, list(reversed(history.games())), "zip", archive)
+        export.export_file(history, list(reversed(history.games())), "zip", archive)
     return archive
 
 
@@ -45,10 +45,10 @@ def one(archive: Path, folder: Path, workers: int) -> tuple[float, float, int]:
     target = folder / f"import-{time.monotonic_ns()}.sqlite3"
     with History(target) as history:
         start = time.monotonic()
-        prepared = exchange.prepare_paths(history, [archive], workers=workers)
+        prepared = importing.prepare_paths(history, [archive], workers=workers)
         read = time.monotonic() - start
         start = time.monotonic()
-        results = exchange.write_prepared(history, prepared)
+        results = importing.write_prepared(history, prepared)
         write = time.monotonic() - start
     return read, write, sum(r.game_id is not None for r in results)
 

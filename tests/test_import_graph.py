@@ -44,7 +44,7 @@ def test_the_graph_holds_every_package() -> None:
     # lazy imports inside functions are in it (a play's link asks for the history's own
     # modules only in the function)
     assert graph().direct_import_exists(importer="companion.services.plays",
-                                        imported="companion.history.exchange")
+                                        imported="companion.history.bgstats")
 
 
 def test_there_is_no_import_circle_in_the_tree() -> None:

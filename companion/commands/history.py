@@ -223,7 +223,7 @@ def _show(history: Any, args: argparse.Namespace) -> int:
 
 
 def _export(history: Any, args: argparse.Namespace) -> int:
-    from companion.history import exchange
+    from companion.history import bgstats, export
 
     games = history.games(game=args.game, player=args.player)
     games.reverse()  # oldest first in files
@@ -238,12 +238,12 @@ def _export(history: Any, args: argparse.Namespace) -> int:
         return 2
     if to_stdout:  # (the same text as the file would hold)
         if args.format == "csv":
-            exchange.write_csv(games, sys.stdout)
+            export.write_csv(games, sys.stdout)
         else:
-            sys.stdout.write(exchange.bgstats_text(games, page=False)[0])
+            sys.stdout.write(bgstats.bgstats_text(games, page=False)[0])
         return 0
     try:  # the file appears whole, and a link at its name is replaced, never written through
-        _, what = exchange.export_file(history, games, args.format, out)
+        _, what = export.export_file(history, games, args.format, out)
     except OSError as e:
         print(f"companion history export: cannot write {out}: {e.strerror or e}",
               file=sys.stderr)
@@ -259,7 +259,7 @@ def _import(history: Any, args: argparse.Namespace) -> int:
     import os
     import time
 
-    from companion.history import exchange
+    from companion.history import importing
     from companion.store import take_journal_lock
 
     path = history.journal.path
@@ -279,8 +279,8 @@ def _import(history: Any, args: argparse.Namespace) -> int:
             print(f"Read {done:,} game file(s) ({now - started:.0f} s; the data folder is not "
                   "locked while reading)...", file=sys.stderr, flush=True)
 
-    prepared = exchange.prepare_paths(history, args.files, progress,
-                                      workers=os.cpu_count() or 1)
+    prepared = importing.prepare_paths(history, args.files, progress,
+                                       workers=os.cpu_count() or 1)
     count = sum(len(batch) for batch in prepared)
     print(f"Read {count:,} game file(s) in {time.monotonic() - started:.0f} s; writing...",
           file=sys.stderr, flush=True)
@@ -297,7 +297,7 @@ def _import(history: Any, args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        results = exchange.write_prepared(history, prepared)
+        results = importing.write_prepared(history, prepared)
     finally:
         lock.release()
     for r in results:

@@ -7,14 +7,16 @@ derived from them through the rules engine (see :mod:`companion.history.index`).
 - :class:`Replayer` steps through one game call by call, forwards and back;
 - :func:`statistics` counts per player and per game;
 - :class:`RollLog` records each settled camera roll; :func:`assess` judges dice fairness;
-- :mod:`companion.history.exchange` exports CSV, BG Stats JSON and zips, and imports games;
+- :mod:`companion.history.export` writes CSV and zips of game files
+  (:mod:`companion.history.bgstats`: BG Stats' plays, links and file);
+  :mod:`companion.history.importing` reads and checks game files and adds them;
 - :func:`forget_player` takes a player out of the history;
 - :mod:`companion.history.charts` draws the pictures (matplotlib, imported there only).
 """
 
 from companion.history.fairness import FaceShare, Fairness, assess, assess_counts, rolls_needed
 from companion.history.forget import ForgetReport, forget_player
-from companion.history.index import GameSummary, History, HistoryError, PlayerLine, player_key
+from companion.history.index import History
 from companion.history.replayer import Replayer, Step
 from companion.history.rolls import (
     CONFIDENT,
@@ -34,6 +36,7 @@ from companion.history.stats import (
     Streak,
     statistics,
 )
+from companion.history.summary import GameSummary, HistoryError, PlayerLine, player_key
 
 __all__ = [
     "CONFIDENT",

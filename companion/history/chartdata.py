@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.history.fairness import Fairness
-from companion.history.index import GameSummary, game_title, player_key
 from companion.history.stats import GameStats, PlayerStats
+from companion.history.summary import GameSummary, game_title, player_key
 
 __all__ = ["Bar", "BarChart", "Chart", "Line", "LineChart", "axis", "dice", "game_lengths",
            "player_games", "roles", "scores", "wins", "wrap"]

@@ -16,8 +16,8 @@ from typing import Any
 from companion.history import chartdata
 from companion.history.chartdata import BarChart, LineChart, wrap
 from companion.history.fairness import Fairness
-from companion.history.index import GameSummary
 from companion.history.stats import GameStats, PlayerStats
+from companion.history.summary import GameSummary
 
 #: The screen: 800x480 pixels at 100 dpi.
 SIZE = (800, 480)

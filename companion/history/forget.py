@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.history.index import History, player_key
+from companion.history.index import History
+from companion.history.summary import player_key
 
 PSEUDONYM = "Forgotten"
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from companion.ending import NO_RESULT
-from companion.history.index import History, game_title, player_key
+from companion.history.index import History
+from companion.history.summary import game_title, player_key
 
 #: How many most frequent opponents a player's statistics name.
 TOP_OPPONENTS = 3

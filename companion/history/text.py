@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 
 from companion.ending import AGREED, AGREED_NOTE, NO_RESULT, NO_RESULT_NOTE
 from companion.history.fairness import Fairness
-from companion.history.index import GameSummary, game_title
 from companion.history.stats import GameStats, PlayerStats, Statistics
+from companion.history.summary import GameSummary, game_title
 
 
 def table(columns: Sequence[str], rows: Iterable[Sequence[str]]) -> str:

@@ -14,7 +14,7 @@ def play_link(journal: Journal, game_id: int) -> str | None:
     """The BG Stats link of a game the journal holds as a play (over, or ended by the
     players), None when it is none."""
     from companion.history import History
-    from companion.history.exchange import bgstats_link, bgstats_play
+    from companion.history.bgstats import bgstats_link, bgstats_play
 
     with History(journal) as history:
         history.summarise(game_id)

@@ -140,7 +140,7 @@ def test_end_game_records_a_result_and_no_result_and_forgets_a_game_with_no_call
     import cv2
     import numpy as np
 
-    from companion.history.exchange import bgstats_play
+    from companion.history.bgstats import bgstats_play
     from companion.tournament.join import qr_rgb
 
     assert seen["qr_problems"] == [], seen["qr_problems"]

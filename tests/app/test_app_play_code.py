@@ -60,7 +60,7 @@ def test_every_games_final_screen_and_an_ending_by_agreement_offer_the_play(
     from companion.demo.drive import Driver, ManualClock, layout_problems, run_app
     from companion.ending import leaders
     from companion.history import History
-    from companion.history.exchange import bgstats_play
+    from companion.history.bgstats import bgstats_play
     from rules import Setup
 
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")

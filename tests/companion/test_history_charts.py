@@ -12,10 +12,10 @@ from history_night import PER_GAME, night_journal
 
 from companion.history import History, Roll, RolledDie, RollLog, assess, statistics
 from companion.history import chartdata as cd
-from companion.history.exchange import export_to_folder
+from companion.history.export import export_to_folder
 from companion.history.fairness import Fairness, verdicts_apart
-from companion.history.index import HistoryError
 from companion.history.sample import GAMES
+from companion.history.summary import HistoryError
 
 
 @pytest.fixture

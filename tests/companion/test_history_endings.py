@@ -19,8 +19,7 @@ import pytest
 import rules
 from companion.cli import main
 from companion.ending import AGREED, NO_RESULT, leaders
-from companion.history import History
-from companion.history import exchange as ex
+from companion.history import History, bgstats
 from companion.history.stats import statistics
 from companion.history.text import state
 from companion.journal import Journal
@@ -96,7 +95,7 @@ def _seen(path: Path) -> tuple[list[tuple[Any, ...]], list[dict[str, Any]], dict
         games = sorted(history.games(), key=lambda g: g.started)
         rows = [(g.digest, state(g), g.winner, g.is_over, g.ending, [p.won for p in g.players],
                  [p.rank for p in g.players]) for g in games]
-        plays = ex.bgstats_plays(games)
+        plays = bgstats.bgstats_plays(games)
         stats = {p.player: (p.games, p.wins, p.no_result, p.streak.text())
                  for p in statistics(history).players}
     return rows, plays, stats
@@ -276,8 +275,8 @@ def test_the_dice_forge_module_is_the_plays_board_and_comments_are_the_players(
             ids[module] = gid
     with History(path) as history:
         history.refresh()
-        plays = {m: ex.bgstats_play(history.game(g)) for m, g in ids.items()}
-        export = ex.bgstats_export(history.games())
+        plays = {m: bgstats.bgstats_play(history.game(g)) for m, g in ids.items()}
+        export = bgstats.bgstats_export(history.games())
     assert plays["titans"]["board"] == "Titans module"
     assert plays["goddess"]["board"] == "Goddess module"
     assert "board" not in plays[None]  # the game as it comes

@@ -13,8 +13,7 @@ import pytest
 from history_night import night_journal
 
 import rules
-from companion.history import History, HistoryError
-from companion.history import exchange as ex
+from companion.history import History, HistoryError, bgstats, export, importing, summary
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -28,23 +27,23 @@ def history(tmp_path: Path) -> History:
 
 def test_csv_has_one_row_per_player_per_game(history: History) -> None:
     games = history.games()
-    rows = list(csv.DictReader(io.StringIO(ex.csv_text(games))))
+    rows = list(csv.DictReader(io.StringIO(export.csv_text(games))))
     assert len(rows) == sum(len(g.players) for g in games)
-    assert tuple(rows[0]) == ex.CSV_COLUMNS
+    assert tuple(rows[0]) == export.CSV_COLUMNS
     by_game = {g.id: g for g in games}
     for row in rows:
         g = by_game[int(row["game_id"])]
         p = g.players[int(row["seat"]) - 1]
         assert row["player"] == p.player and row["game"] == g.game
         assert row["won"] == str(int(p.won)) and row["winner"] == (g.winner or "")
-        assert row["score"] == ("" if p.score is None else str(ex._number(p.score)))
+        assert row["score"] == ("" if p.score is None else str(summary.plain_number(p.score)))
         assert row["role"] == (p.role or "") and int(row["players"]) == len(g.players)
         assert row["over"] == str(int(g.is_over))
 
 
 def test_bgstats_plays_carry_the_documented_fields(history: History) -> None:
     games = history.games()
-    plays = ex.bgstats_plays(games)
+    plays = bgstats.bgstats_plays(games)
     assert len(plays) == sum(g.is_over for g in games)  # unfinished games are no plays
     over = [g for g in games if g.is_over]
     for play, g in zip(plays, over, strict=True):
@@ -53,7 +52,8 @@ def test_bgstats_plays_carry_the_documented_fields(history: History) -> None:
                                                      "durationMin", "game", "players"}
         assert "calls" not in play.get("comments", "") and "journal" not in play.get(
             "comments", "")
-        assert play["sourceName"] == ex.SOURCE_NAME and play["sourcePlayId"] == f"tc-{g.digest}"
+        assert play["sourceName"] == bgstats.SOURCE_NAME
+        assert play["sourcePlayId"] == f"tc-{g.digest}"
         assert set(play["game"]) - {"bggId"} == {"name", "sourceGameId", "highestWins"}
         assert ("bggId" in play["game"]) == (g.game == "dice-forge")
         assert play["game"]["name"] == rules.game_class(g.game).title
@@ -72,20 +72,20 @@ def test_bgstats_plays_carry_the_documented_fields(history: History) -> None:
 
 def test_bgstats_links_and_page_decode_back_to_the_plays(history: History,
                                                         tmp_path: Path) -> None:
-    plays = ex.bgstats_plays(history.games())
-    link = ex.bgstats_link(plays[0])
+    plays = bgstats.bgstats_plays(history.games())
+    link = bgstats.bgstats_link(plays[0])
     assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
     data = urllib.parse.unquote(link.split("data=", 1)[1])
     assert json.loads(data) == plays[0]
     page = tmp_path / "plays.html"
-    assert ex.export_file(history, history.games(), "bgstats", page)[0] == len(plays)
+    assert export.export_file(history, history.games(), "bgstats", page)[0] == len(plays)
     text = page.read_text(encoding="utf-8")
     assert text.count("<li><a href=") == len(plays)
     listed = tmp_path / "plays.json"
-    ex.export_file(history, history.games(), "bgstats", listed)
-    export = json.loads(listed.read_text(encoding="utf-8"))
-    assert export == ex.bgstats_export(history.games())
-    assert [p["sourcePlayId"] for p in export["plays"]] == [p["sourcePlayId"] for p in plays]
+    export.export_file(history, history.games(), "bgstats", listed)
+    exported = json.loads(listed.read_text(encoding="utf-8"))
+    assert exported == bgstats.bgstats_export(history.games())
+    assert [p["sourcePlayId"] for p in exported["plays"]] == [p["sourcePlayId"] for p in plays]
 
 
 def _journaled(path: Path, example: str, start: float, minutes: float) -> int:
@@ -116,10 +116,10 @@ def test_an_exported_play_field_by_field_and_the_same_play_from_another_companio
     with History(tmp_path / "a.sqlite3") as a:
         a.refresh()
         g = a.game(gid)
-        play = ex.bgstats_play(g)
-        export = ex.bgstats_export(a.games())
+        play = bgstats.bgstats_play(g)
+        exported = bgstats.bgstats_export(a.games())
         archive = tmp_path / "games.zip"
-        ex.export_file(a, a.games(), "zip", archive)
+        export.export_file(a, a.games(), "zip", archive)
     assert play == {
         "sourceName": "Table companion",
         "sourcePlayId": f"tc-{g.digest}",
@@ -132,16 +132,16 @@ def test_an_exported_play_field_by_field_and_the_same_play_from_another_companio
             {"name": "Ben", "sourcePlayerId": "ben", "winner": False, "score": 4, "rank": 2}],
     }
     assert len(g.digest) == 32
-    assert set(export) == {"players", "locations", "games", "plays"}
-    assert export["players"] == [
-        {"id": 1, "uuid": export["players"][0]["uuid"], "name": "Ana", "isAnonymous": False},
-        {"id": 2, "uuid": export["players"][1]["uuid"], "name": "Ben", "isAnonymous": False}]
-    assert export["locations"] == []
-    assert export["games"] == [{
-        "id": 1, "uuid": export["games"][0]["uuid"], "name": "Dice Forge", "bggId": 194594,
+    assert set(exported) == {"players", "locations", "games", "plays"}
+    assert exported["players"] == [
+        {"id": 1, "uuid": exported["players"][0]["uuid"], "name": "Ana", "isAnonymous": False},
+        {"id": 2, "uuid": exported["players"][1]["uuid"], "name": "Ben", "isAnonymous": False}]
+    assert exported["locations"] == []
+    assert exported["games"] == [{
+        "id": 1, "uuid": exported["games"][0]["uuid"], "name": "Dice Forge", "bggId": 194594,
         "sourceGameId": "dice-forge", "highestWins": True, "noPoints": False,
         "cooperative": False, "usesTeams": False}]
-    [row] = export["plays"]
+    [row] = exported["plays"]
     assert row == {
         "uuid": row["uuid"], "sourcePlayId": play["sourcePlayId"],
         "playDate": "2026-11-20 19:52:00", "durationMin": 47, "gameRefId": 1,
@@ -155,10 +155,10 @@ def test_an_exported_play_field_by_field_and_the_same_play_from_another_companio
     assert len(row["uuid"]) == 36
     # another companion, no games yet, takes the game file: the same play for BG Stats
     with History(tmp_path / "b.sqlite3") as b:
-        assert [r.game_id is not None for r in ex.import_paths(b, [archive])] == [True]
-        again = ex.bgstats_export(b.games())
+        assert [r.game_id is not None for r in importing.import_paths(b, [archive])] == [True]
+        again = bgstats.bgstats_export(b.games())
         [other] = b.games()
-        assert ex.bgstats_play(other)["sourcePlayId"] == play["sourcePlayId"]
+        assert bgstats.bgstats_play(other)["sourcePlayId"] == play["sourcePlayId"]
     assert again["plays"][0]["uuid"] == row["uuid"]
     assert again["plays"][0]["sourcePlayId"] == row["sourcePlayId"]
     assert again["plays"][0]["playDate"] == "2026-11-20 19:52:00"
@@ -168,20 +168,20 @@ def test_an_exported_play_field_by_field_and_the_same_play_from_another_companio
 def test_zip_round_trip_into_another_companion(history: History, tmp_path: Path) -> None:
     games = history.games()
     archive = tmp_path / "games.zip"
-    assert ex.export_file(history, games, "zip", archive)[0] == len(games)
+    assert export.export_file(history, games, "zip", archive)[0] == len(games)
     with zipfile.ZipFile(archive) as z:
         names = z.namelist()
         assert all(n.endswith(".game") for n in names) and len(names) == len(games)
         first = z.read(names[0]).decode()
     assert rules.parse_game_file(first).play() is not None
     with History(tmp_path / "other.sqlite3") as other:
-        results = ex.import_paths(other, [archive])
+        results = importing.import_paths(other, [archive])
         assert [r.game_id is not None for r in results] == [True] * len(games)
         imported = {(g.game, g.names, g.winner, g.calls, g.started) for g in other.games()}
         original = {(g.game, g.names, g.winner, g.calls, g.started) for g in games}
         assert imported == original  # the start time comes back from the file's comment
         assert all(g.finished and not g.can_resume for g in other.games())
-        again = ex.import_paths(other, [archive])
+        again = importing.import_paths(other, [archive])
         assert all(r.game_id is None and "already in the history as game" in r.message
                    for r in again)
         assert other.count() == len(games)
@@ -193,14 +193,14 @@ def test_import_refuses_bad_files_naming_them(history: History, tmp_path: Path) 
     empty = tmp_path / "empty.zip"
     with zipfile.ZipFile(empty, "w") as z:
         z.writestr("notes.txt", "hello")
-    results = ex.import_paths(history, [bad, empty, tmp_path / "missing.game", tmp_path])
+    results = importing.import_paths(history, [bad, empty, tmp_path / "missing.game", tmp_path])
     assert all(r.game_id is None for r in results)
     messages = [r.message for r in results]
     assert messages[0].startswith(f"{bad}, line 4: ")
     assert "a zip with no .game file" in messages[1]
     assert "cannot read" in messages[2] and "cannot read" in messages[3]
     with pytest.raises(HistoryError, match="already in the history"):
-        ex.import_game_text(history, history.journal.export(history.games()[0].id))
+        importing.import_game_text(history, history.journal.export(history.games()[0].id))
 
 
 def test_import_keeps_title_and_start(history: History) -> None:
@@ -208,7 +208,7 @@ def test_import_keeps_title_and_start(history: History) -> None:
     game = rules.from_setup(setup)
     text = rules.format_game_file(game.setup, (), "Friday at the club\njournal game 4, "
                                                   "started 2025-03-07 20:15:00")
-    gid = ex.import_game_text(history, text, "friday.game")
+    gid = importing.import_game_text(history, text, "friday.game")
     g = history.game(gid)
     assert g.title == "Friday at the club"
     assert g.date == "2025-03-07 20:15" and g.calls == 0 and g.duration is None
@@ -247,7 +247,7 @@ def test_import_refuses_encrypted_and_unreadable_entries_and_takes_the_rest(
     _patched_zip(archive, ["a.game", "b.game", "c.game"],
                  {"a.game": (0x1, 0), "b.game": (0, 9)})  # encrypted; deflate64
     before = history.count()
-    results = ex.import_paths(history, [archive])
+    results = importing.import_paths(history, [archive])
     said = {r.source.rsplit(":", 1)[1]: r for r in results}
     assert "encrypted" in said["a.game"].message and said["a.game"].game_id is None
     assert "method 9" in said["b.game"].message and said["b.game"].game_id is None
@@ -259,13 +259,13 @@ def test_import_never_reads_a_huge_entry_or_a_device_whole(history: History,
                                                            tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.zip"
     with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as z:
-        z.writestr("big.game", b"#" * (ex.MAX_GAME_FILE_BYTES * 4))
+        z.writestr("big.game", b"#" * (importing.MAX_GAME_FILE_BYTES * 4))
         z.writestr("ok.game", _game_text(1))
     fifo = tmp_path / "pipe.game"
     import os
 
     os.mkfifo(fifo)
-    results = ex.import_paths(history, [bomb, Path("/dev/zero"), fifo])
+    results = importing.import_paths(history, [bomb, Path("/dev/zero"), fifo])
     messages = [r.message for r in results]
     assert "too large to be a game file" in messages[0]
     assert results[1].game_id is not None  # the zip's other game is taken
@@ -277,7 +277,7 @@ def test_import_refuses_a_start_that_is_not_a_date(history: History, tmp_path: P
     game = rules.from_setup(rules.Setup("dice-forge", ("Ana", "Ben")))
     path.write_text(rules.format_game_file(
         game.setup, (), "journal game 4, started 2024-02-30 20:15:00"), encoding="utf-8")
-    [result] = ex.import_paths(history, [path])
+    [result] = importing.import_paths(history, [path])
     assert result.game_id is None and "2024-02-30" in result.message
     assert "not a date" in result.message
 
@@ -307,7 +307,7 @@ def test_import_of_a_file_is_one_transaction(history: History, tmp_path: Path,
         return real(games)  # type: ignore[arg-type]
 
     monkeypatch.setattr(history, "add_games", flaky)
-    results = ex.import_paths(history, [first, second])
+    results = importing.import_paths(history, [first, second])
     assert calls == [3, 1]
     assert [r.game_id is None for r in results] == [True, True, True, False]
     assert all("the SD card is full" in r.message for r in results[:3])
@@ -324,13 +324,13 @@ def test_an_import_read_by_worker_processes_adds_what_one_process_adds(
     source = night_journal(tmp_path)
     archive = tmp_path / "games.zip"
     with History(source) as h:
-        ex.export_file(h, h.games(), "zip", archive)
-    monkeypatch.setattr(ex, "POOL_FROM", 2)
+        export.export_file(h, h.games(), "zip", archive)
+    monkeypatch.setattr(importing, "POOL_FROM", 2)
     got = {}
     for workers in (1, 2):
         with History(tmp_path / f"into-{workers}.sqlite3") as into:
-            [batch] = ex.prepare_paths(into, [archive], workers=workers)
+            [batch] = importing.prepare_paths(into, [archive], workers=workers)
             got[workers] = [(x.source, getattr(x, "digest", None)) for x in batch]
-            results = ex.write_prepared(into, [batch])
+            results = importing.write_prepared(into, [batch])
             assert all(r.game_id is not None for r in results)
     assert got[1] == got[2] and len(got[1]) > 10

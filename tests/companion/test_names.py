@@ -15,8 +15,7 @@ from test_tournament_hostile import desk_with_round
 
 from companion import startcheck
 from companion.cli import main
-from companion.history import History
-from companion.history import exchange as ex
+from companion.history import History, importing
 from companion.names import disguised, lookalike, skeleton
 from rules.names import invisible, normal
 from rules.tournament import TournamentError
@@ -108,8 +107,8 @@ def test_imported_names_are_checked_written_one_way_and_warned(tmp_path: Path) -
     twin.write_text(example.replace("Ana", CYRILLIC_ANA).replace("\"Ben\"", "\"Bob\"")
                     .replace("Ben:", "Bob:"), encoding="utf-8")
     with History(tmp_path / "journal.sqlite3") as history:
-        ex.import_game_text(history, example, "ana.game")
-        results = ex.import_paths(history, [hidden, decomposed, twin])
+        importing.import_game_text(history, example, "ana.game")
+        results = importing.import_paths(history, [hidden, decomposed, twin])
         by_file = {Path(r.source).name: r for r in results}
         assert by_file["hidden.game"].game_id is None
         assert "'A\u3164na' holds U+3164 HANGUL FILLER" in by_file["hidden.game"].message

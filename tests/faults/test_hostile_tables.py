@@ -38,7 +38,7 @@ from tournament_net import new_tournament
 
 import rules
 from companion import startcheck, startfiles, store
-from companion.history import exchange
+from companion.history import export
 from companion.journal import Journal
 from companion.tournament.director import Director
 from companion.tournament.protocol import MAX_REPORT_BYTES, ProtocolError, Report
@@ -200,14 +200,14 @@ def test_every_cell_a_spreadsheet_would_run_is_neutralised(
         request: pytest.FixtureRequest) -> None:
     cells = _size(request, 2_000, 200_000)
     rng = random.Random(3)
-    starts = (*exchange.FORMULA_STARTS, "a", "1", " ", "'", '"', "\u00a0")
+    starts = (*export.FORMULA_STARTS, "a", "1", " ", "'", '"', "\u00a0")
     missed = 0
     for _ in range(cells):
         text = rng.choice(starts) + "".join(rng.choice("=+-@\t\r\nA1(),;\"'") for _ in range(
             rng.randint(0, 12)))
-        out = exchange.csv_cell(text)
+        out = export.csv_cell(text)
         assert isinstance(out, str)
-        if out.startswith(exchange.FORMULA_STARTS):
+        if out.startswith(export.FORMULA_STARTS):
             missed += 1
     _report(f"CSV cells: {cells:,}, any left a formula: {missed}")
     assert missed == 0
