@@ -36,18 +36,6 @@ class Text:
     def __add__(self, other: Text | str) -> Text:
         return Text(self.spans + _spans(other))
 
-    def __radd__(self, other: str) -> Text:
-        return Text(_spans(other) + self.spans)
-
-    def lines(self) -> list[Text]:
-        """The text line by line (a span holds no line break but at its ends)."""
-        out = [Text()]
-        for span in self.spans:
-            first, *rest = span.text.split("\n")
-            out[-1] += Text((Span(first, span.strong),)) if first else Text()
-            out += [Text((Span(r, span.strong),) if r else ()) for r in rest]
-        return out
-
 
 def _spans(text: Text | str) -> tuple[Span, ...]:
     if isinstance(text, Text):
