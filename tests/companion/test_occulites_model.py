@@ -13,6 +13,7 @@ from dice_readings import die, reading
 from no_kivy import imports_kivy
 
 import rules
+from companion.games.emphasis import Text
 from companion.games.occulites.model import OcculitesTable
 from companion.journal import Journal
 from companion.session import TableSession
@@ -24,6 +25,11 @@ from vision.types import Reading
 def journal(tmp_path: Path) -> Iterator[Journal]:
     with Journal(tmp_path / "j.sqlite3") as j:
         yield j
+
+
+def marked(text: Text) -> str:
+    """A view's text with its stressed words between [b] and [/b], as the screen draws them."""
+    return "".join(f"[b]{s.text}[/b]" if s.strong else s.text for s in text.spans)
 
 
 class Clock:
@@ -59,8 +65,8 @@ def tray(rows: list[list[tuple[str, int | None, float]]]) -> Reading:
 def tribes(t: OcculitesTable) -> None:
     v = t.view()
     assert v.panel == "tribes" and v.title == "Setup: choose your Tribes"
-    assert "[b]Ana[/b]: which Tribe" in v.message
-    assert v.rows[0].lit and "choosing" in v.rows[0].header
+    assert "[b]Ana[/b]: which Tribe" in marked(v.message)
+    assert v.rows[0].lit and "choosing" in marked(v.rows[0].header)
     t.choose_tribe("Palaudis")
     assert not t.view().controls["tribe:Palaudis"].enabled  # taken
     t.tap_player("Ben")
@@ -80,20 +86,20 @@ def test_tribes_then_a_line_up_by_taps(journal: Journal) -> None:
     assert v.panel == "allocate" and v.title.startswith("Round 1 of 2: ")
     cards = t.game.current_cards()
     # the number and the colour, each on its line; the round's Tribe is the title's
-    assert [c.text.split("\n") for c in v.cards] == \
+    assert [marked(c.text).split("\n") for c in v.cards] == \
         [[f"[b]{c.number}[/b]", c.colour] for c in cards]
     assert v.title.endswith(f"{t.game.state.tribe}, line up")
-    assert "Waiting for 2 line-ups" in v.message
+    assert "Waiting for 2 line-ups" in marked(v.message)
     assert not v.controls["reveal"].enabled and not v.controls["pips:1"].enabled
     t.tap_player("Ana")  # Ana holds one colour: it is filled in
     v = t.view()
     assert t.sel == ("Ana", 0) and v.rows[0].slots[0].frame == "selected"
-    assert v.rows[0].slots[0].text == "[b]?[/b]\ngreen"
-    assert "[b]Ana, card 1[/b]: tap the colour, then the pips." in v.message
+    assert marked(v.rows[0].slots[0].text) == "[b]?[/b]\ngreen"
+    assert "[b]Ana, card 1[/b]: tap the colour, then the pips." in marked(v.message)
     for n in ANA:
         t.tap_pips(n)
     assert tuple(d.pips for d in t.game.state.lineups["Ana"]) == tuple(ANA)
-    assert "lined up" in t.view().rows[0].header
+    assert "lined up" in marked(t.view().rows[0].header)
 
 
 def test_a_camera_reading_sure_and_unsure_then_reveal_and_share(journal: Journal) -> None:
@@ -107,8 +113,9 @@ def test_a_camera_reading_sure_and_unsure_then_reveal_and_share(journal: Journal
     assert reads["Ben"].uncertain == (2, 5) and "Ana" in t.game.state.lineups
     v = t.view()
     assert t.sel == ("Ben", 1) and t.flagged["Ben"] == {1, 4}
-    assert v.rows[1].slots[4].frame == "check" and v.rows[1].slots[1].text.startswith("[b]?")
-    assert "[b]Ben, card 2[/b]: the camera is not sure" in v.message
+    assert v.rows[1].slots[4].frame == "check"
+    assert marked(v.rows[1].slots[1].text).startswith("[b]?")
+    assert "[b]Ben, card 2[/b]: the camera is not sure" in marked(v.message)
     t.tap_pips(3)  # card 2 shows 3
     assert t.sel == ("Ben", 4)
     t.confirm()  # card 5 was read right
@@ -121,19 +128,19 @@ def test_a_camera_reading_sure_and_unsure_then_reveal_and_share(journal: Journal
     for k in range(6):
         v = t.view()
         assert v.panel == "resolving" and t.resolving is not None and t.resolving.step == k + 1
-        assert explained[k] in v.message and v.cards[k].lit
+        assert explained[k] in marked(v.message) and v.cards[k].lit
         assert v.controls["back"].enabled == (k > 0)
         t.step(1)
     assert t.resolving is None
     if t.game.phase == "share":
         v = t.view()
         who = t.game.whose_turn()
-        assert v.panel == "share" and f"{who}[/b] won card" in v.message
+        assert v.panel == "share" and f"{who}[/b] won card" in marked(v.message)
         assert v.controls["share-back"].enabled is False
         give = next(k for k, b in v.controls.items() if k.startswith("share:") and b.enabled)
         t.tap_share_colour(give.split(":", 1)[1])
         v = t.view()
-        assert not v.share_colours and "2. Your" in v.message  # where from?
+        assert not v.share_colours and "2. Your" in marked(v.message)  # where from?
         t.share_back_step()
         assert t.view().share_colours and t.share_give is None
         before = len(t.game.history)
@@ -148,8 +155,8 @@ def test_a_refused_line_up_says_why_and_keeps_the_dice(journal: Journal) -> None
     t.apply_reading(tray(rows))  # Ana holds green dice only: refused
     assert "Ana" not in t.game.state.lineups
     v = t.view()
-    assert t.flagged["Ana"] == set(range(6)) and "Ana" in v.message
-    assert "blue" in v.message.split("\n")[0]
+    assert t.flagged["Ana"] == set(range(6)) and "Ana" in marked(v.message)
+    assert "blue" in marked(v.message).split("\n")[0]
 
 
 def test_miscounted_zones_are_said_in_one_short_line(journal: Journal) -> None:
@@ -159,14 +166,14 @@ def test_miscounted_zones_are_said_in_one_short_line(journal: Journal) -> None:
     tribes(t)
     rows = [[("green", n, 0.95) for n in ANA[:5]], [("blue", n, 0.95) for n in BEN[:4]]]
     t.apply_reading(tray(rows))
-    message = t.view().message
+    message = marked(t.view().message)
     assert message.split("\n")[0] == "2 line-ups are not 6 dice: see check ?"
     assert t.sel == ("Ana", 5)
     assert "[b]Ana, card 6[/b]: tap the colour, then the pips." in message
     t.clear_selection()
     t.apply_reading(tray([[("green", n, 0.95) for n in ANA[:5]],
                           [("blue", n, 0.95) for n in BEN]]))
-    assert t.view().message.split("\n")[0] == "Ana: 5 dice seen, a line-up has 6."
+    assert marked(t.view().message).split("\n")[0] == "Ana: 5 dice seen, a line-up has 6."
 
 
 def test_the_timer_cues_and_their_sounds(journal: Journal) -> None:

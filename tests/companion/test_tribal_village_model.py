@@ -12,7 +12,8 @@ import pytest
 from no_kivy import imports_kivy
 
 import rules
-from companion.games.tribal_village.model import Choice, TribalTable
+from companion.games.tribal_village.model import TribalTable
+from companion.games.tribal_village.view import Choice
 from companion.journal import Journal
 from companion.session import TableSession
 from rules.tribal_village import Play, TribalVillage

@@ -5,17 +5,17 @@ No rule of the game lives here. What can be called now comes from the engine's
 ``best_keep``, ``keep_score``); whether a bank would follow a keep from the engine asked on a
 copy (``legal_after``); every tap ends as one of the engine's calls (a value, never words to
 be parsed again) sent through the table session, which asks the engine and journals it.
-:meth:`DiceocalypseTable.view` is everything the screen draws (:class:`TableView`); the screen
-forwards its touches to the actions here (``tap_die``, ``tap_number``, ``tap_primary``...) and
-a settled camera reading to :meth:`DiceocalypseTable.on_reading`. Tested as plain Python
-(tests/companion/).
+:meth:`DiceocalypseTable.view` is everything the screen draws (:class:`~.view.TableView`, its
+words from :mod:`.texts`); the screen forwards its touches to the actions here (``tap_die``,
+``tap_number``, ``tap_primary``...) and a settled camera reading to
+:meth:`DiceocalypseTable.on_reading`. Tested as plain Python (tests/companion/).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Protocol
 
 from companion.games.diceocalypse.adapter import (
     RollEntry,
@@ -25,6 +25,21 @@ from companion.games.diceocalypse.adapter import (
     read_order,
     read_roll,
     with_thousands,
+)
+from companion.games.diceocalypse.texts import (
+    NEWS_KINDS,
+    badges,
+    sentences,
+    status_line,
+    turn_line,
+)
+from companion.games.diceocalypse.view import (
+    NO_ACTION,
+    ActionView,
+    DieLook,
+    DieView,
+    PlayerView,
+    TableView,
 )
 from companion.games.refusal import refusal_reason
 from companion.session import SessionChange, TableSession
@@ -46,17 +61,6 @@ from rules.diceocalypse.calls import SpecialDie
 from rules.diceocalypse.game import DiceocalypseState
 from vision.types import Reading
 
-#: The engine's events said in the message box.
-NEWS_KINDS = ("bust", "hot-dice", "battle-zone", "card", "card-void", "zombie", "left-behind",
-              "dice-ocalypse", "diced", "winner", "tie", "reroll", "first", "lose-turn",
-              "double-turn", "bank", "immunity", "clash", "pick")
-#: How one of the six die buttons looks: ``off`` (no die in this roll), ``empty`` (a die
-#: still to enter, or nothing to show), ``value`` (entered), ``doubt`` (the camera is unsure),
-#: ``selected`` (chosen for a correction), ``aside`` (the camera saw more dice than are
-#: rolled: a tap sets this one aside), and for a roll to keep from: ``chosen`` (kept),
-#: ``lit`` (scores), ``dull`` (does not score).
-DieLook = Literal["off", "empty", "value", "doubt", "selected", "aside", "chosen", "lit",
-                  "dull"]
 #: A roll read from the camera waiting to be confirmed: the reading, the entry as read, and
 #: each die's index in the reading.
 ReadFrom = tuple[Reading, RollEntry, list[int]]
@@ -67,17 +71,6 @@ CorrectRoll = Callable[[Reading, Mapping[int, str]], None]
 DialogChoice = Call | SpecialDie
 
 
-def sentences(texts: Sequence[str]) -> str:
-    """The engine's news read as sentences: ``["Cy is diced with 0", "Ana wins"]`` ->
-    ``"Cy is diced with 0. Ana wins"`` (a text ending in ``!`` or ``?`` keeps it)."""
-    out = ""
-    for text in texts:
-        if out:
-            out += " " if out.endswith((".", "!", "?", ":")) else ". "
-        out += text
-    return out
-
-
 class Camera(Protocol):
     """What the model asks of the table's camera (companion.contract.CameraView)."""
 
@@ -86,64 +79,6 @@ class Camera(Protocol):
 
     @property
     def rolls_count(self) -> bool: ...
-
-
-@dataclass(frozen=True)
-class DieView:
-    """One of the six die buttons."""
-
-    text: str
-    look: DieLook
-    enabled: bool
-
-
-@dataclass(frozen=True)
-class ActionView:
-    """An action button: taken only when ``legal``; ``main`` is drawn in the accent colour
-    (only ever a legal one)."""
-
-    text: str
-    legal: bool
-    main: bool
-
-    @property
-    def lit(self) -> bool:
-        return self.legal and self.main
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """One player's tile: score, badges, whether it is lit (their turn, their roll, the
-    winner) and whether they are out (diced)."""
-
-    player: str
-    score: int
-    badges: str
-    lit: bool
-    out: bool
-
-
-@dataclass(frozen=True)
-class TableView:
-    """Everything the Dice-ocalypse screen draws."""
-
-    status: str
-    info: str
-    players: tuple[PlayerView, ...]
-    dice: tuple[DieView, ...]
-    #: A refused call's reason (first, in bold, the box framed in orange), or "".
-    refusal: str
-    #: The news and what to do, after the refusal (three lines at most in all).
-    lines: tuple[str, ...]
-    numbers: bool  # the number pad and Clear can be tapped
-    primary: ActionView
-    secondary: ActionView
-    cards: int  # calls waiting in the Cards & dice dialog
-    camera_on: bool
-    over: bool
-
-
-_NONE = ActionView("", False, False)
 
 
 @dataclass
@@ -301,49 +236,6 @@ class DiceocalypseTable:
 
     # -- the view --------------------------------------------------------------------------------
 
-    def status_text(self) -> str:
-        s = self.state
-        st = s.stage
-        if s.phase == "over":
-            return f"{s.winner} is the Die-structor!"
-        if st is not None:
-            if st.kind == "order":
-                return "Who goes first? Everyone rolls one die"
-            if st.kind == "battle":
-                return f"Battle Zone ({st.initiator}): everyone rolls 2 dice"
-            if st.kind == "card":
-                return st.play.name() if st.play else "Act of War"
-            if st.kind == "clash":
-                return "Cards together: Pick who was first, or roll"
-            return "Tie! Roll all six dice: highest sum wins"
-        who = s.turn.player if s.turn is not None else s.current
-        if s.phase == "final":
-            return f"Dice-ocalypse: {who}'s last turn, beat {s.final_mark:,}"
-        return f"{who}'s turn"
-
-    def badges(self, player: str) -> str:
-        """What sets this player apart now, in a few words beside the score."""
-        s = self.state
-        out = []
-        if player in s.diced:
-            out.append("DICED")
-        if s.phase == "play":  # cards and special dice are off in the final turns
-            out.append(plural(len(s.cards[player]), "card"))
-            if not s.immunity[player]:
-                out.append("Immunity used")
-            if s.zombie == player:
-                out.append("Zombie")
-            if s.left_behind == player:
-                out.append("Left Behind")
-            current = s.turn.player if s.turn is not None else s.current
-            if not s.on_board[player] and player == current:
-                out.append(f"opens {self.game.options.opening_minimum:,}")
-        if s.lose_turn[player]:
-            out.append("loses turn")
-        if s.double_next[player]:
-            out.append("next x2")
-        return " · ".join(out)
-
     def players(self) -> tuple[PlayerView, ...]:
         s = self.state
         active = s.turn.player if s.turn is not None else (
@@ -351,7 +243,7 @@ class DiceocalypseTable:
         waiting = set(self.expected()) if s.stage is not None else set()
         rolling = self.entry.player if self.entry else None
         return tuple(
-            PlayerView(p, s.scores[p], self.badges(p),
+            PlayerView(p, s.scores[p], badges(self.game, p),
                        p == active or p == s.winner or (p in waiting and p == rolling),
                        p in s.diced)
             for p in self.game.setup.players)
@@ -373,17 +265,10 @@ class DiceocalypseTable:
         info, dice, what, numbers, primary, secondary = part
         refusal = self.refusal()
         lines = tuple(line for line in (self.news, *what) if line)[:3 - bool(refusal)]
-        return TableView(self.status_text(), info, self.players(), dice, refusal, lines,
+        return TableView(status_line(self.game), info, self.players(), dice, refusal, lines,
                          numbers, primary, secondary,
                          len(self.extra_calls()) + len(self.special_dice()), self.camera_on,
                          s.phase == "over")
-
-    def turn_line(self) -> str:
-        t = self.state.turn
-        if t is None:
-            return ""
-        doubled = " (doubled)" if t.doubled else ""
-        return f"{t.points:,} this turn{doubled}"
 
     _Part = tuple[str, tuple[DieView, ...], tuple[str, ...], bool, ActionView, ActionView]
 
@@ -423,7 +308,7 @@ class DiceocalypseTable:
         best = best_keep(roll, key)
         t = self.state.turn
         assert t is not None  # a roll to keep belongs to the turn in progress
-        info = f"{t.player} rolled · {self.turn_line()}"
+        info = f"{t.player} rolled · {turn_line(self.game)}"
         best_text = f"best: {' '.join(map(str, best.dice))} = {best.points:,}" if best else ""
         ok = points is not None
         bank_ok = ok and self.bank_after_keep(kept)
@@ -455,9 +340,9 @@ class DiceocalypseTable:
         t = self.state.turn
         if e is None:
             blank = tuple(DieView("", "empty", False) for _ in range(6))
-            return self.turn_line(), blank, (), False, ActionView("", False, True), _NONE
+            return turn_line(self.game), blank, (), False, ActionView("", False, True), NO_ACTION
         bank_ok = t is not None and any(isinstance(c, Bank) for c in self.legal)
-        turn = f" · {self.turn_line()}" if t is not None else ""
+        turn = f" · {turn_line(self.game)}" if t is not None else ""
         if self.special is not None:
             info = f"{e.player} rolls the {self.special[1]} die"
         else:
@@ -497,7 +382,7 @@ class DiceocalypseTable:
             total = t.points * (2 if t.doubled else 1)
             secondary = ActionView(f"Bank {total:,}", True, False)
         else:
-            secondary = _NONE
+            secondary = NO_ACTION
         return info, tuple(dice), said, True, primary, secondary
 
     # -- taps ----------------------------------------------------------------------------------
@@ -665,5 +550,4 @@ class DiceocalypseTable:
             self.camera_on = True
 
 
-__all__ = ["NEWS_KINDS", "ActionView", "DiceocalypseTable", "DieView", "PlayerView",
-           "TableView", "sentences"]
+__all__ = ["Camera", "CorrectRoll", "DialogChoice", "DiceocalypseTable", "ReadFrom"]

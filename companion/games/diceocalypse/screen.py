@@ -24,13 +24,8 @@ from kivy.utils import escape_markup
 from companion import theme
 from companion.contract import Host
 from companion.frame import GameFrame, dialog
-from companion.games.diceocalypse.model import (
-    ActionView,
-    DialogChoice,
-    DiceocalypseTable,
-    DieLook,
-    TableView,
-)
+from companion.games.diceocalypse.model import DialogChoice, DiceocalypseTable
+from companion.games.diceocalypse.view import ActionView, DieLook, TableView
 from companion.games.table import TableScreen, lines_label
 from companion.session import TableSession
 from companion.widgets import natural_size

@@ -6,17 +6,18 @@ through the session and reads the engine's views (``current_cards()``, ``whose_t
 ``share_choices()``, ``standings()``, the reveal's card events). What it keeps between taps is
 the table's: the die slot being entered, line-ups being entered or confirmed, the reveal being
 stepped through card by card, the Share Knowledge choice being made, the timer cues already
-heard. :meth:`OcculitesTable.view` is everything the screen draws (:class:`TableView`); the
-screen forwards touches to the actions here. Tested as plain Python (tests/companion/).
+heard. :meth:`OcculitesTable.view` is everything the screen draws (:class:`~.view.TableView`,
+names to stress as plain data, never markup); the side panel's words and controls come from
+:mod:`.panels`, the reveal's outcomes from :mod:`.reveal`. The screen forwards touches to the
+actions here. Tested as plain Python (tests/companion/).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
+from companion.games.emphasis import Text, joined, plain, strong
 from companion.games.occulites.adapter import (
     LineupRead,
     Rect,
@@ -25,12 +26,24 @@ from companion.games.occulites.adapter import (
     lineup_call,
     read_lineups,
 )
+from companion.games.occulites.panels import panel_parts
+from companion.games.occulites.reveal import Outcome, Resolving, resolving_from
+from companion.games.occulites.timer import due_cues, timed, timer_words
+from companion.games.occulites.view import (
+    CARDS,
+    CardView,
+    Frame,
+    Panel,
+    RowView,
+    SlotView,
+    TableView,
+)
 from companion.games.refusal import refusal_reason
 from companion.session import Change, SessionChange, TableSession
 from companion.words import plural
 from rules import Event
 from rules.occulites import CARDS as ALL_CARDS
-from rules.occulites import COLOURS, POOL, TRIBE_NAMES, OcculitesGame, TimerCue, timer_cues
+from rules.occulites import OcculitesGame, TimerCue, timer_cues
 from rules.occulites.game import (
     ChooseTribe,
     OcculitesOptions,
@@ -41,94 +54,8 @@ from rules.occulites.game import (
 )
 from vision.types import Reading
 
-CARDS = 6
-Panel = Literal["tribes", "draft", "allocate", "resolving", "share", "over"]
-#: How a die slot is framed: the one being entered, one to check, one that won its card.
-Frame = Literal["", "selected", "check", "won"]
 #: Told when the players confirmed or corrected dice the camera read (Host.correct_roll).
 CorrectRoll = Callable[[Reading, Mapping[int, str]], None]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One card's outcome as the table shows it."""
-
-    number: int
-    text: str
-    points: int
-    winner: str | None
-    discoverers: tuple[str, ...]
-
-
-@dataclass
-class Resolving:
-    """The reveal being stepped through, card by card."""
-
-    round: int
-    step: int
-    lineups: dict[str, tuple[SlotRead, ...]]
-    cards: list[str]
-    outcomes: list[Outcome]
-    extra: dict[int, list[str]]
-    after: str
-
-
-@dataclass(frozen=True)
-class CardView:
-    """One of the round's six cards: its lines, its die colour (None: no card), lit while
-    it is the card being resolved."""
-
-    text: str
-    colour: str | None
-    lit: bool
-
-
-@dataclass(frozen=True)
-class SlotView:
-    text: str
-    colour: str | None
-    frame: Frame
-
-
-@dataclass(frozen=True)
-class RowView:
-    """One player's row: the header (tap: act for this player; three lines: the name, the
-    points, the Tribe and what the player is doing), lit on their turn or card, and the six
-    dice of their line-up."""
-
-    player: str
-    header: str
-    lit: bool
-    slots: tuple[SlotView, ...]
-
-
-@dataclass(frozen=True)
-class Button:
-    """A control of the panel: its words, whether it can be tapped, whether it is the panel's
-    main action (the accent colour) or selected."""
-
-    text: str = ""
-    enabled: bool = True
-    main: bool = False
-    selected: bool = False
-
-
-@dataclass(frozen=True)
-class TableView:
-    """Everything the Occulites screen draws."""
-
-    title: str
-    timer: str
-    cards: tuple[CardView, ...]
-    rows: tuple[RowView, ...]
-    message: str
-    panel: Panel
-    #: The panel's controls by key: "tribe:<name>", "take:<colour>", "colour:<colour>",
-    #: "pips:<n>", "confirm", "clear", "roll", "reveal", "back", "next", "share:<colour>",
-    #: "source:<where>", "share-back", "pass".
-    controls: dict[str, Button]
-    #: Share Knowledge: the colours shown (give or take), else the sources.
-    share_colours: bool = True
 
 
 @dataclass
@@ -224,25 +151,8 @@ class OcculitesTable:
             self.share_give = self.share_source = None
 
     def _start_resolving(self, events: Sequence[Event]) -> None:
-        cards = [e for e in events if e.kind == "card"]
-        extra: dict[int, list[str]] = {}
-        number = 0
-        for e in events:
-            if e.kind == "card":
-                number = int(e.data.get("number", 0))
-            elif number and e.kind not in ("round-over", "game-over", "share-turn", "round",
-                                           "creature", "reshuffle"):
-                extra.setdefault(number, []).append(e.text)
-        after = [e.text for e in events if e.kind in ("round-over", "game-over")]
         self.fired.clear()
-        self.resolving = Resolving(
-            self.round_seen, 1, dict(self.snapshot),
-            [str(e.data.get("card", "")) for e in cards],
-            [Outcome(int(e.data.get("number", 0)), e.text, int(e.data.get("points", 0)),
-                     _text_or_none(e.data.get("winner")),
-                     tuple(str(p) for p in _listed(e.data.get("discoverers"))))
-             for e in cards],
-            extra, ". ".join(after))
+        self.resolving = resolving_from(events, self.round_seen, dict(self.snapshot))
 
     # -- reading what is shown -------------------------------------------------------------------
 
@@ -325,8 +235,8 @@ class OcculitesTable:
             title = f"Round {st.round} of {rounds}: {what}, {step}"
         panel: Panel = ("resolving" if self.resolving is not None else
                         phase if phase in ("tribes", "draft", "allocate", "share") else "over")
-        lines, controls, colours = _panel(self, panel)
-        message = "\n".join(line for line in (self.notice, *lines) if line)
+        lines, controls, colours = panel_parts(self, panel)
+        message = joined((self.notice, *lines))
         return TableView(title, self.timer_text(), self._cards(), self._rows(), message,
                          panel, controls, colours)
 
@@ -344,23 +254,23 @@ class OcculitesTable:
         out = []
         for i in range(CARDS):
             if i >= len(ids):
-                out.append(CardView("", None, False))
+                out.append(CardView(Text(), None, False))
                 continue
             card = ALL_CARDS[ids[i]]
             name = card.set[:-1] if card.set in ("Creatures", "Predators") else card.set
             # The number (the points) on a line of its own, the colour always written (it
             # decides ties: never the colour alone), the card's Tribe where it is not the
             # round's (the title names that one): short lines grow with the text size.
-            lines = [f"[b]{card.number}[/b]", card.colour]
+            lines = [strong(str(card.number)), plain(card.colour)]
             if card.set != tribe:
-                lines.append(name)
+                lines.append(plain(name))
             o = self.outcome_for(i + 1)
             if o is not None:
                 # Who won is framed on the players' dice below; the card says how.
-                lines.append("[b]nobody[/b]" if not o.discoverers else
-                             f"[b]+{o.points} alone[/b]" if o.winner else
-                             f"[b]+{o.points} each[/b]")
-            out.append(CardView("\n".join(lines), card.colour, step == i + 1))
+                lines.append(strong("nobody" if not o.discoverers else
+                                    f"+{o.points} alone" if o.winner else
+                                    f"+{o.points} each"))
+            out.append(CardView(joined(lines), card.colour, step == i + 1))
         return tuple(out)
 
     def _rows(self) -> tuple[RowView, ...]:
@@ -397,7 +307,8 @@ class OcculitesTable:
             for i, s in enumerate(self.lineup_of(p)):
                 pips = s.pips if s else None
                 mark = "?" if i in flags and pips else ""
-                text = "" if s is None else f"[b]{pips or '?'}{mark}[/b]\n{s.colour or '?'}"
+                text = Text() if s is None else \
+                    strong(f"{pips or '?'}{mark}") + f"\n{s.colour or '?'}"
                 frame: Frame = ""
                 if self.sel == (p, i):
                     frame = "selected"
@@ -406,127 +317,11 @@ class OcculitesTable:
                 elif (step is None or step == i + 1) and p in winners.get(i, ()):
                     frame = "won"
                 slots.append(SlotView(text, s.colour if s else None, frame))
-            out.append(RowView(p, f"[b]{p}[/b]\n{points}\n{doing}", lit, tuple(slots)))
+            out.append(RowView(p, strong(p) + f"\n{points}\n{doing}", lit, tuple(slots)))
         return tuple(out)
 
     def timer_text(self) -> str:
-        if not self.timer_on:
-            return ""
-        elapsed = self.since_roll
-        opts = self.timer_options()
-        if elapsed < opts.look_seconds:
-            return f"Look\n{_secs(opts.look_seconds - elapsed)}"
-        if elapsed < opts.deadline:
-            return f"Line up\n{_secs(opts.deadline - elapsed)}"
-        return "Reveal!"
-
-    # -- each phase's panel -------------------------------------------------------------------
-
-    def panel_tribes(self) -> tuple[list[str], dict[str, Button]]:
-        who = self.chooser_now()
-        st = self.game.state
-        taken = {t for t in st.tribe_of.values() if t}
-        controls = {f"tribe:{t}": Button(enabled=t not in taken
-                                         and t in self.game.options.tribes)
-                    for t in TRIBE_NAMES}
-        return [f"[b]{who}[/b]: which Tribe are you most interested in? (Tap a player to "
-                "choose for them.)"], controls
-
-    def panel_draft(self) -> tuple[list[str], dict[str, Button]]:
-        who = self.game.whose_turn()
-        pool = self.game.state.pool
-        controls = {f"take:{c}": Button(f"{c}\n{pool[c]} left", pool[c] > 0) for c in COLOURS}
-        return [f"[b]{who}[/b]: take one die from the pool."], controls
-
-    def panel_allocate(self) -> tuple[list[str], dict[str, Button]]:
-        st = self.game.state
-        waiting = [p for p in self.players if p not in st.lineups]
-        if self.sel is not None:
-            p, i = self.sel
-            slot = self.drafts.get(p, [None] * CARDS)[i]
-            if i in self.flagged.get(p, set()) and slot is not None:
-                prompt = (f"[b]{p}, card {i + 1}[/b]: the camera is not sure of this die. "
-                          "OK, or tap its colour and pips.")
-            else:
-                prompt = f"[b]{p}, card {i + 1}[/b]: tap the colour, then the pips."
-        elif waiting:
-            prompt = (f"Waiting for {plural(len(waiting), 'line-up')}: Camera reads them, or "
-                      "tap a player's first die.")
-        else:
-            prompt = "Everyone is lined up: Reveal!"
-        held = st.dice.get(self.sel[0], {}) if self.sel else {}
-        controls = {f"colour:{c}": Button(enabled=self.sel is not None and bool(held.get(c)))
-                    for c in COLOURS}
-        controls |= {f"pips:{n}": Button(str(n), self.sel is not None) for n in range(1, 7)}
-        timed = self.game.options.timer and not self.timer_on  # Timer mode: roll, then tap
-        controls |= {
-            "confirm": Button("OK", self.can_confirm()),
-            "clear": Button("Clear", self.sel is not None or bool(self.drafts)),
-            "roll": Button("Roll!" if timed else "Timer", not self.timer_on, selected=timed),
-            "reveal": Button("Reveal", not waiting or self.may_forfeit(),
-                             main=not waiting or self.may_forfeit()),
-        }
-        return [prompt], controls
-
-    def panel_resolving(self) -> tuple[list[str], dict[str, Button]]:
-        r = self.resolving
-        assert r is not None
-        step = r.step
-        out = self.outcome_for(step)
-        text = out.text if out else f"Card {step}: nothing to resolve."
-        if step < len(r.outcomes):
-            label = f"Card {step + 1} >"
-        elif self.game.phase == "share" and r.round == self.game.state.round:
-            label = "Share Knowledge"
-        elif self.game.phase == "over":
-            label = "Final scores"
-        else:
-            label = f"Round {self.game.state.round}"
-        return [text, *r.extra.get(step, [])], {"back": Button("<", step > 1),
-                                                 "next": Button(label, main=True)}
-
-    def panel_share(self) -> tuple[list[str], dict[str, Button], bool]:
-        g = self.game
-        st = g.state
-        number, who = st.share_queue[0]
-        nth = st.shares[who] + 1
-        choices = g.share_choices()
-        lines = [f"[b]{who}[/b] won card {number} alone: Share Knowledge? Share {nth} of 3 "
-                 f"costs {plural(nth, 'point')} ({who} has {st.points[who]})."]
-        if not choices:
-            lines.append("No swap is possible now: Pass.")
-            self.share_give = self.share_source = None
-        elif self.share_give is None:
-            lines.append("1. Which of your dice do you give?")
-        elif self.share_source is None:
-            lines.append(f"2. Your {self.share_give} die for a die from where?")
-        elif self.share_source == POOL:
-            lines.append(f"3. Your {self.share_give} die for which die of the pool?")
-        else:
-            lines.append(f"3. Your {self.share_give} die for which of "
-                         f"{self.share_source}'s dice?")
-        giving = self.share_give is None or self.share_source is not None
-        if self.share_give is None:
-            can = {c.give for c in choices}
-        else:
-            can = {c.take for c in choices if c.give == self.share_give
-                   and c.source == self.share_source}
-        sources = {c.source for c in choices if c.give == self.share_give}
-        controls = {f"share:{c}": Button(enabled=c in can) for c in COLOURS}
-        controls |= {f"source:{s}": Button(enabled=s in sources)
-                     for s in (POOL, *self.players)}
-        controls |= {"share-back": Button("Back", self.share_give is not None),
-                     "pass": Button("Pass", main=True)}
-        return lines, controls, giving
-
-    def panel_over(self) -> tuple[list[str], dict[str, Button]]:
-        s = self.game.standings()
-        ranked = sorted(s.rows, key=lambda r: -int(r[2]))
-        lines = [f"[b]Winner: {s.winner}[/b]" + (f" ({s.note})" if s.note else "")]
-        lines += [f"{r[0]}{f' ({r[1]})' if r[1] != '-' else ''}: "
-                  f"{plural(int(r[2]), 'point')}, {r[3]} won alone" for r in ranked]
-        self.notice = ""  # the round's end and the winner are said here in full
-        return lines, {"finish": Button("Finish", main=True), "bgstats": Button("BG Stats")}
+        return timer_words(self.game.options, self.since_roll) if self.timer_on else ""
 
     # -- taps ---------------------------------------------------------------------------------
 
@@ -726,7 +521,7 @@ class OcculitesTable:
 
     def timer_options(self) -> OcculitesOptions:
         """The game's options with the timer on (the screen offers it in every game)."""
-        return dataclasses.replace(self.game.options, timer=True)
+        return timed(self.game.options)
 
     def cues(self) -> tuple[TimerCue, ...]:
         return timer_cues(self.timer_options())
@@ -743,38 +538,12 @@ class OcculitesTable:
         if not self.timer_on:
             return []
         sounds = []
-        for n, cue in enumerate(self.cues()):
-            if n not in self.fired and cue.at <= self.since_roll:
-                self.fired.add(n)
-                if cue.sound:
-                    sounds.append(cue.sound)
-                self.notice = cue.text
+        for n, cue in due_cues(self.game.options, self.since_roll, self.fired):
+            self.fired.add(n)
+            if cue.sound:
+                sounds.append(cue.sound)
+            self.notice = cue.text
         return sounds
 
 
-def _secs(left: float) -> str:
-    s = max(0, int(left + 0.999))
-    return f"{s // 60}:{s % 60:02d}"
-
-
-def _text_or_none(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _listed(value: object) -> list[object]:
-    return list(value) if isinstance(value, list | tuple) else []
-
-
-def _panel(table: OcculitesTable, panel: Panel
-                  ) -> tuple[list[str], dict[str, Button], bool]:
-    """The panel's lines and controls (and, for Share Knowledge, whether colours are shown)."""
-    if panel == "share":
-        return table.panel_share()
-    parts = {"tribes": table.panel_tribes, "draft": table.panel_draft,
-             "allocate": table.panel_allocate, "resolving": table.panel_resolving,
-             "over": table.panel_over}[panel]()
-    return parts[0], parts[1], True
-
-
-__all__ = ["CARDS", "Button", "CardView", "OcculitesTable", "Outcome", "Resolving", "RowView",
-           "SlotView", "TableView"]
+__all__ = ["CorrectRoll", "OcculitesTable"]

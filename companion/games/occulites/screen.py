@@ -26,6 +26,7 @@ from kivy.uix.widget import Widget
 from companion import theme
 from companion.contract import Host
 from companion.frame import GameFrame
+from companion.games.markup import markup
 from companion.games.occulites.adapter import LineupRead, roll_zones
 from companion.games.occulites.look import (
     CARDS,
@@ -42,7 +43,8 @@ from companion.games.occulites.look import (
     primary,
     stack,
 )
-from companion.games.occulites.model import Button, OcculitesTable, TableView
+from companion.games.occulites.model import OcculitesTable
+from companion.games.occulites.view import Button, TableView
 from companion.games.table import TableScreen, lines_label
 from companion.session import TableSession
 from companion.widgets import w as _w
@@ -398,8 +400,9 @@ class OcculitesScreen(TableScreen):
                 self.share_body.add_widget(shown)
         for key, button in view.controls.items():
             self._apply(key, button)
-        if self.message.text != view.message:
-            self.message.text = view.message
+        message = markup(view.message)
+        if self.message.text != message:
+            self.message.text = message
 
     def _apply(self, key: str, view: Button) -> None:
         """A panel control as the model shows it."""
@@ -424,7 +427,8 @@ class OcculitesScreen(TableScreen):
         per_px = _size_of("[size=100]Xg[/size]")[1] / 100  # a line's height a pixel of size
         for i, card in enumerate(view.cards):
             label, outline = self.card_labels[i], self.card_outlines[i]
-            first, _, rest = card.text.partition("\n")  # its number first: the points
+            text = markup(card.text)
+            first, _, rest = text.partition("\n")  # its number first: the points
             if rest:
                 under = rest.count("\n") + 1
                 room = label.height - 2
@@ -436,7 +440,7 @@ class OcculitesScreen(TableScreen):
                 label.font_size = base
                 label.text = f"[size={round(number)}]{first}[/size]\n{rest}"
             else:
-                label.text = card.text
+                label.text = text
             bg = die_colour(card.colour) if card.colour else theme.PANEL
             self.card_inners[i].bg = list(bg)
             if card.colour:
@@ -445,10 +449,11 @@ class OcculitesScreen(TableScreen):
 
     def _draw_rows(self, view: TableView) -> None:
         frames = {"selected": theme.TEXT, "check": theme.DANGER, "won": theme.ACCENT}
-        self._fit_headers([r.header for r in view.rows])
+        headers = {r.player: markup(r.header) for r in view.rows}
+        self._fit_headers(list(headers.values()))
         for r in view.rows:
             row = self.rows[r.player]
-            row.header.text = _sized(r.header, self._header_sizes)
+            row.header.text = _sized(headers[r.player], self._header_sizes)
             bg = LIT_HEADER if r.lit else row.colour
             row.header.background_color = bg
             row.header.color = theme.text_on(bg)
@@ -456,7 +461,7 @@ class OcculitesScreen(TableScreen):
                 bg = die_colour(slot.colour)
                 b.background_color = bg
                 b.color = theme.text_on(bg)
-                b.text = _sized(slot.text, self._slot_sizes)
+                b.text = _sized(markup(slot.text), self._slot_sizes)
                 o.light(frames.get(slot.frame))
 
     # -- touches, forwarded ---------------------------------------------------------------------

@@ -17,7 +17,8 @@ from companion import theme
 from companion.contract import Host
 from companion.frame import GameFrame
 from companion.games.table import TableScreen
-from companion.games.tribal_village.model import PLAY_ROWS, Block, Choice, TribalTable
+from companion.games.tribal_village.model import TribalTable
+from companion.games.tribal_village.view import PLAY_ROWS, Block, Choice
 from companion.session import TableSession
 from companion.widgets import w as _w
 from rules import Event
@@ -190,7 +191,8 @@ class TribalVillageScreen(TableScreen):
         self.prompt_label.text = view.prompt
         for p in view.players:
             r = self.rows[p.player]
-            r["name"].text = p.name
+            r["name"].text = f"[b]{escape_markup(p.player)}[/b]" + (
+                f" · {escape_markup(p.objective)}" if p.objective else "")
             r["detail"].text = p.detail
             r["row"].bg = (0.26, 0.27, 0.22, 1) if p.current else theme.PANEL
             r["played"].text = p.played
