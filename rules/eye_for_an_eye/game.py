@@ -405,6 +405,14 @@ class EyeForAnEye(Game[EyeState]):
             raise InvalidCall(f"{raw!r}: no figure called {name.strip()!r} is in the arena")
         return self._figure_alias[key]
 
+    def board_space(self, seat: int, name: str) -> tuple[str, str]:
+        """The allocation key and board name of the action or card called ``name`` on the
+        board of the seat at index ``seat`` (table order, from 0). Raised when ...:
+        InvalidCall naming it and the seat's actions and cards, when it has none so called."""
+        if not 0 <= seat < len(self._chars):
+            raise InvalidCall(f"there is no seat {seat + 1} at this table")
+        return self._named(seat, name, name)
+
     def _named(self, seat: int, name: str, raw: str) -> tuple[str, str]:
         """The key and board name of the action or card that ``name`` means for ``seat``."""
         c = self._chars[seat]

@@ -40,7 +40,8 @@ def text_arguments(source: str, filename: str) -> list[str]:
                    or (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name)
                        and arg.func.id == "str")
                    or (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute)
-                       and arg.func.attr == "text"))
+                       and arg.func.attr == "text")
+                   or (isinstance(arg, ast.Attribute) and arg.attr == "text"))
         if as_text:
             found.append(f"{filename}:{node.lineno}: {node.func.attr}({ast.unparse(arg)})")
     return found
@@ -59,6 +60,7 @@ def test_no_game_hands_the_session_a_calls_words() -> None:
     'self.send(str(Keep(player, kept)))',
     'self._call(Chaos(who).text())',
     'self.session.try_call("Reveal")',
+    'session.call(board_call.text)',
 ])
 def test_the_check_finds_text_handed_to_a_sender(source: str) -> None:
     assert len(text_arguments(source, "example.py")) == 1

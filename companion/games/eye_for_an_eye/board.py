@@ -35,13 +35,16 @@ from vision import Die
 class BoardCall:
     """One call the camera wants to make, and why."""
 
-    text: str
+    call: Allocate | Recover
     zone: tuple[int, str]
     before: int  # the zone's count before this view: restored when the engine refuses
+    #: The engine's refusal of the space itself (the character has no action or card so
+    #: called): the call is not made, and its words are what the players see.
+    refusal: RulesError | None = None
 
 
 class BoardWatcher:
-    """Turns zone counts into Allocate/Recover call texts; remembers the last counts."""
+    """Turns zone counts into Allocate/Recover calls; remembers the last counts."""
 
     def __init__(self, zones: Sequence[Zone]) -> None:
         self.zones = tuple(z for z in zones if z.space.casefold() != ROLL_AREA)
@@ -68,31 +71,26 @@ class BoardWatcher:
             view = views[z.seat - 1]
             actor = view.character.short
             now = counts[z.key]
-            key = _key(game, actor, z.space)
-            have = int(view.allocation.get(key, 0)) if key is not None else 0
+            try:
+                key, name = game.board_space(z.seat - 1, z.space)
+                refusal = None
+            except RulesError as e:  # no such action or card: refused when it is called
+                key, name, refusal = "", z.space, e
+            have = int(view.allocation.get(key, 0)) if key else 0
             before = self.seen.get(z.key, have)
             self.seen[z.key] = now
             if now > before:
-                out.append(BoardCall(f"{actor}: Allocate {now - before} to {z.space}",
-                                     z.key, before))
+                out.append(BoardCall(Allocate(actor, now - before, key, name), z.key, before,
+                                     refusal))
             elif now < before and have > now:
-                out.append(BoardCall(f"{actor}: Recover {have - now} from {z.space}",
-                                     z.key, before))
+                out.append(BoardCall(Recover(actor, have - now, key, name), z.key, before,
+                                     refusal))
         return out
 
     def refused(self, call: BoardCall) -> None:
         """The engine refused ``call``: forget its dice, so that once the board changes
         again (a die taken off an over-full space) the count is tried anew."""
         self.seen[call.zone] = call.before
-
-
-def _key(game: EyeForAnEye, actor: str, space: str) -> str | None:
-    """The engine's allocation key for ``space`` (None when the game has no such space)."""
-    try:
-        call = game.parse(str(Allocate(actor, 1, "", space)))
-    except RulesError:
-        return None
-    return call.key if isinstance(call, Allocate | Recover) and call.key else None
 
 
 @dataclass(frozen=True)
@@ -111,8 +109,10 @@ def apply_board(session: TableSession[EyeForAnEye], watcher: BoardWatcher,
     lines = []
     for bc in watcher.calls(dice, session.game):
         try:
-            session.call(bc.text)
-            lines.append(BoardLine(bc.text))
+            if bc.refusal is not None:
+                raise bc.refusal
+            session.call(bc.call)
+            lines.append(BoardLine(bc.call.text()))
         except RulesError as e:
             watcher.refused(bc)
             lines.append(BoardLine(f"camera: {e}", refused=True))
