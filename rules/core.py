@@ -750,6 +750,9 @@ class Game(ABC, Generic[S]):
     title: ClassVar[str]
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
+    #: Every kind of :class:`Event` this game's calls make (its ``events`` module's
+    #: ``EventKind``); random play is checked against it.
+    event_kinds: ClassVar[frozenset[str]] = frozenset()
     Options: ClassVar[type[Any]]
 
     def __init__(self, setup: Setup) -> None:

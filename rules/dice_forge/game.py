@@ -41,6 +41,7 @@ from rules.dice_forge.calls import (
     Use,
     parse_call,
 )
+from rules.dice_forge.events import EVENT_KINDS, event
 from rules.dice_forge.state import SLOTS, DiceForgeOptions, Player, State, Step, card, card_setup
 from rules.dice_forge.table import NOTHING, Table, buy_options, card_key, titan_glory
 
@@ -99,6 +100,7 @@ class DiceForge(Game[State]):
     """Dice Forge with the Rebellion expansion (cards, Titans or Goddess module, Celestial die)."""
 
     name = "dice-forge"
+    event_kinds = EVENT_KINDS
     title = "Dice Forge"
     min_players = 2
     max_players = 4
@@ -334,7 +336,7 @@ class DiceForge(Game[State]):
                 raise IllegalCall(f"{what}: 2 faces are removed from pool {pool}, not "
                                   f"{len(faces)}")
             s.pools[str(pool)] = left
-        return [Event("sanctuary", "The table removed " + ", ".join(call.faces)
+        return [event("sanctuary", "The table removed " + ", ".join(call.faces)
                       + " from the Sanctuary", {"faces": list(call.faces)})]
 
     def table_deals(self) -> tuple[Deal, ...]:

@@ -13,6 +13,7 @@ from typing import Any
 from rules.core import Event, IllegalCall
 from rules.dice_forge import data as D
 from rules.dice_forge.calls import Buy
+from rules.dice_forge.events import EventKind, event
 from rules.dice_forge.state import Player, State, Step, card
 
 DECISIONS = ("roll2", "roll1", "celestial", "choose")
@@ -148,8 +149,8 @@ class Table:
 
     # -- small helpers -------------------------------------------------------------------
 
-    def say(self, kind: str, text: str, **data: Any) -> None:
-        self.events.append(Event(kind, text, data))
+    def say(self, kind: EventKind, text: str, **data: Any) -> None:
+        self.events.append(event(kind, text, data))
 
     def push(self, *steps: Step) -> None:
         """Put steps at the front, in the order given (they resolve before older ones)."""

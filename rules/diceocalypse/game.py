@@ -44,6 +44,7 @@ from rules.diceocalypse.calls import (
     SpecialRoll,
     parse_call,
 )
+from rules.diceocalypse.events import EVENT_KINDS, event
 from rules.diceocalypse.scoring import (
     ScoringKey,
     keep_options,
@@ -203,6 +204,7 @@ class Diceocalypse(Game[DiceocalypseState]):
     """The game; see the module docstring and docs/rules/diceocalypse.md."""
 
     name = "dice-ocalypse"
+    event_kinds = EVENT_KINDS
     title = "Dice-ocalypse"
     min_players = 2
     max_players = 6
@@ -319,7 +321,7 @@ class Diceocalypse(Game[DiceocalypseState]):
                                   f"here, got {len(call.values)}")
             s.stage.got[p] = list(call.values)
             del s.stage.need[p]
-            events.append(Event("stage-roll", str(call), {"player": p, "dice": call.values}))
+            events.append(event("stage-roll", str(call), {"player": p, "dice": call.values}))
             if not s.stage.need:
                 self._stage_done(s, events)
             return
@@ -331,7 +333,7 @@ class Diceocalypse(Game[DiceocalypseState]):
             t = Turn(p, dice, dice, doubled=s.double_next[p], card=s.upcoming_card)
             if t.doubled:
                 s.double_next[p] = False
-                events.append(Event("double-turn", f"{p}'s score this turn is doubled"))
+                events.append(event("double-turn", f"{p}'s score this turn is doubled"))
             s.turn, s.upcoming_card, s.infection = t, None, 0
             s.zombie_rolled = s.left_behind_rolled = False
             if s.last is not None:
@@ -345,15 +347,15 @@ class Diceocalypse(Game[DiceocalypseState]):
                               f"{len(call.values)}")
         t.rolls += 1
         if not keep_options(call.values, self.key):
-            events.append(Event("bust", f"{p} busts: {_dice(call.values)} scores nothing; "
+            events.append(event("bust", f"{p} busts: {_dice(call.values)} scores nothing; "
                                 f"the turn scores 0", {"player": p, "lost": t.points}))
             if t.rolls == 1 and self.special_dice and not s.zombie_earned:
                 s.zombie, s.zombie_earned = p, True
-                events.append(Event("zombie", f"{p} earns the Zombie die"))
+                events.append(event("zombie", f"{p} earns the Zombie die"))
             self._end_turn(s, True, events)
             return
         t.roll = list(call.values)
-        events.append(Event("roll", str(call), {
+        events.append(event("roll", str(call), {
             "player": p, "dice": call.values,
             "scoring": scoring_dice(call.values, self.key)}))
 
@@ -382,11 +384,11 @@ class Diceocalypse(Game[DiceocalypseState]):
         t.points += points
         t.available -= len(call.values)
         t.roll = None
-        events.append(Event("keep", f"{p} keeps {_dice(call.values)} for {points}; "
+        events.append(event("keep", f"{p} keeps {_dice(call.values)} for {points}; "
                             f"{t.points} this turn", {"points": points, "turn": t.points}))
         if t.available == 0:
             t.available = 6 if self.options.infected_hot_dice == "six" else t.dice
-            events.append(Event("hot-dice", f"Hot dice! {p} picks up {t.available} dice"))
+            events.append(event("hot-dice", f"Hot dice! {p} picks up {t.available} dice"))
 
     def _bank(self, s: DiceocalypseState, call: Bank, events: list[Event]) -> None:
         p, t = call.player, s.turn
@@ -408,7 +410,7 @@ class Diceocalypse(Game[DiceocalypseState]):
         if not busted:
             s.scores[p] += points
             s.on_board[p] = True
-            events.append(Event("bank", f"{p} banks {points} for {s.scores[p]}",
+            events.append(event("bank", f"{p} banks {points} for {s.scores[p]}",
                                 {"player": p, "points": points, "score": s.scores[p]}))
         card = t.card
         s.last = LastTurn(p, points, busted, card, t.doubled, s.phase == "play")
@@ -416,7 +418,7 @@ class Diceocalypse(Game[DiceocalypseState]):
         if card is not None and not card.cancelled:
             if s.phase == "play" and self._reached(s.scores[p]):
                 card.cancelled = True
-                events.append(Event("card-void", f"{card.name()} does not take effect: {p} "
+                events.append(event("card-void", f"{card.name()} does not take effect: {p} "
                                     f"crossed {self.options.target}"))
             else:
                 self._start_card(s, card, points, busted, events)
@@ -439,7 +441,7 @@ class Diceocalypse(Game[DiceocalypseState]):
                     zeros = [q for q in self.players if s.scores[q] == 0]
                     if len(zeros) == 1:
                         s.left_behind, s.left_behind_earned = zeros[0], True
-                        events.append(Event("left-behind", f"{zeros[0]} is the last player "
+                        events.append(event("left-behind", f"{zeros[0]} is the last player "
                                             "with no points and takes the Left Behind die"))
             if not s.advance_pending:
                 return
@@ -466,7 +468,7 @@ class Diceocalypse(Game[DiceocalypseState]):
                 s.stage = Stage("battle", dict.fromkeys(self.players, 2), initiator=q,
                                 points=last.points if own and last else 0,
                                 blocked=bool(own and took_effect))
-                events.append(Event("battle-zone", f"{q} passes {mark}: Battle Zone! Everyone "
+                events.append(event("battle-zone", f"{q} passes {mark}: Battle Zone! Everyone "
                                     "rolls two dice", {"initiator": q}))
                 return True
         return False
@@ -477,19 +479,19 @@ class Diceocalypse(Game[DiceocalypseState]):
             p = self._next_seat(s.current)
             while s.lose_turn[p]:
                 s.lose_turn[p] = False
-                events.append(Event("lose-turn", f"{p} loses this turn (Battle Zone card)"))
+                events.append(event("lose-turn", f"{p} loses this turn (Battle Zone card)"))
                 p = self._next_seat(p)
             s.current = p
-            events.append(Event("next-turn", f"{p}'s turn", {"player": p}))
+            events.append(event("next-turn", f"{p}'s turn", {"player": p}))
             return
         while s.final_queue:
             p = s.final_queue.pop(0)
             if s.lose_turn[p]:
                 s.lose_turn[p] = False
-                events.append(Event("lose-turn", f"{p} loses the final turn (Battle Zone card)"))
+                events.append(event("lose-turn", f"{p} loses the final turn (Battle Zone card)"))
                 continue
             s.current = p
-            events.append(Event("next-turn", f"{p}'s final turn", {"player": p}))
+            events.append(event("next-turn", f"{p}'s final turn", {"player": p}))
             return
         self._end_game(s, events)
 
@@ -503,9 +505,9 @@ class Diceocalypse(Game[DiceocalypseState]):
         if s.last is not None:
             s.last.open = False
         if s.upcoming_card is not None:
-            events.append(Event("card-void", f"{s.upcoming_card.name()} does not take effect"))
+            events.append(event("card-void", f"{s.upcoming_card.name()} does not take effect"))
             s.upcoming_card = None
-        events.append(Event("dice-ocalypse", f"Dice-ocalypse! {leader} has {s.final_mark}; "
+        events.append(event("dice-ocalypse", f"Dice-ocalypse! {leader} has {s.final_mark}; "
                             "everyone else has one more turn, without cards or special dice",
                             {"leader": leader, "mark": s.final_mark}))
 
@@ -513,7 +515,7 @@ class Diceocalypse(Game[DiceocalypseState]):
         leader = s.final_leader
         s.diced = [q for q in self.players if q != leader and s.scores[q] < s.final_mark]
         for q in s.diced:
-            events.append(Event("diced", f"{q} is diced with {s.scores[q]}"))
+            events.append(event("diced", f"{q} is diced with {s.scores[q]}"))
         alive = [q for q in self.players if q not in s.diced]
         top = max(s.scores[q] for q in alive)
         tied = [q for q in alive if s.scores[q] == top]
@@ -521,12 +523,12 @@ class Diceocalypse(Game[DiceocalypseState]):
             self._win(s, tied[0], events)
         else:
             s.stage = Stage("tiebreak", dict.fromkeys(tied, 6))
-            events.append(Event("tie", f"{', '.join(tied)} tie on {top}: each rolls all six "
+            events.append(event("tie", f"{', '.join(tied)} tie on {top}: each rolls all six "
                                 "dice, the higher sum wins"))
 
     def _win(self, s: DiceocalypseState, player: str, events: list[Event]) -> None:
         s.phase, s.winner, s.stage = "over", player, None
-        events.append(Event("winner", f"{player} is the Die-structor!", {"winner": player}))
+        events.append(event("winner", f"{player} is the Die-structor!", {"winner": player}))
 
     def _stage_done(self, s: DiceocalypseState, events: list[Event]) -> None:
         st = s.stage
@@ -538,12 +540,12 @@ class Diceocalypse(Game[DiceocalypseState]):
             if len(tied) > 1:
                 s.stage = Stage(st.kind, dict.fromkeys(tied, len(st.got[tied[0]])),
                                 clash=st.clash, slot=st.slot)
-                events.append(Event("reroll", f"{', '.join(tied)} tie on {top} and roll again"))
+                events.append(event("reroll", f"{', '.join(tied)} tie on {top} and roll again"))
                 return
             s.stage = None
             if st.kind == "order":
                 s.phase, s.current = "play", tied[0]
-                events.append(Event("first", f"{tied[0]} goes first", {"player": tied[0]}))
+                events.append(event("first", f"{tied[0]} goes first", {"player": tied[0]}))
             elif st.kind == "tiebreak":
                 self._win(s, tied[0], events)
             else:
@@ -635,7 +637,7 @@ class Diceocalypse(Game[DiceocalypseState]):
         s.cards[p].remove(card)
         self._set_slot(s, slot, play)
         s.last_call_play = True
-        events.append(Event("card", f"{p} plays {card}" + (f" on {call.target}"
+        events.append(event("card", f"{p} plays {card}" + (f" on {call.target}"
                             if call.target else ""), {"player": p, "card": card}))
         if slot == "last":
             assert s.last is not None
@@ -663,7 +665,7 @@ class Diceocalypse(Game[DiceocalypseState]):
         self._set_slot(s, slot, None)
         s.stage = Stage("clash", {q.player: 1 for q in plays}, clash=plays, slot=slot)
         s.last_call_play = True
-        events.append(Event("clash", f"{call.player} plays {call.card} at the same moment: "
+        events.append(event("clash", f"{call.player} plays {call.card} at the same moment: "
                             "the players without a card pick which came first, or the card "
                             "players roll one die each"))
 
@@ -698,9 +700,9 @@ class Diceocalypse(Game[DiceocalypseState]):
         for q in st.clash:
             if q is not won:
                 s.cards[q.player].append(q.card)
-                events.append(Event("card-back", f"{q.player} takes {q.card} back"))
+                events.append(event("card-back", f"{q.player} takes {q.card} back"))
         self._set_slot(s, st.slot, won)
-        events.append(Event("card", f"{won.name()} is the card in play"))
+        events.append(event("card", f"{won.name()} is the card in play"))
         if st.slot == "last" and s.last is not None:
             self._start_card(s, won, s.last.points, s.last.busted, events)
             self._continue(s, events)
@@ -713,16 +715,16 @@ class Diceocalypse(Game[DiceocalypseState]):
             hit = [q for q in self.players if q != p and q not in play.immune]
             for q in hit:
                 self._sub(s, q, points)
-            events.append(Event("bloodshed", f"Bloodshed: {points} off "
+            events.append(event("bloodshed", f"Bloodshed: {points} off "
                                 f"{', '.join(hit) or 'nobody'}", {"points": points}))
             return
         if play.card == PROVE_IT and busted:
             s.cards[p].append(PROVE_IT)
             play.cancelled = True
-            events.append(Event("card-back", f"{target} scored nothing: {p} keeps Prove It"))
+            events.append(event("card-back", f"{target} scored nothing: {p} keeps Prove It"))
             return
         if play.card == DOUBLE_OR_NOTHING and busted:
-            events.append(Event("card-spent", f"{p} scored nothing: nothing to double"))
+            events.append(event("card-spent", f"{p} scored nothing: nothing to double"))
             return
         assert target is not None or play.card == DOUBLE_OR_NOTHING
         need = {PROVE_IT: {str(target): 1}, DOUBLE_OR_NOTHING: {p: 1}, DO_OR_DIE: {p: 1},
@@ -737,34 +739,34 @@ class Diceocalypse(Game[DiceocalypseState]):
             v = st.got[target][0]
             if v <= 3:
                 self._sub(s, target, pts)
-                events.append(Event("prove-it", f"{target} rolls {v}: failed to prove it, "
+                events.append(event("prove-it", f"{target} rolls {v}: failed to prove it, "
                                     f"the turn's {pts} are lost"))
             else:
-                events.append(Event("prove-it", f"{target} rolls {v}: proved, keeps {pts}"))
+                events.append(event("prove-it", f"{target} rolls {v}: proved, keeps {pts}"))
         elif play.card == DOUBLE_OR_NOTHING:
             v = st.got[p][0]
             if v <= 3:
                 self._sub(s, p, pts)
-                events.append(Event("double-or-nothing", f"{p} rolls {v}: nothing, {pts} lost"))
+                events.append(event("double-or-nothing", f"{p} rolls {v}: nothing, {pts} lost"))
             else:
                 s.scores[p] += pts
-                events.append(Event("double-or-nothing", f"{p} rolls {v}: double, {2 * pts}"))
+                events.append(event("double-or-nothing", f"{p} rolls {v}: double, {2 * pts}"))
         elif play.card == DO_OR_DIE:
             v = st.got[p][0]
             if v == 1:
                 s.scores[target] = 0
-                events.append(Event("do-or-die", f"1: {target}'s score falls to zero"))
+                events.append(event("do-or-die", f"1: {target}'s score falls to zero"))
             else:
-                events.append(Event("do-or-die", f"{v}: {target}'s score stands"))
+                events.append(event("do-or-die", f"{v}: {target}'s score stands"))
         else:
             mine, theirs = sum(st.got[p]), sum(st.got[target])
             if theirs <= mine:
                 self._sub(s, target, 1000)
                 s.scores[p] += 1000
-                events.append(Event("collateral", f"{target} {theirs} against {p} {mine}: "
+                events.append(event("collateral", f"{target} {theirs} against {p} {mine}: "
                                     f"1,000 points go from {target} to {p}"))
             else:
-                events.append(Event("collateral", f"{target} {theirs} beats {p} {mine}"))
+                events.append(event("collateral", f"{target} {theirs} beats {p} {mine}"))
 
     def _resolve_battle(self, s: DiceocalypseState, st: Stage, events: list[Event]) -> None:
         for q in self.players:
@@ -775,17 +777,17 @@ class Diceocalypse(Game[DiceocalypseState]):
                                 "nothing": (False, False)}[self.options.double_ones]
             if one:
                 s.lose_turn[q] = True
-                events.append(Event("bz-lose", f"{q} rolls {a} {b}: loses the next turn"))
+                events.append(event("bz-lose", f"{q} rolls {a} {b}: loses the next turn"))
             elif doubles and q == st.initiator and st.points and not st.blocked:
                 s.scores[q] += st.points
-                events.append(Event("bz-double", f"{q} rolls {a} {b}: this turn's "
+                events.append(event("bz-double", f"{q} rolls {a} {b}: this turn's "
                                     f"{st.points} are doubled"))
             elif doubles and q == st.initiator and st.blocked:
-                events.append(Event("bz-double", f"{q} rolls {a} {b}: an Act of War card or "
+                events.append(event("bz-double", f"{q} rolls {a} {b}: an Act of War card or "
                                     "a double score already took effect this turn; no double"))
             elif doubles:
                 s.double_next[q] = True
-                events.append(Event("bz-double", f"{q} rolls {a} {b}: next turn doubled"))
+                events.append(event("bz-double", f"{q} rolls {a} {b}: next turn doubled"))
 
     def _immunity(self, s: DiceocalypseState, call: Immunity, events: list[Event]) -> None:
         p = call.player
@@ -797,7 +799,7 @@ class Diceocalypse(Game[DiceocalypseState]):
             st.play.cancelled = True
             s.stage = None
             s.immunity[p] = False
-            events.append(Event("immunity", f"{p} is immune: {st.play.name()} is useless"))
+            events.append(event("immunity", f"{p} is immune: {st.play.name()} is useless"))
             self._continue(s, events)
             return
         if st is not None:
@@ -812,7 +814,7 @@ class Diceocalypse(Game[DiceocalypseState]):
                     play.immune.append(p)
                 else:
                     play.cancelled = True
-                events.append(Event("immunity", f"{p} is immune to {play.name()}"))
+                events.append(event("immunity", f"{p} is immune to {play.name()}"))
                 return
         raise IllegalCall(f"{call}: no Act of War card is being played against {p}")
 
@@ -847,16 +849,16 @@ class Diceocalypse(Game[DiceocalypseState]):
                 raise IllegalCall(f"{call}: the Zombie die was already rolled before this turn")
             target = s.current
             if v == 6 and self.options.zombie_six == "reroll":
-                events.append(Event("zombie", f"Zombie 6: {p} rolls it again"))
+                events.append(event("zombie", f"Zombie 6: {p} rolls it again"))
                 return
             s.zombie, s.zombie_rolled = target, True
             if v == 6 and self.options.zombie_six == "lose-turn":
-                events.append(Event("zombie", f"Zombie 6: all of {target}'s dice are infected; "
+                events.append(event("zombie", f"Zombie 6: all of {target}'s dice are infected; "
                                     f"{target} loses the turn and takes the Zombie die"))
                 self._advance(s, events)
                 return
             s.infection = min(v, 5)
-            events.append(Event("zombie", f"Zombie {v}: {target} rolls {6 - s.infection} dice "
+            events.append(event("zombie", f"Zombie {v}: {target} rolls {6 - s.infection} dice "
                                 f"this turn and takes the Zombie die"))
             return
         if s.left_behind_rolled:
@@ -870,7 +872,7 @@ class Diceocalypse(Game[DiceocalypseState]):
         skipped = [cycle[i % len(cycle)] for i in range(v)]
         s.left_behind, s.left_behind_rolled = skipped[0], True
         s.current = cycle[v % len(cycle)]
-        events.append(Event("left-behind", f"Left Behind {v}: skips {', '.join(skipped)}; "
+        events.append(event("left-behind", f"Left Behind {v}: skips {', '.join(skipped)}; "
                             f"{s.current}'s turn; {skipped[0]} takes the die"))
 
     # -- reading the game ----------------------------------------------------------------------

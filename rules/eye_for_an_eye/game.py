@@ -46,6 +46,7 @@ from rules.eye_for_an_eye.calls import (
     Unblockable,
 )
 from rules.eye_for_an_eye.characters import Action, Card, Character, characters
+from rules.eye_for_an_eye.events import EVENT_KINDS, event
 from rules.eye_for_an_eye.scoring import RoundRow, rank_round
 
 #: Health cubes in the box; a game never creates or loses one.
@@ -199,6 +200,7 @@ class EyeForAnEye(Game[EyeState]):
     """Eye for an Eye: every player calls actions in real time; the round clock is an input."""
 
     name = "eye-for-an-eye"
+    event_kinds = EVENT_KINDS
     title = "Eye for an Eye"
     min_players = 2
     max_players = 6
@@ -644,7 +646,7 @@ class EyeForAnEye(Game[EyeState]):
                 raise IllegalCall(f"{label}: only {pending.hits} "
                                   f"hit{'s' if pending.hits != 1 else ''} to cancel")
             self._spend(state, seat, call.key, label, need, dice, action.name)
-            events.append(Event("parry", f"{c.short} cancels {cancel} of "
+            events.append(event("parry", f"{c.short} cancels {cancel} of "
                                 f"{pending.hits} hits", {"player": me.player, "hits": cancel}))
             self._land(state, pending, cancel, events)
         elif effect.kind == "hits":
@@ -662,7 +664,7 @@ class EyeForAnEye(Game[EyeState]):
             self._spend(state, seat, call.key, label, need, dice, action.name)
             state.supply -= amount
             figure.health += amount
-            events.append(Event("heal", f"{c.short} heals {amount}",
+            events.append(event("heal", f"{c.short} heals {amount}",
                                 {"player": me.player, "amount": amount}))
         else:
             self._spend(state, seat, call.key, label, need, dice, action.name)
@@ -670,15 +672,15 @@ class EyeForAnEye(Game[EyeState]):
                 rear = [p for p in self._waiting_on(state, seat) if p.rear]
                 if rear:  # turning to face the oldest attack from behind
                     rear[0].rear = False
-                events.append(Event("face", f"{c.short} changes facing", {"player": me.player}))
+                events.append(event("face", f"{c.short} changes facing", {"player": me.player}))
             elif effect.kind == "move":
-                events.append(Event("move", str(call), {"player": me.player}))
+                events.append(event("move", str(call), {"player": me.player}))
             else:
-                events.append(Event("card" if is_card else "action", str(call),
+                events.append(event("card" if is_card else "action", str(call),
                                     {"player": me.player}))
         if is_card:
             me.ready.remove(action.name)
-            events.append(Event("card", f"{action.name} is unready again", {"card": action.name}))
+            events.append(event("card", f"{action.name} is unready again", {"card": action.name}))
 
     def _healing(self, me: SeatState, action: Action, dice: int) -> tuple[FigureState | None,
                                                                           int]:
@@ -713,13 +715,13 @@ class EyeForAnEye(Game[EyeState]):
         # ("you can cancel the regular hits if you are able, but the Unblockable hits go
         # through").
         if unblockable:
-            events.append(Event("attack", f"{self._short(seat)}: {hits} unblockable on "
+            events.append(event("attack", f"{self._short(seat)}: {hits} unblockable on "
                                 f"{figure_name}", {"attacker": me.player, "target": them.player}))
             self._land(state, Pending(seat, target, figure_name, hits, rear), 0, events,
                         queued=False)
             return
         state.pending.append(Pending(seat, target, figure_name, hits, rear))
-        events.append(Event("attack-pending", f"{self._short(seat)} attacks {figure_name} with "
+        events.append(event("attack-pending", f"{self._short(seat)} attacks {figure_name} with "
                             f"{hits} hit{'s' if hits != 1 else ''}"
                             + (" from the rear" if rear else ""),
                             {"attacker": me.player, "target": them.player, "hits": hits,
@@ -743,7 +745,7 @@ class EyeForAnEye(Game[EyeState]):
         if damage > 0:
             figure.health -= damage
             state.cups[attacker.side] += damage
-            events.append(Event("hit", f"{damage} hit{'s' if damage != 1 else ''} on "
+            events.append(event("hit", f"{damage} hit{'s' if damage != 1 else ''} on "
                                 f"{figure.name}: {damage} to {attacker.side}'s cup",
                                 {"attacker": attacker.player, "target": them.player,
                                  "hits": damage}))
@@ -752,7 +754,7 @@ class EyeForAnEye(Game[EyeState]):
             attacker.trophies.append(figure.name)
             state.pending = [p for p in state.pending
                              if not (p.target == pending.target and p.figure == figure.name)]
-            events.append(Event("knockout", f"{figure.name} is knocked out by "
+            events.append(event("knockout", f"{figure.name} is knocked out by "
                                 f"{self._short(pending.attacker)}",
                                 {"attacker": attacker.player, "target": them.player,
                                  "figure": figure.name}))
@@ -817,7 +819,7 @@ class EyeForAnEye(Game[EyeState]):
         self._spend(state, seat, f"card:{card.name}", str(call), card.ready_cost,
                     card.ready_cost, card.name)
         me.ready.append(card.name)
-        return Event("ready", f"{call.actor} readies {card.name}",
+        return event("ready", f"{call.actor} readies {card.name}",
                      {"player": me.player, "card": card.name})
 
     def _starting_areas(self, state: EyeState, call: StartingAreas) -> list[Event]:
@@ -835,7 +837,7 @@ class EyeForAnEye(Game[EyeState]):
             raise IllegalCall(f"{call}: each flower token is dealt once (six tokens, one per "
                               "starting area)")
         state.areas.update(call.areas)  # a seat sitting out a tie-break keeps its area
-        return [Event("starting-areas", "Starting areas: "
+        return [event("starting-areas", "Starting areas: "
                       + ", ".join(f"{who} {a}" for who, a in call.areas),
                       {"areas": dict(call.areas)})]
 
@@ -845,7 +847,7 @@ class EyeForAnEye(Game[EyeState]):
             state.seats[i].allocation.clear()
         state.pending = [p for p in state.pending
                          if not (p.attacker in idx and p.target in idx)]
-        return [Event("dispute", f"{', '.join(call.involved)} clear their dice",
+        return [event("dispute", f"{', '.join(call.involved)} clear their dice",
                       {"involved": list(call.involved)})]
 
     # -- rounds and the match -------------------------------------------------------------
@@ -874,7 +876,7 @@ class EyeForAnEye(Game[EyeState]):
         if not state.tiebreak:
             for row in rows:
                 state.points[row.side] += row.points
-        events.append(Event("round-over", f"Round {state.round_number} over ({ended_by}): "
+        events.append(event("round-over", f"Round {state.round_number} over ({ended_by}): "
                             + ", ".join(f"{r.side} {r.points}" for r in rows),
                             {"round": state.round_number, "ended_by": ended_by}))
         state.phase = "between-rounds"
@@ -888,9 +890,9 @@ class EyeForAnEye(Game[EyeState]):
         if len(top) == 1:
             state.winner = top[0]
             state.phase = "over"
-            events.append(Event("match-over", f"{top[0]} wins", {"winner": top[0]}))
+            events.append(event("match-over", f"{top[0]} wins", {"winner": top[0]}))
         else:
-            events.append(Event("tie-break", f"{' and '.join(top)} are tied: one more round",
+            events.append(event("tie-break", f"{' and '.join(top)} are tied: one more round",
                                 {"sides": top}))
             state.tiebreak = True
             for seat in state.seats:
@@ -914,7 +916,7 @@ class EyeForAnEye(Game[EyeState]):
         on_boards = sum(s.health for s in state.seats)
         state.supply = self.options.health_tokens - on_boards
         kind = "tie-break round" if state.tiebreak else "round"
-        return [Event("round-start", f"Yarra Mark! {kind.capitalize()} {state.round_number}",
+        return [event("round-start", f"Yarra Mark! {kind.capitalize()} {state.round_number}",
                       {"round": state.round_number, "tiebreak": state.tiebreak})]
 
     # -- laws and views -------------------------------------------------------------------

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from rules.core import Event
 from rules.occulites.data import CardInfo
+from rules.occulites.events import event
 from rules.occulites.resolve import CardOutcome, Die, Placed, resolve_card
 
 __all__ = ["EFFECTS", "Effect", "EffectContext"]
@@ -51,7 +52,7 @@ class EffectContext:
         """Give (or with a negative amount take) Discovery Points; returns the event to show."""
         self.points[player] += amount
         verb = "gains" if amount >= 0 else "loses"
-        return Event("effect-points", f"{self.card.id}: {player} {verb} {abs(amount)} "
+        return event("effect-points", f"{self.card.id}: {player} {verb} {abs(amount)} "
                      f"Discovery Point{'s' if abs(amount) != 1 else ''} ({why})",
                      {"card": self.card.id, "player": player, "points": amount})
 

@@ -47,6 +47,7 @@ from rules.occulites.data import (
     card_id,
 )
 from rules.occulites.effects import EFFECTS, Effect, EffectContext
+from rules.occulites.events import EVENT_KINDS, event
 from rules.occulites.resolve import CardOutcome, Die, Placed, join_names, resolve_card
 
 __all__ = [
@@ -362,6 +363,7 @@ class OcculitesGame(Game[OcculitesState]):
     """Dice of the Occulites for 2 to 5 players, with every mode of the rulebook as options."""
 
     name = "occulites"
+    event_kinds = EVENT_KINDS
     title = "Dice of the Occulites"
     min_players = 2
     max_players = 5
@@ -587,7 +589,7 @@ class OcculitesGame(Game[OcculitesState]):
         state.tribe_of[call.player] = call.tribe
         state.dice[call.player][colour] += SUPPLY[colour]
         state.box[colour] -= SUPPLY[colour]
-        events = [Event("tribe", f"{call.player} researches {call.tribe} with 6 {colour} dice",
+        events = [event("tribe", f"{call.player} researches {call.tribe} with 6 {colour} dice",
                         {"player": call.player, "tribe": call.tribe, "colour": colour})]
         if all(t is not None for t in state.tribe_of.values()):
             events += self._begin(state)
@@ -611,7 +613,7 @@ class OcculitesGame(Game[OcculitesState]):
         state.pool[call.colour] -= 1
         state.dice[call.player][call.colour] += 1
         state.draft_pick += 1
-        events = [Event("take", f"{call.player} takes a {call.colour} die",
+        events = [event("take", f"{call.player} takes a {call.colour} die",
                         {"player": call.player, "colour": call.colour})]
         if state.draft_pick == 6 * len(self.setup.players):
             events += self._begin(state)
@@ -640,7 +642,7 @@ class OcculitesGame(Game[OcculitesState]):
             if opts.creatures:
                 state.creature_deck = list(CREATURE_CARDS)
                 rng.shuffle(state.creature_deck)
-        return [Event("setup", "The decks are shuffled", {}), *self._start_round(state)]
+        return [event("setup", "The decks are shuffled", {}), *self._start_round(state)]
 
     def _start_round(self, state: OcculitesState) -> list[Event]:
         opts = self.options
@@ -663,7 +665,7 @@ class OcculitesGame(Game[OcculitesState]):
                     state.pile_discards[n] = []
                     state.rng.shuffle(state.piles[n])
                     state.reshuffles += 1
-                    events.append(Event("reshuffle", f"Pile {n} is reshuffled", {"pile": n}))
+                    events.append(event("reshuffle", f"Pile {n} is reshuffled", {"pile": n}))
                 cards.append(state.piles[n].pop(0))
             state.cards = cards
         else:
@@ -672,7 +674,7 @@ class OcculitesGame(Game[OcculitesState]):
                 state.tribes_played = []
                 state.rng.shuffle(state.tribe_deck)
                 state.reshuffles += 1
-                events.append(Event("reshuffle", "The Tribes ran out: the number 1 cards are "
+                events.append(event("reshuffle", "The Tribes ran out: the number 1 cards are "
                                     "shuffled again", {}))
             tribe = state.tribe_deck.pop(0)
             state.tribe = tribe
@@ -683,13 +685,13 @@ class OcculitesGame(Game[OcculitesState]):
                     state.creature_discard = []
                     state.rng.shuffle(state.creature_deck)
                     state.reshuffles += 1
-                    events.append(Event("reshuffle", "Creatures and Predators reshuffled", {}))
+                    events.append(event("reshuffle", "Creatures and Predators reshuffled", {}))
                 creature = state.creature_deck.pop(0)
                 number = CARDS[creature].number
                 state.cards[number - 1] = creature
-                events.append(Event("creature", f"{creature} replaces card {number}",
+                events.append(event("creature", f"{creature} replaces card {number}",
                                     {"card": creature, "number": number}))
-        events.insert(0, Event("round", f"Round {state.round}: researching "
+        events.insert(0, event("round", f"Round {state.round}: researching "
                                f"{state.tribe or 'every Tribe'}; cards "
                                + ", ".join(state.cards),
                                {"round": state.round, "tribe": state.tribe,
@@ -761,7 +763,7 @@ class OcculitesGame(Game[OcculitesState]):
         state.cards = [c.id for c in TRIBES[call.tribe].cards]
         if creature is not None:
             state.cards[CARDS[creature].number - 1] = creature
-        return [Event("round", f"Round {state.round}: the table flipped {call.tribe}; cards "
+        return [event("round", f"Round {state.round}: the table flipped {call.tribe}; cards "
                       + ", ".join(state.cards),
                       {"round": state.round, "tribe": call.tribe, "cards": list(state.cards)})]
 
@@ -783,7 +785,7 @@ class OcculitesGame(Game[OcculitesState]):
         number = CARDS[old].number
         state.cards[number - 1] = card_id(state.tribe, number)
         state.cards[CARDS[new].number - 1] = new
-        return [Event("creature", f"{new} replaces card {CARDS[new].number}",
+        return [event("creature", f"{new} replaces card {CARDS[new].number}",
                       {"card": new, "number": CARDS[new].number})]
 
     def _flip_piles(self, state: OcculitesState, call: FlipCards) -> list[Event]:
@@ -801,7 +803,7 @@ class OcculitesGame(Game[OcculitesState]):
             piles[n].remove(cid)
             state.piles[n] = piles[n]
             state.cards[n - 1] = cid
-        return [Event("round", f"Round {state.round}: the table flipped "
+        return [event("round", f"Round {state.round}: the table flipped "
                       + ", ".join(call.cards) + "; cards " + ", ".join(state.cards),
                       {"round": state.round, "tribe": None, "cards": list(state.cards)})]
 
@@ -901,7 +903,7 @@ class OcculitesGame(Game[OcculitesState]):
             raise IllegalCall(f"{call}: " + "; ".join(problems))
         again = call.player in state.lineups
         state.lineups[call.player] = call.dice
-        return [Event("lineup", f"{call.player} {'changes their' if again else 'is'} lined up",
+        return [event("lineup", f"{call.player} {'changes their' if again else 'is'} lined up",
                       {"player": call.player})]
 
     def _reveal(self, state: OcculitesState, call: Reveal, at: float | None) -> list[Event]:
@@ -918,7 +920,7 @@ class OcculitesGame(Game[OcculitesState]):
                                   + why)
         if len(missing) == len(self.setup.players):
             raise IllegalCall(f"{call}: nobody has lined up")
-        events = [Event("reveal", f"Round {state.round}: line-ups revealed",
+        events = [event("reveal", f"Round {state.round}: line-ups revealed",
                         {"missing": missing})]
         for i, cid in enumerate(state.cards):
             card = CARDS[cid]
@@ -930,7 +932,7 @@ class OcculitesGame(Game[OcculitesState]):
             else:
                 outcome = resolve_card(card, placed)
             state.outcomes.append(outcome)
-            events.append(Event("card", outcome.explanation,
+            events.append(event("card", outcome.explanation,
                                 {"number": outcome.number, "card": cid,
                                  "winner": outcome.winner,
                                  "discoverers": list(outcome.discoverers),
@@ -952,7 +954,7 @@ class OcculitesGame(Game[OcculitesState]):
         if state.share_queue:
             state.phase = "share"
             number, who = state.share_queue[0]
-            return [Event("share-turn", f"{who} may Share Knowledge for card {number} "
+            return [event("share-turn", f"{who} may Share Knowledge for card {number} "
                           f"(costs {share_cost(state.shares[who] + 1)})",
                           {"player": who, "card": number})]
         return self._end_round(state)
@@ -966,14 +968,14 @@ class OcculitesGame(Game[OcculitesState]):
                 state.creature_discard.append(cid)
         if state.tribe is not None:
             state.tribes_played.append(state.tribe)
-        events = [Event("round-over", f"Round {state.round} is over: "
+        events = [event("round-over", f"Round {state.round} is over: "
                         + ", ".join(f"{p} {state.points[p]}" for p in self.setup.players),
                         {"round": state.round, "points": dict(state.points)})]
         if state.round >= self.options.rounds:
             state.phase = "over"
             state.share_queue = []
             standings = self._standings(state)
-            return [*events, Event("game-over", f"Game over. Winner: {standings.winner}",
+            return [*events, event("game-over", f"Game over. Winner: {standings.winner}",
                                    {"winner": standings.winner})]
         return events + self._start_round(state)
 
@@ -984,7 +986,7 @@ class OcculitesGame(Game[OcculitesState]):
             raise IllegalCall(f"{call}: it is {who}'s turn to Share Knowledge for card {number}")
         if isinstance(call, Pass):
             state.share_queue.pop(0)
-            return [Event("pass", f"{who} does not share for card {number}",
+            return [event("pass", f"{who} does not share for card {number}",
                           {"player": who, "card": number}), *self._next_share(state)]
         nth = state.shares[who] + 1
         cost = share_cost(nth)
@@ -1021,7 +1023,7 @@ class OcculitesGame(Game[OcculitesState]):
         state.shares[who] = nth
         state.shares_total[who] += 1
         state.share_queue.pop(0)
-        return [Event("share", f"{who} pays {cost} and swaps a {call.give} die for "
+        return [event("share", f"{who} pays {cost} and swaps a {call.give} die for "
                       f"{source_name}'s {call.take} die",
                       {"player": who, "card": number, "cost": cost, "give": call.give,
                        "take": call.take, "source": call.source}), *self._next_share(state)]

@@ -65,6 +65,7 @@ from rules.tribal_village.cards import (
     parse_layout,
     tribe_of,
 )
+from rules.tribal_village.events import EVENT_KINDS, event
 from rules.tribal_village.objectives import OBJECTIVES, score_objective
 
 __all__ = ["SEATS", "Pending", "TribalVillage", "TribalVillageOptions", "TribalVillageState"]
@@ -203,6 +204,7 @@ class TribalVillage(Game[TribalVillageState]):
     """Tribal Village for 2 to 6 players: the rules, with calls entered card by card."""
 
     name = "tribal-village"
+    event_kinds = EVENT_KINDS
     title = "Tribal Village"
     min_players = 2
     max_players = 6
@@ -482,7 +484,7 @@ class TribalVillage(Game[TribalVillageState]):
                     or (pend.kind == "gretin" and isinstance(call, PickObjective))):
                 break
             answer = _DEFAULTS[pend.kind](pend.player)
-            events.append(Event("default", f"{answer} (taken as said: '{call}' came next)",
+            events.append(event("default", f"{answer} (taken as said: '{call}' came next)",
                                 {"player": pend.player, "call": answer.text()}))
             events += getattr(self, f"_answer_{pend.kind}")(s, answer)
             self._settle(s, events)
@@ -500,7 +502,7 @@ class TribalVillage(Game[TribalVillageState]):
             s.tribes = tribes
             s.nets = {p: None for p in self.setup.players} if "Hydris" in tribes else {}
         s.layout = [list(g) for g in call.layout]
-        return [Event("alliances", f"Alliances: {format_layout(s.layout)}")]
+        return [event("alliances", f"Alliances: {format_layout(s.layout)}")]
 
     def table_deals(self) -> tuple[Deal, ...]:
         """Before a hand's first lead: the Tribal Alliance cards (which tribes, before the
@@ -544,7 +546,7 @@ class TribalVillage(Game[TribalVillageState]):
         for p, o in s.objective.items():
             if o not in names:
                 s.objective[p] = None
-        return [Event("objectives", "Objectives revealed: " + ", ".join(names))]
+        return [event("objectives", "Objectives revealed: " + ", ".join(names))]
 
     def _pick(self, s: TribalVillageState, call: PickObjective) -> list[Event]:
         gretin = bool(s.pending) and s.pending[0].kind == "gretin" \
@@ -558,7 +560,7 @@ class TribalVillage(Game[TribalVillageState]):
         s.objective[call.player] = call.objective
         if s.phase == "play":
             s.pending.pop(0)
-        return [Event("objective", f"{call.player} aims for {call.objective}",
+        return [event("objective", f"{call.player} aims for {call.objective}",
                       {"player": call.player, "objective": call.objective})]
 
     def _first_lead(self, s: TribalVillageState, call: FirstLead) -> list[Event]:
@@ -587,7 +589,7 @@ class TribalVillage(Game[TribalVillageState]):
                 s.lowest_tribes = unallied
         s.phase = "play"
         self._start_trick(s, call.player)
-        return [Event("lead", f"Hand {s.hand_no}: {call.player} leads the first trick",
+        return [event("lead", f"Hand {s.hand_no}: {call.player} leads the first trick",
                       {"player": call.player})]
 
     def _start_trick(self, s: TribalVillageState, leader: str) -> None:
@@ -713,7 +715,7 @@ class TribalVillage(Game[TribalVillageState]):
         if owners and s.banned is None and s.hand_count[call.player] >= 2:
             s.pending.append(Pending("net", owners[0], other=call.player, owners=owners[1:],
                                      play=call))
-            return [Event("net", f"{call.player} chooses {call.card}; {owners[0]} may retrieve "
+            return [event("net", f"{call.player} chooses {call.card}; {owners[0]} may retrieve "
                           "the Hunting Net", {"player": call.player, "owner": owners[0]})]
         return self._commit(s, call, on)
 
@@ -726,21 +728,21 @@ class TribalVillage(Game[TribalVillageState]):
             if play.card not in s.known[play.player]:
                 s.known[play.player].append(play.card)
             s.banned = play.card
-            return [Event("net-retrieved", f"{call.player} retrieves the Hunting Net: "
+            return [event("net-retrieved", f"{call.player} retrieves the Hunting Net: "
                           f"{play.player} must play a card other than {play.card}",
                           {"player": play.player, "owner": call.player})]
         if pend.owners:
             s.pending.insert(0, Pending("net", pend.owners[0], other=play.player,
                                         owners=pend.owners[1:], play=play))
-            return [Event("net-left", f"{call.player} leaves the Hunting Net")]
+            return [event("net-left", f"{call.player} leaves the Hunting Net")]
         return self._commit(s, play, is_on_suit(play.card, s.suit, s.layout))
 
     def _gain_token(self, s: TribalVillageState, player: str, why: str) -> list[Event]:
         if s.supply == 0:
-            return [Event("token", f"{why}: no Wild Luftle tokens left in the supply")]
+            return [event("token", f"{why}: no Wild Luftle tokens left in the supply")]
         s.supply -= 1
         s.tokens[player] += 1
-        return [Event("token", f"{why}: {player} gains a Wild Luftle token "
+        return [event("token", f"{why}: {player} gains a Wild Luftle token "
                       f"(now {s.tokens[player]})", {"player": player})]
 
     def _commit(self, s: TribalVillageState, call: Play, on: bool) -> list[Event]:
@@ -760,7 +762,7 @@ class TribalVillage(Game[TribalVillageState]):
         how = [] if played.value == card_value(call.card) else [f"counts as {value}"]
         if bonus:
             how.append(f"Trained by the Best +{bonus}")
-        events = [Event("play", f"{p} plays {call.card}" + (f" ({'; '.join(how)})" if how else "")
+        events = [event("play", f"{p} plays {call.card}" + (f" ({'; '.join(how)})" if how else "")
                         + ("" if on else " off suit"),
                         {"player": p, "card": call.card, "value": value, "on_suit": on})]
         if tribe == "Palaudis" and on:
@@ -769,10 +771,10 @@ class TribalVillage(Game[TribalVillageState]):
             events += self._gain_token(s, p, "Reinforcements")
         if tribe == "Tudicus" and not on:
             s.bonus[p] += 1
-            events.append(Event("point", f"Slow and Steady: {p} gains 1 point", {"player": p}))
+            events.append(event("point", f"Slow and Steady: {p} gains 1 point", {"player": p}))
         if call.net is not None:
             s.nets[p] = call.net
-            events.append(Event("net-placed", f"{p} places the Hunting Net in front of "
+            events.append(event("net-placed", f"{p} places the Hunting Net in front of "
                                 f"{call.net}", {"player": p, "target": call.net}))
         if call.take is not None and call.discard is not None:
             index = next(i for i, c in enumerate(s.trick)
@@ -783,14 +785,14 @@ class TribalVillage(Game[TribalVillageState]):
             self._take_from_hand(s, p, call.discard)
             s.trick.append(Played(p, call.discard, card_value(call.discard), False, False,
                                   no_effect=True))
-            events.append(Event("talons", f"Raking Talons: {p} takes {call.take} and discards "
+            events.append(event("talons", f"Raking Talons: {p} takes {call.take} and discards "
                                 f"{call.discard} into the trick (no effect)", {"player": p}))
         if call.swap is not None:
             a, b = call.swap
             ga = next(g for g in s.layout if a in g)
             gb = next(g for g in s.layout if b in g)
             ga[ga.index(a)], gb[gb.index(b)] = b, a
-            events.append(Event("swap", f"Plotting Distrust: {p} swaps {a} and {b}; alliances "
+            events.append(event("swap", f"Plotting Distrust: {p} swaps {a} and {b}; alliances "
                                 f"now {format_layout(s.layout)}", {"player": p}))
         s.plays_made += 1
         s.banned = None
@@ -805,7 +807,7 @@ class TribalVillage(Game[TribalVillageState]):
         winner = verdict.player
         s.trick_winner = winner
         s.last_verdict = verdict.reason
-        events = [Event("trick", verdict.reason,
+        events = [event("trick", verdict.reason,
                         {"player": winner, "card": verdict.card, "suit": verdict.suit})]
         tribe = tribe_of(verdict.card)
         others = [q for q in self.setup.players if q != winner and s.hand_count[q] > 0]
@@ -845,7 +847,7 @@ class TribalVillage(Game[TribalVillageState]):
             cards = [c.card for c in s.trick]
             s.trick = []
             self._to_village(s, winner, cards)
-            return [Event("chaos", f"{winner} does not create chaos")]
+            return [event("chaos", f"{winner} does not create chaos")]
         need = [q for q in self.setup.players if q != winner and s.hand_count[q] > 0]
         givers = [q for _, q in call.added]
         if sorted(givers) != sorted(need):
@@ -860,7 +862,7 @@ class TribalVillage(Game[TribalVillageState]):
             pend.cards.append(card)
         pend.kind = "return"
         pend.givers = need
-        return [Event("chaos", f"Create Chaos: {', '.join(c for c, _ in call.added)} join the "
+        return [event("chaos", f"Create Chaos: {', '.join(c for c, _ in call.added)} join the "
                       f"trick; {winner} gives one card back to each of {', '.join(need)}")]
 
     def _answer_return(self, s: TribalVillageState, call: ChaosReturn) -> list[Event]:
@@ -880,13 +882,13 @@ class TribalVillage(Game[TribalVillageState]):
         s.pending.pop(0)
         s.trick = []
         self._to_village(s, call.player, group)
-        return [Event("chaos-return", f"{call.player} keeps {', '.join(group)}",
+        return [event("chaos-return", f"{call.player} keeps {', '.join(group)}",
                       {"player": call.player})]
 
     def _answer_manipulate(self, s: TribalVillageState, call: Manipulate) -> list[Event]:
         s.pending.pop(0)
         if call.card is None or call.owner is None:
-            return [Event("manipulate", f"{call.player} does not use Tachydus")]
+            return [event("manipulate", f"{call.player} does not use Tachydus")]
         owner, card = call.owner, call.card
         if tribe_of(card) == "Tachydus":
             raise IllegalCall(f"{call}: Manipulative cannot return a Tachydus card")
@@ -901,7 +903,7 @@ class TribalVillage(Game[TribalVillageState]):
         s.known[owner].append(card)
         s.hand_count[owner] += 1
         s.pending.insert(0, Pending("discard", owner, card=card, pile=pile))
-        return [Event("manipulate", f"Manipulative: {card} goes back to {owner}'s hand; "
+        return [event("manipulate", f"Manipulative: {card} goes back to {owner}'s hand; "
                       f"{owner} discards a different card", {"player": owner})]
 
     def _answer_discard(self, s: TribalVillageState, call: Discard) -> list[Event]:
@@ -918,7 +920,7 @@ class TribalVillage(Game[TribalVillageState]):
         else:
             s.out.append(call.card)
             where = "out of the hand"
-        return [Event("discard", f"{call.player} discards {call.card} {where}",
+        return [event("discard", f"{call.player} discards {call.card} {where}",
                       {"player": call.player})]
 
     def _discard_problem(self, s: TribalVillageState, pend: Pending, card: str) -> str | None:
@@ -937,7 +939,7 @@ class TribalVillage(Game[TribalVillageState]):
 
     def _answer_gretin(self, s: TribalVillageState, call: KeepObjective) -> list[Event]:
         s.pending.pop(0)
-        return [Event("objective", f"{call.player} keeps {s.objective[call.player]}")]
+        return [event("objective", f"{call.player} keeps {s.objective[call.player]}")]
 
     def _settle(self, s: TribalVillageState, events: list[Event]) -> None:
         """Once a decided trick has no decision left: draw (2 players), next trick or hand end."""
@@ -993,7 +995,7 @@ class TribalVillage(Game[TribalVillageState]):
             scores[p] = score_objective(OBJECTIVES[objective], tricks, s.layout) + s.bonus[p]
         s.hand_scores.append(scores)
         s.hand_objectives.append({p: o for p, o in s.objective.items() if o is not None})
-        events = [Event("hand-over", f"Hand {s.hand_no} scores: "
+        events = [event("hand-over", f"Hand {s.hand_no} scores: "
                         + ", ".join(f"{p} {n}" for p, n in scores.items()), {"scores": scores})]
         used = set(s.objective.values())
         s.objective_discards += [o for o in s.revealed if o in used]
@@ -1002,7 +1004,7 @@ class TribalVillage(Game[TribalVillageState]):
             s.phase = "over"
             s.trick_winner = None
             standings = self._standings(s)
-            events.append(Event("game-over", f"Game over: {standings.winner} wins",
+            events.append(event("game-over", f"Game over: {standings.winner} wins",
                                 {"winner": standings.winner}))
             return events
         s.hand_no += 1
@@ -1035,7 +1037,7 @@ class TribalVillage(Game[TribalVillageState]):
         s.plays_made = 0
         s.suit = None
         s.trick_winner = None
-        events.append(Event("hand-start", f"Hand {s.hand_no}: objectives revealed: "
+        events.append(event("hand-start", f"Hand {s.hand_no}: objectives revealed: "
                             + ", ".join(s.revealed)))
         return events
 

@@ -50,10 +50,11 @@ def test_random_play_keeps_every_law(name: str, rng: random.Random) -> None:
             game.apply(junk)
         assert game.snapshot() == before
         try:
-            game.apply(call)
+            events = game.apply(call)
         except RulesError as e:
             raise AssertionError(f"legal call {text!r} refused after "
                                  f"{[x.call for x in game.history]}: {e}") from e
+        assert {e.kind for e in events} <= cls.event_kinds, text
         seen_calls.append(text)
         game.check_invariants()
         after = game.snapshot()
@@ -75,6 +76,27 @@ def test_random_play_keeps_every_law(name: str, rng: random.Random) -> None:
             with pytest.raises((IllegalCall, InvalidCall)):
                 game.apply(text)
         assert game.snapshot() == final
+
+
+@pytest.mark.parametrize("name", rules.game_names())
+def test_every_event_made_is_of_a_declared_kind(name: str) -> None:
+    """Three seeded games each, played at random to the end (or 250 calls): every event's
+    kind is one the game declares (its ``events.EventKind``), and most kinds are seen."""
+    cls = rules.game_class(name)
+    assert cls.event_kinds, name
+    seen: set[str] = set()
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = rules.from_setup(cls.random_setup(rng))
+        for _ in range(MAX_STEPS):
+            if game.is_over:
+                break
+            call = game.random_call(rng)
+            events = game.apply(call)
+            undeclared = {e.kind for e in events} - cls.event_kinds
+            assert not undeclared, f"{call.text()!r} made events of kinds {undeclared}"
+            seen |= {e.kind for e in events}
+    assert len(seen) >= 4, seen
 
 
 @pytest.mark.parametrize("name", rules.game_names())

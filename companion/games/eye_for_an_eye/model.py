@@ -21,8 +21,13 @@ from companion.session import Change, SessionChange
 from companion.words import fmt_clock, fmt_clock_at
 from hardware.buttons import Light
 from rules import Event
+from rules.eye_for_an_eye.events import EventKind
 from rules.eye_for_an_eye.game import SeatView
 from rules.eye_for_an_eye.scoring import RoundRow
+
+#: What the engine says that the screen between rounds notes.
+BETWEEN_NOTES: tuple[EventKind, ...] = ("tie-break", "match-over")
+TIE_BREAK: EventKind = "tie-break"
 
 #: A seat's header: its own colour, white (a possible target), white saying "let go to hit"
 #: (the target a held button points at), grey (knocked out or sitting out).
@@ -367,13 +372,13 @@ class ArenaModel:
             title = ("Tie-break round results" if last is not None and last.tiebreak
                      else f"Round {number} results")
             next_words = "Next round"
-        notes = [e.text for e in events if e.kind in ("tie-break", "match-over")]
+        notes = [e.text for e in events if e.kind in BETWEEN_NOTES]
         if last is not None and last.ended_by:
             notes.insert(0, "Round ended: " + ENDED_BY.get(last.ended_by, last.ended_by))
         total = game.rounds_total
         if not game.is_over:
             if number >= total:  # the match is not over after its last round: a tie
-                if not any(e.kind == "tie-break" for e in events):
+                if not any(e.kind == TIE_BREAK for e in events):
                     notes.append("Tied: a tie-break round is next")
                 next_words = "Tie-break round"
             else:

@@ -19,10 +19,12 @@ from hardware.audio import CUE_SOUNDS
 from hardware.buttons import ButtonEvent
 from rules import RulesError
 from rules.eye_for_an_eye import EyeForAnEye
+from rules.eye_for_an_eye.events import EventKind
 from vision import Reading
 
 #: What happened in the arena -> an effect.
-EVENT_SOUNDS = {"knockout": "knockout"}
+#: The sound each kind of event plays (typed: a kind the engine does not make is an error).
+EVENT_SOUNDS: dict[EventKind, str] = {"knockout": "knockout"}
 
 
 class EyeTable:
@@ -64,8 +66,9 @@ class EyeTable:
                 self.host.sound(sound)
             return
         for e in events:
-            if e.kind in EVENT_SOUNDS:
-                self.host.sound(EVENT_SOUNDS[e.kind])
+            for kind, sound in EVENT_SOUNDS.items():
+                if e.kind == kind:
+                    self.host.sound(sound)
         if change.game_changed:
             if self.game.state.phase != "playing":
                 self.between.refresh(events)

@@ -44,6 +44,7 @@ from companion.words import plural
 from rules import Event
 from rules.occulites import CARDS as ALL_CARDS
 from rules.occulites import OcculitesGame, TimerCue, timer_cues
+from rules.occulites.events import EventKind
 from rules.occulites.game import (
     ChooseTribe,
     OcculitesOptions,
@@ -53,6 +54,11 @@ from rules.occulites.game import (
     TakeDie,
 )
 from vision.types import Reading
+
+#: What the engine says that the table tells the players at once.
+NOTICED: frozenset[EventKind] = frozenset({"round-over", "game-over", "creature", "reshuffle",
+                                           "share", "pass"})
+REVEAL: EventKind = "reveal"
 
 #: Told when the players confirmed or corrected dice the camera read (Host.correct_roll).
 CorrectRoll = Callable[[Reading, Mapping[int, str]], None]
@@ -123,7 +129,7 @@ class OcculitesTable:
         kinds = [e.kind for e in events]
         history = len(self.game.history)
         changed, self._history = history != self._history, history
-        if "reveal" in kinds:
+        if REVEAL in kinds:
             self._start_resolving(events)
         elif not events and changed:  # undo or redo: nothing half-entered survives
             self.resolving = None
@@ -136,8 +142,7 @@ class OcculitesTable:
             self.drafts.clear()
             self.flagged.clear()
             self.sel = None
-        texts = [e.text for e in events if e.kind in ("round-over", "game-over", "creature",
-                                                       "reshuffle", "share", "pass")]
+        texts = [e.text for e in events if e.kind in NOTICED]
         if not events and not changed and session.message:  # a refused call: say why
             self.notice = refusal_reason(session)
         elif texts and self.resolving is None:

@@ -8,9 +8,15 @@ from dataclasses import dataclass
 
 from companion.games.occulites.adapter import SlotRead
 from rules import Event
+from rules.occulites.events import EventKind
 
 #: Events that close a round or the game: said once the six cards are stepped through.
-AFTER = ("round-over", "game-over")
+#: What the table says once the reveal is over.
+AFTER: tuple[EventKind, ...] = ("round-over", "game-over")
+#: What a card's reveal brings that the table does not list under the card.
+NOT_UNDER_A_CARD: tuple[EventKind, ...] = (*AFTER, "share-turn", "round", "creature",
+                                           "reshuffle")
+CARD: EventKind = "card"
 
 
 @dataclass(frozen=True)
@@ -41,13 +47,13 @@ def resolving_from(events: Sequence[Event], round_no: int,
                    lineups: dict[str, tuple[SlotRead, ...]]) -> Resolving:
     """The reveal's events (one "card" event a card, what else happened to it after it) as
     the table steps through them, from the first card; ``lineups`` as they were revealed."""
-    cards = [e for e in events if e.kind == "card"]
+    cards = [e for e in events if e.kind == CARD]
     extra: dict[int, list[str]] = {}
     number = 0
     for e in events:
-        if e.kind == "card":
+        if e.kind == CARD:
             number = int(e.data.get("number", 0))
-        elif number and e.kind not in (*AFTER, "share-turn", "round", "creature", "reshuffle"):
+        elif number and e.kind not in NOT_UNDER_A_CARD:
             extra.setdefault(number, []).append(e.text)
     after = [e.text for e in events if e.kind in AFTER]
     return Resolving(
