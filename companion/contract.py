@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from hardware.buttons import Light as ButtonLight
 
@@ -204,6 +204,28 @@ class Host(Fonts, Protocol):
         is the settled roll the game was given, or a later picture of the same dice lying
         still; dice of another roll are not matched and change nothing. Raises ValueError
         for an index ``reading`` has no die for, or a face that is not a non-empty string."""
+
+
+V_co = TypeVar("V_co", covariant=True)
+
+
+@runtime_checkable
+class GameModel(Protocol[V_co]):
+    """A game's model, one shape for all five (``companion/games/<game>/model.py``: no Kivy):
+    what the table shows and what each tap, press or settled reading means.
+
+    It never listens to the session itself: its host (the game's :class:`TableGame`) hands it
+    every change first, and only then asks its screen to draw, from :meth:`view`. It hands
+    the session call values (:class:`rules.Call`), never words to parse again.
+    """
+
+    def on_session(self, change: SessionChange) -> None:
+        """The session changed (a call, an undo, a redo, a refusal, a call being built, the
+        clock): the model brings what it keeps up to date. It draws nothing."""
+
+    def view(self) -> V_co:
+        """What the table shows now, as typed plain data (no markup: words to stress come
+        as :class:`companion.games.emphasis.Text`)."""
 
 
 class TableGame(Protocol):
@@ -442,7 +464,7 @@ class GamePlugin:
     loads: tuple[str, ...] = ()
 
 
-__all__ = ["AppHost", "AppScreens", "ButtonUse", "CameraView", "Fonts", "GamePlugin",
+__all__ = ["AppHost", "AppScreens", "ButtonUse", "CameraView", "Fonts", "GameModel", "GamePlugin",
            "HearsCalls", "Host", "Light", "MakeScreen", "MakeTable", "SessionListener",
            "Snapshot", "StartOption", "StartPage", "TableGame", "VoiceUse", "no_buttons",
            "no_voice"]

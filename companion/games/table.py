@@ -14,7 +14,7 @@ from typing import Any
 from kivy.uix.screenmanager import Screen
 
 from companion import theme
-from companion.contract import ButtonUse, Host, Light
+from companion.contract import ButtonUse, GameModel, Host, Light
 from companion.games.refusal import refusal_reason
 from companion.session import Change, SessionChange, TableSession
 from hardware.audio.clock import CueName
@@ -43,7 +43,11 @@ def lines_label(host: Host, size: float, **kwargs: Any) -> Any:
 
 
 class TableScreen(Screen):
-    """A game's one table screen: redraws from the session after every change."""
+    """A game's one table screen: draws its model's view after every change the model has
+    read."""
+
+    #: The game's model (set by the screen before it first draws).
+    model: GameModel[Any]
 
     def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -92,6 +96,8 @@ class ScreenTable:
         return [self.screen]
 
     def on_session(self, change: SessionChange) -> None:
+        """The model reads the change whole, then the screen draws from it."""
+        self.screen.model.on_session(change)
         if change.cue is not None:
             self.screen.on_cue(change.cue.name)
         elif change.kind in REDRAW:

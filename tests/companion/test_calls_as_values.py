@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.dice_forge.model import ForgeModel
-from companion.games.diceocalypse.model import DiceocalypseTable
-from companion.games.tribal_village.model import TribalTable
+from companion.games.dice_forge.model import DiceForgeModel
+from companion.games.diceocalypse.model import DiceocalypseModel
+from companion.games.tribal_village.model import TribalVillageModel
 from rules import Call
 
 GAMES = Path(__file__).resolve().parents[2] / "companion" / "games"
@@ -71,7 +71,7 @@ def test_a_call_value_is_not_text() -> None:
 
 
 @pytest.mark.parametrize(("model", "method"), [
-    (DiceocalypseTable, "send"), (ForgeModel, "call"), (TribalTable, "_call"),
+    (DiceocalypseModel, "send"), (DiceForgeModel, "call"), (TribalVillageModel, "_call"),
 ])
 def test_the_models_sending_methods_take_a_call(model: type, method: str) -> None:
     function = getattr(model, method)

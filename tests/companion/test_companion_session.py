@@ -33,15 +33,20 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
         yield j
 
 
-def _arena(journal: Journal, clock: FakeClock, *, start: bool = True,
+def _arena(journal: Journal, clock: FakeClock, *, start: bool = True, follow: bool = True,
            **options: Any) -> ArenaCalls:
-    """Three players' arena on a fake clock, after Yarra Mark! unless not ``start``."""
+    """Three players' arena on a fake clock, after Yarra Mark! unless not ``start``; the
+    session's changes reach the calls unless not ``follow`` (a model wrapping them hands
+    them on, as the table does)."""
     setup = rules.Setup("eye-for-an-eye", ("Ana", "Ben", "Cy"),
                         {"round_seconds": 60.0, **options}, 1)
     s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
     if start:
         s.start_clock()
-    return ArenaCalls(s, parry_seconds=3.0, now=clock)
+    calls = ArenaCalls(s, parry_seconds=3.0, now=clock)
+    if follow:
+        s.subscribe(calls.on_session)  # the session's changes, as its table hands them
+    return calls
 
 
 def health(a: ArenaCalls, player: str) -> int:
@@ -290,6 +295,7 @@ def test_card_calls_and_dispute_come_from_the_engine(journal: Journal) -> None:
     s = TableSession.new(journal, setup, "cards", clock=clock).typed(EyeForAnEye)
     s.start_clock()
     a = ArenaCalls(s, now=clock)
+    s.subscribe(a.on_session)
     texts = {p: [c.text() for c in cs] for p, cs in a.card_calls().items()}
     assert "Grubic: Ready Leap" in texts["Ana"]
     assert all(t.startswith("Riparian: Ready ") for t in texts["Ben"])

@@ -15,7 +15,8 @@ import pytest
 from test_dice_forge_adapter import Die, Reading
 
 import rules
-from companion.games.dice_forge.model import Choice, ForgeModel, Pane
+from companion.games.dice_forge.model import DiceForgeModel
+from companion.games.dice_forge.view import Choice, Pane
 from companion.journal import Journal
 from companion.session import TableSession
 from rules.core import to_plain
@@ -31,13 +32,13 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
         yield j
 
 
-def table(journal: Journal, reported: Reported | None = None, **options: Any) -> ForgeModel:
+def table(journal: Journal, reported: Reported | None = None, **options: Any) -> DiceForgeModel:
     """Ana and Ben at a new table, the model synced as the screen would after each change."""
     setup = rules.Setup("dice-forge", ("Ana", "Ben"), options, 1)
     session = TableSession.new(journal, setup, "test").typed(DiceForge)
     got: Reported = reported if reported is not None else []
-    model = ForgeModel(session, lambda reading, fixed: got.append((reading, fixed)))
-    session.subscribe(lambda change: model.sync(change.events))
+    model = DiceForgeModel(session, lambda reading, fixed: got.append((reading, fixed)))
+    session.subscribe(model.on_session)  # as its host hands the session's changes
     model.sync()
     return model
 
@@ -49,7 +50,7 @@ def choices(pane: Pane) -> dict[str, Choice]:
     return out | {c.key: c for c in pane.bar}
 
 
-def tap(model: ForgeModel, key: str) -> None:
+def tap(model: DiceForgeModel, key: str) -> None:
     """A touch on the choice ``key`` (it must be on show and tappable), then a redraw."""
     choice = choices(model.pane())[key]
     assert choice.enabled, key
@@ -57,7 +58,7 @@ def tap(model: ForgeModel, key: str) -> None:
     model.sync()
 
 
-def roll(model: ForgeModel, faces: tuple[str, str]) -> None:
+def roll(model: DiceForgeModel, faces: tuple[str, str]) -> None:
     """Tap a divine blessing's two faces (die 1 first when asked which first)."""
     tap(model, f"die1:{faces[0]}")
     tap(model, f"die2:{faces[1]}")

@@ -12,7 +12,7 @@ from dice_readings import row
 from no_kivy import imports_kivy
 
 import rules
-from companion.games.diceocalypse.model import DiceocalypseTable
+from companion.games.diceocalypse.model import DiceocalypseModel
 from companion.journal import Journal
 from companion.session import TableSession
 from rules.diceocalypse import Diceocalypse, PlayCard
@@ -32,7 +32,7 @@ class Camera:
 
 def table(journal: Journal, players: tuple[str, ...] = ("Ana", "Ben", "Cy"), *,
           target: int = 2000, camera_on: bool = False, battle: str = "once-per-player",
-          fixed: list[tuple[Reading, dict[int, str]]] | None = None) -> DiceocalypseTable:
+          fixed: list[tuple[Reading, dict[int, str]]] | None = None) -> DiceocalypseModel:
     setup = rules.Setup("dice-ocalypse", players,
                         {"target": target, "battle_zone_at": target // 2,
                          "battle_zone": battle}, 1)
@@ -42,17 +42,19 @@ def table(journal: Journal, players: tuple[str, ...] = ("Ana", "Ben", "Cy"), *,
         if fixed is not None:
             fixed.append((reading, dict(changes)))
 
-    return DiceocalypseTable(session, camera_on=camera_on, correct_roll=correct)
+    model = DiceocalypseModel(session, camera_on=camera_on, correct_roll=correct)
+    session.subscribe(model.on_session)  # as its host hands the session's changes
+    return model
 
 
-def enter(t: DiceocalypseTable, *values: int) -> None:
+def enter(t: DiceocalypseModel, *values: int) -> None:
     for v in values:
         t.tap_number(v)
     assert t.view().primary.legal, t.view()
     assert t.tap_primary(), t.session.message
 
 
-def calls(t: DiceocalypseTable) -> list[str]:
+def calls(t: DiceocalypseModel) -> list[str]:
     return [e.call for e in t.game.history]
 
 
@@ -104,7 +106,7 @@ def test_who_goes_first_then_a_keep_and_bank(journal: Journal) -> None:
     assert "next x2" in t.view().players[2].badges
 
 
-def battle_zone_by_ben(t: DiceocalypseTable) -> None:
+def battle_zone_by_ben(t: DiceocalypseModel) -> None:
     for text in ("Ana: Roll 1", "Ben: Roll 6", "Cy: Roll 2", "Ben: Roll 1 1 1 5 5 2",
                  "Ben: Keep 1 1 1 5 5", "Ben: Bank"):
         assert t.session.try_call(text) is not None, t.session.message
@@ -121,8 +123,9 @@ def test_the_battle_zone_roller_is_the_same_after_a_power_cut(journal: Journal) 
     before = t.view().info
     assert before == "Ben rolls 2 dice"
     gid = t.session.game_id
-    t.close()
-    again = DiceocalypseTable(TableSession.resume(journal, gid).typed(Diceocalypse))
+    t.session.unsubscribe(t.on_session)
+    again = DiceocalypseModel(TableSession.resume(journal, gid).typed(Diceocalypse))
+    again.session.subscribe(again.on_session)
     assert again.view().info == before
     # and so on in seat order from the starter
     enter(again, 3, 4)
@@ -142,7 +145,7 @@ def test_a_player_tapped_to_roll_is_forgotten_once_they_rolled(journal: Journal)
     assert t.view().info == "Ben rolls 2 dice"
 
 
-def to_ana_after_cy_busts(t: DiceocalypseTable) -> None:
+def to_ana_after_cy_busts(t: DiceocalypseModel) -> None:
     for text in ("Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1", "Ana: Roll 1 1 1 5 5 2",
                  "Ana: Keep 1 1 1 5 5", "Ana: Bank", "Cy: Roll 4 4", "Ana: Roll 2 4",
                  "Ben: Roll 1 3", "Cy: Roll 2 3 4 6 6 2"):

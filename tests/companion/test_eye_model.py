@@ -11,7 +11,7 @@ from test_companion_session import FakeClock, _arena, journal
 
 import rules
 from companion.games.eye_for_an_eye.calls import ArenaCalls
-from companion.games.eye_for_an_eye.model import ArenaModel, SeatLook
+from companion.games.eye_for_an_eye.model import EyeForAnEyeModel, SeatLook
 from companion.journal import Journal
 from companion.session import TableSession
 from hardware.buttons import Light
@@ -20,13 +20,14 @@ from rules.eye_for_an_eye import EyeForAnEye
 __all__ = ["journal"]  # the fixture, shared with the session's tests
 
 
-def seat(model: ArenaModel, player: str) -> SeatLook:
+def seat(model: EyeForAnEyeModel, player: str) -> SeatLook:
     return next(s for s in model.seats_look() if s.player == player)
 
 
 def test_before_the_round_nothing_is_lit_and_the_box_says_to_start(journal: Journal) -> None:
-    model = ArenaModel(_arena(journal, FakeClock(), start=False))
-    look = model.look()
+    model = EyeForAnEyeModel(_arena(journal, FakeClock(), start=False, follow=False))
+    model.calls.session.subscribe(model.on_session)
+    look = model.view()
     assert look.prompt[0] == "Tap Yarra Mark! to start the round"
     assert (look.go, look.clock, look.clock_tone, look.round) == ("Yarra Mark!", "1:00",
                                                                    "stopped", "Round 1/4")
@@ -40,22 +41,23 @@ def test_before_the_round_nothing_is_lit_and_the_box_says_to_start(journal: Jour
 
 def test_an_attack_built_by_taps_lights_its_button_then_its_targets(journal: Journal) -> None:
     clock = FakeClock()
-    calls = _arena(journal, clock)
-    model = ArenaModel(calls)
-    look = model.look()
+    calls = _arena(journal, clock, follow=False)
+    model = EyeForAnEyeModel(calls)
+    model.calls.session.subscribe(model.on_session)
+    look = model.view()
     assert look.go == "Pause" and look.clock_tone == "running"
     assert look.prompt[0] == "Tap an action on your panel"
     assert seat(model, "Ana").actions["attack"].tone == "possible"
     assert seat(model, "Ana").actions["attack"].words == ("Spear Thrust",)
     calls.tap_action("Ana", "attack")
-    look = model.look()
+    look = model.view()
     assert look.prompt[0] == "Grubic: Spear Thrust\nHow many dice? Tap a count"
     assert look.counts == {1, 2, 3} and look.rear_enabled and look.cancel_enabled
     assert seat(model, "Ana").actions["attack"].tone == "live"
     calls.tap_count(2)
-    assert model.look().prompt[0] == "Grubic: Spear Thrust 2\nTap the target (white)"
+    assert model.view().prompt[0] == "Grubic: Spear Thrust 2\nTap the target (white)"
     calls.toggle_rear()
-    look = model.look()
+    look = model.view()
     assert look.rear_lit
     assert look.prompt == ("Grubic: Spear Thrust 2 from the rear\nTap the target (white)",)
     calls.toggle_rear()
@@ -75,17 +77,17 @@ def test_an_attack_built_by_taps_lights_its_button_then_its_targets(journal: Jou
 
 
 def test_a_refusal_shows_white_on_red_until_the_next_change(journal: Journal) -> None:
-    calls = _arena(journal, FakeClock())
-    model = ArenaModel(calls)
+    calls = _arena(journal, FakeClock(), follow=False)
+    model = EyeForAnEyeModel(calls)
     calls.session.subscribe(model.on_session)
     calls.tap_action("Ben", "heal")
-    look = model.look()
+    look = model.view()
     assert look.refused and "full health" in look.prompt[0]
     calls.tap_action("Ben", "attack")  # a new call being built: the refusal was read
-    look = model.look()
+    look = model.view()
     assert not look.refused and look.prompt[0].endswith("How many dice? Tap a count")
     model.say("Undid: Grubic: Leap 1")  # a notice is not a refusal
-    assert model.look().prompt[0] == "Undid: Grubic: Leap 1" and not model.look().refused
+    assert model.view().prompt[0] == "Undid: Grubic: Leap 1" and not model.view().refused
 
 
 def test_at_six_players_the_box_shows_the_newest_call(journal: Journal) -> None:
@@ -95,12 +97,13 @@ def test_at_six_players_the_box_shows_the_newest_call(journal: Journal) -> None:
     clock = FakeClock()
     s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
     s.start_clock()
-    model = ArenaModel(ArenaCalls(s, parry_seconds=3.0, now=clock))
-    assert not model.log_beside and model.look().prompt[0] == "Tap an action on your panel"
+    model = EyeForAnEyeModel(ArenaCalls(s, parry_seconds=3.0, now=clock))
+    model.calls.session.subscribe(model.on_session)
+    assert not model.log_beside and model.view().prompt[0] == "Tap an action on your panel"
     assert seat(model, "Ana").cup == ("Team 1 · Cup 0",)
     first = s.game.seats()[0].character.short
     s.call(f"{first}: Movement 1")
-    assert model.look().prompt == (f"Last call:\n0:00 {first}: Movement 1",
+    assert model.view().prompt == (f"Last call:\n0:00 {first}: Movement 1",
                                    f"0:00 {first}: Movement 1")  # the call whole, if short
     counting = model.counting(0, "movement", 2)
     assert counting is not None and counting[0] == "Ana"
@@ -110,10 +113,11 @@ def test_at_six_players_the_box_shows_the_newest_call(journal: Journal) -> None:
 
 def test_the_clock_running_out_ends_the_round_with_its_table(journal: Journal) -> None:
     clock = FakeClock()
-    calls = _arena(journal, clock)
-    model = ArenaModel(calls)
+    calls = _arena(journal, clock, follow=False)
+    model = EyeForAnEyeModel(calls)
+    model.calls.session.subscribe(model.on_session)
     clock.now += 50
-    assert model.look().clock_tone == "urgent"
+    assert model.view().clock_tone == "urgent"
     clock.now += 11
     calls.tick()  # Yarra Bung!
     between = model.between()
@@ -129,7 +133,8 @@ def test_a_tied_match_asks_for_a_tie_break_then_names_the_winner(journal: Journa
                         {"round_seconds": 60.0, "rounds": 1}, 1)
     s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
     calls = ArenaCalls(s, parry_seconds=3.0, now=clock)
-    model = ArenaModel(calls)
+    model = EyeForAnEyeModel(calls)
+    model.calls.session.subscribe(model.on_session)
     s.start_clock()
     clock.now += 61
     calls.tick()  # nobody scored: a tie
@@ -137,7 +142,7 @@ def test_a_tied_match_asks_for_a_tie_break_then_names_the_winner(journal: Journa
     assert not s.game.is_over and between.next == "Tie-break round"
     assert between.note.endswith("Tied: a tie-break round is next")
     calls.next_round()
-    assert model.look().round == "Tie-break"
+    assert model.view().round == "Tie-break"
     s.start_clock()
     ana = s.game.seats()[0].character.short
     ben = s.game.seats()[1].character.short

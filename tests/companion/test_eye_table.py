@@ -205,6 +205,7 @@ def test_with_one_possible_target_an_attack_needs_no_third_tap(journal: Journal)
     s = TableSession.new(journal, setup, "test", clock=clock).typed(EyeForAnEye)
     s.start_clock()
     a = ArenaCalls(s, parry_seconds=3.0, now=clock)
+    s.subscribe(a.on_session)
     a.tap_action("Ana", "attack")
     a.tap_count(2)
     assert not a.builder.active  # made, not waiting for a target

@@ -21,7 +21,9 @@ def session(tmp_path: Path) -> Iterator[ArenaCalls]:
                             {"characters": ["grubic", "echo"]}, 1)
         s = TableSession.new(j, setup, "echo test").typed(EyeForAnEye)
         s.start_clock()
-        yield ArenaCalls(s)
+        calls = ArenaCalls(s)
+        s.subscribe(calls.on_session)  # as its table hands the session's changes
+        yield calls
 
 
 def test_a_guard_is_chosen_by_name_and_hit(session: ArenaCalls) -> None:

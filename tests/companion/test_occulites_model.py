@@ -14,7 +14,7 @@ from no_kivy import imports_kivy
 
 import rules
 from companion.games.emphasis import Text
-from companion.games.occulites.model import OcculitesTable
+from companion.games.occulites.model import OcculitesModel
 from companion.journal import Journal
 from companion.session import TableSession
 from rules.occulites import OcculitesGame
@@ -43,7 +43,7 @@ class Clock:
 
 
 def table(journal: Journal, fixed: list[dict[int, str]] | None = None,
-          clock: Clock | None = None, **options: object) -> OcculitesTable:
+          clock: Clock | None = None, **options: object) -> OcculitesModel:
     setup = rules.Setup("occulites", ("Ana", "Ben"), {"rounds": 2, **options}, 1)
     session = TableSession.new(journal, setup, "test",
                                clock=clock or Clock()).typed(OcculitesGame)
@@ -52,7 +52,9 @@ def table(journal: Journal, fixed: list[dict[int, str]] | None = None,
         if fixed is not None:
             fixed.append(dict(changes))
 
-    return OcculitesTable(session, correct_roll=correct)
+    model = OcculitesModel(session, correct_roll=correct)
+    session.subscribe(model.on_session)  # as its host hands the session's changes
+    return model
 
 
 def tray(rows: list[list[tuple[str, int | None, float]]]) -> Reading:
@@ -62,7 +64,7 @@ def tray(rows: list[list[tuple[str, int | None, float]]]) -> Reading:
                      for r, row in enumerate(rows) for i, (colour, pips, conf) in enumerate(row)))
 
 
-def tribes(t: OcculitesTable) -> None:
+def tribes(t: OcculitesModel) -> None:
     v = t.view()
     assert v.panel == "tribes" and v.title == "Setup: choose your Tribes"
     assert "[b]Ana[/b]: which Tribe" in marked(v.message)

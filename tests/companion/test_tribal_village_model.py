@@ -12,7 +12,7 @@ import pytest
 from no_kivy import imports_kivy
 
 import rules
-from companion.games.tribal_village.model import TribalTable
+from companion.games.tribal_village.model import TribalVillageModel
 from companion.games.tribal_village.view import Choice
 from companion.journal import Journal
 from companion.session import TableSession
@@ -29,18 +29,20 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
 
 
 def table(journal: Journal, players: tuple[str, ...] = PLAYERS, seed: int = 5,
-          **options: object) -> TribalTable:
+          **options: object) -> TribalVillageModel:
     tribes = {"tribes": TRIBES} if len(players) == 6 else {}
     setup = rules.Setup("tribal-village", players, {**tribes, **options}, seed)
-    return TribalTable(TableSession.new(journal, setup, "test").typed(TribalVillage))
+    model = TribalVillageModel(TableSession.new(journal, setup, "test").typed(TribalVillage))
+    model.session.subscribe(model.on_session)  # as its host hands the session's changes
+    return model
 
 
-def choices(t: TribalTable) -> dict[str, Choice]:
+def choices(t: TribalVillageModel) -> dict[str, Choice]:
     view = t.view()
     return {c.key: c for b in view.blocks for c in b.choices if c.key} | view.beside
 
 
-def play_until(t: TribalTable, found: object, rng: random.Random) -> None:
+def play_until(t: TribalVillageModel, found: object, rng: random.Random) -> None:
     for _ in range(400):
         if t.game.is_over or (callable(found) and found()):
             return
@@ -84,7 +86,7 @@ def test_the_alliance_cards_and_the_objectives_dealt(journal: Journal) -> None:
     assert not choices(t)["reveal:use"].enabled  # nothing changed yet
 
 
-def to_play(t: TribalTable, rng: random.Random) -> None:
+def to_play(t: TribalVillageModel, rng: random.Random) -> None:
     play_until(t, lambda: t.game.state.phase == "play" and not t.game.state.pending, rng)
 
 

@@ -21,7 +21,7 @@ from companion.cli import main
 from companion.games import plugins
 from companion.games.eye_for_an_eye.buttons import Press
 from companion.games.eye_for_an_eye.heard import HEARD_SECONDS
-from companion.games.eye_for_an_eye.model import ArenaModel
+from companion.games.eye_for_an_eye.model import EyeForAnEyeModel
 from companion.games.eye_for_an_eye.voice import EyeVoice
 from companion.journal import Journal
 from companion.settings import Settings
@@ -199,10 +199,11 @@ def heard_spear(arena_game: EyeForAnEye) -> HeardCall:
 
 def test_a_heard_call_shows_marked_heard_then_is_made_like_a_tap(journal: Journal) -> None:
     clock = FakeClock()
-    calls = _arena(journal, clock)
-    model = ArenaModel(calls)
+    calls = _arena(journal, clock, follow=False)
+    model = EyeForAnEyeModel(calls)
+    calls.session.subscribe(model.on_session)
     calls.hear(heard_spear(calls.game))
-    look = model.look()
+    look = model.view()
     assert look.prompt[0] == "Heard: Grubic: Spear Thrust 3 on Riparian\nCancel drops it"
     assert look.cancel_enabled and calls.game.history == ()
     clock.now += HEARD_SECONDS / 2
@@ -260,14 +261,15 @@ def test_a_heard_parry_holds_its_window(journal: Journal) -> None:
 
 def test_who_said_it_is_asked_with_one_tap(journal: Journal) -> None:
     clock = FakeClock()
-    calls = _arena(journal, clock)
-    model = ArenaModel(calls)
+    calls = _arena(journal, clock, follow=False)
+    model = EyeForAnEyeModel(calls)
+    calls.session.subscribe(model.on_session)
     voice = EyeVoice(calls.game)
     heard = read_heard(Heard(("attack", "two", "on", "grubic"), 1.0, 2.0, 0.9),
                        voice.vocabulary(), calls.game, voice, 2.0)
     assert heard is not None and heard.speakers == ("Ben", "Cy")
     calls.hear(heard)
-    assert model.look().prompt[0] == "Heard: Attack 2 on Grubic\nWho said it? Tap their name"
+    assert model.view().prompt[0] == "Heard: Attack 2 on Grubic\nWho said it? Tap their name"
     looks = {s.player: s for s in model.seats_look()}
     assert looks["Ben"].outlined and looks["Cy"].outlined and not looks["Ana"].outlined
     clock.now += 3 * HEARD_SECONDS

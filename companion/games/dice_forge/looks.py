@@ -17,7 +17,7 @@ from companion.contract import Host
 from companion.frame import MenuItem, dialog
 from companion.games.dice_forge.art import face_art
 from companion.games.dice_forge.faces import FacePainter
-from companion.games.dice_forge.model import ForgeModel, feat_price, sanctuary_faces, short_card
+from companion.games.dice_forge.model import DiceForgeModel, feat_price, sanctuary_faces, short_card
 from companion.widgets import w as _w
 from rules.dice_forge.table import GODDESS, TITANS
 
@@ -36,7 +36,7 @@ def hex_colour(rgba: Sequence[float]) -> str:
 class Looks:
     """The Menu's looks at the table; ``look_view`` is the dialog open, if any."""
 
-    def __init__(self, host: Host, model: ForgeModel) -> None:
+    def __init__(self, host: Host, model: DiceForgeModel) -> None:
         self.host = host
         self.model = model
         self.look_view: ModalView | None = None

@@ -2,9 +2,9 @@
 
 The model keeps the taps half made (the faces of a roll tapped so far, "Which die first?", the
 forge being built, the page of a long list, faces as words or pictures) and the last refusal or
-notice; :meth:`ForgeModel.pane` says what the right-hand side shows for what the engine waits
+notice; :meth:`DiceForgeModel.pane` says what the right-hand side shows for what the engine waits
 for: the prompt, its hint, and every choice (its words, its face, whether it can be tapped, is
-selected or completes a call, what it does). :meth:`ForgeModel.hero` says what a hero's panel
+selected or completes a call, what it does). :meth:`DiceForgeModel.hero` says what a hero's panel
 shows. The screen (screen.py) draws these and forwards touches; tests/companion/
 test_dice_forge_model.py plays through it as plain Python.
 
@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import partial
-from typing import Literal
 
 from companion.games.dice_forge.adapter import (
     RolledReading,
@@ -29,8 +27,18 @@ from companion.games.dice_forge.adapter import (
     rolled_call,
 )
 from companion.games.dice_forge.art import face_art
+from companion.games.dice_forge.view import (
+    RESOURCES,
+    Choice,
+    DiceForgeView,
+    HeroLook,
+    Mode,
+    NoteTone,
+    Outside,
+    Pane,
+)
 from companion.games.pages import one_page
-from companion.session import TableSession
+from companion.session import Change, SessionChange, TableSession
 from companion.words import plural
 from rules import Call, Event, RulesError
 from rules.dice_forge import Buy, Choose, DiceForge, Forge, Pass, Perform, Rolled
@@ -45,12 +53,6 @@ from vision import Reading
 RollFix = tuple[Reading, dict[int, str]]
 #: Reports a roll the players confirmed or corrected (Host.correct_roll).
 Report = Callable[[Reading, dict[int, str]], object]
-#: What the screen is busy with besides what the engine waits for.
-Mode = Literal["", "forge", "perform"]
-#: The note line: a refusal (the engine's reason), what the app said, or the hint.
-NoteTone = Literal["refused", "notice", "hint"]
-#: The reserves a hero's panel shows, in order ("ancient" only with Titans).
-RESOURCES = ("gold", "sun", "moon", "ancient")
 
 #: What a choice the engine waits for is about, by its tag.
 CHOICE_HINTS = {
@@ -88,58 +90,7 @@ def feat_price(sun: int, moon: int) -> str:
                     if x)
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One button on the right: its key (tests and the demo find it by it), its words, what a
-    tap does, whether it can be tapped, is selected (a face picked) or is ``primary`` (the
-    step that completes a call, only while it can be tapped). ``face``: a die face shown as
-    its picture (when the players want pictures and the face has one) with ``caption``
-    beside it, else in words over the caption."""
-
-    key: str
-    text: str
-    act: Callable[[], object] = field(compare=False)
-    enabled: bool = True
-    selected: bool = False
-    primary: bool = False
-    face: str | None = None
-    caption: str = ""
-    font: float = 16
-    shorten: bool = True
-
-
-@dataclass(frozen=True)
-class Pane:
-    """The right-hand side: the prompt and its hint, then a grid of ``cols`` choices (None:
-    an empty cell keeping the others in place; ``rows`` keeps the rows' share), or the two
-    dice's faces in their columns (die 1 left, die 2 right), or the final places; then a bar
-    of buttons at the bottom."""
-
-    prompt: str
-    hint: str
-    grid: tuple[Choice | None, ...] = ()
-    cols: int = 2
-    rows: int | None = None
-    columns: tuple[tuple[Choice, ...], tuple[Choice, ...]] | None = None
-    places: tuple[tuple[int, str, int], ...] = ()
-    bar: tuple[Choice, ...] = ()
-
-
-@dataclass(frozen=True)
-class HeroLook:
-    """One hero's panel: glory, each reserve with its cap, the faces up, feats and the
-    module's token, the score as it would count now, whether it is their turn."""
-
-    name: str
-    active: bool
-    glory: int
-    reserves: tuple[tuple[str, int, int | None], ...]
-    faces_up: tuple[str, str]
-    token: str
-    score: int
-
-
-class ForgeModel:
+class DiceForgeModel:
     """The Dice Forge table's half-made taps, its messages and what it shows."""
 
     def __init__(self, session: TableSession[DiceForge], report: Report) -> None:
@@ -163,12 +114,19 @@ class ForgeModel:
         self.wait_key: tuple[int, str] = (-1, "")
         self.message = ""  # a refusal (the engine's reason)
         self.notice = ""  # what the app said (Undid: ...)
+        #: What the table does outside the game (the screen gives it: see :meth:`view`).
+        self.outside = Outside()
 
     @property
     def game(self) -> DiceForge:
         return self.session.game
 
     # -- after every change ------------------------------------------------------------------
+
+    def on_session(self, change: SessionChange) -> None:
+        """The session changed (its host hands every change here before the screen draws)."""
+        if change.game_changed or change.kind in (Change.REFUSED, Change.BUILDING):
+            self.sync(change.events)
 
     def sync(self, events: Sequence[Event] = ()) -> None:
         """Take the session's refusal, and drop half-made taps once the table moved on."""
@@ -204,6 +162,13 @@ class ForgeModel:
         s = self.game.state
         rounds = f"Round {min(s.round, s.rounds)} of {s.rounds}"
         return rounds + ("" if s.module == "none" else f" · {s.module.capitalize()}")
+
+    def view(self) -> DiceForgeView:
+        """The whole table now, with the buttons :attr:`outside` gives."""
+        o = self.outside
+        pane = self.pane(o.camera, o.ask_end, o.leave, o.play_code)
+        heroes = {p.name: self.hero(p.name) for p in self.game.state.players}
+        return DiceForgeView(self.title(), heroes, self.words, pane, self.note(pane.hint))
 
     def hero(self, name: str) -> HeroLook:
         game = self.game
@@ -593,5 +558,5 @@ class ForgeModel:
                          Choice("leave", "Back to start", leave, primary=True)))
 
 
-__all__ = ["Choice", "ForgeModel", "HeroLook", "Pane", "RollFix", "sanctuary_faces",
+__all__ = ["Choice", "DiceForgeModel", "HeroLook", "Pane", "RollFix", "sanctuary_faces",
            "short_card"]

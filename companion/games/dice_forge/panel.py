@@ -12,7 +12,7 @@ from kivy.utils import escape_markup
 from companion import theme
 from companion.contract import Host
 from companion.games.dice_forge.faces import FacePainter, SymbolPainter
-from companion.games.dice_forge.model import RESOURCES, HeroLook
+from companion.games.dice_forge.view import RESOURCES, HeroLook
 from companion.widgets import w as _w
 
 

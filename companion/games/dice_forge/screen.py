@@ -15,9 +15,9 @@ on the left and die 2's on the right, with Cancel below; the call names the face
 chosen.
 
 The screen keeps no rule and decides no text: it draws what its model
-(:class:`~companion.games.dice_forge.model.ForgeModel`, no Kivy) says (the heroes, the prompt and
-its hint, every choice) and forwards touches to it; the heroes' panels are in panel.py, the
-Menu's looks at the table in looks.py.
+(:class:`~companion.games.dice_forge.model.DiceForgeModel`, no Kivy) says (the heroes, the
+prompt and its hint, every choice) and forwards touches to it; the heroes' panels are in
+panel.py, the Menu's looks at the table in looks.py.
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ from companion.frame import GameFrame, MenuItem
 from companion.games.dice_forge.art import face_art
 from companion.games.dice_forge.faces import FacePainter
 from companion.games.dice_forge.looks import OFF, Looks, hex_colour
-from companion.games.dice_forge.model import Choice, ForgeModel, Pane
+from companion.games.dice_forge.model import DiceForgeModel
 from companion.games.dice_forge.panel import PlayerPanel
+from companion.games.dice_forge.view import Choice, Outside, Pane
 from companion.games.table import TableScreen
 from companion.session import TableSession
 from companion.widgets import natural_size
@@ -57,11 +58,13 @@ NOTE_COLOURS = {"refused": theme.DANGER, "notice": theme.ACCENT}
 class DiceForgeScreen(TableScreen):
     """The table screen of Dice Forge (see the module docstring)."""
 
+    model: DiceForgeModel
+
     def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
         self.session: TableSession[DiceForge] = session.typed(DiceForge)
         super().__init__(host, session, **kwargs)
         app = host
-        self.model = ForgeModel(self.session, host.correct_roll)
+        self.model = DiceForgeModel(self.session, host.correct_roll)
         self.looks = Looks(host, self.model)
         self._drawn = 0  # refreshes so far: a tap that changed nothing on show redraws
         self._drawn_key: tuple[object, ...] = ()  # the model as last drawn
@@ -156,24 +159,27 @@ class DiceForgeScreen(TableScreen):
     # -- drawing ----------------------------------------------------------------------------
 
     def refresh(self, events: Sequence[Event] = ()) -> None:
-        """The model reads the change, then the screen is drawn from it."""
-        self.model.sync(events)
+        """Drawn again (the model has read the change: its host hands it every change
+        first)."""
         self.redraw()
 
     def redraw(self) -> None:
         self._drawn += 1
         model = self.model
-        self.frame.title.text = model.title()
+        model.outside = Outside(self.use_camera if self.camera_ready() else None,
+                                self.frame.ask_end, self.host.end_game,
+                                self.frame.show_play_code)
+        view = model.view()
+        self.frame.title.text = view.title
         self.frame.refresh()
         for name, panel in self.panels.items():
-            panel.show(model.hero(name), model.words)
+            panel.show(view.heroes[name], view.words)
         self.content.clear_widgets()
         self.buttons = {}
-        pane = model.pane(self.use_camera if self.camera_ready() else None,
-                          self.frame.ask_end, self.host.end_game, self.frame.show_play_code)
+        pane = view.pane
         self.draw(pane)
         self.prompt_label.text = pane.prompt
-        tone, text = model.note(pane.hint)
+        tone, text = view.note
         colour = NOTE_COLOURS.get(tone)
         self.note_label.text = (escape_markup(text) if colour is None else
                                 f"[color={hex_colour(colour)}]{escape_markup(text)}[/color]")

@@ -5,10 +5,10 @@ No rule of the game lives here. What can be called now comes from the engine's
 ``best_keep``, ``keep_score``); whether a bank would follow a keep from the engine asked on a
 copy (``legal_after``); every tap ends as one of the engine's calls (a value, never words to
 be parsed again) sent through the table session, which asks the engine and journals it.
-:meth:`DiceocalypseTable.view` is everything the screen draws (:class:`~.view.TableView`, its
+:meth:`DiceocalypseModel.view` is everything the screen draws (:class:`~.view.DiceocalypseView`, its
 words from :mod:`.texts`); the screen forwards its touches to the actions here (``tap_die``,
 ``tap_number``, ``tap_primary``...) and a settled camera reading to
-:meth:`DiceocalypseTable.on_reading`. Tested as plain Python (tests/companion/).
+:meth:`DiceocalypseModel.on_reading`. Tested as plain Python (tests/companion/).
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from companion.games.diceocalypse.texts import (
 from companion.games.diceocalypse.view import (
     NO_ACTION,
     ActionView,
+    DiceocalypseView,
     DieLook,
     DieView,
     PlayerView,
-    TableView,
 )
 from companion.games.refusal import refusal_reason
 from companion.session import SessionChange, TableSession
@@ -82,7 +82,7 @@ class Camera(Protocol):
 
 
 @dataclass
-class DiceocalypseTable:
+class DiceocalypseModel:
     """The table's model: the roll being entered or read, the dice chosen to keep, the
     roller chosen among several, a special die being rolled; nothing here is game state."""
 
@@ -110,17 +110,12 @@ class DiceocalypseTable:
     _seen: int = -1  # calls in the game when the model last read it
 
     def __post_init__(self) -> None:
-        self.session.subscribe(self._changed)
         self.refresh()
 
-    def _changed(self, change: SessionChange) -> None:
-        """The session told a change (before the screen redraws: the model subscribes
-        first)."""
+    def on_session(self, change: SessionChange) -> None:
+        """The session changed (its host hands every change here before the screen draws)."""
         if change.game_changed:
             self.refresh(change.events)
-
-    def close(self) -> None:
-        self.session.unsubscribe(self._changed)
 
     # -- reading the engine --------------------------------------------------------------------
 
@@ -252,7 +247,7 @@ class DiceocalypseTable:
         message = self.session.message
         return with_thousands(refusal_reason(self.session)) if message else ""
 
-    def view(self) -> TableView:
+    def view(self) -> DiceocalypseView:
         """What the screen draws now."""
         s = self.state
         roll = self.roll_to_keep()
@@ -265,7 +260,7 @@ class DiceocalypseTable:
         info, dice, what, numbers, primary, secondary = part
         refusal = self.refusal()
         lines = tuple(line for line in (self.news, *what) if line)[:3 - bool(refusal)]
-        return TableView(status_line(self.game), info, self.players(), dice, refusal, lines,
+        return DiceocalypseView(status_line(self.game), info, self.players(), dice, refusal, lines,
                          numbers, primary, secondary,
                          len(self.extra_calls()) + len(self.special_dice()), self.camera_on,
                          s.phase == "over")
@@ -550,4 +545,4 @@ class DiceocalypseTable:
             self.camera_on = True
 
 
-__all__ = ["Camera", "CorrectRoll", "DialogChoice", "DiceocalypseTable", "ReadFrom"]
+__all__ = ["Camera", "CorrectRoll", "DialogChoice", "DiceocalypseModel", "ReadFrom"]

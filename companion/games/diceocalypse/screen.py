@@ -24,8 +24,8 @@ from kivy.utils import escape_markup
 from companion import theme
 from companion.contract import Host
 from companion.frame import GameFrame, dialog
-from companion.games.diceocalypse.model import DialogChoice, DiceocalypseTable
-from companion.games.diceocalypse.view import ActionView, DieLook, TableView
+from companion.games.diceocalypse.model import DialogChoice, DiceocalypseModel
+from companion.games.diceocalypse.view import ActionView, DiceocalypseView, DieLook
 from companion.games.table import TableScreen, lines_label
 from companion.session import TableSession
 from companion.widgets import natural_size
@@ -104,12 +104,14 @@ class ScoreRow(BoxLayout):
 class DiceocalypseScreen(TableScreen):
     """The table screen; the app calls :meth:`refresh` after every call, undo and redo."""
 
+    model: DiceocalypseModel
+
     def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
         self.session: TableSession[Diceocalypse] = session.typed(Diceocalypse)
         super().__init__(host, session, **kwargs)
         app = host
         camera = host.camera
-        self.model = DiceocalypseTable(
+        self.model = DiceocalypseModel(
             self.session, camera_on=camera is not None and camera.rolls_count,
             correct_roll=host.correct_roll)
         self.cards_view: ModalView | None = None  # the Cards & dice dialog, while open
@@ -235,7 +237,7 @@ class DiceocalypseScreen(TableScreen):
         action_style(self.secondary, view.secondary)
         self._say(view)
 
-    def _say(self, view: TableView) -> None:
+    def _say(self, view: DiceocalypseView) -> None:
         """The message box: a refusal first (where the players look, in bold, the box framed
         in orange), then the news, then what to do; all of it at (nearly) the size asked for,
         whole. Where the box has not the room for all (the largest text sizes), the news gives
@@ -380,7 +382,6 @@ class DiceocalypseScreen(TableScreen):
             self.on_reading(reading)
 
     def close(self) -> None:
-        self.model.close()
         if self.cards_open:
             assert self.cards_view is not None
             self.cards_view.dismiss(animation=False)

@@ -1,4 +1,4 @@
-"""What the Dice-ocalypse screen draws (:class:`TableView`), as plain data: the status line,
+"""What the Dice-ocalypse screen draws (:class:`DiceocalypseView`), as plain data: the status line,
 the players' tiles, the six die buttons, the lines of news and what to do, the two action
 buttons."""
 
@@ -52,7 +52,7 @@ class PlayerView:
 
 
 @dataclass(frozen=True)
-class TableView:
+class DiceocalypseView:
     """Everything the Dice-ocalypse screen draws."""
 
     status: str
@@ -75,4 +75,4 @@ class TableView:
 NO_ACTION = ActionView("", False, False)
 
 
-__all__ = ["NO_ACTION", "ActionView", "DieLook", "DieView", "PlayerView", "TableView"]
+__all__ = ["NO_ACTION", "ActionView", "DiceocalypseView", "DieLook", "DieView", "PlayerView"]

@@ -1,6 +1,6 @@
 """Eye for an Eye's between-rounds table (Kivy): the round's ranking and points with the
 match points, the next round, a tie-break or the winner, as
-:meth:`~companion.games.eye_for_an_eye.model.ArenaModel.between` says."""
+:meth:`~companion.games.eye_for_an_eye.model.EyeForAnEyeModel.between` says."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from kivy.uix.widget import Widget
 
 from companion import theme
 from companion.contract import Host
-from companion.games.eye_for_an_eye.model import ArenaModel
+from companion.games.eye_for_an_eye.model import EyeForAnEyeModel
 from companion.widgets import w
 from rules import Event
 
@@ -27,7 +27,7 @@ class BetweenScreen(Screen):
     """The round's ranking with its points and the match points, the next round, the winner,
     a tie-break."""
 
-    def __init__(self, host: Host, model: ArenaModel, **kwargs: Any) -> None:
+    def __init__(self, host: Host, model: EyeForAnEyeModel, **kwargs: Any) -> None:
         super().__init__(name="between", **kwargs)
         self.host = host
         self.model = model

@@ -79,7 +79,6 @@ class ArenaCalls(HeardCalls, ButtonCalls):
     def __post_init__(self) -> None:
         self._round = self.game.state.round_number
         self._was_over = self.session.clock.state == "over"
-        self.session.subscribe(self._changed)
         self.sync()
 
     @property
@@ -137,7 +136,8 @@ class ArenaCalls(HeardCalls, ButtonCalls):
 
     # -- after every change --------------------------------------------------------------------
 
-    def _changed(self, change: SessionChange) -> None:
+    def on_session(self, change: SessionChange) -> None:
+        """The session changed (its model hands every change here first)."""
         if change.game_changed:
             if change.kind is Change.UNDO:
                 self.held = True

@@ -72,7 +72,7 @@ class SeatLook:
 
 
 @dataclass(frozen=True)
-class ArenaLook:
+class EyeForAnEyeView:
     """The arena around the panels: round, clock and its button, the keypad, Rear and
     Cancel, the message box (white on red when ``refused``; its words longest first, the
     screen shows the first that fits), the newest calls."""
@@ -133,7 +133,7 @@ class ClockLook:
 
 
 @dataclass
-class ArenaModel:
+class EyeForAnEyeModel:
     """The arena's view state over its calls; ``refused``: the message is a refusal."""
 
     calls: ArenaCalls
@@ -142,7 +142,10 @@ class ArenaModel:
     # -- the session -----------------------------------------------------------------------
 
     def on_session(self, change: SessionChange) -> None:
-        """A change of the session: a refusal shows white on red until the game changes."""
+        """A change of the session (its table hands every change here before the screens
+        draw): the calls read it first; a refusal shows white on red until the game
+        changes."""
+        self.calls.on_session(change)
         if change.kind is Change.REFUSED:
             self.refused = True
         elif change.game_changed or change.kind is Change.BUILDING:
@@ -256,13 +259,13 @@ class ArenaModel:
         return ClockLook(fmt_clock(clock.remaining), tone,
                          clock_words(clock.state, clock.running), "clock")
 
-    def look(self) -> ArenaLook:
+    def view(self) -> EyeForAnEyeView:
         calls = self.calls
         game = calls.game
         b = calls.builder
         number, total = game.state.round_number, game.rounds_total
         clock = self.clock()
-        return ArenaLook("Tie-break" if number > total else f"Round {number}/{total}",
+        return EyeForAnEyeView("Tie-break" if number > total else f"Round {number}/{total}",
                          clock.text, clock.tone, clock.go,
                          frozenset(calls.legal_counts()) & set(KEYPAD),
                          b.action == "attack", b.rear, b.active or calls.heard is not None,
@@ -386,5 +389,12 @@ class ArenaModel:
         return BetweenLook(title, rows, next_words, ".  ".join(notes))
 
 
-__all__ = ["ActionLook", "ArenaLook", "ArenaModel", "BetweenLook", "ClockLook", "SeatLook",
-           "result_row"]
+__all__ = [
+    "ActionLook",
+    "BetweenLook",
+    "ClockLook",
+    "EyeForAnEyeModel",
+    "EyeForAnEyeView",
+    "SeatLook",
+    "result_row",
+]

@@ -5,7 +5,7 @@ six action buttons with the icon of the dice each spends: :mod:`.panel`), the co
 the message box, the call log, the live dice picture beside the log when the settings ask for
 it. Between rounds (:mod:`.between`): the round's ranking and points with the match points,
 the next round or the winner. The screens keep no rule and decide no text: they draw what
-the model (:class:`~companion.games.eye_for_an_eye.model.ArenaModel`) says, and every tap
+the model (:class:`~companion.games.eye_for_an_eye.model.EyeForAnEyeModel`) says, and every tap
 goes to the arena's calls (:class:`~companion.games.eye_for_an_eye.calls.ArenaCalls`), which
 ask the engine.
 
@@ -44,7 +44,7 @@ from companion.frame import BAR_HEIGHT, GameFrame, dialog
 from companion.games.eye_for_an_eye.between import BetweenScreen
 from companion.games.eye_for_an_eye.building import KEYPAD
 from companion.games.eye_for_an_eye.look import BLACK, LIVE, REFUSED
-from companion.games.eye_for_an_eye.model import ArenaModel, ClockLook, ClockTone
+from companion.games.eye_for_an_eye.model import ClockLook, ClockTone, EyeForAnEyeModel
 from companion.games.eye_for_an_eye.panel import PlayerPanel, Words
 from companion.widgets import cut_by_design, show_picture, w
 from companion.words import together
@@ -58,7 +58,7 @@ CLOCK_COLOURS: dict[ClockTone, theme.RGBA] = {"stopped": theme.MUTED, "running":
 class ArenaScreen(Screen):
     """The round clock, one panel per seat, the count keypad, the message box, the call log."""
 
-    def __init__(self, host: Host, model: ArenaModel, **kwargs: Any) -> None:
+    def __init__(self, host: Host, model: EyeForAnEyeModel, **kwargs: Any) -> None:
         super().__init__(name="arena", **kwargs)
         self.host = host
         self.model = model
@@ -293,7 +293,7 @@ class ArenaScreen(Screen):
 
     def refresh(self) -> None:
         """Draw the arena as its model says."""
-        look = self.model.look()
+        look = self.model.view()
         for seat in self.model.seats_look():
             panel = self.panels.get(seat.player)
             if panel is not None:

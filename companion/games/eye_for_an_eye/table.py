@@ -11,7 +11,7 @@ from companion.contract import Host, Light
 from companion.games.eye_for_an_eye.board import BoardWatcher, apply_board
 from companion.games.eye_for_an_eye.buttons import Press, counting_feedback
 from companion.games.eye_for_an_eye.calls import ArenaCalls
-from companion.games.eye_for_an_eye.model import ArenaModel
+from companion.games.eye_for_an_eye.model import EyeForAnEyeModel
 from companion.games.eye_for_an_eye.screen import ArenaScreen, BetweenScreen
 from companion.session import SessionChange, TableSession
 from companion.voice.phrases import HeardCall
@@ -35,7 +35,7 @@ class EyeTable:
         self.session: TableSession[EyeForAnEye] = session.typed(EyeForAnEye)
         self.calls = ArenaCalls(self.session, parry_seconds=host.settings.parry_seconds,
                                 now=host.now)
-        self.model = ArenaModel(self.calls)
+        self.model = EyeForAnEyeModel(self.calls)
         self.arena = ArenaScreen(host, self.model)
         self.between = BetweenScreen(host, self.model)
         #: The players' boards filled by the camera (allocation tracking and board zones).
@@ -135,7 +135,6 @@ class EyeTable:
         self.arena.refresh()
 
     def close(self) -> None:
-        self.session.unsubscribe(self.calls._changed)
         self.arena.on_leave()
 
 

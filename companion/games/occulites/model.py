@@ -6,7 +6,7 @@ through the session and reads the engine's views (``current_cards()``, ``whose_t
 ``share_choices()``, ``standings()``, the reveal's card events). What it keeps between taps is
 the table's: the die slot being entered, line-ups being entered or confirmed, the reveal being
 stepped through card by card, the Share Knowledge choice being made, the timer cues already
-heard. :meth:`OcculitesTable.view` is everything the screen draws (:class:`~.view.TableView`,
+heard. :meth:`OcculitesModel.view` is everything the screen draws (:class:`~.view.OcculitesView`,
 names to stress as plain data, never markup); the side panel's words and controls come from
 :mod:`.panels`, the reveal's outcomes from :mod:`.reveal`. The screen forwards touches to the
 actions here. Tested as plain Python (tests/companion/).
@@ -33,10 +33,10 @@ from companion.games.occulites.view import (
     CARDS,
     CardView,
     Frame,
+    OcculitesView,
     Panel,
     RowView,
     SlotView,
-    TableView,
 )
 from companion.games.refusal import refusal_reason
 from companion.session import Change, SessionChange, TableSession
@@ -65,7 +65,7 @@ CorrectRoll = Callable[[Reading, Mapping[int, str]], None]
 
 
 @dataclass
-class OcculitesTable:
+class OcculitesModel:
     """The table's model (no game state: only what the table is in the middle of)."""
 
     session: TableSession[OcculitesGame]
@@ -92,14 +92,12 @@ class OcculitesTable:
     def __post_init__(self) -> None:
         self.round_seen = self.game.state.round
         self._history = len(self.game.history)
-        self.session.subscribe(self._changed)
 
-    def _changed(self, change: SessionChange) -> None:
+    def on_session(self, change: SessionChange) -> None:
+        """The session changed (its host hands every change here before the screen draws):
+        a call, an undo, a redo or a refusal is read."""
         if change.game_changed or change.kind is Change.REFUSED:
             self.refresh(change.events)
-
-    def close(self) -> None:
-        self.session.unsubscribe(self._changed)
 
     @property
     def game(self) -> OcculitesGame:
@@ -219,7 +217,7 @@ class OcculitesTable:
 
     # -- the view --------------------------------------------------------------------------------
 
-    def view(self) -> TableView:
+    def view(self) -> OcculitesView:
         g = self.game
         st = g.state
         phase = g.phase
@@ -242,7 +240,7 @@ class OcculitesTable:
                         phase if phase in ("tribes", "draft", "allocate", "share") else "over")
         lines, controls, colours = panel_parts(self, panel)
         message = joined((self.notice, *lines))
-        return TableView(title, self.timer_text(), self._cards(), self._rows(), message,
+        return OcculitesView(title, self.timer_text(), self._cards(), self._rows(), message,
                          panel, controls, colours)
 
     def cards_tribe(self) -> str | None:
@@ -551,4 +549,4 @@ class OcculitesTable:
         return sounds
 
 
-__all__ = ["CorrectRoll", "OcculitesTable"]
+__all__ = ["CorrectRoll", "OcculitesModel"]

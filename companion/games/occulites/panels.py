@@ -13,7 +13,7 @@ from companion.games.occulites.view import CARDS, Button, Panel
 from companion.words import plural
 from rules.occulites import COLOURS, POOL, TRIBE_NAMES, OcculitesGame
 
-#: A panel's lines and its controls by key (see :class:`~.view.TableView`).
+#: A panel's lines and its controls by key (see :class:`~.view.OcculitesView`).
 Parts = tuple[list[Text], dict[str, Button]]
 
 

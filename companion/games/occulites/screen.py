@@ -43,8 +43,8 @@ from companion.games.occulites.look import (
     primary,
     stack,
 )
-from companion.games.occulites.model import OcculitesTable
-from companion.games.occulites.view import Button, TableView
+from companion.games.occulites.model import OcculitesModel
+from companion.games.occulites.view import Button, OcculitesView
 from companion.games.table import TableScreen, lines_label
 from companion.session import TableSession
 from companion.widgets import w as _w
@@ -110,11 +110,13 @@ def _sized(text: str, sizes: Sequence[float]) -> str:
 class OcculitesScreen(TableScreen):
     """One game of Dice of the Occulites at the table."""
 
+    model: OcculitesModel
+
     def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
         self.session: TableSession[OcculitesGame] = session.typed(OcculitesGame)
         super().__init__(host, session, **kwargs)
         self.players: list[str] = list(session.game.setup.players)
-        self.model = OcculitesTable(self.session, roll_zones(host.board_zones, self.players),
+        self.model = OcculitesModel(self.session, roll_zones(host.board_zones, self.players),
                                     correct_roll=host.correct_roll)
         self.controls: dict[str, Any] = {}  # each panel control by the model's key
         self.panels: dict[str, Any] = {}  # each phase's controls, made once
@@ -380,9 +382,6 @@ class OcculitesScreen(TableScreen):
         to the session)."""
         self.draw()
 
-    def close(self) -> None:
-        self.model.close()
-
     # -- drawing (in place) -------------------------------------------------------------------
 
     def draw(self) -> None:
@@ -423,7 +422,7 @@ class OcculitesScreen(TableScreen):
         elif kind == "roll":
             b.background_color = theme.SELECT if view.selected else theme.BUTTON
 
-    def _draw_cards(self, view: TableView) -> None:
+    def _draw_cards(self, view: OcculitesView) -> None:
         per_px = _size_of("[size=100]Xg[/size]")[1] / 100  # a line's height a pixel of size
         for i, card in enumerate(view.cards):
             label, outline = self.card_labels[i], self.card_outlines[i]
@@ -447,7 +446,7 @@ class OcculitesScreen(TableScreen):
                 label.color = theme.text_on(bg)
             outline.light(theme.ACCENT if card.lit else None)
 
-    def _draw_rows(self, view: TableView) -> None:
+    def _draw_rows(self, view: OcculitesView) -> None:
         frames = {"selected": theme.TEXT, "check": theme.DANGER, "won": theme.ACCENT}
         headers = {r.player: markup(r.header) for r in view.rows}
         self._fit_headers(list(headers.values()))

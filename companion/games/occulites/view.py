@@ -1,4 +1,4 @@
-"""What the Occulites screen draws (:class:`TableView`), as plain data: the round's cards, each
+"""What the Occulites screen draws (:class:`OcculitesView`), as plain data: the round's cards, each
 player's row and dice, the side panel's words and controls. Words to stress come as
 :class:`~companion.games.emphasis.Text`; the screen turns them into markup."""
 
@@ -60,7 +60,7 @@ class Button:
 
 
 @dataclass(frozen=True)
-class TableView:
+class OcculitesView:
     """Everything the Occulites screen draws."""
 
     title: str
@@ -77,4 +77,4 @@ class TableView:
     share_colours: bool = True
 
 
-__all__ = ["CARDS", "Button", "CardView", "Frame", "Panel", "RowView", "SlotView", "TableView"]
+__all__ = ["CARDS", "Button", "CardView", "Frame", "OcculitesView", "Panel", "RowView", "SlotView"]

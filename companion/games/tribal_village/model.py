@@ -7,11 +7,12 @@ The model keeps no rule of the game. What may be tapped comes from the engine: i
 Raking Talons' discard), a dry run of the call (``game.is_legal``). Every tap that completes a
 call goes through ``session.try_call``, so a refusal shows the engine's own reason.
 
-:meth:`TribalTable.view` is everything the screen draws (:class:`~.view.TableView`, plain data:
-a player's name comes on its own, never inside markup); :meth:`TribalTable.tap` takes a tap on
-a key. The choices are drawn by stage: the setup (:mod:`.setup`), the decisions the game waits
-for (:mod:`.decisions`), and play and a card's ability here, with the building blocks of
-:mod:`.choices`; the words come from :mod:`.texts`. Tested as plain Python (tests/companion/).
+:meth:`TribalVillageModel.view` is everything the screen draws
+(:class:`~.view.TribalVillageView`, plain data: a player's name comes on its own, never inside
+markup); :meth:`TribalVillageModel.tap` takes a tap on a key. The choices are drawn by stage:
+the setup (:mod:`.setup`), the decisions the game waits for (:mod:`.decisions`), and play and
+a card's ability here, with the building blocks of :mod:`.choices`; the words come from
+:mod:`.texts`. Tested as plain Python (tests/companion/).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from companion.games.tribal_village.view import (
     PLAY_ROWS,
     Block,
     PlayerView,
-    TableView,
+    TribalVillageView,
     grid_cols,
     short_objective,
 )
@@ -36,19 +37,16 @@ from rules.tribal_village.cards import tribe_of
 
 
 @dataclass
-class TribalTable(SetupChoices, DecisionChoices):
+class TribalVillageModel(SetupChoices, DecisionChoices):
     """The table's model: half-made choices between taps (never game state)."""
 
     def __post_init__(self) -> None:
-        self.session.subscribe(self._changed)
         self.refresh()
 
-    def _changed(self, change: SessionChange) -> None:
+    def on_session(self, change: SessionChange) -> None:
+        """The session changed (its host hands every change here before the screen draws)."""
         if change.game_changed:
             self.refresh()
-
-    def close(self) -> None:
-        self.session.unsubscribe(self._changed)
 
     @property
     def setup_rows(self) -> int:
@@ -69,7 +67,7 @@ class TribalTable(SetupChoices, DecisionChoices):
 
     # -- the view --------------------------------------------------------------------------
 
-    def view(self) -> TableView:
+    def view(self) -> TribalVillageView:
         """What the screen draws now (and which action each key's tap takes)."""
         game = self.game
         s = game.state
@@ -92,7 +90,7 @@ class TribalTable(SetupChoices, DecisionChoices):
             self._draw_play()
         # after the choices: a setup step may set what it says
         said = verdict(game, self.setup_mode, len(self.reveal_sel))
-        return TableView(where, allies_line(game), prompt(game, self.setup_mode), said,
+        return TribalVillageView(where, allies_line(game), prompt(game, self.setup_mode), said,
                          self.session.message, self.notice, self._players(),
                          tuple(self.blocks), dict(self.beside), setup,
                          self.setup_rows if setup else PLAY_ROWS)
@@ -257,4 +255,4 @@ class TribalTable(SetupChoices, DecisionChoices):
                    self._choice("over:leave", "Back to start", lambda: None, hot=True)])
 
 
-__all__ = ["TribalTable"]
+__all__ = ["TribalVillageModel"]

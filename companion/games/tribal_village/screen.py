@@ -17,7 +17,7 @@ from companion import theme
 from companion.contract import Host
 from companion.frame import GameFrame
 from companion.games.table import TableScreen
-from companion.games.tribal_village.model import TribalTable
+from companion.games.tribal_village.model import TribalVillageModel
 from companion.games.tribal_village.view import PLAY_ROWS, Block, Choice
 from companion.session import TableSession
 from companion.widgets import w as _w
@@ -47,11 +47,13 @@ class TribalVillageScreen(TableScreen):
     never moves from the setup's first lead to the last trick. Right: one row per player
     with the card they played in this trick and their points."""
 
+    model: TribalVillageModel
+
     def __init__(self, host: Host, session: TableSession[Any], **kwargs: Any) -> None:
         self.session: TableSession[TribalVillage] = session.typed(TribalVillage)
         super().__init__(host, session, **kwargs)
         app = host
-        self.model = TribalTable(self.session)
+        self.model = TribalVillageModel(self.session)
         self.buttons: dict[str, Any] = {}  # key -> button on screen now (tests tap these)
         # Buttons of the last drawing, taken again by the next: a Kivy button costs some 3 ms
         # to make here (its style's rules and bindings), a redraw shows a dozen or more, and a
@@ -153,9 +155,6 @@ class TribalVillageScreen(TableScreen):
         """What the app tells the players (Undid: ..., a button's note): above the verdict."""
         self.model.say(text)
         self.redraw()
-
-    def close(self) -> None:
-        self.model.close()
 
     def choose(self, **changes: Any) -> None:
         """A half-made choice set as its taps would (the layout walks reach each one so)."""

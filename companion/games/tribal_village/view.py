@@ -1,4 +1,4 @@
-"""What the Tribal Village screen draws (:class:`TableView`), as plain data: the title, the
+"""What the Tribal Village screen draws (:class:`TribalVillageView`), as plain data: the title, the
 prompt, the verdict, each player's row, and the choices as blocks of buttons (:class:`Block` of
 :class:`Choice`, each known by its key: ``"tribe:Hydris"``, ``"value:3"``, ``"net:Ana"``...).
 A player's name comes on its own (the screen stresses it), never inside markup."""
@@ -78,7 +78,7 @@ class PlayerView:
 
 
 @dataclass(frozen=True)
-class TableView:
+class TribalVillageView:
     """Everything the Tribal Village screen draws."""
 
     title: str
@@ -95,5 +95,5 @@ class TableView:
     rows: int  # rows of choices kept (the box's height never changes within a stage)
 
 
-__all__ = ["FILLER", "PLAY_ROWS", "SCREEN_KEYS", "Block", "Choice", "PlayerView", "TableView",
-           "grid_cols", "short_objective"]
+__all__ = ["FILLER", "PLAY_ROWS", "SCREEN_KEYS", "Block", "Choice", "PlayerView",
+           "TribalVillageView", "grid_cols", "short_objective"]
