@@ -8,7 +8,7 @@ tick, settled roll and button press to the screen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.uix.screenmanager import Screen
@@ -53,6 +53,25 @@ class TableScreen(Screen):
         super().__init__(**kwargs)
         self.host = host
         self.session = session
+        self._acting = 0  # touches being handled (act): a change told meanwhile waits
+
+    def act(self, action: Callable[[], object]) -> None:
+        """A touch: the model acts, then the screen draws, once, after the model has
+        finished. A call the model makes meanwhile is read by the model at once (its host
+        hands it the change) but drawn only now, never halfway through the model's work."""
+        self._acting += 1
+        try:
+            action()
+        finally:
+            self._acting -= 1
+        if not self._acting:
+            self.refresh()
+
+    def changed(self, events: Sequence[Event] = ()) -> None:
+        """The model has read a change of the session (its host's): drawn now, or once the
+        touch being handled is done (:meth:`act`)."""
+        if not self._acting:
+            self.refresh(events)
 
     def refresh(self, events: Sequence[Event] = ()) -> None:
         """Redraw after a call, an undo, a redo or a refusal."""
@@ -101,7 +120,7 @@ class ScreenTable:
         if change.cue is not None:
             self.screen.on_cue(change.cue.name)
         elif change.kind in REDRAW:
-            self.screen.refresh(change.events)
+            self.screen.changed(change.events)
 
     def on_tick(self) -> None:
         self.screen.tick()

@@ -612,3 +612,33 @@ def test_only_rolls_the_game_takes_enter_the_roll_log(app_dirs: Path) -> None:
 
     run_app(app, script, timeout=180)
     assert len(_rolls(path)) == 2
+
+
+def test_a_call_the_model_makes_is_drawn_after_the_model_has_finished(app_dirs: Path) -> None:
+    """A sure camera roll: the Dice-ocalypse model calls it, and only after its call is made
+    forgets the reading it came from. The screen draws once the model is done (never in the
+    middle of its send, from the session's listener, with the reading still held)."""
+    from companion.compose import CompanionApp
+    from companion.demo.drive import Driver, ManualClock, run_app
+    from vision import Reading
+
+    app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
+    app.cameras.feed = TableCamera()  # type: ignore[assignment]
+    finished: list[bool] = []  # at each draw after the roll: the model had forgotten it
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield from begin(d, "dice-ocalypse")
+        s, scr = app.session, app.game_screen
+        draw = scr.draw
+
+        def counted() -> None:
+            finished.append(scr.model.read_from is None)
+            draw()
+
+        scr.draw = counted
+        app.on_settled_roll(Reading((_die(200.0, 3, 0.95),), (480, 640)))
+        yield 2
+        assert s.log[-1].call == "Ana: Roll 3"
+
+    run_app(app, script, timeout=120)
+    assert finished and all(finished), finished

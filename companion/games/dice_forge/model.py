@@ -145,11 +145,6 @@ class DiceForgeModel:
                     self.message = self.notice = ""
             self.wait_key = key
 
-    def key(self) -> tuple[object, ...]:
-        """Everything the model keeps that the screen shows: a change asks for a redraw."""
-        return (self.mode, tuple(self.basket), self.face, self.page, self.words, self.ordering,
-                tuple(sorted(self.picked.items())), self.message, self.notice)
-
     def note(self, hint: str) -> tuple[NoteTone, str]:
         """The line under the prompt: a refusal, else a notice, else the hint."""
         if self.message:

@@ -66,8 +66,6 @@ class DiceForgeScreen(TableScreen):
         app = host
         self.model = DiceForgeModel(self.session, host.correct_roll)
         self.looks = Looks(host, self.model)
-        self._drawn = 0  # refreshes so far: a tap that changed nothing on show redraws
-        self._drawn_key: tuple[object, ...] = ()  # the model as last drawn
         root = _w("Panel", orientation="vertical", padding=4, spacing=4, bg=theme.BACKGROUND)
         self.frame = GameFrame(app, game=lambda: self.game, menu=self.menu_items)
         self.round_label = self.wait_label = self.frame.title
@@ -106,12 +104,8 @@ class DiceForgeScreen(TableScreen):
     # -- touches -------------------------------------------------------------------------------
 
     def do(self, act: Callable[[], object]) -> None:
-        """A touch: the model acts, then the screen shows it (once, unless the model changed
-        again after a call redrew it through the session)."""
-        drawn = self._drawn
-        act()
-        if self._drawn == drawn or self.model.key() != self._drawn_key:
-            self.refresh()
+        """A touch: the model acts, then the screen shows it, once (:meth:`TableScreen.act`)."""
+        self.act(act)
 
     def say(self, text: str) -> None:
         """What the app tells the players (Undid: ..., a button's note), on the note line."""
@@ -164,7 +158,6 @@ class DiceForgeScreen(TableScreen):
         self.redraw()
 
     def redraw(self) -> None:
-        self._drawn += 1
         model = self.model
         model.outside = Outside(self.use_camera if self.camera_ready() else None,
                                 self.frame.ask_end, self.host.end_game,
@@ -183,7 +176,6 @@ class DiceForgeScreen(TableScreen):
         colour = NOTE_COLOURS.get(tone)
         self.note_label.text = (escape_markup(text) if colour is None else
                                 f"[color={hex_colour(colour)}]{escape_markup(text)}[/color]")
-        self._drawn_key = model.key()
 
     def draw(self, pane: Pane) -> None:
         """The right-hand side: the dice's columns, the final places or a grid, then the

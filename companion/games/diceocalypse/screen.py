@@ -332,15 +332,13 @@ class DiceocalypseScreen(TableScreen):
     # -- touches, forwarded ----------------------------------------------------------------------
 
     def _then_draw(self, action: Callable[[], object]) -> None:
-        """A tap: the model acts; a call it made redraws through the session, anything else
-        (a choice, a refusal) is drawn here. Camera dice the model took as the roll (a
-        reading, or the one kept aside while typed numbers stood) go to the roll log."""
-        before, taken = len(self.game.history), self.model.taken
-        action()
+        """A tap: the model acts, then the screen draws once (:meth:`TableScreen.act`).
+        Camera dice the model took as the roll (a reading, or the one kept aside while typed
+        numbers stood) go to the roll log."""
+        taken = self.model.taken
+        self.act(action)
         if self.model.taken is not None and self.model.taken is not taken:
             self.host.took_roll(self.model.taken)
-        if len(self.game.history) == before:
-            self.draw()
 
     def tap_player(self, player: str) -> None:
         self._then_draw(lambda: self.model.tap_player(player))

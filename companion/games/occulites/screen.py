@@ -465,55 +465,47 @@ class OcculitesScreen(TableScreen):
 
     # -- touches, forwarded ---------------------------------------------------------------------
 
-    def _then_draw(self, action: Callable[[], object]) -> None:
-        """A tap: the model acts; a call it made redraws through the session, anything else
-        is drawn here."""
-        before = len(self.game.history)
-        action()
-        if len(self.game.history) == before:
-            self.draw()
-
     def tap_player(self, player: str) -> None:
-        self._then_draw(lambda: self.model.tap_player(player))
+        self.act(lambda: self.model.tap_player(player))
 
     def choose_tribe(self, tribe: str) -> None:
-        self._then_draw(lambda: self.model.choose_tribe(tribe))
+        self.act(lambda: self.model.choose_tribe(tribe))
 
     def take_die(self, colour: str) -> None:
-        self._then_draw(lambda: self.model.take_die(colour))
+        self.act(lambda: self.model.take_die(colour))
 
     def tap_slot(self, player: str, index: int) -> None:
-        self._then_draw(lambda: self.model.tap_slot(player, index))
+        self.act(lambda: self.model.tap_slot(player, index))
 
     def clear_selection(self) -> None:
-        self._then_draw(self.model.clear_selection)
+        self.act(self.model.clear_selection)
 
     def tap_colour(self, colour: str) -> None:
-        self._then_draw(lambda: self.model.tap_colour(colour))
+        self.act(lambda: self.model.tap_colour(colour))
 
     def tap_pips(self, pips: int) -> None:
-        self._then_draw(lambda: self.model.tap_pips(pips))
+        self.act(lambda: self.model.tap_pips(pips))
 
     def confirm(self) -> None:
-        self._then_draw(self.model.confirm)
+        self.act(self.model.confirm)
 
     def tap_share_colour(self, colour: str) -> None:
-        self._then_draw(lambda: self.model.tap_share_colour(colour))
+        self.act(lambda: self.model.tap_share_colour(colour))
 
     def choose_source(self, source: str) -> None:
-        self._then_draw(lambda: self.model.choose_source(source))
+        self.act(lambda: self.model.choose_source(source))
 
     def share_back_step(self) -> None:
-        self._then_draw(self.model.share_back_step)
+        self.act(self.model.share_back_step)
 
     def pass_share(self) -> None:
-        self._then_draw(self.model.pass_share)
+        self.act(self.model.pass_share)
 
     def step(self, delta: int) -> None:
-        self._then_draw(lambda: self.model.step(delta))
+        self.act(lambda: self.model.step(delta))
 
     def reveal(self) -> None:
-        self._then_draw(self.model.reveal)
+        self.act(self.model.reveal)
 
     # -- camera -------------------------------------------------------------------------------
 

@@ -172,10 +172,7 @@ class TribalVillageScreen(TableScreen):
         if key == "over:leave":
             self.host.end_game()
             return
-        before = len(self.session.game.history)
-        self.model.tap(key)
-        if len(self.session.game.history) == before:  # a call redraws through the session
-            self.redraw()
+        self.act(lambda: self.model.tap(key))
 
     def redraw(self) -> None:
         view = self.model.view()
