@@ -49,6 +49,7 @@ from companion.journal import Journal
 from companion.services import plays
 from companion.services.camera import CameraService
 from companion.services.feed import CameraFeed, Source
+from companion.services.gamehost import GameHost
 from companion.services.keyboard import typing, use_keyboard
 from companion.services.music import Music
 from companion.services.seats import SeatButtons
@@ -425,7 +426,7 @@ class AppCore(App):
         plugin = plugins()[session.game.name]
         self.session = session
         self.plugin = plugin
-        table = plugin.make(self, session)
+        table = plugin.make(GameHost(self), session)  # a narrow host, not the app
         self.table = table
         session.subscribe(self.on_session)
         for screen in table.screens:

@@ -24,13 +24,29 @@ def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
     from companion.demo.drive import Driver, ManualClock, run_app
     from companion.games import plugins
     from companion.games.table import ScreenTable, TableScreen
+    from companion.session import SessionChange
     from rules import Event
 
     refreshed: list[tuple[str, ...]] = []
+    order: list[str] = []  # who heard of each change first: the model, then the screen
+
+    class FakeModel:
+        """A game model (contract.GameModel): it only notes each change it is handed."""
+
+        def on_session(self, change: SessionChange) -> None:
+            order.append(f"model {change.kind.name}")
+
+        def view(self) -> None:
+            return None
 
     class FakeScreen(TableScreen):
+        def __init__(self, host: Host, session: Any, **kwargs: Any) -> None:
+            super().__init__(host, session, **kwargs)
+            self.model = FakeModel()
+
         def refresh(self, events: Sequence[Event] = ()) -> None:
             refreshed.append(tuple(e.kind for e in events))
+            order.append("screen")
 
     def make(host: Host, session: Any) -> ScreenTable:
         return ScreenTable(FakeScreen(host, session, name="game-dice-ocalypse"),
@@ -61,6 +77,11 @@ def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
         s.call(first)
         yield 1
         assert len(refreshed) == 2 and app.sm.current == "game-dice-ocalypse"
+        assert order[-2:] == ["model CALL", "screen"]  # the model first, then the drawing
+        # and the screen got a narrow host: the table's, not the app
+        host = app.game_screen.host
+        assert host is not app and not hasattr(host, "journal") and not hasattr(host, "sm")
+        assert host.settings is app.settings and host.now() == app.now()
         app.show("settings")
         app.back()
         assert app.sm.current == "game-dice-ocalypse"
