@@ -19,7 +19,7 @@ source "$here/scripts/bootstrap.sh"
 set -- "${args[@]}"
 cd "$here"
 if ! command -v systemd-analyze >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
-    # tests/companion/test_appliance.py checks generated units with systemd's own tools
+    # tests/companion/appliance/test_appliance.py checks generated units with systemd's own tools
     # (offline, in a temporary root directory).
     echo "test.sh: installing systemd's tools for the appliance tests" >&2
     s=""; [ "$(id -u)" -ne 0 ] && s="sudo"

@@ -42,8 +42,9 @@ def load_kv() -> None:
 #: class where a screen makes one with :func:`w`).
 LabelKind = Literal["TLabel", "THeading", "FitLabel"]
 ButtonKind = Literal["TButton", "TBigButton", "FitButton"]
-#: Each name :func:`w` makes -> the Python class its widget is (tests/companion/test_widgets.py
-#: holds these to app.kv's rules and to the overloads below).
+#: Each name :func:`w` makes -> the Python class its widget is
+#: (tests/companion/test_widgets_typed.py holds these to app.kv's rules and to the overloads
+#: below).
 KINDS: dict[str, type[Widget]] = {}
 
 

@@ -74,15 +74,15 @@ quick_tests=(
     tests/hardware/test_picamera2_import.py
     tests/hardware/test_hardware_camera.py
     tests/hardware/test_hardware_doctor.py
-    tests/companion/test_appliance.py
-    tests/companion/test_appliance_mounts.py
-    tests/companion/test_appliance_starts.py
-    tests/companion/test_appliance_undo.py
-    tests/companion/test_appliance_datamount.py
+    tests/companion/appliance/test_appliance.py
+    tests/companion/appliance/test_appliance_mounts.py
+    tests/companion/appliance/test_appliance_starts.py
+    tests/companion/appliance/test_appliance_undo.py
+    tests/companion/appliance/test_appliance_datamount.py
     tests/scripts/test_pi_check.py
     tests/hardware/test_audio_route.py
     tests/scripts/test_bootstrap.py
-    tests/companion/test_replay_command.py
+    tests/companion/commands/test_replay_command.py
     tests/vision/test_vision_faces.py
     tests/rules/test_eye_for_an_eye.py
 )

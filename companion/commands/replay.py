@@ -5,7 +5,7 @@ Exit status: 0 when every file replays, 1 when a file does not replay (a bad set
 named with its line), 2 when a file cannot be read (missing, a folder, not UTF-8, too large),
 3 if the rules themselves fail on a file (a bug to report; the fuzz tests look for it).
 Nothing a file holds makes the command print a traceback: the rules name every bad input
-(tested with fuzzed files in tests/companion/test_replay_command.py).
+(tested with fuzzed files in tests/companion/commands/test_replay_command.py).
 """
 
 from __future__ import annotations

@@ -22,8 +22,9 @@ Reading takes time linear in the message's size, whatever it holds: the nesting 
 with string methods (no pattern), and every pattern that reads what the network sends (a
 report's id, a tournament id, a table's user, a scanned join code) is an RE2 pattern
 (:data:`NETWORK_PATTERNS`), which matches in linear time with no backtracking; Python's ``re``
-is never used on such text (tests/companion/test_tournament_linear.py checks both and fuzzes
-each pattern). A reader given a deadline gives up once it is past: the message is refused.
+is never used on such text (tests/companion/tournament/test_tournament_linear.py checks both
+and fuzzes each pattern). A reader given a deadline gives up once it is past: the message is
+refused.
 """
 
 from __future__ import annotations

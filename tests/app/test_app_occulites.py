@@ -327,7 +327,8 @@ def test_occulites_round_from_camera_frames(app_dirs: Path) -> None:
 
     from vision import synthetic
 
-    sys.path.insert(0, str(Path(__file__).parents[1] / "companion"))
+    helpers = Path(__file__).parents[1] / "companion"  # the adapter's test and its helpers
+    sys.path[:0] = [str(helpers / "games"), str(helpers)]
     from test_occulites_adapter import render_tray
 
     from companion.compose import CompanionApp

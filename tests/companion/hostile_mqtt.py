@@ -2,7 +2,7 @@
 
 A table's own credentials send what no companion would: deep nesting, too large, not UTF-8,
 wrong types, NaN and Infinity, ids with ``/``, replays, a different result after the final.
-Used by tests/companion/test_tournament_hostile_net.py (one of each) and by
+Used by tests/companion/tournament/test_tournament_hostile_net.py (one of each) and by
 benchmarks/hostile_mqtt.py (many, for the figures).
 """
 

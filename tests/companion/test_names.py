@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_tournament_hostile import desk_with_round
+from tournament_desks import desk_with_round
 
 from companion import startcheck
 from companion.cli import main

@@ -33,7 +33,7 @@ from test_faults import _size
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "companion"))  # the tournament helpers
 from hostile_mqtt import flood_then_report
-from test_tournament_hostile import desk_with_round
+from tournament_desks import desk_with_round
 from tournament_net import new_tournament
 
 import rules

@@ -1,5 +1,5 @@
 """How the arena says things, with no Kivy: the words of its buttons, plurals, and the
-highlight colours (none of which is a seat colour: tests/companion/test_eye_table.py checks
+highlight colours (none of which is a seat colour: tests/companion/games/test_eye_table.py checks
 both palettes).
 
 Each highlight also changes a text or a shape (the target's white outline, "let go to hit",

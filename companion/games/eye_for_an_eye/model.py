@@ -5,7 +5,7 @@ whose taps are the actions), and the seat lights.
 The screens draw these looks and forward touches to the calls; everything they say (a seat's
 header and health, what each action button says and whether it is lit, the message box, the
 keypad, the clock, the between-rounds rows and note) is decided here and tested as plain Python
-(tests/companion/test_eye_model.py).
+(tests/companion/games/test_eye_model.py).
 """
 
 from __future__ import annotations

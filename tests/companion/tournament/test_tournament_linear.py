@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_tournament_hostile import desk_with_round, good, seated
+from tournament_desks import desk_with_round, good, seated
 
 from companion.tournament import protocol
 from companion.tournament.director import Director

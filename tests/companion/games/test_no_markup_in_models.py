@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-GAMES = Path(__file__).resolve().parents[2] / "companion" / "games"
+GAMES = Path(__file__).resolve().parents[3] / "companion" / "games"
 
 #: Kivy's markup tags (kivy.core.text.markup), opening ("[b]", "[color=") or closing ("[/b]").
 TAG = re.compile(r"\[/?(?:b|i|u|s|sub|sup|size|color|font|font_context|font_family"

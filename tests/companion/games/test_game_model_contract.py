@@ -14,7 +14,7 @@ import pytest
 
 from companion.contract import GameModel
 
-GAMES = Path(__file__).resolve().parents[2] / "companion" / "games"
+GAMES = Path(__file__).resolve().parents[3] / "companion" / "games"
 #: game folder -> (its model, its view), by name.
 MODELS = {
     "eye_for_an_eye": ("EyeForAnEyeModel", "EyeForAnEyeView"),

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 from hostile_mqtt import hostile
+from tournament_desks import desk_with_round, good, seated
 
 from companion.cli import main
-from companion.tournament.desk import DirectorConfig, TournamentDesk
+from companion.tournament.desk import TournamentDesk
 from companion.tournament.director import Director
 from companion.tournament.protocol import (
     MAX_DEPTH,
@@ -27,39 +28,11 @@ from companion.tournament.protocol import (
     read_json,
 )
 from companion.tournament.store import TableStore, TournamentStore
-from rules.core import Placings
-from rules.tournament import Tournament, TournamentError, format_placings
+from rules.tournament import TournamentError, format_placings
 
 
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
-
-
-def desk_with_round(tmp_path: Path, players: int = 4, rounds: int = 1,
-                    draw: bool = True) -> TournamentDesk:
-    """A group tournament of ``players`` (P1, P2...; ``rounds`` rounds, then a final of 2),
-    its first round drawn (unless not ``draw``)."""
-    store = TournamentStore(tmp_path / "journal.sqlite3")
-    t = Tournament.new("Hostile Cup", {"game": "dice-forge", "rounds": rounds,
-                                       "final-size": 2}, seed=5)
-    for i in range(1, players + 1):
-        t.add_entrant(f"P{i}")
-    store.create("tt01", t, DirectorConfig().to_json())
-    desk = TournamentDesk(store, "tt01")
-    desk.ensure_tables()
-    if draw:
-        desk.draw_next()
-    return desk
-
-
-def seated(desk: TournamentDesk, round_number: int, table: int = 1) -> Placings:
-    seats = desk.tournament.rounds[round_number - 1].table(table).seats
-    return tuple((s,) for s in seats)
-
-
-def good(desk: TournamentDesk, round_number: int, placings: Placings, rid: str = "") -> bytes:
-    return Report(rid or f"good-{round_number}-{format_placings(placings).count('>')}",
-                  "tt01", round_number, 1, placings, "a game file", 1.0).to_payload()
 
 
 def test_read_json_measures_before_it_parses() -> None:

@@ -35,7 +35,7 @@ from rules.eye_for_an_eye import EyeForAnEye
 
 __all__ = ["journal"]
 
-FILES = Path(__file__).parent / "files" / "voice"
+FILES = Path(__file__).parents[1] / "files" / "voice"
 SEATS = ["Grubic", "Riparian", "Banksia"]
 SOUNDTRACK = (Playing("drum_loop"), Playing("yarra_mark"))
 

@@ -25,7 +25,7 @@ from companion.history.text import state
 from companion.journal import Journal
 from rules import Entry, Setup
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 PLAYERS = ("Ana", "Ben", "Cy")  # the players of the Dice-ocalypse example
 
 

@@ -15,7 +15,7 @@ from history_night import night_journal
 import rules
 from companion.history import History, HistoryError, bgstats, export, importing, summary
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 @pytest.fixture

@@ -181,7 +181,7 @@ def test_a_table_flipping_fills_neither_the_log_nor_the_page(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Thousands of online/offline flips are one line of the log (and one more saying where
     the table is now), and one change waiting for the page."""
-    from test_tournament_hostile import desk_with_round
+    from tournament_desks import desk_with_round
 
     from companion.tournament import director as director_mod
     from companion.tournament.director import Director
