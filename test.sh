@@ -56,7 +56,8 @@ stage "ruff" $py -m ruff check .
 # mypy beside the whole-app files: Kivy's window and its global state last as long as their
 # process, so each whole-app file runs in a process of its own, 2 x $jobs at once.
 stage "pytest" $py -m pytest -q -m "not app and not long" -n "$((jobs + 1))" --dist worksteal "$@"
-pool_add "mypy --strict companion/ rules/ vision/" $py -m mypy --strict companion rules vision
+pool_add "mypy --strict companion/ rules/ vision/ calibration/ hardware/" \
+    $py -m mypy --strict companion rules vision calibration hardware
 if [ -d tests/app ]; then
     if fast_files="$(app_files "app and not long")"; then
         for f in $fast_files; do

@@ -52,7 +52,8 @@ def parse_devices(text: str) -> list[InputDevice]:
     """The devices of a ``/proc/bus/input/devices`` listing (blocks without a name skipped)."""
     devices = []
     for block in text.split("\n\n"):
-        name, handlers, keys = "", (), frozenset[int]()
+        name, keys = "", frozenset[int]()
+        handlers: tuple[str, ...] = ()
         for line in block.splitlines():
             if line.startswith("N: Name="):
                 name = line.partition("=")[2].strip().strip('"')

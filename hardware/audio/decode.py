@@ -49,7 +49,7 @@ def resample(samples: np.ndarray, source_rate: int, rate: int) -> np.ndarray:
     quick to import and to run, where scipy's signal module takes seconds to import)."""
     if source_rate == rate or len(samples) == 0:
         return samples.astype(np.float32, copy=False)
-    import soxr
+    import soxr  # type: ignore[import-untyped]  # (no stubs or py.typed in its wheel)
 
     return np.asarray(soxr.resample(samples.astype(np.float32), source_rate, rate),
                       dtype=np.float32)
