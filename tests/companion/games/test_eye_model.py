@@ -152,3 +152,71 @@ def test_a_tied_match_asks_for_a_tie_break_then_names_the_winner(journal: Journa
     between = model.between()
     assert s.game.is_over and between.title == "Winner: Ana" and between.next == "New game"
     assert between.rows[0][1] == f"Ana\n{ana}" and between.rows[0][0] == "1"
+
+
+# -- the calls the arena sends that no other direct test makes by its own taps (issue 43,
+# -- item 7): what is journaled, what the view shows, a wrong tap refused as it was -----------
+
+
+def arena_model(journal: Journal, clock: FakeClock) -> EyeForAnEyeModel:
+    model = EyeForAnEyeModel(_arena(journal, clock, follow=False))
+    model.calls.session.subscribe(model.on_session)
+    return model
+
+
+def refused_as_it_was(model: EyeForAnEyeModel, tap: typing.Callable[[], object],
+                      why: str) -> None:
+    """A wrong tap: nothing journaled, the game exactly as it was, the box says why."""
+    game = model.calls.session.game
+    before, done = game.snapshot(), len(game.history)
+    tap()
+    assert game.snapshot() == before and len(game.history) == done
+    look = model.view()
+    assert look.refused and why in look.prompt[0], look.prompt
+
+
+def test_unblockable_hits_by_three_taps(journal: Journal) -> None:
+    model = arena_model(journal, FakeClock())
+    calls, game = model.calls, model.calls.session.game
+    calls.tap_action("Cy", "unblockable")
+    calls.tap_count(2)
+    assert calls.tap_target("Ana") is not None
+    cy = calls.seat_of("Cy").character.short
+    assert game.history[-1].call == f"{cy}: Unblockable 2 on Grubic"
+    look = model.view()
+    assert not look.refused and look.log[0] == f"0:00 {game.history[-1].call}"
+    assert seat(model, "Ana").health == "Health 13/15"  # unblockable: no parry window
+    refused_as_it_was(model, lambda: calls.tap_count(2), "choose an action first")
+
+
+def test_a_tribal_card_readied_then_played_from_the_engines_card_calls(journal: Journal
+                                                                       ) -> None:
+    model = arena_model(journal, FakeClock())
+    calls, game = model.calls, model.calls.session.game
+    ready = next(c for c in calls.card_calls()["Ana"] if c.text() == "Grubic: Ready Leap")
+    assert calls.make(ready) is not None
+    assert game.history[-1].call == "Grubic: Ready Leap"
+    assert model.view().log[0] == "0:00 Grubic: Ready Leap" and not model.view().refused
+    refused_as_it_was(model, lambda: calls.make(ready), "Leap")  # readied already
+    leap = next(c for c in calls.card_calls()["Ana"] if c.text().startswith("Grubic: Leap"))
+    assert calls.make(leap) is not None
+    assert game.history[-1].call == leap.text() and model.view().log[0] == f"0:00 {leap.text()}"
+
+
+def test_yarra_bung_again_after_its_undo_then_the_next_round(journal: Journal) -> None:
+    clock = FakeClock()
+    model = arena_model(journal, clock)
+    calls, s = model.calls, model.calls.session
+    refused_as_it_was(model, calls.next_round, "round 1 is still being played")
+    clock.now += 61
+    calls.tick()
+    assert s.game.history[-1].call == "Yarra Bung!"
+    assert s.undo() is not None and s.clock.state == "over"
+    assert model.view().go == "Yarra Bung!"
+    calls.toggle_clock()  # the round's end, taken back, made again by its button
+    assert s.game.history[-1].call == "Yarra Bung!"
+    assert model.between().title == "Round 1 results"
+    assert calls.next_round() is not None
+    assert s.game.history[-1].call == "Next round"
+    look = model.view()
+    assert look.round == "Round 2/4" and look.go == "Yarra Mark!"

@@ -5,7 +5,7 @@ and what each tap, camera reading and timer cue does, on a real session and jour
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -247,3 +247,155 @@ def test_share_knowledge_by_taps_makes_the_engines_swap(journal: Journal) -> Non
     after = t.game.state.dice[swap.player]
     assert after[swap.give] == before[swap.give] - 1 + (swap.give == swap.take)
     assert after[swap.take] == before[swap.take] + 1 - (swap.give == swap.take)
+
+
+# -- every call kind the model sends, by its own taps: what is journaled, what the view shows,
+# -- and a wrong tap refused with the game exactly as it was (issue 43, item 7) --------------
+
+
+def refused_as_it_was(t: OcculitesModel, tap: Callable[[], object], why: str) -> str:
+    """Make a wrong tap: nothing is journaled, the game is exactly as it was, and the view's
+    message (its first line) says why, with ``why`` in it; returns that line."""
+    before, done = t.game.snapshot(), len(t.game.history)
+    tap()
+    assert t.game.snapshot() == before and len(t.game.history) == done
+    line = marked(t.view().message).split("\n")[0]
+    assert why in line, line
+    return line
+
+
+def to_share(journal: Journal, wanted: Callable[[OcculitesModel], bool]) -> OcculitesModel:
+    """A seeded game played by random calls to a Share Knowledge turn ``wanted`` accepts
+    (the reveals by the model's own tap, its resolution stepped past)."""
+    rng = random.Random(7)
+    for _ in range(40):
+        t = table(journal)
+        while t.game.phase != "share" and not t.game.is_over:
+            if t.game.phase == "allocate" and all(p in t.game.state.lineups
+                                                  for p in t.game.setup.players):
+                t.reveal()
+                t.resolving = None
+                continue
+            t.session.try_call(t.game.random_call(rng))
+        if t.game.phase == "share" and wanted(t):
+            return t
+    raise AssertionError("no such Share Knowledge turn reached")
+
+
+def test_choose_tribe_is_journaled_and_a_taken_tribe_is_refused_by_name(journal: Journal
+                                                                        ) -> None:
+    t = table(journal)
+    t.choose_tribe("Palaudis")
+    assert t.game.history[-1].call == "Ana: Tribe Palaudis"
+    v = t.view()
+    assert "Palaudis" in marked(v.rows[0].header) and "choosing" in marked(v.rows[1].header)
+    assert not v.controls["tribe:Palaudis"].enabled
+    line = refused_as_it_was(t, lambda: t.choose_tribe("Palaudis"), "Palaudis")
+    assert t.game.state.tribe_of["Ben"] is None and "Ana" in line
+    assert t.view().panel == "tribes" and t.chooser_now() == "Ben"
+
+
+def test_a_die_the_pool_lacks_and_a_take_after_the_draft_are_refused(journal: Journal
+                                                                      ) -> None:
+    t = table(journal, lots_of_interests=True)
+    if t.game.phase == "tribes":
+        tribes(t)
+    empty = next((c for c, n in t.game.state.pool.items() if n == 0), None)
+    while empty is None and t.game.phase == "draft":  # draft until a colour runs out
+        v = t.view()
+        t.take_die(next(k.split(":", 1)[1] for k, b in v.controls.items()
+                        if k.startswith("take:") and b.enabled))
+        empty = next((c for c, n in t.game.state.pool.items() if n == 0), None)
+    if t.game.phase == "draft":
+        assert empty is not None and not t.view().controls[f"take:{empty}"].enabled
+        refused_as_it_was(t, lambda: t.take_die(empty), empty)
+    while t.game.phase == "draft":
+        v = t.view()
+        t.take_die(next(k.split(":", 1)[1] for k, b in v.controls.items()
+                        if k.startswith("take:") and b.enabled))
+    assert t.game.phase == "allocate"
+    refused_as_it_was(t, lambda: t.take_die("green"), "the draft is over")
+
+
+def test_a_line_up_by_taps_is_journaled_and_a_wrong_colour_refused_keeping_the_dice(
+        journal: Journal) -> None:
+    t = table(journal)
+    tribes(t)
+    held = next(c for c, n in t.game.state.dice["Ben"].items() if n)
+    other = next(c for c, n in t.game.state.dice["Ben"].items() if not n)
+    t.tap_slot("Ben", 0)
+    t.tap_colour(other)  # a colour Ben holds none of, then six pips
+    t.tap_pips(BEN[0])
+    for n in BEN[1:]:
+        t.tap_pips(n)
+    assert "Ben" not in t.game.state.lineups and len(t.game.history) == 2
+    v = t.view()
+    assert other in marked(v.message).split("\n")[0]  # the engine's reason, the colour named
+    assert t.sel == ("Ben", 0) and marked(v.rows[1].slots[0].text) == f"[b]{BEN[0]}[/b]\n{other}"
+    before = t.game.snapshot()
+    t.tap_colour(held)  # corrected: the pips stay, the line-up is confirmed again
+    assert t.game.snapshot() == before  # only the draft changed
+    t.confirm()
+    for _ in BEN[1:]:
+        t.confirm()
+    assert t.game.history[-1].call == "Ben: Line-up " + ", ".join(f"{held} {n}" for n in BEN)
+    v = t.view()
+    assert "lined up" in marked(v.rows[1].header) and "Ben" not in t.drafts
+    assert [marked(s.text) for s in v.rows[1].slots] == [f"[b]{n}[/b]\n{held}" for n in BEN]
+
+
+def test_reveal_before_every_line_up_is_refused_then_journaled(journal: Journal) -> None:
+    t = table(journal)
+    tribes(t)
+    t.tap_player("Ana")
+    for n in ANA:
+        t.tap_pips(n)
+    assert not t.view().controls["reveal"].enabled  # Ben has not lined up
+    refused_as_it_was(t, t.reveal, "Ben")
+    t.tap_player("Ben")
+    for n in BEN:
+        t.tap_pips(n)
+    t.reveal()
+    assert t.game.history[-1].call == "Reveal"
+    v = t.view()
+    assert v.panel == "resolving" and v.cards[0].lit and t.resolving is not None
+    assert v.title.startswith("Round 1 of 2: ")
+
+
+def test_pass_by_its_tap_is_journaled_and_the_turn_moves_on(journal: Journal) -> None:
+    t = to_share(journal, lambda t: True)
+    who = t.game.state.share_queue[0][1]
+    assert t.view().panel == "share"
+    t.pass_share()
+    assert t.game.history[-1].call == f"{who}: Pass"
+    v = t.view()
+    if t.game.phase == "share":
+        nxt = t.game.state.share_queue[0][1]
+        assert f"[b]{nxt}[/b]" in marked(v.message)
+    else:
+        assert v.panel != "share"
+
+
+def test_a_swap_the_source_cannot_give_is_refused_and_said(journal: Journal) -> None:
+    def offers_a_wrong_swap(t: OcculitesModel) -> bool:
+        return bool(t.game.share_choices()) and wrong_swap(t) is not None
+
+    def wrong_swap(t: OcculitesModel) -> tuple[str, str, str] | None:
+        legal = {(s.give, s.source, s.take) for s in t.game.share_choices()}
+        gives = {s.give for s in t.game.share_choices()}
+        return next(((g, s, k) for g in sorted(gives) for s in sorted({x[1] for x in legal})
+                     for k in sorted(t.game.state.dice[t.players[0]])
+                     if k != g and (g, s, k) not in legal), None)
+
+    t = to_share(journal, offers_a_wrong_swap)
+    swap = wrong_swap(t)
+    assert swap is not None
+    give, source, take = swap
+
+    def taps() -> None:
+        t.tap_share_colour(give)
+        t.choose_source(source)
+        t.tap_share_colour(take)
+
+    refused_as_it_was(t, taps, take)
+    assert t.view().panel == "share"

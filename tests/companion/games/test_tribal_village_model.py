@@ -5,7 +5,7 @@ tap does, on a real session and journal."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,22 @@ from companion.games.tribal_village.model import TribalVillageModel
 from companion.games.tribal_village.view import Choice
 from companion.journal import Journal
 from companion.session import TableSession
-from rules.tribal_village import Play, TribalVillage
+from rules import Call
+from rules.tribal_village import (
+    GRETIN,
+    Chaos,
+    ChaosReturn,
+    Discard,
+    FirstLead,
+    KeepObjective,
+    Manipulate,
+    NetAnswer,
+    PickObjective,
+    Play,
+    Reveal,
+    TribalVillage,
+)
+from rules.tribal_village.cards import tribe_of
 
 PLAYERS = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
 TRIBES = ["Palaudis", "Floris", "Hydris", "Nimbus", "Luftles", "Ignis", "Boletus", "Silicus"]
@@ -211,3 +226,176 @@ def test_whole_games_by_taps(journal: Journal, players: tuple[str, ...], seed: i
     again = rules.replay(t.game.setup, t.game.history)
     assert to_plain(again.state) == to_plain(t.game.state)
     assert journal.load(t.session.game_id).entries == tuple(t.game.history)
+
+
+# -- every call kind the model sends, by its own taps: what is journaled, what the view shows,
+# -- and a tap that is not offered refused with the game exactly as it was (issue 43, item 7) --
+
+#: Six players over every Tribe whose ability asks the table something (Hydris' net, Floris'
+#: chaos, Nimbus' talons, Boletus' swap, Tachydus' manipulation, Luftle tokens), with Gretins.
+ASKING = ["Palaudis", "Floris", "Hydris", "Nimbus", "Luftles", "Tachydus", "Boletus", "Silicus"]
+
+
+def tap(t: TribalVillageModel, key: str) -> None:
+    """Tap ``key``, turning the page of a long list to it first; it must be enabled."""
+    for _ in range(10):
+        if key in choices(t) or "page:more" not in choices(t):
+            break
+        assert t.tap("page:more")
+    assert t.tap(key), f"{key} is not offered: {sorted(choices(t))}"
+
+
+def tap_card(t: TribalVillageModel, card: str) -> None:
+    """A card by the picker: its tribe, then its value (a Lucky Gretin by one tap)."""
+    if card == GRETIN:
+        tap(t, f"tribe:{GRETIN}")
+        return
+    tribe, value = card.rsplit(" ", 1)
+    tap(t, f"tribe:{tribe}")
+    tap(t, f"value:{value}")
+
+
+def tap_call(t: TribalVillageModel, call: Call) -> None:
+    """Make ``call`` by the taps a player makes on the model's view."""
+    if isinstance(call, Play):
+        for _ in range(abs(call.tokens)):
+            tap(t, "tokens:+" if call.tokens > 0 else "tokens:-")
+        tap_card(t, call.card)
+        if t.card is None:  # no ability asked: played
+            return
+        if call.net is not None:
+            tap(t, f"net:{call.net}")
+        elif call.take is not None:
+            tap(t, f"take:{call.take}")
+            assert call.discard is not None
+            tap_card(t, call.discard)
+        elif call.swap is not None:
+            tap(t, f"swap:{call.swap[0]}")
+            tap(t, f"swap:{call.swap[1]}")
+        else:
+            tap(t, "ability:skip")
+    elif isinstance(call, NetAnswer):
+        tap(t, "net:retrieve" if call.retrieve else "net:leave")
+    elif isinstance(call, Chaos):
+        if not call.added:
+            tap(t, "chaos:no")
+            return
+        tap(t, "chaos:yes")
+        for card, _giver in call.added:
+            tap_card(t, card)
+    elif isinstance(call, ChaosReturn):
+        for card, _to in call.gifts:
+            tap(t, f"give:{card}")
+    elif isinstance(call, Manipulate):
+        if call.card is None:
+            tap(t, "manipulate:none")
+        else:
+            tap(t, f"village:{call.owner}")
+            tap(t, f"manipulate:{call.card} from {call.owner}")
+    elif isinstance(call, Discard):
+        tap_card(t, call.card)
+    elif isinstance(call, KeepObjective):
+        tap(t, "gretin:keep")
+    elif isinstance(call, PickObjective):
+        tap(t, f"objective:{call.objective}")
+    elif isinstance(call, FirstLead):
+        tap(t, f"player:{call.player}")
+        if call.card is None:
+            tap(t, "lead:none")
+        else:
+            tap_card(t, call.card)
+    else:
+        raise AssertionError(f"no taps for {call!r}")
+
+
+#: Each kind of call (and each shape of a Play) the model sends, as a test of a legal call.
+KINDS: dict[str, Callable[[Call], bool]] = {
+    "first lead": lambda c: isinstance(c, FirstLead) and c.card is not None,
+    "first lead, none dealt": lambda c: isinstance(c, FirstLead) and c.card is None,
+    "play with tokens": lambda c: isinstance(c, Play) and c.tokens != 0 and not c.net
+    and not c.take and not c.swap,
+    "play, ability declined": lambda c: isinstance(c, Play) and tribe_of(c.card) in
+    ("Hydris", "Nimbus", "Boletus") and not (c.net or c.take or c.swap),
+    "play with Raking Talons": lambda c: isinstance(c, Play) and c.take is not None,
+    "play with Plotting Distrust": lambda c: isinstance(c, Play) and c.swap is not None,
+    "retrieve the net": lambda c: isinstance(c, NetAnswer) and c.retrieve,
+    "leave the net": lambda c: isinstance(c, NetAnswer) and not c.retrieve,
+    "no chaos": lambda c: isinstance(c, Chaos) and not c.added,
+    "chaos": lambda c: isinstance(c, Chaos) and bool(c.added),
+    "chaos return": lambda c: isinstance(c, ChaosReturn),
+    "no manipulation": lambda c: isinstance(c, Manipulate) and c.card is None,
+    "manipulate": lambda c: isinstance(c, Manipulate) and c.card is not None,
+    "discard": lambda c: isinstance(c, Discard),
+    "keep the objective": lambda c: isinstance(c, KeepObjective),
+    "a Gretin's new objective": lambda c: isinstance(c, PickObjective) and c.objective != "",
+}
+
+
+def reach(journal: Journal, wanted: Callable[[Call], bool]) -> tuple[TribalVillageModel, Call]:
+    """Seeded games by random calls through the session, up to the first state where a call
+    ``wanted`` accepts is legal (a Gretin's objective: only once play has begun)."""
+    for seed in range(30):
+        t = table(journal, PLAYERS, seed=seed, tribes=ASKING, lucky_gretin=True)
+        rng = random.Random(seed)
+        for _ in range(600):
+            if t.game.is_over:
+                break
+            s = t.game.state
+            found = sorted((c for c in t.game.legal_calls() if wanted(c)
+                            and (not isinstance(c, PickObjective) or s.phase == "play")),
+                           key=lambda c: c.text())
+            if found:
+                return t, found[0]
+            t.session.try_call(t.game.random_call(rng))
+    raise AssertionError("no such call reached in 30 seeded games")
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_each_kind_of_call_by_its_taps(journal: Journal, kind: str) -> None:
+    t, call = reach(journal, KINDS[kind])
+    pending = t.game.state.pending
+    before = t.view()
+    if pending:
+        assert before.prompt.startswith(f"{pending[0].player}: ")
+    tap_call(t, call)
+    assert t.game.history[-1].call == call.text()
+    after = t.view()
+    assert after.refusal == "" and (after.prompt, after.title) != (before.prompt, before.title)
+    if isinstance(call, Play) and t.game.state.trick:
+        row = next(p for p in after.players if p.player == call.player)
+        assert not row.to_play and not row.current
+
+
+def test_the_objectives_dealt_by_taps(journal: Journal) -> None:
+    t = table(journal)
+    s = t.game.state
+    out, into = s.revealed[0], sorted(s.objective_deck)[0]
+    tap(t, "mode:revealed")
+    tap(t, f"reveal:{out}")
+    assert not choices(t)["reveal:use"].enabled  # four chosen
+    tap(t, f"reveal:{into}")
+    assert choices(t)["reveal:use"].enabled and choices(t)[f"reveal:{into}"].selected
+    dealt = (*s.revealed[1:], into)
+    tap(t, "reveal:use")
+    assert t.game.history[-1].call == Reveal(dealt).text()
+    assert sorted(t.game.state.revealed) == sorted(dealt)
+    shown = choices(t)
+    assert shown[f"reveal:{into}"].selected and not shown[f"reveal:{out}"].selected
+    assert not shown["reveal:use"].enabled  # as on the table now
+
+
+def test_a_tap_not_offered_changes_nothing(journal: Journal) -> None:
+    """A value before its tribe, a player who has chosen, a choice of another stage: the tap
+    is not taken and the game is exactly as it was."""
+    t = table(journal)
+    rng = random.Random(1)
+    to_play(t, rng)
+    before, done = t.game.snapshot(), len(t.game.history)
+    shown = choices(t)
+    disabled = [k for k, c in shown.items() if not c.enabled]
+    assert disabled
+    for key in [*disabled, "chaos:no", "net:retrieve", "gretin:keep", "lead:none"]:
+        assert not t.tap(key), key
+    assert t.game.snapshot() == before and len(t.game.history) == done
+    assert t.view().refusal == ""
+
