@@ -20,7 +20,7 @@ from companion.games.dice_forge.view import Choice, Pane
 from companion.journal import Journal
 from companion.session import TableSession
 from rules.core import to_plain
-from rules.dice_forge import DiceForge
+from rules.dice_forge import DiceForge, EndTurn, Perform
 from vision import Reading as VisionReading
 
 Reported = list[tuple[VisionReading, dict[int, str]]]
@@ -258,3 +258,185 @@ def test_whole_games_by_taps_send_every_call_kind_the_model_makes(
     again = rules.replay(game.setup, game.history)
     assert to_plain(again.state) == to_plain(game.state)
     assert journal.load(model.session.game_id).entries == tuple(game.history)
+
+
+# -- every call kind the model sends, each by the taps a player makes (issue 43, item 7) -----
+
+GOLD = ("1 gold", "1 gold")
+
+
+def blessings(model: DiceForgeModel, ana: tuple[str, str], ben: tuple[str, str] = GOLD
+              ) -> None:
+    """Every divine blessing the table waits for, rolled by taps: Ana's faces, Ben's."""
+    game = model.game
+    while game.state.steps and game.state.steps[0].kind == "roll2":
+        roll(model, ana if game.state.steps[0].player == "Ana" else ben)
+
+
+def last_call(model: DiceForgeModel) -> str:
+    return model.game.history[-1].call
+
+
+def test_a_feat_a_reinforcement_its_choice_an_extra_action_and_the_turns_end(
+        journal: Journal) -> None:
+    """Base game, seeded: Ana performs The Elder by taps (Perform), then on her next turn
+    uses it (Use) and pays 3 gold for 4 glory (Choose); The Silver Hind's feat leaves her
+    sun for another action (ExtraAction), The Blacksmith's Hammer's then ends her turn
+    (EndTurn). Each tap is journaled as the engine's call, and the hero's panel follows."""
+    model = table(journal)
+    game = model.game
+    blessings(model, ("1 sun", "1 moon"))
+    tap(model, "feat")
+    pane = model.pane()
+    assert pane.prompt == "Ana performs a feat"
+    feats = choices(pane)
+    assert feats["feat:The Elder"].enabled and feats["feat:The Elder"].text == (
+        "Elder\n1 sun · 2 left")
+    assert not feats["feat:The Hydra"].enabled  # 5 sun 5 moon: out of reach
+    tap(model, "feat:The Elder")
+    assert last_call(model) == "Ana: Perform The Elder"
+    view = model.view()
+    assert model.mode == "" and view.heroes["Ana"].token == "1 feat"
+    assert dict((k, h) for k, h, _cap in view.heroes["Ana"].reserves)["sun"] == 1
+    assert "feat:The Elder" not in choices(view.pane)  # the feat pane closed with the call
+    blessings(model, ("1 sun", "1 moon"))
+    tap(model, "Pass")
+    assert last_call(model) == "Ben: Pass"
+    blessings(model, ("1 sun", "1 moon"))
+    ana = game.state.player("Ana")
+    assert (ana.gold, ana.sun, ana.moon, ana.glory) == (3, 5, 6, 0)
+    assert model.view().pane.prompt == "Ana: forge, perform a feat or pass"
+    tap(model, "Use The Elder")
+    assert last_call(model) == "Ana: Use The Elder"
+    pane = model.view().pane
+    assert pane.prompt == "Ana chooses" and pane.hint == "Pay 3 gold for 4 glory, or not?"
+    assert set(choices(pane)) == {"choose:pay 3 gold for 4 glory", "choose:nothing"}
+    assert choices(pane)["choose:nothing"].text == "Nothing"
+    tap(model, "choose:pay 3 gold for 4 glory")
+    assert last_call(model) == "Ana: Choose pay 3 gold for 4 glory"
+    view = model.view()
+    assert view.heroes["Ana"].glory == 4
+    assert dict((k, h) for k, h, _cap in view.heroes["Ana"].reserves)["gold"] == 0
+    assert "Use The Elder" not in choices(view.pane)  # once a turn
+    tap(model, "feat")
+    tap(model, "feat:The Silver Hind")
+    assert last_call(model) == "Ana: Perform The Silver Hind"
+    pane = model.view().pane
+    assert pane.prompt == "Ana: another action for 2 sun?"
+    assert pane.hint == "An extra action, or end the turn."
+    assert {"End turn", "Extra action"} <= set(choices(pane))
+    assert "forge" not in choices(pane)
+    tap(model, "Extra action")
+    assert last_call(model) == "Ana: Extra action"
+    view = model.view()
+    assert view.pane.prompt == "Ana: forge, perform a feat or pass"
+    assert dict((k, h) for k, h, _cap in view.heroes["Ana"].reserves)["sun"] == 3
+    tap(model, "feat")
+    tap(model, "feat:The Blacksmith's Hammer")
+    assert last_call(model) == "Ana: Perform The Blacksmith's Hammer"
+    assert model.view().pane.prompt == "Ben rolls both dice"  # one extra action a turn
+    blessings(model, ("1 sun", "1 moon"))
+    tap(model, "Pass")
+    blessings(model, ("1 sun", "1 moon"))
+    tap(model, "feat")
+    tap(model, "feat:The Chest")
+    assert model.view().pane.prompt == "Ana: another action for 2 sun?"
+    tap(model, "End turn")
+    assert last_call(model) == "Ana: End turn"
+    view = model.view()
+    assert view.pane.prompt == "Ben rolls both dice" and view.heroes["Ana"].token == "4 feats"
+    assert not view.heroes["Ana"].active and view.heroes["Ben"].active
+
+
+def test_a_minor_blessing_and_the_hammers_gold_switch(journal: Journal) -> None:
+    """The Silver Hind, used, gives a minor blessing: one die's faces, the die chosen by the
+    face tapped (Rolled on one die). The Hammer's owner switches where her gold goes by a tap
+    on the action pane, on her turn and on the other player's (GoldTo)."""
+    model = table(journal)
+    game = model.game
+    blessings(model, ("1 sun", "1 moon"))
+    assert model.session.try_call(Perform("Ana", "The Silver Hind")) is not None
+    assert model.session.try_call(EndTurn("Ana")) is not None
+    blessings(model, ("1 sun", "1 moon"))
+    tap(model, "Pass")
+    blessings(model, ("1 sun", "1 moon"))
+    tap(model, "Use The Silver Hind")
+    assert last_call(model) == "Ana: Use The Silver Hind"
+    pane = model.view().pane
+    assert pane.prompt == "Ana rolls a die" and pane.hint == "Tap the face that came up."
+    assert pane.columns is not None
+    assert all(c.enabled for column in pane.columns for c in column)  # either die
+    gold = game.state.player("Ana").gold
+    tap(model, "die2:2 glory")
+    assert last_call(model) == "Ana: Rolled 2 glory on die 2"
+    view = model.view()
+    assert view.heroes["Ana"].glory == 2
+    assert dict((k, h) for k, h, _cap in view.heroes["Ana"].reserves)["gold"] == gold
+    assert view.pane.prompt == "Ana: forge, perform a feat or pass"
+    tap(model, "feat")
+    tap(model, "feat:The Blacksmith's Hammer")
+    pane = model.view().pane
+    assert pane.prompt == "Ana: another action for 2 sun?"
+    assert "Hammer all" in choices(pane)  # her own switch, in her words
+    tap(model, "End turn")
+    blessings(model, ("1 sun", "1 moon"))
+    pane = model.view().pane
+    assert pane.prompt == "Ben: forge, perform a feat or pass"
+    assert "Ana: Hammer all" in choices(pane)  # another's switch, with her name
+    tap(model, "Ana: Hammer all")
+    assert last_call(model) == "Ana: Hammer all"
+    assert game.state.player("Ana").hammer_mode == "all"
+    assert "Ana: Hammer overflow" in choices(model.view().pane)  # and back
+    assert model.view().pane.prompt == "Ben: forge, perform a feat or pass"  # still Ben's
+
+
+def test_the_celestial_die_by_taps(journal: Journal) -> None:
+    """Goddess module: the golem reaches a Celestial space; the Celestial die's six faces are
+    offered and the face tapped is the call (Rolled celestial)."""
+    model = table(journal, module="goddess")
+    game = model.game
+    for _ in range(40):
+        st = game.state.steps[0] if game.state.steps else None
+        if st is not None and st.kind == "celestial":
+            break
+        if st is None:
+            tap(model, "Pass")
+        elif st.kind == "roll2":
+            roll(model, ("1 sun", "moon golem") if st.player == "Ana" else GOLD)
+        else:  # the golem's way and the spaces' rewards: the last option, always
+            tap(model, [k for k in choices(model.pane()) if k.startswith("choose:")][-1])
+    else:
+        raise AssertionError(f"no Celestial space reached: {game.waiting_for()}")
+    pane = model.view().pane
+    assert pane.prompt == "Ana rolls the Celestial die"
+    assert [c.key for c in pane.grid if c is not None] == [
+        "celestial:12 gold", "celestial:5 glory", "celestial:3 glory + choice",
+        "celestial:mirror", "celestial:choose face", "celestial:double upgrade"]
+    glory = game.state.player("Ana").glory
+    tap(model, "celestial:5 glory")
+    assert last_call(model) == "Ana: Rolled celestial 5 glory"
+    assert model.view().heroes["Ana"].glory == glory + 5
+
+
+def test_a_stale_feat_tap_is_refused_and_leaves_the_game_as_it_was(journal: Journal) -> None:
+    """A feat button drawn before the roll that paid for it was undone: the engine refuses
+    the call, the game is exactly as it was, nothing is journaled, and the note says why. A
+    camera reading of a face no die of the player has calls nothing and says so."""
+    model = table(journal)
+    game = model.game
+    blessings(model, ("1 sun", "1 moon"))
+    tap(model, "feat")
+    elder = choices(model.pane())["feat:The Elder"]
+    model.session.undo()  # Ben's roll taken back: the blessings are not over
+    model.sync()
+    before, calls = game.snapshot(), len(game.history)
+    elder.act()
+    model.sync()
+    assert game.snapshot() == before and len(game.history) == calls
+    assert journal.load(model.session.game_id).entries == tuple(game.history)
+    tone, said = model.view().note
+    assert tone == "refused" and said.startswith("Ana: Perform The Elder: "), said
+    assert model.view().pane.prompt == "Ben rolls both dice"
+    model.read(Reading((Die((100.0, 100.0), "3 gold"), Die((300.0, 100.0), "1 gold"))))
+    assert game.snapshot() == before and len(game.history) == calls
+    assert model.view().note == ("refused", "Camera: a face no die of this player has.")

@@ -12,7 +12,7 @@ from dice_readings import row
 from no_kivy import imports_kivy
 
 import rules
-from companion.games.diceocalypse.model import DiceocalypseModel
+from companion.games.diceocalypse.model import DialogChoice, DiceocalypseModel
 from companion.journal import Journal
 from companion.session import TableSession
 from rules.diceocalypse import Diceocalypse, PlayCard
@@ -32,10 +32,11 @@ class Camera:
 
 def table(journal: Journal, players: tuple[str, ...] = ("Ana", "Ben", "Cy"), *,
           target: int = 2000, camera_on: bool = False, battle: str = "once-per-player",
-          fixed: list[tuple[Reading, dict[int, str]]] | None = None) -> DiceocalypseModel:
+          fixed: list[tuple[Reading, dict[int, str]]] | None = None,
+          **options: object) -> DiceocalypseModel:
     setup = rules.Setup("dice-ocalypse", players,
                         {"target": target, "battle_zone_at": target // 2,
-                         "battle_zone": battle}, 1)
+                         "battle_zone": battle, **options}, 1)
     session = TableSession.new(journal, setup, "test").typed(Diceocalypse)
 
     def correct(reading: Reading, changes: Mapping[int, str]) -> None:
@@ -314,3 +315,121 @@ def test_the_game_over_view(journal: Journal) -> None:
 def test_the_model_never_imports_kivy() -> None:
     assert not imports_kivy("companion.games.diceocalypse.model")
 
+
+
+# -- every call kind the model sends, each by the taps a player makes (issue 43, item 7) -----
+
+def cards_table(journal: Journal) -> DiceocalypseModel:
+    """Ana, Ben and Cy, cards and the first bank from 300 points, so cards come early."""
+    return table(journal, card_minimum=300, opening_minimum=300)
+
+
+def say(t: DiceocalypseModel, *texts: str) -> None:
+    """The setup part: calls through the session, as the table said them."""
+    for text in texts:
+        assert t.session.try_call(text) is not None, (text, t.session.message)
+
+
+def dialog(t: DiceocalypseModel, player: str) -> dict[str, DialogChoice]:
+    """The Cards & dice dialog's buttons for ``player``: words -> what a tap does."""
+    t.choose_card_player(player)
+    assert t.card_player() == player
+    return dict(t.calls_by_player()[player])
+
+
+def test_a_card_on_a_player_and_their_immunity_by_taps(journal: Journal) -> None:
+    """Ana (500 points) plays Do or Die on Ben from the Cards & dice dialog (PlayCard with a
+    target); Ben answers with Immunity (Immunity). A second Immunity tapped from a dialog
+    drawn before is refused: the game exactly as it was, the reason in the message box."""
+    t = cards_table(journal)
+    say(t, "Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1", "Ana: Roll 5 5 5 2 3 4",
+        "Ana: Keep 5 5 5", "Ana: Bank", "Ben: Roll 5 5 5 2 3 4")
+    assert t.view().cards == 3
+    ana = dialog(t, "Ana")
+    assert set(ana) == {"Prove It on Ben", "Do or Die on Ben", "Collateral Damage on Ben"}
+    assert t.play(ana["Do or Die on Ben"])
+    assert calls(t)[-1] == "Ana: Play Do or Die on Ben"
+    assert t.game.history[-1].call == PlayCard("Ana", "Do or Die", "Ben").text()
+    v = t.view()
+    assert "Ana plays Do or Die on Ben" in v.lines[0] and v.players[0].badges == "4 cards"
+    ben = dialog(t, "Ben")
+    assert list(ben) == ["Immunity"]
+    assert t.play(ben["Immunity"])
+    assert calls(t)[-1] == "Ben: Immunity"
+    v = t.view()
+    assert "Ben is immune to" in v.lines[0] and v.refusal == ""
+    assert "Immunity" not in dict(t.calls_by_player().get("Ben", []))
+    before, n = t.game.snapshot(), len(calls(t))
+    assert not t.play(ben["Immunity"])  # the stale button: Immunity is used once a game
+    assert t.game.snapshot() == before and len(calls(t)) == n
+    assert journal.load(t.session.game_id).entries == tuple(t.game.history)
+    assert t.view().refusal == "Ben has already used the Immunity card"
+    # Ben's roll is still his to keep, as before the refused tap
+    assert t.view().primary.text == "Keep & bank" and t.view().primary.legal
+
+
+def test_cards_played_together_and_the_pick_of_the_first(journal: Journal) -> None:
+    """On Ana's turn Ben plays Do or Die on her and Cy, at the same moment, Collateral Damage
+    on her (PlayCard together); Ana, without a card in the play, picks whose came first
+    (Pick): Ben's card stands and Cy takes hers back."""
+    t = cards_table(journal)
+    say(t, "Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1", "Ana: Roll 5 5 5 2 3 4",
+        "Ana: Keep 5 5 5", "Ana: Bank", "Ben: Roll 5 5 5 2 3 4", "Ben: Keep 5 5 5",
+        "Ben: Bank", "Cy: Roll 5 5 5 2 3 4", "Cy: Keep 5 5 5", "Cy: Bank",
+        "Ana: Roll 1 2 3 3 4 6")
+    assert t.play(dialog(t, "Ben")["Do or Die on Ana"])
+    assert calls(t)[-1] == "Ben: Play Do or Die on Ana"
+    cy = dialog(t, "Cy")
+    assert "Collateral Damage on Ana together" in cy
+    assert t.play(cy["Collateral Damage on Ana together"])
+    assert calls(t)[-1] == "Cy: Play Collateral Damage on Ana together"
+    v = t.view()
+    assert "at the same moment" in " ".join(v.lines)
+    ana = dialog(t, "Ana")
+    assert set(ana) >= {"Pick Ben", "Pick Cy"}
+    assert "Pick Ana" not in ana
+    assert t.play(ana["Pick Ben"])
+    assert calls(t)[-1] == "Ana: Pick Ben"
+    v = t.view()
+    assert v.lines[0] == "Ben's Do or Die on Ana is the card in play"
+    assert [p.badges.split(" · ")[0] for p in v.players] == ["5 cards", "4 cards", "5 cards"]
+
+
+def test_the_left_behind_die_from_the_dialog(journal: Journal) -> None:
+    """Cy, the one player left on no points, takes the Left Behind die; its roll is started
+    from the dialog and entered on the number pad (SpecialRoll of the Left Behind die)."""
+    t = cards_table(journal)
+    say(t, "Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1", "Ana: Roll 5 5 5 2 3 4",
+        "Ana: Keep 5 5 5", "Ana: Bank", "Ben: Roll 5 5 5 2 3 4", "Ben: Keep 5 5 5",
+        "Ben: Bank")
+    v = t.view()
+    assert "Left Behind" in v.players[2].badges
+    cy = dialog(t, "Cy")
+    assert cy["Roll the Left Behind die"] == "Left Behind"
+    assert not t.play(cy["Roll the Left Behind die"])  # no call yet: the roll is entered
+    assert calls(t)[-1] == "Ben: Bank" and t.view().info == "Cy rolls the Left Behind die"
+    enter(t, 1)
+    assert calls(t)[-1] == "Cy: Left Behind 1"
+    v = t.view()
+    assert "Left Behind 1: skips Cy" in " ".join(v.lines)
+    assert v.status == "Ana's turn" and v.info.startswith("Ana rolls 6 dice")
+
+
+def test_a_keep_of_dice_that_do_not_score_is_refused_and_changes_nothing(
+        journal: Journal) -> None:
+    """A die that does not score chosen with the rest: Keep is greyed, and a tap on it all
+    the same is refused by the engine, the game exactly as it was, the reason shown."""
+    t = cards_table(journal)
+    say(t, "Ana: Roll 6", "Ben: Roll 2", "Cy: Roll 1", "Ana: Roll 5 5 5 2 3 4")
+    t.tap_die(3)  # the 2 joins the best keep
+    v = t.view()
+    assert not v.secondary.legal and v.secondary.text == "Keep"
+    before, n = t.game.snapshot(), len(calls(t))
+    assert not t.tap_secondary()
+    assert t.game.snapshot() == before and len(calls(t)) == n
+    v = t.view()
+    assert v.refusal == ("2 5 5 5 do not all score under Ten Thousand (default); the scoring "
+                         "dice are 5 5 5")
+    t.tap_die(3)  # the 2 put back: the keep goes
+    assert t.tap_secondary() and calls(t)[-1] == "Ana: Keep 5 5 5"
+    assert t.view().refusal == ""
