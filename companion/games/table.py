@@ -64,8 +64,8 @@ class TableScreen(Screen):
             action()
         finally:
             self._acting -= 1
-        if not self._acting:
-            self.refresh()
+            if not self._acting:  # drawn as it stands, also when the action raised
+                self.refresh()
 
     def changed(self, events: Sequence[Event] = ()) -> None:
         """The model has read a change of the session (its host's): drawn now, or once the

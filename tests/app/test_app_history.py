@@ -291,27 +291,44 @@ def _rolls(path: Path) -> list[tuple[bool, list[list[Any]]]]:
                 db.execute("SELECT corrected, dice FROM roll_log ORDER BY id")]
 
 
+def _knows_forge_faces(app: Any) -> tuple[str, str]:
+    """The calibration profile in use gets a face set that knows every Dice Forge face on the
+    table; returns a face of die 1 and one of die 2 of the player who rolls first."""
+    from vision import Profile
+    from vision.profile import FEATURE_LENGTH, FaceSet
+
+    st = app.session.game.state
+    roller = st.player(st.steps[0].player)
+    labels = tuple(sorted({f for p in st.players for dd in p.dice for f in dd}))
+    app.cameras.profile = Profile(face_sets=(FaceSet(
+        "dice-forge", labels, tuple((i, (0.0,) * FEATURE_LENGTH)
+                                    for i in range(len(labels))), 1.0),))
+    return roller.dice[0][0], roller.dice[1][0]
+
+
+def _written(path: Path, count: int) -> Iterator[int]:
+    """Frames until the roll log holds ``count`` rolls (it writes on its own thread), then a
+    few more (a roll written late would show); it holds exactly ``count``."""
+    for _ in range(600):
+        if len(_rolls(path)) >= count:
+            break
+        yield 1
+    yield 3
+    assert len(_rolls(path)) == count
+
+
 def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
         app_dirs: Path) -> None:
     from companion.compose import CompanionApp
     from companion.demo.drive import Driver, ManualClock, run_app
     from companion.history import RollLog
-    from vision import Profile, Reading
-    from vision.profile import FEATURE_LENGTH, FaceSet
+    from vision import Reading
 
     path = app_dirs / "j.sqlite3"
     app = CompanionApp(clock=ManualClock(), journal_file=path)
     camera = TableCamera()
     app.cameras.feed = camera  # type: ignore[assignment]
     seen: dict[str, Any] = {}
-
-    def written(count: int) -> Iterator[int]:
-        for _ in range(600):  # the roll log writes on its own thread
-            if len(_rolls(path)) >= count:
-                break
-            yield 1
-        assert len(_rolls(path)) == count
-        yield 1
 
     def script(d: Driver) -> Generator[int | None, None, None]:
         # The Occulites choose their Tribes: no roll is expected, dice seen then are no roll.
@@ -329,7 +346,7 @@ def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
         # Ana's roll for first turn, read unsure (a 3 at 0.3): recorded at once.
         unsure = Reading((_die(200.0, 3, 0.3),), (480, 640))
         app.on_settled_roll(unsure)
-        yield from written(1)
+        yield from _written(path, 1)
         assert _rolls(path) == [(False, [["3", "red", 0.3, None]])]
         assert scr.dice[0].text == "3?" and scr.primary.disabled
         # The players correct it by touch: the die, then 4.
@@ -344,7 +361,7 @@ def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
         app.on_settled_roll(Reading((_die(300.0, 2, 0.95),), (480, 640)))
         yield 2
         assert s.log[-1].call == "Ben: Roll 2"
-        yield from written(2)
+        yield from _written(path, 2)
         with pytest.raises(ValueError, match="no die 3"):  # a screen's mistake, named
             app.correct_roll(unsure, {3: "4"})
         app.end_game()
@@ -354,23 +371,18 @@ def test_settled_rolls_are_recorded_and_corrected_dice_count_as_corrected(
         # preselected and tap the other (the camera's, confirmed).
         yield from begin(d, "dice-forge")
         s, scr = app.session, app.game_screen
-        st = s.game.state
-        ana = st.player(st.steps[0].player)
-        labels = tuple(sorted({f for p in st.players for dd in p.dice for f in dd}))
-        app.cameras.profile = Profile(face_sets=(FaceSet(
-            "dice-forge", labels, tuple((i, (0.0,) * FEATURE_LENGTH)
-                                        for i in range(len(labels))), 1.0),))
-        sure, doubt = ana.dice[0][0], ana.dice[1][0]
+        sure, doubt = _knows_forge_faces(app)
+        roller = s.game.state.steps[0].player
         seen["doubt"] = doubt
         reading = Reading((_die(100.0, None, 0.95, sure, "white"),
                            _die(300.0, None, 0.35, doubt, "white")), (480, 640))
         app.on_settled_roll(reading)
         yield 2
         assert not s.game.history and scr.model.picked == {0: sure}
-        yield from written(3)
+        yield from _written(path, 3)
         d.tap(scr.buttons[f"die2:{doubt}"])
         yield 2
-        assert s.game.history[0].call == f"{ana.name}: Rolled {sure}, {doubt}"
+        assert s.game.history[0].call == f"{roller}: Rolled {sure}, {doubt}"
 
     run_app(app, script, timeout=180)
     rolls = _rolls(path)  # the app has stopped: its roll log's thread is done
@@ -547,14 +559,6 @@ def test_only_rolls_the_game_takes_enter_the_roll_log(app_dirs: Path) -> None:
     camera = TableCamera()
     app.cameras.feed = camera  # type: ignore[assignment]
 
-    def written(count: int) -> Iterator[int]:
-        for _ in range(600):  # the roll log writes on its own thread
-            if len(_rolls(path)) >= count:
-                break
-            yield 1
-        yield 3  # a roll written late would show now
-        assert len(_rolls(path)) == count
-
     def script(d: Driver) -> Generator[int | None, None, None]:
         yield from begin(d, "dice-ocalypse")
         s, scr = app.session, app.game_screen
@@ -571,7 +575,7 @@ def test_only_rolls_the_game_takes_enter_the_roll_log(app_dirs: Path) -> None:
         app.on_settled_roll(taken)
         yield 2
         assert s.log[-1].call == "Ana: Roll 5"
-        yield from written(1)
+        yield from _written(path, 1)
         app.end_game()
         yield 2
 
@@ -601,14 +605,17 @@ def test_only_rolls_the_game_takes_enter_the_roll_log(app_dirs: Path) -> None:
         app.on_settled_roll(tray)  # the roll settles: the players line their dice up
         yield 2
         assert app.rolls.recorded is not None and app.rolls.recorded[0] is taken
-        camera.snap = Snapshot(1, None, tray, False)
-        d.tap(scr.read_button)
+        lined_up = Reading(tuple(_die_at(60.0 + 90 * i, 80.0, 1 + i, "green") for i in range(6))
+                           + tuple(_die_at(67.0 + 90 * i, 230.0 + 5 * i, 6 - i, "blue")
+                                   for i in range(6)), (480, 640))
+        camera.snap = Snapshot(1, None, lined_up, False)
+        d.tap(scr.read_button)  # both line-ups read by Camera: the round's roll
         yield 2
-        assert app.rolls.recorded is not None and app.rolls.recorded[0] is tray
-        yield from written(2)
+        assert app.rolls.recorded is not None and app.rolls.recorded[0] is lined_up
+        yield from _written(path, 2)
         d.tap(scr.read_button)  # read again (a die fixed): the same round's dice
         yield 2
-        yield from written(2)
+        yield from _written(path, 2)
 
     run_app(app, script, timeout=180)
     assert len(_rolls(path)) == 2
@@ -642,3 +649,79 @@ def test_a_call_the_model_makes_is_drawn_after_the_model_has_finished(app_dirs: 
 
     run_app(app, script, timeout=120)
     assert finished and all(finished), finished
+
+
+def _die_at(x: float, y: float, pips: int, colour: str) -> Any:
+    from vision import Die
+
+    corners = ((x - 20, y - 20), (x + 20, y - 20), (x + 20, y + 20), (x - 20, y + 20))
+    return Die((x, y), corners, 0.0, 40.0, pips, str(pips), colour, 0.95)
+
+
+def test_a_roll_is_logged_once_and_only_when_the_game_reads_it(app_dirs: Path) -> None:
+    """Dice Forge: a picture its model turns down (three dice for a roll of two) is not
+    kept; the roll it reads is kept once, however often the players tap Camera. The
+    Occulites: a Camera tap before the dice are lined up keeps nothing; the round's line-ups
+    read whole are kept once."""
+    from companion.compose import CompanionApp
+    from companion.contract import Snapshot
+    from companion.demo.drive import Driver, ManualClock, run_app
+    from vision import Reading
+
+    path = app_dirs / "j.sqlite3"
+    app = CompanionApp(clock=ManualClock(), journal_file=path)
+    camera = TableCamera()
+    app.cameras.feed = camera  # type: ignore[assignment]
+
+    def script(d: Driver) -> Generator[int | None, None, None]:
+        yield from begin(d, "dice-forge")
+        s, scr = app.session, app.game_screen
+        sure, doubt = _knows_forge_faces(app)
+        three = Reading(tuple(_die(100.0 + 100 * i, None, 0.95, sure, "white")
+                              for i in range(3)), (480, 640))
+        camera.snap = Snapshot(1, None, three, False)
+        scr.use_camera()  # three dice for a roll of two: turned down
+        yield 2
+        assert "3 dice" in scr.model.message and app.rolls.recorded is None
+        yield from _written(path, 0)
+        for n in (2, 3):  # the roll, read twice (the players tap Camera again)
+            camera.snap = Snapshot(n, None, Reading(
+                (_die(100.0, None, 0.95, sure, "white"),
+                 _die(300.0, None, 0.35, doubt, "white")), (480, 640)), False)
+            scr.use_camera()
+            yield 2
+        assert not s.game.history and scr.model.picked == {0: sure}
+        yield from _written(path, 1)
+        app.end_game()
+        yield 2
+
+        yield from begin(d, "occulites")
+        scr = app.game_screen
+        d.tap(scr.tribe_buttons["Palaudis"])  # Ana: green dice
+        yield 1
+        d.tap(scr.rows["Ben"].header)
+        yield 1
+        d.tap(scr.tribe_buttons["Hydris"])  # Ben: blue dice
+        yield 2
+        camera.snap = Snapshot(4, None, Reading((), (480, 640)), False)
+        d.tap(scr.read_button)  # the tray is empty
+        yield 2
+        ana = [_die_at(60.0 + 90 * i, 80.0, 1 + i, "green") for i in range(6)]
+        ben = [_die_at(60.0 + 90 * i + 7, 230.0 + 5 * i, 6 - i, "blue") for i in range(6)]
+        camera.snap = Snapshot(5, None, Reading(tuple(ana[:3]), (480, 640)), False)
+        d.tap(scr.read_button)  # dice still being lined up
+        yield 2
+        yield from _written(path, 1)
+        whole = Reading(tuple(ana + ben), (480, 640))
+        camera.snap = Snapshot(6, None, whole, False)
+        d.tap(scr.read_button)
+        yield 2
+        assert app.rolls.recorded is not None and app.rolls.recorded[0] is whole
+        yield from _written(path, 2)
+        camera.snap = Snapshot(7, None, Reading(tuple(ana + ben), (480, 640)), False)
+        d.tap(scr.read_button)  # read again: the same round's roll
+        yield 2
+        yield from _written(path, 2)
+
+    run_app(app, script, timeout=180)
+    assert len(_rolls(path)) == 2

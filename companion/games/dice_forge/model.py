@@ -114,6 +114,9 @@ class DiceForgeModel:
         self.wait_key: tuple[int, str] = (-1, "")
         self.message = ""  # a refusal (the engine's reason)
         self.notice = ""  # what the app said (Undid: ...)
+        #: The last camera reading taken as a roll, with the number of calls then
+        #: (:meth:`_take`; the screen tells ``Host.took_roll``).
+        self.taken: tuple[Reading, int] | None = None
         #: What the table does outside the game (the screen gives it: see :meth:`view`).
         self.outside = Outside()
 
@@ -303,6 +306,8 @@ class DiceForgeModel:
             self.message = "The camera has no settled roll yet."
             return
         rolled, got = call_from_reading(p.name, reading, p.dice, which)
+        if rolled is not None or (st.kind == "roll2" and got.dice and not got.problem):
+            self._take(reading)
         if rolled is not None and st.kind == "roll2":
             seen = [f for f in got.faces if f is not None]  # certain: both read
             self.send_roll(p.name, (seen[0], seen[1]))  # asks which first when that matters
@@ -315,6 +320,14 @@ class DiceForgeModel:
             self.picked = {d: f for d, f in zip(which, got.faces, strict=True)
                            if f is not None and not got.uncertain[which.index(d)]}
             self.read_from = (reading, got, len(self.game.history)) if got.dice else None
+
+    def _take(self, reading: Reading) -> None:
+        """``reading`` is taken as the roll awaited now: kept as :attr:`taken` (the roll log
+        keeps it), once a roll: a second reading of the same roll (a die put right) is not
+        another."""
+        at = len(self.game.history)
+        if self.taken is None or self.taken[1] != at:
+            self.taken = (reading, at)
 
     # -- what the engine allows ---------------------------------------------------------------
 

@@ -146,9 +146,10 @@ class DiceForgeScreen(TableScreen):
             return
         snap = camera.latest()
         reading = self.model.settled if snap is None or snap.moving else snap.reading
-        if reading is not None:
-            self.host.took_roll(reading)
+        taken = self.model.taken
         self.do(lambda: self.model.read(reading))
+        if self.model.taken is not None and self.model.taken is not taken:
+            self.host.took_roll(self.model.taken[0])  # the roll log: dice the game took
 
     # -- drawing ----------------------------------------------------------------------------
 

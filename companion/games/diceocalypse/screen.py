@@ -102,7 +102,7 @@ class ScoreRow(BoxLayout):
 
 
 class DiceocalypseScreen(TableScreen):
-    """The table screen; the app calls :meth:`refresh` after every call, undo and redo."""
+    """The table screen: its host (ScreenTable) draws it after every change its model read."""
 
     model: DiceocalypseModel
 
@@ -207,7 +207,7 @@ class DiceocalypseScreen(TableScreen):
         return self.cards_view is not None and self.cards_view.parent is not None
 
     def refresh(self, events: Sequence[Event] = ()) -> None:
-        """Redraw (the model has read the change already: it listens to the session)."""
+        """Redraw (the model has read the change already: its host handed it over first)."""
         self.draw()
 
     # -- drawing -------------------------------------------------------------------------------

@@ -121,7 +121,7 @@ class OcculitesScreen(TableScreen):
         self.controls: dict[str, Any] = {}  # each panel control by the model's key
         self.panels: dict[str, Any] = {}  # each phase's controls, made once
         self.shown_panel = ""
-        self._logged_round = -1  # the round whose dice the roll log has (read_camera)
+        self._logged_rounds: set[int] = set()  # rounds whose dice the roll log has
         # the dice's (number, colour name) sizes and the headers' (name, points, doing) sizes,
         # fitted to their room (_fit_slots)
         self._slot_sizes: tuple[float, ...] = (host.fs(22), host.fs(15))
@@ -378,8 +378,8 @@ class OcculitesScreen(TableScreen):
     # -- from the session ---------------------------------------------------------------------
 
     def refresh(self, events: Sequence[Event] = ()) -> None:
-        """Redraw after a call, an undo or a redo (the model has read the change: it listens
-        to the session)."""
+        """Redraw after a call, an undo or a redo (the model has read the change: its host
+        handed it over first)."""
         self.draw()
 
     # -- drawing (in place) -------------------------------------------------------------------
@@ -542,17 +542,23 @@ class OcculitesScreen(TableScreen):
             self.model.notice = why
             self.draw()
             return
-        # the round's dice, as rolled and lined up, go to the roll log once: a second
-        # reading of the same round (a die put right) is the same roll
-        if self._logged_round != self.game.state.round:
-            self._logged_round = self.game.state.round
+        round_no = self.game.state.round
+        reads = self.apply_reading(reading)
+        # The round's dice, as rolled and lined up, go to the roll log once: the first time
+        # every line-up is read whole (six dice in each zone, nothing wrong there). A
+        # reading before the dice are lined up is not the roll; a second reading of the same
+        # round (a die put right) is the same roll.
+        whole = bool(reads) and all(len(r.slots) == CARDS and not r.problems
+                                    for r in reads.values())
+        if whole and round_no not in self._logged_rounds:
+            self._logged_rounds.add(round_no)
             self.host.took_roll(reading)
-        self.apply_reading(reading)
 
     def apply_reading(self, reading: Reading) -> dict[str, LineupRead]:
-        """Use a camera reading (see the model): sure line-ups become calls at once."""
-        reads = self.model.apply_reading(reading)
-        self.draw()
+        """Use a camera reading (see the model): sure line-ups become calls at once; the
+        screen draws once, after (:meth:`TableScreen.act`)."""
+        reads: dict[str, LineupRead] = {}
+        self.act(lambda: reads.update(self.model.apply_reading(reading)))
         return reads
 
     # -- timer --------------------------------------------------------------------------------

@@ -147,7 +147,7 @@ class TribalVillageScreen(TableScreen):
     # -- the app calls this after every call, undo, redo (and refusal) ------------------------
 
     def refresh(self, events: Sequence[Event] = ()) -> None:
-        """Redraw (the model has read the change already: it listens to the session)."""
+        """Redraw (the model has read the change already: its host handed it over first)."""
         self.model.refresh()
         self.redraw()
 
