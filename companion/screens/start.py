@@ -38,6 +38,12 @@ DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
 SCREEN_NAME_CHARS = startcheck.SCREEN_NAME_CHARS
 
 
+def new_seed() -> int:
+    """The seed of a new game (its shuffles and deals, rules.Setup.seed): from the clock, so
+    each evening's games differ; the journal keeps it, so a game replays the same."""
+    return int(time.time()) % 100_000
+
+
 class StartScreen(UnfinishedGames, Screen):
     """A new game: the game, its options in words, the players (typed on the on-screen
     keyboard, or a recent group in one tap), characters or teams where the game has them; and
@@ -443,7 +449,7 @@ class StartScreen(UnfinishedGames, Screen):
                 minutes, _, secs = self.timer_spin.text.partition(":")
                 seconds = int(minutes) * 60 + int(secs)
             options["round_seconds"] = float(seconds)
-        return Setup(game, players, options, int(time.time()) % 100_000)
+        return Setup(game, players, options, new_seed())
 
     def start(self) -> None:
         """Start the game (unfinished games stay saved: Resume still offers them). When these

@@ -30,9 +30,15 @@ def arena_of(app: Any) -> Any:
     return table.calls
 
 
+#: The seed of every game started from the start screen in these tests (the app takes it
+#: from the clock): a run is the same run every time, whatever the hour.
+GAME_SEED = 2026
+
+
 @pytest.fixture
-def app_dirs(tmp_path: Path) -> Iterator[Path]:
-    """Throwaway data and config folders for the app under test."""
+def app_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Throwaway data and config folders for the app under test; games started from the
+    start screen get :data:`GAME_SEED`."""
     old = {k: os.environ.get(k) for k in ("COMPANION_DATA_DIR", "COMPANION_CONFIG_DIR",
                                           "COMPANION_CAMERA")}
     os.environ["COMPANION_DATA_DIR"] = str(tmp_path / "data")
@@ -40,6 +46,7 @@ def app_dirs(tmp_path: Path) -> Iterator[Path]:
     # The camera is what each test's settings say (COMPANION_CAMERA would come before them).
     os.environ.pop("COMPANION_CAMERA", None)
     os.environ.setdefault("KIVY_CLIPBOARD", "dummy")
+    monkeypatch.setattr("companion.screens.start.new_seed", lambda: GAME_SEED)
     yield tmp_path
     for k, v in old.items():
         if v is None:
