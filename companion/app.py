@@ -25,7 +25,6 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.logger import Logger
 from kivy.metrics import sp
 from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import Screen, ScreenManager
@@ -40,28 +39,23 @@ from companion.contract import (
     GamePlugin,
     HearsCalls,
     SessionListener,
-    StartPage,
     TableGame,
 )
-from companion.games import plugins
 from companion.history.recorder import RollRecorder, check_corrections
 from companion.journal import Journal
-from companion.services import plays
 from companion.services.camera import CameraService
 from companion.services.feed import CameraFeed, Source
 from companion.services.gamehost import GameHost
 from companion.services.keyboard import typing, use_keyboard
 from companion.services.music import Music
+from companion.services.runner import GameRunner
 from companion.services.seats import SeatButtons
 from companion.services.shown import Shown
 from companion.services.teaching import Teaching
 from companion.session import (
-    NOT_SAVED,
-    Change,
     MonotonicClock,
     SessionChange,
     TableSession,
-    not_saved,
 )
 from companion.teach import Teacher
 from companion.voice.phrases import HeardCall
@@ -69,7 +63,7 @@ from companion.widgets import load_kv
 from hardware.audio import Sounds
 from hardware.audio.played import Played
 from hardware.buttons import ButtonEvent
-from rules import Ending, Event, RulesError, Setup
+from rules import Ending, Event, Setup
 from vision import Profile, Reading
 
 #: Kivy's key code of Page Down (a presenter's clicker sends it: the next photo).
@@ -108,15 +102,10 @@ class AppCore(App):
         self.font_scale = self._settings.font_scale
         self.clock = clock
         self.tick_seconds = tick_seconds
-        self.session: TableSession[Any] | None = None
-        self.table: TableGame | None = None
-        self.plugin: GamePlugin | None = None
-        self._ticker: Any = None
         #: The arcade buttons and the seats' lights (companion.services.seats).
         self.buttons = SeatButtons()
         self.last_roll: Reading | None = None
         self.keyboard_mode = "system"  # Kivy's keyboard mode in use (see use_keyboard)
-        self.last_events: Sequence[Event] = ()  # what the last call did (for the log, tests)
         #: The roll log kept during play, on a thread of its own (companion.history.recorder).
         self.rolls = RollRecorder(self.journal)
         #: The cyclic garbage collector's long walks, only while nobody touches (built: once
@@ -138,6 +127,11 @@ class AppCore(App):
         self.played = Played(clock=clock)
         #: The soundtrack and the announcer (companion.services.music).
         self.music = Music(self._settings, self.config_file, self.played, self.notices)
+        #: The game at the table (companion.services.runner); its screens get a narrow host.
+        self.games = GameRunner(journal=self.journal, clock=clock, tick_seconds=tick_seconds,
+                                host=GameHost(self), shown=self.shown, show=self.show,
+                                music=self.music, cameras=self.cameras, buttons=self.buttons,
+                                announce=self._announce, every=Clock.schedule_interval)
 
     # -- the Host ---------------------------------------------------------------------------
 
@@ -288,7 +282,7 @@ class AppCore(App):
             self._collecting.cancel()
             self.collector.stop()
         self.buttons.close()
-        self._detach()
+        self.games.detach()
         dice = self.screens.get("dice")
         if dice is not None:
             dice.on_leave()
@@ -348,180 +342,50 @@ class AppCore(App):
         self.teaching.from_play(reading, corrections)
         self.rolls.correct(reading, corrections)
 
-    def _sync_camera(self) -> None:
-        """The camera follows the game: running while it reads dice, told whose roll it
-        expects now."""
-        game = self.session.game if self.session is not None else None
-        prompt = game.prompt() if game is not None else None
-        self.cameras.follow(self.table is not None and self.table.wants_camera(),
-                            prompt.rollers if prompt is not None and prompt.roll else None,
-                            len(game.history) if game is not None else 0)
-
     def board_problem(self) -> str:
         return self.cameras.board_problem()
 
     # -- games ------------------------------------------------------------------------------
 
+    @property
+    def session(self) -> TableSession[Any] | None:
+        """The game's session (None with no game on)."""
+        return self.games.session
+
+    @property
+    def table(self) -> TableGame | None:
+        return self.games.table
+
+    @property
+    def plugin(self) -> GamePlugin | None:
+        return self.games.plugin
+
+    @property
+    def last_events(self) -> Sequence[Event]:
+        """What the last call did (for the log, tests)."""
+        return self.games.last_events
+
     def start_game(self, setup: Setup, soundtrack: str = "none") -> TableSession[Any]:
-        """Start a new game. Raises :class:`rules.RulesError` for a setup the engine refuses."""
-        if setup.game not in plugins():
-            raise RulesError(f"the game {setup.game!r} has no table screen here")
-        session = TableSession.new(self.journal, setup, title=", ".join(setup.players),
-                                   clock=self.clock)
-        self.music.soundtrack = soundtrack
-        self._attach(session)
-        return session
+        """Start a new game (see GameRunner.start)."""
+        return self.games.start(setup, soundtrack)
 
     def resume_game(self, game_id: int) -> TableSession[Any] | None:
-        """Bring a journaled game back; one that cannot be replayed is marked so (never
-        offered again) and the start screen says why."""
-        from companion.journal import JournalError
-
-        try:
-            session = TableSession.resume(self.journal, game_id, clock=self.clock)
-            if session.game.name not in plugins():
-                raise RulesError(f"the game {session.game.name!r} has no table screen here")
-        except (JournalError, RulesError) as e:
-            told = plays.set_aside(self.journal, game_id, e)
-            start = self.screens.get("start")
-            if isinstance(start, StartPage):
-                start.refresh_resume()
-                start.show_notice([told])
-            return None
-        except NOT_SAVED as e:  # the journal cannot be read now (a failing card)
-            start = self.screens.get("start")
-            if isinstance(start, StartPage):
-                start.show_notice([f"Game {game_id} cannot be resumed now: "
-                                   f"{not_saved(e, self.journal)}"])
-            return None
-        self.music.soundtrack = "none"
-        self._attach(session)
-        return session
+        return self.games.resume(game_id)
 
     def restart(self, options: Mapping[str, Any]) -> TableGame | None:
-        """The same game again with other options, before its first call (same players and
-        seed); the empty game is closed so it is not offered for resume."""
-        session = self.session
-        if session is None or session.game.history:
-            return None
-        old = session.game.setup
-        try:
-            self.start_game(Setup(old.game, old.players, dict(options), old.seed),
-                            soundtrack=self.music.soundtrack)
-        except RulesError as e:
-            if self.table is not None:
-                self.table.say(str(e))
-            return None
-        try:
-            self.journal.finish(session.game_id)
-        except NOT_SAVED as e:
-            Logger.warning(f"companion: the empty game {session.game_id} stays in Resume: {e}")
-        return self.table
-
-    def _attach(self, session: TableSession[Any], *, pause: bool = True) -> None:
-        """The game comes to the table (told to the listeners: ``GAME_ON``), or the one on
-        is drawn again (new sizes, colours or parry window: nothing is told)."""
-        again = session is self.session
-        self._detach(pause=pause, leaving=not again)
-        plugin = plugins()[session.game.name]
-        self.session = session
-        self.plugin = plugin
-        table = plugin.make(GameHost(self), session)  # a narrow host, not the app
-        self.table = table
-        session.subscribe(self.on_session)
-        for screen in table.screens:
-            self.shown.add(screen)
-        self.music.set_music()
-        self._sync_camera()
-        self.update_leds()
-        self.show(table.screens[0].name)
-        self._ticker = Clock.schedule_interval(self._tick, self.tick_seconds)
-        if not again:
-            self._announce(SessionChange(Change.GAME_ON))
-
-    def _detach(self, *, pause: bool = True, leaving: bool = True) -> None:
-        """The game leaves the table (``leaving``: told to the listeners, ``GAME_OFF``)."""
-        if self._ticker is not None:
-            self._ticker.cancel()
-            self._ticker = None
-        left = leaving and self.session is not None
-        if self.session is not None:
-            if pause:
-                self.session.pause_clock()
-            self.session.unsubscribe(self.on_session)
-        if self.table is not None:
-            self.table.close()
-            self.shown.remove(self.table.screens)
-        self.sounds.stop_music()
-        self.session = None
-        self.table = None
-        self.plugin = None
-        self._sync_camera()
-        if left:
-            self._announce(SessionChange(Change.GAME_OFF))
+        return self.games.restart(options)
 
     def play_link(self) -> str | None:
-        """The BG Stats link of the game being played, once it is over (its play summarised
-        from the journal, as the history exports it)."""
-        session = self.session
-        if session is None or not session.game.is_over:
-            return None
-        return plays.play_link(self.journal, session.game_id)
+        return self.games.play_link()
 
     def end_game(self, ending: Ending | None = None) -> str | None:
-        """Leave the game (see :meth:`companion.contract.Host.end_game`): ended by the players
-        with ``ending`` (its BG Stats link returned), forgotten when it has no call,
-        otherwise kept for resume."""
-        session = self.session
-        link: str | None = None
-        if session is not None:
-            try:
-                if ending is not None and not session.game.is_over:
-                    self.journal.finish(session.game_id, ending=ending)
-                    link = plays.play_link(self.journal, session.game_id)
-                else:
-                    self.journal.discard_empty(session.game_id)
-            except NOT_SAVED as e:  # a read-only or full card: the game stays as it was
-                Logger.warning(f"companion: game {session.game_id} could not be ended: "
-                               f"{not_saved(e, self.journal)}")
-        self._detach()
-        self.update_leds()
-        self.show("start")
-        self.shown.start_page().on_pre_enter()
-        return link
-
-    # -- the clock, the session and the buttons ---------------------------------------------
+        return self.games.end(ending)
 
     def _tick(self, dt: float) -> None:
-        if self.session is not None and self.table is not None:
-            self.session.tick()
-            self.table.on_tick()
-            self._sync_camera()
-            self._say_camera_ended()
-            self.update_leds()
-
-    def _say_camera_ended(self) -> None:
-        """A replayed folder or video has shown its last picture: the game says so once,
-        instead of waiting in silence for a roll that cannot come."""
-        if self.session is not None and self.table is not None and self.table.wants_camera():
-            ended = self.cameras.ended_news()
-            if ended:
-                self.session.refuse(ended)
+        self.games.tick(dt)
 
     def on_session(self, change: SessionChange) -> None:
-        """Listener of the session: the music follows the round clock, then the game redraws,
-        then the app's listeners are told."""
-        what = change.kind
-        if what is Change.CALL:
-            self.last_events = change.events
-        self.music.follow(change)
-        if self.table is not None:
-            self.table.on_session(change)
-        if change.game_changed and self.session is not None \
-                and not self.session.clock.running:
-            self.sounds.stop_music()
-        self.update_leds()
-        self._announce(change)
+        self.games.on_session(change)
 
     def open_buttons(self) -> str:
         """Open the table's buttons (see :meth:`SeatButtons.open`); what happened, for the
@@ -536,19 +400,10 @@ class AppCore(App):
         Clock.schedule_once(lambda dt: self.on_button(event))
 
     def on_button(self, event: ButtonEvent) -> None:
-        """Main thread: a button reaches the game that uses them; a game that does not says
-        so on its screen."""
-        table, plugin = self.table, self.plugin
-        if table is None or plugin is None:
-            return
-        if plugin.buttons.used:
-            table.on_button(event, self.buttons.seats)
-        else:
-            table.say(plugin.buttons.note)
+        self.games.on_button(event)
 
     def update_leds(self) -> None:
-        """Seat lights follow the game (lit while a seat may parry...)."""
-        self.buttons.show(self.table.lights() if self.table is not None else ())
+        self.games.update_leds()
 
     # -- settings ---------------------------------------------------------------------------
 
@@ -567,7 +422,7 @@ class AppCore(App):
         if looks and self.sm is not None:  # every screen again, in the new sizes and colours
             self.shown.rebuild(self)
         if self.session is not None and (looks or s.parry_seconds != old.parry_seconds):
-            self._attach(self.session, pause=False)
+            self.games.attach(self.session, pause=False)
         if self.sm is not None:
             self.show(current if self.shown.knows(current) else "settings")
 

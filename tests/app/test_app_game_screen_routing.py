@@ -16,9 +16,9 @@ pytestmark = pytest.mark.app
 
 def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.app
     import companion.screens.start
     import companion.screens.unfinished
+    import companion.services.runner
     from companion.compose import CompanionApp
     from companion.contract import ButtonUse, GamePlugin, Host
     from companion.demo.drive import Driver, ManualClock, run_app
@@ -55,7 +55,7 @@ def test_start_routes_to_the_games_table_screen_and_back(app_dirs: Path,
     real = plugins()
     fake = {**real, "dice-ocalypse": GamePlugin("dice-ocalypse", "Dice-ocalypse",
                                                 ButtonUse(False, "no buttons here"), make)}
-    monkeypatch.setattr(companion.app, "plugins", lambda: fake)
+    monkeypatch.setattr(companion.services.runner, "plugins", lambda: fake)
     monkeypatch.setattr(companion.screens.start, "plugins", lambda: fake)
     monkeypatch.setattr(companion.screens.unfinished, "plugins", lambda: fake)
     app = CompanionApp(clock=ManualClock(), journal_file=app_dirs / "j.sqlite3")
