@@ -41,10 +41,14 @@ file) cannot be, so it is taken out of the vision profile, kept listed as stale
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import hashlib
 import json
+import os
 import re
+import secrets
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -56,7 +60,6 @@ import numpy as np
 
 from calibration.teach import StoredExample, TaughtDice
 from calibration.zones import Zone, ZoneError, check_zones
-from hardware.files import NotAPlainFile, read_bounded, write_whole
 from vision.profile import (
     FACE_FEATURES,
     LEGACY_FACE_FEATURES,
@@ -652,15 +655,55 @@ def loads(text: str, source: str = "<profile>") -> CalibrationProfile:
 # --------------------------------------------------------------------------- the store
 
 
-def _save(path: Path, text: str) -> None:
-    """Write ``path`` whole, never through a link planted at its name (hardware.files: the
-    one module that reads and writes the user's small files), its folder made first."""
+def _write_atomic(path: Path, text: str) -> None:
+    """Write ``path`` whole: under a fresh name made beside it (``O_EXCL | O_NOFOLLOW``, so
+    never through a link planted there), flushed to disk, renamed over it relative to the
+    folder held open. The same rule as ``hardware.files.Folder``, which calibration may not
+    import (ARCHITECTURE.md: calibration sees only vision)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_whole(path, text)
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        tmp = f".{path.name}.{secrets.token_hex(4)}.part"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o644, dir_fd=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path.name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=folder)
+            raise
+    finally:
+        os.close(folder)
 
 
 #: The most a profile file may hold (a real one with its face sets is well under 1 MB).
 MAX_PROFILE_BYTES = 16_000_000
+
+
+class NotAPlainFile(OSError):
+    """A profile path that is a FIFO, a device or a socket, or too large (``strerror`` says
+    which)."""
+
+
+def read_bounded(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of the plain file ``path``: a FIFO or a device is refused
+    unopened (or, opened without blocking, by fstat), and a larger file is refused. The same
+    rule as ``hardware.files.read_bounded``, which calibration may not import
+    (ARCHITECTURE.md: calibration sees only vision)."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise NotAPlainFile(0, "not a plain file (a FIFO, a device or a folder)", str(path))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotAPlainFile(0, "not a plain file (a FIFO or a device)", str(path))
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise NotAPlainFile(0, f"larger than {limit} bytes: too large for a profile", str(path))
+    return data
 
 
 def load_file(path: Path) -> CalibrationProfile:
@@ -697,7 +740,7 @@ class ProfileStore:
     def save(self, profile: CalibrationProfile) -> Path:
         """Write the profile to its file (atomically); returns the path."""
         path = self.profile_path(profile.name)
-        _save(path, profile.dumps())
+        _write_atomic(path, profile.dumps())
         return path
 
     def load(self, name: str) -> CalibrationProfile:
@@ -736,7 +779,7 @@ class ProfileStore:
     def use(self, name: str) -> CalibrationProfile:
         """Make ``name`` the current profile (it must load cleanly); returns it."""
         p = self.load(name)
-        _save(self.folder / POINTER, name + "\n")
+        _write_atomic(self.folder / POINTER, name + "\n")
         return p
 
     def current(self) -> CalibrationProfile | None:

@@ -8,7 +8,6 @@ library behind import-linter).
 
 from __future__ import annotations
 
-import copy
 import functools
 
 import grimp
@@ -85,13 +84,9 @@ def test_a_circle_is_found_and_named() -> None:
     assert circles(g) == [("p.a", "p.b", "p.c", "p.a")]
 
 
-#: What each package may import of ours (ARCHITECTURE.md: one direction). Calibration may
-#: also import the one module of hardware that reads and writes the user's small files
-#: (``hardware.files``, which imports nothing of ours): :data:`SHARED_MODULES`.
+#: What each package may import of ours (ARCHITECTURE.md: one direction).
 MAY_IMPORT = {"rules": set(), "vision": set(), "hardware": set(), "calibration": {"vision"},
               "companion": {"rules", "vision", "hardware", "calibration"}}
-#: Modules a package may import beyond :data:`MAY_IMPORT`, each a leaf of our graph.
-SHARED_MODULES = {"calibration": {"hardware.files"}}
 
 
 def packages_imported(g: grimp.ImportGraph, package: str) -> dict[str, tuple[str, ...]]:
@@ -106,19 +101,9 @@ def packages_imported(g: grimp.ImportGraph, package: str) -> dict[str, tuple[str
     return found
 
 
-def without_shared(g: grimp.ImportGraph, package: str) -> grimp.ImportGraph:
-    """``g`` less the imports of ``package``'s modules of the modules it may share."""
-    g = copy.deepcopy(g)
-    for shared in SHARED_MODULES.get(package, set()):
-        for importer in g.find_modules_that_directly_import(shared):
-            if importer.split(".")[0] == package:
-                g.remove_import(importer=importer, imported=shared)
-    return g
-
-
 @pytest.mark.parametrize("package", PACKAGES)
 def test_each_package_imports_only_those_below_it(package: str) -> None:
-    found = packages_imported(without_shared(graph(), package), package)
+    found = packages_imported(graph(), package)
     wrong = {k: v for k, v in found.items() if k not in MAY_IMPORT[package]}
     assert wrong == {}, f"{package} imports " + "; ".join(
         f"{k} ({' -> '.join(v)})" for k, v in wrong.items())
@@ -136,43 +121,3 @@ def test_a_wrong_direction_is_found() -> None:
     assert packages_imported(g, "companion") == {  # (through others counts too)
         "rules": ("companion.app", "rules.core"),
         "hardware": ("companion.app", "rules.core", "rules.x", "hardware.files")}
-
-
-def test_a_shared_module_imports_nothing_of_ours() -> None:
-    """A module several packages may import is a leaf: through it nothing else is reached."""
-    g = graph()
-    shared = set().union(*SHARED_MODULES.values())
-    assert shared and shared <= g.modules
-    for module in shared:
-        ours = {m for m in g.find_modules_directly_imported_by(module)
-                if m.split(".")[0] in PACKAGES}
-        assert ours == set(), module
-
-
-def test_the_one_file_reader_is_the_only_one() -> None:
-    """Calibration reads and writes its profiles with hardware.files (one bounded reader, one
-    whole-file writer); no other module defines a reader or writer of its own."""
-    import ast
-    from pathlib import Path
-
-    g = graph()
-    assert g.direct_import_exists(importer="calibration.profiles", imported="hardware.files")
-    root = Path(__file__).resolve().parents[1]
-    defined = {str(path.relative_to(root)) for package in PACKAGES
-               for path in (root / package).rglob("*.py")
-               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-               if isinstance(node, ast.FunctionDef | ast.ClassDef)
-               and node.name in {"read_bounded", "NotAPlainFile", "write_whole"}}
-    assert defined == {"hardware/files.py"}
-
-
-def test_only_the_shared_module_is_let_through() -> None:
-    """Calibration importing hardware.files passes; any other module of hardware is named."""
-    g = grimp.ImportGraph()
-    for package in PACKAGES:
-        g.add_module(package)
-    g.add_import(importer="calibration.profiles", imported="hardware.files")
-    assert packages_imported(without_shared(g, "calibration"), "calibration") == {}
-    g.add_import(importer="calibration.profiles", imported="hardware.audio")
-    assert packages_imported(without_shared(g, "calibration"), "calibration") == {
-        "hardware": ("calibration.profiles", "hardware.audio")}

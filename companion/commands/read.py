@@ -36,13 +36,12 @@ def _load_profile(path: Path, nets: Any = None) -> Any:
     it was fitted for other models), or a bare ``vision.Profile.to_dict()``. Raised when it
     cannot be used: ValueError naming the file and what is wrong."""
     from calibration import profiles, teach
-    from hardware.files import NotAPlainFile, read_bounded
     from vision import Profile
 
     try:
-        text = read_bounded(path, profiles.MAX_PROFILE_BYTES).decode("utf-8")
+        text = profiles.read_bounded(path, profiles.MAX_PROFILE_BYTES).decode("utf-8")
         data = json.loads(text)
-    except NotAPlainFile as e:
+    except profiles.NotAPlainFile as e:
         raise ValueError(f"cannot read profile {str(path)!r}: {e.strerror}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"cannot read profile {str(path)!r}: {e}") from e
