@@ -241,6 +241,12 @@ class Event:
 
     ``kind`` is a short machine name ("hit", "knockout", "round-over"); ``text`` is what a
     player would read; ``data`` holds plain values (names, numbers) for the UI.
+
+    Each game declares its kinds in ``rules/<game>/events.py``, an ``EventKind`` Literal, and
+    makes its events only through that module's typed ``event()``: mypy refuses a kind not
+    declared there, and the companion's models name the kinds they read as ``EventKind`` too.
+    The game class lists them (:attr:`Game.event_kinds`); random play checks no event has
+    another (``tests/rules/test_conformance.py``).
     """
 
     kind: str

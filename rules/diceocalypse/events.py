@@ -1,10 +1,5 @@
 """The kinds of event Dice-ocalypse's calls make (:attr:`rules.Event.kind`), one name each.
-
-Events are made only through :func:`event` (typed: mypy refuses a kind not declared here), and
-a reader of them (the companion's models) names the kinds it looks for as :data:`EventKind`,
-so a misspelt kind is an error before anything runs. ``tests/rules/test_conformance.py``
-checks that random play makes no event of a kind not declared.
-"""
+How kinds are declared and checked: :class:`rules.Event`."""
 
 from __future__ import annotations
 
@@ -26,5 +21,4 @@ EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 
 
 def event(kind: EventKind, text: str, data: Mapping[str, Any] | None = None) -> Event:
-    """An event of this game: ``kind``, what a player would read, plain values for the UI."""
     return Event(kind, text, dict(data) if data is not None else {})
