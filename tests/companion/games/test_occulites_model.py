@@ -224,20 +224,7 @@ def test_the_lots_of_interests_draft_by_taps(journal: Journal) -> None:
 def test_share_knowledge_by_taps_makes_the_engines_swap(journal: Journal) -> None:
     """Share Knowledge by three taps (the die given, where from, the die taken) is the
     engine's own Share call, and the dice change hands as it says."""
-    rng = random.Random(7)
-    for _ in range(40):
-        t = table(journal)
-        while t.game.phase != "share" and not t.game.is_over:
-            if t.game.phase == "allocate" and all(p in t.game.state.lineups
-                                                  for p in t.game.setup.players):
-                t.reveal()
-                t.resolving = None
-                continue
-            t.session.try_call(t.game.random_call(rng))
-        if t.game.phase == "share" and t.game.share_choices():
-            break
-    else:
-        raise AssertionError("no Share Knowledge with a swap reached")
+    t = to_share(journal, lambda t: bool(t.game.share_choices()))
     swap = t.game.share_choices()[0]
     before = dict(t.game.state.dice[swap.player])
     t.tap_share_colour(swap.give)
